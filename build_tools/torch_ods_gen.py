@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Generate the ODS of the torch dialect's ATen ops from the PyTorch registry.
+
+Reads the schema of each op in ``OPS`` from the installed ``torch`` (the
+pinned version, see build_tools/requirements) and writes
+``compiler/include/torch2mlir/Dialect/Torch/IR/GeneratedTorchOps.td``.
+
+Operand and result types follow the schema's argument types; traits follow
+the schema's alias annotations: an op that writes none of its arguments is
+``HasValueSemantics`` and ``ReadOnly``, and ``AllowsTypeRefinement`` (its
+result types may be refined by shape/dtype inference).
+
+Usage:
+    python build_tools/torch_ods_gen.py            # write the .td
+    python build_tools/torch_ods_gen.py --check    # exit 1 if it is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+OUTPUT = REPO / "compiler/include/torch2mlir/Dialect/Torch/IR/GeneratedTorchOps.td"
+
+# (qualified name, overload) of every op that gets an ODS definition. Ops
+# that are not listed still import, as `torch.operator`.
+OPS: list[tuple[str, str]] = [
+    # Matmul family.
+    ("aten::mm", ""),
+    ("aten::addmm", ""),
+    ("aten::bmm", ""),
+    ("aten::linear", ""),
+    ("aten::matmul", ""),
+    # Shapes and data movement.
+    ("aten::t", ""),
+    ("aten::transpose", "int"),
+    ("aten::permute", ""),
+    ("aten::view", ""),
+    ("aten::_unsafe_view", ""),
+    ("aten::reshape", ""),
+    ("aten::flatten", "using_ints"),
+    ("aten::unsqueeze", ""),
+    ("aten::squeeze", "dim"),
+    ("aten::squeeze", "dims"),
+    ("aten::expand", ""),
+    ("aten::cat", ""),
+    ("aten::clone", ""),
+    ("aten::contiguous", ""),
+    ("aten::detach", ""),
+    ("aten::alias", ""),
+    ("aten::dropout", ""),
+    ("aten::_to_copy", ""),
+    # Elementwise.
+    ("aten::add", "Tensor"),
+    ("aten::add", "Scalar"),
+    ("aten::sub", "Tensor"),
+    ("aten::sub", "Scalar"),
+    ("aten::rsub", "Scalar"),
+    ("aten::mul", "Tensor"),
+    ("aten::mul", "Scalar"),
+    ("aten::div", "Tensor"),
+    ("aten::div", "Scalar"),
+    ("aten::relu", ""),
+    ("aten::neg", ""),
+    ("aten::exp", ""),
+    # Convolution and normalization.
+    ("aten::convolution", ""),
+    ("aten::conv2d", ""),
+    ("aten::batch_norm", ""),
+    ("aten::_native_batch_norm_legit_no_training", ""),
+    # Pooling.
+    ("aten::max_pool2d", ""),
+    ("aten::max_pool2d_with_indices", ""),
+    ("aten::avg_pool2d", ""),
+    ("aten::adaptive_avg_pool2d", ""),
+    ("aten::_adaptive_avg_pool2d", ""),
+    # Reductions and softmax.
+    ("aten::mean", "dim"),
+    ("aten::mean", ""),
+    ("aten::sum", "dim_IntList"),
+    ("aten::sum", ""),
+    ("aten::softmax", "int"),
+    ("aten::_softmax", ""),
+    ("aten::log_softmax", "int"),
+    ("aten::_log_softmax", ""),
+    # Scalars (Python int/float arithmetic on shapes).
+    ("aten::add", "int"),
+    ("aten::sub", "int"),
+    ("aten::mul", "int"),
+    ("aten::floordiv", "int"),
+    ("aten::neg", "int"),
+    ("aten::eq", "int"),
+    ("aten::lt", "int"),
+    ("aten::gt", "int"),
+    ("aten::add", "float"),
+    ("aten::sub", "float"),
+    ("aten::mul", "float"),
+    ("aten::div", "float"),
+    ("aten::size", "int"),
+    ("aten::dim", ""),
+]
+
+# Schema type (as printed by torch) -> ODS type constraint.
+_TYPES = {
+    "Tensor": "AnyTorchTensorType",
+    "Tensor?": "AnyTorchOptionalTensorType",
+    "Tensor[]": "AnyTorchListOfTensorType",
+    "Tensor?[]": "AnyTorchListOfOptionalTensorType",
+    "int": "Torch_IntType",
+    "int?": "AnyTorchOptionalIntType",
+    "int[]": "AnyTorchListOfTorchIntType",
+    "int[]?": "AnyTorchOptionalListOfTorchIntType",
+    "float": "Torch_FloatType",
+    "float?": "AnyTorchOptionalFloatType",
+    "float[]": "AnyTorchListOfTorchFloatType",
+    "float[]?": "AnyTorchOptionalListOfTorchFloatType",
+    "bool": "Torch_BoolType",
+    "bool?": "AnyTorchOptionalBoolType",
+    "bool[]": "AnyTorchListOfTorchBoolType",
+    "Scalar": "AnyTorchScalarType",
+    "Scalar?": "AnyTorchOptionalScalarType",
+    "Scalar[]": "AnyTorchListOfScalarType",
+    "str": "Torch_StringType",
+    "str?": "AnyTorchOptionalStringType",
+    "Device": "Torch_DeviceType",
+    "Device?": "AnyTorchOptionalDeviceType",
+    "Generator?": "AnyTorchOptionalGeneratorType",
+}
+
+
+def _schema_type(jit_type) -> str:
+    """Spells a JIT type the way schemas do (SymInt -> int, ScalarType -> int)."""
+    kind = jit_type.kind()
+    if kind == "OptionalType":
+        return _schema_type(jit_type.getElementType()) + "?"
+    if kind == "ListType":
+        return _schema_type(jit_type.getElementType()) + "[]"
+    return {
+        "TensorType": "Tensor",
+        "IntType": "int",
+        "SymIntType": "int",
+        "FloatType": "float",
+        "BoolType": "bool",
+        "NumberType": "Scalar",
+        "StringType": "str",
+        "DeviceObjType": "Device",
+        "GeneratorType": "Generator",
+    }.get(kind, kind)
+
+
+def _ods_type(jit_type, where: str) -> str:
+    spelled = _schema_type(jit_type)
+    try:
+        return _TYPES[spelled]
+    except KeyError:
+        raise SystemExit(f"torch_ods_gen: no ODS type for schema type '{spelled}' ({where})")
+
+
+def _cpp_class(name: str, overload: str) -> str:
+    """aten::add + Tensor -> Torch_AtenAddTensorOp (keeps '_' of in-place ops)."""
+    ns, op = name.split("::")
+    parts = [ns.capitalize()]
+    for piece in op.split("_"):
+        parts.append(piece[:1].upper() + piece[1:] if piece else "_")
+    camel = "".join(parts)
+    if op.startswith("_"):
+        camel = ns.capitalize() + "_" + camel[len(ns):].lstrip("_")
+    ov = "".join(p[:1].upper() + p[1:] for p in overload.split("_")) if overload else ""
+    return f"Torch_{camel}{ov}Op"
+
+
+_RESERVED = {"operator", "default", "new", "delete", "register", "type", "class"}
+
+
+def _operand_name(name: str) -> str:
+    return name + "_" if name in _RESERVED else name
+
+
+def generate(torch) -> str:
+    out = [
+        "//===- GeneratedTorchOps.td - ATen ops ---------------------*- tablegen -*-===//",
+        "//",
+        "// GENERATED by build_tools/torch_ods_gen.py from torch " + torch.__version__.split("+")[0] + ".",
+        "// Do not edit: run `nox -s update-ods`.",
+        "//",
+        "//===----------------------------------------------------------------------===//",
+        "",
+    ]
+    for name, overload in OPS:
+        schema = torch._C._get_schema(name, overload)
+        mnemonic = name.replace("::", ".") + (f".{overload}" if overload else "")
+        cpp = _cpp_class(name, overload)
+        writes = any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments)
+        traits = [] if writes else ["AllowsTypeRefinement", "HasValueSemantics", "ReadOnly", "NoMemoryEffect"]
+        operands = []
+        for arg in schema.arguments:
+            operands.append(f"{_ods_type(arg.type, mnemonic + ' ' + arg.name)}:${_operand_name(arg.name)}")
+        results = []
+        for i, ret in enumerate(schema.returns):
+            rname = ret.name or ("result" if len(schema.returns) == 1 else f"result{i}")
+            results.append(f"{_ods_type(ret.type, mnemonic + ' return')}:${rname}")
+        n_in, n_out = len(operands), len(results)
+        out.append(f'def {cpp} : Torch_Op<"{mnemonic}", [{", ".join(traits)}]> {{')
+        out.append(f'  let summary = "Generated op for `{schema}`";')
+        out.append("  let arguments = (ins" + ("\n    " + ",\n    ".join(operands) if operands else "") + "\n  );")
+        out.append("  let results = (outs" + ("\n    " + ",\n    ".join(results) if results else "") + "\n  );")
+        out.append("  let hasCustomAssemblyFormat = 1;")
+        out.append("  let extraClassDefinition = [{")
+        out.append("    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {")
+        out.append(f"      return parseDefaultTorchOp(parser, result, {n_in}, {n_out});")
+        out.append("    }")
+        out.append("    void $cppClass::print(::mlir::OpAsmPrinter &printer) {")
+        out.append(f"      printDefaultTorchOp(printer, *this, {n_in}, {n_out});")
+        out.append("    }")
+        out.append("  }];")
+        out.append("}")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="fail if the checked-in .td differs from what this torch generates")
+    parser.add_argument("--output", type=Path, default=OUTPUT, help="where to write the .td (default: %(default)s)")
+    args = parser.parse_args(argv)
+    import torch
+
+    text = generate(torch)
+    if args.check:
+        current = args.output.read_text() if args.output.exists() else ""
+        if current != text:
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True), str(args.output), "generated"))
+            print(f"\n{args.output} is stale: run `nox -s update-ods`.", file=sys.stderr)
+            return 1
+        return 0
+    args.output.write_text(text)
+    print(f"wrote {args.output.relative_to(REPO)} ({len(OPS)} ops)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

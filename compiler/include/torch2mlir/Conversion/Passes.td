@@ -1,0 +1,42 @@
+//===- Passes.td - Conversions out of the torch dialect ----*- tablegen -*-===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH2MLIR_CONVERSION_PASSES
+#define TORCH2MLIR_CONVERSION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTorchToLinalg : Pass<"convert-torch-to-linalg", "func::FuncOp"> {
+  let summary = "Lower ATen tensor ops to linalg-on-tensors";
+  let description = [{
+    Lowers the ATen tensor ops of the backend contract to the linalg, tensor,
+    arith and math dialects on builtin tensors: matmuls, convolutions,
+    pooling, reductions, softmax, elementwise ops with PyTorch's
+    broadcasting, shape ops. Ops without a lowering are left for
+    `torch-verify-linalg-on-tensors-backend-contract` to report; an op whose
+    pattern gives up reports why (the op, its location, the reason).
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "linalg::LinalgDialect", "math::MathDialect",
+    "tensor::TensorDialect", "torch2mlir::torch_c::TorchConversionDialect"
+  ];
+}
+
+def ConvertTorchToArith : Pass<"convert-torch-to-arith", "func::FuncOp"> {
+  let summary = "Lower torch scalars, scalar arithmetic and literals to arith";
+  let description = [{
+    `torch.constant.int/float/bool` become `arith.constant` of i64/f64/i1,
+    `torch.vtensor.literal` a tensor `arith.constant`, and the Python scalar
+    ops (`aten.add.int`, `aten.floordiv.int`, `aten.mul.float`, ...) arith
+    ops with Python semantics (floor division rounds toward -inf).
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "tensor::TensorDialect",
+    "torch2mlir::torch_c::TorchConversionDialect"
+  ];
+}
+
+#endif // TORCH2MLIR_CONVERSION_PASSES

@@ -1,0 +1,46 @@
+//===- Passes.td - Passes on the torch dialect -------------*- tablegen -*-===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH2MLIR_DIALECT_TORCH_TRANSFORMS_PASSES
+#define TORCH2MLIR_DIALECT_TORCH_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def DecomposeComplexOps : Pass<"torch-decompose-complex-ops", "func::FuncOp"> {
+  let summary = "Rewrite ATen ops in terms of a smaller core of ATen ops";
+  let description = [{
+    Decomposes ops that a backend need not lower by itself: `aten.linear`
+    into `aten.t` + `aten.matmul` + `aten.add.Tensor`, `aten.matmul` into
+    `aten.mm`/`aten.bmm` (with `aten.view` for batched-by-2-D products),
+    `aten.conv2d` into `aten.convolution`, inference `aten.batch_norm` into
+    `aten._native_batch_norm_legit_no_training`, `aten.softmax.int` into
+    `aten._softmax`, `aten.mean.dim` into `aten.sum.dim_IntList` and a
+    division, `aten.flatten.using_ints`/`aten.reshape`/`aten._unsafe_view`
+    into `aten.view`, `aten.t`/`aten.transpose.int` into `aten.permute`,
+    `aten.adaptive_avg_pool2d` into `aten.avg_pool2d` when the input size is
+    a multiple of the output size, ...
+
+    `legal-ops` names ops the backend lowers itself: those are kept even if a
+    decomposition exists (e.g. `legal-ops=aten.linear,aten.matmul`).
+  }];
+  let options = [
+    ListOption<"legalOps", "legal-ops", "std::string",
+               "ops (like aten.linear) that are not decomposed">,
+  ];
+  let dependentDialects = ["torch2mlir::torch::TorchDialect"];
+}
+
+def VerifyBackendContract : Pass<"torch-verify-backend-contract", "ModuleOp"> {
+  let summary = "Check that the module satisfies the backend contract";
+  let description = [{
+    The backend contract: every tensor is a `!torch.vtensor` with known rank
+    and dtype, and no `torch.operator` (an op with no definition, hence no
+    lowering) is left. Each violation is reported at the op's location (the
+    Python source line it came from), with the op's name and a way out.
+  }];
+}
+
+#endif // TORCH2MLIR_DIALECT_TORCH_TRANSFORMS_PASSES

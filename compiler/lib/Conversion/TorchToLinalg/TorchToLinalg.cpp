@@ -1,0 +1,74 @@
+//===- TorchToLinalg.cpp - The convert-torch-to-linalg pass ---------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
+#include "torch2mlir/Conversion/Passes.h"
+#include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
+#include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+namespace mlir::torch2mlir {
+#define GEN_PASS_DEF_CONVERTTORCHTOLINALG
+#include "torch2mlir/Conversion/Passes.h.inc"
+} // namespace mlir::torch2mlir
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+
+namespace {
+struct ConvertTorchToLinalgPass
+    : public ::mlir::torch2mlir::impl::ConvertTorchToLinalgBase<ConvertTorchToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                           arith::ArithDialect, math::MathDialect,
+                           func::FuncDialect>();
+    // Ops without a lowering here stay, for a later pass or the backend
+    // contract verifier to report.
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    TypeConverter typeConverter;
+    torch_c::setupBackendTypeConversion(target, typeConverter);
+
+    RewritePatternSet patterns(context);
+    populateLinearPatternsAndLegality(typeConverter, patterns, target);
+    populateElementwisePatternsAndLegality(typeConverter, patterns, target);
+    populateDataMovementPatternsAndLegality(typeConverter, patterns, target);
+    populateReductionPatternsAndLegality(typeConverter, patterns, target);
+    populatePoolingPatternsAndLegality(typeConverter, patterns, target);
+    populateNormalizationPatternsAndLegality(typeConverter, patterns, target);
+
+    // The reason a pattern gave up, by op location, so that a failure to
+    // legalize an op says why instead of only "failed to legalize".
+    llvm::DenseMap<Location, std::string> reasons;
+    ConversionConfig config;
+    auto collect = [&](Diagnostic &diag) { reasons[diag.getLocation()] = diag.str(); };
+    config.notifyCallback = collect;
+
+    bool reported = false;
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error ||
+          !StringRef(diag.str()).starts_with("failed to legalize operation"))
+        return failure(); // Not ours: let it through.
+      std::string message = diag.str();
+      StringRef opName = StringRef(message).split('\'').second.split('\'').first;
+      auto reason = reasons.find(diag.getLocation());
+      InFlightDiagnostic error = emitError(diag.getLocation())
+                                 << "'" << opName
+                                 << "' could not be lowered to linalg-on-tensors";
+      if (reason != reasons.end())
+        error << ": " << reason->second;
+      reported = true;
+      return success();
+    });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns), config)))
+      return signalPassFailure();
+    (void)reported;
+  }
+};
+} // namespace

@@ -1,0 +1,274 @@
+//===- Utils.cpp - Helpers shared by the TorchToLinalg patterns -----------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch_to_linalg;
+
+RankedTensorType torch_to_linalg::getConvertedTensorType(
+    const TypeConverter *converter, Value torchValue) {
+  return dyn_cast_or_null<RankedTensorType>(
+      converter->convertType(torchValue.getType()));
+}
+
+Type torch_to_linalg::getTorchDtype(Value torchValue) {
+  auto type = dyn_cast<torch::BaseTensorType>(torchValue.getType());
+  return type ? type.getOptionalDtype() : Type();
+}
+
+Value torch_to_linalg::createEmpty(OpBuilder &b, Location loc,
+                                   RankedTensorType type, Value like) {
+  SmallVector<Value> dynamicSizes;
+  for (auto [i, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size)) {
+      assert(like && "a dynamic size needs a tensor to take it from");
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, like, i));
+    }
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType(), dynamicSizes);
+}
+
+Value torch_to_linalg::createFilled(OpBuilder &b, Location loc,
+                                    RankedTensorType type, Value value,
+                                    Value like) {
+  Value empty = createEmpty(b, loc, type, like);
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
+      .getResult(0);
+}
+
+Value torch_to_linalg::createZeroFilled(OpBuilder &b, Location loc,
+                                        RankedTensorType type, Value like) {
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  return createFilled(b, loc, type, zero, like);
+}
+
+Value torch_to_linalg::createLowestValue(OpBuilder &b, Location loc,
+                                         Type type) {
+  if (auto floatType = dyn_cast<mlir::FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(type, APFloat::getInf(
+                                         floatType.getFloatSemantics(),
+                                         /*Negative=*/true)));
+  auto intType = cast<IntegerType>(type);
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(type, APInt::getSignedMinValue(intType.getWidth())));
+}
+
+Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
+                                     Type dstType, bool srcUnsigned,
+                                     bool dstUnsigned) {
+  Type srcType = scalar.getType();
+  if (srcType == dstType)
+    return scalar;
+  auto srcInt = dyn_cast<IntegerType>(srcType);
+  auto dstInt = dyn_cast<IntegerType>(dstType);
+  bool srcZeroExtends = srcInt && (srcUnsigned || srcInt.getWidth() == 1);
+  if (srcInt && dstInt) {
+    if (dstInt.getWidth() == 1) {
+      Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(srcType, 0));
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, scalar,
+                                   zero);
+    }
+    if (dstInt.getWidth() > srcInt.getWidth())
+      return srcZeroExtends
+                 ? arith::ExtUIOp::create(b, loc, dstType, scalar).getResult()
+                 : arith::ExtSIOp::create(b, loc, dstType, scalar).getResult();
+    return arith::TruncIOp::create(b, loc, dstType, scalar);
+  }
+  if (srcInt && isa<mlir::FloatType>(dstType))
+    return srcZeroExtends
+               ? arith::UIToFPOp::create(b, loc, dstType, scalar).getResult()
+               : arith::SIToFPOp::create(b, loc, dstType, scalar).getResult();
+  if (isa<mlir::FloatType>(srcType) && dstInt) {
+    if (dstInt.getWidth() == 1) {
+      Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(srcType, 0));
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, scalar,
+                                   zero);
+    }
+    return dstUnsigned
+               ? arith::FPToUIOp::create(b, loc, dstType, scalar).getResult()
+               : arith::FPToSIOp::create(b, loc, dstType, scalar).getResult();
+  }
+  auto srcFloat = cast<mlir::FloatType>(srcType);
+  auto dstFloat = cast<mlir::FloatType>(dstType);
+  if (dstFloat.getWidth() > srcFloat.getWidth())
+    return arith::ExtFOp::create(b, loc, dstType, scalar);
+  return arith::TruncFOp::create(b, loc, dstType, scalar);
+}
+
+Value torch_to_linalg::createElementwise(
+    OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = resultType.getRank();
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> maps;
+  // The tensor each dynamic result size is read from: an input whose size
+  // in that dim is not a broadcast 1.
+  SmallVector<Value> dynamicSizes;
+  SmallVector<Value> sizeSources(rank);
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t offset = rank - type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      int64_t size = type.getDimSize(i);
+      int64_t resultSize = resultType.getDimSize(offset + i);
+      if (size == 1 && resultSize != 1) {
+        exprs.push_back(getAffineConstantExpr(0, context));
+        continue;
+      }
+      exprs.push_back(getAffineDimExpr(offset + i, context));
+      if (!sizeSources[offset + i] && size != 1)
+        sizeSources[offset + i] = input;
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, context));
+  }
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!resultType.isDynamicDim(i))
+      continue;
+    Value source = sizeSources[i];
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    dynamicSizes.push_back(tensor::DimOp::create(
+        b, loc, source, i - (rank - sourceType.getRank())));
+  }
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType(),
+                                       dynamicSizes);
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value result = body(nested, nestedLoc, args.drop_back());
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return generic.getResult(0);
+}
+
+/// Groups the dims of `big` into runs whose products are the dims of
+/// `small` (size-1 dims join a neighbouring run). Static shapes only.
+static std::optional<SmallVector<ReassociationIndices>>
+getReassociation(ArrayRef<int64_t> big, ArrayRef<int64_t> small) {
+  if (llvm::is_contained(big, ShapedType::kDynamic) ||
+      llvm::is_contained(small, ShapedType::kDynamic) ||
+      llvm::is_contained(big, 0) || llvm::is_contained(small, 0))
+    return std::nullopt;
+  SmallVector<ReassociationIndices> result;
+  if (small.empty()) {
+    if (llvm::all_of(big, [](int64_t size) { return size == 1; }))
+      return result;
+    return std::nullopt;
+  }
+  size_t i = 0;
+  for (size_t j = 0; j < small.size(); ++j) {
+    ReassociationIndices group;
+    int64_t product = 1;
+    while (i < big.size()) {
+      group.push_back(i);
+      product *= big[i++];
+      if (product == small[j])
+        break;
+      if (product > small[j])
+        return std::nullopt;
+    }
+    if (product != small[j])
+      return std::nullopt;
+    if (j + 1 == small.size())
+      while (i < big.size() && big[i] == 1)
+        group.push_back(i++);
+    result.push_back(group);
+  }
+  if (i != big.size())
+    return std::nullopt;
+  return result;
+}
+
+Value torch_to_linalg::createReshape(OpBuilder &b, Location loc, Value input,
+                                     RankedTensorType resultType) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> from = inputType.getShape(), to = resultType.getShape();
+  if (from == to)
+    return input;
+  if (from.size() > to.size())
+    if (auto reassociation = getReassociation(from, to))
+      return tensor::CollapseShapeOp::create(b, loc, resultType, input,
+                                             *reassociation);
+  if (from.size() < to.size())
+    if (auto reassociation = getReassociation(to, from))
+      return tensor::ExpandShapeOp::create(b, loc, resultType, input,
+                                           *reassociation);
+  if (!inputType.hasStaticShape() || !resultType.hasStaticShape()) {
+    // General dynamic case: an explicit shape operand.
+    SmallVector<Value> sizes;
+    for (int64_t size : to)
+      sizes.push_back(arith::ConstantIndexOp::create(b, loc, size));
+    Value shape = tensor::FromElementsOp::create(b, loc, sizes);
+    return tensor::ReshapeOp::create(b, loc, resultType, input, shape);
+  }
+  // Through a 1-D tensor of all the elements.
+  int64_t count = inputType.getNumElements();
+  auto flatType = RankedTensorType::get({count}, inputType.getElementType());
+  Value flat = createReshape(b, loc, input, flatType);
+  return createReshape(b, loc, flat, resultType);
+}
+
+Value torch_to_linalg::createPad(OpBuilder &b, Location loc, Value input,
+                                 ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                                 Value padValue) {
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+    return input;
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> lowValues, highValues;
+  for (int64_t i = 0; i < inputType.getRank(); ++i) {
+    int64_t size = inputType.getDimSize(i);
+    shape.push_back(ShapedType::isDynamic(size) ? size
+                                                : size + low[i] + high[i]);
+    lowValues.push_back(b.getIndexAttr(low[i]));
+    highValues.push_back(b.getIndexAttr(high[i]));
+  }
+  auto resultType = RankedTensorType::get(shape, inputType.getElementType());
+  return tensor::PadOp::create(b, loc, resultType, input, lowValues,
+                               highValues, padValue);
+}
+
+LogicalResult torch_to_linalg::matchIntList(Value list, int64_t count,
+                                            SmallVectorImpl<int64_t> &out) {
+  if (!torch::matchTorchConstantIntList(list, out))
+    return failure();
+  if (out.size() == 1 && count > 1)
+    out.assign(count, out[0]);
+  return success(static_cast<int64_t>(out.size()) == count);
+}
+
+FailureOr<SmallVector<Value>> torch_to_linalg::getConvertedTensorList(
+    ConversionPatternRewriter &rewriter, Location loc,
+    const TypeConverter *converter, Value list) {
+  auto construct = list.getDefiningOp<torch::PrimListConstructOp>();
+  if (!construct)
+    return failure();
+  SmallVector<Value> converted;
+  for (Value element : construct.getElements()) {
+    Type type = converter->convertType(element.getType());
+    if (!type)
+      return failure();
+    Value value = converter->materializeTargetConversion(rewriter, loc, type,
+                                                         element);
+    if (!value)
+      return failure();
+    converted.push_back(value);
+  }
+  return converted;
+}

@@ -1,0 +1,76 @@
+//===- Utils.h - Helpers shared by the TorchToLinalg patterns ---*- C++ -*-===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH2MLIR_LIB_CONVERSION_TORCHTOLINALG_UTILS_H
+#define TORCH2MLIR_LIB_CONVERSION_TORCHTOLINALG_UTILS_H
+
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::torch2mlir::torch_to_linalg {
+
+/// The builtin ranked tensor type that `torchValue` converts to, or null.
+RankedTensorType getConvertedTensorType(const TypeConverter *converter,
+                                        Value torchValue);
+
+/// The torch dtype of a `!torch.vtensor` value (keeps si/ui signedness).
+Type getTorchDtype(Value torchValue);
+
+/// `tensor.empty` of `type`; dynamic sizes are taken from `like` (same rank).
+Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                  Value like = Value());
+
+/// A tensor of `type` filled with `value` (an element-typed scalar).
+Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value value, Value like = Value());
+
+/// A tensor of `type` filled with zeros.
+Value createZeroFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value like = Value());
+
+/// Casts a scalar to `dstType` with PyTorch's conversion rules: i1 and
+/// unsigned sources are zero-extended, float -> int truncates toward zero.
+Value convertScalar(OpBuilder &b, Location loc, Value scalar, Type dstType,
+                    bool srcUnsigned = false, bool dstUnsigned = false);
+
+/// An elementwise `linalg.generic` producing `resultType` from `inputs`
+/// (builtin tensors, broadcast with PyTorch's rules: trailing dims aligned,
+/// size-1 dims stretched). `body` receives one scalar per input.
+Value createElementwise(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+/// Reshapes `input` to `resultType` (same number of elements, row-major)
+/// with collapse/expand_shape where possible.
+Value createReshape(OpBuilder &b, Location loc, Value input,
+                    RankedTensorType resultType);
+
+/// Pads `input` with `padValue`: `low[i]`/`high[i]` elements before/after
+/// dim i.
+Value createPad(OpBuilder &b, Location loc, Value input,
+                ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value padValue);
+
+/// The smallest (for max) value of `type`: -inf for floats, INT_MIN for ints.
+Value createLowestValue(OpBuilder &b, Location loc, Type type);
+
+/// Reads a constant int list operand, expanding a single value to `count`.
+LogicalResult matchIntList(Value list, int64_t count,
+                           SmallVectorImpl<int64_t> &out);
+
+/// The converted elements of a `torch.prim.ListConstruct` of tensors.
+FailureOr<SmallVector<Value>>
+getConvertedTensorList(ConversionPatternRewriter &rewriter, Location loc,
+                       const TypeConverter *converter, Value list);
+
+} // namespace mlir::torch2mlir::torch_to_linalg
+
+#endif // TORCH2MLIR_LIB_CONVERSION_TORCHTOLINALG_UTILS_H

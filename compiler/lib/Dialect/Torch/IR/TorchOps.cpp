@@ -1,0 +1,243 @@
+//===- TorchOps.cpp - Ops of the torch dialect ----------------------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+
+//===----------------------------------------------------------------------===//
+// The default assembly of generated ops
+//===----------------------------------------------------------------------===//
+
+ParseResult mlir::torch2mlir::torch::parseDefaultTorchOp(
+    OpAsmParser &parser, OperationState &result, int numOperands,
+    int numResults) {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  llvm::SMLoc operandsLoc = parser.getCurrentLocation();
+  if (numOperands > 0 && parser.parseOperandList(operands, numOperands))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  SmallVector<Type> operandTypes;
+  if (numOperands > 0 && parser.parseTypeList(operandTypes))
+    return failure();
+  if (numResults > 0) {
+    if (parser.parseArrow() || parser.parseTypeList(result.types))
+      return failure();
+    if (static_cast<int>(result.types.size()) != numResults)
+      return parser.emitError(parser.getCurrentLocation())
+             << "expected " << numResults << " result types";
+  }
+  return parser.resolveOperands(operands, operandTypes, operandsLoc,
+                                result.operands);
+}
+
+void mlir::torch2mlir::torch::printDefaultTorchOp(OpAsmPrinter &p,
+                                                  Operation *op,
+                                                  int numOperands,
+                                                  int numResults) {
+  if (numOperands > 0) {
+    p << ' ';
+    p.printOperands(op->getOperands());
+  }
+  p.printOptionalAttrDict(op->getAttrs());
+  p << " : ";
+  llvm::interleaveComma(op->getOperandTypes(), p);
+  if (numResults > 0) {
+    p << " -> ";
+    llvm::interleaveComma(op->getResultTypes(), p);
+  }
+}
+
+#define GET_OP_CLASSES
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Matchers
+//===----------------------------------------------------------------------===//
+
+bool mlir::torch2mlir::torch::matchTorchConstantInt(Value value,
+                                                    int64_t &out) {
+  if (auto op = value.getDefiningOp<ConstantIntOp>()) {
+    out = op.getValue();
+    return true;
+  }
+  return false;
+}
+
+bool mlir::torch2mlir::torch::matchTorchConstantFloat(Value value,
+                                                      double &out) {
+  if (auto op = value.getDefiningOp<ConstantFloatOp>()) {
+    out = op.getValue().convertToDouble();
+    return true;
+  }
+  int64_t integer;
+  if (matchTorchConstantInt(value, integer)) {
+    out = static_cast<double>(integer);
+    return true;
+  }
+  return false;
+}
+
+bool mlir::torch2mlir::torch::matchTorchConstantBool(Value value, bool &out) {
+  if (auto op = value.getDefiningOp<ConstantBoolOp>()) {
+    out = op.getValue();
+    return true;
+  }
+  return false;
+}
+
+bool mlir::torch2mlir::torch::matchTorchConstantIntList(
+    Value value, SmallVectorImpl<int64_t> &out) {
+  auto list = value.getDefiningOp<PrimListConstructOp>();
+  if (!list)
+    return false;
+  out.clear();
+  for (Value element : list.getElements()) {
+    int64_t integer;
+    if (!matchTorchConstantInt(element, integer))
+      return false;
+    out.push_back(integer);
+  }
+  return true;
+}
+
+bool mlir::torch2mlir::torch::isTorchNone(Value value) {
+  return isa<torch::NoneType>(value.getType());
+}
+
+int64_t mlir::torch2mlir::torch::toPositiveDim(int64_t dim, int64_t rank) {
+  int64_t positive = dim < 0 ? dim + rank : dim;
+  return (positive >= 0 && positive < std::max<int64_t>(rank, 1)) ? positive
+                                                                  : -1;
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+void ConstantIntOp::build(OpBuilder &builder, OperationState &state,
+                          int64_t value) {
+  build(builder, state, IntType::get(builder.getContext()),
+        builder.getI64IntegerAttr(value));
+}
+
+void ConstantFloatOp::build(OpBuilder &builder, OperationState &state,
+                            double value) {
+  build(builder, state, torch::FloatType::get(builder.getContext()),
+        builder.getF64FloatAttr(value));
+}
+
+void ConstantBoolOp::build(OpBuilder &builder, OperationState &state,
+                           bool value) {
+  build(builder, state, BoolType::get(builder.getContext()),
+        builder.getBoolAttr(value));
+}
+
+OpFoldResult ConstantIntOp::fold(FoldAdaptor) { return getValueAttr(); }
+OpFoldResult ConstantFloatOp::fold(FoldAdaptor) { return getValueAttr(); }
+OpFoldResult ConstantBoolOp::fold(FoldAdaptor) { return getValueAttr(); }
+OpFoldResult ConstantNoneOp::fold(FoldAdaptor) {
+  return UnitAttr::get(getContext());
+}
+OpFoldResult ConstantStrOp::fold(FoldAdaptor) { return getValueAttr(); }
+OpFoldResult ConstantDeviceOp::fold(FoldAdaptor) { return getValueAttr(); }
+
+void ConstantIntOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(),
+            ("int" + llvm::Twine(static_cast<int64_t>(getValue()))).str());
+}
+void ConstantFloatOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "float");
+}
+void ConstantBoolOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), getValue() ? "true" : "false");
+}
+void ConstantNoneOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "none");
+}
+void ConstantStrOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "str");
+}
+void ConstantDeviceOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// PrimListConstructOp
+//===----------------------------------------------------------------------===//
+
+/// Whether a value of type `sub` may stand where `super` is expected: equal
+/// types, a tensor with more known sizes/dtype than the expected one, None or
+/// a T for Optional[T].
+static bool isValidSubtype(Type sub, Type super) {
+  if (sub == super)
+    return true;
+  if (auto superOpt = dyn_cast<OptionalType>(super))
+    return isa<torch::NoneType>(sub) ||
+           isValidSubtype(sub, superOpt.getContainedType());
+  if (isa<NumberType>(super))
+    return isa<IntType, torch::FloatType>(sub);
+  auto subTensor = dyn_cast<BaseTensorType>(sub);
+  auto superTensor = dyn_cast<BaseTensorType>(super);
+  if (!subTensor || !superTensor ||
+      subTensor.hasValueSemantics() != superTensor.hasValueSemantics())
+    return false;
+  if (superTensor.hasDtype() &&
+      subTensor.getOptionalDtype() != superTensor.getOptionalDtype())
+    return false;
+  if (superTensor.hasSizes()) {
+    if (!subTensor.hasSizes() ||
+        subTensor.getSizes().size() != superTensor.getSizes().size())
+      return false;
+    for (auto [subSize, superSize] :
+         llvm::zip(subTensor.getSizes(), superTensor.getSizes()))
+      if (superSize != kUnknownSize && subSize != superSize)
+        return false;
+  }
+  return true;
+}
+
+LogicalResult PrimListConstructOp::verify() {
+  Type elementType = getType().getContainedType();
+  for (auto [index, element] : llvm::enumerate(getElements()))
+    if (!isValidSubtype(element.getType(), elementType))
+      return emitOpError() << "element #" << index << " of type "
+                           << element.getType()
+                           << " is not a valid element of " << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ValueTensorLiteralOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ValueTensorLiteralOp::verify() {
+  auto resultType = getType();
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (!resultType.hasSizes() || !resultType.hasDtype())
+    return emitOpError("result type must have known sizes and dtype, got ")
+           << resultType;
+  if (valueType.getShape() != resultType.getSizes())
+    return emitOpError("literal shape [")
+           << valueType.getShape() << "] does not match the result sizes ["
+           << resultType.getSizes() << "]";
+  Type dtype = resultType.getDtype();
+  Type element = valueType.getElementType();
+  if (element != dtype && element != getBuiltinElementType(dtype))
+    return emitOpError("literal element type ")
+           << element << " does not match the result dtype " << dtype;
+  return success();
+}
+
+OpFoldResult ValueTensorLiteralOp::fold(FoldAdaptor) { return getValue(); }

@@ -1,0 +1,529 @@
+//===- DecomposeComplexOps.cpp - ATen ops in terms of simpler ones --------===//
+//
+// Part of the torch2mlir project.
+//
+// Each pattern rewrites one ATen op into ops that the backends lower
+// directly, so that the op semantics are derived once here and not once per
+// backend. A pattern only fires when it can compute every result type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::torch2mlir::torch {
+#define GEN_PASS_DEF_DECOMPOSECOMPLEXOPS
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h.inc"
+} // namespace mlir::torch2mlir::torch
+
+using namespace mlir;
+using namespace mlir::torch2mlir::torch;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static Value createConstantInt(PatternRewriter &rewriter, Location loc,
+                               int64_t value) {
+  return ConstantIntOp::create(rewriter, loc, value);
+}
+
+static Value createIntList(PatternRewriter &rewriter, Location loc,
+                           ArrayRef<int64_t> values) {
+  SmallVector<Value> elements;
+  for (int64_t value : values)
+    elements.push_back(createConstantInt(rewriter, loc, value));
+  return PrimListConstructOp::create(
+      rewriter, loc, ListType::get(IntType::get(rewriter.getContext())),
+      elements);
+}
+
+/// The tensor type of `value` if it has known sizes and dtype.
+static BaseTensorType getRankedTensorType(Value value) {
+  auto type = dyn_cast<BaseTensorType>(value.getType());
+  if (!type || !type.hasSizes() || !type.hasDtype())
+    return nullptr;
+  return type;
+}
+
+static int64_t productOfSizes(ArrayRef<int64_t> sizes) {
+  int64_t product = 1;
+  for (int64_t size : sizes) {
+    if (size == kUnknownSize)
+      return kUnknownSize;
+    product *= size;
+  }
+  return product;
+}
+
+/// `aten.view` of `value` to `sizes` (at most one unknown size, given as -1).
+static Value createView(PatternRewriter &rewriter, Location loc, Value value,
+                        ArrayRef<int64_t> sizes) {
+  auto type = cast<BaseTensorType>(value.getType());
+  auto resultType = type.getWithSizesAndDtype(sizes, type.getOptionalDtype());
+  return AtenViewOp::create(rewriter, loc, resultType, value,
+                            createIntList(rewriter, loc, sizes));
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Matmul family
+//===----------------------------------------------------------------------===//
+
+/// linear(x, w, b) = matmul(x, t(w)) + b
+struct DecomposeAtenLinear : OpRewritePattern<AtenLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto weightType = getRankedTensorType(op.getWeight());
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!weightType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs known sizes and dtypes");
+    if (weightType.getSizes().size() != 2)
+      return rewriter.notifyMatchFailure(op, "unsupported: weight of rank != 2");
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> w = weightType.getSizes();
+    auto transposedType = weightType.getWithSizesAndDtype(
+        ArrayRef<int64_t>{w[1], w[0]}, weightType.getDtype());
+    Value transposed =
+        AtenTOp::create(rewriter, loc, transposedType, op.getWeight());
+    Value product = AtenMatmulOp::create(rewriter, loc, resultType,
+                                         op.getInput(), transposed);
+    if (isTorchNone(op.getBias())) {
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<AtenAddTensorOp>(
+        op, resultType, product, op.getBias(), createConstantInt(rewriter, loc, 1));
+    return success();
+  }
+};
+
+/// matmul by operand ranks: 2x2 -> mm, 3x3 (same batch) -> bmm,
+/// Nx2 (N >= 3) -> view to 2-D, mm, view back.
+struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto lhsType = getRankedTensorType(op.getSelf());
+    auto rhsType = getRankedTensorType(op.getOther());
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!lhsType || !rhsType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs known sizes and dtypes");
+    ArrayRef<int64_t> lhs = lhsType.getSizes(), rhs = rhsType.getSizes();
+    Location loc = op.getLoc();
+    if (lhs.size() == 2 && rhs.size() == 2) {
+      rewriter.replaceOpWithNewOp<AtenMmOp>(op, resultType, op.getSelf(),
+                                            op.getOther());
+      return success();
+    }
+    if (lhs.size() == 3 && rhs.size() == 3) {
+      if (lhs[0] != rhs[0] || lhs[0] == kUnknownSize)
+        return rewriter.notifyMatchFailure(
+            op, "unsupported: batched matmul with broadcast or unknown batch");
+      rewriter.replaceOpWithNewOp<AtenBmmOp>(op, resultType, op.getSelf(),
+                                             op.getOther());
+      return success();
+    }
+    if (lhs.size() >= 3 && rhs.size() == 2) {
+      int64_t rows = productOfSizes(lhs.drop_back());
+      if (rows == kUnknownSize || rhs[1] == kUnknownSize)
+        return rewriter.notifyMatchFailure(op, "unsupported: unknown sizes");
+      Value flat = createView(rewriter, loc, op.getSelf(), {rows, lhs.back()});
+      auto mmType = resultType.getWithSizesAndDtype(
+          ArrayRef<int64_t>{rows, rhs[1]}, resultType.getDtype());
+      Value mm = AtenMmOp::create(rewriter, loc, mmType, flat, op.getOther());
+      rewriter.replaceOpWithNewOp<AtenViewOp>(
+          op, resultType, mm, createIntList(rewriter, loc, resultType.getSizes()));
+      return success();
+    }
+    return rewriter.notifyMatchFailure(
+        op, "unsupported: matmul operand ranks other than 2x2, 3x3, Nx2");
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+/// t(x): permute [1, 0] for rank 2, identity below.
+struct DecomposeAtenT : OpRewritePattern<AtenTOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenTOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = getRankedTensorType(op.getSelf());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a known rank");
+    if (type.getSizes().size() < 2) {
+      if (op.getSelf().getType() != op.getType())
+        return rewriter.notifyMatchFailure(op, "result type differs");
+      rewriter.replaceOp(op, op.getSelf());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<AtenPermuteOp>(
+        op, op.getType(), op.getSelf(),
+        createIntList(rewriter, op.getLoc(), {1, 0}));
+    return success();
+  }
+};
+
+/// transpose(x, a, b): the permutation that swaps a and b.
+struct DecomposeAtenTransposeInt : OpRewritePattern<AtenTransposeIntOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenTransposeIntOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = getRankedTensorType(op.getSelf());
+    int64_t dim0, dim1;
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a known rank");
+    if (!matchTorchConstantInt(op.getDim0(), dim0) ||
+        !matchTorchConstantInt(op.getDim1(), dim1))
+      return rewriter.notifyMatchFailure(op, "dims must be constants");
+    int64_t rank = type.getSizes().size();
+    dim0 = toPositiveDim(dim0, rank);
+    dim1 = toPositiveDim(dim1, rank);
+    if (dim0 < 0 || dim1 < 0)
+      return rewriter.notifyMatchFailure(op, "dim out of range");
+    SmallVector<int64_t> permutation =
+        llvm::to_vector(llvm::seq<int64_t>(0, std::max<int64_t>(rank, 1)));
+    if (rank == 0)
+      permutation.clear();
+    else
+      std::swap(permutation[dim0], permutation[dim1]);
+    rewriter.replaceOpWithNewOp<AtenPermuteOp>(
+        op, op.getType(), op.getSelf(),
+        createIntList(rewriter, op.getLoc(), permutation));
+    return success();
+  }
+};
+
+/// Ops that are `aten.view` under value semantics, given the result sizes.
+template <typename OpTy>
+struct DecomposeToView : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs known result sizes");
+    if (llvm::count(resultType.getSizes(), kUnknownSize) > 1)
+      return rewriter.notifyMatchFailure(op, "more than one unknown size");
+    rewriter.replaceOpWithNewOp<AtenViewOp>(
+        op, resultType, op.getSelf(),
+        createIntList(rewriter, op.getLoc(), resultType.getSizes()));
+    return success();
+  }
+};
+
+/// Ops that return their operand under value semantics.
+template <typename OpTy>
+struct DecomposeToIdentity : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value input = op->getOperand(0);
+    if (input.getType() != op->getResult(0).getType())
+      return rewriter.notifyMatchFailure(op, "result type differs from input");
+    rewriter.replaceOp(op, input);
+    return success();
+  }
+};
+
+/// dropout(x, p, train=False) = x.
+struct DecomposeAtenDropout : OpRewritePattern<AtenDropoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenDropoutOp op,
+                                PatternRewriter &rewriter) const override {
+    bool train;
+    if (!matchTorchConstantBool(op.getTrain(), train) || train)
+      return rewriter.notifyMatchFailure(op, "unsupported: training dropout");
+    if (op.getInput().getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "result type differs from input");
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Convolution and normalization
+//===----------------------------------------------------------------------===//
+
+struct DecomposeAtenConv2d : OpRewritePattern<AtenConv2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenConv2dOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value transposed = ConstantBoolOp::create(rewriter, loc, false);
+    rewriter.replaceOpWithNewOp<AtenConvolutionOp>(
+        op, op.getType(), op.getInput(), op.getWeight(), op.getBias(),
+        op.getStride(), op.getPadding(), op.getDilation(), transposed,
+        createIntList(rewriter, loc, {0, 0}), op.getGroups());
+    return success();
+  }
+};
+
+/// batch_norm(training=False) with running statistics.
+struct DecomposeAtenBatchNorm : OpRewritePattern<AtenBatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenBatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    bool training;
+    if (!matchTorchConstantBool(op.getTraining(), training) || training)
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: training-mode batch_norm (export the model in eval mode)");
+    if (isTorchNone(op.getRunningMean()) || isTorchNone(op.getRunningVar()))
+      return rewriter.notifyMatchFailure(op, "unsupported: no running stats");
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs a known result type");
+    auto statsType = resultType.getWithSizesAndDtype(ArrayRef<int64_t>{0},
+                                                     resultType.getDtype());
+    auto norm = Aten_NativeBatchNormLegitNoTrainingOp::create(
+        rewriter, op.getLoc(), TypeRange{resultType, statsType, statsType},
+        op.getInput(), op.getWeight(), op.getBias(), op.getRunningMean(),
+        op.getRunningVar(), op.getMomentum(), op.getEps());
+    rewriter.replaceOp(op, norm.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Softmax and reductions
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, typename CoreOpTy>
+struct DecomposeSoftmaxInt : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getSelf());
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!inputType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs known types");
+    Value input = op.getSelf();
+    if (inputType.getDtype() != resultType.getDtype())
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: softmax with a dtype argument");
+    Value halfToFloat = ConstantBoolOp::create(rewriter, op.getLoc(), false);
+    rewriter.replaceOpWithNewOp<CoreOpTy>(op, resultType, input, op.getDim(),
+                                          halfToFloat);
+    return success();
+  }
+};
+
+/// The dims a reduction's `dim` operand names, positive and sorted; all dims
+/// when it is None or empty.
+static FailureOr<SmallVector<int64_t>> getReductionDims(Value dimList,
+                                                        int64_t rank) {
+  SmallVector<int64_t> dims;
+  if (!isTorchNone(dimList) && !matchTorchConstantIntList(dimList, dims))
+    return failure();
+  if (dims.empty())
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  for (int64_t &dim : dims) {
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return failure();
+  }
+  llvm::sort(dims);
+  return dims;
+}
+
+/// mean.dim(x, dims, keepdim) = sum.dim_IntList(x, dims, keepdim) / N.
+struct DecomposeAtenMeanDim : OpRewritePattern<AtenMeanDimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenMeanDimOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getSelf());
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!inputType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs known types");
+    if (!isa<mlir::FloatType>(resultType.getDtype()))
+      return rewriter.notifyMatchFailure(op, "unsupported: non-float mean");
+    int64_t rank = inputType.getSizes().size();
+    auto dims = getReductionDims(op.getDim(), rank);
+    if (failed(dims))
+      return rewriter.notifyMatchFailure(op, "dims must be constant and in range");
+    int64_t count = 1;
+    for (int64_t dim : *dims) {
+      int64_t size = inputType.getSizes()[dim];
+      if (size == kUnknownSize)
+        return rewriter.notifyMatchFailure(op, "unsupported: unknown reduced size");
+      count *= size;
+    }
+    Location loc = op.getLoc();
+    Value sum = AtenSumDimIntListOp::create(rewriter, loc, resultType,
+                                            op.getSelf(), op.getDim(),
+                                            op.getKeepdim(), op.getDtype());
+    rewriter.replaceOpWithNewOp<AtenDivScalarOp>(
+        op, resultType, sum, createConstantInt(rewriter, loc, count));
+    return success();
+  }
+};
+
+/// mean(x) and sum(x): the dim forms over every dim.
+template <typename OpTy, typename DimOpTy>
+struct DecomposeFullReduction : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getSelf());
+    if (!inputType)
+      return rewriter.notifyMatchFailure(op, "needs a known rank");
+    Location loc = op.getLoc();
+    int64_t rank = inputType.getSizes().size();
+    Value dims = createIntList(
+        rewriter, loc, llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    Value keepdim = ConstantBoolOp::create(rewriter, loc, false);
+    rewriter.replaceOpWithNewOp<DimOpTy>(op, op.getType(), op.getSelf(), dims,
+                                         keepdim, op.getDtype());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// max_pool2d_with_indices whose indices are unused is max_pool2d.
+struct DecomposeMaxPool2dWithIndices
+    : OpRewritePattern<AtenMaxPool2dWithIndicesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenMaxPool2dWithIndicesOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getResult1().use_empty())
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: max_pool2d_with_indices whose indices are used");
+    Value pooled = AtenMaxPool2dOp::create(
+        rewriter, op.getLoc(), op.getResult0().getType(), op.getSelf(),
+        op.getKernelSize(), op.getStride(), op.getPadding(), op.getDilation(),
+        op.getCeilMode());
+    rewriter.replaceAllUsesWith(op.getResult0(), pooled);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct DecomposeAdaptiveAvgPool2d : OpRewritePattern<AtenAdaptiveAvgPool2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenAdaptiveAvgPool2dOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<Aten_AdaptiveAvgPool2dOp>(
+        op, op.getType(), op.getSelf(), op.getOutputSize());
+    return success();
+  }
+};
+
+/// _adaptive_avg_pool2d where each input size is a multiple of the output
+/// size: every window has the same size, so it is avg_pool2d with
+/// kernel = stride = input / output.
+struct DecomposeAdaptiveAvgPool2dToAvgPool
+    : OpRewritePattern<Aten_AdaptiveAvgPool2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Aten_AdaptiveAvgPool2dOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getSelf());
+    SmallVector<int64_t> outputSize;
+    if (!inputType || !matchTorchConstantIntList(op.getOutputSize(), outputSize))
+      return rewriter.notifyMatchFailure(op, "needs known sizes");
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    if (sizes.size() < 2 || outputSize.size() != 2)
+      return rewriter.notifyMatchFailure(op, "expects 2 spatial dims");
+    SmallVector<int64_t> kernel;
+    for (int i = 0; i < 2; ++i) {
+      int64_t in = sizes[sizes.size() - 2 + i], out = outputSize[i];
+      if (in == kUnknownSize || out <= 0 || in % out != 0)
+        return rewriter.notifyMatchFailure(
+            op, "unsupported: adaptive_avg_pool2d with an input size that is "
+                "not a multiple of the output size");
+      kernel.push_back(in / out);
+    }
+    Location loc = op.getLoc();
+    Value kernelList = createIntList(rewriter, loc, kernel);
+    Value falseValue = ConstantBoolOp::create(rewriter, loc, false);
+    Value trueValue = ConstantBoolOp::create(rewriter, loc, true);
+    Value none = ConstantNoneOp::create(rewriter, loc);
+    rewriter.replaceOpWithNewOp<AtenAvgPool2dOp>(
+        op, op.getType(), op.getSelf(), kernelList, kernelList,
+        createIntList(rewriter, loc, {0, 0}), falseValue, trueValue, none);
+    return success();
+  }
+};
+
+/// rsub(x, s, alpha) = s - alpha * x = add.Scalar(neg(mul.Scalar(x, alpha)), s)
+struct DecomposeAtenRsubScalar : OpRewritePattern<AtenRsubScalarOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenRsubScalarOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs a known result type");
+    Location loc = op.getLoc();
+    Value scaled = AtenMulScalarOp::create(rewriter, loc, resultType,
+                                           op.getSelf(), op.getAlpha());
+    Value negated = AtenNegOp::create(rewriter, loc, resultType, scaled);
+    rewriter.replaceOpWithNewOp<AtenAddScalarOp>(
+        op, resultType, negated, op.getOther(), createConstantInt(rewriter, loc, 1));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct DecomposeComplexOpsPass
+    : public ::mlir::torch2mlir::torch::impl::DecomposeComplexOpsBase<DecomposeComplexOpsPass> {
+  using Base::Base;
+
+  template <typename PatternTy, typename OpTy>
+  void addUnlessLegal(RewritePatternSet &patterns,
+                      const llvm::StringSet<> &legal) {
+    // "torch.aten.linear" is named "aten.linear" by users.
+    StringRef name = OpTy::getOperationName();
+    if (legal.contains(name) || legal.contains(name.drop_front(6)))
+      return;
+    patterns.add<PatternTy>(patterns.getContext());
+  }
+
+  void runOnOperation() override {
+    llvm::StringSet<> legal;
+    for (const std::string &name : legalOps)
+      legal.insert(name);
+    RewritePatternSet patterns(&getContext());
+    addUnlessLegal<DecomposeAtenLinear, AtenLinearOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenMatmul, AtenMatmulOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenT, AtenTOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenTransposeInt, AtenTransposeIntOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenReshapeOp>, AtenReshapeOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<Aten_UnsafeViewOp>, Aten_UnsafeViewOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenFlattenUsingIntsOp>, AtenFlattenUsingIntsOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenUnsqueezeOp>, AtenUnsqueezeOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenSqueezeDimOp>, AtenSqueezeDimOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>(patterns, legal);
+    addUnlessLegal<DecomposeToIdentity<AtenContiguousOp>, AtenContiguousOp>(patterns, legal);
+    addUnlessLegal<DecomposeToIdentity<AtenDetachOp>, AtenDetachOp>(patterns, legal);
+    addUnlessLegal<DecomposeToIdentity<AtenAliasOp>, AtenAliasOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenDropout, AtenDropoutOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenConv2d, AtenConv2dOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenBatchNorm, AtenBatchNormOp>(patterns, legal);
+    addUnlessLegal<DecomposeSoftmaxInt<AtenSoftmaxIntOp, Aten_SoftmaxOp>, AtenSoftmaxIntOp>(patterns, legal);
+    addUnlessLegal<DecomposeSoftmaxInt<AtenLogSoftmaxIntOp, Aten_LogSoftmaxOp>, AtenLogSoftmaxIntOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenMeanDim, AtenMeanDimOp>(patterns, legal);
+    addUnlessLegal<DecomposeFullReduction<AtenMeanOp, AtenMeanDimOp>, AtenMeanOp>(patterns, legal);
+    addUnlessLegal<DecomposeFullReduction<AtenSumOp, AtenSumDimIntListOp>, AtenSumOp>(patterns, legal);
+    addUnlessLegal<DecomposeMaxPool2dWithIndices, AtenMaxPool2dWithIndicesOp>(patterns, legal);
+    addUnlessLegal<DecomposeAdaptiveAvgPool2d, AtenAdaptiveAvgPool2dOp>(patterns, legal);
+    addUnlessLegal<DecomposeAdaptiveAvgPool2dToAvgPool, Aten_AdaptiveAvgPool2dOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenRsubScalar, AtenRsubScalarOp>(patterns, legal);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,73 @@
+//===- VerifyBackendContract.cpp - Check the backend contract -------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
+
+namespace mlir::torch2mlir::torch {
+#define GEN_PASS_DEF_VERIFYBACKENDCONTRACT
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h.inc"
+} // namespace mlir::torch2mlir::torch
+
+using namespace mlir;
+using namespace mlir::torch2mlir::torch;
+
+/// Why `type` breaks the backend contract, or "" if it does not.
+static std::string whyNotBackendType(Type type) {
+  auto tensor = dyn_cast<BaseTensorType>(type);
+  if (!tensor) {
+    if (auto list = dyn_cast<ListType>(type))
+      return whyNotBackendType(list.getContainedType());
+    if (auto optional = dyn_cast<OptionalType>(type))
+      return whyNotBackendType(optional.getContainedType());
+    return "";
+  }
+  if (!tensor.hasValueSemantics())
+    return "a tensor without value semantics (!torch.tensor)";
+  if (!tensor.hasSizes())
+    return "a tensor of unknown rank";
+  if (!tensor.hasDtype())
+    return "a tensor of unknown dtype";
+  return "";
+}
+
+namespace {
+struct VerifyBackendContractPass
+    : public ::mlir::torch2mlir::torch::impl::VerifyBackendContractBase<VerifyBackendContractPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation()->walk([&](Operation *op) {
+      if (auto unknown = dyn_cast<OperatorOp>(op)) {
+        unknown.emitError()
+            << "unsupported op '" << unknown.getName()
+            << "': torch2mlir has no lowering for it. Way out: rewrite this "
+               "line of the model with supported ops, or decompose it before "
+               "import (export_and_import(..., decomposition_table=...))";
+        ok = false;
+        return;
+      }
+      auto check = [&](Type type, StringRef what) {
+        std::string why = whyNotBackendType(type);
+        if (why.empty())
+          return;
+        op->emitError() << "'" << op->getName() << "' " << what << " " << why
+                        << " (" << type
+                        << "); the backend contract needs every tensor to be "
+                           "a !torch.vtensor of known rank and dtype";
+        ok = false;
+      };
+      for (Type type : op->getResultTypes())
+        check(type, "produces");
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            check(arg.getType(), "has an argument that is");
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,169 @@
+//===- Passes.cpp - Backend type conversion passes and pipelines ----------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Dialect/TorchConversion/Transforms/Passes.h"
+#include "torch2mlir/Conversion/Passes.h"
+#include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
+#include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::torch2mlir::torch_c {
+#define GEN_PASS_DEF_FUNCBACKENDTYPECONVERSION
+#define GEN_PASS_DEF_FINALIZINGBACKENDTYPECONVERSION
+#define GEN_PASS_DEF_VERIFYLINALGONTENSORSBACKENDCONTRACT
+#include "torch2mlir/Dialect/TorchConversion/Transforms/Passes.h.inc"
+} // namespace mlir::torch2mlir::torch_c
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch_c;
+
+namespace {
+
+struct FuncBackendTypeConversionPass
+    : public ::mlir::torch2mlir::torch_c::impl::FuncBackendTypeConversionBase<
+          FuncBackendTypeConversionPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    TypeConverter typeConverter;
+    ConversionTarget target(*context);
+    setupBackendTypeConversion(target, typeConverter);
+
+    RewritePatternSet patterns(context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(
+        patterns, typeConverter);
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return typeConverter.isSignatureLegal(op.getFunctionType()) &&
+             typeConverter.isLegal(&op.getBody());
+    });
+    populateCallOpTypeConversionPattern(patterns, typeConverter);
+    target.addDynamicallyLegalOp<func::CallOp>(
+        [&](func::CallOp op) { return typeConverter.isLegal(op); });
+    populateReturnOpTypeConversionPattern(patterns, typeConverter);
+    target.addDynamicallyLegalOp<func::ReturnOp>(
+        [&](func::ReturnOp op) { return typeConverter.isLegal(op); });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+struct FinalizingBackendTypeConversionPass
+    : public ::mlir::torch2mlir::torch_c::impl::FinalizingBackendTypeConversionBase<
+          FinalizingBackendTypeConversionPass> {
+  void runOnOperation() override {
+    // Fold `to(from(x))` pairs, then erase materializations left unused.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      getOperation().walk([&](Operation *op) {
+        if (!isa<TorchConversionDialect>(op->getDialect()))
+          return;
+        Value operand = op->getOperand(0);
+        Operation *producer = operand.getDefiningOp();
+        if (producer && isa<TorchConversionDialect>(producer->getDialect()) &&
+            producer->getOperand(0).getType() == op->getResult(0).getType()) {
+          op->getResult(0).replaceAllUsesWith(producer->getOperand(0));
+          changed = true;
+        }
+        if (op->use_empty()) {
+          op->erase();
+          changed = true;
+        }
+      });
+    }
+    WalkResult leftover = getOperation().walk([&](Operation *op) {
+      if (!isa<TorchConversionDialect>(op->getDialect()))
+        return WalkResult::advance();
+      Operation *user = op->use_empty() ? nullptr : *op->user_begin();
+      Operation *producer = op->getOperand(0).getDefiningOp();
+      Operation *culprit = producer && !isa<TorchConversionDialect>(
+                                           producer->getDialect())
+                               ? producer
+                               : user;
+      InFlightDiagnostic diag =
+          op->emitError("could not finalize the backend type conversion: a "
+                        "torch-typed value is still produced or used");
+      if (culprit)
+        diag.attachNote(culprit->getLoc())
+            << "by '" << culprit->getName()
+            << "', which was not converted to the backend";
+      return WalkResult::interrupt();
+    });
+    if (leftover.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+struct VerifyLinalgOnTensorsBackendContractPass
+    : public ::mlir::torch2mlir::torch_c::impl::VerifyLinalgOnTensorsBackendContractBase<
+          VerifyLinalgOnTensorsBackendContractPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<ModuleOp>(op))
+        return;
+      Dialect *dialect = op->getDialect();
+      bool legalDialect =
+          isa_and_nonnull<func::FuncDialect, linalg::LinalgDialect,
+                          tensor::TensorDialect, arith::ArithDialect,
+                          math::MathDialect, scf::SCFDialect,
+                          cf::ControlFlowDialect>(dialect);
+      if (!legalDialect) {
+        op->emitError() << "'" << op->getName()
+                        << "' is not supported by the linalg-on-tensors "
+                           "backend (no lowering for it)";
+        ok = false;
+        return;
+      }
+      auto isTorchType = [](Type type) {
+        return isa<torch::TorchDialect>(type.getDialect());
+      };
+      if (llvm::any_of(op->getResultTypes(), isTorchType) ||
+          llvm::any_of(op->getOperandTypes(), isTorchType)) {
+        op->emitError() << "'" << op->getName()
+                        << "' still uses torch types after conversion";
+        ok = false;
+      }
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::torch_c::
+    createTorchBackendToLinalgOnTensorsBackendPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createConvertTorchToLinalg());
+  pm.addNestedPass<func::FuncOp>(createConvertTorchToArith());
+  pm.addPass(createFuncBackendTypeConversion());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createFinalizingBackendTypeConversion());
+  pm.addPass(createCSEPass());
+  pm.addPass(createVerifyLinalgOnTensorsBackendContract());
+}
+
+void mlir::torch2mlir::torch_c::registerTorchConversionPasses() {
+  registerTorchConversionTransformsPasses();
+  PassPipelineRegistration<>(
+      "torch-backend-to-linalg-on-tensors-backend-pipeline",
+      "From the backend contract to linalg-on-tensors (builtin types; linalg, "
+      "tensor, arith, math ops)",
+      createTorchBackendToLinalgOnTensorsBackendPipeline);
+}

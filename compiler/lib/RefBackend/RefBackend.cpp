@@ -1,0 +1,50 @@
+//===- RefBackend.cpp - The reference CPU backend pipeline ----------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/RefBackend/RefBackend.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText() {
+  return "canonicalize,"
+         "func.func(linalg-fuse-elementwise-ops),"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         "buffer-results-to-out-params{hoist-static-allocs},"
+         "canonicalize,"
+         "buffer-deallocation-pipeline,"
+         "func.func(convert-linalg-to-loops),"
+         "lower-affine,"
+         "convert-scf-to-cf,"
+         "expand-strided-metadata,"
+         "lower-affine,"
+         "finalize-memref-to-llvm,"
+         "convert-math-to-llvm,"
+         "convert-arith-to-llvm,"
+         "convert-index-to-llvm,"
+         "convert-func-to-llvm,"
+         "convert-cf-to-llvm,"
+         "reconcile-unrealized-casts";
+}
+
+LogicalResult
+mlir::torch2mlir::refbackend::buildRefBackendPipeline(OpPassManager &pm) {
+  return parsePassPipeline(getRefBackendPipelineText(), pm, llvm::errs());
+}
+
+void mlir::torch2mlir::refbackend::registerRefBackendPipeline() {
+  PassPipelineRegistration<>(
+      "torch2mlir-refbackend-pipeline",
+      "From linalg-on-tensors to the LLVM dialect for the RefBackend's "
+      "ExecutionEngine (bufferization with out-params, deallocation, loops)",
+      [](OpPassManager &pm) {
+        if (failed(buildRefBackendPipeline(pm)))
+          llvm::report_fatal_error("invalid RefBackend pipeline text");
+      });
+}

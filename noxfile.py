@@ -1,0 +1,174 @@
+"""The project's jobs for anyone with only Python: `pip install nox`, then
+
+    nox -s tests                  # build, then lit + pytest (what CI runs)
+    nox -s demo                   # build, then run the demo
+    nox -s build -- --monolithic  # any build_tools/build.py arguments
+
+Sessions stay short: they install the locked requirements
+(build_tools/requirements/*.txt) and call build_tools/, lit or pytest.
+
+Every session that builds or runs the package shares ONE environment,
+.nox/torch2mlir, so that the build directory (whose CMake cache names that
+environment's Python and prebuilt MLIR) and the installed torch serve all of
+them: `nox -s tests` then `nox -s demo` installs and configures once. A lock
+is installed into it once and again only when the lock file changes (then
+the environment is made anew). Delete .nox/torch2mlir to start clean.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.sessions = ["tests"]
+
+REPO = Path(__file__).resolve().parent
+REQUIREMENTS = REPO / "build_tools" / "requirements"
+BUILD_DIR = REPO / "build"
+SHARED_ENV = REPO / ".nox" / "torch2mlir"
+SHARED_BIN = SHARED_ENV / ("Scripts" if os.name == "nt" else "bin")
+SHARED_PYTHON = SHARED_BIN / ("python.exe" if os.name == "nt" else "python")
+LINT_PATHS = ["noxfile.py", "build_tools", "python_packages", "test"]
+
+
+def _base_python() -> str:
+    """The Python the locks were made for (3.11), else the one running nox."""
+    return shutil.which("python3.11") or sys.executable
+
+
+def _shared_env(session: nox.Session, *locks: str) -> dict[str, str]:
+    """Make sure the shared environment has `locks` installed; return the
+    environment variables that put it (and the built package) first."""
+    stamp_file = SHARED_ENV / "installed-locks.json"
+    installed: dict[str, str] = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
+    digests = {
+        name: hashlib.sha256((REQUIREMENTS / f"{name}.txt").read_bytes()).hexdigest()
+        for name in {*installed, *locks}
+    }
+    stale = any(installed[name] != digests[name] for name in installed)
+    if stale or not SHARED_PYTHON.exists():
+        session.log(f"creating {SHARED_ENV}")
+        session.run(_base_python(), "-m", "venv", "--clear", str(SHARED_ENV), external=True)
+        installed = {}
+    missing = [name for name in digests if name not in installed]
+    # build.txt first: test.txt is constrained by it.
+    for name in sorted(missing, key=lambda n: (n != "build", n)):
+        session.run(
+            str(SHARED_PYTHON), "-m", "pip", "install", "-r", str(REQUIREMENTS / f"{name}.txt"),
+            external=True,
+        )
+        installed[name] = digests[name]
+        stamp_file.write_text(json.dumps(installed, indent=1, sort_keys=True))
+    if not missing:
+        session.log(f"{SHARED_ENV} is up to date with " + ", ".join(f"{n}.txt" for n in sorted(digests)))
+    return {
+        "PATH": os.pathsep.join([str(SHARED_BIN), os.environ.get("PATH", "")]),
+        "VIRTUAL_ENV": str(SHARED_ENV),
+        "PYTHONPATH": str(BUILD_DIR / "python_packages"),
+    }
+
+
+def _python(session: nox.Session, env: dict[str, str], *args: str) -> None:
+    session.run(str(SHARED_PYTHON), *args, env=env, external=True)
+
+
+def _build(session: nox.Session, env: dict[str, str], *args: str) -> None:
+    _python(session, env, "build_tools/build.py", *args)
+
+
+def _lit(session: nox.Session, env: dict[str, str], *args: str) -> None:
+    session.run(str(SHARED_BIN / "lit"), "-v", *args, "test/lit", env=env, external=True)
+
+
+@nox.session(venv_backend="none")
+def build(session: nox.Session) -> None:
+    """Configure and build compiler/ into build/ (posargs go to build_tools/build.py)."""
+    env = _shared_env(session, "build")
+    _build(session, env, *session.posargs)
+
+
+@nox.session(venv_backend="none")
+def lit(session: nox.Session) -> None:
+    """Build, then run the FileCheck tests (posargs go to lit)."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _lit(session, env, *session.posargs)
+
+
+@nox.session(venv_backend="none")
+def e2e(session: nox.Session) -> None:
+    """Build, then run the end-to-end suites (posargs go to pytest)."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _python(session, env, "-m", "pytest", "test/e2e", *session.posargs)
+
+
+@nox.session(venv_backend="none")
+def tests(session: nox.Session) -> None:
+    """Everything a fresh clone needs checked: build, lit, pytest (test/python, test/e2e)."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _lit(session, env)
+    _python(session, env, "-m", "pytest", "test/python", "test/e2e", *session.posargs)
+
+
+@nox.session(venv_backend="none")
+def demo(session: nox.Session) -> None:
+    """Build, then run `python -m torch2mlir.tools.demo` (posargs go to it)."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _python(session, env, "-m", "torch2mlir.tools.demo", *session.posargs)
+
+
+@nox.session(name="update-ods", venv_backend="none")
+def update_ods(session: nox.Session) -> None:
+    """Regenerate GeneratedTorchOps.td from the pinned torch (`-- --check` only checks)."""
+    env = _shared_env(session, "build", "test")
+    _python(session, env, "build_tools/torch_ods_gen.py", *session.posargs)
+
+
+@nox.session(name="bump-llvm", venv_backend="none")
+def bump_llvm(session: nox.Session) -> None:
+    """Move the LLVM pin and everything that names it (posargs go to build_tools/bump_llvm.py)."""
+    env = _shared_env(session, "build")
+    _python(session, env, "build_tools/bump_llvm.py", *session.posargs)
+
+
+@nox.session(venv_backend="none")
+def wheels(session: nox.Session) -> None:
+    """Build the distributable wheels into wheels/dist/ (posargs go to build_tools/build_wheels.py)."""
+    env = _shared_env(session, "build", "test")
+    _python(session, env, "build_tools/build_wheels.py", *session.posargs)
+
+
+@nox.session(reuse_venv=True)
+def lint(session: nox.Session) -> None:
+    """ruff check the Python sources (posargs go to ruff)."""
+    session.install("-r", str(REQUIREMENTS / "lint.txt"))
+    session.run("ruff", "check", *(session.posargs or LINT_PATHS))
+
+
+@nox.session(python="3.11", reuse_venv=True)
+def lock(session: nox.Session) -> None:
+    """Re-resolve build_tools/requirements/*.txt from their *.in files (posargs go to pip-compile).
+
+    E.g. `nox -s lock -- --upgrade-package numpy`. torch must resolve to its CPU
+    build: pip on our machines finds the local 2.13.0+cpu wheel; elsewhere set
+    PIP_EXTRA_INDEX_URL to the PyTorch CPU index first.
+    """
+    session.install("pip-tools==7.6.2")
+    session.chdir(REQUIREMENTS)
+    # build first: test.in is constrained by build.txt.
+    for name in ("build", "test", "lint", "nox"):
+        session.run(
+            "pip-compile", "--quiet", "--allow-unsafe", "--strip-extras", "--no-emit-index-url",
+            "--no-emit-find-links", "--output-file", f"{name}.txt", *session.posargs, f"{name}.in",
+            env={"CUSTOM_COMPILE_COMMAND": "nox -s lock"},
+        )

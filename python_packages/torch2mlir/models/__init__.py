@@ -1,0 +1,11 @@
+"""Small reference models written in this repository (no downloads, no torchvision).
+
+They are used by the demo (`nox -s demo`) and by the end-to-end tests. Every
+factory builds its weights from a fixed seed without touching PyTorch's global
+random state, so two calls give bit-identical models.
+"""
+
+from torch2mlir.models.mlp import MLP, mlp
+from torch2mlir.models.resnet import BasicBlock, ResNet, resnet18
+
+__all__ = ["MLP", "BasicBlock", "ResNet", "mlp", "resnet18"]

@@ -1,0 +1,123 @@
+"""ResNet-18 (He et al., 2015) with the layout of the usual ImageNet model.
+
+Written for this repository: a 7x7/2 stem convolution, 3x3/2 max pooling,
+four stages of two `BasicBlock`s (64, 128, 256, 512 channels; stages 2-4
+halve the resolution), global average pooling and a linear classifier. The
+parameter and buffer names match the common ImageNet checkpoints
+(`conv1`, `bn1`, `layer1.0.conv1`, ..., `layer2.0.downsample.0`, `fc`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+
+
+def _conv3x3(in_channels: int, out_channels: int, stride: int = 1) -> nn.Conv2d:
+    return nn.Conv2d(in_channels, out_channels, 3, stride=stride, padding=1, bias=False)
+
+
+class BasicBlock(nn.Module):
+    """Two 3x3 convolutions with batch norm and a residual connection.
+
+    `out = relu(bn2(conv2(relu(bn1(conv1(x))))) + shortcut(x))`, where the
+    shortcut is the identity, or a strided 1x1 convolution plus batch norm
+    when the block changes the resolution or the channel count.
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, stride: int = 1) -> None:
+        super().__init__()
+        self.conv1 = _conv3x3(in_channels, out_channels, stride)
+        self.bn1 = nn.BatchNorm2d(out_channels)
+        self.relu = nn.ReLU()
+        self.conv2 = _conv3x3(out_channels, out_channels)
+        self.bn2 = nn.BatchNorm2d(out_channels)
+        self.downsample: nn.Module | None = None
+        if stride != 1 or in_channels != out_channels:
+            self.downsample = nn.Sequential(
+                nn.Conv2d(in_channels, out_channels, 1, stride=stride, bias=False),
+                nn.BatchNorm2d(out_channels),
+            )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """`[N, in_channels, H, W]` -> `[N, out_channels, ceil(H/stride), ceil(W/stride)]`."""
+        shortcut = x if self.downsample is None else self.downsample(x)
+        y = self.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return self.relu(y + shortcut)
+
+
+class ResNet(nn.Module):
+    """A ResNet built from `BasicBlock`s, `blocks_per_stage[i]` blocks in stage i."""
+
+    def __init__(
+        self, blocks_per_stage: Sequence[int], num_classes: int = 1000
+    ) -> None:
+        super().__init__()
+        if len(blocks_per_stage) != 4:
+            raise ValueError(
+                f"ResNet has 4 stages, got blocks_per_stage={list(blocks_per_stage)}"
+            )
+        self.conv1 = nn.Conv2d(3, 64, 7, stride=2, padding=3, bias=False)
+        self.bn1 = nn.BatchNorm2d(64)
+        self.relu = nn.ReLU()
+        self.maxpool = nn.MaxPool2d(3, stride=2, padding=1)
+        widths = (64, 128, 256, 512)
+        in_channels = 64
+        for index, (width, count) in enumerate(zip(widths, blocks_per_stage)):
+            first_stride = 1 if index == 0 else 2
+            blocks = [BasicBlock(in_channels, width, first_stride)]
+            blocks += [BasicBlock(width, width) for _ in range(count - 1)]
+            self.add_module(f"layer{index + 1}", nn.Sequential(*blocks))
+            in_channels = width
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(512, num_classes)
+        self._init_weights()
+
+    def _init_weights(self) -> None:
+        for module in self.modules():
+            if isinstance(module, nn.Conv2d):
+                nn.init.kaiming_normal_(
+                    module.weight, mode="fan_out", nonlinearity="relu"
+                )
+            elif isinstance(module, nn.BatchNorm2d):
+                nn.init.ones_(module.weight)
+                nn.init.zeros_(module.bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Class logits.
+
+        Args:
+            x: float32 images `[N, 3, H, W]`; H and W of at least 32 keep every
+                stage non-empty (224x224 is the ImageNet size).
+
+        Returns:
+            float32 logits `[N, num_classes]`.
+        """
+        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+        return self.fc(torch.flatten(self.avgpool(x), 1))
+
+
+def resnet18(num_classes: int = 1000, *, seed: int = 0) -> ResNet:
+    """ResNet-18 with random weights, in eval mode.
+
+    Convolutions use Kaiming-normal initialization (fan-out, ReLU gain), batch
+    norms start as the identity (weight 1, bias 0, running mean 0, running
+    variance 1) and the classifier uses `nn.Linear`'s default initialization,
+    all drawn from `seed`; the global random state is left as it was.
+
+    Args:
+        num_classes: width of the classifier.
+        seed: seed of the weight initialization.
+
+    Returns:
+        A `ResNet` with float32 parameters (about 11.7M for 1000 classes) that
+        maps float32 images `[N, 3, H, W]` to float32 logits `[N, num_classes]`.
+    """
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = ResNet((2, 2, 2, 2), num_classes)
+    return model.eval()

@@ -1,0 +1,239 @@
+"""Elementwise arithmetic with broadcasting and type promotion, relu, neg,
+exp, and dtype casts."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from cases.registry import Fn, register_case
+
+
+def _ints(*shape: int, low: int = -20, high: int = 20) -> torch.Tensor:
+    return torch.randint(low, high, shape, dtype=torch.int64)
+
+
+def _nonzero_ints(*shape: int) -> torch.Tensor:
+    magnitude = torch.randint(1, 10, shape, dtype=torch.int64)
+    sign = torch.randint(0, 2, shape, dtype=torch.int64) * 2 - 1
+    return magnitude * sign
+
+
+def _f64(*shape: int) -> torch.Tensor:
+    return torch.randn(*shape, dtype=torch.float64)
+
+
+# Tensor-tensor, same shape and broadcasting.
+
+
+@register_case("add_f32", inputs=lambda: (torch.randn(3, 4), torch.randn(3, 4)))
+def _() -> nn.Module:
+    return Fn(torch.add)
+
+
+@register_case("add_broadcast_row", inputs=lambda: (torch.randn(3, 4), torch.randn(4)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: x + y)
+
+
+@register_case(
+    "add_broadcast_both", inputs=lambda: (torch.randn(3, 1), torch.randn(1, 4))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: x + y)
+
+
+@register_case("add_alpha", inputs=lambda: (torch.randn(3, 4), torch.randn(3, 4)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.add(x, y, alpha=2.5))
+
+
+@register_case("add_f64", inputs=lambda: (_f64(2, 3, 4), _f64(3, 1)))
+def _() -> nn.Module:
+    return Fn(torch.add)
+
+
+@register_case("add_i64", inputs=lambda: (_ints(3, 4), _ints(4)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.add(x, y, alpha=3))
+
+
+@register_case("sub_f32", inputs=lambda: (torch.randn(3, 4), torch.randn(3, 4)))
+def _() -> nn.Module:
+    return Fn(torch.sub)
+
+
+@register_case(
+    "sub_alpha_broadcast", inputs=lambda: (torch.randn(2, 3, 4), torch.randn(4))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.sub(x, y, alpha=0.5))
+
+
+@register_case(
+    "mul_broadcast_3d", inputs=lambda: (torch.randn(2, 1, 4), torch.randn(3, 1))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: x * y)
+
+
+@register_case("mul_i64", inputs=lambda: (_ints(2, 3), _ints(2, 3)))
+def _() -> nn.Module:
+    return Fn(torch.mul)
+
+
+@register_case("div_f32", inputs=lambda: (torch.randn(3, 4), torch.rand(3, 4) + 0.5))
+def _() -> nn.Module:
+    return Fn(torch.div)
+
+
+@register_case(
+    "div_broadcast_f64", inputs=lambda: (_f64(4, 1, 3), _f64(2, 1).abs() + 0.5)
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: x / y)
+
+
+# Tensor-scalar.
+
+
+@register_case("add_scalar", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x + 1.5)
+
+
+@register_case("sub_scalar", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x - 2)
+
+
+@register_case("rsub_scalar", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: 1.0 - x)
+
+
+@register_case("mul_scalar", inputs=lambda: (torch.randn(2, 3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x * 0.25)
+
+
+@register_case("div_scalar", inputs=lambda: (torch.randn(5),))
+def _() -> nn.Module:
+    return Fn(lambda x: x / 3.0)
+
+
+@register_case("mul_scalar_i64", inputs=lambda: (_ints(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x * 3 - 7)
+
+
+# Type promotion.
+
+
+@register_case("add_i64_f32", inputs=lambda: (_ints(3, 4), torch.randn(3, 4)))
+def _() -> nn.Module:
+    return Fn(torch.add)
+
+
+@register_case("mul_f32_i64_broadcast", inputs=lambda: (torch.randn(2, 3), _ints(3)))
+def _() -> nn.Module:
+    return Fn(torch.mul)
+
+
+@register_case("add_f32_f64", inputs=lambda: (torch.randn(3, 4), _f64(3, 4)))
+def _() -> nn.Module:
+    return Fn(torch.add)
+
+
+@register_case(
+    "div_i64_i64_true_division", inputs=lambda: (_ints(3, 4), _nonzero_ints(3, 4))
+)
+def _() -> nn.Module:
+    return Fn(torch.div)
+
+
+@register_case("add_i64_float_scalar", inputs=lambda: (_ints(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x + 0.5)
+
+
+@register_case("div_i64_int_scalar", inputs=lambda: (_ints(6),))
+def _() -> nn.Module:
+    return Fn(lambda x: x / 4)
+
+
+# Unary ops.
+
+
+@register_case("relu_f32", inputs=lambda: (torch.randn(4, 5),))
+def _() -> nn.Module:
+    return nn.ReLU()
+
+
+@register_case("relu_functional_4d", inputs=lambda: (torch.randn(2, 3, 4, 5),))
+def _() -> nn.Module:
+    return Fn(torch.relu)
+
+
+@register_case("relu_i64", inputs=lambda: (_ints(3, 4),))
+def _() -> nn.Module:
+    return Fn(torch.relu)
+
+
+@register_case("neg_f32", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(torch.neg)
+
+
+@register_case("neg_i64", inputs=lambda: (_ints(7),))
+def _() -> nn.Module:
+    return Fn(lambda x: -x)
+
+
+@register_case("exp_f32", inputs=lambda: (torch.randn(3, 4) * 4,))
+def _() -> nn.Module:
+    return Fn(torch.exp)
+
+
+@register_case("exp_f64", inputs=lambda: (_f64(3, 4) * 4,))
+def _() -> nn.Module:
+    return Fn(torch.exp)
+
+
+# Casts.
+
+
+@register_case("to_f64", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x.to(torch.float64))
+
+
+@register_case("float_of_i64", inputs=lambda: (_ints(3, 4, low=-1000, high=1000),))
+def _() -> nn.Module:
+    return Fn(lambda x: x.float())
+
+
+@register_case("f64_to_f32", inputs=lambda: (_f64(3, 4) * 1e3,))
+def _() -> nn.Module:
+    return Fn(lambda x: x.to(torch.float32))
+
+
+@register_case("f32_to_i64_truncates", inputs=lambda: (torch.randn(3, 4) * 10,))
+def _() -> nn.Module:
+    return Fn(lambda x: x.to(torch.int64))
+
+
+# Chains.
+
+
+@register_case(
+    "affine_relu_chain",
+    inputs=lambda: (torch.randn(4, 6), torch.randn(6), torch.randn(6)),
+)
+def _() -> nn.Module:
+    return Fn(lambda x, w, b: torch.relu(x * w + b) - 0.5 * x)
+
+
+@register_case("cast_then_promote", inputs=lambda: (_ints(3, 4), torch.randn(4)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: x.float() * y + x / 2)

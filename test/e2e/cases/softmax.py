@@ -1,0 +1,66 @@
+"""softmax and log_softmax over one dimension."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from cases.registry import Fn, register_case
+
+
+@register_case("softmax_dim1", inputs=lambda: (torch.randn(3, 5),))
+def _() -> nn.Module:
+    return nn.Softmax(dim=1)
+
+
+@register_case("softmax_last_dim_3d", inputs=lambda: (torch.randn(2, 3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.softmax(x, -1))
+
+
+@register_case("softmax_dim0", inputs=lambda: (torch.randn(4, 3, 2),))
+def _() -> nn.Module:
+    return Fn(lambda x: x.softmax(0))
+
+
+@register_case("softmax_large_logits", inputs=lambda: (torch.randn(2, 8) * 100,))
+def _() -> nn.Module:
+    # exp of the raw logits overflows float32: the max must be subtracted first.
+    return Fn(lambda x: torch.softmax(x, 1))
+
+
+@register_case("softmax_f64", inputs=lambda: (torch.randn(3, 6, dtype=torch.float64),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.softmax(x, 1))
+
+
+@register_case("log_softmax_dim1", inputs=lambda: (torch.randn(3, 5),))
+def _() -> nn.Module:
+    return nn.LogSoftmax(dim=1)
+
+
+@register_case(
+    "log_softmax_last_dim_large_logits", inputs=lambda: (torch.randn(2, 3, 7) * 100,)
+)
+def _() -> nn.Module:
+    return Fn(lambda x: torch.log_softmax(x, -1))
+
+
+@register_case(
+    "log_softmax_f64", inputs=lambda: (torch.randn(4, 5, dtype=torch.float64),)
+)
+def _() -> nn.Module:
+    return Fn(lambda x: torch.nn.functional.log_softmax(x, dim=0))
+
+
+@register_case(
+    "attention_scores",
+    inputs=lambda: (torch.randn(2, 5, 8), torch.randn(2, 5, 8), torch.randn(2, 5, 8)),
+)
+def _() -> nn.Module:
+    # softmax(q k^T / sqrt(d)) v with bmm-shaped matmuls.
+    return Fn(
+        lambda q, k, v: torch.matmul(
+            torch.softmax(torch.matmul(q, k.transpose(1, 2)) / 8**0.5, -1), v
+        )
+    )

@@ -1,0 +1,98 @@
+"""What the end-to-end tests share: configs, expected failures, comparison."""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from pathlib import Path
+from types import ModuleType
+
+import torch
+from cases import Case
+
+#: The values of `torch2mlir.compile(..., decompositions=...)` that the suite runs.
+CONFIGS = ("core-aten", "none")
+
+XFAIL_DIR = Path(__file__).resolve().parent / "xfail"
+
+#: Default (rtol, atol) of floating-point outputs; integer outputs must be equal.
+DEFAULT_TOLERANCE: dict[torch.dtype, tuple[float, float]] = {
+    torch.float32: (1e-5, 1e-5),
+    torch.float64: (1e-9, 1e-9),
+}
+
+
+def import_torch2mlir() -> ModuleType:
+    """Import the built package, or fail with what to do about it."""
+    try:
+        return importlib.import_module("torch2mlir")
+    except ImportError as error:
+        raise ImportError(
+            f"the e2e tests need the torch2mlir package, which cannot be imported ({error}). "
+            "build first: nox -s build (it puts the package in build/python_packages; "
+            "run pytest with PYTHONPATH=build/python_packages)"
+        ) from error
+
+
+def xfail_path(config: str) -> Path:
+    return XFAIL_DIR / f"{config}.toml"
+
+
+def load_xfails(config: str) -> dict[str, str]:
+    """The expected failures of `config`: case name -> reason.
+
+    Raises ValueError when the file is not a flat table of non-empty strings.
+    """
+    path = xfail_path(config)
+    with path.open("rb") as file:
+        table = tomllib.load(file)
+    for name, reason in table.items():
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(
+                f"{path}: the reason of {name!r} must be a non-empty string, got {reason!r}"
+            )
+    return table
+
+
+def tolerance(case: Case, dtype: torch.dtype) -> tuple[float, float]:
+    """(rtol, atol) for an output of `dtype` in `case`: exact unless floating point."""
+    if not dtype.is_floating_point:
+        return 0.0, 0.0
+    if case.rtol is not None and case.atol is not None:
+        return case.rtol, case.atol
+    return DEFAULT_TOLERANCE.get(dtype, (1e-5, 1e-5))
+
+
+def flatten_outputs(value: object, what: str) -> list[torch.Tensor]:
+    """The tensors of a tensor-or-tuple output, with `what` in any error."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, tuple) and all(isinstance(v, torch.Tensor) for v in value):
+        return list(value)
+    raise AssertionError(
+        f"{what} is a {type(value).__name__}, expected a tensor or a tuple of tensors"
+    )
+
+
+def assert_outputs_match(case: Case, expected: object, actual: object) -> None:
+    """Compare the compiled outputs with eager ones: structure, shape, dtype, values."""
+    expected_list = flatten_outputs(expected, "the eager output")
+    actual_list = flatten_outputs(actual, "the compiled output")
+    assert isinstance(actual, tuple) == isinstance(expected, tuple), (
+        f"eager returned {type(expected).__name__}, compiled returned {type(actual).__name__}"
+    )
+    assert len(actual_list) == len(expected_list), (
+        f"eager returned {len(expected_list)} tensors, compiled returned {len(actual_list)}"
+    )
+    for index, (want, got) in enumerate(zip(expected_list, actual_list)):
+        where = f"output {index}"
+        assert got.dtype == want.dtype, (
+            f"{where}: dtype {got.dtype}, expected {want.dtype}"
+        )
+        assert got.shape == want.shape, (
+            f"{where}: shape {list(got.shape)}, expected {list(want.shape)}"
+        )
+        rtol, atol = tolerance(case, want.dtype)
+        torch.testing.assert_close(
+            got, want, rtol=rtol, atol=atol, msg=lambda m, w=where: f"{w}: {m}"
+        )

@@ -1,0 +1,81 @@
+"""The contract of `torch2mlir.compile` beyond numerics: output structure,
+timings, reuse of a compiled module, inputs left alone, strided inputs."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from harness import CONFIGS, import_torch2mlir
+from torch import nn
+
+torch2mlir = import_torch2mlir()
+
+
+class TwoOutputs(nn.Module):
+    def forward(
+        self, x: torch.Tensor, y: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        return x + y, (x * y).sum(1)
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_tuple_output(config: str) -> None:
+    x, y = torch.randn(3, 4), torch.randn(3, 4)
+    compiled = torch2mlir.compile(TwoOutputs(), (x, y), decompositions=config)
+    result = compiled(x, y)
+    assert isinstance(result, tuple) and len(result) == 2
+    torch.testing.assert_close(result[0], x + y)
+    torch.testing.assert_close(result[1], (x * y).sum(1))
+
+
+def test_single_output_is_a_tensor() -> None:
+    x = torch.randn(2, 3)
+    result = torch2mlir.compile(nn.ReLU(), (x,))(x)
+    assert isinstance(result, torch.Tensor)
+
+
+def test_timings() -> None:
+    x = torch.randn(2, 3)
+    compiled = torch2mlir.compile(nn.ReLU(), (x,))
+    assert set(compiled.timings) >= {"export", "import", "lowering", "jit"}, (
+        compiled.timings
+    )
+    for phase, seconds in compiled.timings.items():
+        assert isinstance(seconds, float) and seconds >= 0.0, (phase, seconds)
+
+
+def test_repeated_calls_with_new_inputs() -> None:
+    model = nn.Linear(4, 3).eval()
+    compiled = torch2mlir.compile(model, (torch.randn(2, 4),))
+    with torch.no_grad():
+        for _ in range(3):
+            x = torch.randn(2, 4)
+            torch.testing.assert_close(compiled(x), model(x))
+
+
+def test_outputs_do_not_alias_each_other_across_calls() -> None:
+    compiled = torch2mlir.compile(nn.ReLU(), (torch.randn(5),))
+    first = compiled(torch.ones(5))
+    second = compiled(torch.full((5,), 2.0))
+    torch.testing.assert_close(first, torch.ones(5))
+    torch.testing.assert_close(second, torch.full((5,), 2.0))
+
+
+def test_inputs_are_not_modified() -> None:
+    x, y = torch.randn(3, 4), torch.randn(3, 4)
+    x_before, y_before = x.clone(), y.clone()
+    torch2mlir.compile(TwoOutputs(), (x, y))(x, y)
+    assert torch.equal(x, x_before) and torch.equal(y, y_before)
+
+
+def test_non_contiguous_input() -> None:
+    # The runtime must honor strides (or copy): a transposed view and a slice.
+    model = TwoOutputs()
+    compiled = torch2mlir.compile(model, (torch.randn(3, 4), torch.randn(3, 4)))
+    x = torch.randn(4, 3).t()
+    y = torch.randn(3, 8)[:, ::2]
+    assert not x.is_contiguous() and not y.is_contiguous()
+    expected = model(x, y)
+    actual = compiled(x, y)
+    torch.testing.assert_close(actual[0], expected[0])
+    torch.testing.assert_close(actual[1], expected[1])

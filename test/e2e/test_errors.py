@@ -1,0 +1,213 @@
+"""Errors that reach the user name what was wrong and where.
+
+- Calling a compiled module with inputs that do not match the example inputs
+  raises `torch2mlir.InputError` naming the argument, what was expected and
+  what was given.
+- Compiling a program with an op that the compiler does not lower raises
+  `torch2mlir.CompileError` naming the op and the Python source line.
+
+The messages are matched loosely (a shape may read `[3, 5]`, `(3, 5)` or
+`3x5`; a dtype `float32` or `f32`), so that wording can change freely.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import torch
+from harness import CONFIGS, import_torch2mlir
+from torch import nn
+
+torch2mlir = import_torch2mlir()
+
+THIS_FILE = Path(__file__).name
+
+
+def names_argument(message: str, index: int, name: str) -> bool:
+    """Whether `message` identifies the argument by `name` or by `index`."""
+    if re.search(rf"\b{re.escape(name)}\b", message):
+        return True
+    by_index = rf"(\b(arg|args|argument|input|inputs|operand)\s*(#|no\.?|number)?\s*\[?{index}\]?|#{index})(?!\d)"
+    return re.search(by_index, message, re.IGNORECASE) is not None
+
+
+def mentions_shape(message: str, shape: tuple[int, ...]) -> bool:
+    """Whether `message` spells `shape` as `[3, 5]`, `(3, 5)`, `3x5`, `[6]`, `(6,)`, `<6x`..."""
+    if len(shape) == 1:
+        (size,) = shape
+        return re.search(rf"[\[(]\s*{size}\s*,?\s*[\])]|<{size}x", message) is not None
+    body = r"\s*[,x×]\s*".join(str(d) for d in shape)
+    not_after_a_dim = r"(?<![\d.])(?<!\d,)(?<!\d, )(?<!\dx)"
+    return (
+        re.search(rf"{not_after_a_dim}{body}(?![\d.]|\s*[,x×]\s*\d)", message)
+        is not None
+    )
+
+
+def mentions_dtype(message: str, dtype: torch.dtype) -> bool:
+    """Whether `message` names `dtype` the torch way (`float32`) or the MLIR way (`f32`)."""
+    spellings = {
+        torch.float32: ("float32", "f32"),
+        torch.float64: ("float64", "f64"),
+        torch.int64: ("int64", "si64", "i64"),
+    }[dtype]
+    # `f32` may follow the shape in MLIR's `tensor<3x5xf32>`.
+    return any(
+        re.search(rf"(?:(?<=\dx)|(?<![a-z0-9])){s}(?![0-9])", message)
+        for s in spellings
+    )
+
+
+def mentions_count(message: str, count: int) -> bool:
+    return re.search(rf"(?<![\d.\[(x]){count}(?![\d\]x])", message) is not None
+
+
+# Wrong inputs.
+
+
+class MatMulPlusOne(nn.Module):
+    def forward(self, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
+        return torch.mm(lhs, rhs) + 1
+
+
+LHS_SHAPE = (2, 3)
+RHS_SHAPE = (3, 5)
+
+
+@pytest.fixture(scope="module")
+def compiled() -> Callable[..., object]:
+    return torch2mlir.compile(
+        MatMulPlusOne(), (torch.randn(*LHS_SHAPE), torch.randn(*RHS_SHAPE))
+    )
+
+
+def test_error_classes() -> None:
+    assert issubclass(torch2mlir.InputError, torch2mlir.Torch2MlirError)
+    assert issubclass(torch2mlir.CompileError, torch2mlir.Torch2MlirError)
+    assert issubclass(torch2mlir.Torch2MlirError, Exception)
+
+
+def test_wrong_shape(compiled: Callable[..., object]) -> None:
+    with pytest.raises(torch2mlir.InputError) as info:
+        compiled(torch.randn(*LHS_SHAPE), torch.randn(3, 6))
+    message = str(info.value)
+    assert names_argument(message, 1, "rhs"), message
+    assert mentions_shape(message, RHS_SHAPE), f"expected shape missing: {message}"
+    assert mentions_shape(message, (3, 6)), f"given shape missing: {message}"
+
+
+def test_wrong_rank(compiled: Callable[..., object]) -> None:
+    with pytest.raises(torch2mlir.InputError) as info:
+        compiled(torch.randn(6), torch.randn(*RHS_SHAPE))
+    message = str(info.value)
+    assert names_argument(message, 0, "lhs"), message
+    assert mentions_shape(message, LHS_SHAPE), f"expected shape missing: {message}"
+    assert mentions_shape(message, (6,)), f"given shape missing: {message}"
+
+
+@pytest.mark.parametrize("given", [torch.float64, torch.int64], ids=str)
+def test_wrong_dtype(compiled: Callable[..., object], given: torch.dtype) -> None:
+    with pytest.raises(torch2mlir.InputError) as info:
+        compiled(torch.randn(*LHS_SHAPE), torch.ones(*RHS_SHAPE, dtype=given))
+    message = str(info.value)
+    assert names_argument(message, 1, "rhs"), message
+    assert mentions_dtype(message, torch.float32), f"expected dtype missing: {message}"
+    assert mentions_dtype(message, given), f"given dtype missing: {message}"
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_wrong_number_of_arguments(compiled: Callable[..., object], count: int) -> None:
+    args = [torch.randn(*LHS_SHAPE), torch.randn(*RHS_SHAPE), torch.randn(*RHS_SHAPE)][
+        :count
+    ]
+    with pytest.raises(torch2mlir.InputError) as info:
+        compiled(*args)
+    message = str(info.value)
+    assert mentions_count(message, 2), f"expected count missing: {message}"
+    assert mentions_count(message, count), f"given count missing: {message}"
+
+
+def test_not_a_tensor(compiled: Callable[..., object]) -> None:
+    with pytest.raises(torch2mlir.InputError) as info:
+        compiled(torch.randn(*LHS_SHAPE), [[0.0] * 5] * 3)
+    assert names_argument(str(info.value), 1, "rhs"), str(info.value)
+
+
+def test_still_usable_after_an_input_error(compiled: Callable[..., object]) -> None:
+    lhs, rhs = torch.randn(*LHS_SHAPE), torch.randn(*RHS_SHAPE)
+    with pytest.raises(torch2mlir.InputError):
+        compiled(lhs, rhs.double())
+    torch.testing.assert_close(compiled(lhs, rhs), torch.mm(lhs, rhs) + 1)
+
+
+# Ops that the compiler does not lower.
+
+
+def source_line(function: Callable[..., object], marker: str) -> int:
+    """The line number in this file of the only line of `function` containing `marker`."""
+    lines, first = inspect.getsourcelines(function)
+    hits = [first + offset for offset, line in enumerate(lines) if marker in line]
+    assert len(hits) == 1, (
+        f"{marker!r} occurs {len(hits)} times in {function.__qualname__}"
+    )
+    return hits[0]
+
+
+class UsesSin(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = x * 2
+        z = torch.sin(y)
+        return z + 1
+
+
+class UsesCumsum(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(torch.cumsum(x, dim=1))
+
+
+class SinInside(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sin(x) * 3
+
+
+class CallsSinInside(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = SinInside()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.inner(x + 1) - 1
+
+
+UNSUPPORTED = {
+    # name: (module class, op name in the message, method and marker of the offending line)
+    "sin": (UsesSin, "aten.sin", UsesSin.forward, "torch.sin("),
+    "cumsum": (UsesCumsum, "aten.cumsum", UsesCumsum.forward, "torch.cumsum("),
+    "sin_in_submodule": (CallsSinInside, "aten.sin", SinInside.forward, "torch.sin("),
+}
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("program", list(UNSUPPORTED))
+def test_unsupported_op(program: str, config: str) -> None:
+    module_class, op_name, method, marker = UNSUPPORTED[program]
+    with pytest.raises(torch2mlir.CompileError) as info:
+        torch2mlir.compile(module_class(), (torch.randn(3, 4),), decompositions=config)
+    message = str(info.value)
+    assert op_name in message, f"op {op_name} missing: {message}"
+    location = f"{THIS_FILE}:{source_line(method, marker)}"
+    assert location in message, f"source location {location} missing: {message}"
+
+
+def test_unknown_decompositions_value() -> None:
+    with pytest.raises((ValueError, torch2mlir.Torch2MlirError)) as info:
+        torch2mlir.compile(
+            MatMulPlusOne(),
+            (torch.randn(*LHS_SHAPE), torch.randn(*RHS_SHAPE)),
+            decompositions="all",
+        )
+    assert "all" in str(info.value), str(info.value)
