@@ -12,6 +12,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
+using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
 
 #define GET_TYPEDEF_CLASSES
@@ -28,32 +29,33 @@ void TorchDialect::registerTypes() {
 // Dialect type parsing and printing
 //===----------------------------------------------------------------------===//
 
-/// Parses a torch type spelled without its `!torch.` prefix (as it appears
-/// nested in `!torch.list<int>`), or any type spelled in full.
+/// Parses a nested type: any type spelled in full (`!torch.int`, `f32`), or
+/// a torch type spelled without its `!torch.` prefix (`!torch.list<int>`).
 static ParseResult parseNestedType(AsmParser &parser, Type &type) {
-  StringRef mnemonic;
+  OptionalParseResult full = parser.parseOptionalType(type);
+  if (full.has_value())
+    return *full;
   llvm::SMLoc loc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalKeyword(&mnemonic))) {
-    OptionalParseResult result = generatedTypeParser(parser, &mnemonic, type);
-    if (result.has_value())
-      return *result;
-    return parser.emitError(loc, "unknown torch type '") << mnemonic << "'";
-  }
-  return parser.parseType(type);
+  StringRef mnemonic;
+  OptionalParseResult result = generatedTypeParser(parser, &mnemonic, type);
+  if (result.has_value())
+    return *result;
+  return parser.emitError(loc, "unknown torch type '") << mnemonic << "'";
 }
 
+/// Prints torch types nested in torch types without their prefix, except
+/// those whose short name is also a builtin type (`tensor`, `none`).
 static void printNestedType(AsmPrinter &printer, Type type) {
   if (isa<TorchDialect>(type.getDialect()) &&
+      !isa<NonValueTensorType, torch::NoneType>(type) &&
       succeeded(generatedTypePrinter(type, printer)))
     return;
   printer.printType(type);
 }
 
 Type TorchDialect::parseType(DialectAsmParser &parser) const {
-  StringRef mnemonic;
   llvm::SMLoc loc = parser.getCurrentLocation();
-  if (failed(parser.parseKeyword(&mnemonic)))
-    return Type();
+  StringRef mnemonic;
   Type type;
   OptionalParseResult result = generatedTypeParser(parser, &mnemonic, type);
   if (result.has_value())
