@@ -16,7 +16,7 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText() {
          "func.func(linalg-fuse-elementwise-ops),"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
-         "buffer-results-to-out-params{hoist-static-allocs},"
+         "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
          "canonicalize,"
          "buffer-deallocation-pipeline,"
          "func.func(convert-linalg-to-loops),"
