@@ -113,11 +113,12 @@ def main(argv: list[str] | None = None) -> int:
 
     build_dir = (args.build_dir or REPO / ("build-monolithic" if args.monolithic else "build")).resolve()
     start = time.monotonic()
-    if not (build_dir / "build.ninja").exists():
-        if args.monolithic:
-            configure_monolithic(build_dir)
-        else:
-            configure_component(build_dir, args.mlir_prefix or find_mlir_prefix())
+    # Configure every time: it is quick once cached, and it re-globs the
+    # Python sources (a new module under python_packages/ needs it).
+    if args.monolithic:
+        configure_monolithic(build_dir)
+    else:
+        configure_component(build_dir, args.mlir_prefix or find_mlir_prefix())
     targets = args.target or (["torch2mlir-opt", "Torch2MlirPythonModules"] if args.monolithic else [])
     run(["ninja", "-C", str(build_dir), f"-j{args.jobs}", *targets])
     print(f"build.py: built {build_dir} in {time.monotonic() - start:.1f} s", flush=True)

@@ -1,0 +1,36 @@
+"""torch2mlir: PyTorch and ONNX programs into MLIR, and run.
+
+The entry points:
+
+- :func:`torch2mlir.compile` — ``nn.Module`` + example inputs to a callable
+  compiled for the CPU (torch.export -> torch dialect -> linalg -> LLVM).
+- :func:`torch2mlir.fx.export_and_import` — the same program as MLIR, at the
+  level of your choice (``raw``, ``torch`` backend contract,
+  ``linalg-on-tensors``).
+- ``torch2mlir.ir``, ``torch2mlir.passmanager``,
+  ``torch2mlir.execution_engine`` — the embedded MLIR Python bindings, with
+  the ``torch`` and ``torch_c`` dialects registered in every context.
+
+Importing ``torch2mlir`` does not import PyTorch; the functions that need it
+import it when called.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import CompileError, InputError, Torch2MlirError
+
+__all__ = ["CompileError", "InputError", "Torch2MlirError", "compile", "CompiledModule"]
+
+if TYPE_CHECKING:
+    from .compiler import CompiledModule, compile  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    # `compile` and `CompiledModule` need torch: load them on first use.
+    if name in ("compile", "CompiledModule"):
+        from . import compiler
+
+        return getattr(compiler, name)
+    raise AttributeError(f"module 'torch2mlir' has no attribute {name!r}")

@@ -1,0 +1,217 @@
+"""Pipelines and the compile API.
+
+The pipelines have the same names here, in ``torch2mlir-opt`` and in the
+README:
+
+- ``torch-lower-to-backend-contract``: imported torch IR to the backend
+  contract (decompositions, verification);
+- ``torch-backend-to-linalg-on-tensors-backend-pipeline``: backend contract
+  to linalg-on-tensors;
+- ``torch2mlir-refbackend-pipeline``: linalg-on-tensors to the LLVM dialect
+  for the RefBackend.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+import torch.utils._pytree as pytree
+
+from .. import ir, passmanager
+from ..errors import CompileError
+from ..runtime.refbackend import RefBackendModule, TensorSpec, parse_vtensor_type
+
+__all__ = [
+    "BACKEND_CONTRACT_PIPELINE",
+    "LINALG_ON_TENSORS_PIPELINE",
+    "REFBACKEND_PIPELINE",
+    "CompiledModule",
+    "compile",
+    "lower_to_backend_contract",
+    "lower_to_linalg_on_tensors",
+    "lower_to_llvm",
+    "run_pipeline",
+]
+
+BACKEND_CONTRACT_PIPELINE = "torch-lower-to-backend-contract"
+LINALG_ON_TENSORS_PIPELINE = "torch-backend-to-linalg-on-tensors-backend-pipeline"
+REFBACKEND_PIPELINE = "torch2mlir-refbackend-pipeline"
+
+_FILE_LOC = re.compile(r'"([^"]+)":(\d+):\d+')
+_NAME_LOC = re.compile(r'^loc\("([^"]+)"\(')
+
+
+def format_location(location: ir.Location) -> str:
+    """``file.py:12 (node conv2d)`` from an FX-imported location."""
+    text = str(location)
+    where = _FILE_LOC.search(text)
+    name = _NAME_LOC.match(text)
+    parts = []
+    if where:
+        parts.append(f"{where.group(1)}:{where.group(2)}")
+    if name:
+        parts.append(f"(node {name.group(1)})")
+    return " ".join(parts) or text
+
+
+def _format_diagnostic(diag: Any) -> str:
+    lines = [f"{format_location(diag.location)}: {diag.message}"]
+    for note in diag.notes:
+        lines.append(f"  note: {format_location(note.location)}: {note.message}")
+    return "\n".join(lines)
+
+
+def run_pipeline(module: ir.Module, pipeline: str, description: str) -> None:
+    """Runs a textual pass pipeline on `module` in place.
+
+    Args:
+        module: the module to transform.
+        pipeline: passes as in ``torch2mlir-opt --pass-pipeline``, without
+            the ``builtin.module(...)`` wrapper.
+        description: what the pipeline does, for error messages.
+
+    Raises:
+        CompileError: a pass failed; the message lists each diagnostic with
+            its source location.
+    """
+    with module.context:
+        pm = passmanager.PassManager.parse(f"builtin.module({pipeline})")
+        try:
+            pm.run(module.operation)
+        except ir.MLIRError as error:
+            diagnostics = [_format_diagnostic(d) for d in error.error_diagnostics]
+            body = "\n".join(diagnostics) or str(error)
+            raise CompileError(f"{description} failed:\n{body}", diagnostics) from None
+
+
+def lower_to_backend_contract(module: ir.Module, legal_ops: Sequence[str] = ()) -> None:
+    """Imported torch IR -> backend contract (in place).
+
+    Args:
+        legal_ops: ATen ops (``aten.linear``...) to keep rather than decompose.
+
+    Raises:
+        CompileError: an op has no definition or lowering (the message names
+            it and its Python source line).
+    """
+    options = "{legal-ops=" + ",".join(legal_ops) + "}" if legal_ops else ""
+    run_pipeline(module, BACKEND_CONTRACT_PIPELINE + options, "lowering to the backend contract")
+
+
+def lower_to_linalg_on_tensors(module: ir.Module) -> None:
+    """Backend contract -> linalg-on-tensors (in place). Raises CompileError."""
+    run_pipeline(module, LINALG_ON_TENSORS_PIPELINE, "lowering to linalg-on-tensors")
+
+
+def lower_to_llvm(module: ir.Module, func_name: str = "main") -> None:
+    """linalg-on-tensors -> LLVM dialect with C-interface entry (in place)."""
+    with module.context:
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name:
+                op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+    run_pipeline(module, REFBACKEND_PIPELINE, "lowering to LLVM (RefBackend)")
+
+
+def function_signature(module: ir.Module, func_name: str = "main",
+                       input_names: Sequence[str] = ()) -> tuple[list[TensorSpec], list[TensorSpec]]:
+    """The tensor specs of a torch-level function's inputs and results."""
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name:
+            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            names = list(input_names) or [f"arg{i}" for i in range(len(ftype.inputs))]
+            inputs = [parse_vtensor_type(str(t), n) for t, n in zip(ftype.inputs, names)]
+            outputs = [parse_vtensor_type(str(t), f"result{i}") for i, t in enumerate(ftype.results)]
+            return inputs, outputs
+    raise CompileError(f"no function @{func_name} in the module")
+
+
+class CompiledModule:
+    """A model compiled for the CPU by the RefBackend; call it like the model.
+
+    Attributes:
+        timings: seconds spent per phase: ``export``, ``import``,
+            ``lowering`` (all pipelines) and ``jit`` (LLVM codegen).
+        inputs, outputs: the compiled signature (TensorSpec per tensor).
+    """
+
+    def __init__(self, runner: RefBackendModule, out_spec: Any, timings: dict[str, float]) -> None:
+        self._runner = runner
+        self._out_spec = out_spec
+        self.timings = timings
+        self.inputs = runner.inputs
+        self.outputs = runner.outputs
+
+    def __call__(self, *args: Any) -> Any:
+        """Runs the compiled model on tensors shaped like the example inputs.
+
+        Raises:
+            InputError: an argument does not match the compiled signature.
+        """
+        results = self._runner(*args)
+        if self._out_spec is None:
+            return results[0] if len(results) == 1 else tuple(results)
+        return pytree.tree_unflatten(results, self._out_spec)
+
+
+def compile(  # noqa: A001 - the name users expect (like torch.compile)
+    model: torch.nn.Module,
+    example_args: Sequence[Any],
+    *,
+    decompositions: str | dict | None = "core-aten",
+    dynamic_shapes: Any = None,
+    opt_level: int = 2,
+) -> CompiledModule:
+    """Compiles `model` for the CPU: torch.export -> torch -> linalg -> LLVM.
+
+    Args:
+        model: the module; call ``model.eval()`` first for inference (a
+            program that updates buffers, like training-mode BatchNorm, is
+            rejected).
+        example_args: positional example inputs (tensors); the compiled
+            module accepts tensors of the same shapes and dtypes.
+        decompositions: ``"core-aten"`` (default) or ``"none"``; see
+            :func:`torch2mlir.fx.export`.
+        dynamic_shapes: forwarded to ``torch.export.export``.
+        opt_level: LLVM optimization level of the JIT (0-3).
+
+    Returns:
+        A :class:`CompiledModule` returning what the model returns (tensor,
+        tuple, list or dict of tensors).
+
+    Raises:
+        CompileError: export, import, lowering or JIT failed; unsupported ops
+            are named with the Python source line they come from.
+        ValueError: an unknown ``decompositions`` name.
+    """
+    from ..fx import export
+    from ..fx.importer import import_exported_program
+
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    prog = export(model, tuple(example_args), decompositions=decompositions, dynamic_shapes=dynamic_shapes)
+    timings["export"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    module = import_exported_program(prog)
+    names = [spec.arg.name for spec in prog.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
+    inputs, outputs = function_signature(module, "main", names)
+    timings["import"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    lower_to_backend_contract(module)
+    lower_to_linalg_on_tensors(module)
+    lower_to_llvm(module)
+    timings["lowering"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    try:
+        runner = RefBackendModule(module, "main", inputs, outputs, opt_level=opt_level)
+    except RuntimeError as error:
+        raise CompileError(f"JIT compilation failed: {error}") from error
+    timings["jit"] = time.perf_counter() - start
+    out_spec = getattr(prog.call_spec, "out_spec", None)
+    return CompiledModule(runner, out_spec, timings)

@@ -1,0 +1,108 @@
+"""The FX importer: ``torch.export`` programs into the ``torch`` dialect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .. import ir
+from ..errors import CompileError
+from .importer import FxImporter, TORCH_DTYPE_TO_MLIR, import_exported_program
+
+__all__ = [
+    "FxImporter",
+    "TORCH_DTYPE_TO_MLIR",
+    "export",
+    "export_and_import",
+    "import_exported_program",
+]
+
+#: What `export_and_import(..., output_type=...)` accepts.
+OUTPUT_TYPES = ("raw", "torch", "linalg-on-tensors")
+
+
+def export(
+    model: torch.nn.Module,
+    args: tuple[Any, ...],
+    *,
+    decompositions: str | dict | None = "core-aten",
+    dynamic_shapes: Any = None,
+    strict: bool = False,
+) -> torch.export.ExportedProgram:
+    """Runs ``torch.export.export`` and the chosen decompositions.
+
+    Args:
+        model: the module to export (put it in eval mode for inference).
+        args: example positional inputs (tensors).
+        decompositions: ``"core-aten"`` (the default:
+            ``ep.run_decompositions()``, PyTorch's Core ATen table),
+            ``"none"``/``None`` (keep torch.export's training-IR ops such as
+            ``aten.linear``; torch2mlir's own ``torch-decompose-complex-ops``
+            handles them), or a decomposition table (dict) passed to
+            ``run_decompositions``.
+        dynamic_shapes: forwarded to ``torch.export.export``.
+        strict: forwarded to ``torch.export.export``.
+
+    Raises:
+        ValueError: an unknown ``decompositions`` name.
+        CompileError: torch.export failed (its message is included).
+    """
+    if isinstance(decompositions, str) and decompositions not in ("core-aten", "none"):
+        raise ValueError(
+            f"decompositions={decompositions!r}: expected 'core-aten', 'none' or a table"
+        )
+    try:
+        prog = torch.export.export(model, tuple(args), dynamic_shapes=dynamic_shapes, strict=strict)
+    except Exception as error:  # torch.export raises many types
+        raise CompileError(f"torch.export failed: {error}") from error
+    if decompositions == "core-aten":
+        prog = prog.run_decompositions()
+    elif isinstance(decompositions, dict):
+        prog = prog.run_decompositions(decompositions)
+    return prog
+
+
+def export_and_import(
+    model: torch.nn.Module,
+    *args: Any,
+    output_type: str = "torch",
+    decompositions: str | dict | None = "core-aten",
+    dynamic_shapes: Any = None,
+    func_name: str = "main",
+    context: ir.Context | None = None,
+) -> ir.Module:
+    """Exports `model` with torch.export and imports it into MLIR.
+
+    Args:
+        model: an ``nn.Module`` (in eval mode for inference).
+        *args: example inputs: tensors of any dtype in TORCH_DTYPE_TO_MLIR.
+        output_type: ``"raw"`` (as imported), ``"torch"`` (lowered to the
+            backend contract: ``torch-lower-to-backend-contract``) or
+            ``"linalg-on-tensors"`` (also through
+            ``torch-backend-to-linalg-on-tensors-backend-pipeline``).
+        decompositions: see :func:`export`.
+        dynamic_shapes: forwarded to ``torch.export.export``.
+        func_name: the name of the imported function.
+        context: an MLIR context (a new one by default).
+
+    Returns:
+        The MLIR module.
+
+    Raises:
+        ValueError: an unknown ``output_type`` or ``decompositions``.
+        CompileError: export, import or lowering failed; the message names the
+            op and the Python source line it came from.
+    """
+    if output_type not in OUTPUT_TYPES:
+        raise ValueError(f"output_type={output_type!r}: expected one of {OUTPUT_TYPES}")
+    prog = export(model, args, decompositions=decompositions, dynamic_shapes=dynamic_shapes)
+    module = import_exported_program(prog, func_name=func_name, context=context)
+    if output_type == "raw":
+        return module
+    from ..compiler import lower_to_backend_contract, lower_to_linalg_on_tensors
+
+    lower_to_backend_contract(module)
+    if output_type == "linalg-on-tensors":
+        lower_to_linalg_on_tensors(module)
+    return module

@@ -1,0 +1,403 @@
+"""Import a ``torch.export.ExportedProgram`` into the ``torch`` dialect.
+
+The importer only translates: every FX ``call_function`` node becomes the
+ATen op of the same name (``torch.aten.<op>.<overload>``), typed from the
+node's metadata (``node.meta["val"]``), or ``torch.operator "<op>"`` when
+the dialect has no definition for it. Parameters, buffers and constants
+become ``torch.vtensor.literal`` ops whose payload is copied from the
+tensor's buffer in one piece (no per-element Python). Semantics (type
+promotion, decompositions, lowering) are the C++ passes' business.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+import torch.fx
+from torch.export import ExportedProgram
+from torch.export.graph_signature import InputKind, OutputKind
+
+from .. import ir
+from ..dialects import func as func_d
+from ..errors import CompileError
+
+__all__ = ["FxImporter", "import_exported_program", "TORCH_DTYPE_TO_MLIR"]
+
+#: torch dtype -> the dtype spelled in `!torch.vtensor<[...],dtype>`.
+TORCH_DTYPE_TO_MLIR: dict[torch.dtype, str] = {
+    torch.float32: "f32",
+    torch.float64: "f64",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.int8: "si8",
+    torch.int16: "si16",
+    torch.int32: "si32",
+    torch.int64: "si64",
+    torch.uint8: "ui8",
+    torch.bool: "i1",
+    torch.complex64: "complex<f32>",
+    torch.complex128: "complex<f64>",
+}
+
+#: torch dtype -> the integer PyTorch uses for it in schemas (c10::ScalarType).
+_SCALAR_TYPE_CODES: dict[torch.dtype, int] = {
+    torch.uint8: 0,
+    torch.int8: 1,
+    torch.int16: 2,
+    torch.int32: 3,
+    torch.int64: 4,
+    torch.float16: 5,
+    torch.float32: 6,
+    torch.float64: 7,
+    torch.complex64: 9,
+    torch.complex128: 10,
+    torch.bool: 11,
+    torch.bfloat16: 15,
+}
+_LAYOUT_CODES = {torch.strided: 0}
+_MEMORY_FORMAT_CODES = {
+    torch.contiguous_format: 0,
+    torch.preserve_format: 1,
+    torch.channels_last: 2,
+    torch.channels_last_3d: 3,
+}
+
+#: Nodes that only check, at run time, facts the static types already carry;
+#: they have no result and are not imported.
+_ASSERTION_OPS = {
+    "aten::_assert_tensor_metadata",
+    "aten::_assert_scalar",
+    "aten::_assert_async",
+    "aten::sym_constrain_range",
+    "aten::sym_constrain_range_for_size",
+}
+
+_TORCH_DIR = torch.__file__.rsplit("/", 1)[0]
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+class FxImporter:
+    """Imports one ExportedProgram into a fresh ``builtin.module``.
+
+    Types are built once per distinct spelling (``ir.Type.parse`` is cached)
+    and scalar constants once per function. Subclass and override
+    :meth:`import_literal` or :meth:`location_of` to change how weights are
+    materialized or how nodes are located.
+    """
+
+    __slots__ = ("context", "module", "_types", "_values", "_constants", "_block")
+
+    def __init__(self, context: ir.Context | None = None) -> None:
+        self.context = context or ir.Context()
+        with self.context, ir.Location.unknown():
+            self.module = ir.Module.create()
+        self._types: dict[str, ir.Type] = {}
+        self._values: dict[torch.fx.Node, ir.Value | tuple[ir.Value, ...]] = {}
+        self._constants: dict[tuple[str, Any], ir.Value] = {}
+        self._block: ir.Block | None = None
+
+    # -- types ------------------------------------------------------------
+
+    def type(self, spelling: str) -> ir.Type:
+        """The MLIR type spelled `spelling` (cached)."""
+        cached = self._types.get(spelling)
+        if cached is None:
+            cached = self._types[spelling] = ir.Type.parse(spelling, self.context)
+        return cached
+
+    def tensor_type(self, shape: Any, dtype: torch.dtype) -> ir.Type:
+        """``!torch.vtensor<[sizes],dtype>``; symbolic sizes become ``?``."""
+        try:
+            element = TORCH_DTYPE_TO_MLIR[dtype]
+        except KeyError:
+            raise CompileError(
+                f"unsupported dtype {dtype}: torch2mlir supports "
+                f"{', '.join(str(d) for d in TORCH_DTYPE_TO_MLIR)}"
+            ) from None
+        sizes = ",".join(str(s) if isinstance(s, int) else "?" for s in shape)
+        return self.type(f"!torch.vtensor<[{sizes}],{element}>")
+
+    def value_type(self, val: Any, what: str) -> ir.Type:
+        """The torch type of an FX value (``node.meta["val"]``)."""
+        if isinstance(val, torch.Tensor):
+            return self.tensor_type(val.shape, val.dtype)
+        if isinstance(val, (bool, torch.SymBool)):
+            return self.type("!torch.bool")
+        if isinstance(val, (int, torch.SymInt)):
+            return self.type("!torch.int")
+        if isinstance(val, (float, torch.SymFloat)):
+            return self.type("!torch.float")
+        if val is None:
+            return self.type("!torch.none")
+        raise CompileError(f"{what}: cannot type a value of Python type {type(val).__name__}")
+
+    # -- locations --------------------------------------------------------
+
+    def location_of(self, node: torch.fx.Node) -> ir.Location:
+        """The innermost frame of the node's stack trace outside PyTorch."""
+        trace = node.meta.get("stack_trace") or ""
+        best = None
+        for filename, line in _FRAME.findall(trace):
+            if not filename.startswith(_TORCH_DIR):
+                best = (filename, int(line))
+        if best is None:
+            return ir.Location.name(node.name, context=self.context)
+        return ir.Location.name(
+            node.name, childLoc=ir.Location.file(best[0], best[1], 0, context=self.context)
+        )
+
+    # -- values -----------------------------------------------------------
+
+    def _create(self, name: str, results: list[ir.Type], operands: list[ir.Value],
+                attributes: dict[str, ir.Attribute] | None = None) -> ir.Operation:
+        return ir.Operation.create(name, results=results, operands=operands,
+                                   attributes=attributes or {})
+
+    def constant(self, value: Any, what: str) -> ir.Value:
+        """A torch scalar constant (cached per function)."""
+        key = (type(value).__name__, value if not isinstance(value, float) else repr(value))
+        cached = self._constants.get(key)
+        if cached is not None:
+            return cached
+        with ir.InsertionPoint.at_block_begin(self._block), ir.Location.unknown():
+            if value is None:
+                op = self._create("torch.constant.none", [self.type("!torch.none")], [])
+            elif isinstance(value, bool):
+                op = self._create("torch.constant.bool", [self.type("!torch.bool")], [],
+                                  {"value": ir.BoolAttr.get(value)})
+            elif isinstance(value, int):
+                op = self._create("torch.constant.int", [self.type("!torch.int")], [],
+                                  {"value": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)})
+            elif isinstance(value, float):
+                op = self._create("torch.constant.float", [self.type("!torch.float")], [],
+                                  {"value": ir.FloatAttr.get_f64(value)})
+            elif isinstance(value, str):
+                op = self._create("torch.constant.str", [self.type("!torch.str")], [],
+                                  {"value": ir.StringAttr.get(value)})
+            elif isinstance(value, torch.device):
+                op = self._create("torch.constant.device", [self.type("!torch.Device")], [],
+                                  {"value": ir.StringAttr.get(str(value))})
+            else:
+                raise CompileError(f"{what}: cannot import a constant of type {type(value).__name__}")
+        result = op.result
+        self._constants[key] = result
+        return result
+
+    def import_literal(self, tensor: torch.Tensor, what: str) -> ir.Value:
+        """A ``torch.vtensor.literal`` holding a copy of `tensor`'s data.
+
+        The data moves through the buffer protocol in one copy; integer
+        dtypes are stored as signless integers of the same width.
+        """
+        tensor = tensor.detach().cpu().contiguous()
+        result_type = self.tensor_type(tensor.shape, tensor.dtype)
+        if tensor.dtype == torch.bfloat16:
+            array = tensor.view(torch.int16).numpy()
+            element = ir.BF16Type.get(self.context)
+        else:
+            array = tensor.numpy()
+            element = None
+        with ir.Location.unknown(self.context):
+            shaped = ir.RankedTensorType.get(list(tensor.shape), element) if element else None
+            if array.dtype == np.bool_:
+                attr = ir.DenseElementsAttr.get(np.packbits(array, bitorder="little"),
+                                                type=ir.IntegerType.get_signless(1),
+                                                shape=list(array.shape))
+            elif shaped is not None:
+                attr = ir.DenseElementsAttr.get(array, type=shaped)
+            else:
+                attr = ir.DenseElementsAttr.get(array)
+            op = self._create("torch.vtensor.literal", [result_type], [], {"value": attr})
+        return op.result
+
+    def _literal_from_python(self, value: Any, what: str) -> ir.Value:
+        """A Python number where the schema wants a Tensor: a 0-d literal."""
+        dtype = torch.float64 if isinstance(value, float) else (
+            torch.bool if isinstance(value, bool) else torch.int64)
+        with ir.InsertionPoint.at_block_begin(self._block):
+            return self.import_literal(torch.tensor(value, dtype=dtype), what)
+
+    def list_value(self, items: list[ir.Value], element_type: ir.Type) -> ir.Value:
+        list_type = self.type(f"!torch.list<{element_type}>")
+        return self._create("torch.prim.ListConstruct", [list_type], items).result
+
+    def _argument(self, value: Any, jit_type: torch._C.JitType, what: str) -> ir.Value:
+        """The torch value of one op argument, typed after the schema."""
+        kind = jit_type.kind()
+        if kind == "OptionalType":
+            if value is None:
+                return self.constant(None, what)
+            return self._argument(value, jit_type.getElementType(), what)
+        if isinstance(value, torch.fx.Node):
+            mapped = self._values.get(value)
+            if mapped is None or isinstance(mapped, tuple):
+                raise CompileError(f"{what}: operand {value.name} has no single value")
+            return mapped
+        if kind == "ListType":
+            element_jit = jit_type.getElementType()
+            items = [self._argument(v, element_jit, what) for v in value]
+            element_kind = element_jit.kind()
+            if element_kind == "TensorType":
+                element_type = self.type("!torch.vtensor")
+            elif element_kind == "OptionalType":
+                element_type = self.type("!torch.optional<vtensor>")
+            elif element_kind in ("IntType", "SymIntType"):
+                element_type = self.type("!torch.int")
+            elif element_kind == "FloatType":
+                element_type = self.type("!torch.float")
+            elif element_kind == "BoolType":
+                element_type = self.type("!torch.bool")
+            else:
+                element_type = items[0].type if items else self.type("!torch.int")
+            return self.list_value(items, element_type)
+        if kind == "TensorType":
+            if isinstance(value, (int, float, bool)):
+                return self._literal_from_python(value, what)
+            if isinstance(value, torch.Tensor):
+                with ir.InsertionPoint.at_block_begin(self._block):
+                    return self.import_literal(value, what)
+        if isinstance(value, torch.dtype):
+            return self.constant(_SCALAR_TYPE_CODES[value], what)
+        if isinstance(value, torch.layout):
+            return self.constant(_LAYOUT_CODES.get(value, 0), what)
+        if isinstance(value, torch.memory_format):
+            return self.constant(_MEMORY_FORMAT_CODES[value], what)
+        if kind == "FloatType" and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        return self.constant(value, what)
+
+    # -- nodes ------------------------------------------------------------
+
+    def import_call(self, node: torch.fx.Node) -> None:
+        target = node.target
+        if target is operator.getitem:
+            source, index = node.args
+            self._values[node] = self._values[source][index]
+            return
+        if not isinstance(target, torch._ops.OpOverload):
+            raise CompileError(
+                f"node {node.name}: cannot import a call to {target!r} (not an ATen op); "
+                "way out: export with torch.export so that the graph holds ATen ops"
+            )
+        schema = target._schema
+        if schema.name in _ASSERTION_OPS:
+            return
+        what = f"{schema.name}.{target._overloadname} ({node.name})"
+        name = schema.name.replace("::", ".")
+        if target._overloadname != "default":
+            name += "." + target._overloadname
+        with self.location_of(node):
+            operands = []
+            for index, arg in enumerate(schema.arguments):
+                if index < len(node.args):
+                    value = node.args[index]
+                elif arg.name in node.kwargs:
+                    value = node.kwargs[arg.name]
+                elif arg.has_default_value():
+                    value = arg.default_value
+                else:
+                    raise CompileError(f"{what}: missing argument {arg.name}")
+                operands.append(self._argument(value, arg.type, what))
+            val = node.meta.get("val")
+            vals = list(val) if isinstance(val, (tuple, list)) else [val]
+            if not schema.returns:
+                vals = []
+            result_types = [self.value_type(v, what) for v in vals]
+            op_name = f"torch.{name}"
+            if self.context.is_registered_operation(op_name):
+                op = self._create(op_name, result_types, operands)
+            else:
+                op = self._create("torch.operator", result_types, operands,
+                                  {"name": ir.StringAttr.get(name)})
+        results = tuple(op.results)
+        self._values[node] = results if isinstance(val, (tuple, list)) else (results[0] if results else None)
+
+    def import_program(self, prog: ExportedProgram, func_name: str = "main") -> ir.Module:
+        """Imports `prog` as ``func.func @<func_name>`` and returns the module."""
+        graph = prog.graph_module.graph
+        signature = prog.graph_signature
+        user_inputs: list[torch.fx.Node] = []
+        literal_inputs: dict[torch.fx.Node, torch.Tensor] = {}
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        for node, spec in zip(placeholders, signature.input_specs):
+            if spec.kind == InputKind.USER_INPUT:
+                if not isinstance(node.meta.get("val"), torch.Tensor):
+                    raise CompileError(
+                        f"input {spec.arg.name}: only tensor inputs are supported, got "
+                        f"{type(node.meta.get('val')).__name__}"
+                    )
+                user_inputs.append(node)
+            elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
+                source = prog.state_dict if spec.target in prog.state_dict else prog.constants
+                literal_inputs[node] = source[spec.target]
+            else:
+                raise CompileError(f"input {spec.arg.name}: unsupported input kind {spec.kind.name}")
+        output_node = next(n for n in graph.nodes if n.op == "output")
+        outputs = list(output_node.args[0])
+        user_outputs = [out for out, spec in zip(outputs, signature.output_specs)
+                        if spec.kind == OutputKind.USER_OUTPUT]
+        if len(user_outputs) != len(outputs):
+            raise CompileError(
+                "the program mutates its buffers or inputs; way out: export the model in "
+                "eval mode (model.eval()) so that it has no state updates"
+            )
+
+        with self.context, ir.Location.unknown():
+            input_types = [self.value_type(n.meta["val"], n.name) for n in user_inputs]
+            output_types = [self.value_type(o.meta["val"], "output") for o in user_outputs]
+            with ir.InsertionPoint(self.module.body):
+                func = func_d.FuncOp(func_name, (input_types, output_types))
+            self._block = func.add_entry_block()
+            self._constants.clear()
+            for node, arg in zip(user_inputs, self._block.arguments):
+                self._values[node] = arg
+            with ir.InsertionPoint(self._block):
+                for node, tensor in literal_inputs.items():
+                    if node.users:
+                        self._values[node] = self.import_literal(tensor, node.name)
+                for node in graph.nodes:
+                    if node.op == "call_function":
+                        self.import_call(node)
+                    elif node.op == "get_attr":
+                        self._values[node] = self.import_literal(
+                            getattr(prog.graph_module, node.target), node.name)
+                returned = []
+                for out in user_outputs:
+                    value = self._values.get(out) if isinstance(out, torch.fx.Node) else None
+                    if value is None or isinstance(value, tuple):
+                        raise CompileError(f"output {out}: not a single tensor value")
+                    returned.append(value)
+                func_d.ReturnOp(returned)
+        return self.module
+
+
+def import_exported_program(
+    prog: ExportedProgram,
+    *,
+    func_name: str = "main",
+    context: ir.Context | None = None,
+    importer: Callable[[ir.Context | None], FxImporter] = FxImporter,
+) -> ir.Module:
+    """Imports an ExportedProgram into the ``torch`` dialect (raw, as imported).
+
+    Args:
+        prog: the program, as returned by ``torch.export.export`` (with or
+            without ``run_decompositions``). User inputs must be tensors.
+        func_name: the name of the ``func.func`` to create.
+        context: the MLIR context to use (a new one by default).
+        importer: the importer class (a hook for subclasses).
+
+    Returns:
+        A ``builtin.module`` with one function whose arguments and results are
+        ``!torch.vtensor<[sizes],dtype>`` (static sizes; ``?`` for symbolic).
+
+    Raises:
+        CompileError: an input or output that is not a tensor, a dtype with
+            no MLIR spelling, a program with state mutations.
+    """
+    return importer(context).import_program(prog, func_name)

@@ -1,0 +1,169 @@
+"""Run RefBackend-compiled modules: torch tensors in, torch tensors out.
+
+The RefBackend pipeline (``torch2mlir-refbackend-pipeline``) turns every
+result of the entry function into a caller-allocated out-parameter, so a call
+passes memref descriptors that point straight at the input tensors' storage
+and at freshly allocated output tensors: no copies on the way in or out.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from .. import ir
+from ..errors import CompileError, InputError
+from ..execution_engine import ExecutionEngine
+
+__all__ = ["TensorSpec", "RefBackendModule", "parse_vtensor_type"]
+
+_MLIR_TO_TORCH_DTYPE = {
+    "f32": torch.float32,
+    "f64": torch.float64,
+    "f16": torch.float16,
+    "bf16": torch.bfloat16,
+    "si8": torch.int8,
+    "si16": torch.int16,
+    "si32": torch.int32,
+    "si64": torch.int64,
+    "ui8": torch.uint8,
+    "i1": torch.bool,
+    "complex<f32>": torch.complex64,
+    "complex<f64>": torch.complex128,
+}
+_VTENSOR = re.compile(r"^!torch\.vtensor<\[([^\]]*)\],(.+)>$")
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """What a compiled function takes or returns at one position.
+
+    ``shape`` holds one entry per dim, ``None`` for a dynamic size.
+    """
+
+    name: str
+    shape: tuple[int | None, ...]
+    dtype: torch.dtype
+
+    def describe(self) -> str:
+        dims = ", ".join("?" if s is None else str(s) for s in self.shape)
+        return f"[{dims}] {str(self.dtype).removeprefix('torch.')}"
+
+
+def parse_vtensor_type(spelling: str, name: str = "") -> TensorSpec:
+    """Parses ``!torch.vtensor<[2,?],f32>`` into a TensorSpec.
+
+    Raises:
+        CompileError: not a ranked vtensor of a known dtype.
+    """
+    match = _VTENSOR.match(spelling)
+    if not match or match.group(2) not in _MLIR_TO_TORCH_DTYPE:
+        raise CompileError(f"{name or 'value'}: type {spelling} is not a ranked !torch.vtensor of a known dtype")
+    dims = match.group(1)
+    shape = tuple(None if d == "?" else int(d) for d in dims.split(",")) if dims else ()
+    return TensorSpec(name, shape, _MLIR_TO_TORCH_DTYPE[match.group(2)])
+
+
+_DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
+
+
+def _descriptor_class(rank: int) -> type[ctypes.Structure]:
+    """The C layout of a ranked memref descriptor of `rank` (MLIR's ABI)."""
+    cls = _DESCRIPTORS.get(rank)
+    if cls is None:
+        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
+        cls = _DESCRIPTORS[rank] = type(f"MemRefDescriptor{rank}D", (ctypes.Structure,), {"_fields_": fields})
+    return cls
+
+
+def _describe(tensor: torch.Tensor) -> str:
+    return f"[{', '.join(str(s) for s in tensor.shape)}] {str(tensor.dtype).removeprefix('torch.')}"
+
+
+class RefBackendModule:
+    """A function compiled to the LLVM dialect, JIT-compiled and callable.
+
+    Args:
+        llvm_module: the module after ``torch2mlir-refbackend-pipeline``, whose
+            entry function has ``llvm.emit_c_interface``.
+        func_name: the entry function.
+        inputs, outputs: the signature (from the torch-level function).
+        opt_level: LLVM optimization level for the JIT (0-3).
+    """
+
+    def __init__(self, llvm_module: ir.Module, func_name: str, inputs: list[TensorSpec],
+                 outputs: list[TensorSpec], opt_level: int = 2) -> None:
+        for spec in outputs:
+            if any(s is None for s in spec.shape):
+                raise CompileError(
+                    f"output {spec.name} has a dynamic shape {spec.describe()}; the RefBackend "
+                    "needs static output shapes"
+                )
+        self.func_name = func_name
+        self.inputs = inputs
+        self.outputs = outputs
+        # No runtime libraries: the pipeline lowers copies of identity-layout
+        # memrefs to llvm.memcpy, so the code needs only libc (malloc, free).
+        self._engine = ExecutionEngine(llvm_module, opt_level=opt_level)
+
+    def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
+        """The call's arguments as contiguous tensors, checked against the signature.
+
+        Raises:
+            InputError: wrong count, type, rank, shape or dtype; the message
+                names the argument and says what was expected and given.
+        """
+        if len(args) != len(self.inputs):
+            expected = ", ".join(f"{s.name}: {s.describe()}" for s in self.inputs)
+            raise InputError(f"expected {len(self.inputs)} arguments ({expected}), got {len(args)}")
+        tensors = []
+        for index, (value, spec) in enumerate(zip(args, self.inputs)):
+            what = f"argument {index} ({spec.name})"
+            if not isinstance(value, torch.Tensor):
+                if type(value).__module__ == "numpy":
+                    value = torch.from_numpy(value)
+                else:
+                    raise InputError(
+                        f"{what}: expected a tensor {spec.describe()}, got a {type(value).__name__}"
+                    )
+            if value.dim() != len(spec.shape):
+                raise InputError(
+                    f"{what}: expected rank {len(spec.shape)} {spec.describe()}, got rank "
+                    f"{value.dim()} {_describe(value)}"
+                )
+            if any(want is not None and want != got for want, got in zip(spec.shape, value.shape)):
+                raise InputError(f"{what}: expected shape {spec.describe()}, got {_describe(value)}")
+            if value.dtype != spec.dtype:
+                raise InputError(f"{what}: expected dtype {spec.describe()}, got {_describe(value)}")
+            tensors.append(value.detach().contiguous())
+        return tensors
+
+    @staticmethod
+    def _descriptor(tensor: torch.Tensor) -> ctypes.Structure:
+        desc = _descriptor_class(tensor.dim())()
+        desc.allocated = desc.aligned = tensor.data_ptr()
+        desc.offset = 0
+        if tensor.dim():
+            stride = 1
+            strides = []
+            for size in reversed(tensor.shape):
+                strides.append(stride)
+                stride *= size
+            desc.sizes[:] = list(tensor.shape)
+            desc.strides[:] = list(reversed(strides))
+        return desc
+
+    def __call__(self, *args: Any) -> list[torch.Tensor]:
+        """Runs the function; returns its results as new tensors."""
+        tensors = self.check_inputs(args)
+        results = [torch.empty(spec.shape, dtype=spec.dtype) for spec in self.outputs]
+        descriptors = [self._descriptor(t) for t in (*tensors, *results)]
+        pointers = [ctypes.pointer(ctypes.pointer(d)) for d in descriptors]
+        self._engine.invoke(self.func_name, *pointers)
+        return results
