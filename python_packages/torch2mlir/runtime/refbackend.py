@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +69,9 @@ def parse_vtensor_type(spelling: str, name: str = "") -> TensorSpec:
     return TensorSpec(name, shape, _MLIR_TO_TORCH_DTYPE[match.group(2)])
 
 
+#: memrefCopy for copies the LLVM lowering cannot turn into llvm.memcpy.
+_RUNTIME_LIB = str(Path(ir.__file__).parent / "_mlir_libs" / "libtorch2mlir_refbackend_runtime.so")
+
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
 
 
@@ -108,9 +112,7 @@ class RefBackendModule:
         self.func_name = func_name
         self.inputs = inputs
         self.outputs = outputs
-        # No runtime libraries: the pipeline lowers copies of identity-layout
-        # memrefs to llvm.memcpy, so the code needs only libc (malloc, free).
-        self._engine = ExecutionEngine(llvm_module, opt_level=opt_level)
+        self._engine = ExecutionEngine(llvm_module, opt_level=opt_level, shared_libs=[_RUNTIME_LIB])
 
     def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
         """The call's arguments as contiguous tensors, checked against the signature.

@@ -18,13 +18,10 @@ using namespace mlir::torch2mlir::torch;
 /// Why `type` breaks the backend contract, or "" if it does not.
 static std::string whyNotBackendType(Type type) {
   auto tensor = dyn_cast<BaseTensorType>(type);
-  if (!tensor) {
-    if (auto list = dyn_cast<ListType>(type))
-      return whyNotBackendType(list.getContainedType());
-    if (auto optional = dyn_cast<OptionalType>(type))
-      return whyNotBackendType(optional.getContainedType());
+  // Lists and optionals are containers: the tensors put in them are checked
+  // where they are produced.
+  if (!tensor)
     return "";
-  }
   if (!tensor.hasValueSemantics())
     return "a tensor without value semantics (!torch.tensor)";
   if (!tensor.hasSizes())

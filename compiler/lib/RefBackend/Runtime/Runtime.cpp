@@ -1,0 +1,79 @@
+//===- Runtime.cpp - Functions the RefBackend's generated code calls ------===//
+//
+// Part of the torch2mlir project.
+//
+// A tiny shared library that the ExecutionEngine loads for the RefBackend.
+// The LLVM lowering of `memref.copy` calls `memrefCopy` when it cannot prove
+// both buffers contiguous (a copy into a subview, e.g. for tensor.pad or an
+// insert_slice). This library provides it with no dependency on LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstring>
+
+namespace {
+
+/// The ABI of an unranked memref: the rank and a pointer to a ranked
+/// descriptor {allocated, aligned, offset, sizes[rank], strides[rank]}.
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+};
+
+struct RankedView {
+  char *aligned;
+  int64_t offset;
+  const int64_t *sizes;
+  const int64_t *strides;
+};
+
+RankedView view(const UnrankedMemRef &memref) {
+  auto *fields = static_cast<char *>(memref.descriptor);
+  RankedView result;
+  std::memcpy(&result.aligned, fields + sizeof(void *), sizeof(void *));
+  std::memcpy(&result.offset, fields + 2 * sizeof(void *), sizeof(int64_t));
+  result.sizes = reinterpret_cast<const int64_t *>(fields + 2 * sizeof(void *) +
+                                                   sizeof(int64_t));
+  result.strides = result.sizes + memref.rank;
+  return result;
+}
+
+/// Copies the elements of dims [dim, rank) at the given element offsets.
+void copyDims(int64_t elementSize, int64_t rank, int64_t dim,
+              const RankedView &src, int64_t srcOffset, const RankedView &dst,
+              int64_t dstOffset) {
+  int64_t size = src.sizes[dim];
+  int64_t srcStride = src.strides[dim], dstStride = dst.strides[dim];
+  if (dim + 1 == rank) {
+    if (srcStride == 1 && dstStride == 1) {
+      std::memcpy(dst.aligned + dstOffset * elementSize,
+                  src.aligned + srcOffset * elementSize, size * elementSize);
+      return;
+    }
+    for (int64_t i = 0; i < size; ++i)
+      std::memcpy(dst.aligned + (dstOffset + i * dstStride) * elementSize,
+                  src.aligned + (srcOffset + i * srcStride) * elementSize,
+                  elementSize);
+    return;
+  }
+  for (int64_t i = 0; i < size; ++i)
+    copyDims(elementSize, rank, dim + 1, src, srcOffset + i * srcStride, dst,
+             dstOffset + i * dstStride);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) void
+memrefCopy(int64_t elementSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
+  RankedView from = view(*src), to = view(*dst);
+  if (src->rank == 0) {
+    std::memcpy(to.aligned + to.offset * elementSize,
+                from.aligned + from.offset * elementSize, elementSize);
+    return;
+  }
+  for (int64_t d = 0; d < src->rank; ++d)
+    if (from.sizes[d] == 0)
+      return;
+  copyDims(elementSize, src->rank, 0, from, from.offset, to, to.offset);
+}
