@@ -43,6 +43,7 @@ OPS: list[tuple[str, str]] = [
     ("aten::reshape", ""),
     ("aten::flatten", "using_ints"),
     ("aten::unsqueeze", ""),
+    ("aten::squeeze", ""),
     ("aten::squeeze", "dim"),
     ("aten::squeeze", "dims"),
     ("aten::expand", ""),
@@ -53,6 +54,7 @@ OPS: list[tuple[str, str]] = [
     ("aten::alias", ""),
     ("aten::dropout", ""),
     ("aten::_to_copy", ""),
+    ("aten::to", "dtype"),
     # Elementwise.
     ("aten::add", "Tensor"),
     ("aten::add", "Scalar"),
@@ -69,6 +71,7 @@ OPS: list[tuple[str, str]] = [
     # Convolution and normalization.
     ("aten::convolution", ""),
     ("aten::conv2d", ""),
+    ("aten::conv2d", "padding"),
     ("aten::batch_norm", ""),
     ("aten::_native_batch_norm_legit_no_training", ""),
     # Pooling.
@@ -204,7 +207,8 @@ def generate(torch) -> str:
             results.append(f"{_ods_type(ret.type, mnemonic + ' return')}:${rname}")
         n_in, n_out = len(operands), len(results)
         out.append(f'def {cpp} : Torch_Op<"{mnemonic}", [{", ".join(traits)}]> {{')
-        out.append(f'  let summary = "Generated op for `{schema}`";')
+        summary = str(schema).replace("\\", "\\\\").replace('"', '\\"')
+        out.append(f'  let summary = "Generated op for `{summary}`";')
         out.append("  let arguments = (ins" + ("\n    " + ",\n    ".join(operands) if operands else "") + "\n  );")
         out.append("  let results = (outs" + ("\n    " + ",\n    ".join(results) if results else "") + "\n  );")
         out.append("  let hasCustomAssemblyFormat = 1;")

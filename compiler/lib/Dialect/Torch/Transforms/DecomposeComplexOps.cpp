@@ -249,9 +249,64 @@ struct DecomposeAtenDropout : OpRewritePattern<AtenDropoutOp> {
   }
 };
 
+/// to.dtype(x, dtype, non_blocking, copy, memory_format) is a cast:
+/// _to_copy(x, dtype=dtype, memory_format=memory_format).
+struct DecomposeAtenToDtype : OpRewritePattern<AtenToDtypeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenToDtypeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value none = ConstantNoneOp::create(rewriter, loc);
+    rewriter.replaceOpWithNewOp<Aten_ToCopyOp>(
+        op, op.getType(), op.getSelf(), op.getDtype(), none, none, none,
+        op.getNonBlocking(), op.getMemoryFormat());
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Convolution and normalization
 //===----------------------------------------------------------------------===//
+
+/// conv2d.padding with padding="valid" (no padding) or "same" (output size =
+/// input size for stride 1): explicit symmetric padding of
+/// dilation * (kernel - 1) / 2 per side, when that total is even.
+struct DecomposeAtenConv2dPadding : OpRewritePattern<AtenConv2dPaddingOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenConv2dPaddingOp op,
+                                PatternRewriter &rewriter) const override {
+    auto padding = op.getPadding().getDefiningOp<ConstantStrOp>();
+    auto weightType = getRankedTensorType(op.getWeight());
+    SmallVector<int64_t> dilation;
+    if (!padding || !weightType ||
+        !matchTorchConstantIntList(op.getDilation(), dilation))
+      return rewriter.notifyMatchFailure(
+          op, "padding, dilation and weight sizes must be known");
+    ArrayRef<int64_t> kernel = weightType.getSizes().take_back(2);
+    if (dilation.size() == 1)
+      dilation.push_back(dilation[0]);
+    SmallVector<int64_t> pads{0, 0};
+    if (padding.getValue() == "same") {
+      for (int i = 0; i < 2; ++i) {
+        int64_t total = dilation[i] * (kernel[i] - 1);
+        if (kernel[i] == kUnknownSize || total % 2 != 0)
+          return rewriter.notifyMatchFailure(
+              op, "unsupported: padding='same' that needs asymmetric padding "
+                  "(even kernel size)");
+        pads[i] = total / 2;
+      }
+    } else if (padding.getValue() != "valid") {
+      return rewriter.notifyMatchFailure(op, "padding must be 'same' or 'valid'");
+    }
+    Location loc = op.getLoc();
+    Value transposed = ConstantBoolOp::create(rewriter, loc, false);
+    rewriter.replaceOpWithNewOp<AtenConvolutionOp>(
+        op, op.getType(), op.getInput(), op.getWeight(), op.getBias(),
+        op.getStride(), createIntList(rewriter, loc, pads), op.getDilation(),
+        transposed, createIntList(rewriter, loc, {0, 0}), op.getGroups());
+    return success();
+  }
+};
 
 struct DecomposeAtenConv2d : OpRewritePattern<AtenConv2dOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -504,6 +559,7 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeToView<Aten_UnsafeViewOp>, Aten_UnsafeViewOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenFlattenUsingIntsOp>, AtenFlattenUsingIntsOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenUnsqueezeOp>, AtenUnsqueezeOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenSqueezeOp>, AtenSqueezeOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeDimOp>, AtenSqueezeDimOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>(patterns, legal);
     addUnlessLegal<DecomposeToIdentity<AtenContiguousOp>, AtenContiguousOp>(patterns, legal);
@@ -511,6 +567,8 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeToIdentity<AtenAliasOp>, AtenAliasOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenDropout, AtenDropoutOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenConv2d, AtenConv2dOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenConv2dPadding, AtenConv2dPaddingOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenToDtype, AtenToDtypeOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenBatchNorm, AtenBatchNormOp>(patterns, legal);
     addUnlessLegal<DecomposeSoftmaxInt<AtenSoftmaxIntOp, Aten_SoftmaxOp>, AtenSoftmaxIntOp>(patterns, legal);
     addUnlessLegal<DecomposeSoftmaxInt<AtenLogSoftmaxIntOp, Aten_LogSoftmaxOp>, AtenLogSoftmaxIntOp>(patterns, legal);

@@ -270,6 +270,25 @@ def Torch_AtenUnsqueezeOp : Torch_Op<"aten.unsqueeze", [AllowsTypeRefinement, Ha
   }];
 }
 
+def Torch_AtenSqueezeOp : Torch_Op<"aten.squeeze", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::squeeze(Tensor(a) self) -> Tensor(a)`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
 def Torch_AtenSqueezeDimOp : Torch_Op<"aten.squeeze.dim", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)`";
   let arguments = (ins
@@ -471,6 +490,29 @@ def Torch_Aten_ToCopyOp : Torch_Op<"aten._to_copy", [AllowsTypeRefinement, HasVa
     }
     void $cppClass::print(::mlir::OpAsmPrinter &printer) {
       printDefaultTorchOp(printer, *this, 7, 1);
+    }
+  }];
+}
+
+def Torch_AtenToDtypeOp : Torch_Op<"aten.to.dtype", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    Torch_IntType:$dtype,
+    Torch_BoolType:$non_blocking,
+    Torch_BoolType:$copy,
+    AnyTorchOptionalIntType:$memory_format
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 5, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 5, 1);
     }
   }];
 }
@@ -752,6 +794,31 @@ def Torch_AtenConv2dOp : Torch_Op<"aten.conv2d", [AllowsTypeRefinement, HasValue
     AnyTorchOptionalTensorType:$bias,
     AnyTorchListOfTorchIntType:$stride,
     AnyTorchListOfTorchIntType:$padding,
+    AnyTorchListOfTorchIntType:$dilation,
+    Torch_IntType:$groups
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 7, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 7, 1);
+    }
+  }];
+}
+
+def Torch_AtenConv2dPaddingOp : Torch_Op<"aten.conv2d.padding", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], str padding=\"valid\", SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$input,
+    AnyTorchTensorType:$weight,
+    AnyTorchOptionalTensorType:$bias,
+    AnyTorchListOfTorchIntType:$stride,
+    Torch_StringType:$padding,
     AnyTorchListOfTorchIntType:$dilation,
     Torch_IntType:$groups
   );

@@ -1,0 +1,1 @@
+"""Console tools of torch2mlir (`python -m torch2mlir.tools.demo`)."""
