@@ -134,20 +134,6 @@ def update_ods(session: nox.Session) -> None:
     _python(session, env, "build_tools/torch_ods_gen.py", *session.posargs)
 
 
-@nox.session(name="bump-llvm", venv_backend="none")
-def bump_llvm(session: nox.Session) -> None:
-    """Move the LLVM pin and everything that names it (posargs go to build_tools/bump_llvm.py)."""
-    env = _shared_env(session, "build")
-    _python(session, env, "build_tools/bump_llvm.py", *session.posargs)
-
-
-@nox.session(venv_backend="none")
-def wheels(session: nox.Session) -> None:
-    """Build the distributable wheels into wheels/dist/ (posargs go to build_tools/build_wheels.py)."""
-    env = _shared_env(session, "build", "test")
-    _python(session, env, "build_tools/build_wheels.py", *session.posargs)
-
-
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
     """ruff check the Python sources (posargs go to ruff)."""
