@@ -47,7 +47,9 @@ def _shared_env(session: nox.Session, *locks: str) -> dict[str, str]:
     """Make sure the shared environment has `locks` installed; return the
     environment variables that put it (and the built package) first."""
     stamp_file = SHARED_ENV / "installed-locks.json"
-    installed: dict[str, str] = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
+    installed: dict[str, str] = (
+        json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
+    )
     digests = {
         name: hashlib.sha256((REQUIREMENTS / f"{name}.txt").read_bytes()).hexdigest()
         for name in {*installed, *locks}
@@ -55,19 +57,29 @@ def _shared_env(session: nox.Session, *locks: str) -> dict[str, str]:
     stale = any(installed[name] != digests[name] for name in installed)
     if stale or not SHARED_PYTHON.exists():
         session.log(f"creating {SHARED_ENV}")
-        session.run(_base_python(), "-m", "venv", "--clear", str(SHARED_ENV), external=True)
+        session.run(
+            _base_python(), "-m", "venv", "--clear", str(SHARED_ENV), external=True
+        )
         installed = {}
     missing = [name for name in digests if name not in installed]
     # build.txt first: test.txt is constrained by it.
     for name in sorted(missing, key=lambda n: (n != "build", n)):
         session.run(
-            str(SHARED_PYTHON), "-m", "pip", "install", "-r", str(REQUIREMENTS / f"{name}.txt"),
+            str(SHARED_PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "-r",
+            str(REQUIREMENTS / f"{name}.txt"),
             external=True,
         )
         installed[name] = digests[name]
         stamp_file.write_text(json.dumps(installed, indent=1, sort_keys=True))
     if not missing:
-        session.log(f"{SHARED_ENV} is up to date with " + ", ".join(f"{n}.txt" for n in sorted(digests)))
+        session.log(
+            f"{SHARED_ENV} is up to date with "
+            + ", ".join(f"{n}.txt" for n in sorted(digests))
+        )
     return {
         "PATH": os.pathsep.join([str(SHARED_BIN), os.environ.get("PATH", "")]),
         "VIRTUAL_ENV": str(SHARED_ENV),
@@ -84,7 +96,9 @@ def _build(session: nox.Session, env: dict[str, str], *args: str) -> None:
 
 
 def _lit(session: nox.Session, env: dict[str, str], *args: str) -> None:
-    session.run(str(SHARED_BIN / "lit"), "-v", *args, "test/lit", env=env, external=True)
+    session.run(
+        str(SHARED_BIN / "lit"), "-v", *args, "test/lit", env=env, external=True
+    )
 
 
 @nox.session(venv_backend="none")
@@ -154,7 +168,15 @@ def lock(session: nox.Session) -> None:
     # build first: test.in is constrained by build.txt.
     for name in ("build", "test", "lint", "nox"):
         session.run(
-            "pip-compile", "--quiet", "--allow-unsafe", "--strip-extras", "--no-emit-index-url",
-            "--no-emit-find-links", "--output-file", f"{name}.txt", *session.posargs, f"{name}.in",
+            "pip-compile",
+            "--quiet",
+            "--allow-unsafe",
+            "--strip-extras",
+            "--no-emit-index-url",
+            "--no-emit-find-links",
+            "--output-file",
+            f"{name}.txt",
+            *session.posargs,
+            f"{name}.in",
             env={"CUSTOM_COMPILE_COMMAND": "nox -s lock"},
         )

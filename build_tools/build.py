@@ -37,7 +37,7 @@ def find_mlir_prefix() -> Path:
             "pinned packages (pip install -r build_tools/requirements/build.txt) or "
             "pass --mlir-prefix."
         )
-    prefix = Path(list(spec.submodule_search_locations)[0])
+    prefix = Path(next(iter(spec.submodule_search_locations)))
     if not (prefix / "lib/cmake/mlir/MLIRConfig.cmake").exists():
         raise SystemExit(f"build.py: {prefix} has no lib/cmake/mlir/MLIRConfig.cmake")
     return prefix
@@ -50,30 +50,40 @@ def run(cmd: list[str], **kwargs) -> None:
 
 def cmake_common() -> list[str]:
     args = [
-        "-G", "Ninja",
+        "-G",
+        "Ninja",
         "-DCMAKE_BUILD_TYPE=Release",
         f"-DPython3_EXECUTABLE={sys.executable}",
         "-DLLVM_ENABLE_ASSERTIONS=OFF",
     ]
     if shutil.which("ccache"):
-        args += ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
+        args += [
+            "-DCMAKE_C_COMPILER_LAUNCHER=ccache",
+            "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
+        ]
     if shutil.which("ld.lld") or shutil.which("lld"):
         args += ["-DLLVM_USE_LINKER=lld"]
     return args
 
 
 def configure_component(build_dir: Path, mlir_prefix: Path) -> None:
-    import nanobind  # noqa: PLC0415 - only needed to configure
+    import nanobind
 
     llvm_prefix = mlir_prefix.parent / "llvm"
-    run([
-        "cmake", "-S", str(REPO / "compiler"), "-B", str(build_dir),
-        *cmake_common(),
-        f"-DMLIR_DIR={mlir_prefix / 'lib/cmake/mlir'}",
-        f"-DLLVM_DIR={llvm_prefix / 'lib/cmake/llvm'}",
-        f"-Dnanobind_DIR={nanobind.cmake_dir()}",
-        f"-DLLVM_EXTERNAL_LIT={shutil.which('lit') or 'lit'}",
-    ])
+    run(
+        [
+            "cmake",
+            "-S",
+            str(REPO / "compiler"),
+            "-B",
+            str(build_dir),
+            *cmake_common(),
+            f"-DMLIR_DIR={mlir_prefix / 'lib/cmake/mlir'}",
+            f"-DLLVM_DIR={llvm_prefix / 'lib/cmake/llvm'}",
+            f"-Dnanobind_DIR={nanobind.cmake_dir()}",
+            f"-DLLVM_EXTERNAL_LIT={shutil.which('lit') or 'lit'}",
+        ]
+    )
 
 
 def configure_monolithic(build_dir: Path) -> None:
@@ -86,32 +96,59 @@ def configure_monolithic(build_dir: Path) -> None:
             "(it is pinned to the commit in build_tools/llvm_pin.toml), or use the "
             "component build (the default)."
         )
-    import nanobind  # noqa: PLC0415
+    import nanobind
 
-    run([
-        "cmake", "-S", str(llvm_src), "-B", str(build_dir),
-        *cmake_common(),
-        "-DLLVM_ENABLE_PROJECTS=mlir",
-        "-DLLVM_EXTERNAL_PROJECTS=torch2mlir",
-        f"-DLLVM_EXTERNAL_TORCH2MLIR_SOURCE_DIR={REPO / 'compiler'}",
-        "-DLLVM_TARGETS_TO_BUILD=host",
-        "-DMLIR_ENABLE_BINDINGS_PYTHON=ON",
-        "-DMLIR_ENABLE_EXECUTION_ENGINE=ON",
-        "-DLLVM_INSTALL_UTILS=ON",
-        f"-Dnanobind_DIR={nanobind.cmake_dir()}",
-    ])
+    run(
+        [
+            "cmake",
+            "-S",
+            str(llvm_src),
+            "-B",
+            str(build_dir),
+            *cmake_common(),
+            "-DLLVM_ENABLE_PROJECTS=mlir",
+            "-DLLVM_EXTERNAL_PROJECTS=torch2mlir",
+            f"-DLLVM_EXTERNAL_TORCH2MLIR_SOURCE_DIR={REPO / 'compiler'}",
+            "-DLLVM_TARGETS_TO_BUILD=host",
+            "-DMLIR_ENABLE_BINDINGS_PYTHON=ON",
+            "-DMLIR_ENABLE_EXECUTION_ENGINE=ON",
+            "-DLLVM_INSTALL_UTILS=ON",
+            f"-Dnanobind_DIR={nanobind.cmake_dir()}",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build-dir", type=Path, default=None, help="default: build/ (build-monolithic/ with --monolithic)")
-    parser.add_argument("--monolithic", action="store_true", help="build LLVM/MLIR from externals/llvm-project with torch2mlir as an external project")
-    parser.add_argument("--mlir-prefix", type=Path, default=None, help="prefix of a prebuilt MLIR (default: the xtc-mlir-dev wheel in this Python)")
+    parser.add_argument(
+        "--build-dir",
+        type=Path,
+        default=None,
+        help="default: build/ (build-monolithic/ with --monolithic)",
+    )
+    parser.add_argument(
+        "--monolithic",
+        action="store_true",
+        help="build LLVM/MLIR from externals/llvm-project with torch2mlir as an external project",
+    )
+    parser.add_argument(
+        "--mlir-prefix",
+        type=Path,
+        default=None,
+        help="prefix of a prebuilt MLIR (default: the xtc-mlir-dev wheel in this Python)",
+    )
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--target", action="append", default=None, help="build only these targets (default: all)")
+    parser.add_argument(
+        "--target",
+        action="append",
+        default=None,
+        help="build only these targets (default: all)",
+    )
     args = parser.parse_args(argv)
 
-    build_dir = (args.build_dir or REPO / ("build-monolithic" if args.monolithic else "build")).resolve()
+    build_dir = (
+        args.build_dir or REPO / ("build-monolithic" if args.monolithic else "build")
+    ).resolve()
     start = time.monotonic()
     # Configure every time: it is quick once cached, and it re-globs the
     # Python sources (a new module under python_packages/ needs it).
@@ -119,9 +156,13 @@ def main(argv: list[str] | None = None) -> int:
         configure_monolithic(build_dir)
     else:
         configure_component(build_dir, args.mlir_prefix or find_mlir_prefix())
-    targets = args.target or (["torch2mlir-opt", "Torch2MlirPythonModules"] if args.monolithic else [])
+    targets = args.target or (
+        ["torch2mlir-opt", "Torch2MlirPythonModules"] if args.monolithic else []
+    )
     run(["ninja", "-C", str(build_dir), f"-j{args.jobs}", *targets])
-    print(f"build.py: built {build_dir} in {time.monotonic() - start:.1f} s", flush=True)
+    print(
+        f"build.py: built {build_dir} in {time.monotonic() - start:.1f} s", flush=True
+    )
     return 0
 
 

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import CompileError, InputError, Torch2MlirError
 
-__all__ = ["CompileError", "InputError", "Torch2MlirError", "compile", "CompiledModule"]
+__all__ = ["CompileError", "CompiledModule", "InputError", "Torch2MlirError", "compile"]
 
 if TYPE_CHECKING:
-    from .compiler import CompiledModule, compile  # noqa: F401
+    from .compiler import CompiledModule, compile
 
 
 def __getattr__(name: str) -> Any:

@@ -17,14 +17,21 @@ import numpy as np
 import pytest
 import torch
 
-torch2mlir = pytest.importorskip(
-    "torch2mlir", reason="build first: nox -s build (PYTHONPATH=build/python_packages)"
-)
-from torch2mlir import ir  # noqa: E402
-from torch2mlir.fx import export_and_import  # noqa: E402
+try:
+    import torch2mlir
+except ImportError as error:  # fail loudly: a test that cannot run is a defect
+    raise ImportError(
+        f"{error}; build first: nox -s build (PYTHONPATH=build/python_packages)"
+    ) from error
+from torch2mlir import ir
+from torch2mlir.fx import export_and_import
 
 REPO = Path(__file__).resolve().parents[2]
-OPT = Path(os.environ.get("TORCH2MLIR_BUILD_DIR", REPO / "build")) / "bin" / "torch2mlir-opt"
+OPT = (
+    Path(os.environ.get("TORCH2MLIR_BUILD_DIR", REPO / "build"))
+    / "bin"
+    / "torch2mlir-opt"
+)
 
 
 class LinearRelu(torch.nn.Module):
@@ -32,7 +39,9 @@ class LinearRelu(torch.nn.Module):
         super().__init__()
         torch.manual_seed(0)
         self.linear = torch.nn.Linear(4, 3)
-        self.register_buffer("offset", torch.arange(3, dtype=torch.float32), persistent=False)
+        self.register_buffer(
+            "offset", torch.arange(3, dtype=torch.float32), persistent=False
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.relu(self.linear(x)) + self.offset
@@ -55,14 +64,22 @@ def test_raw_import_types_and_weights() -> None:
     model = LinearRelu().eval()
     module = export_and_import(model, torch.randn(2, 4), output_type="raw")
     text = str(module)
-    assert "func.func @main(%arg0: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,3],f32>" in text
+    assert (
+        "func.func @main(%arg0: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,3],f32>"
+        in text
+    )
     assert "torch.aten.addmm" in text and "torch.aten.relu" in text
     literals = _literals(module)
-    expected = [model.linear.weight.detach().numpy(), model.linear.bias.detach().numpy(),
-                model.offset.numpy()]
+    expected = [
+        model.linear.weight.detach().numpy(),
+        model.linear.bias.detach().numpy(),
+        model.offset.numpy(),
+    ]
     # Every parameter and the non-persistent buffer is a literal, bit for bit.
     for want in expected:
-        assert any(got.shape == want.shape and np.array_equal(got, want) for got in literals), want
+        assert any(
+            got.shape == want.shape and np.array_equal(got, want) for got in literals
+        ), want
 
 
 def test_integer_and_bool_dtypes_are_typed() -> None:
@@ -70,8 +87,12 @@ def test_integer_and_bool_dtypes_are_typed() -> None:
         def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
             return a + b.to(torch.int64)
 
-    module = export_and_import(Cast(), torch.ones(3, dtype=torch.int64),
-                               torch.ones(3, dtype=torch.bool), output_type="raw")
+    module = export_and_import(
+        Cast(),
+        torch.ones(3, dtype=torch.int64),
+        torch.ones(3, dtype=torch.bool),
+        output_type="raw",
+    )
     text = str(module)
     assert "!torch.vtensor<[3],si64>" in text
     assert "!torch.vtensor<[3],i1>" in text
@@ -94,12 +115,17 @@ def test_unknown_op_imports_as_torch_operator_and_fails_with_its_name() -> None:
     assert "aten.sin" in message and f"{Path(__file__).name}:{line}" in message
 
 
-@pytest.mark.parametrize("output_type, marker", [
-    ("torch", "torch.aten.addmm"),
-    ("linalg-on-tensors", "linalg.matmul"),
-])
+@pytest.mark.parametrize(
+    "output_type, marker",
+    [
+        ("torch", "torch.aten.addmm"),
+        ("linalg-on-tensors", "linalg.matmul"),
+    ],
+)
 def test_output_types(output_type: str, marker: str) -> None:
-    module = export_and_import(LinearRelu().eval(), torch.randn(2, 4), output_type=output_type)
+    module = export_and_import(
+        LinearRelu().eval(), torch.randn(2, 4), output_type=output_type
+    )
     text = str(module)
     assert marker in text
     if output_type == "linalg-on-tensors":
@@ -112,12 +138,22 @@ def test_bad_output_type() -> None:
 
 
 @pytest.mark.parametrize("output_type", ["raw", "torch", "linalg-on-tensors"])
-def test_importer_output_round_trips_through_opt(output_type: str, tmp_path: Path) -> None:
-    module = export_and_import(LinearRelu().eval(), torch.randn(2, 4), output_type=output_type)
+def test_importer_output_round_trips_through_opt(
+    output_type: str, tmp_path: Path
+) -> None:
+    module = export_and_import(
+        LinearRelu().eval(), torch.randn(2, 4), output_type=output_type
+    )
     source = tmp_path / "model.mlir"
     source.write_text(str(module))
-    once = subprocess.run([str(OPT), str(source)], capture_output=True, text=True, check=True).stdout
+    once = subprocess.run(
+        [str(OPT), str(source)], capture_output=True, text=True, check=True
+    ).stdout
     source.write_text(once)
-    twice = subprocess.run([str(OPT), str(source)], capture_output=True, text=True, check=True).stdout
+    twice = subprocess.run(
+        [str(OPT), str(source)], capture_output=True, text=True, check=True
+    ).stdout
     assert once == twice
-    assert once.count("torch.vtensor.literal") == str(module).count("torch.vtensor.literal")
+    assert once.count("torch.vtensor.literal") == str(module).count(
+        "torch.vtensor.literal"
+    )

@@ -43,9 +43,13 @@ def requirement_pins(path: Path) -> dict[str, str]:
 def git(*args: str) -> str:
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    result = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        ["git", *args], cwd=REPO, capture_output=True, text=True, check=False
+    )
     if result.returncode != 0:
-        pytest.skip(f"`git {' '.join(args)}` failed (not a git checkout?): {result.stderr.strip()}")
+        pytest.skip(
+            f"`git {' '.join(args)}` failed (not a git checkout?): {result.stderr.strip()}"
+        )
     return result.stdout.strip()
 
 
@@ -101,21 +105,27 @@ def test_pixi_llvm_and_mlir_match_the_pin(pin: dict) -> None:
 
 def test_gitmodules_declares_llvm_project() -> None:
     gitmodules = REPO / ".gitmodules"
-    assert gitmodules.exists(), ".gitmodules is missing: it must declare externals/llvm-project"
+    assert gitmodules.exists(), (
+        ".gitmodules is missing: it must declare externals/llvm-project"
+    )
     section = f"submodule.{SUBMODULE}"
     path = git("config", "-f", ".gitmodules", "--get", f"{section}.path")
-    assert path == SUBMODULE, f".gitmodules: [submodule \"{SUBMODULE}\"] path is {path!r}"
+    assert path == SUBMODULE, f'.gitmodules: [submodule "{SUBMODULE}"] path is {path!r}'
     url = git("config", "-f", ".gitmodules", "--get", f"{section}.url")
     assert url.rstrip("/").removesuffix(".git").endswith("llvm/llvm-project"), (
-        f".gitmodules: [submodule \"{SUBMODULE}\"] url {url!r} is not llvm/llvm-project"
+        f'.gitmodules: [submodule "{SUBMODULE}"] url {url!r} is not llvm/llvm-project'
     )
 
 
 def test_submodule_gitlink_is_the_pinned_commit(pin: dict) -> None:
     entry = git("ls-files", "--stage", "--", SUBMODULE)
-    assert entry, f"the git index has no entry for {SUBMODULE} (expected a gitlink, mode 160000)"
+    assert entry, (
+        f"the git index has no entry for {SUBMODULE} (expected a gitlink, mode 160000)"
+    )
     mode, sha, _stage_and_path = entry.split(" ", 2)
-    assert mode == "160000", f"{SUBMODULE} is in the git index with mode {mode}, not as a submodule (160000)"
+    assert mode == "160000", (
+        f"{SUBMODULE} is in the git index with mode {mode}, not as a submodule (160000)"
+    )
     assert sha == pin["llvm"]["commit"], (
         f"the gitlink {SUBMODULE} points at {sha}, but {PIN_FILE.relative_to(REPO)} pins "
         f"{pin['llvm']['commit']} ({pin['llvm']['tag']}): run `nox -s bump-llvm` or "
@@ -125,13 +135,19 @@ def test_submodule_gitlink_is_the_pinned_commit(pin: dict) -> None:
 
 def test_generated_torch_ods_is_up_to_date() -> None:
     if importlib.util.find_spec("torch") is None:
-        pytest.skip("torch is not importable here; the ODS is generated from the pinned torch")
+        pytest.skip(
+            "torch is not importable here; the ODS is generated from the pinned torch"
+        )
     result = subprocess.run(
         [sys.executable, str(REPO / "build_tools" / "torch_ods_gen.py"), "--check"],
-        cwd=REPO, capture_output=True, text=True, check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, (
         "compiler/include/torch2mlir/Dialect/Torch/IR/GeneratedTorchOps.td is not what "
         "build_tools/torch_ods_gen.py generates from this torch; run `nox -s update-ods`.\n"
-        + result.stdout[-4000:] + result.stderr[-2000:]
+        + result.stdout[-4000:]
+        + result.stderr[-2000:]
     )

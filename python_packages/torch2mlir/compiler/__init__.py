@@ -99,7 +99,9 @@ def lower_to_backend_contract(module: ir.Module, legal_ops: Sequence[str] = ()) 
             it and its Python source line).
     """
     options = "{legal-ops=" + ",".join(legal_ops) + "}" if legal_ops else ""
-    run_pipeline(module, BACKEND_CONTRACT_PIPELINE + options, "lowering to the backend contract")
+    run_pipeline(
+        module, BACKEND_CONTRACT_PIPELINE + options, "lowering to the backend contract"
+    )
 
 
 def lower_to_linalg_on_tensors(module: ir.Module) -> None:
@@ -111,20 +113,32 @@ def lower_to_llvm(module: ir.Module, func_name: str = "main") -> None:
     """linalg-on-tensors -> LLVM dialect with C-interface entry (in place)."""
     with module.context:
         for op in module.body.operations:
-            if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name:
+            if (
+                op.operation.name == "func.func"
+                and ir.StringAttr(op.attributes["sym_name"]).value == func_name
+            ):
                 op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
     run_pipeline(module, REFBACKEND_PIPELINE, "lowering to LLVM (RefBackend)")
 
 
-def function_signature(module: ir.Module, func_name: str = "main",
-                       input_names: Sequence[str] = ()) -> tuple[list[TensorSpec], list[TensorSpec]]:
+def function_signature(
+    module: ir.Module, func_name: str = "main", input_names: Sequence[str] = ()
+) -> tuple[list[TensorSpec], list[TensorSpec]]:
     """The tensor specs of a torch-level function's inputs and results."""
     for op in module.body.operations:
-        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name:
+        if (
+            op.operation.name == "func.func"
+            and ir.StringAttr(op.attributes["sym_name"]).value == func_name
+        ):
             ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
             names = list(input_names) or [f"arg{i}" for i in range(len(ftype.inputs))]
-            inputs = [parse_vtensor_type(str(t), n) for t, n in zip(ftype.inputs, names)]
-            outputs = [parse_vtensor_type(str(t), f"result{i}") for i, t in enumerate(ftype.results)]
+            inputs = [
+                parse_vtensor_type(str(t), n) for t, n in zip(ftype.inputs, names)
+            ]
+            outputs = [
+                parse_vtensor_type(str(t), f"result{i}")
+                for i, t in enumerate(ftype.results)
+            ]
             return inputs, outputs
     raise CompileError(f"no function @{func_name} in the module")
 
@@ -138,7 +152,9 @@ class CompiledModule:
         inputs, outputs: the compiled signature (TensorSpec per tensor).
     """
 
-    def __init__(self, runner: RefBackendModule, out_spec: Any, timings: dict[str, float]) -> None:
+    def __init__(
+        self, runner: RefBackendModule, out_spec: Any, timings: dict[str, float]
+    ) -> None:
         self._runner = runner
         self._out_spec = out_spec
         self.timings = timings
@@ -157,7 +173,7 @@ class CompiledModule:
         return pytree.tree_unflatten(results, self._out_spec)
 
 
-def compile(  # noqa: A001 - the name users expect (like torch.compile)
+def compile(
     model: torch.nn.Module,
     example_args: Sequence[Any],
     *,
@@ -192,12 +208,21 @@ def compile(  # noqa: A001 - the name users expect (like torch.compile)
 
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    prog = export(model, tuple(example_args), decompositions=decompositions, dynamic_shapes=dynamic_shapes)
+    prog = export(
+        model,
+        tuple(example_args),
+        decompositions=decompositions,
+        dynamic_shapes=dynamic_shapes,
+    )
     timings["export"] = time.perf_counter() - start
 
     start = time.perf_counter()
     module = import_exported_program(prog)
-    names = [spec.arg.name for spec in prog.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
+    names = [
+        spec.arg.name
+        for spec in prog.graph_signature.input_specs
+        if spec.kind.name == "USER_INPUT"
+    ]
     inputs, outputs = function_signature(module, "main", names)
     timings["import"] = time.perf_counter() - start
 

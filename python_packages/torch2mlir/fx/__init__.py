@@ -8,11 +8,11 @@ import torch
 
 from .. import ir
 from ..errors import CompileError
-from .importer import FxImporter, TORCH_DTYPE_TO_MLIR, import_exported_program
+from .importer import TORCH_DTYPE_TO_MLIR, FxImporter, import_exported_program
 
 __all__ = [
-    "FxImporter",
     "TORCH_DTYPE_TO_MLIR",
+    "FxImporter",
     "export",
     "export_and_import",
     "import_exported_program",
@@ -53,7 +53,9 @@ def export(
             f"decompositions={decompositions!r}: expected 'core-aten', 'none' or a table"
         )
     try:
-        prog = torch.export.export(model, tuple(args), dynamic_shapes=dynamic_shapes, strict=strict)
+        prog = torch.export.export(
+            model, tuple(args), dynamic_shapes=dynamic_shapes, strict=strict
+        )
     except Exception as error:  # torch.export raises many types
         raise CompileError(f"torch.export failed: {error}") from error
     if decompositions == "core-aten":
@@ -96,7 +98,9 @@ def export_and_import(
     """
     if output_type not in OUTPUT_TYPES:
         raise ValueError(f"output_type={output_type!r}: expected one of {OUTPUT_TYPES}")
-    prog = export(model, args, decompositions=decompositions, dynamic_shapes=dynamic_shapes)
+    prog = export(
+        model, args, decompositions=decompositions, dynamic_shapes=dynamic_shapes
+    )
     module = import_exported_program(prog, func_name=func_name, context=context)
     if output_type == "raw":
         return module

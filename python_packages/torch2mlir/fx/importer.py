@@ -26,7 +26,7 @@ from .. import ir
 from ..dialects import func as func_d
 from ..errors import CompileError
 
-__all__ = ["FxImporter", "import_exported_program", "TORCH_DTYPE_TO_MLIR"]
+__all__ = ["TORCH_DTYPE_TO_MLIR", "FxImporter", "import_exported_program"]
 
 #: torch dtype -> the dtype spelled in `!torch.vtensor<[...],dtype>`.
 TORCH_DTYPE_TO_MLIR: dict[torch.dtype, str] = {
@@ -90,7 +90,7 @@ class FxImporter:
     materialized or how nodes are located.
     """
 
-    __slots__ = ("context", "module", "_types", "_values", "_constants", "_block")
+    __slots__ = ("_block", "_constants", "_types", "_values", "context", "module")
 
     def __init__(self, context: ir.Context | None = None) -> None:
         self.context = context or ir.Context()
@@ -134,7 +134,9 @@ class FxImporter:
             return self.type("!torch.float")
         if val is None:
             return self.type("!torch.none")
-        raise CompileError(f"{what}: cannot type a value of Python type {type(val).__name__}")
+        raise CompileError(
+            f"{what}: cannot type a value of Python type {type(val).__name__}"
+        )
 
     # -- locations --------------------------------------------------------
 
@@ -148,19 +150,29 @@ class FxImporter:
         if best is None:
             return ir.Location.name(node.name, context=self.context)
         return ir.Location.name(
-            node.name, childLoc=ir.Location.file(best[0], best[1], 0, context=self.context)
+            node.name,
+            childLoc=ir.Location.file(best[0], best[1], 0, context=self.context),
         )
 
     # -- values -----------------------------------------------------------
 
-    def _create(self, name: str, results: list[ir.Type], operands: list[ir.Value],
-                attributes: dict[str, ir.Attribute] | None = None) -> ir.Operation:
-        return ir.Operation.create(name, results=results, operands=operands,
-                                   attributes=attributes or {})
+    def _create(
+        self,
+        name: str,
+        results: list[ir.Type],
+        operands: list[ir.Value],
+        attributes: dict[str, ir.Attribute] | None = None,
+    ) -> ir.Operation:
+        return ir.Operation.create(
+            name, results=results, operands=operands, attributes=attributes or {}
+        )
 
     def constant(self, value: Any, what: str) -> ir.Value:
         """A torch scalar constant (cached per function)."""
-        key = (type(value).__name__, value if not isinstance(value, float) else repr(value))
+        key = (
+            type(value).__name__,
+            value if not isinstance(value, float) else repr(value),
+        )
         cached = self._constants.get(key)
         if cached is not None:
             return cached
@@ -168,22 +180,48 @@ class FxImporter:
             if value is None:
                 op = self._create("torch.constant.none", [self.type("!torch.none")], [])
             elif isinstance(value, bool):
-                op = self._create("torch.constant.bool", [self.type("!torch.bool")], [],
-                                  {"value": ir.BoolAttr.get(value)})
+                op = self._create(
+                    "torch.constant.bool",
+                    [self.type("!torch.bool")],
+                    [],
+                    {"value": ir.BoolAttr.get(value)},
+                )
             elif isinstance(value, int):
-                op = self._create("torch.constant.int", [self.type("!torch.int")], [],
-                                  {"value": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)})
+                op = self._create(
+                    "torch.constant.int",
+                    [self.type("!torch.int")],
+                    [],
+                    {
+                        "value": ir.IntegerAttr.get(
+                            ir.IntegerType.get_signless(64), value
+                        )
+                    },
+                )
             elif isinstance(value, float):
-                op = self._create("torch.constant.float", [self.type("!torch.float")], [],
-                                  {"value": ir.FloatAttr.get_f64(value)})
+                op = self._create(
+                    "torch.constant.float",
+                    [self.type("!torch.float")],
+                    [],
+                    {"value": ir.FloatAttr.get_f64(value)},
+                )
             elif isinstance(value, str):
-                op = self._create("torch.constant.str", [self.type("!torch.str")], [],
-                                  {"value": ir.StringAttr.get(value)})
+                op = self._create(
+                    "torch.constant.str",
+                    [self.type("!torch.str")],
+                    [],
+                    {"value": ir.StringAttr.get(value)},
+                )
             elif isinstance(value, torch.device):
-                op = self._create("torch.constant.device", [self.type("!torch.Device")], [],
-                                  {"value": ir.StringAttr.get(str(value))})
+                op = self._create(
+                    "torch.constant.device",
+                    [self.type("!torch.Device")],
+                    [],
+                    {"value": ir.StringAttr.get(str(value))},
+                )
             else:
-                raise CompileError(f"{what}: cannot import a constant of type {type(value).__name__}")
+                raise CompileError(
+                    f"{what}: cannot import a constant of type {type(value).__name__}"
+                )
         result = op.result
         self._constants[key] = result
         return result
@@ -203,22 +241,33 @@ class FxImporter:
             array = tensor.numpy()
             element = None
         with ir.Location.unknown(self.context):
-            shaped = ir.RankedTensorType.get(list(tensor.shape), element) if element else None
+            shaped = (
+                ir.RankedTensorType.get(list(tensor.shape), element)
+                if element
+                else None
+            )
             if array.dtype == np.bool_:
-                attr = ir.DenseElementsAttr.get(np.packbits(array, bitorder="little"),
-                                                type=ir.IntegerType.get_signless(1),
-                                                shape=list(array.shape))
+                attr = ir.DenseElementsAttr.get(
+                    np.packbits(array, bitorder="little"),
+                    type=ir.IntegerType.get_signless(1),
+                    shape=list(array.shape),
+                )
             elif shaped is not None:
                 attr = ir.DenseElementsAttr.get(array, type=shaped)
             else:
                 attr = ir.DenseElementsAttr.get(array)
-            op = self._create("torch.vtensor.literal", [result_type], [], {"value": attr})
+            op = self._create(
+                "torch.vtensor.literal", [result_type], [], {"value": attr}
+            )
         return op.result
 
     def _literal_from_python(self, value: Any, what: str) -> ir.Value:
         """A Python number where the schema wants a Tensor: a 0-d literal."""
-        dtype = torch.float64 if isinstance(value, float) else (
-            torch.bool if isinstance(value, bool) else torch.int64)
+        dtype = (
+            torch.float64
+            if isinstance(value, float)
+            else (torch.bool if isinstance(value, bool) else torch.int64)
+        )
         with ir.InsertionPoint.at_block_begin(self._block):
             return self.import_literal(torch.tensor(value, dtype=dtype), what)
 
@@ -267,7 +316,11 @@ class FxImporter:
             return self.constant(_LAYOUT_CODES.get(value, 0), what)
         if isinstance(value, torch.memory_format):
             return self.constant(_MEMORY_FORMAT_CODES[value], what)
-        if kind == "FloatType" and isinstance(value, int) and not isinstance(value, bool):
+        if (
+            kind == "FloatType"
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+        ):
             value = float(value)
         return self.constant(value, what)
 
@@ -312,12 +365,22 @@ class FxImporter:
             if self.context.is_registered_operation(op_name):
                 op = self._create(op_name, result_types, operands)
             else:
-                op = self._create("torch.operator", result_types, operands,
-                                  {"name": ir.StringAttr.get(name)})
+                op = self._create(
+                    "torch.operator",
+                    result_types,
+                    operands,
+                    {"name": ir.StringAttr.get(name)},
+                )
         results = tuple(op.results)
-        self._values[node] = results if isinstance(val, (tuple, list)) else (results[0] if results else None)
+        self._values[node] = (
+            results
+            if isinstance(val, (tuple, list))
+            else (results[0] if results else None)
+        )
 
-    def import_program(self, prog: ExportedProgram, func_name: str = "main") -> ir.Module:
+    def import_program(
+        self, prog: ExportedProgram, func_name: str = "main"
+    ) -> ir.Module:
         """Imports `prog` as ``func.func @<func_name>`` and returns the module."""
         graph = prog.graph_module.graph
         signature = prog.graph_signature
@@ -332,15 +395,28 @@ class FxImporter:
                         f"{type(node.meta.get('val')).__name__}"
                     )
                 user_inputs.append(node)
-            elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
-                source = prog.state_dict if spec.target in prog.state_dict else prog.constants
+            elif spec.kind in (
+                InputKind.PARAMETER,
+                InputKind.BUFFER,
+                InputKind.CONSTANT_TENSOR,
+            ):
+                source = (
+                    prog.state_dict
+                    if spec.target in prog.state_dict
+                    else prog.constants
+                )
                 literal_inputs[node] = source[spec.target]
             else:
-                raise CompileError(f"input {spec.arg.name}: unsupported input kind {spec.kind.name}")
+                raise CompileError(
+                    f"input {spec.arg.name}: unsupported input kind {spec.kind.name}"
+                )
         output_node = next(n for n in graph.nodes if n.op == "output")
         outputs = list(output_node.args[0])
-        user_outputs = [out for out, spec in zip(outputs, signature.output_specs)
-                        if spec.kind == OutputKind.USER_OUTPUT]
+        user_outputs = [
+            out
+            for out, spec in zip(outputs, signature.output_specs)
+            if spec.kind == OutputKind.USER_OUTPUT
+        ]
         if len(user_outputs) != len(outputs):
             raise CompileError(
                 "the program mutates its buffers or inputs; way out: export the model in "
@@ -349,7 +425,9 @@ class FxImporter:
 
         with self.context, ir.Location.unknown():
             input_types = [self.value_type(n.meta["val"], n.name) for n in user_inputs]
-            output_types = [self.value_type(o.meta["val"], "output") for o in user_outputs]
+            output_types = [
+                self.value_type(o.meta["val"], "output") for o in user_outputs
+            ]
             with ir.InsertionPoint(self.module.body):
                 func = func_d.FuncOp(func_name, (input_types, output_types))
             self._block = func.add_entry_block()
@@ -365,10 +443,15 @@ class FxImporter:
                         self.import_call(node)
                     elif node.op == "get_attr":
                         self._values[node] = self.import_literal(
-                            getattr(prog.graph_module, node.target), node.name)
+                            getattr(prog.graph_module, node.target), node.name
+                        )
                 returned = []
                 for out in user_outputs:
-                    value = self._values.get(out) if isinstance(out, torch.fx.Node) else None
+                    value = (
+                        self._values.get(out)
+                        if isinstance(out, torch.fx.Node)
+                        else None
+                    )
                     if value is None or isinstance(value, tuple):
                         raise CompileError(f"output {out}: not a single tensor value")
                     returned.append(value)

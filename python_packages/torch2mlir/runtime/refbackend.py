@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import re
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -20,7 +20,7 @@ from .. import ir
 from ..errors import CompileError, InputError
 from ..execution_engine import ExecutionEngine
 
-__all__ = ["TensorSpec", "RefBackendModule", "parse_vtensor_type"]
+__all__ = ["RefBackendModule", "TensorSpec", "parse_vtensor_type"]
 
 _MLIR_TO_TORCH_DTYPE = {
     "f32": torch.float32,
@@ -63,14 +63,18 @@ def parse_vtensor_type(spelling: str, name: str = "") -> TensorSpec:
     """
     match = _VTENSOR.match(spelling)
     if not match or match.group(2) not in _MLIR_TO_TORCH_DTYPE:
-        raise CompileError(f"{name or 'value'}: type {spelling} is not a ranked !torch.vtensor of a known dtype")
+        raise CompileError(
+            f"{name or 'value'}: type {spelling} is not a ranked !torch.vtensor of a known dtype"
+        )
     dims = match.group(1)
     shape = tuple(None if d == "?" else int(d) for d in dims.split(",")) if dims else ()
     return TensorSpec(name, shape, _MLIR_TO_TORCH_DTYPE[match.group(2)])
 
 
 #: memrefCopy for copies the LLVM lowering cannot turn into llvm.memcpy.
-_RUNTIME_LIB = str(Path(ir.__file__).parent / "_mlir_libs" / "libtorch2mlir_refbackend_runtime.so")
+_RUNTIME_LIB = str(
+    Path(ir.__file__).parent / "_mlir_libs" / "libtorch2mlir_refbackend_runtime.so"
+)
 
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
 
@@ -79,10 +83,19 @@ def _descriptor_class(rank: int) -> type[ctypes.Structure]:
     """The C layout of a ranked memref descriptor of `rank` (MLIR's ABI)."""
     cls = _DESCRIPTORS.get(rank)
     if cls is None:
-        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64)]
+        fields = [
+            ("allocated", ctypes.c_void_p),
+            ("aligned", ctypes.c_void_p),
+            ("offset", ctypes.c_int64),
+        ]
         if rank:
-            fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
-        cls = _DESCRIPTORS[rank] = type(f"MemRefDescriptor{rank}D", (ctypes.Structure,), {"_fields_": fields})
+            fields += [
+                ("sizes", ctypes.c_int64 * rank),
+                ("strides", ctypes.c_int64 * rank),
+            ]
+        cls = _DESCRIPTORS[rank] = type(
+            f"MemRefDescriptor{rank}D", (ctypes.Structure,), {"_fields_": fields}
+        )
     return cls
 
 
@@ -101,8 +114,14 @@ class RefBackendModule:
         opt_level: LLVM optimization level for the JIT (0-3).
     """
 
-    def __init__(self, llvm_module: ir.Module, func_name: str, inputs: list[TensorSpec],
-                 outputs: list[TensorSpec], opt_level: int = 2) -> None:
+    def __init__(
+        self,
+        llvm_module: ir.Module,
+        func_name: str,
+        inputs: list[TensorSpec],
+        outputs: list[TensorSpec],
+        opt_level: int = 2,
+    ) -> None:
         for spec in outputs:
             if any(s is None for s in spec.shape):
                 raise CompileError(
@@ -112,7 +131,9 @@ class RefBackendModule:
         self.func_name = func_name
         self.inputs = inputs
         self.outputs = outputs
-        self._engine = ExecutionEngine(llvm_module, opt_level=opt_level, shared_libs=[_RUNTIME_LIB])
+        self._engine = ExecutionEngine(
+            llvm_module, opt_level=opt_level, shared_libs=[_RUNTIME_LIB]
+        )
 
     def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
         """The call's arguments as contiguous tensors, checked against the signature.
@@ -123,7 +144,9 @@ class RefBackendModule:
         """
         if len(args) != len(self.inputs):
             expected = ", ".join(f"{s.name}: {s.describe()}" for s in self.inputs)
-            raise InputError(f"expected {len(self.inputs)} arguments ({expected}), got {len(args)}")
+            raise InputError(
+                f"expected {len(self.inputs)} arguments ({expected}), got {len(args)}"
+            )
         tensors = []
         for index, (value, spec) in enumerate(zip(args, self.inputs)):
             what = f"argument {index} ({spec.name})"
@@ -139,10 +162,17 @@ class RefBackendModule:
                     f"{what}: expected rank {len(spec.shape)} {spec.describe()}, got rank "
                     f"{value.dim()} {_describe(value)}"
                 )
-            if any(want is not None and want != got for want, got in zip(spec.shape, value.shape)):
-                raise InputError(f"{what}: expected shape {spec.describe()}, got {_describe(value)}")
+            if any(
+                want is not None and want != got
+                for want, got in zip(spec.shape, value.shape)
+            ):
+                raise InputError(
+                    f"{what}: expected shape {spec.describe()}, got {_describe(value)}"
+                )
             if value.dtype != spec.dtype:
-                raise InputError(f"{what}: expected dtype {spec.describe()}, got {_describe(value)}")
+                raise InputError(
+                    f"{what}: expected dtype {spec.describe()}, got {_describe(value)}"
+                )
             tensors.append(value.detach().contiguous())
         return tensors
 

@@ -25,7 +25,10 @@ MODELS: dict[str, tuple[Callable[[], torch.nn.Module], Callable[[], torch.Tensor
 def _register_models() -> None:
     from ..models import mlp, resnet18
 
-    MODELS["mlp"] = (mlp, lambda: torch.randn(8, 784, generator=torch.Generator().manual_seed(0)))
+    MODELS["mlp"] = (
+        mlp,
+        lambda: torch.randn(8, 784, generator=torch.Generator().manual_seed(0)),
+    )
     MODELS["resnet18"] = (
         resnet18,
         lambda: torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(0)),
@@ -65,12 +68,18 @@ def run_model(name: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     _register_models()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("models", nargs="*", metavar="MODEL",
-                        help=f"models to run, of {', '.join(sorted(MODELS))} (default: mlp resnet18)")
+    parser.add_argument(
+        "models",
+        nargs="*",
+        metavar="MODEL",
+        help=f"models to run, of {', '.join(sorted(MODELS))} (default: mlp resnet18)",
+    )
     args = parser.parse_args(argv)
     unknown = [name for name in args.models if name not in MODELS]
     if unknown:
-        parser.error(f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(sorted(MODELS))}")
+        parser.error(
+            f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(sorted(MODELS))}"
+        )
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads for eager")
     results = [run_model(name) for name in args.models or ["mlp", "resnet18"]]
     passed = sum(results)
