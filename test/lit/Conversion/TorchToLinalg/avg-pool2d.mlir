@@ -1,0 +1,109 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file | FileCheck %s
+
+// avg_pool2d: linalg.pooling_nchw_sum over the zero-padded input, then a
+// generic dividing by PyTorch's divisor for each output position.
+
+// count_include_pad: the window clipped to input + padding,
+//   start = i * stride - pad, end = min(start + kernel, in + pad).
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @avg_pool(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,2,4,4],f32> -> tensor<1x2x4x4xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: tensor.pad
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<1x2x2x2xf32>)
+// CHECK: %[[WINDOW:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[A]], %[[WINDOW]] : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%[[INIT]] : tensor<1x2x2x2xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[SUM]] : tensor<1x2x2x2xf32>)
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[OH:.*]] = linalg.index 2 : index
+// CHECK: %[[H0:.*]] = arith.muli %[[OH]], %{{.*}} : index
+// CHECK: %[[HSTART:.*]] = arith.subi %[[H0]], %{{.*}} : index
+// CHECK: %[[HEND0:.*]] = arith.addi %[[HSTART]], %{{.*}} : index
+// CHECK: %[[HEND:.*]] = arith.minsi %[[HEND0]], %{{.*}} : index
+// CHECK: %[[HCOUNT:.*]] = arith.subi %[[HEND]], %[[HSTART]] : index
+// CHECK: %[[ROWS:.*]] = arith.muli %{{.*}}, %[[HCOUNT]] : index
+// CHECK: %[[OW:.*]] = linalg.index 3 : index
+// CHECK-NOT: arith.maxsi
+// CHECK: %[[W0:.*]] = arith.muli %[[OW]], %{{.*}} : index
+// CHECK: %[[WSTART:.*]] = arith.subi %[[W0]], %{{.*}} : index
+// CHECK: %[[WEND0:.*]] = arith.addi %[[WSTART]], %{{.*}} : index
+// CHECK: %[[WEND:.*]] = arith.minsi %[[WEND0]], %{{.*}} : index
+// CHECK: %[[WCOUNT:.*]] = arith.subi %[[WEND]], %[[WSTART]] : index
+// CHECK-NEXT: %[[COUNT:.*]] = arith.muli %[[ROWS]], %[[WCOUNT]] : index
+// CHECK-NEXT: %[[COUNT64:.*]] = arith.index_cast %[[COUNT]] : index to i64
+// CHECK: %[[DIVISOR:.*]] = arith.sitofp %[[COUNT64]] : i64 to f32
+// CHECK: %[[AVG:.*]] = arith.divf %[[S]], %[[DIVISOR]] : f32
+// CHECK: linalg.yield %[[AVG]] : f32
+// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<1x2x2x2xf32> -> !torch.vtensor<[1,2,2,2],f32>
+func.func @avg_pool(%a: !torch.vtensor<[1,2,4,4],f32>) -> !torch.vtensor<[1,2,2,2],f32> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %0 = torch.aten.avg_pool2d %a, %k, %k, %p, %false, %true, %none : !torch.vtensor<[1,2,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,2,2,2],f32>
+  return %0 : !torch.vtensor<[1,2,2,2],f32>
+}
+
+// -----
+
+// count_include_pad = false: the window is further clamped to the input,
+// start = max(start, 0) and end = min(end, in).
+// CHECK-LABEL: func.func @avg_pool_exclude_pad(
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor.yield %[[ZERO]] : f32
+// CHECK: } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+// CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[PADDED]], %{{.*}} : tensor<1x2x6x6xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x2x3x3xf32>)
+// CHECK: %[[OH:.*]] = linalg.index 2 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[H0:.*]] = arith.muli %[[OH]], %[[C2]] : index
+// CHECK: %[[HSTART:.*]] = arith.subi %[[H0]], %[[C1]] : index
+// CHECK: %[[C5:.*]] = arith.constant 5 : index
+// CHECK: %[[HEND0:.*]] = arith.addi %[[HSTART]], %{{.*}} : index
+// CHECK: %[[HEND1:.*]] = arith.minsi %[[HEND0]], %[[C5]] : index
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[HSTART2:.*]] = arith.maxsi %[[HSTART]], %[[C0]] : index
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[HEND2:.*]] = arith.minsi %[[HEND1]], %[[C4]] : index
+// CHECK: arith.subi %[[HEND2]], %[[HSTART2]] : index
+// CHECK: linalg.index 3 : index
+// CHECK: arith.maxsi
+// CHECK: arith.divf
+func.func @avg_pool_exclude_pad(%a: !torch.vtensor<[1,2,4,4],f32>) -> !torch.vtensor<[1,2,3,3],f32> {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.avg_pool2d %a, %k, %k, %p, %false, %false, %none : !torch.vtensor<[1,2,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,2,3,3],f32>
+  return %0 : !torch.vtensor<[1,2,3,3],f32>
+}
+
+// -----
+
+// divisor_override: a constant divisor.
+// CHECK-LABEL: func.func @avg_pool_divisor_override(
+// CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x2x2x2xf32>)
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[D:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT: %[[AVG:.*]] = arith.divf %[[S]], %[[D]] : f32
+// CHECK-NEXT: linalg.yield %[[AVG]] : f32
+// CHECK-NOT: linalg.index
+func.func @avg_pool_divisor_override(%a: !torch.vtensor<[1,2,4,4],f32>) -> !torch.vtensor<[1,2,2,2],f32> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %int3 = torch.constant.int 3
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %0 = torch.aten.avg_pool2d %a, %k, %k, %p, %false, %true, %int3 : !torch.vtensor<[1,2,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.int -> !torch.vtensor<[1,2,2,2],f32>
+  return %0 : !torch.vtensor<[1,2,2,2],f32>
+}

@@ -1,0 +1,110 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// No padding, no bias: a zero-filled linalg.conv_2d_nchw_fchw.
+// CHECK-LABEL: func.func @conv_no_padding(
+// CHECK-DAG: %[[W:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[4,3,3,3],f32> -> tensor<4x3x3x3xf32>
+// CHECK-DAG: %[[X:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,3,8,8],f32> -> tensor<1x3x8x8xf32>
+// CHECK-NOT: tensor.pad
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x4x6x6xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<1x4x6x6xf32>)
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[X]], %[[W]] : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) outs(%[[FILL]] : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: torch_c.from_builtin_tensor %[[CONV]] : tensor<1x4x6x6xf32> -> !torch.vtensor<[1,4,6,6],f32>
+func.func @conv_no_padding(%x: !torch.vtensor<[1,3,8,8],f32>, %w: !torch.vtensor<[4,3,3,3],f32>) -> !torch.vtensor<[1,4,6,6],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[1,3,8,8],f32>, !torch.vtensor<[4,3,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,6,6],f32>
+  return %0 : !torch.vtensor<[1,4,6,6],f32>
+}
+
+// -----
+
+// Padding [1, 2] -> tensor.pad with zeros; the bias initializes the
+// accumulator, broadcast along dim 1; stride 2 and dilation 1.
+// CHECK: #[[CHANNEL:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv_padding_bias(
+// CHECK-DAG: %[[BIAS:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[4],f32> -> tensor<4xf32>
+// CHECK-DAG: %[[W:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[4,3,3,3],f32> -> tensor<4x3x3x3xf32>
+// CHECK-DAG: %[[X:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,3,8,8],f32> -> tensor<1x3x8x8xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 0, 1, 2] high[0, 0, 1, 2] {
+// CHECK: tensor.yield %[[ZERO]] : f32
+// CHECK: } : tensor<1x3x8x8xf32> to tensor<1x3x10x12xf32>
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x4x4x5xf32>
+// CHECK: %[[INIT:.*]] = linalg.generic {indexing_maps = [#[[CHANNEL]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[BIAS]] : tensor<4xf32>) outs(%[[EMPTY]] : tensor<1x4x4x5xf32>)
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[PADDED]], %[[W]] : tensor<1x3x10x12xf32>, tensor<4x3x3x3xf32>) outs(%[[INIT]] : tensor<1x4x4x5xf32>) -> tensor<1x4x4x5xf32>
+// CHECK: torch_c.from_builtin_tensor %[[CONV]]
+func.func @conv_padding_bias(%x: !torch.vtensor<[1,3,8,8],f32>, %w: !torch.vtensor<[4,3,3,3],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,4,4,5],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int1, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %op = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %false, %op, %int1 : !torch.vtensor<[1,3,8,8],f32>, !torch.vtensor<[4,3,3,3],f32>, !torch.vtensor<[4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,4,5],f32>
+  return %0 : !torch.vtensor<[1,4,4,5],f32>
+}
+
+// -----
+
+// Dilation [2, 1]; single-element lists apply to both spatial dims.
+// CHECK-LABEL: func.func @conv_dilation(
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x1x7x7xf32>, tensor<1x1x3x3xf32>) outs(%{{.*}} : tensor<1x1x3x5xf32>)
+func.func @conv_dilation(%x: !torch.vtensor<[1,1,7,7],f32>, %w: !torch.vtensor<[1,1,3,3],f32>) -> !torch.vtensor<[1,1,3,5],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int2, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %false, %p, %int1 : !torch.vtensor<[1,1,7,7],f32>, !torch.vtensor<[1,1,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,3,5],f32>
+  return %0 : !torch.vtensor<[1,1,3,5],f32>
+}
+
+// -----
+
+// groups = 2: the channel dims are split into (groups, channels per group).
+// CHECK-LABEL: func.func @conv_groups(
+// CHECK-DAG: %[[W:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[6,2,3,3],f32> -> tensor<6x2x3x3xf32>
+// CHECK-DAG: %[[X:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,4,5,5],f32> -> tensor<2x4x5x5xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x6x3x3xf32>)
+// CHECK: %[[GX:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 2, 2, 5, 5] : tensor<2x4x5x5xf32> into tensor<2x2x2x5x5xf32>
+// CHECK: %[[GW:.*]] = tensor.expand_shape %[[W]] {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 3, 2, 3, 3] : tensor<6x2x3x3xf32> into tensor<2x3x2x3x3xf32>
+// CHECK: %[[GI:.*]] = tensor.expand_shape %[[FILL]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 2, 3, 3, 3] : tensor<2x6x3x3xf32> into tensor<2x2x3x3x3xf32>
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[GX]], %[[GW]] : tensor<2x2x2x5x5xf32>, tensor<2x3x2x3x3xf32>) outs(%[[GI]] : tensor<2x2x3x3x3xf32>) -> tensor<2x2x3x3x3xf32>
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[CONV]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<2x2x3x3x3xf32> into tensor<2x6x3x3xf32>
+// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<2x6x3x3xf32> -> !torch.vtensor<[2,6,3,3],f32>
+func.func @conv_groups(%x: !torch.vtensor<[2,4,5,5],f32>, %w: !torch.vtensor<[6,2,3,3],f32>) -> !torch.vtensor<[2,6,3,3],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int2 : !torch.vtensor<[2,4,5,5],f32>, !torch.vtensor<[6,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[2,6,3,3],f32>
+  return %0 : !torch.vtensor<[2,6,3,3],f32>
+}
+
+// -----
+
+// Transposed convolution has no lowering: the op is reported.
+func.func @conv_transposed(%x: !torch.vtensor<[1,4,5,5],f32>, %w: !torch.vtensor<[4,2,3,3],f32>) -> !torch.vtensor<[1,2,7,7],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %true, %p, %int1 : !torch.vtensor<[1,4,5,5],f32>, !torch.vtensor<[4,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,7,7],f32>
+  return %0 : !torch.vtensor<[1,2,7,7],f32>
+}

@@ -1,0 +1,84 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file | FileCheck %s
+
+// sum.dim_IntList: a reduction generic into a zero-filled tensor of the kept
+// dims, reshaped to the keepdim result.
+
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK: #[[KEPT:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @sum_keepdim(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,3,4],f32> -> tensor<2x3x4xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[EMPTY]] : tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]] : tensor<2x3x4xf32>) outs(%[[FILL]] : tensor<2x4xf32>) {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[X]], %[[ACC]] : f32
+// CHECK-NEXT: linalg.yield %[[ADD]] : f32
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[SUM]] {{\[\[}}0], [1, 2]] output_shape [2, 1, 4] : tensor<2x4xf32> into tensor<2x1x4xf32>
+// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<2x1x4xf32> -> !torch.vtensor<[2,1,4],f32>
+func.func @sum_keepdim(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,1,4],f32> {
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %true, %none : !torch.vtensor<[2,3,4],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[2,1,4],f32>
+  return %0 : !torch.vtensor<[2,1,4],f32>
+}
+
+// -----
+
+// Several dims, one negative, without keepdim: no reshape.
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK: #[[KEPT:.*]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-LABEL: func.func @sum_no_keepdim(
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["reduction", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK: torch_c.from_builtin_tensor %[[SUM]] : tensor<3xf32> -> !torch.vtensor<[3],f32>
+func.func @sum_no_keepdim(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[3],f32> {
+  %int0 = torch.constant.int 0
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %int0, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[2,3,4],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// dim = None reduces everything; an int32 input accumulates in the int64
+// result dtype.
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK: #[[SCALAR:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @sum_all_int(
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<i64>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : i64) outs(%[[EMPTY]] : tensor<i64>)
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[SCALAR]]], iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<2x3xi32>) outs(%[[FILL]] : tensor<i64>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: i32, %[[ACC:.*]]: i64):
+// CHECK-NEXT: %[[XW:.*]] = arith.extsi %[[X]] : i32 to i64
+// CHECK-NEXT: %[[ADD:.*]] = arith.addi %[[XW]], %[[ACC]] : i64
+// CHECK-NEXT: linalg.yield %[[ADD]] : i64
+func.func @sum_all_int(%a: !torch.vtensor<[2,3],si32>) -> !torch.vtensor<[],si64> {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.sum.dim_IntList %a, %none, %false, %none : !torch.vtensor<[2,3],si32>, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[],si64>
+  return %0 : !torch.vtensor<[],si64>
+}
+
+// -----
+
+// A dynamic kept dim sizes the accumulator.
+// CHECK-LABEL: func.func @sum_dynamic(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[?,3],f32> -> tensor<?x3xf32>
+// CHECK: %[[DIM:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<?x3xf32>) outs(%{{.*}} : tensor<?xf32>)
+func.func @sum_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?],f32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}

@@ -1,0 +1,108 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// Ops that the pass owns but cannot lower are errors naming the op; ops it
+// does not own stay for a later pass (or the backend contract verifier).
+
+// CHECK-LABEL: func.func @not_owned(
+// CHECK: torch.aten.matmul %{{.*}}, %{{.*}} : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[],f32>
+// CHECK: torch.operator "aten.sin"
+func.func @not_owned(%a: !torch.vtensor<[3],f32>) -> (!torch.vtensor<[],f32>, !torch.vtensor<[3],f32>) {
+  %0 = torch.aten.matmul %a, %a : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[],f32>
+  %1 = torch.operator "aten.sin"(%a) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
+  return %0, %1 : !torch.vtensor<[],f32>, !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// mm does not promote: operands of different dtypes.
+func.func @mm_mixed_dtypes(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3,4],f64>) -> !torch.vtensor<[2,4],f64> {
+  // expected-error @+1 {{'torch.aten.mm' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.mm %a, %b : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3,4],f64> -> !torch.vtensor<[2,4],f64>
+  return %0 : !torch.vtensor<[2,4],f64>
+}
+
+// -----
+
+// True division has no integer result.
+func.func @div_int_result(%a: !torch.vtensor<[2],si64>, %b: !torch.vtensor<[2],si64>) -> !torch.vtensor<[2],si64> {
+  // expected-error @+1 {{'torch.aten.div.Tensor' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.div.Tensor %a, %b : !torch.vtensor<[2],si64>, !torch.vtensor<[2],si64> -> !torch.vtensor<[2],si64>
+  return %0 : !torch.vtensor<[2],si64>
+}
+
+// -----
+
+// Subtraction of bools is an error in PyTorch too.
+func.func @sub_bool(%a: !torch.vtensor<[2],i1>, %b: !torch.vtensor<[2],i1>) -> !torch.vtensor<[2],i1> {
+  %int1 = torch.constant.int 1
+  // expected-error @+1 {{'torch.aten.sub.Tensor' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.sub.Tensor %a, %b, %int1 : !torch.vtensor<[2],i1>, !torch.vtensor<[2],i1>, !torch.int -> !torch.vtensor<[2],i1>
+  return %0 : !torch.vtensor<[2],i1>
+}
+
+// -----
+
+func.func @exp_int_result(%a: !torch.vtensor<[2],si64>) -> !torch.vtensor<[2],si64> {
+  // expected-error @+1 {{'torch.aten.exp' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.exp %a : !torch.vtensor<[2],si64> -> !torch.vtensor<[2],si64>
+  return %0 : !torch.vtensor<[2],si64>
+}
+
+// -----
+
+func.func @softmax_int(%a: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3],si64> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten._softmax' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten._softmax %a, %int1, %false : !torch.vtensor<[2,3],si64>, !torch.int, !torch.bool -> !torch.vtensor<[2,3],si64>
+  return %0 : !torch.vtensor<[2,3],si64>
+}
+
+// -----
+
+func.func @cat_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %a, %a : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.list<vtensor>
+  // expected-error @+1 {{'torch.aten.cat' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,3],f32>
+  return %0 : !torch.vtensor<[?,3],f32>
+}
+
+// -----
+
+func.func @max_pool_dynamic(%a: !torch.vtensor<[1,1,?,?],f32>) -> !torch.vtensor<[1,1,?,?],f32> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten.max_pool2d' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.max_pool2d %a, %k, %k, %p, %d, %false : !torch.vtensor<[1,1,?,?],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,?,?],f32>
+  return %0 : !torch.vtensor<[1,1,?,?],f32>
+}
+
+// -----
+
+func.func @avg_pool_int(%a: !torch.vtensor<[1,1,4,4],si64>) -> !torch.vtensor<[1,1,2,2],si64> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  // expected-error @+1 {{'torch.aten.avg_pool2d' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.avg_pool2d %a, %k, %k, %p, %false, %true, %none : !torch.vtensor<[1,1,4,4],si64>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,1,2,2],si64>
+  return %0 : !torch.vtensor<[1,1,2,2],si64>
+}
+
+// -----
+
+// The result must have a known rank and dtype.
+func.func @relu_unranked(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<*,f32> {
+  // expected-error @+1 {{'torch.aten.relu' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.vtensor<*,f32>
+  return %0 : !torch.vtensor<*,f32>
+}

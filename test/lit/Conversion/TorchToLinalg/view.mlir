@@ -1,0 +1,94 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// view: a row-major reshape to the result type, with collapse_shape /
+// expand_shape when the dims group.
+
+// CHECK-LABEL: func.func @collapse(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,3,4],f32> -> tensor<2x3x4xf32>
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<6x4xf32> -> !torch.vtensor<[6,4],f32>
+func.func @collapse(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[6,4],f32> {
+  %int6 = torch.constant.int 6
+  %int4 = torch.constant.int 4
+  %l = torch.prim.ListConstruct %int6, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[2,3,4],f32>, !torch.list<int> -> !torch.vtensor<[6,4],f32>
+  return %0 : !torch.vtensor<[6,4],f32>
+}
+
+// -----
+
+// Size-1 dims join a neighbouring group.
+// CHECK-LABEL: func.func @expand(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[6,4],f32> -> tensor<6x4xf32>
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[A]] {{\[\[}}0, 1], [2, 3]] output_shape [2, 3, 1, 4] : tensor<6x4xf32> into tensor<2x3x1x4xf32>
+// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<2x3x1x4xf32> -> !torch.vtensor<[2,3,1,4],f32>
+func.func @expand(%a: !torch.vtensor<[6,4],f32>) -> !torch.vtensor<[2,3,1,4],f32> {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int1 = torch.constant.int 1
+  %int4 = torch.constant.int 4
+  %l = torch.prim.ListConstruct %int2, %int3, %int1, %int4 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[6,4],f32>, !torch.list<int> -> !torch.vtensor<[2,3,1,4],f32>
+  return %0 : !torch.vtensor<[2,3,1,4],f32>
+}
+
+// -----
+
+// To and from rank 0.
+// CHECK-LABEL: func.func @rank0(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,1],f32> -> tensor<1x1xf32>
+// CHECK: %[[S:.*]] = tensor.collapse_shape %[[A]] [] : tensor<1x1xf32> into tensor<f32>
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[S]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK: torch_c.from_builtin_tensor %[[V]] : tensor<1xf32> -> !torch.vtensor<[1],f32>
+func.func @rank0(%a: !torch.vtensor<[1,1],f32>) -> !torch.vtensor<[1],f32> {
+  %int1 = torch.constant.int 1
+  %empty = torch.prim.ListConstruct  : () -> !torch.list<int>
+  %0 = torch.aten.view %a, %empty : !torch.vtensor<[1,1],f32>, !torch.list<int> -> !torch.vtensor<[],f32>
+  %l = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %0, %l : !torch.vtensor<[],f32>, !torch.list<int> -> !torch.vtensor<[1],f32>
+  return %1 : !torch.vtensor<[1],f32>
+}
+
+// -----
+
+// Dims that do not group ([2,3] -> [3,2]) go through a flat 1-D tensor.
+// CHECK-LABEL: func.func @regroup(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,3],f32> -> tensor<2x3xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<3x2xf32> -> !torch.vtensor<[3,2],f32>
+func.func @regroup(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[3,2],f32> {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %l = torch.prim.ListConstruct %int3, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[3,2],f32>
+  return %0 : !torch.vtensor<[3,2],f32>
+}
+
+// -----
+
+// Same shape: no op.
+// CHECK-LABEL: func.func @same_shape(
+// CHECK-SAME: %[[ARG:.*]]: !torch.vtensor<[2,3],f32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return %[[ARG]]
+func.func @same_shape(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %l = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// A dynamic input viewed to a different dynamic shape is not supported.
+func.func @dynamic(%a: !torch.vtensor<[?,3,4],f32>) -> !torch.vtensor<[?,12],f32> {
+  %int-1 = torch.constant.int -1
+  %int12 = torch.constant.int 12
+  %l = torch.prim.ListConstruct %int-1, %int12 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.view' could not be lowered to linalg-on-tensors}}
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[?,3,4],f32>, !torch.list<int> -> !torch.vtensor<[?,12],f32>
+  return %0 : !torch.vtensor<[?,12],f32>
+}

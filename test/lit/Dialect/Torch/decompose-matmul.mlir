@@ -1,0 +1,100 @@
+// RUN: torch2mlir-opt %s -torch-decompose-complex-ops -split-input-file | FileCheck %s
+
+// matmul by operand ranks.
+
+// CHECK-LABEL: func.func @matmul_2x2(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[2,3],f32>, %[[B:.*]]: !torch.vtensor<[3,4],f32>)
+// CHECK: %[[R:.*]] = torch.aten.mm %[[A]], %[[B]] : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor<[2,4],f32>
+// CHECK: return %[[R]]
+func.func @matmul_2x2(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[2,4],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_2x2_dynamic(
+// CHECK: torch.aten.mm %{{.*}}, %{{.*}} : !torch.vtensor<[?,3],f32>, !torch.vtensor<[3,?],f32> -> !torch.vtensor<[?,?],f32>
+func.func @matmul_2x2_dynamic(%a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[3,?],f32>) -> !torch.vtensor<[?,?],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[?,3],f32>, !torch.vtensor<[3,?],f32> -> !torch.vtensor<[?,?],f32>
+  return %0 : !torch.vtensor<[?,?],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_3x3(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[5,2,3],f32>, %[[B:.*]]: !torch.vtensor<[5,3,4],f32>)
+// CHECK: %[[R:.*]] = torch.aten.bmm %[[A]], %[[B]] : !torch.vtensor<[5,2,3],f32>, !torch.vtensor<[5,3,4],f32> -> !torch.vtensor<[5,2,4],f32>
+// CHECK: return %[[R]]
+func.func @matmul_3x3(%a: !torch.vtensor<[5,2,3],f32>, %b: !torch.vtensor<[5,3,4],f32>) -> !torch.vtensor<[5,2,4],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[5,2,3],f32>, !torch.vtensor<[5,3,4],f32> -> !torch.vtensor<[5,2,4],f32>
+  return %0 : !torch.vtensor<[5,2,4],f32>
+}
+
+// -----
+
+// A batch that broadcasts is not a bmm.
+// CHECK-LABEL: func.func @matmul_3x3_broadcast(
+// CHECK: torch.aten.matmul
+// CHECK-NOT: torch.aten.bmm
+func.func @matmul_3x3_broadcast(%a: !torch.vtensor<[1,2,3],f32>, %b: !torch.vtensor<[5,3,4],f32>) -> !torch.vtensor<[5,2,4],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[5,3,4],f32> -> !torch.vtensor<[5,2,4],f32>
+  return %0 : !torch.vtensor<[5,2,4],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_3x2(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[5,2,3],f32>, %[[B:.*]]: !torch.vtensor<[3,4],f32>)
+// CHECK: %[[FLAT_SIZES:.*]] = torch.prim.ListConstruct %int10, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: %[[FLAT:.*]] = torch.aten.view %[[A]], %[[FLAT_SIZES]] : !torch.vtensor<[5,2,3],f32>, !torch.list<int> -> !torch.vtensor<[10,3],f32>
+// CHECK: %[[MM:.*]] = torch.aten.mm %[[FLAT]], %[[B]] : !torch.vtensor<[10,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor<[10,4],f32>
+// CHECK: %[[SIZES:.*]] = torch.prim.ListConstruct %int5, %int2, %int4 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+// CHECK: %[[R:.*]] = torch.aten.view %[[MM]], %[[SIZES]] : !torch.vtensor<[10,4],f32>, !torch.list<int> -> !torch.vtensor<[5,2,4],f32>
+// CHECK: return %[[R]]
+func.func @matmul_3x2(%a: !torch.vtensor<[5,2,3],f32>, %b: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[5,2,4],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[5,2,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor<[5,2,4],f32>
+  return %0 : !torch.vtensor<[5,2,4],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_4x2(
+// CHECK: torch.aten.view %{{.*}}, %{{.*}} : !torch.vtensor<[2,5,2,3],f32>, !torch.list<int> -> !torch.vtensor<[20,3],f32>
+// CHECK: torch.aten.mm %{{.*}}, %{{.*}} : !torch.vtensor<[20,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor<[20,4],f32>
+// CHECK: torch.aten.view %{{.*}}, %{{.*}} : !torch.vtensor<[20,4],f32>, !torch.list<int> -> !torch.vtensor<[2,5,2,4],f32>
+func.func @matmul_4x2(%a: !torch.vtensor<[2,5,2,3],f32>, %b: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[2,5,2,4],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[2,5,2,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor<[2,5,2,4],f32>
+  return %0 : !torch.vtensor<[2,5,2,4],f32>
+}
+
+// -----
+
+// The flattened row count must be static.
+// CHECK-LABEL: func.func @matmul_3x2_dynamic_batch(
+// CHECK: torch.aten.matmul
+// CHECK-NOT: torch.aten.mm
+func.func @matmul_3x2_dynamic_batch(%a: !torch.vtensor<[?,2,3],f32>, %b: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[?,2,4],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[?,2,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor<[?,2,4],f32>
+  return %0 : !torch.vtensor<[?,2,4],f32>
+}
+
+// -----
+
+// 1-D operands are not supported: the op stays.
+// CHECK-LABEL: func.func @matmul_1x1(
+// CHECK: %[[R:.*]] = torch.aten.matmul %{{.*}}, %{{.*}} : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[],f32>
+// CHECK: return %[[R]]
+func.func @matmul_1x1(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[],f32>
+  return %0 : !torch.vtensor<[],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_2x1(
+// CHECK: torch.aten.matmul %{{.*}}, %{{.*}} : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[2],f32>
+func.func @matmul_2x1(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[2],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[2],f32>
+  return %0 : !torch.vtensor<[2],f32>
+}

@@ -1,0 +1,120 @@
+// RUN: torch2mlir-opt %s -torch-decompose-complex-ops -split-input-file | FileCheck %s
+
+// Ops that are aten.view under value semantics: the view sizes are the
+// result sizes.
+
+// CHECK-LABEL: func.func @reshape(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[2,3,4],f32>)
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int6, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: %[[R:.*]] = torch.aten.view %[[A]], %[[S]] : !torch.vtensor<[2,3,4],f32>, !torch.list<int> -> !torch.vtensor<[6,4],f32>
+// CHECK: return %[[R]]
+func.func @reshape(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[6,4],f32> {
+  %int6 = torch.constant.int 6
+  %int-1 = torch.constant.int -1
+  %l = torch.prim.ListConstruct %int6, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.reshape %a, %l : !torch.vtensor<[2,3,4],f32>, !torch.list<int> -> !torch.vtensor<[6,4],f32>
+  return %0 : !torch.vtensor<[6,4],f32>
+}
+
+// -----
+
+// One dynamic result size becomes -1.
+// CHECK-LABEL: func.func @reshape_dynamic(
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int-1, %int12 : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %{{.*}}, %[[S]] : !torch.vtensor<[?,3,4],f32>, !torch.list<int> -> !torch.vtensor<[?,12],f32>
+func.func @reshape_dynamic(%a: !torch.vtensor<[?,3,4],f32>) -> !torch.vtensor<[?,12],f32> {
+  %int-1 = torch.constant.int -1
+  %int12 = torch.constant.int 12
+  %l = torch.prim.ListConstruct %int-1, %int12 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.reshape %a, %l : !torch.vtensor<[?,3,4],f32>, !torch.list<int> -> !torch.vtensor<[?,12],f32>
+  return %0 : !torch.vtensor<[?,12],f32>
+}
+
+// -----
+
+// Two dynamic sizes, or an unknown rank, cannot be a view.
+// CHECK-LABEL: func.func @reshape_not_decomposed(
+// CHECK: torch.aten.reshape %{{.*}} -> !torch.vtensor<[?,?],f32>
+// CHECK: torch.aten.reshape %{{.*}} -> !torch.vtensor<*,f32>
+// CHECK-NOT: torch.aten.view
+func.func @reshape_not_decomposed(%a: !torch.vtensor<[?,?],f32>, %l: !torch.list<int>) -> (!torch.vtensor<[?,?],f32>, !torch.vtensor<*,f32>) {
+  %0 = torch.aten.reshape %a, %l : !torch.vtensor<[?,?],f32>, !torch.list<int> -> !torch.vtensor<[?,?],f32>
+  %1 = torch.aten.reshape %a, %l : !torch.vtensor<[?,?],f32>, !torch.list<int> -> !torch.vtensor<*,f32>
+  return %0, %1 : !torch.vtensor<[?,?],f32>, !torch.vtensor<*,f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @unsafe_view(
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int24 : (!torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %{{.*}}, %[[S]] : !torch.vtensor<[2,3,4],f32>, !torch.list<int> -> !torch.vtensor<[24],f32>
+// CHECK-NOT: torch.aten._unsafe_view
+func.func @unsafe_view(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[24],f32> {
+  %int24 = torch.constant.int 24
+  %l = torch.prim.ListConstruct %int24 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten._unsafe_view %a, %l : !torch.vtensor<[2,3,4],f32>, !torch.list<int> -> !torch.vtensor<[24],f32>
+  return %0 : !torch.vtensor<[24],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @flatten(
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int2, %int60 : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %{{.*}}, %[[S]] : !torch.vtensor<[2,3,4,5],f32>, !torch.list<int> -> !torch.vtensor<[2,60],f32>
+// CHECK-NOT: torch.aten.flatten
+func.func @flatten(%a: !torch.vtensor<[2,3,4,5],f32>) -> !torch.vtensor<[2,60],f32> {
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.flatten.using_ints %a, %int1, %int-1 : !torch.vtensor<[2,3,4,5],f32>, !torch.int, !torch.int -> !torch.vtensor<[2,60],f32>
+  return %0 : !torch.vtensor<[2,60],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @unsqueeze(
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int2, %int1, %int3 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %{{.*}}, %[[S]] : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,1,3],f32>
+// CHECK-NOT: torch.aten.unsqueeze
+func.func @unsqueeze(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,1,3],f32> {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.unsqueeze %a, %int1 : !torch.vtensor<[2,3],f32>, !torch.int -> !torch.vtensor<[2,1,3],f32>
+  return %0 : !torch.vtensor<[2,1,3],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @squeeze_dim(
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %{{.*}}, %[[S]] : !torch.vtensor<[2,1,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+// CHECK-NOT: torch.aten.squeeze
+func.func @squeeze_dim(%a: !torch.vtensor<[2,1,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.squeeze.dim %a, %int1 : !torch.vtensor<[2,1,3],f32>, !torch.int -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @squeeze_dims(
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %{{.*}}, %[[S]] : !torch.vtensor<[1,2,1,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+// CHECK-NOT: torch.aten.squeeze
+func.func @squeeze_dims(%a: !torch.vtensor<[1,2,1,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %int0 = torch.constant.int 0
+  %int2 = torch.constant.int 2
+  %l = torch.prim.ListConstruct %int0, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.squeeze.dims %a, %l : !torch.vtensor<[1,2,1,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// squeeze without dims drops every size-1 dim.
+// CHECK-LABEL: func.func @squeeze_all(
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %{{.*}}, %[[S]] : !torch.vtensor<[1,2,1,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+// CHECK-NOT: torch.aten.squeeze
+func.func @squeeze_all(%a: !torch.vtensor<[1,2,1,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %0 = torch.aten.squeeze %a : !torch.vtensor<[1,2,1,3],f32> -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}

@@ -1,0 +1,43 @@
+// RUN: torch2mlir-opt %s -split-input-file -verify-diagnostics
+
+// The tensor type verifier: dtypes must be torch dtypes, sizes >= 0 or ?.
+
+// expected-error @+1 {{invalid dtype 'index' for a torch tensor}}
+func.func private @index_dtype(!torch.vtensor<[2],index>)
+
+// -----
+
+// Signless integers other than i1 are not torch dtypes (si32 is).
+// expected-error @+1 {{invalid dtype 'i32' for a torch tensor (expected one of f16, bf16, f32, f64, si8, si16, si32, si64, ui8, i1, complex<f32>, complex<f64>)}}
+func.func private @signless_i32(!torch.vtensor<[2],i32>)
+
+// -----
+
+// expected-error @+1 {{invalid dtype 'i64' for a torch tensor}}
+func.func private @signless_i64(!torch.vtensor<[],i64>)
+
+// -----
+
+// expected-error @+1 {{invalid dtype 'ui16' for a torch tensor}}
+func.func private @ui16_nonvalue(!torch.tensor<[2],ui16>)
+
+// -----
+
+// expected-error @+1 {{invalid dtype 'f8E4M3FN' for a torch tensor}}
+func.func private @fp8(!torch.vtensor<[2],f8E4M3FN>)
+
+// -----
+
+// expected-error @+1 {{invalid dtype 'complex<f16>' for a torch tensor}}
+func.func private @complex_f16(!torch.vtensor<[2],complex<f16>>)
+
+// -----
+
+// expected-error @+1 {{invalid tensor size -2 (sizes are >= 0, or ? when dynamic)}}
+func.func private @negative_size(!torch.vtensor<[2,-2],f32>)
+
+// -----
+
+// -1 is the internal encoding of a dynamic size, but it must be spelled `?`.
+// expected-error @+1 {{invalid tensor size -7}}
+func.func private @negative_size_nonvalue(!torch.tensor<[-7],f32>)

@@ -1,0 +1,43 @@
+// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | FileCheck %s
+// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | grep -c "llvm.call @malloc" | FileCheck %s --check-prefix=ONE
+// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | grep -c "llvm.call @free" | FileCheck %s --check-prefix=ONE
+
+// The whole compiler, torch IR to the LLVM dialect, on
+// softmax(relu(x + b), dim=1). The result is written to the out-param; the
+// row max and row sum share one temporary buffer, allocated once and freed
+// once.
+
+// ONE: {{^}}1{{$}}
+
+// CHECK-DAG: llvm.func @free(!llvm.ptr)
+// CHECK-DAG: llvm.func @malloc(i64) -> !llvm.ptr
+// CHECK-LABEL: llvm.func @main(
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// x + b, relu:
+// CHECK: %[[SUM:.*]] = llvm.fadd %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[GT:.*]] = llvm.fcmp "ugt" %[[SUM]], %{{.*}} : f32
+// CHECK-NEXT: llvm.select %[[GT]], %[[SUM]], %{{.*}} : i1, f32
+// CHECK: llvm.call @malloc
+// Row max, exp-sum and the division:
+// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.fsub
+// CHECK: llvm.intr.exp(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.fadd
+// CHECK: llvm.intr.exp(%{{.*}}) : (f32) -> f32
+// CHECK-NEXT: llvm.fdiv
+// CHECK: llvm.call @free
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @_mlir_ciface_main(
+// CHECK: llvm.call @main(
+// CHECK-NOT: !torch
+// CHECK-NOT: torch_c.
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.
+func.func @main(%x: !torch.vtensor<[4,5],f32>, %b: !torch.vtensor<[5],f32>) -> !torch.vtensor<[4,5],f32> attributes {llvm.emit_c_interface} {
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %0 = torch.aten.add.Tensor %x, %b, %int1 : !torch.vtensor<[4,5],f32>, !torch.vtensor<[5],f32>, !torch.int -> !torch.vtensor<[4,5],f32>
+  %1 = torch.aten.relu %0 : !torch.vtensor<[4,5],f32> -> !torch.vtensor<[4,5],f32>
+  %2 = torch.aten.softmax.int %1, %int1, %none : !torch.vtensor<[4,5],f32>, !torch.int, !torch.none -> !torch.vtensor<[4,5],f32>
+  return %2 : !torch.vtensor<[4,5],f32>
+}

@@ -1,0 +1,60 @@
+// RUN: torch2mlir-opt %s -torch2mlir-refbackend-pipeline -split-input-file | FileCheck %s
+
+// linalg-on-tensors to the LLVM dialect: the result becomes an out-param
+// memref, loops replace linalg, and `llvm.emit_c_interface` adds the
+// `_mlir_ciface_` wrapper that the ExecutionEngine calls.
+
+// Two memref inputs and the result, each an expanded 1-D descriptor
+// (allocated ptr, aligned ptr, offset, size, stride).
+// CHECK-LABEL: llvm.func @main(
+// CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64,
+// CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64,
+// CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64)
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK: llvm.mlir.constant(4 : index) : i64
+// CHECK: llvm.cond_br
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[Y:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[S:.*]] = llvm.fadd %[[X]], %[[Y]] : f32
+// CHECK: llvm.store %[[S]], %{{.*}} : f32, !llvm.ptr
+// CHECK: llvm.return
+// CHECK-NOT: llvm.call @malloc
+// CHECK-LABEL: llvm.func @_mlir_ciface_main(
+// CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK: llvm.call @main(
+// CHECK-SAME: -> ()
+// CHECK-NEXT: llvm.return
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.
+// CHECK-NOT: func.func
+#map = affine_map<(d0) -> (d0)>
+func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> attributes {llvm.emit_c_interface} {
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// Without the attribute there is no wrapper; math lowers to LLVM
+// intrinsics.
+// CHECK-LABEL: llvm.func @no_wrapper(
+// CHECK-NOT: attributes {llvm.emit_c_interface}
+// CHECK: llvm.intr.exp(%{{.*}}) : (f32) -> f32
+// CHECK-NOT: _mlir_ciface_
+#map = affine_map<(d0) -> (d0)>
+func.func @no_wrapper(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = math.exp %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
