@@ -148,6 +148,15 @@ def update_ods(session: nox.Session) -> None:
     _python(session, env, "build_tools/torch_ods_gen.py", *session.posargs)
 
 
+@nox.session(name="bump-llvm", venv_backend="none")
+def bump_llvm(session: nox.Session) -> None:
+    """Move the LLVM pin, then build and test it: `-- --to 22.1.9 --commit SHA` (see README)."""
+    verifies = not {"--dry-run", "--no-verify", "--print-newest"} & set(session.posargs)
+    # The tool installs the new build lock itself; lit and pytest come from test.txt.
+    env = _shared_env(session, "build", *(["test"] if verifies else []))
+    _python(session, env, "build_tools/bump_llvm.py", *session.posargs)
+
+
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
     """ruff check the Python sources (posargs go to ruff)."""

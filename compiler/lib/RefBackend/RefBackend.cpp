@@ -11,14 +11,16 @@
 
 using namespace mlir;
 
-std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText() {
-  return "canonicalize,"
-         "func.func(linalg-fuse-elementwise-ops),"
+std::string
+mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
+  return std::string("canonicalize,"
+                     "func.func(linalg-fuse-elementwise-ops),"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
          "canonicalize,"
-         "buffer-deallocation-pipeline,"
+                     "buffer-deallocation-pipeline,") +
+         (runtimeKernels ? "refbackend-runtime-kernels," : "") +
          "func.func(convert-linalg-to-loops),"
          "lower-affine,"
          "convert-scf-to-cf,"
@@ -33,18 +35,20 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText() {
          "reconcile-unrealized-casts";
 }
 
-LogicalResult
-mlir::torch2mlir::refbackend::buildRefBackendPipeline(OpPassManager &pm) {
-  return parsePassPipeline(getRefBackendPipelineText(), pm, llvm::errs());
+LogicalResult mlir::torch2mlir::refbackend::buildRefBackendPipeline(
+    OpPassManager &pm, const RefBackendPipelineOptions &options) {
+  return parsePassPipeline(getRefBackendPipelineText(options.runtimeKernels),
+                           pm, llvm::errs());
 }
 
 void mlir::torch2mlir::refbackend::registerRefBackendPipeline() {
-  PassPipelineRegistration<>(
+  registerRefBackendPasses();
+  PassPipelineRegistration<RefBackendPipelineOptions>(
       "torch2mlir-refbackend-pipeline",
       "From linalg-on-tensors to the LLVM dialect for the RefBackend's "
       "ExecutionEngine (bufferization with out-params, deallocation, loops)",
-      [](OpPassManager &pm) {
-        if (failed(buildRefBackendPipeline(pm)))
+      [](OpPassManager &pm, const RefBackendPipelineOptions &options) {
+        if (failed(buildRefBackendPipeline(pm, options)))
           llvm::report_fatal_error("invalid RefBackend pipeline text");
       });
 }

@@ -204,7 +204,7 @@ def compile(
         ValueError: an unknown ``decompositions`` name.
     """
     from ..fx import export
-    from ..fx.importer import import_exported_program
+    from ..fx.importer import FxImporter
 
     timings: dict[str, float] = {}
     start = time.perf_counter()
@@ -217,12 +217,16 @@ def compile(
     timings["export"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    module = import_exported_program(prog)
+    # Weights become arguments bound at call time: the generated code does
+    # not embed them (fast JIT, one copy of the weights: the model's own).
+    importer = FxImporter()
+    module = importer.import_program(prog, "main", params_as_arguments=True)
     names = [
         spec.arg.name
         for spec in prog.graph_signature.input_specs
         if spec.kind.name == "USER_INPUT"
     ]
+    names += [f"param{i}" for i in range(len(importer.parameters))]
     inputs, outputs = function_signature(module, "main", names)
     timings["import"] = time.perf_counter() - start
 
@@ -234,7 +238,14 @@ def compile(
 
     start = time.perf_counter()
     try:
-        runner = RefBackendModule(module, "main", inputs, outputs, opt_level=opt_level)
+        runner = RefBackendModule(
+            module,
+            "main",
+            inputs,
+            outputs,
+            opt_level=opt_level,
+            bound_inputs=importer.parameters,
+        )
     except RuntimeError as error:
         raise CompileError(f"JIT compilation failed: {error}") from error
     timings["jit"] = time.perf_counter() - start

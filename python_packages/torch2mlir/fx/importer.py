@@ -90,7 +90,15 @@ class FxImporter:
     materialized or how nodes are located.
     """
 
-    __slots__ = ("_block", "_constants", "_types", "_values", "context", "module")
+    __slots__ = (
+        "_block",
+        "_constants",
+        "_types",
+        "_values",
+        "context",
+        "module",
+        "parameters",
+    )
 
     def __init__(self, context: ir.Context | None = None) -> None:
         self.context = context or ir.Context()
@@ -100,6 +108,7 @@ class FxImporter:
         self._values: dict[torch.fx.Node, ir.Value | tuple[ir.Value, ...]] = {}
         self._constants: dict[tuple[str, Any], ir.Value] = {}
         self._block: ir.Block | None = None
+        self.parameters: list[torch.Tensor] = []
 
     # -- types ------------------------------------------------------------
 
@@ -379,9 +388,19 @@ class FxImporter:
         )
 
     def import_program(
-        self, prog: ExportedProgram, func_name: str = "main"
+        self,
+        prog: ExportedProgram,
+        func_name: str = "main",
+        *,
+        params_as_arguments: bool = False,
     ) -> ir.Module:
-        """Imports `prog` as ``func.func @<func_name>`` and returns the module."""
+        """Imports `prog` as ``func.func @<func_name>`` and returns the module.
+
+        With `params_as_arguments`, parameters, buffers and constant tensors
+        become trailing function arguments instead of literals, and
+        :attr:`parameters` lists the tensors to pass for them (in order).
+        The RefBackend uses this to keep weights out of the generated code.
+        """
         graph = prog.graph_module.graph
         signature = prog.graph_signature
         user_inputs: list[torch.fx.Node] = []
@@ -423,6 +442,11 @@ class FxImporter:
                 "eval mode (model.eval()) so that it has no state updates"
             )
 
+        if params_as_arguments:
+            used = {node: t for node, t in literal_inputs.items() if node.users}
+            user_inputs = user_inputs + list(used)
+            self.parameters = [t.detach() for t in used.values()]
+            literal_inputs = {}
         with self.context, ir.Location.unknown():
             input_types = [self.value_type(n.meta["val"], n.name) for n in user_inputs]
             output_types = [

@@ -20,7 +20,7 @@ from .. import ir
 from ..errors import CompileError, InputError
 from ..execution_engine import ExecutionEngine
 
-__all__ = ["RefBackendModule", "TensorSpec", "parse_vtensor_type"]
+__all__ = ["RefBackendModule", "TensorSpec", "load_runtime", "parse_vtensor_type"]
 
 _MLIR_TO_TORCH_DTYPE = {
     "f32": torch.float32,
@@ -71,10 +71,29 @@ def parse_vtensor_type(spelling: str, name: str = "") -> TensorSpec:
     return TensorSpec(name, shape, _MLIR_TO_TORCH_DTYPE[match.group(2)])
 
 
-#: memrefCopy for copies the LLVM lowering cannot turn into llvm.memcpy.
+#: The RefBackend runtime: memrefCopy, and the matmul/convolution kernels
+#: that `refbackend-runtime-kernels` calls.
 _RUNTIME_LIB = str(
     Path(ir.__file__).parent / "_mlir_libs" / "libtorch2mlir_refbackend_runtime.so"
 )
+_runtime: ctypes.CDLL | None = None
+
+
+def load_runtime() -> bool:
+    """Loads the runtime library once and gives it a BLAS; returns whether it
+    has one. The BLAS is OpenBLAS from the ``scipy-openblas32`` package;
+    without it the kernels run as (slower) loops."""
+    global _runtime
+    if _runtime is None:
+        _runtime = ctypes.CDLL(_RUNTIME_LIB)
+        try:
+            import scipy_openblas32
+        except ImportError:
+            return False
+        lib_dir = Path(scipy_openblas32.get_lib_dir())
+        blas = lib_dir / f"lib{scipy_openblas32.get_library()}.so"
+        _runtime.torch2mlir_runtime_init(str(blas).encode(), b"scipy_")
+    return bool(_runtime.torch2mlir_runtime_has_blas())
 
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
 
@@ -112,6 +131,9 @@ class RefBackendModule:
         func_name: the entry function.
         inputs, outputs: the signature (from the torch-level function).
         opt_level: LLVM optimization level for the JIT (0-3).
+        bound_inputs: tensors passed after the caller's arguments on every
+            call (the model's weights); the last ``len(bound_inputs)`` specs
+            of `inputs` describe them. They are referenced, not copied.
     """
 
     def __init__(
@@ -121,6 +143,7 @@ class RefBackendModule:
         inputs: list[TensorSpec],
         outputs: list[TensorSpec],
         opt_level: int = 2,
+        bound_inputs: list[torch.Tensor] | None = None,
     ) -> None:
         for spec in outputs:
             if any(s is None for s in spec.shape):
@@ -128,12 +151,20 @@ class RefBackendModule:
                     f"output {spec.name} has a dynamic shape {spec.describe()}; the RefBackend "
                     "needs static output shapes"
                 )
+        bound = [t.detach().contiguous() for t in bound_inputs or []]
         self.func_name = func_name
-        self.inputs = inputs
+        self.inputs = inputs[: len(inputs) - len(bound)]
         self.outputs = outputs
+        self._bound = bound
+        self._bound_pointers = [
+            ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in bound
+        ]
+        load_runtime()
         self._engine = ExecutionEngine(
             llvm_module, opt_level=opt_level, shared_libs=[_RUNTIME_LIB]
         )
+        # The JIT compiles on first lookup: do it now, not in the first call.
+        self._engine.lookup(func_name)
 
     def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
         """The call's arguments as contiguous tensors, checked against the signature.
@@ -195,7 +226,8 @@ class RefBackendModule:
         """Runs the function; returns its results as new tensors."""
         tensors = self.check_inputs(args)
         results = [torch.empty(spec.shape, dtype=spec.dtype) for spec in self.outputs]
-        descriptors = [self._descriptor(t) for t in (*tensors, *results)]
-        pointers = [ctypes.pointer(ctypes.pointer(d)) for d in descriptors]
-        self._engine.invoke(self.func_name, *pointers)
+        args_pointers = [ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in tensors]
+        out_pointers = [ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in results]
+        # Out-params come after all inputs: the caller's, then the bound ones.
+        self._engine.invoke(self.func_name, *args_pointers, *self._bound_pointers, *out_pointers)
         return results

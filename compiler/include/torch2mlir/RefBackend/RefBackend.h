@@ -7,19 +7,42 @@
 #ifndef TORCH2MLIR_REFBACKEND_REFBACKEND_H
 #define TORCH2MLIR_REFBACKEND_REFBACKEND_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include <string>
 
 namespace mlir::torch2mlir::refbackend {
+
+#define GEN_PASS_DECL
+#include "torch2mlir/RefBackend/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "torch2mlir/RefBackend/Passes.h.inc"
+
+/// Options of `torch2mlir-refbackend-pipeline`.
+struct RefBackendPipelineOptions
+    : public PassPipelineOptions<RefBackendPipelineOptions> {
+  Option<bool> runtimeKernels{
+      *this, "runtime-kernels",
+      llvm::cl::desc("call the runtime's BLAS kernels for matmuls and "
+                     "convolutions (refbackend-runtime-kernels)"),
+      llvm::cl::init(true)};
+};
 
 /// The textual form of `torch2mlir-refbackend-pipeline`: linalg-on-tensors
 /// -> fused elementwise ops -> one-shot bufferization (results become
 /// caller-allocated out-params) -> ownership-based deallocation -> loops ->
 /// LLVM dialect, ready for the ExecutionEngine.
-std::string getRefBackendPipelineText();
+std::string getRefBackendPipelineText(bool runtimeKernels = true);
 
 /// Appends the RefBackend pipeline to `pm` (a builtin.module pass manager).
-LogicalResult buildRefBackendPipeline(OpPassManager &pm);
+LogicalResult buildRefBackendPipeline(OpPassManager &pm,
+                                      const RefBackendPipelineOptions &options);
 
 void registerRefBackendPipeline();
 

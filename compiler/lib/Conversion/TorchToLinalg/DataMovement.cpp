@@ -23,15 +23,11 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result needs a known rank and dtype");
-    auto inputType = cast<RankedTensorType>(adaptor.getSelf().getType());
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     if (!resultType.hasStaticShape() &&
         llvm::count_if(resultType.getShape(), ShapedType::isDynamic) > 1)
-      return rewriter.notifyMatchFailure(
+      return reportFailure(rewriter, 
           op, "unsupported: view to more than one dynamic size");
-    if (!inputType.hasStaticShape() && !resultType.hasStaticShape() &&
-        inputType.getShape() != resultType.getShape())
-      return rewriter.notifyMatchFailure(op, "unsupported: dynamic view");
     rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(),
                                          adaptor.getSelf(), resultType));
     return success();
@@ -46,16 +42,16 @@ struct ConvertAtenPermute : OpConversionPattern<AtenPermuteOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     int64_t rank = resultType.getRank();
     SmallVector<int64_t> dims;
     if (!matchTorchConstantIntList(op.getDims(), dims) ||
         static_cast<int64_t>(dims.size()) != rank)
-      return rewriter.notifyMatchFailure(op, "dims must be a constant permutation");
+      return reportFailure(rewriter, op, "dims must be a constant permutation");
     for (int64_t &dim : dims) {
       dim = toPositiveDim(dim, rank);
       if (dim < 0)
-        return rewriter.notifyMatchFailure(op, "dim out of range");
+        return reportFailure(rewriter, op, "dim out of range");
     }
     Location loc = op.getLoc();
     Value input = adaptor.getSelf();
@@ -85,19 +81,19 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "unsupported: dynamic cat");
+      return reportFailure(rewriter, op, "unsupported: dynamic cat");
     int64_t dim;
     if (!matchTorchConstantInt(op.getDim(), dim))
-      return rewriter.notifyMatchFailure(op, "dim must be a constant");
+      return reportFailure(rewriter, op, "dim must be a constant");
     int64_t rank = resultType.getRank();
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return rewriter.notifyMatchFailure(op, "dim out of range");
+      return reportFailure(rewriter, op, "dim out of range");
     Location loc = op.getLoc();
     auto inputs = getConvertedTensorList(rewriter, loc, getTypeConverter(),
                                          op.getTensors());
     if (failed(inputs))
-      return rewriter.notifyMatchFailure(
+      return reportFailure(rewriter, 
           op, "tensors must come from a torch.prim.ListConstruct");
     Type element = resultType.getElementType();
     Value result = createEmpty(rewriter, loc, resultType);
@@ -111,7 +107,7 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
       if (inputType.getRank() == 1 && inputType.getDimSize(0) == 0 && rank != 1)
         continue;
       if (inputType.getRank() != rank || !inputType.hasStaticShape())
-        return rewriter.notifyMatchFailure(op, "inputs must have the result rank");
+        return reportFailure(rewriter, op, "inputs must have the result rank");
       if (inputType.getElementType() != element) {
         bool srcUnsigned = getTorchDtype(torchInput) &&
                            getTorchDtype(torchInput).isUnsignedInteger();
@@ -144,7 +140,7 @@ struct ConvertAtenClone : OpConversionPattern<AtenCloneOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || resultType != adaptor.getSelf().getType())
-      return rewriter.notifyMatchFailure(op, "result type differs from input");
+      return reportFailure(rewriter, op, "result type differs from input");
     rewriter.replaceOp(op, adaptor.getSelf());
     return success();
   }
@@ -158,7 +154,7 @@ struct ConvertAtenExpand : OpConversionPattern<AtenExpandOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "unsupported: dynamic expand");
+      return reportFailure(rewriter, op, "unsupported: dynamic expand");
     rewriter.replaceOp(
         op, createElementwise(rewriter, op.getLoc(), resultType,
                               ValueRange{adaptor.getSelf()},

@@ -77,7 +77,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Type element = resultType.getElementType();
     Location loc = op.getLoc();
     bool selfUnsigned = isUnsignedDtype(getTorchDtype(op.getSelf()));
@@ -90,7 +90,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
     } else {
       otherScalar = adaptor.getOther();
       if (!isa<IntegerType, mlir::FloatType>(otherScalar.getType()))
-        return rewriter.notifyMatchFailure(op, "unsupported: scalar operand type");
+        return reportFailure(rewriter, op, "unsupported: scalar operand type");
       otherScalar = convertScalar(rewriter, loc, otherScalar, element);
     }
     Value alpha;
@@ -99,12 +99,12 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
       if (!matchTorchConstantInt(op.getAlpha(), alphaInt) || alphaInt != 1) {
         alpha = adaptor.getAlpha();
         if (!isa<IntegerType, mlir::FloatType>(alpha.getType()))
-          return rewriter.notifyMatchFailure(op, "unsupported: alpha type");
+          return reportFailure(rewriter, op, "unsupported: alpha type");
         alpha = convertScalar(rewriter, loc, alpha, element);
       }
     }
     if (!createBinaryProbe(rewriter, loc, element))
-      return rewriter.notifyMatchFailure(
+      return reportFailure(rewriter, 
           op, "unsupported: this operation on the result dtype");
     Value result = createElementwise(
         rewriter, loc, resultType, inputs,
@@ -139,7 +139,10 @@ struct ConvertUnary : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
 
-  virtual Value buildScalar(OpBuilder &b, Location loc, Value x) const = 0;
+  /// The op on one element `x`, already cast to the result dtype, which is
+  /// unsigned (ui8) when `isUnsigned`.
+  virtual Value buildScalar(OpBuilder &b, Location loc, Value x,
+                            bool isUnsigned) const = 0;
   virtual bool supports(Type element) const = 0;
 
   LogicalResult
@@ -148,16 +151,18 @@ struct ConvertUnary : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Type element = resultType.getElementType();
     if (!supports(element))
-      return rewriter.notifyMatchFailure(op, "unsupported: this dtype");
+      return reportFailure(rewriter, op, "unsupported: this dtype");
     bool srcUnsigned = isUnsignedDtype(getTorchDtype(op->getOperand(0)));
+    bool dstUnsigned = isUnsignedDtype(getTorchDtype(op->getResult(0)));
     Value result = createElementwise(
         rewriter, op.getLoc(), resultType, adaptor.getOperands().front(),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          return buildScalar(
-              b, l, convertScalar(b, l, args[0], element, srcUnsigned));
+          Value x = convertScalar(b, l, args[0], element, srcUnsigned,
+                                  dstUnsigned);
+          return buildScalar(b, l, x, dstUnsigned);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -170,7 +175,10 @@ struct ConvertRelu : ConvertUnary<AtenReluOp> {
     return isa<mlir::FloatType>(element) ||
            (isa<IntegerType>(element) && !element.isInteger(1));
   }
-  Value buildScalar(OpBuilder &b, Location loc, Value x) const override {
+  Value buildScalar(OpBuilder &b, Location loc, Value x,
+                    bool isUnsigned) const override {
+    if (isUnsigned)
+      return x; // Never negative.
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
     if (isa<mlir::FloatType>(x.getType())) {
       // relu(NaN) is NaN in PyTorch: select rather than a NaN-dropping max.
@@ -188,7 +196,8 @@ struct ConvertNeg : ConvertUnary<AtenNegOp> {
     return isa<mlir::FloatType>(element) ||
            (isa<IntegerType>(element) && !element.isInteger(1));
   }
-  Value buildScalar(OpBuilder &b, Location loc, Value x) const override {
+  Value buildScalar(OpBuilder &b, Location loc, Value x,
+                    bool) const override {
     if (isa<mlir::FloatType>(x.getType()))
       return arith::NegFOp::create(b, loc, x);
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
@@ -201,7 +210,8 @@ struct ConvertExp : ConvertUnary<AtenExpOp> {
   bool supports(Type element) const override {
     return isa<mlir::FloatType>(element);
   }
-  Value buildScalar(OpBuilder &b, Location loc, Value x) const override {
+  Value buildScalar(OpBuilder &b, Location loc, Value x,
+                    bool) const override {
     return math::ExpOp::create(b, loc, x);
   }
 };
@@ -211,7 +221,7 @@ struct ConvertExp : ConvertUnary<AtenExpOp> {
 struct ConvertToCopy : ConvertUnary<Aten_ToCopyOp> {
   using ConvertUnary::ConvertUnary;
   bool supports(Type) const override { return true; }
-  Value buildScalar(OpBuilder &, Location, Value x) const override {
+  Value buildScalar(OpBuilder &, Location, Value x, bool) const override {
     return x;
   }
 };

@@ -21,7 +21,7 @@ static LogicalResult checkSameElementType(ConversionPatternRewriter &rewriter,
                                           Type element) {
   for (Value operand : operands)
     if (cast<RankedTensorType>(operand.getType()).getElementType() != element)
-      return rewriter.notifyMatchFailure(
+      return reportFailure(rewriter, 
           op, "unsupported: operands of different dtypes");
   return success();
 }
@@ -34,7 +34,7 @@ struct ConvertAtenMm : OpConversionPattern<AtenMmOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || resultType.getRank() != 2)
-      return rewriter.notifyMatchFailure(op, "needs a 2-D result of known dtype");
+      return reportFailure(rewriter, op, "needs a 2-D result of known dtype");
     Value lhs = adaptor.getSelf(), rhs = adaptor.getMat2();
     if (failed(checkSameElementType(rewriter, op, {lhs, rhs},
                                     resultType.getElementType())))
@@ -67,7 +67,7 @@ struct ConvertAtenBmm : OpConversionPattern<AtenBmmOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || resultType.getRank() != 3)
-      return rewriter.notifyMatchFailure(op, "needs a 3-D result of known dtype");
+      return reportFailure(rewriter, op, "needs a 3-D result of known dtype");
     Value lhs = adaptor.getSelf(), rhs = adaptor.getMat2();
     if (failed(checkSameElementType(rewriter, op, {lhs, rhs},
                                     resultType.getElementType())))
@@ -101,14 +101,14 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || resultType.getRank() != 2)
-      return rewriter.notifyMatchFailure(op, "needs a 2-D result of known dtype");
+      return reportFailure(rewriter, op, "needs a 2-D result of known dtype");
     Type element = resultType.getElementType();
     Value self = adaptor.getSelf(), lhs = adaptor.getMat1(),
           rhs = adaptor.getMat2();
     if (failed(checkSameElementType(rewriter, op, {self, lhs, rhs}, element)))
       return failure();
     if (!resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "unsupported: dynamic addmm");
+      return reportFailure(rewriter, op, "unsupported: dynamic addmm");
     Location loc = op.getLoc();
     double beta = 0, alpha = 0;
     bool unitScales = matchTorchConstantFloat(op.getBeta(), beta) &&
@@ -124,7 +124,7 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
     }
     if (!isa<IntegerType, mlir::FloatType>(adaptor.getBeta().getType()) ||
         !isa<IntegerType, mlir::FloatType>(adaptor.getAlpha().getType()))
-      return rewriter.notifyMatchFailure(op, "unsupported: beta/alpha type");
+      return reportFailure(rewriter, op, "unsupported: beta/alpha type");
     Value betaValue = convertScalar(rewriter, loc, adaptor.getBeta(), element);
     Value alphaValue = convertScalar(rewriter, loc, adaptor.getAlpha(), element);
     Value product =
@@ -163,25 +163,25 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
     auto inputType = cast<RankedTensorType>(input.getType());
     auto weightType = cast<RankedTensorType>(weight.getType());
     if (!resultType || resultType.getRank() != 4 || inputType.getRank() != 4)
-      return rewriter.notifyMatchFailure(
+      return reportFailure(rewriter, 
           op, "unsupported: only 2-D convolution of batched NCHW input");
     bool transposed;
     if (!matchTorchConstantBool(op.getTransposed(), transposed) || transposed)
-      return rewriter.notifyMatchFailure(op, "unsupported: transposed convolution");
+      return reportFailure(rewriter, op, "unsupported: transposed convolution");
     SmallVector<int64_t> stride, padding, dilation;
     int64_t groups;
     if (failed(matchIntList(op.getStride(), 2, stride)) ||
         failed(matchIntList(op.getPadding(), 2, padding)) ||
         failed(matchIntList(op.getDilation(), 2, dilation)) ||
         !matchTorchConstantInt(op.getGroups(), groups))
-      return rewriter.notifyMatchFailure(
+      return reportFailure(rewriter, 
           op, "stride, padding, dilation and groups must be constants");
     Type element = resultType.getElementType();
     if (failed(checkSameElementType(rewriter, op, {input, weight}, element)))
       return failure();
     if (!resultType.hasStaticShape() || !weightType.hasStaticShape() ||
         ShapedType::isDynamic(inputType.getDimSize(1)))
-      return rewriter.notifyMatchFailure(op, "unsupported: dynamic channels or output");
+      return reportFailure(rewriter, op, "unsupported: dynamic channels or output");
     Location loc = op.getLoc();
 
     Value zero =
@@ -198,7 +198,7 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       auto biasType = dyn_cast<RankedTensorType>(bias.getType());
       if (!biasType || biasType.getRank() != 1 ||
           biasType.getElementType() != element)
-        return rewriter.notifyMatchFailure(op, "bias must be 1-D of the result dtype");
+        return reportFailure(rewriter, op, "bias must be 1-D of the result dtype");
       MLIRContext *context = rewriter.getContext();
       Value empty = createEmpty(rewriter, loc, resultType);
       init = linalg::GenericOp::create(
@@ -228,7 +228,7 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
     int64_t n = paddedType.getDimSize(0), c = paddedType.getDimSize(1);
     int64_t f = weightType.getDimSize(0);
     if (groups <= 0 || c % groups != 0 || f % groups != 0)
-      return rewriter.notifyMatchFailure(op, "channels not divisible by groups");
+      return reportFailure(rewriter, op, "channels not divisible by groups");
     auto groupedInputType = RankedTensorType::get(
         {n, groups, c / groups, paddedType.getDimSize(2), paddedType.getDimSize(3)},
         element);

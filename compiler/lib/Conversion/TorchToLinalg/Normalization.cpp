@@ -30,16 +30,16 @@ struct ConvertNativeBatchNormLegitNoTraining
     auto invstdType =
         getConvertedTensorType(getTypeConverter(), op.getResult2());
     if (!resultType || !meanType || !invstdType || resultType.getRank() < 2)
-      return rewriter.notifyMatchFailure(op, "needs ranked results (rank >= 2)");
+      return reportFailure(rewriter, op, "needs ranked results (rank >= 2)");
     if (!meanType.hasStaticShape() || !invstdType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "unsupported: dynamic saved stats");
+      return reportFailure(rewriter, op, "unsupported: dynamic saved stats");
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
-      return rewriter.notifyMatchFailure(op, "unsupported: non-float batch norm");
+      return reportFailure(rewriter, op, "unsupported: non-float batch norm");
     Location loc = op.getLoc();
     Value eps = adaptor.getEps();
     if (!isa<mlir::FloatType>(eps.getType()))
-      return rewriter.notifyMatchFailure(op, "eps must be a float");
+      return reportFailure(rewriter, op, "eps must be a float");
     eps = convertScalar(rewriter, loc, eps, element);
 
     int64_t rank = resultType.getRank();
@@ -55,7 +55,7 @@ struct ConvertNativeBatchNormLegitNoTraining
       inputs.push_back(adaptor.getBias());
     for (Value input : inputs)
       if (cast<RankedTensorType>(input.getType()).getElementType() != element)
-        return rewriter.notifyMatchFailure(op, "unsupported: mixed dtypes");
+        return reportFailure(rewriter, op, "unsupported: mixed dtypes");
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
     maps.append(inputs.size() - 1, channelMap);
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));

@@ -29,24 +29,24 @@ static LogicalResult matchPool2dParams(ConversionPatternRewriter &rewriter,
                                        RankedTensorType resultType,
                                        Pool2dParams &params) {
   if (inputType.getRank() != 4 || resultType.getRank() != 4)
-    return rewriter.notifyMatchFailure(
+    return reportFailure(rewriter, 
         op, "unsupported: only batched NCHW input (rank 4)");
   if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
-    return rewriter.notifyMatchFailure(op, "unsupported: dynamic pooling shapes");
+    return reportFailure(rewriter, op, "unsupported: dynamic pooling shapes");
   if (failed(matchIntList(kernelList, 2, params.kernel)))
-    return rewriter.notifyMatchFailure(op, "kernel_size must be constant");
+    return reportFailure(rewriter, op, "kernel_size must be constant");
   SmallVector<int64_t> stride;
   if (!matchTorchConstantIntList(strideList, stride))
-    return rewriter.notifyMatchFailure(op, "stride must be constant");
+    return reportFailure(rewriter, op, "stride must be constant");
   if (stride.empty())
     params.stride = params.kernel;
   else if (failed(matchIntList(strideList, 2, params.stride)))
-    return rewriter.notifyMatchFailure(op, "stride must have 1 or 2 values");
+    return reportFailure(rewriter, op, "stride must have 1 or 2 values");
   if (failed(matchIntList(paddingList, 2, params.padding)))
-    return rewriter.notifyMatchFailure(op, "padding must be constant");
+    return reportFailure(rewriter, op, "padding must be constant");
   params.dilation = {1, 1};
   if (dilationList && failed(matchIntList(dilationList, 2, params.dilation)))
-    return rewriter.notifyMatchFailure(op, "dilation must be constant");
+    return reportFailure(rewriter, op, "dilation must be constant");
   for (int i = 0; i < 2; ++i) {
     int64_t in = inputType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
     // Enough padding after the input for the last window (ceil_mode).
@@ -66,7 +66,7 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     Pool2dParams params;
@@ -76,8 +76,10 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
                                  params)))
       return failure();
     Type element = resultType.getElementType();
-    if (element.isInteger(1))
-      return rewriter.notifyMatchFailure(op, "unsupported: bool max_pool2d");
+    Type dtype = getTorchDtype(op.getSelf());
+    if (element.isInteger(1) || (dtype && dtype.isUnsignedInteger()))
+      return reportFailure(rewriter, 
+          op, "unsupported: max_pool2d of bool or unsigned tensors");
     Location loc = op.getLoc();
     Value lowest = createLowestValue(rewriter, loc, element);
     Value padded = createPad(rewriter, loc, input,
@@ -104,7 +106,7 @@ struct ConvertAtenAvgPool2d : OpConversionPattern<AtenAvgPool2dOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     Pool2dParams params;
@@ -114,14 +116,14 @@ struct ConvertAtenAvgPool2d : OpConversionPattern<AtenAvgPool2dOp> {
       return failure();
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
-      return rewriter.notifyMatchFailure(op, "unsupported: non-float avg_pool2d");
+      return reportFailure(rewriter, op, "unsupported: non-float avg_pool2d");
     bool countIncludePad;
     if (!matchTorchConstantBool(op.getCountIncludePad(), countIncludePad))
-      return rewriter.notifyMatchFailure(op, "count_include_pad must be constant");
+      return reportFailure(rewriter, op, "count_include_pad must be constant");
     int64_t divisorOverride = 0;
     if (!isTorchNone(op.getDivisorOverride()) &&
         !matchTorchConstantInt(op.getDivisorOverride(), divisorOverride))
-      return rewriter.notifyMatchFailure(op, "divisor_override must be constant");
+      return reportFailure(rewriter, op, "divisor_override must be constant");
 
     Location loc = op.getLoc();
     Value zero =

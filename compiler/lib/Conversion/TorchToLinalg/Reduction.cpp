@@ -98,22 +98,22 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Value input = adaptor.getSelf();
     int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
     SmallVector<int64_t> dims;
     if (!isTorchNone(op.getDim()) && !matchTorchConstantIntList(op.getDim(), dims))
-      return rewriter.notifyMatchFailure(op, "dims must be constants");
+      return reportFailure(rewriter, op, "dims must be constants");
     if (dims.empty())
       dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     for (int64_t &dim : dims) {
       dim = toPositiveDim(dim, rank);
       if (dim < 0)
-        return rewriter.notifyMatchFailure(op, "dim out of range");
+        return reportFailure(rewriter, op, "dim out of range");
     }
     Type element = resultType.getElementType();
     if (element.isInteger(1))
-      return rewriter.notifyMatchFailure(op, "unsupported: bool sum result");
+      return reportFailure(rewriter, op, "unsupported: bool sum result");
     Type inputDtype = getTorchDtype(op.getSelf());
     bool srcUnsigned = inputDtype && inputDtype.isUnsignedInteger();
     Location loc = op.getLoc();
@@ -147,20 +147,20 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     if (!resultType || resultType != inputType)
-      return rewriter.notifyMatchFailure(
+      return reportFailure(rewriter, 
           op, "unsupported: softmax whose result dtype differs from its input");
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
-      return rewriter.notifyMatchFailure(op, "unsupported: non-float softmax");
+      return reportFailure(rewriter, op, "unsupported: non-float softmax");
     int64_t dim;
     if (!matchTorchConstantInt(op.getDim(), dim))
-      return rewriter.notifyMatchFailure(op, "dim must be a constant");
+      return reportFailure(rewriter, op, "dim must be a constant");
     int64_t rank = inputType.getRank();
     if (rank == 0)
-      return rewriter.notifyMatchFailure(op, "unsupported: 0-d softmax");
+      return reportFailure(rewriter, op, "unsupported: 0-d softmax");
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return rewriter.notifyMatchFailure(op, "dim out of range");
+      return reportFailure(rewriter, op, "dim out of range");
     Location loc = op.getLoc();
     Value lowest = createLowestValue(rewriter, loc, element);
     Value max = createReduction(

@@ -9,7 +9,9 @@
 #include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
 #include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
 
+#include "Utils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::torch2mlir {
 #define GEN_PASS_DEF_CONVERTTORCHTOLINALG
@@ -44,12 +46,11 @@ struct ConvertTorchToLinalgPass
 
     // The reason a pattern gave up, by op location, so that a failure to
     // legalize an op says why instead of only "failed to legalize".
-    llvm::DenseMap<Location, std::string> reasons;
-    ConversionConfig config;
-    auto collect = [&](Diagnostic &diag) { reasons[diag.getLocation()] = diag.str(); };
-    config.notifyCallback = collect;
+    torch_to_linalg::FailureReasons reasons;
+    torch_to_linalg::setFailureReasons(&reasons);
+    auto resetReasons = llvm::make_scope_exit(
+        [] { torch_to_linalg::setFailureReasons(nullptr); });
 
-    bool reported = false;
     ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
       if (diag.getSeverity() != DiagnosticSeverity::Error ||
           !StringRef(diag.str()).starts_with("failed to legalize operation"))
@@ -62,13 +63,11 @@ struct ConvertTorchToLinalgPass
                                  << "' could not be lowered to linalg-on-tensors";
       if (reason != reasons.end())
         error << ": " << reason->second;
-      reported = true;
       return success();
     });
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns), config)))
+                                      std::move(patterns))))
       return signalPassFailure();
-    (void)reported;
   }
 };
 } // namespace

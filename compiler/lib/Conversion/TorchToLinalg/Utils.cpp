@@ -158,11 +158,10 @@ Value torch_to_linalg::createElementwise(
 
 /// Groups the dims of `big` into runs whose products are the dims of
 /// `small` (size-1 dims join a neighbouring run). Static shapes only.
+/// A dynamic dim only groups with one dynamic dim (plus size-1 dims).
 static std::optional<SmallVector<ReassociationIndices>>
 getReassociation(ArrayRef<int64_t> big, ArrayRef<int64_t> small) {
-  if (llvm::is_contained(big, ShapedType::kDynamic) ||
-      llvm::is_contained(small, ShapedType::kDynamic) ||
-      llvm::is_contained(big, 0) || llvm::is_contained(small, 0))
+  if (llvm::is_contained(big, 0) || llvm::is_contained(small, 0))
     return std::nullopt;
   SmallVector<ReassociationIndices> result;
   if (small.empty()) {
@@ -173,8 +172,22 @@ getReassociation(ArrayRef<int64_t> big, ArrayRef<int64_t> small) {
   size_t i = 0;
   for (size_t j = 0; j < small.size(); ++j) {
     ReassociationIndices group;
+    if (ShapedType::isDynamic(small[j])) {
+      while (i < big.size() && big[i] == 1)
+        group.push_back(i++);
+      if (i == big.size() || !ShapedType::isDynamic(big[i]))
+        return std::nullopt;
+      group.push_back(i++);
+      if (j + 1 == small.size())
+        while (i < big.size() && big[i] == 1)
+          group.push_back(i++);
+      result.push_back(group);
+      continue;
+    }
     int64_t product = 1;
     while (i < big.size()) {
+      if (ShapedType::isDynamic(big[i]))
+        return std::nullopt;
       group.push_back(i);
       product *= big[i++];
       if (product == small[j])
@@ -209,10 +222,27 @@ Value torch_to_linalg::createReshape(OpBuilder &b, Location loc, Value input,
       return tensor::ExpandShapeOp::create(b, loc, resultType, input,
                                            *reassociation);
   if (!inputType.hasStaticShape() || !resultType.hasStaticShape()) {
-    // General dynamic case: an explicit shape operand.
+    // General dynamic case: an explicit shape operand, whose one dynamic
+    // size is the element count divided by the static sizes.
+    assert(llvm::count_if(to, ShapedType::isDynamic) <= 1 &&
+           "at most one dynamic result size");
+    Value count = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t i = 0; i < inputType.getRank(); ++i)
+      count = arith::MulIOp::create(
+          b, loc, count, tensor::DimOp::create(b, loc, input, i));
+    int64_t staticProduct = 1;
+    for (int64_t size : to)
+      if (!ShapedType::isDynamic(size))
+        staticProduct *= size;
     SmallVector<Value> sizes;
     for (int64_t size : to)
-      sizes.push_back(arith::ConstantIndexOp::create(b, loc, size));
+      sizes.push_back(
+          ShapedType::isDynamic(size)
+              ? arith::DivUIOp::create(
+                    b, loc, count,
+                    arith::ConstantIndexOp::create(b, loc, staticProduct))
+                    .getResult()
+              : arith::ConstantIndexOp::create(b, loc, size).getResult());
     Value shape = tensor::FromElementsOp::create(b, loc, sizes);
     return tensor::ReshapeOp::create(b, loc, resultType, input, shape);
   }
@@ -271,4 +301,18 @@ FailureOr<SmallVector<Value>> torch_to_linalg::getConvertedTensorList(
     converted.push_back(value);
   }
   return converted;
+}
+
+static thread_local FailureReasons *failureReasons = nullptr;
+
+void torch_to_linalg::setFailureReasons(FailureReasons *sink) {
+  failureReasons = sink;
+}
+
+LogicalResult torch_to_linalg::reportFailure(ConversionPatternRewriter &rewriter,
+                                             Operation *op,
+                                             const Twine &reason) {
+  if (failureReasons)
+    (*failureReasons)[op->getLoc()] = reason.str();
+  return rewriter.notifyMatchFailure(op, reason);
 }

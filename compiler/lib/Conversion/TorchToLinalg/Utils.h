@@ -71,6 +71,18 @@ FailureOr<SmallVector<Value>>
 getConvertedTensorList(ConversionPatternRewriter &rewriter, Location loc,
                        const TypeConverter *converter, Value list);
 
+/// Where reportFailure records why ops were not lowered, by op location.
+using FailureReasons = llvm::DenseMap<Location, std::string>;
+
+/// Directs reportFailure to `sink` on this thread (null: record nothing).
+void setFailureReasons(FailureReasons *sink);
+
+/// rewriter.notifyMatchFailure(op, reason), and records `reason` so that
+/// convert-torch-to-linalg can tell the user why `op` was not lowered
+/// (release builds of MLIR drop match-failure diagnostics).
+LogicalResult reportFailure(ConversionPatternRewriter &rewriter, Operation *op,
+                            const Twine &reason);
+
 } // namespace mlir::torch2mlir::torch_to_linalg
 
 #endif // TORCH2MLIR_LIB_CONVERSION_TORCHTOLINALG_UTILS_H

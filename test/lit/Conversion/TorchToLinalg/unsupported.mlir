@@ -16,7 +16,7 @@ func.func @not_owned(%a: !torch.vtensor<[3],f32>) -> (!torch.vtensor<[],f32>, !t
 
 // mm does not promote: operands of different dtypes.
 func.func @mm_mixed_dtypes(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3,4],f64>) -> !torch.vtensor<[2,4],f64> {
-  // expected-error @+1 {{'torch.aten.mm' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.mm' could not be lowered to linalg-on-tensors: unsupported: operands of different dtypes}}
   %0 = torch.aten.mm %a, %b : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3,4],f64> -> !torch.vtensor<[2,4],f64>
   return %0 : !torch.vtensor<[2,4],f64>
 }
@@ -25,7 +25,7 @@ func.func @mm_mixed_dtypes(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3,
 
 // True division has no integer result.
 func.func @div_int_result(%a: !torch.vtensor<[2],si64>, %b: !torch.vtensor<[2],si64>) -> !torch.vtensor<[2],si64> {
-  // expected-error @+1 {{'torch.aten.div.Tensor' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.div.Tensor' could not be lowered to linalg-on-tensors: unsupported: this operation on the result dtype}}
   %0 = torch.aten.div.Tensor %a, %b : !torch.vtensor<[2],si64>, !torch.vtensor<[2],si64> -> !torch.vtensor<[2],si64>
   return %0 : !torch.vtensor<[2],si64>
 }
@@ -35,7 +35,7 @@ func.func @div_int_result(%a: !torch.vtensor<[2],si64>, %b: !torch.vtensor<[2],s
 // Subtraction of bools is an error in PyTorch too.
 func.func @sub_bool(%a: !torch.vtensor<[2],i1>, %b: !torch.vtensor<[2],i1>) -> !torch.vtensor<[2],i1> {
   %int1 = torch.constant.int 1
-  // expected-error @+1 {{'torch.aten.sub.Tensor' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.sub.Tensor' could not be lowered to linalg-on-tensors: unsupported: this operation on the result dtype}}
   %0 = torch.aten.sub.Tensor %a, %b, %int1 : !torch.vtensor<[2],i1>, !torch.vtensor<[2],i1>, !torch.int -> !torch.vtensor<[2],i1>
   return %0 : !torch.vtensor<[2],i1>
 }
@@ -43,7 +43,7 @@ func.func @sub_bool(%a: !torch.vtensor<[2],i1>, %b: !torch.vtensor<[2],i1>) -> !
 // -----
 
 func.func @exp_int_result(%a: !torch.vtensor<[2],si64>) -> !torch.vtensor<[2],si64> {
-  // expected-error @+1 {{'torch.aten.exp' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.exp' could not be lowered to linalg-on-tensors: unsupported: this dtype}}
   %0 = torch.aten.exp %a : !torch.vtensor<[2],si64> -> !torch.vtensor<[2],si64>
   return %0 : !torch.vtensor<[2],si64>
 }
@@ -53,7 +53,7 @@ func.func @exp_int_result(%a: !torch.vtensor<[2],si64>) -> !torch.vtensor<[2],si
 func.func @softmax_int(%a: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3],si64> {
   %int1 = torch.constant.int 1
   %false = torch.constant.bool false
-  // expected-error @+1 {{'torch.aten._softmax' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten._softmax' could not be lowered to linalg-on-tensors: unsupported: non-float softmax}}
   %0 = torch.aten._softmax %a, %int1, %false : !torch.vtensor<[2,3],si64>, !torch.int, !torch.bool -> !torch.vtensor<[2,3],si64>
   return %0 : !torch.vtensor<[2,3],si64>
 }
@@ -63,7 +63,7 @@ func.func @softmax_int(%a: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3],s
 func.func @cat_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {
   %int0 = torch.constant.int 0
   %l = torch.prim.ListConstruct %a, %a : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.list<vtensor>
-  // expected-error @+1 {{'torch.aten.cat' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.cat' could not be lowered to linalg-on-tensors: unsupported: dynamic cat}}
   %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,3],f32>
   return %0 : !torch.vtensor<[?,3],f32>
 }
@@ -78,7 +78,7 @@ func.func @max_pool_dynamic(%a: !torch.vtensor<[1,1,?,?],f32>) -> !torch.vtensor
   %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
   %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
   %false = torch.constant.bool false
-  // expected-error @+1 {{'torch.aten.max_pool2d' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.max_pool2d' could not be lowered to linalg-on-tensors: unsupported: dynamic pooling shapes}}
   %0 = torch.aten.max_pool2d %a, %k, %k, %p, %d, %false : !torch.vtensor<[1,1,?,?],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,?,?],f32>
   return %0 : !torch.vtensor<[1,1,?,?],f32>
 }
@@ -93,7 +93,7 @@ func.func @avg_pool_int(%a: !torch.vtensor<[1,1,4,4],si64>) -> !torch.vtensor<[1
   %false = torch.constant.bool false
   %true = torch.constant.bool true
   %none = torch.constant.none
-  // expected-error @+1 {{'torch.aten.avg_pool2d' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.avg_pool2d' could not be lowered to linalg-on-tensors: unsupported: non-float avg_pool2d}}
   %0 = torch.aten.avg_pool2d %a, %k, %k, %p, %false, %true, %none : !torch.vtensor<[1,1,4,4],si64>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,1,2,2],si64>
   return %0 : !torch.vtensor<[1,1,2,2],si64>
 }
@@ -102,7 +102,22 @@ func.func @avg_pool_int(%a: !torch.vtensor<[1,1,4,4],si64>) -> !torch.vtensor<[1
 
 // The result must have a known rank and dtype.
 func.func @relu_unranked(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<*,f32> {
-  // expected-error @+1 {{'torch.aten.relu' could not be lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.aten.relu' could not be lowered to linalg-on-tensors: result needs a known rank and dtype}}
   %0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.vtensor<*,f32>
   return %0 : !torch.vtensor<*,f32>
+}
+
+// -----
+
+func.func @max_pool_unsigned(%a: !torch.vtensor<[1,1,4,4],ui8>) -> !torch.vtensor<[1,1,2,2],ui8> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.max_pool2d' could not be lowered to linalg-on-tensors: unsupported: max_pool2d of bool or unsigned tensors}}
+  %0 = torch.aten.max_pool2d %a, %k, %k, %p, %d, %false : !torch.vtensor<[1,1,4,4],ui8>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,2,2],ui8>
+  return %0 : !torch.vtensor<[1,1,2,2],ui8>
 }

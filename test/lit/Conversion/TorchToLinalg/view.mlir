@@ -83,12 +83,30 @@ func.func @same_shape(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32
 
 // -----
 
-// A dynamic input viewed to a different dynamic shape is not supported.
+// A dynamic dim maps one to one onto a dynamic dim: still a collapse.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<?x3x4xf32> into tensor<?x12xf32>
 func.func @dynamic(%a: !torch.vtensor<[?,3,4],f32>) -> !torch.vtensor<[?,12],f32> {
   %int-1 = torch.constant.int -1
   %int12 = torch.constant.int 12
   %l = torch.prim.ListConstruct %int-1, %int12 : (!torch.int, !torch.int) -> !torch.list<int>
-  // expected-error @+1 {{'torch.aten.view' could not be lowered to linalg-on-tensors}}
   %0 = torch.aten.view %a, %l : !torch.vtensor<[?,3,4],f32>, !torch.list<int> -> !torch.vtensor<[?,12],f32>
+  return %0 : !torch.vtensor<[?,12],f32>
+}
+
+// -----
+
+// No collapse/expand fits: an explicit shape whose dynamic size is the
+// element count divided by the static sizes.
+// CHECK-LABEL: func.func @static_to_dynamic
+// CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
+// CHECK: %[[ROWS:.*]] = arith.divui %{{.*}}, %[[C12]] : index
+// CHECK: %[[SHAPE:.*]] = tensor.from_elements %[[ROWS]], %{{.*}} : tensor<2xindex>
+// CHECK: tensor.reshape %{{.*}}(%[[SHAPE]]) : (tensor<2x3x4xf32>, tensor<2xindex>) -> tensor<?x12xf32>
+func.func @static_to_dynamic(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[?,12],f32> {
+  %int-1 = torch.constant.int -1
+  %int12 = torch.constant.int 12
+  %l = torch.prim.ListConstruct %int-1, %int12 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[2,3,4],f32>, !torch.list<int> -> !torch.vtensor<[?,12],f32>
   return %0 : !torch.vtensor<[?,12],f32>
 }

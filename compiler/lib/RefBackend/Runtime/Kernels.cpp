@@ -1,0 +1,270 @@
+//===- Kernels.cpp - BLAS-backed kernels for the RefBackend ---------------===//
+//
+// Part of the torch2mlir project.
+//
+// `refbackend-runtime-kernels` replaces f32/f64 matmuls and convolutions on
+// buffers by calls to these functions (C interface of MLIR memrefs). They
+// run the contraction as one GEMM of a BLAS that the Python runtime loads
+// with torch2mlir_runtime_init (OpenBLAS from the scipy-openblas32 wheel):
+//
+//   matmul:       C += A @ B               (row- or column-major A and B)
+//   batch_matmul: C[b] += A[b] @ B[b]
+//   conv2d:       out[n] (F x OH*OW) += W (F x C*KH*KW) @ im2col(in[n])
+//
+// Any layout the fast path does not handle falls back to plain loops, so
+// every call computes the right result.
+//
+//===----------------------------------------------------------------------===//
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+#include <vector>
+
+#define T2M_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+template <typename T, int Rank>
+struct StridedMemRef {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[Rank];
+  int64_t strides[Rank];
+
+  T *data() const { return aligned + offset; }
+};
+
+// CBLAS enums (cblas.h).
+constexpr int kRowMajor = 101;
+constexpr int kNoTrans = 111;
+constexpr int kTrans = 112;
+
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float *,
+                         int, const float *, int, float, float *, int);
+using DgemmFn = void (*)(int, int, int, int, int, int, double, const double *,
+                         int, const double *, int, double, double *, int);
+
+SgemmFn sgemm = nullptr;
+DgemmFn dgemm = nullptr;
+
+void gemm(int transA, int transB, int m, int n, int k, const float *a, int lda,
+          const float *b, int ldb, float *c, int ldc) {
+  sgemm(kRowMajor, transA, transB, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c, ldc);
+}
+void gemm(int transA, int transB, int m, int n, int k, const double *a,
+          int lda, const double *b, int ldb, double *c, int ldc) {
+  dgemm(kRowMajor, transA, transB, m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc);
+}
+template <typename T>
+bool haveGemm();
+template <>
+bool haveGemm<float>() {
+  return sgemm != nullptr;
+}
+template <>
+bool haveGemm<double>() {
+  return dgemm != nullptr;
+}
+
+/// How a 2-D operand with these strides is passed to GEMM: (trans, ld), or
+/// trans = 0 when neither dim is unit-stride.
+void gemmLayout(const int64_t *sizes, const int64_t *strides, int &trans,
+                int64_t &ld) {
+  if (strides[1] == 1 && strides[0] >= std::max<int64_t>(sizes[1], 1)) {
+    trans = kNoTrans;
+    ld = strides[0];
+  } else if (strides[0] == 1 && strides[1] >= std::max<int64_t>(sizes[0], 1)) {
+    trans = kTrans;
+    ld = strides[1];
+  } else {
+    trans = 0;
+  }
+}
+
+/// C (m x n) += A (m x k) @ B (k x n) with arbitrary strides.
+template <typename T>
+void matmulLoops(int64_t m, int64_t n, int64_t k, const T *a, int64_t as0,
+                 int64_t as1, const T *b, int64_t bs0, int64_t bs1, T *c,
+                 int64_t cs0, int64_t cs1) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      T aip = a[i * as0 + p * as1];
+      for (int64_t j = 0; j < n; ++j)
+        c[i * cs0 + j * cs1] += aip * b[p * bs0 + j * bs1];
+    }
+}
+
+template <typename T>
+void matmul2d(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *as,
+              const T *b, const int64_t *bs, T *c, const int64_t *cs) {
+  if (m == 0 || n == 0 || k == 0)
+    return;
+  int64_t aSizes[2] = {m, k}, bSizes[2] = {k, n};
+  int transA, transB;
+  int64_t lda = 0, ldb = 0;
+  gemmLayout(aSizes, as, transA, lda);
+  gemmLayout(bSizes, bs, transB, ldb);
+  bool fits = m < INT32_MAX && n < INT32_MAX && k < INT32_MAX &&
+              lda < INT32_MAX && ldb < INT32_MAX && cs[0] < INT32_MAX;
+  if (haveGemm<T>() && transA && transB && cs[1] == 1 &&
+      cs[0] >= std::max<int64_t>(n, 1) && fits) {
+    gemm(transA, transB, m, n, k, a, lda, b, ldb, c, cs[0]);
+    return;
+  }
+  matmulLoops(m, n, k, a, as[0], as[1], b, bs[0], bs[1], c, cs[0], cs[1]);
+}
+
+template <typename T>
+void matmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
+            StridedMemRef<T, 2> *c) {
+  matmul2d(c->sizes[0], c->sizes[1], a->sizes[1], a->data(), a->strides,
+           b->data(), b->strides, c->data(), c->strides);
+}
+
+template <typename T>
+void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
+                 StridedMemRef<T, 3> *c) {
+  for (int64_t i = 0; i < c->sizes[0]; ++i)
+    matmul2d(c->sizes[1], c->sizes[2], a->sizes[2],
+             a->data() + i * a->strides[0], a->strides + 1,
+             b->data() + i * b->strides[0], b->strides + 1,
+             c->data() + i * c->strides[0], c->strides + 1);
+}
+
+/// One group of a 2-D convolution of one batch element:
+///   out (F x OH x OW) += W (F x C x KH x KW) * in (C x H x W)
+/// with element strides given per dim.
+template <typename T>
+void conv2dOne(int64_t f, int64_t c, int64_t oh, int64_t ow, int64_t kh,
+               int64_t kw, int64_t sh, int64_t sw, int64_t dh, int64_t dw,
+               const T *in, const int64_t *inS, const T *w, const int64_t *wS,
+               T *out, const int64_t *outS, std::vector<T> &col) {
+  bool wDense = wS[3] == 1 && wS[2] == kw && wS[1] == kh * kw &&
+                wS[0] == c * kh * kw;
+  bool outDense = outS[2] == 1 && outS[1] == ow && outS[0] == oh * ow;
+  int64_t ck = c * kh * kw, p = oh * ow;
+  if (haveGemm<T>() && wDense && outDense && ck < INT32_MAX && p < INT32_MAX &&
+      f < INT32_MAX) {
+    const T *rhs;
+    bool direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && inS[2] == 1 &&
+                  inS[1] == ow && inS[0] == oh * ow;
+    if (direct) {
+      rhs = in; // A 1x1 stride-1 convolution is a plain GEMM.
+    } else {
+      col.resize(ck * p);
+      T *row = col.data();
+      for (int64_t ci = 0; ci < c; ++ci)
+        for (int64_t ki = 0; ki < kh; ++ki)
+          for (int64_t kj = 0; kj < kw; ++kj, row += p) {
+            const T *src = in + ci * inS[0] + ki * dh * inS[1] + kj * dw * inS[2];
+            for (int64_t y = 0; y < oh; ++y) {
+              const T *line = src + y * sh * inS[1];
+              T *dst = row + y * ow;
+              if (sw == 1 && inS[2] == 1)
+                std::memcpy(dst, line, ow * sizeof(T));
+              else
+                for (int64_t x = 0; x < ow; ++x)
+                  dst[x] = line[x * sw * inS[2]];
+            }
+          }
+      rhs = col.data();
+    }
+    gemm(kNoTrans, kNoTrans, f, p, ck, w, ck, rhs, p, out, p);
+    return;
+  }
+  for (int64_t fi = 0; fi < f; ++fi)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x) {
+        T acc = out[fi * outS[0] + y * outS[1] + x * outS[2]];
+        for (int64_t ci = 0; ci < c; ++ci)
+          for (int64_t ki = 0; ki < kh; ++ki)
+            for (int64_t kj = 0; kj < kw; ++kj)
+              acc += w[fi * wS[0] + ci * wS[1] + ki * wS[2] + kj * wS[3]] *
+                     in[ci * inS[0] + (y * sh + ki * dh) * inS[1] +
+                        (x * sw + kj * dw) * inS[2]];
+        out[fi * outS[0] + y * outS[1] + x * outS[2]] = acc;
+      }
+}
+
+template <typename T>
+void conv2dNchwFchw(StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,
+                    StridedMemRef<T, 4> *out, int64_t sh, int64_t sw,
+                    int64_t dh, int64_t dw) {
+  std::vector<T> col;
+  for (int64_t n = 0; n < out->sizes[0]; ++n)
+    conv2dOne(out->sizes[1], w->sizes[1], out->sizes[2], out->sizes[3],
+              w->sizes[2], w->sizes[3], sh, sw, dh, dw,
+              in->data() + n * in->strides[0], in->strides + 1, w->data(),
+              w->strides, out->data() + n * out->strides[0],
+              out->strides + 1, col);
+}
+
+template <typename T>
+void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
+                      StridedMemRef<T, 5> *out, int64_t sh, int64_t sw,
+                      int64_t dh, int64_t dw) {
+  std::vector<T> col;
+  for (int64_t n = 0; n < out->sizes[0]; ++n)
+    for (int64_t g = 0; g < out->sizes[1]; ++g)
+      conv2dOne(out->sizes[2], w->sizes[2], out->sizes[3], out->sizes[4],
+                w->sizes[3], w->sizes[4], sh, sw, dh, dw,
+                in->data() + n * in->strides[0] + g * in->strides[1],
+                in->strides + 2, w->data() + g * w->strides[0], w->strides + 2,
+                out->data() + n * out->strides[0] + g * out->strides[1],
+                out->strides + 2, col);
+}
+
+} // namespace
+
+/// Loads the BLAS at `path` (a shared library exporting `<prefix>cblas_sgemm`
+/// and `<prefix>cblas_dgemm`). Returns 0 on success, 1 if it cannot be
+/// opened, 2 if a symbol is missing. Without it the kernels run as loops.
+T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return 1;
+  std::string s = std::string(prefix) + "cblas_sgemm";
+  std::string d = std::string(prefix) + "cblas_dgemm";
+  auto *sym = reinterpret_cast<SgemmFn>(dlsym(handle, s.c_str()));
+  auto *dym = reinterpret_cast<DgemmFn>(dlsym(handle, d.c_str()));
+  if (!sym || !dym)
+    return 2;
+  sgemm = sym;
+  dgemm = dym;
+  return 0;
+}
+
+/// Whether torch2mlir_runtime_init loaded a BLAS.
+T2M_EXPORT int torch2mlir_runtime_has_blas() { return sgemm != nullptr; }
+
+#define T2M_KERNELS(SUFFIX, T)                                                 \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_matmul_##SUFFIX(                     \
+      StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,                          \
+      StridedMemRef<T, 2> *c) {                                                \
+    matmul(a, b, c);                                                           \
+  }                                                                            \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_batch_matmul_##SUFFIX(               \
+      StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,                          \
+      StridedMemRef<T, 3> *c) {                                                \
+    batchMatmul(a, b, c);                                                      \
+  }                                                                            \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_conv2d_nchw_fchw_##SUFFIX(           \
+      StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,                         \
+      StridedMemRef<T, 4> *out, int64_t sh, int64_t sw, int64_t dh,            \
+      int64_t dw) {                                                            \
+    conv2dNchwFchw(in, w, out, sh, sw, dh, dw);                                \
+  }                                                                            \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_conv2d_ngchw_gfchw_##SUFFIX(         \
+      StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,                         \
+      StridedMemRef<T, 5> *out, int64_t sh, int64_t sw, int64_t dh,            \
+      int64_t dw) {                                                            \
+    conv2dNgchwGfchw(in, w, out, sh, sw, dh, dw);                              \
+  }
+
+T2M_KERNELS(f32, float)
+T2M_KERNELS(f64, double)

@@ -1,0 +1,140 @@
+//===- RuntimeKernels.cpp - Contractions as runtime kernel calls ----------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/RefBackend/RefBackend.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::torch2mlir::refbackend {
+#define GEN_PASS_DEF_RUNTIMEKERNELS
+#include "torch2mlir/RefBackend/Passes.h.inc"
+} // namespace mlir::torch2mlir::refbackend
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+
+/// `memref<?x...x?xT, strided<[?, ...], offset: ?>>` of `rank`: the type
+/// every kernel operand is passed as.
+static MemRefType getFullyDynamicType(MLIRContext *context, int64_t rank,
+                                      Type element) {
+  SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+  auto layout =
+      StridedLayoutAttr::get(context, ShapedType::kDynamic, strides);
+  return MemRefType::get(shape, element, layout);
+}
+
+/// The kernel suffix of an element type, or "" when there is no kernel.
+static StringRef getKernelSuffix(Type element) {
+  if (element.isF32())
+    return "f32";
+  if (element.isF64())
+    return "f64";
+  return "";
+}
+
+/// Declares (once) `func.func private @name(...)` with the C interface.
+static func::FuncOp getOrDeclareKernel(ModuleOp module, StringRef name,
+                                       FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto kernel = func::FuncOp::create(builder, module.getLoc(), name, type);
+  kernel.setPrivate();
+  kernel->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
+  return kernel;
+}
+
+/// Replaces `op` by a call of kernel `base_<suffix>` on its memref operands
+/// (cast to fully dynamic strided memrefs) followed by `scalars` (i64).
+static LogicalResult replaceWithKernelCall(ModuleOp module,
+                                           linalg::LinalgOp op,
+                                           StringRef base,
+                                           ArrayRef<int64_t> scalars) {
+  if (!op.hasPureBufferSemantics())
+    return failure();
+  SmallVector<Value> operands = llvm::to_vector(op->getOperands());
+  auto firstType = cast<MemRefType>(operands.front().getType());
+  StringRef suffix = getKernelSuffix(firstType.getElementType());
+  if (suffix.empty())
+    return failure();
+  for (Value operand : operands) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || type.getElementType() != firstType.getElementType())
+      return failure();
+  }
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  MLIRContext *context = builder.getContext();
+  SmallVector<Value> args;
+  SmallVector<Type> argTypes;
+  for (Value operand : operands) {
+    auto type = cast<MemRefType>(operand.getType());
+    MemRefType dynamic =
+        getFullyDynamicType(context, type.getRank(), type.getElementType());
+    args.push_back(memref::CastOp::create(builder, loc, dynamic, operand));
+    argTypes.push_back(dynamic);
+  }
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  for (int64_t scalar : scalars) {
+    Value &constant = constants[scalar];
+    if (!constant)
+      constant = arith::ConstantIntOp::create(builder, loc, scalar, 64);
+    args.push_back(constant);
+    argTypes.push_back(builder.getI64Type());
+  }
+  std::string name = (base + "_" + suffix).str();
+  func::FuncOp kernel = getOrDeclareKernel(
+      module, name, FunctionType::get(context, argTypes, {}));
+  func::CallOp::create(builder, loc, kernel, args);
+  op->erase();
+  return success();
+}
+
+/// The stride and dilation of a convolution, as {sh, sw, dh, dw}.
+template <typename ConvOp>
+static SmallVector<int64_t> getConvScalars(ConvOp op) {
+  SmallVector<int64_t> scalars;
+  for (APInt v : op.getStrides().template getValues<APInt>())
+    scalars.push_back(v.getSExtValue());
+  for (APInt v : op.getDilations().template getValues<APInt>())
+    scalars.push_back(v.getSExtValue());
+  return scalars;
+}
+
+namespace {
+struct RuntimeKernelsPass
+    : public ::mlir::torch2mlir::refbackend::impl::RuntimeKernelsBase<
+          RuntimeKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> candidates;
+    module.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
+              linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp>(op))
+        candidates.push_back(op);
+    });
+    for (linalg::LinalgOp op : candidates) {
+      if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+        if (!matmul.hasUserDefinedMaps())
+          (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {});
+      } else if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
+        if (!bmm.hasUserDefinedMaps())
+          (void)replaceWithKernelCall(module, op, "torch2mlir_batch_matmul", {});
+      } else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
+        (void)replaceWithKernelCall(module, op, "torch2mlir_conv2d_nchw_fchw",
+                                    getConvScalars(conv));
+      } else if (auto conv =
+                     dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation())) {
+        (void)replaceWithKernelCall(module, op, "torch2mlir_conv2d_ngchw_gfchw",
+                                    getConvScalars(conv));
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,61 @@
+// RUN: torch2mlir-opt %s -refbackend-runtime-kernels -split-input-file | FileCheck %s
+
+// f32 matmul on buffers: a call of the C-interface kernel, operands cast to
+// fully dynamic strided memrefs.
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.*]]: memref<2x3xf32>, %[[B:.*]]: memref<3x4xf32>, %[[C:.*]]: memref<2x4xf32>)
+// CHECK: %[[CA:.*]] = memref.cast %[[A]] : memref<2x3xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: %[[CB:.*]] = memref.cast %[[B]]
+// CHECK: %[[CC:.*]] = memref.cast %[[C]]
+// CHECK: call @torch2mlir_matmul_f32(%[[CA]], %[[CB]], %[[CC]])
+// CHECK-NOT: linalg.matmul
+// CHECK: func.func private @torch2mlir_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+func.func @matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  return
+}
+
+// -----
+
+// Convolutions pass stride and dilation as i64 scalars (sh, sw, dh, dw).
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[S2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[D1:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_conv2d_nchw_fchw_f64(%{{.*}}, %{{.*}}, %{{.*}}, %[[S2]], %[[S2]], %[[D1]], %[[D1]])
+// CHECK: func.func private @torch2mlir_conv2d_nchw_fchw_f64({{.*}}, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+func.func @conv(%in: memref<1x3x9x9xf64>, %w: memref<4x3x3x3xf64>, %out: memref<1x4x4x4xf64>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x9x9xf64>, memref<4x3x3x3xf64>) outs(%out : memref<1x4x4x4xf64>)
+  return
+}
+
+// -----
+
+// Integer contractions, and ops on tensors (not yet bufferized), stay.
+// CHECK-LABEL: func.func @untouched
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<2x3xi32>, memref<3x4xi32>)
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x2x3xf32>, tensor<2x3x4xf32>)
+// CHECK-NOT: call
+func.func @untouched(%a: memref<2x3xi32>, %b: memref<3x4xi32>, %c: memref<2x4xi32>,
+                     %x: tensor<2x2x3xf32>, %y: tensor<2x3x4xf32>, %z: tensor<2x2x4xf32>) -> tensor<2x2x4xf32> {
+  linalg.matmul ins(%a, %b : memref<2x3xi32>, memref<3x4xi32>) outs(%c : memref<2x4xi32>)
+  %0 = linalg.batch_matmul ins(%x, %y : tensor<2x2x3xf32>, tensor<2x3x4xf32>) outs(%z : tensor<2x2x4xf32>) -> tensor<2x2x4xf32>
+  return %0 : tensor<2x2x4xf32>
+}
+
+// -----
+
+// Grouped convolution and batch matmul share one declaration per kernel.
+// CHECK-LABEL: func.func @grouped
+// CHECK: call @torch2mlir_conv2d_ngchw_gfchw_f32
+// CHECK: call @torch2mlir_batch_matmul_f32
+// CHECK: call @torch2mlir_batch_matmul_f32
+// CHECK-COUNT-1: func.func private @torch2mlir_batch_matmul_f32
+func.func @grouped(%in: memref<1x2x3x5x5xf32>, %w: memref<2x4x3x3x3xf32>, %out: memref<1x2x4x3x3xf32>,
+                   %a: memref<2x2x3xf32>, %b: memref<2x3x4xf32>, %c: memref<2x2x4xf32>) {
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %w : memref<1x2x3x5x5xf32>, memref<2x4x3x3x3xf32>) outs(%out : memref<1x2x4x3x3xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<2x2x3xf32>, memref<2x3x4xf32>) outs(%c : memref<2x2x4xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<2x2x3xf32>, memref<2x3x4xf32>) outs(%c : memref<2x2x4xf32>)
+  return
+}
