@@ -95,6 +95,7 @@ def load_runtime() -> bool:
         _runtime.torch2mlir_runtime_init(str(blas).encode(), b"scipy_")
     return bool(_runtime.torch2mlir_runtime_has_blas())
 
+
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
 
 
@@ -226,8 +227,14 @@ class RefBackendModule:
         """Runs the function; returns its results as new tensors."""
         tensors = self.check_inputs(args)
         results = [torch.empty(spec.shape, dtype=spec.dtype) for spec in self.outputs]
-        args_pointers = [ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in tensors]
-        out_pointers = [ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in results]
+        args_pointers = [
+            ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in tensors
+        ]
+        out_pointers = [
+            ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in results
+        ]
         # Out-params come after all inputs: the caller's, then the bound ones.
-        self._engine.invoke(self.func_name, *args_pointers, *self._bound_pointers, *out_pointers)
+        self._engine.invoke(
+            self.func_name, *args_pointers, *self._bound_pointers, *out_pointers
+        )
         return results

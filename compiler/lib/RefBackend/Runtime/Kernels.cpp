@@ -214,7 +214,7 @@ void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
       conv2dOne(out->sizes[2], w->sizes[2], out->sizes[3], out->sizes[4],
                 w->sizes[3], w->sizes[4], sh, sw, dh, dw,
                 in->data() + n * in->strides[0] + g * in->strides[1],
-                in->strides + 2, w->data() + g * w->strides[0], w->strides + 2,
+                in->strides + 2, w->data() + g * w->strides[0], w->strides + 1,
                 out->data() + n * out->strides[0] + g * out->strides[1],
                 out->strides + 2, col);
 }
