@@ -2,6 +2,7 @@
 
     nox -s tests                  # build, then lit + pytest (what CI runs)
     nox -s demo                   # build, then run the demo
+    nox -s bench                  # build, then torch2mlir vs eager timings
     nox -s build -- --monolithic  # any build_tools/build.py arguments
 
 Sessions stay short: they install the locked requirements
@@ -141,6 +142,21 @@ def demo(session: nox.Session) -> None:
     _python(session, env, "-m", "torch2mlir.tools.demo", *session.posargs)
 
 
+@nox.session(venv_backend="none")
+def wheels(session: nox.Session) -> None:
+    """Build the torch2mlir wheel into wheels/dist/, repair it, smoke-test it in a fresh venv."""
+    env = _shared_env(session, "build", "test", "wheels")
+    _python(session, env, "build_tools/build_wheels.py", *session.posargs)
+
+
+@nox.session(venv_backend="none")
+def bench(session: nox.Session) -> None:
+    """Build, then run `python -m torch2mlir.tools.bench` (posargs go to it; JSON in reports/)."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _python(session, env, "-m", "torch2mlir.tools.bench", *session.posargs)
+
+
 @nox.session(name="update-ods", venv_backend="none")
 def update_ods(session: nox.Session) -> None:
     """Regenerate GeneratedTorchOps.td from the pinned torch (`-- --check` only checks)."""
@@ -175,7 +191,7 @@ def lock(session: nox.Session) -> None:
     session.install("pip-tools==7.6.2")
     session.chdir(REQUIREMENTS)
     # build first: test.in is constrained by build.txt.
-    for name in ("build", "test", "lint", "nox"):
+    for name in ("build", "test", "wheels", "lint", "nox"):
         session.run(
             "pip-compile",
             "--quiet",

@@ -21,7 +21,34 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import CompileError, InputError, Torch2MlirError
 
-__all__ = ["CompileError", "CompiledModule", "InputError", "Torch2MlirError", "compile"]
+__version__ = "0.1.0"
+
+__all__ = [
+    "CompileError",
+    "CompiledModule",
+    "InputError",
+    "Torch2MlirError",
+    "__version__",
+    "compile",
+    "version_info",
+]
+
+
+def version_info() -> dict[str, str]:
+    """What this torch2mlir was built and tested with.
+
+    Returns:
+        ``{"torch2mlir": version, "llvm": LLVM version, "llvm_commit": the
+        LLVM commit of the pin, "torch": the torch version the tests pin}``.
+    """
+    from . import _build_info
+
+    return {
+        "torch2mlir": __version__,
+        "llvm": _build_info.LLVM_VERSION,
+        "llvm_commit": _build_info.LLVM_COMMIT,
+        "torch": _build_info.TORCH_VERSION,
+    }
 
 if TYPE_CHECKING:
     from .compiler import CompiledModule, compile

@@ -26,58 +26,31 @@ static LogicalResult checkSameElementType(ConversionPatternRewriter &rewriter,
   return success();
 }
 
-/// mm(a, b) = linalg.matmul into a zero-filled [M, N].
-struct ConvertAtenMm : OpConversionPattern<AtenMmOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// mm(a, b) = linalg.matmul into a zero-filled [M, N], and
+/// bmm(a, b) = linalg.batch_matmul into a zero-filled [B, M, N]. Result
+/// dims come from `a` except the last, from `b`.
+template <typename OpTy, typename LinalgOpTy, int64_t rank>
+struct ConvertMatmulLike : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(AtenMmOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
-    if (!resultType || resultType.getRank() != 2)
-      return reportFailure(rewriter, op, "needs a 2-D result of known dtype");
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType || resultType.getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "needs a result of rank " + Twine(rank) +
+                               " and known dtype");
     Value lhs = adaptor.getSelf(), rhs = adaptor.getMat2();
     if (failed(checkSameElementType(rewriter, op, {lhs, rhs},
                                     resultType.getElementType())))
       return failure();
     Location loc = op.getLoc();
     SmallVector<Value> dynamicSizes;
-    if (resultType.isDynamicDim(0))
-      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, lhs, 0));
-    if (resultType.isDynamicDim(1))
-      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, rhs, 1));
-    Value zero = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(resultType.getElementType()));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                          resultType.getElementType(),
-                                          dynamicSizes);
-    Value init =
-        linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{empty})
-            .getResult(0);
-    rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
-        op, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init});
-    return success();
-  }
-};
-
-/// bmm(a, b) = linalg.batch_matmul into a zero-filled [B, M, N].
-struct ConvertAtenBmm : OpConversionPattern<AtenBmmOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(AtenBmmOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
-    if (!resultType || resultType.getRank() != 3)
-      return reportFailure(rewriter, op, "needs a 3-D result of known dtype");
-    Value lhs = adaptor.getSelf(), rhs = adaptor.getMat2();
-    if (failed(checkSameElementType(rewriter, op, {lhs, rhs},
-                                    resultType.getElementType())))
-      return failure();
-    Location loc = op.getLoc();
-    SmallVector<Value> dynamicSizes;
-    for (int64_t i = 0; i < 3; ++i)
+    for (int64_t i = 0; i < rank; ++i)
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(
-            tensor::DimOp::create(rewriter, loc, i == 2 ? rhs : lhs, i));
+            tensor::DimOp::create(rewriter, loc, i == rank - 1 ? rhs : lhs, i));
     Value zero = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(resultType.getElementType()));
     Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
@@ -86,11 +59,13 @@ struct ConvertAtenBmm : OpConversionPattern<AtenBmmOp> {
     Value init =
         linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{empty})
             .getResult(0);
-    rewriter.replaceOpWithNewOp<linalg::BatchMatmulOp>(
+    rewriter.replaceOpWithNewOp<LinalgOpTy>(
         op, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init});
     return success();
   }
 };
+using ConvertAtenMm = ConvertMatmulLike<AtenMmOp, linalg::MatmulOp, 2>;
+using ConvertAtenBmm = ConvertMatmulLike<AtenBmmOp, linalg::BatchMatmulOp, 3>;
 
 /// addmm(self, a, b, beta, alpha) = beta * self + alpha * (a @ b). With
 /// beta = alpha = 1 the matmul accumulates straight into broadcast `self`.

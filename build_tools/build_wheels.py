@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Build the torch2mlir wheel, repair it, and smoke-test it in a fresh venv.
+
+1. ``pip wheel wheels/torch2mlir`` (scikit-build-core builds compiler/ against
+   the pinned prebuilt LLVM/MLIR in an isolated build environment);
+2. ``auditwheel repair`` to a manylinux tag into wheels/dist/;
+3. unless --no-smoke-test: a new virtual environment (outside the
+   repository, so the build tree cannot leak in) gets the repaired wheel and
+   the pinned torch, and runs wheels/smoke_test.py.
+
+Prints the wheel's size and its installed size (MB).
+
+Usage:
+    python build_tools/build_wheels.py [--no-smoke-test] [--keep-venv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DIST = REPO / "wheels" / "dist"
+RAW = REPO / "build-wheel" / "raw"
+
+
+def run(cmd: list[str], **kwargs) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run(cmd, check=True, **kwargs)
+
+
+def tree_size(path: Path) -> int:
+    """Bytes under `path` (files only)."""
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def pinned(requirement: str) -> str:
+    """`name==version` of `requirement` from build_tools/requirements/test.txt."""
+    for line in (REPO / "build_tools/requirements/test.txt").read_text().splitlines():
+        if line.startswith(f"{requirement}=="):
+            return line.split()[0]
+    raise SystemExit(f"build_wheels.py: {requirement} is not pinned in test.txt")
+
+
+def build() -> Path:
+    """Builds and repairs the wheel; returns the repaired wheel's path."""
+    shutil.rmtree(RAW, ignore_errors=True)
+    RAW.mkdir(parents=True)
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(RAW), str(REPO / "wheels/torch2mlir")])
+    (raw,) = RAW.glob("torch2mlir-*.whl")
+    DIST.mkdir(parents=True, exist_ok=True)
+    for old in DIST.glob("torch2mlir-*.whl"):
+        old.unlink()
+    plat = f"manylinux_2_28_{platform.machine()}"
+    run([sys.executable, "-m", "auditwheel", "repair", "--plat", plat, "-w", str(DIST), str(raw)])
+    (wheel,) = DIST.glob("torch2mlir-*.whl")
+    return wheel
+
+
+def smoke_test(wheel: Path, keep: bool) -> None:
+    """Installs `wheel` into a new venv and runs wheels/smoke_test.py there."""
+    venv = Path(tempfile.mkdtemp(prefix="torch2mlir-wheel-"))
+    try:
+        run([sys.executable, "-m", "venv", str(venv)])
+        python = venv / "bin" / "python"
+        run([str(python), "-m", "pip", "install", "--quiet", f"{wheel}[torch]", pinned("torch")])
+        site = next((venv / "lib").glob("python3*/site-packages"))
+        installed = tree_size(site / "torch2mlir") + sum(
+            p.stat().st_size for p in (venv / "bin").glob("torch2mlir*")
+        )
+        print(f"build_wheels.py: installed size of torch2mlir: {installed / 2**20:.1f} MB")
+        # Run from a directory with no torch2mlir in it: only the wheel counts.
+        run([str(python), str(REPO / "wheels/smoke_test.py")], cwd=venv)
+    finally:
+        if keep:
+            print(f"build_wheels.py: kept {venv}")
+        else:
+            shutil.rmtree(venv, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-smoke-test", action="store_true", help="only build and repair")
+    parser.add_argument("--keep-venv", action="store_true", help="keep the smoke-test venv")
+    args = parser.parse_args(argv)
+    wheel = build()
+    print(f"build_wheels.py: {wheel.name}: {wheel.stat().st_size / 2**20:.1f} MB")
+    if not args.no_smoke_test:
+        smoke_test(wheel, args.keep_venv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
