@@ -50,6 +50,7 @@ def version_info() -> dict[str, str]:
         "torch": _build_info.TORCH_VERSION,
     }
 
+
 if TYPE_CHECKING:
     from .compiler import CompiledModule, compile
 

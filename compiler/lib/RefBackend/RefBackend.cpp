@@ -28,6 +28,8 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
          "lower-affine,"
          "finalize-memref-to-llvm,"
          "convert-math-to-llvm,"
+         // erf, tanh, ...: no LLVM intrinsic; calls into the C library.
+         "convert-math-to-libm,"
          "convert-arith-to-llvm,"
          "convert-index-to-llvm,"
          "convert-func-to-llvm,"

@@ -6,6 +6,6 @@ random state, so two calls give bit-identical models.
 """
 
 from torch2mlir.models.mlp import MLP, mlp
-from torch2mlir.models.resnet import BasicBlock, ResNet, resnet18
+from torch2mlir.models.resnet import BasicBlock, Bottleneck, ResNet, resnet18, resnet50
 
-__all__ = ["MLP", "BasicBlock", "ResNet", "mlp", "resnet18"]
+__all__ = ["MLP", "BasicBlock", "Bottleneck", "ResNet", "mlp", "resnet18", "resnet50"]

@@ -237,3 +237,48 @@ def _() -> nn.Module:
 @register_case("cast_then_promote", inputs=lambda: (_ints(3, 4), torch.randn(4)))
 def _() -> nn.Module:
     return Fn(lambda x, y: x.float() * y + x / 2)
+
+
+# Float math (int inputs promote to the default float dtype).
+
+
+@register_case("log_f32", inputs=lambda: (torch.rand(3, 4) + 0.1,))
+def _() -> nn.Module:
+    return Fn(torch.log)
+
+
+@register_case(
+    "sqrt_rsqrt_f64", inputs=lambda: (torch.rand(2, 5, dtype=torch.float64) + 0.1,)
+)
+def _() -> nn.Module:
+    return Fn(lambda x: torch.sqrt(x) + torch.rsqrt(x))
+
+
+@register_case("abs_f32_i64", inputs=lambda: (torch.randn(4, 3), _ints(4, 3)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: (torch.abs(x), torch.abs(y)))
+
+
+@register_case("erf_tanh_sigmoid", inputs=lambda: (torch.randn(2, 3, 4) * 3,))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.erf(x) + torch.tanh(x) * torch.sigmoid(x))
+
+
+@register_case("sigmoid_of_i64", inputs=lambda: (_ints(5),))
+def _() -> nn.Module:
+    return Fn(torch.sigmoid)
+
+
+@register_case("reciprocal_f32", inputs=lambda: (torch.rand(6) + 0.5,))
+def _() -> nn.Module:
+    return Fn(torch.reciprocal)
+
+
+@register_case("gelu_exact", inputs=lambda: (torch.randn(3, 8) * 2,))
+def _() -> nn.Module:
+    return nn.GELU()
+
+
+@register_case("gelu_tanh", inputs=lambda: (torch.randn(3, 8) * 2,))
+def _() -> nn.Module:
+    return nn.GELU(approximate="tanh")

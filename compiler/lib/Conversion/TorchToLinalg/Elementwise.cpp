@@ -216,6 +216,114 @@ struct ConvertExp : ConvertUnary<AtenExpOp> {
   }
 };
 
+/// Float-only math, computed in the result dtype (int inputs are cast to
+/// the float result first, as PyTorch does).
+template <typename OpTy>
+struct ConvertFloatMath : ConvertUnary<OpTy> {
+  using ConvertUnary<OpTy>::ConvertUnary;
+  bool supports(Type element) const override {
+    return isa<mlir::FloatType>(element);
+  }
+};
+
+#define T2M_FLOAT_MATH(NAME, OP, BODY)                                         \
+  struct NAME : ConvertFloatMath<OP> {                                         \
+    using ConvertFloatMath::ConvertFloatMath;                                  \
+    Value buildScalar(OpBuilder &b, Location loc, Value x,                     \
+                      bool) const override {                                   \
+      BODY                                                                     \
+    }                                                                          \
+  };
+
+static Value floatConstant(OpBuilder &b, Location loc, Type type, double v) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+}
+
+T2M_FLOAT_MATH(ConvertLog, AtenLogOp, return math::LogOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertSqrt, AtenSqrtOp, return math::SqrtOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertRsqrt, AtenRsqrtOp,
+               return math::RsqrtOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertErf, AtenErfOp, return math::ErfOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertTanh, AtenTanhOp, return math::TanhOp::create(b, loc, x);)
+// sigmoid(x) = 1 / (1 + exp(-x))
+T2M_FLOAT_MATH(ConvertSigmoid, AtenSigmoidOp, {
+  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+})
+T2M_FLOAT_MATH(ConvertReciprocal, AtenReciprocalOp, {
+  return arith::DivFOp::create(b, loc, floatConstant(b, loc, x.getType(), 1.0),
+                               x);
+})
+#undef T2M_FLOAT_MATH
+
+/// abs: math.absf, or math.absi on signed integers (unsigned: identity).
+struct ConvertAbs : ConvertUnary<AtenAbsOp> {
+  using ConvertUnary::ConvertUnary;
+  bool supports(Type element) const override {
+    return isa<mlir::FloatType, IntegerType>(element);
+  }
+  Value buildScalar(OpBuilder &b, Location loc, Value x,
+                    bool isUnsigned) const override {
+    if (isa<mlir::FloatType>(x.getType()))
+      return math::AbsFOp::create(b, loc, x);
+    if (isUnsigned || x.getType().isInteger(1))
+      return x;
+    return math::AbsIOp::create(b, loc, x);
+  }
+};
+
+/// gelu(x, approximate): PyTorch's two forms,
+///   'none': x/2 * (1 + erf(x / sqrt(2)))
+///   'tanh': x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenGeluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType || !isa<mlir::FloatType>(resultType.getElementType()))
+      return reportFailure(rewriter, op, "unsupported: non-float gelu");
+    auto approximate = op.getApproximate().getDefiningOp<ConstantStrOp>();
+    if (!approximate || (approximate.getValue() != "none" &&
+                         approximate.getValue() != "tanh"))
+      return reportFailure(rewriter, op,
+                           "approximate must be the constant 'none' or 'tanh'");
+    bool useTanh = approximate.getValue() == "tanh";
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, ValueRange{adaptor.getSelf()},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          Type t = x.getType();
+          Value half = floatConstant(b, loc, t, 0.5);
+          Value one = floatConstant(b, loc, t, 1.0);
+          Value inner;
+          if (useTanh) {
+            Value cube = arith::MulFOp::create(
+                b, loc, x, arith::MulFOp::create(b, loc, x, x));
+            Value poly = arith::AddFOp::create(
+                b, loc, x,
+                arith::MulFOp::create(b, loc, floatConstant(b, loc, t, 0.044715),
+                                      cube));
+            inner = math::TanhOp::create(
+                b, loc,
+                arith::MulFOp::create(
+                    b, loc, floatConstant(b, loc, t, 0.7978845608028654), poly));
+          } else {
+            inner = math::ErfOp::create(
+                b, loc,
+                arith::MulFOp::create(
+                    b, loc, x, floatConstant(b, loc, t, 0.7071067811865476)));
+          }
+          Value factor = arith::AddFOp::create(b, loc, one, inner);
+          return arith::MulFOp::create(
+              b, loc, arith::MulFOp::create(b, loc, half, x), factor);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// _to_copy: a dtype cast (layout, device and memory format do not matter
 /// to a value-semantic tensor on the CPU).
 struct ConvertToCopy : ConvertUnary<Aten_ToCopyOp> {
@@ -247,5 +355,11 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
       typeConverter, context);
   target.addIllegalOp<AtenReluOp, AtenNegOp, AtenExpOp, Aten_ToCopyOp>();
   patterns.add<ConvertRelu, ConvertNeg, ConvertExp, ConvertToCopy>(
+      typeConverter, context);
+  target.addIllegalOp<AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp,
+                      AtenTanhOp, AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp,
+                      AtenGeluOp>();
+  patterns.add<ConvertLog, ConvertSqrt, ConvertRsqrt, ConvertErf, ConvertTanh,
+               ConvertSigmoid, ConvertReciprocal, ConvertAbs, ConvertGelu>(
       typeConverter, context);
 }

@@ -759,6 +759,178 @@ def Torch_AtenExpOp : Torch_Op<"aten.exp", [AllowsTypeRefinement, HasValueSemant
   }];
 }
 
+def Torch_AtenLogOp : Torch_Op<"aten.log", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::log(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenSqrtOp : Torch_Op<"aten.sqrt", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::sqrt(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenRsqrtOp : Torch_Op<"aten.rsqrt", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::rsqrt(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenAbsOp : Torch_Op<"aten.abs", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::abs(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenErfOp : Torch_Op<"aten.erf", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::erf(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenTanhOp : Torch_Op<"aten.tanh", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::tanh(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenSigmoidOp : Torch_Op<"aten.sigmoid", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::sigmoid(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenReciprocalOp : Torch_Op<"aten.reciprocal", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::reciprocal(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenGeluOp : Torch_Op<"aten.gelu", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::gelu(Tensor self, *, str approximate=\"none\") -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    Torch_StringType:$approximate
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
 def Torch_AtenConvolutionOp : Torch_Op<"aten.convolution", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor`";
   let arguments = (ins

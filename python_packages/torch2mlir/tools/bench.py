@@ -1,0 +1,828 @@
+"""Benchmark torch2mlir against eager PyTorch on CPU, in one process.
+
+For every workload (the same model object, the same input tensor):
+
+- torch2mlir compile phases, in seconds: ``export``, ``import``,
+  ``lowering`` (all pipelines), ``jit`` (LLVM code generation), from
+  ``CompiledModule.timings``;
+- first run after compilation and the steady state (median over
+  ``--repeat`` runs after ``--warmup`` runs), for torch2mlir and eager
+  PyTorch (under ``torch.no_grad()``, ``model.eval()``), in milliseconds;
+- the same steady state with one thread: ``torch.set_num_threads(1)`` for
+  eager, ``<openblas>_set_num_threads(1)`` on the OpenBLAS library that the
+  RefBackend runtime calls for matmul/convolution (the generated code itself
+  is single-threaded);
+- the largest absolute difference between the two outputs;
+- the peak resident set size after the workload, in MB (2**20 bytes), from
+  ``getrusage``: process-wide and monotonic, so it includes every workload
+  before it.
+
+Steady-state runs are timed in blocks, eager then torch2mlir, each after a
+short pause and its warm-up runs (see :func:`time_blocks`). Then a leak check: RSS (current, from
+``/proc/self/statm``) before and after 10,000 calls of the compiled MLP.
+
+The ratio is torch2mlir time / eager time (below 1: torch2mlir is faster);
+the last line of the table is the geometric mean of the ratios. Nothing is
+asserted about timings: the tool exits 0 when every workload compiled and
+ran, 1 when one failed (its error is printed and kept in the JSON), 2 for
+bad arguments.
+
+Usage:
+    python -m torch2mlir.tools.bench [--workloads matmul512,mlp] [--repeat N]
+        [--warmup N] [--threads N] [--json reports/bench.json] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import datetime
+import gc
+import json
+import math
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Calls of the compiled MLP in the RSS-growth measurement.
+RSS_CALLS = 10_000
+#: Above this many cores used by other processes during a workload
+#: (`others_cores`), the table warns that its timings are not trustworthy.
+BUSY_CORES = 0.2
+#: Default location of the JSON report (relative to the working directory).
+DEFAULT_JSON = Path("reports") / "bench.json"
+_MB = float(1 << 20)
+
+
+# --------------------------------------------------------------------------
+# Pure logic: statistics, report, table (no torch; unit-tested).
+
+
+def summarize(samples: Sequence[float]) -> dict[str, Any]:
+    """Statistics of timings.
+
+    Args:
+        samples: durations in seconds (at least one).
+
+    Returns:
+        ``n`` and, in milliseconds, ``median``, ``mean``, ``min``, ``max``,
+        ``stdev`` (sample standard deviation; 0 for a single sample), and
+        ``samples`` (every duration, in milliseconds, in the order measured).
+
+    Raises:
+        ValueError: no samples.
+    """
+    if not samples:
+        raise ValueError("summarize: no samples")
+    ms = [s * 1e3 for s in samples]
+    return {
+        "n": len(ms),
+        "median": statistics.median(ms),
+        "mean": statistics.fmean(ms),
+        "min": min(ms),
+        "max": max(ms),
+        "stdev": statistics.stdev(ms) if len(ms) > 1 else 0.0,
+        "samples": ms,
+    }
+
+
+def geomean(values: Sequence[float | None]) -> float | None:
+    """Geometric mean of the positive finite values; None if there are none.
+
+    ``None``, zero, negative and non-finite values (a failed or unmeasured
+    workload) are left out rather than poisoning the mean.
+    """
+    kept = [v for v in values if v is not None and math.isfinite(v) and v > 0]
+    if not kept:
+        return None
+    return math.exp(math.fsum(math.log(v) for v in kept) / len(kept))
+
+
+def ratio(ours: float | None, eager: float | None) -> float | None:
+    """``ours / eager`` (dimensionless), or None if either is missing or eager is 0."""
+    if ours is None or eager is None or eager <= 0:
+        return None
+    return ours / eager
+
+
+def _steady(result: Mapping[str, Any], side: str, threads: str) -> float | None:
+    """Median steady-state time in ms of `side` ("torch2mlir"/"eager") for
+    `threads` ("all"/"one"), or None if not measured."""
+    stats = result.get(side, {}).get("steady", {}).get(threads)
+    return None if not stats else stats["median"]
+
+
+def add_ratios(result: dict[str, Any]) -> dict[str, Any]:
+    """Sets ``result["ratio"] = {"all": r, "one": r}`` (torch2mlir / eager
+    median steady-state time, all threads and one thread); returns `result`."""
+    result["ratio"] = {
+        threads: ratio(
+            _steady(result, "torch2mlir", threads), _steady(result, "eager", threads)
+        )
+        for threads in ("all", "one")
+    }
+    return result
+
+
+def summary(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Geometric means of the ratios over the workloads that have them:
+    ``{"all": g, "one": g, "workloads": {"all": [...], "one": [...]}}``."""
+    out: dict[str, Any] = {"workloads": {}}
+    for threads in ("all", "one"):
+        names = [
+            r["name"] for r in results if r.get("ratio", {}).get(threads) is not None
+        ]
+        out[threads] = geomean(
+            [r["ratio"][threads] for r in results if r["name"] in names]
+        )
+        out["workloads"][threads] = names
+    return out
+
+
+def _fmt(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def _align(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
+    """Columns padded to their widest cell; the first `left` columns are
+    left-aligned, the others right-aligned."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.ljust(w) if i < left else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def format_tables(report: Mapping[str, Any]) -> str:
+    """The report as plain aligned text: compile phases (s), run times (ms)
+    with the ratios and their geometric mean, then the RSS figures and notes."""
+    results = report["workloads"]
+    meta = report.get("meta", {})
+    out: list[str] = []
+
+    rows = [["workload", "export s", "import s", "lowering s", "jit s", "total s"]]
+    for r in results:
+        t = r.get("torch2mlir", {}).get("compile")
+        if not t:
+            rows.append([r["name"], *(["-"] * 5)])
+            continue
+        rows.append(
+            [
+                r["name"],
+                *(
+                    _fmt(t.get(k), ".3f")
+                    for k in ("export", "import", "lowering", "jit")
+                ),
+                _fmt(
+                    sum(t.get(k, 0.0) for k in ("export", "import", "lowering", "jit")),
+                    ".3f",
+                ),
+            ]
+        )
+    out.append("torch2mlir compile phases (seconds)")
+    out += _align(rows)
+    out.append("")
+
+    threads = meta.get("threads", {})
+    all_label = f"{threads.get('torch', '?')}/{threads.get('openblas', '?')}T"
+    header = [
+        "workload",
+        "t2m 1st",
+        "eager 1st",
+        f"t2m {all_label}",
+        f"eager {all_label}",
+        "ratio",
+        "t2m 1T",
+        "eager 1T",
+        "ratio 1T",
+        "max abs err",
+        "peak RSS MB",
+        "others",
+    ]
+    rows = [header]
+    for r in results:
+        t2m = r.get("torch2mlir", {})
+        eager = r.get("eager", {})
+        rows.append(
+            [
+                r["name"],
+                _fmt(t2m.get("first_ms"), ".2f"),
+                _fmt(eager.get("first_ms"), ".2f"),
+                _fmt(_steady(r, "torch2mlir", "all"), ".2f"),
+                _fmt(_steady(r, "eager", "all"), ".2f"),
+                _fmt(r.get("ratio", {}).get("all"), ".2f"),
+                _fmt(_steady(r, "torch2mlir", "one"), ".2f"),
+                _fmt(_steady(r, "eager", "one"), ".2f"),
+                _fmt(r.get("ratio", {}).get("one"), ".2f"),
+                _fmt(r.get("max_abs_error"), ".2e"),
+                _fmt(r.get("peak_rss_mb"), ".0f"),
+                _fmt(r.get("others_cores"), ".2f"),
+            ]
+        )
+    geo = report.get("geomean", {})
+    rows.append(
+        ["geomean", *[""] * 4, _fmt(geo.get("all"), ".2f")]
+        + [""] * 2
+        + [_fmt(geo.get("one"), ".2f")]
+        + [""] * 3
+    )
+    out.append(
+        "run times (milliseconds; steady state = median; ratio = torch2mlir / eager, "
+        "below 1 = torch2mlir faster)"
+    )
+    lines = _align(rows)
+    out += lines[:-1] + ["-" * len(lines[0]), lines[-1]]
+
+    busy = [r["name"] for r in results if (r.get("others_cores") or 0.0) > BUSY_CORES]
+    if busy:
+        out.append(
+            f"WARNING: other processes kept the CPU busy during {', '.join(busy)} "
+            f"(column 'others', in cores): those timings, all-threads ones above "
+            f"all, are not the code's speed. Run again on an idle machine."
+        )
+    failed = [r for r in results if r.get("error")]
+    for r in failed:
+        out.append(f"FAILED {r['name']}: {r['error']}")
+
+    rss = report.get("rss_growth")
+    out.append("")
+    if rss and rss.get("error"):
+        out.append(f"RSS growth: FAILED: {rss['error']}")
+    elif rss:
+        out.append(
+            f"RSS growth over {rss['calls']} calls of the compiled {rss['workload']} "
+            f"(1 thread): "
+            f"{_fmt(rss.get('growth_mb'), '+.2f')} MB "
+            f"({_fmt(rss.get('before_mb'), '.1f')} -> {_fmt(rss.get('after_mb'), '.1f')} MB, "
+            f"current RSS from /proc/self/statm; {_fmt(rss.get('seconds'), '.2f')} s)"
+        )
+    out.append(
+        "peak RSS: getrusage ru_maxrss after each workload; process-wide and "
+        "monotonic (includes all earlier workloads)."
+    )
+    out.append(
+        f"threads: all = torch {threads.get('torch', '?')} / OpenBLAS "
+        f"{threads.get('openblas', '?')}; 1T = 1 / 1. "
+        f"repeat/warmup per workload are in the JSON. others: mean number of "
+        f"cores that other processes used during the workload (0 when idle)."
+    )
+    return "\n".join(out)
+
+
+def write_json(report: Mapping[str, Any], path: Path) -> Path:
+    """Writes `report` as indented JSON to `path`, creating its directory;
+    returns `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1, sort_keys=False) + "\n")
+    return path
+
+
+# --------------------------------------------------------------------------
+# Measurement helpers.
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MB (2**20 bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux reports KB, macOS bytes.
+    return peak / _MB if sys.platform == "darwin" else peak / 1024.0
+
+
+def current_rss_mb() -> float | None:
+    """Current resident set size in MB (2**20 bytes), from /proc/self/statm;
+    None where there is no /proc."""
+    try:
+        resident_pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return resident_pages * os.sysconf("SC_PAGE_SIZE") / _MB
+
+
+def cpu_snapshot() -> tuple[float, float] | None:
+    """(CPU seconds all processes have used, CPU seconds this process has
+    used), all cores and threads summed; None where there is no /proc/stat.
+    Two snapshots give :func:`others_cores`."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    if fields[0] != "cpu" or len(fields) < 8:
+        return None
+    # user nice system idle iowait irq softirq [steal ...]: all but idle/iowait.
+    ticks = [int(v) for v in fields[1:]]
+    busy = sum(ticks[:3]) + sum(ticks[5:8])
+    own = os.times()
+    return busy / os.sysconf("SC_CLK_TCK"), own.user + own.system
+
+
+def others_cores(
+    before: tuple[float, float] | None, after: tuple[float, float] | None, wall: float
+) -> float | None:
+    """Mean number of cores that other processes kept busy over `wall`
+    seconds between two :func:`cpu_snapshot`s (0 on an idle machine); None
+    if unknown. Above about 0.1, the timings share the CPU with something."""
+    if before is None or after is None or wall <= 0:
+        return None
+    return max(0.0, ((after[0] - before[0]) - (after[1] - before[1])) / wall)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Collects garbage, then keeps the collector off while timing."""
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """(seconds, result) of one call of `fn`."""
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+#: Seconds of idle time before each block of runs: long enough for the
+#: worker threads of the other side (OpenMP, OpenBLAS) to stop spinning.
+PAUSE = 0.25
+
+
+def time_blocks(
+    fns: Sequence[Callable[[], Any]], warmup: int, repeat: int, pause: float = PAUSE
+) -> list[list[float]]:
+    """For each fn in turn, a block: `pause` seconds idle, `warmup` untimed
+    calls, `repeat` timed calls. Returns the durations (seconds) per fn.
+
+    Blocks rather than alternating calls: both eager PyTorch (OpenMP) and
+    OpenBLAS keep their worker threads spinning for a while after a parallel
+    call, and on a machine with few cores the other side's spinning threads
+    would be measured too.
+    """
+    samples: list[list[float]] = []
+    for fn in fns:
+        time.sleep(pause)
+        with _no_gc():
+            for _ in range(warmup):
+                fn()
+            samples.append([_timed(fn)[0] for _ in range(repeat)])
+    return samples
+
+
+class OpenBlasThreads:
+    """The thread count of the OpenBLAS that the RefBackend runtime calls.
+
+    The runtime ``dlopen``s ``lib<get_library()>.so`` of ``scipy-openblas32``;
+    opening the same file here gives the same library instance, so its
+    ``<name>_set_num_threads`` changes what the runtime uses (unlike
+    ``OPENBLAS_NUM_THREADS``, which is read only when the library loads).
+    ``available`` is False without ``scipy-openblas32`` (the runtime then runs
+    its kernels as single-threaded loops).
+    """
+
+    def __init__(self) -> None:
+        self.available = False
+        self.library: str | None = None
+        self._set: Any = None
+        self._get: Any = None
+        try:
+            import scipy_openblas32
+        except ImportError:
+            return
+        name = scipy_openblas32.get_library()
+        path = Path(scipy_openblas32.get_lib_dir()) / f"lib{name}.so"
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError:
+            return
+        for prefix in (f"{name}_", "openblas_"):
+            try:
+                setter = getattr(lib, f"{prefix}set_num_threads")
+                getter = getattr(lib, f"{prefix}get_num_threads")
+            except AttributeError:
+                continue
+            setter.argtypes, setter.restype = [ctypes.c_int], None
+            getter.argtypes, getter.restype = [], ctypes.c_int
+            self._set, self._get = setter, getter
+            self.available, self.library = True, str(path)
+            return
+
+    def get(self) -> int | None:
+        """Threads OpenBLAS uses now, or None if unavailable."""
+        return int(self._get()) if self.available else None
+
+    def set(self, threads: int) -> None:
+        """Makes OpenBLAS use `threads` threads (no-op if unavailable)."""
+        if self.available:
+            self._set(int(threads))
+
+
+@contextmanager
+def thread_count(blas: OpenBlasThreads, threads: int) -> Iterator[None]:
+    """Runs the body with `threads` threads for eager PyTorch and OpenBLAS."""
+    import torch
+
+    old_torch, old_blas = torch.get_num_threads(), blas.get()
+    torch.set_num_threads(threads)
+    blas.set(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old_torch)
+        if old_blas is not None:
+            blas.set(old_blas)
+
+
+# --------------------------------------------------------------------------
+# Workloads.
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A model and its input; `repeat`/`warmup` are the default run counts."""
+
+    name: str
+    description: str
+    make: Callable[[], tuple[Any, Any]]  # () -> (model in eval mode, input)
+    repeat: int
+    warmup: int
+
+
+def _randn(*shape: int, seed: int = 0) -> Any:
+    import torch
+
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed))
+
+
+def _matmul(n: int) -> tuple[Any, Any]:
+    import torch
+
+    class MatMul(torch.nn.Module):
+        """`x @ weight` with a fixed `[n, n]` float32 weight."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.weight = torch.nn.Parameter(_randn(n, n, seed=1))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.mm(x, self.weight)
+
+    return MatMul().eval(), _randn(n, n)
+
+
+def _mlp() -> tuple[Any, Any]:
+    from ..models.mlp import mlp
+
+    return mlp(), _randn(8, 784)
+
+
+def _resnet18() -> tuple[Any, Any]:
+    from ..models.resnet import resnet18
+
+    return resnet18(), _randn(1, 3, 224, 224)
+
+
+def _resnet50() -> tuple[Any, Any]:
+    from ..models.resnet import resnet50
+
+    return resnet50(), _randn(1, 3, 224, 224)
+
+
+WORKLOADS: dict[str, Workload] = {
+    w.name: w
+    for w in (
+        Workload(
+            "matmul512",
+            "torch.mm, [512,512] x [512,512] fp32",
+            lambda: _matmul(512),
+            50,
+            5,
+        ),
+        Workload(
+            "matmul1024",
+            "torch.mm, [1024,1024] x [1024,1024] fp32",
+            lambda: _matmul(1024),
+            20,
+            3,
+        ),
+        Workload("mlp", "MLP 784-512-256-10, batch 8", _mlp, 200, 20),
+        Workload("resnet18", "ResNet-18, [1,3,224,224]", _resnet18, 10, 2),
+        Workload("resnet50", "ResNet-50, [1,3,224,224]", _resnet50, 10, 1),
+    )
+}
+#: --quick: run counts for every workload, and calls of the RSS check.
+QUICK_REPEAT, QUICK_WARMUP, QUICK_RSS_CALLS = 3, 1, 2_000
+
+
+def run_workload(
+    workload: Workload,
+    *,
+    repeat: int,
+    warmup: int,
+    blas: OpenBlasThreads,
+    opt_level: int = 2,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Measures one workload (see the module docstring); never raises: an
+    error is returned in ``"error"`` with whatever was measured before it.
+
+    Returns:
+        ``name``, ``description``, ``repeat``, ``warmup``; ``eager`` and
+        ``torch2mlir`` with ``first_ms`` and ``steady`` ``{"all": stats,
+        "one": stats}`` (see :func:`summarize`), ``torch2mlir.compile``
+        (seconds per phase); ``max_abs_error``, ``max_abs_eager``;
+        ``peak_rss_mb``; ``others_cores`` (see :func:`others_cores`);
+        ``ratio``; ``error`` (None or the message).
+    """
+    import torch
+
+    import torch2mlir
+
+    result: dict[str, Any] = {
+        "name": workload.name,
+        "description": workload.description,
+        "repeat": repeat,
+        "warmup": warmup,
+        "eager": {},
+        "torch2mlir": {},
+        "max_abs_error": None,
+        "error": None,
+    }
+    cpu_before, start_wall = cpu_snapshot(), time.perf_counter()
+    try:
+        model, x = workload.make()
+        model.eval()
+
+        def eager() -> Any:
+            with torch.no_grad():
+                return model(x)
+
+        seconds, want = _timed(eager)
+        result["eager"]["first_ms"] = seconds * 1e3
+
+        log(f"[{workload.name}] compiling")
+        start = time.perf_counter()
+        compiled = torch2mlir.compile(model, (x,), opt_level=opt_level)
+        result["torch2mlir"]["compile"] = dict(compiled.timings)
+        result["torch2mlir"]["compile"]["wall"] = time.perf_counter() - start
+
+        def ours() -> Any:
+            return compiled(x)
+
+        seconds, got = _timed(ours)
+        result["torch2mlir"]["first_ms"] = seconds * 1e3
+        result["max_abs_error"] = (got - want).abs().max().item()
+        result["max_abs_eager"] = want.abs().max().item()
+
+        log(
+            f"[{workload.name}] steady state, all threads: {warmup} + {repeat} runs each"
+        )
+        t_eager, t_ours = time_blocks([eager, ours], warmup, repeat)
+        result["eager"]["steady"] = {"all": summarize(t_eager)}
+        result["torch2mlir"]["steady"] = {"all": summarize(t_ours)}
+
+        log(
+            f"[{workload.name}] steady state, 1 thread: {max(warmup, 1)} + {repeat} runs each"
+        )
+        with thread_count(blas, 1):
+            t_eager, t_ours = time_blocks([eager, ours], max(warmup, 1), repeat)
+        result["eager"]["steady"]["one"] = summarize(t_eager)
+        result["torch2mlir"]["steady"]["one"] = summarize(t_ours)
+    except Exception as error:  # noqa: BLE001 - report it, go on with the next workload
+        result["error"] = f"{type(error).__name__}: {error}"
+        result["traceback"] = traceback.format_exc()
+    result["peak_rss_mb"] = peak_rss_mb()
+    result["others_cores"] = others_cores(
+        cpu_before, cpu_snapshot(), time.perf_counter() - start_wall
+    )
+    return add_ratios(result)
+
+
+def rss_growth(calls: int, blas: OpenBlasThreads, opt_level: int = 2) -> dict[str, Any]:
+    """Current RSS (MB) before and after `calls` calls of the compiled MLP
+    (after 100 warm-up calls); never raises (``error`` holds a failure).
+
+    The calls run with one OpenBLAS thread: what is checked is memory, and a
+    threaded small matmul (8 rows) can take 30x longer when other processes
+    keep the cores busy.
+    """
+    out: dict[str, Any] = {
+        "workload": "mlp",
+        "calls": calls,
+        "threads": 1,
+        "error": None,
+    }
+    try:
+        import torch2mlir
+
+        model, x = _mlp()
+        compiled = torch2mlir.compile(model, (x,), opt_level=opt_level)
+        with thread_count(blas, 1):
+            for _ in range(100):
+                compiled(x)
+            gc.collect()
+            before = current_rss_mb()
+            start = time.perf_counter()
+            for _ in range(calls):
+                compiled(x)
+            out["seconds"] = time.perf_counter() - start
+            gc.collect()
+            after = current_rss_mb()
+        out["before_mb"], out["after_mb"] = before, after
+        out["growth_mb"] = None if before is None or after is None else after - before
+    except Exception as error:  # noqa: BLE001 - report it in the JSON
+        out["error"] = f"{type(error).__name__}: {error}"
+        out["traceback"] = traceback.format_exc()
+    return out
+
+
+# --------------------------------------------------------------------------
+# Command line.
+
+
+def _parse_workloads(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown workload(s) {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(WORKLOADS)}"
+        )
+    return names
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m torch2mlir.tools.bench",
+        description=__doc__.splitlines()[0],
+    )
+    parser.add_argument(
+        "--workloads",
+        type=_parse_workloads,
+        default=list(WORKLOADS),
+        help=f"comma-separated, of {','.join(WORKLOADS)} (default: all)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=_positive,
+        help="timed steady-state runs per side and thread setting (default: per "
+        "workload, "
+        + ", ".join(f"{w.name} {w.repeat}" for w in WORKLOADS.values())
+        + ")",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=_non_negative,
+        help="untimed runs before them (default: per workload, "
+        + ", ".join(f"{w.name} {w.warmup}" for w in WORKLOADS.values())
+        + ")",
+    )
+    parser.add_argument(
+        "--threads",
+        type=_positive,
+        help="threads of the 'all threads' measurement, for eager and OpenBLAS "
+        "(default: as they start, torch's and OpenBLAS's defaults)",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=DEFAULT_JSON,
+        help=f"where to write the JSON report (default: {DEFAULT_JSON})",
+    )
+    parser.add_argument(
+        "--rss-calls",
+        type=_non_negative,
+        help=f"calls of the compiled MLP in the RSS-growth check, 0 to skip "
+        f"(default: {RSS_CALLS}, {QUICK_RSS_CALLS} with --quick)",
+    )
+    parser.add_argument(
+        "--opt-level",
+        type=int,
+        default=2,
+        choices=range(4),
+        help="JIT opt level (default 2)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"repeat {QUICK_REPEAT}, warmup {QUICK_WARMUP} for every workload unless "
+        "given, and a shorter RSS check: a smoke run, not figures to quote",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    import torch
+
+    blas = OpenBlasThreads()
+    if args.threads is not None:
+        torch.set_num_threads(args.threads)
+        blas.set(args.threads)
+    rss_calls = args.rss_calls
+    if rss_calls is None:
+        rss_calls = QUICK_RSS_CALLS if args.quick else RSS_CALLS
+
+    meta = {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "threads": {"torch": torch.get_num_threads(), "openblas": blas.get()},
+        "openblas_library": blas.library,
+        "opt_level": args.opt_level,
+        "quick": args.quick,
+        "argv": list(sys.argv[1:] if argv is None else argv),
+        "units": {
+            "compile": "seconds",
+            "first_ms, steady": "milliseconds",
+            "peak_rss_mb, rss_growth": "MB (2**20 bytes)",
+            "ratio": "torch2mlir time / eager time",
+            "others_cores": "cores kept busy by other processes (mean)",
+        },
+    }
+    print(
+        f"torch {meta['torch']}, {meta['cpu_count']} CPUs; all threads = torch "
+        f"{meta['threads']['torch']} / OpenBLAS {meta['threads']['openblas']}"
+        + (
+            "" if blas.available else " (OpenBLAS not found: runtime kernels are loops)"
+        ),
+        flush=True,
+    )
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    results = []
+    for name in args.workloads:
+        workload = WORKLOADS[name]
+        repeat = args.repeat or (QUICK_REPEAT if args.quick else workload.repeat)
+        warmup = args.warmup
+        if warmup is None:
+            warmup = QUICK_WARMUP if args.quick else workload.warmup
+        result = run_workload(
+            workload,
+            repeat=repeat,
+            warmup=warmup,
+            blas=blas,
+            opt_level=args.opt_level,
+            log=log,
+        )
+        if result["error"]:
+            log(f"[{name}] FAILED: {result['error']}")
+        results.append(result)
+
+    rss = None
+    if rss_calls:
+        log(f"[rss] {rss_calls} calls of the compiled MLP")
+        rss = rss_growth(rss_calls, blas, args.opt_level)
+
+    report = {
+        "meta": meta,
+        "workloads": results,
+        "geomean": summary(results),
+        "rss_growth": rss,
+    }
+    print()
+    print(format_tables(report))
+    path = write_json(report, args.json)
+    print(f"\nJSON report: {path}")
+    failed = [r["name"] for r in results if r["error"]]
+    if rss and rss["error"]:
+        failed.append("rss_growth")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""The pure logic of `python -m torch2mlir.tools.bench`, on made-up timings.
+
+Statistics, geometric means, ratios, the text table, the JSON report and the
+command line. Nothing here compiles a model or asserts anything about how
+fast something runs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:
+    from torch2mlir.tools import bench
+except ImportError as error:  # fail loudly: a test that cannot run is a defect
+    raise ImportError(
+        f"{error}; build first: nox -s build (PYTHONPATH=build/python_packages)"
+    ) from error
+
+
+def _stats(median_ms: float) -> dict[str, Any]:
+    return bench.summarize([median_ms / 1e3] * 3)
+
+
+def _result(
+    name: str,
+    ours: tuple[float, float] | None,
+    eager: tuple[float, float] | None,
+    error: str | None = None,
+) -> dict[str, Any]:
+    """A workload result as run_workload makes it; `ours`/`eager` are the
+    (all threads, one thread) medians in ms, or None if not measured."""
+    result: dict[str, Any] = {
+        "name": name,
+        "description": name,
+        "repeat": 3,
+        "warmup": 1,
+        "eager": {},
+        "torch2mlir": {},
+        "max_abs_error": None,
+        "error": error,
+        "peak_rss_mb": 512.0,
+    }
+    if ours is not None and eager is not None:
+        result["torch2mlir"] = {
+            "compile": {"export": 1.5, "import": 0.25, "lowering": 0.125, "jit": 2.0},
+            "first_ms": 10.0,
+            "steady": {"all": _stats(ours[0]), "one": _stats(ours[1])},
+        }
+        result["eager"] = {
+            "first_ms": 20.0,
+            "steady": {"all": _stats(eager[0]), "one": _stats(eager[1])},
+        }
+        result["max_abs_error"] = 1.5e-6
+    return bench.add_ratios(result)
+
+
+def _report(results: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "meta": {"threads": {"torch": 2, "openblas": 2}},
+        "workloads": results,
+        "geomean": bench.summary(results),
+        "rss_growth": {
+            "workload": "mlp",
+            "calls": 10000,
+            "before_mb": 500.0,
+            "after_mb": 500.25,
+            "growth_mb": 0.25,
+            "seconds": 3.0,
+            "error": None,
+        },
+    }
+
+
+def test_summarize_converts_to_milliseconds() -> None:
+    stats = bench.summarize([0.003, 0.001, 0.002, 0.010])
+    assert stats["n"] == 4
+    assert stats["median"] == pytest.approx(2.5)
+    assert stats["mean"] == pytest.approx(4.0)
+    assert (stats["min"], stats["max"]) == (pytest.approx(1.0), pytest.approx(10.0))
+    assert stats["samples"] == pytest.approx([3.0, 1.0, 2.0, 10.0])
+    assert stats["stdev"] > 0
+
+
+def test_summarize_one_sample_and_none() -> None:
+    assert bench.summarize([0.5])["stdev"] == 0.0
+    assert bench.summarize([0.5])["median"] == pytest.approx(500.0)
+    with pytest.raises(ValueError, match="no samples"):
+        bench.summarize([])
+
+
+def test_geomean() -> None:
+    assert bench.geomean([2.0, 8.0]) == pytest.approx(4.0)
+    assert bench.geomean([0.5, 2.0, 1.0]) == pytest.approx(1.0)
+    # Failed or unmeasured workloads are left out, not counted as 0 or inf.
+    assert bench.geomean([4.0, None, 0.0, -1.0, math.nan, math.inf]) == pytest.approx(
+        4.0
+    )
+    assert bench.geomean([None, None]) is None
+    assert bench.geomean([]) is None
+
+
+def test_ratio() -> None:
+    assert bench.ratio(3.0, 2.0) == pytest.approx(1.5)
+    assert bench.ratio(None, 2.0) is None
+    assert bench.ratio(3.0, None) is None
+    assert bench.ratio(3.0, 0.0) is None
+
+
+def test_ratios_and_their_geomean() -> None:
+    results = [
+        _result("a", ours=(2.0, 4.0), eager=(1.0, 4.0)),
+        _result("b", ours=(1.0, 1.0), eager=(2.0, 4.0)),
+        _result("broken", ours=None, eager=None, error="CompileError: nope"),
+    ]
+    assert results[0]["ratio"] == {"all": pytest.approx(2.0), "one": pytest.approx(1.0)}
+    assert results[1]["ratio"] == {
+        "all": pytest.approx(0.5),
+        "one": pytest.approx(0.25),
+    }
+    assert results[2]["ratio"] == {"all": None, "one": None}
+    geo = bench.summary(results)
+    assert geo["all"] == pytest.approx(1.0)
+    assert geo["one"] == pytest.approx(0.5)
+    assert geo["workloads"] == {"all": ["a", "b"], "one": ["a", "b"]}
+
+
+def test_table() -> None:
+    results = [
+        _result("matmul512", ours=(2.0, 4.0), eager=(1.0, 4.0)),
+        _result("resnet50", ours=(1.0, 1.0), eager=(2.0, 4.0)),
+        _result("broken", ours=None, eager=None, error="CompileError: no lowering"),
+    ]
+    text = bench.format_tables(_report(results))
+    lines = text.splitlines()
+
+    compile_header = next(
+        i for i, line in enumerate(lines) if line.startswith("workload")
+    )
+    row = lines[compile_header + 1].split()
+    assert row == ["matmul512", "1.500", "0.250", "0.125", "2.000", "3.875"]
+
+    run_header = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("workload") and "ratio" in line
+    )
+    header = lines[run_header]
+    assert "t2m 2/2T" in header and "eager 1T" in header
+    rows = {line.split()[0]: line for line in lines[run_header + 1 :] if line.strip()}
+    # Right-aligned columns: every number ends where its header ends.
+    ratio_end = header.index("ratio  ") + len("ratio")
+    assert rows["matmul512"][:ratio_end].endswith("2.00")
+    assert rows["resnet50"][:ratio_end].endswith("0.50")
+    assert rows["geomean"][:ratio_end].endswith("1.00")
+    assert rows["geomean"].rstrip().endswith("0.50")
+    # Nothing measured but the (process-wide) peak RSS.
+    assert rows["broken"].split()[1:] == ["-"] * 9 + ["512", "-"]
+    assert "FAILED broken: CompileError: no lowering" in text
+    assert "+0.25 MB (500.0 -> 500.2 MB" in text
+    assert "monotonic" in text
+    assert "WARNING" not in text
+
+
+def test_table_warns_when_the_machine_was_busy() -> None:
+    quiet = _result("mlp", ours=(1.0, 1.0), eager=(1.0, 1.0))
+    quiet["others_cores"] = 0.01
+    busy = _result("resnet18", ours=(1.0, 1.0), eager=(1.0, 1.0))
+    busy["others_cores"] = 1.5
+    text = bench.format_tables(_report([quiet, busy]))
+    rows = {line.split()[0]: line.split() for line in text.splitlines() if line.strip()}
+    assert rows["mlp"][-1] == "0.01" and rows["resnet18"][-1] == "1.50"
+    warning = next(line for line in text.splitlines() if line.startswith("WARNING"))
+    assert "during resnet18 " in warning
+
+
+def test_others_cores() -> None:
+    # 10 s of wall time; the machine used 25 CPU-seconds, this process 5.
+    assert bench.others_cores((100.0, 1.0), (125.0, 6.0), 10.0) == pytest.approx(2.0)
+    # Clock granularity can make it slightly negative: clamp to 0.
+    assert bench.others_cores((100.0, 1.0), (100.0, 1.5), 10.0) == 0.0
+    assert bench.others_cores(None, (1.0, 1.0), 1.0) is None
+    assert bench.others_cores((1.0, 1.0), (2.0, 1.0), 0.0) is None
+    snapshot = bench.cpu_snapshot()
+    assert snapshot is None or (snapshot[0] >= 0 and snapshot[1] >= 0)
+
+
+def test_table_with_nothing_measured() -> None:
+    text = bench.format_tables(
+        _report([_result("broken", ours=None, eager=None, error="RuntimeError: x")])
+    )
+    geomean_line = next(
+        line for line in text.splitlines() if line.startswith("geomean")
+    )
+    assert geomean_line.split() == ["geomean", "-", "-"]
+
+
+def test_write_json_creates_directory(tmp_path: Path) -> None:
+    report = _report([_result("mlp", ours=(0.5, 0.25), eager=(1.0, 1.0))])
+    path = bench.write_json(report, tmp_path / "reports" / "nested" / "bench.json")
+    assert path.is_file()
+    loaded = json.loads(path.read_text())
+    assert loaded["workloads"][0]["name"] == "mlp"
+    assert loaded["workloads"][0]["ratio"]["all"] == pytest.approx(0.5)
+    assert loaded["geomean"]["one"] == pytest.approx(0.25)
+    assert loaded["rss_growth"]["growth_mb"] == pytest.approx(0.25)
+
+
+def test_time_blocks_calls_each_function_in_its_own_block() -> None:
+    calls: list[str] = []
+    samples = bench.time_blocks(
+        [lambda: calls.append("a"), lambda: calls.append("b")],
+        warmup=2,
+        repeat=3,
+        pause=0,
+    )
+    assert calls == ["a"] * 5 + ["b"] * 5
+    assert [len(s) for s in samples] == [3, 3]
+    assert all(t >= 0 for s in samples for t in s)
+
+
+def test_command_line() -> None:
+    args = bench.parse_args([])
+    assert args.workloads == list(bench.WORKLOADS)
+    assert args.json == Path("reports") / "bench.json"
+    assert args.repeat is None and args.warmup is None and not args.quick
+    args = bench.parse_args(
+        ["--workloads", "mlp, resnet50", "--repeat", "4", "--warmup", "0", "--quick"]
+    )
+    assert args.workloads == ["mlp", "resnet50"]
+    assert (args.repeat, args.warmup, args.quick) == (4, 0, True)
+    for bad in (["--workloads", "mlp,vgg"], ["--workloads", ","], ["--repeat", "0"]):
+        with pytest.raises(SystemExit) as exit_info:
+            bench.parse_args(bad)
+        assert exit_info.value.code == 2
+
+
+def test_workloads_are_the_documented_ones() -> None:
+    assert list(bench.WORKLOADS) == [
+        "matmul512",
+        "matmul1024",
+        "mlp",
+        "resnet18",
+        "resnet50",
+    ]
+    assert all(w.repeat >= 1 and w.warmup >= 0 for w in bench.WORKLOADS.values())
+
+
+def test_openblas_thread_count_can_be_set() -> None:
+    blas = bench.OpenBlasThreads()
+    if not blas.available:
+        pytest.skip("scipy-openblas32 is not installed")
+    before = blas.get()
+    try:
+        blas.set(1)
+        assert blas.get() == 1
+    finally:
+        blas.set(before)
+    assert blas.get() == before
+
+
+def test_rss_readers() -> None:
+    assert bench.peak_rss_mb() > 0
+    current = bench.current_rss_mb()
+    assert current is None or 0 < current <= bench.peak_rss_mb() + 1
