@@ -55,10 +55,20 @@ static func::FuncOp getOrDeclareKernel(ModuleOp module, StringRef name,
 static LogicalResult replaceWithKernelCall(ModuleOp module,
                                            linalg::LinalgOp op,
                                            StringRef base,
-                                           ArrayRef<int64_t> scalars) {
+                                           ArrayRef<int64_t> scalars,
+                                           bool transposeRhs = false) {
   if (!op.hasPureBufferSemantics())
     return failure();
   SmallVector<Value> operands = llvm::to_vector(op->getOperands());
+  if (transposeRhs) {
+    // B is read as its transpose: pass a transposed (strided) view, which
+    // the kernel hands to GEMM as a transposed operand.
+    OpBuilder builder(op);
+    auto permutation = AffineMapAttr::get(AffineMap::getPermutationMap(
+        ArrayRef<unsigned>{1, 0}, builder.getContext()));
+    operands[1] = memref::TransposeOp::create(builder, op.getLoc(),
+                                              operands[1], permutation);
+  }
   auto firstType = cast<MemRefType>(operands.front().getType());
   StringRef suffix = getKernelSuffix(firstType.getElementType());
   if (suffix.empty())
@@ -107,6 +117,17 @@ static SmallVector<int64_t> getConvScalars(ConvOp op) {
   return scalars;
 }
 
+/// Whether `matmul` computes C[m, n] += A[m, k] * B[n, k].
+static bool isTransposedRhsMatmul(linalg::MatmulOp matmul) {
+  MLIRContext *context = matmul.getContext();
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  SmallVector<AffineMap> expected{AffineMap::get(3, 0, {m, k}, context),
+                                  AffineMap::get(3, 0, {n, k}, context),
+                                  AffineMap::get(3, 0, {m, n}, context)};
+  return matmul.getIndexingMapsArray() == expected;
+}
+
 namespace {
 struct RuntimeKernelsPass
     : public ::mlir::torch2mlir::refbackend::impl::RuntimeKernelsBase<
@@ -123,6 +144,9 @@ struct RuntimeKernelsPass
       if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
         if (!matmul.hasUserDefinedMaps())
           (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {});
+        else if (isTransposedRhsMatmul(matmul))
+          (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {},
+                                      /*transposeRhs=*/true);
       } else if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
         if (!bmm.hasUserDefinedMaps())
           (void)replaceWithKernelCall(module, op, "torch2mlir_batch_matmul", {});

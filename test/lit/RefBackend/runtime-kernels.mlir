@@ -59,3 +59,17 @@ func.func @grouped(%in: memref<1x2x3x5x5xf32>, %w: memref<2x4x3x3x3xf32>, %out: 
   linalg.batch_matmul ins(%a, %b : memref<2x2x3xf32>, memref<2x3x4xf32>) outs(%c : memref<2x2x4xf32>)
   return
 }
+
+// -----
+
+// A matmul reading B transposed passes a transposed view of B: the kernel
+// sees unit stride on dim 0 and calls GEMM with B transposed.
+// CHECK-LABEL: func.func @matmul_transposed_b
+// CHECK: %[[T:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<5x3xf32> to memref<3x5xf32, strided<[1, 3]>>
+// CHECK: %[[CT:.*]] = memref.cast %[[T]] : memref<3x5xf32, strided<[1, 3]>> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %[[CT]], %{{.*}})
+func.func @matmul_transposed_b(%a: memref<4x3xf32>, %b: memref<5x3xf32>, %c: memref<4x5xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<4x3xf32>, memref<5x3xf32>) outs(%c : memref<4x5xf32>)
+  return
+}

@@ -26,6 +26,47 @@ static LogicalResult checkSameElementType(ConversionPatternRewriter &rewriter,
   return success();
 }
 
+/// linalg.matmul of `lhs` by the torch value `rhs` (`rhsConverted` is its
+/// builtin tensor) accumulating into `init`. When `rhs` is
+/// `aten.permute(w, [1, 0])` (how nn.Linear's weight arrives) the matmul
+/// reads `w` through transposed indexing maps instead of materializing the
+/// transpose on every call.
+static Value createMatmul(ConversionPatternRewriter &rewriter,
+                          const TypeConverter *converter, Location loc,
+                          RankedTensorType resultType, Value lhs, Value rhs,
+                          Value rhsConverted, Value init) {
+  SmallVector<int64_t> dims;
+  auto permute = rhs.getDefiningOp<AtenPermuteOp>();
+  if (permute && matchTorchConstantIntList(permute.getDims(), dims) &&
+      dims.size() == 2 && toPositiveDim(dims[0], 2) == 1 &&
+      toPositiveDim(dims[1], 2) == 0) {
+    Value source = permute.getSelf();
+    Type sourceType = converter->convertType(source.getType());
+    if (sourceType)
+      source = converter->materializeTargetConversion(rewriter, loc, sourceType,
+                                                      source);
+    if (sourceType && source) {
+      MLIRContext *context = rewriter.getContext();
+      AffineExpr m, n, k;
+      bindDims(context, m, n, k);
+      auto maps = rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(3, 0, {m, k}, context),
+           AffineMap::get(3, 0, {n, k}, context),
+           AffineMap::get(3, 0, {m, n}, context)});
+      return linalg::MatmulOp::create(
+                 rewriter, loc, TypeRange{resultType}, ValueRange{lhs, source},
+                 ValueRange{init},
+                 ArrayRef<NamedAttribute>{
+                     rewriter.getNamedAttr("indexing_maps", maps)})
+          .getResult(0);
+    }
+  }
+  return linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                  ValueRange{lhs, rhsConverted},
+                                  ValueRange{init})
+      .getResult(0);
+}
+
 /// mm(a, b) = linalg.matmul into a zero-filled [M, N], and
 /// bmm(a, b) = linalg.batch_matmul into a zero-filled [B, M, N]. Result
 /// dims come from `a` except the last, from `b`.
@@ -59,6 +100,12 @@ struct ConvertMatmulLike : OpConversionPattern<OpTy> {
     Value init =
         linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{empty})
             .getResult(0);
+    if constexpr (std::is_same_v<LinalgOpTy, linalg::MatmulOp>) {
+      rewriter.replaceOp(op, createMatmul(rewriter, this->getTypeConverter(),
+                                         loc, resultType, lhs, op.getMat2(),
+                                         rhs, init));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<LinalgOpTy>(
         op, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init});
     return success();
@@ -93,8 +140,9 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
       Value init = createElementwise(
           rewriter, loc, resultType, ValueRange{self},
           [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-      rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
-          op, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init});
+      rewriter.replaceOp(op, createMatmul(rewriter, getTypeConverter(), loc,
+                                         resultType, lhs, op.getMat2(), rhs,
+                                         init));
       return success();
     }
     if (!isa<IntegerType, mlir::FloatType>(adaptor.getBeta().getType()) ||
@@ -102,11 +150,9 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
       return reportFailure(rewriter, op, "unsupported: beta/alpha type");
     Value betaValue = convertScalar(rewriter, loc, adaptor.getBeta(), element);
     Value alphaValue = convertScalar(rewriter, loc, adaptor.getAlpha(), element);
-    Value product =
-        linalg::MatmulOp::create(
-            rewriter, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
-            ValueRange{createZeroFilled(rewriter, loc, resultType)})
-            .getResult(0);
+    Value product = createMatmul(
+        rewriter, getTypeConverter(), loc, resultType, lhs, op.getMat2(), rhs,
+        createZeroFilled(rewriter, loc, resultType));
     bool isFloat = isa<mlir::FloatType>(element);
     Value result = createElementwise(
         rewriter, loc, resultType, ValueRange{self, product},
