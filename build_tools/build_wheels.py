@@ -126,8 +126,16 @@ def smoke_test(wheel: Path, keep: bool) -> None:
         print(
             f"build_wheels.py: installed size of torch2mlir: {installed / 2**20:.1f} MB"
         )
-        # Run from a directory with no torch2mlir in it: only the wheel counts.
-        run([str(python), str(REPO / "wheels/smoke_test.py")], cwd=venv)
+        # Run from a directory with no torch2mlir in it, and without the
+        # PYTHONPATH that points nox sessions at the build tree: only the
+        # wheel counts.
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "VIRTUAL_ENV")
+        }
+        env["PATH"] = os.pathsep.join([str(venv / "bin"), env.get("PATH", "")])
+        run([str(python), str(REPO / "wheels/smoke_test.py")], cwd=venv, env=env)
     finally:
         if keep:
             print(f"build_wheels.py: kept {venv}")
