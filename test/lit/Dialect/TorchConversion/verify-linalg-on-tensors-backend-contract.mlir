@@ -22,6 +22,7 @@ func.func @valid(%a: tensor<2xf32>, %n: index) -> tensor<2xf32> {
 
 // -----
 
+// expected-error @+1 {{function 'torch_op' still has torch types in its signature}}
 func.func @torch_op(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {
   // expected-error @+1 {{'torch.aten.relu' is not supported by the linalg-on-tensors backend (no lowering for it)}}
   %0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
@@ -31,6 +32,7 @@ func.func @torch_op(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {
 
 // -----
 
+// expected-error @+1 {{function 'materialization' still has torch types in its signature}}
 func.func @materialization(%a: tensor<2xf32>) -> !torch.vtensor<[2],f32> {
   // expected-error @+1 {{'torch_c.from_builtin_tensor' is not supported by the linalg-on-tensors backend}}
   %0 = torch_c.from_builtin_tensor %a : tensor<2xf32> -> !torch.vtensor<[2],f32>
@@ -54,4 +56,12 @@ func.func @torch_constant() -> i64 {
   %0 = torch.constant.int 1
   %1 = arith.constant 1 : i64
   return %1 : i64
+}
+
+// -----
+
+// A torch type in a signature breaks the contract even with no op using it.
+// expected-error @+1 {{function 'torch_signature' still has torch types in its signature '(!torch.int) -> ()'}}
+func.func @torch_signature(%a: !torch.int) {
+  return
 }

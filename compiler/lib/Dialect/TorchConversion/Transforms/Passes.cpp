@@ -134,6 +134,16 @@ struct VerifyLinalgOnTensorsBackendContractPass
       auto isTorchType = [](Type type) {
         return isa<torch::TorchDialect>(type.getDialect());
       };
+      if (auto func = dyn_cast<func::FuncOp>(op)) {
+        FunctionType type = func.getFunctionType();
+        if (llvm::any_of(type.getInputs(), isTorchType) ||
+            llvm::any_of(type.getResults(), isTorchType)) {
+          op->emitError() << "function '" << func.getSymName()
+                          << "' still has torch types in its signature "
+                          << type;
+          ok = false;
+        }
+      }
       if (llvm::any_of(op->getResultTypes(), isTorchType) ||
           llvm::any_of(op->getOperandTypes(), isTorchType)) {
         op->emitError() << "'" << op->getName()
