@@ -21,6 +21,12 @@ torch2mlirRegisterAllDialects(MlirDialectRegistry registry);
 /// Registers the torch2mlir passes and pipelines with the global registry.
 MLIR_CAPI_EXPORTED void torch2mlirRegisterAllPasses(void);
 
+/// Parses LLVM command-line options (argv[0] is a program name) into the
+/// process's LLVM (the one the ExecutionEngine compiles with). Returns
+/// false, and prints why, if an option is unknown.
+MLIR_CAPI_EXPORTED bool torch2mlirSetLLVMOptions(int argc,
+                                                 const char *const *argv);
+
 #ifdef __cplusplus
 }
 #endif
