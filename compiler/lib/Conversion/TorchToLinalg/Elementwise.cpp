@@ -103,7 +103,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
         alpha = convertScalar(rewriter, loc, alpha, element);
       }
     }
-    if (!createBinaryProbe(rewriter, loc, element))
+    if (!isSupported(element))
       return reportFailure(rewriter, 
           op, "unsupported: this operation on the result dtype");
     Value result = createElementwise(
@@ -122,7 +122,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
   }
 
   /// Whether `kind` exists for `element` (checked before building IR).
-  static bool createBinaryProbe(OpBuilder &, Location, Type element) {
+  static bool isSupported(Type element) {
     if (isa<mlir::FloatType>(element))
       return true;
     auto intType = dyn_cast<IntegerType>(element);
