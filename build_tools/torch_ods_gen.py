@@ -83,6 +83,8 @@ OPS: list[tuple[str, str]] = [
     ("aten::conv2d", "padding"),
     ("aten::batch_norm", ""),
     ("aten::_native_batch_norm_legit_no_training", ""),
+    ("aten::layer_norm", ""),
+    ("aten::native_layer_norm", ""),
     # Pooling.
     ("aten::max_pool2d", ""),
     ("aten::max_pool2d_with_indices", ""),

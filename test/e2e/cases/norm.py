@@ -53,3 +53,35 @@ def _() -> nn.Module:
             nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU()
         )
     )
+
+
+def _randomized_layer_norm(*args, **kwargs) -> nn.LayerNorm:
+    norm = nn.LayerNorm(*args, **kwargs)
+    if norm.elementwise_affine:
+        with torch.no_grad():
+            norm.weight.copy_(torch.rand(norm.weight.shape) + 0.5)
+            if norm.bias is not None:
+                norm.bias.copy_(torch.randn(norm.bias.shape))
+    return norm
+
+
+@register_case("layernorm_last_dim", inputs=lambda: (torch.randn(2, 5, 16) * 3 + 1,))
+def _() -> nn.Module:
+    return _randomized_layer_norm(16)
+
+
+@register_case("layernorm_two_dims", inputs=lambda: (torch.randn(3, 4, 6),))
+def _() -> nn.Module:
+    return _randomized_layer_norm([4, 6], eps=1e-3)
+
+
+@register_case("layernorm_no_affine", inputs=lambda: (torch.randn(4, 8),))
+def _() -> nn.Module:
+    return nn.LayerNorm(8, elementwise_affine=False)
+
+
+@register_case(
+    "layernorm_no_bias_f64", inputs=lambda: (torch.randn(2, 7, dtype=torch.float64),)
+)
+def _() -> nn.Module:
+    return _randomized_layer_norm(7, bias=False).double()

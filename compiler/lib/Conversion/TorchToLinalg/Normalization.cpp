@@ -87,12 +87,150 @@ struct ConvertNativeBatchNormLegitNoTraining
   }
 };
 
+/// native_layer_norm over the trailing `normalized_shape` dims:
+///   mean = sum(x) / N, rstd = rsqrt(sum((x - mean)^2) / N + eps),
+///   y = (x - mean) * rstd * weight + bias,
+/// with mean and rstd returned in the keepdim shape, as PyTorch does.
+struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenNativeLayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = getTypeConverter();
+    auto resultType = getConvertedTensorType(converter, op.getResult0());
+    auto statType = getConvertedTensorType(converter, op.getResult1());
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (!resultType || !statType || resultType != inputType)
+      return reportFailure(rewriter, op,
+                           "needs ranked results of the input's type");
+    Type element = resultType.getElementType();
+    if (!isa<mlir::FloatType>(element))
+      return reportFailure(rewriter, op, "unsupported: non-float layer norm");
+    SmallVector<int64_t> normalized;
+    if (!matchTorchConstantIntList(op.getNormalizedShape(), normalized))
+      return reportFailure(rewriter, op, "normalized_shape must be constant");
+    int64_t rank = inputType.getRank();
+    int64_t axis = rank - static_cast<int64_t>(normalized.size());
+    if (axis < 0 || !inputType.hasStaticShape())
+      return reportFailure(rewriter, op,
+                           "unsupported: dynamic or over-long normalized_shape");
+    int64_t count = 1;
+    for (int64_t i = axis; i < rank; ++i)
+      count *= inputType.getDimSize(i);
+    Value eps = adaptor.getEps();
+    if (!isa<mlir::FloatType>(eps.getType()))
+      return reportFailure(rewriter, op, "eps must be a float");
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    eps = convertScalar(rewriter, loc, eps, element);
+
+    // Maps: the full input, and its leading (kept) dims.
+    SmallVector<AffineExpr> keptExprs;
+    for (int64_t i = 0; i < axis; ++i)
+      keptExprs.push_back(getAffineDimExpr(i, context));
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap kept = AffineMap::get(rank, 0, keptExprs, context);
+    SmallVector<utils::IteratorType> reduceIterators(
+        axis, utils::IteratorType::parallel);
+    reduceIterators.append(rank - axis, utils::IteratorType::reduction);
+    auto reducedType = RankedTensorType::get(
+        inputType.getShape().take_front(axis), element);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    Value countValue = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getFloatAttr(element, count));
+
+    // sum(x) then mean.
+    Value sum = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{reducedType}, ValueRange{input},
+                    ValueRange{createZeroFilled(rewriter, loc, reducedType)},
+                    ArrayRef<AffineMap>{identity, kept}, reduceIterators,
+                    [](OpBuilder &b, Location l, ValueRange args) {
+                      linalg::YieldOp::create(
+                          b, l,
+                          arith::AddFOp::create(b, l, args[0], args[1])
+                              .getResult());
+                    })
+                    .getResult(0);
+    Value mean = createElementwise(
+        rewriter, loc, reducedType, ValueRange{sum},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(b, l, args[0], countValue);
+        });
+    // sum((x - mean)^2) then rstd.
+    Value squares = linalg::GenericOp::create(
+                        rewriter, loc, TypeRange{reducedType},
+                        ValueRange{input, mean},
+                        ValueRange{createZeroFilled(rewriter, loc, reducedType)},
+                        ArrayRef<AffineMap>{identity, kept, kept},
+                        reduceIterators,
+                        [](OpBuilder &b, Location l, ValueRange args) {
+                          Value d = arith::SubFOp::create(b, l, args[0], args[1]);
+                          Value sq = arith::MulFOp::create(b, l, d, d);
+                          linalg::YieldOp::create(
+                              b, l,
+                              arith::AddFOp::create(b, l, sq, args[2])
+                                  .getResult());
+                        })
+                        .getResult(0);
+    Value rstd = createElementwise(
+        rewriter, loc, reducedType, ValueRange{squares},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value var = arith::DivFOp::create(b, l, args[0], countValue);
+          return math::RsqrtOp::create(b, l,
+                                       arith::AddFOp::create(b, l, var, eps));
+        });
+    // y = (x - mean) * rstd (* weight) (+ bias); weight and bias span the
+    // normalized (trailing) dims.
+    SmallVector<Value> inputs{input, mean, rstd};
+    SmallVector<AffineMap> maps{identity, kept, kept};
+    SmallVector<AffineExpr> trailingExprs;
+    for (int64_t i = axis; i < rank; ++i)
+      trailingExprs.push_back(getAffineDimExpr(i, context));
+    AffineMap trailing = AffineMap::get(rank, 0, trailingExprs, context);
+    bool hasWeight = !isTorchNone(op.getWeight());
+    bool hasBias = !isTorchNone(op.getBias());
+    if (hasWeight) {
+      inputs.push_back(adaptor.getWeight());
+      maps.push_back(trailing);
+    }
+    if (hasBias) {
+      inputs.push_back(adaptor.getBias());
+      maps.push_back(trailing);
+    }
+    maps.push_back(identity);
+    Value normalizedValue =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, inputs,
+            ValueRange{createEmpty(rewriter, loc, resultType)}, maps,
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value y = arith::MulFOp::create(
+                  b, l, arith::SubFOp::create(b, l, args[0], args[1]), args[2]);
+              size_t next = 3;
+              if (hasWeight)
+                y = arith::MulFOp::create(b, l, y, args[next++]);
+              if (hasBias)
+                y = arith::AddFOp::create(b, l, y, args[next++]);
+              linalg::YieldOp::create(b, l, y);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, {normalizedValue,
+                            createReshape(rewriter, loc, mean, statType),
+                            createReshape(rewriter, loc, rstd, statType)});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateNormalizationPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
-  target.addIllegalOp<Aten_NativeBatchNormLegitNoTrainingOp>();
-  patterns.add<ConvertNativeBatchNormLegitNoTraining>(typeConverter,
-                                                      patterns.getContext());
+  target.addIllegalOp<Aten_NativeBatchNormLegitNoTrainingOp,
+                      AtenNativeLayerNormOp>();
+  patterns.add<ConvertNativeBatchNormLegitNoTraining, ConvertNativeLayerNorm>(
+      typeConverter, patterns.getContext());
 }

@@ -347,6 +347,36 @@ struct DecomposeAtenBatchNorm : OpRewritePattern<AtenBatchNormOp> {
   }
 };
 
+/// layer_norm(x, shape, w, b, eps) = native_layer_norm(...)[0]; the mean
+/// and rstd results have the input's leading dims and size-1 trailing dims.
+struct DecomposeAtenLayerNorm : OpRewritePattern<AtenLayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenLayerNormOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getInput());
+    auto resultType = getRankedTensorType(op.getResult());
+    SmallVector<int64_t> normalized;
+    if (!inputType || !resultType ||
+        !matchTorchConstantIntList(op.getNormalizedShape(), normalized))
+      return rewriter.notifyMatchFailure(
+          op, "needs known sizes and a constant normalized_shape");
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    if (normalized.size() > sizes.size())
+      return rewriter.notifyMatchFailure(op, "normalized_shape longer than input");
+    SmallVector<int64_t> statSizes(sizes.begin(),
+                                   sizes.end() - normalized.size());
+    statSizes.append(normalized.size(), 1);
+    auto statType =
+        resultType.getWithSizesAndDtype(statSizes, resultType.getDtype());
+    auto norm = AtenNativeLayerNormOp::create(
+        rewriter, op.getLoc(), TypeRange{resultType, statType, statType},
+        op.getInput(), op.getNormalizedShape(), op.getWeight(), op.getBias(),
+        op.getEps());
+    rewriter.replaceOp(op, norm.getResult(0));
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Softmax and reductions
 //===----------------------------------------------------------------------===//
@@ -570,6 +600,7 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeAtenConv2dPadding, AtenConv2dPaddingOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenToDtype, AtenToDtypeOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenBatchNorm, AtenBatchNormOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenLayerNorm, AtenLayerNormOp>(patterns, legal);
     addUnlessLegal<DecomposeSoftmaxInt<AtenSoftmaxIntOp, Aten_SoftmaxOp>, AtenSoftmaxIntOp>(patterns, legal);
     addUnlessLegal<DecomposeSoftmaxInt<AtenLogSoftmaxIntOp, Aten_LogSoftmaxOp>, AtenLogSoftmaxIntOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenMeanDim, AtenMeanDimOp>(patterns, legal);
