@@ -157,3 +157,14 @@ def test_importer_output_round_trips_through_opt(
     assert once.count("torch.vtensor.literal") == str(module).count(
         "torch.vtensor.literal"
     )
+
+
+def test_bool_output_is_a_clear_compile_error() -> None:
+    class ToBool(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return x.to(torch.bool)
+
+    with pytest.raises(
+        torch2mlir.CompileError, match="cannot yet keep bool tensors in memory"
+    ):
+        torch2mlir.compile(ToBool(), (torch.randn(3, 4),))

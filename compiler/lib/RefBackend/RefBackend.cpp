@@ -20,6 +20,7 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
          "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
          "canonicalize,"
                      "buffer-deallocation-pipeline,") +
+         "refbackend-verify-buffer-types," +
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +
          "func.func(convert-linalg-to-loops),"
          "lower-affine,"

@@ -24,4 +24,14 @@ def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
                            "arith::ArithDialect"];
 }
 
+def VerifyBufferTypes : Pass<"refbackend-verify-buffer-types", "ModuleOp"> {
+  let summary = "Reject buffers the RefBackend's LLVM lowering cannot hold";
+  let description = [{
+    MLIR's LLVM lowering of memref loads and stores needs elements of at
+    least 8 bits, so a bool (i1) tensor that is materialized in memory
+    cannot be compiled yet. This pass reports each op that produces such a
+    buffer, at its location, with a way out, instead of failing later.
+  }];
+}
+
 #endif // TORCH2MLIR_REFBACKEND_PASSES
