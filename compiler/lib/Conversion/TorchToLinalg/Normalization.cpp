@@ -12,6 +12,18 @@ using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
 using namespace mlir::torch2mlir::torch_to_linalg;
 
+/// `y * weight + bias`, each present or not; `affine` holds the weight
+/// (if any) then the bias (if any) elements.
+static Value applyAffine(OpBuilder &b, Location loc, Value y,
+                         ValueRange affine, bool hasWeight, bool hasBias) {
+  size_t next = 0;
+  if (hasWeight)
+    y = arith::MulFOp::create(b, loc, y, affine[next++]);
+  if (hasBias)
+    y = arith::AddFOp::create(b, loc, y, affine[next++]);
+  return y;
+}
+
 namespace {
 
 /// Inference batch norm:
@@ -70,12 +82,9 @@ struct ConvertNativeBatchNormLegitNoTraining
               Value invstd = math::RsqrtOp::create(
                   b, l, arith::AddFOp::create(b, l, args[2], eps));
               Value y = arith::MulFOp::create(b, l, centered, invstd);
-              size_t next = 3;
-              if (hasWeight)
-                y = arith::MulFOp::create(b, l, y, args[next++]);
-              if (hasBias)
-                y = arith::AddFOp::create(b, l, y, args[next++]);
-              linalg::YieldOp::create(b, l, y);
+              linalg::YieldOp::create(
+                  b, l, applyAffine(b, l, y, args.drop_front(3), hasWeight,
+                                    hasBias));
             })
             .getResult(0);
     Value mean = tensor::EmptyOp::create(rewriter, loc, meanType.getShape(),
@@ -209,12 +218,9 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value y = arith::MulFOp::create(
                   b, l, arith::SubFOp::create(b, l, args[0], args[1]), args[2]);
-              size_t next = 3;
-              if (hasWeight)
-                y = arith::MulFOp::create(b, l, y, args[next++]);
-              if (hasBias)
-                y = arith::AddFOp::create(b, l, y, args[next++]);
-              linalg::YieldOp::create(b, l, y);
+              linalg::YieldOp::create(
+                  b, l, applyAffine(b, l, y, args.drop_front(3), hasWeight,
+                                    hasBias));
             })
             .getResult(0);
     rewriter.replaceOp(op, {normalizedValue,
