@@ -131,4 +131,17 @@ def Torch_OperatorOp : Torch_Op<"operator", []> {
   }];
 }
 
+def Torch_OperatorTerminatorOp : Torch_Op<"operator_terminator",
+    [Pure, Terminator, HasParent<"::mlir::torch2mlir::torch::OperatorOp">]> {
+  let summary = "Yields the results of a `torch.operator` region";
+  let description = [{
+    Ends each block of a `torch.operator` region, e.g. the `then_branch` and
+    `else_branch` subgraphs of `onnx.If` or the body of `onnx.Loop`. Its
+    operands are the subgraph's outputs, in the order the subgraph declares
+    them.
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let assemblyFormat = "($operands^ `:` type($operands))? attr-dict";
+}
+
 #endif // TORCH2MLIR_DIALECT_TORCH_IR_TORCHOPS
