@@ -241,3 +241,79 @@ LogicalResult ValueTensorLiteralOp::verify() {
 }
 
 OpFoldResult ValueTensorLiteralOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// Builders shared by the transformations
+//===----------------------------------------------------------------------===//
+
+Value mlir::torch2mlir::torch::createConstantInt(OpBuilder &b, Location loc,
+                                                  int64_t value) {
+  return ConstantIntOp::create(b, loc, value);
+}
+
+Value mlir::torch2mlir::torch::createConstantFloat(OpBuilder &b, Location loc,
+                                                    double value) {
+  return ConstantFloatOp::create(b, loc, value);
+}
+
+Value mlir::torch2mlir::torch::createConstantBool(OpBuilder &b, Location loc,
+                                                   bool value) {
+  return ConstantBoolOp::create(b, loc, value);
+}
+
+Value mlir::torch2mlir::torch::createConstantNone(OpBuilder &b, Location loc) {
+  return ConstantNoneOp::create(b, loc);
+}
+
+Value mlir::torch2mlir::torch::createIntList(OpBuilder &b, Location loc,
+                                              ArrayRef<int64_t> values) {
+  SmallVector<Value> elements;
+  for (int64_t value : values)
+    elements.push_back(createConstantInt(b, loc, value));
+  return PrimListConstructOp::create(
+      b, loc, ListType::get(IntType::get(b.getContext())), elements);
+}
+
+Value mlir::torch2mlir::torch::createTensorList(OpBuilder &b, Location loc,
+                                                 ValueRange tensors) {
+  Type element = tensors.empty() ? ValueTensorType::get(
+                                       b.getContext())
+                                 : tensors.front().getType();
+  // Elements of different static types share the least static tensor type.
+  for (Value tensor : tensors)
+    if (tensor.getType() != element)
+      element = ValueTensorType::get(b.getContext());
+  return PrimListConstructOp::create(b, loc, ListType::get(element), tensors);
+}
+
+std::optional<int64_t> mlir::torch2mlir::torch::getScalarTypeCode(Type dtype) {
+  if (!dtype)
+    return std::nullopt;
+  if (dtype.isUnsignedInteger(8))
+    return 0;
+  if (dtype.isSignedInteger(8))
+    return 1;
+  if (dtype.isSignedInteger(16))
+    return 2;
+  if (dtype.isSignedInteger(32))
+    return 3;
+  if (dtype.isSignedInteger(64))
+    return 4;
+  if (dtype.isF16())
+    return 5;
+  if (dtype.isF32())
+    return 6;
+  if (dtype.isF64())
+    return 7;
+  if (dtype.isInteger(1))
+    return 11;
+  if (dtype.isBF16())
+    return 15;
+  if (auto complex = dyn_cast<ComplexType>(dtype)) {
+    if (complex.getElementType().isF32())
+      return 9;
+    if (complex.getElementType().isF64())
+      return 10;
+  }
+  return std::nullopt;
+}

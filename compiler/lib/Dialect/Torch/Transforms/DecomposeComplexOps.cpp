@@ -27,21 +27,6 @@ using namespace mlir::torch2mlir::torch;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static Value createConstantInt(PatternRewriter &rewriter, Location loc,
-                               int64_t value) {
-  return ConstantIntOp::create(rewriter, loc, value);
-}
-
-static Value createIntList(PatternRewriter &rewriter, Location loc,
-                           ArrayRef<int64_t> values) {
-  SmallVector<Value> elements;
-  for (int64_t value : values)
-    elements.push_back(createConstantInt(rewriter, loc, value));
-  return PrimListConstructOp::create(
-      rewriter, loc, ListType::get(IntType::get(rewriter.getContext())),
-      elements);
-}
-
 /// The tensor type of `value` if it has known sizes and dtype.
 static BaseTensorType getRankedTensorType(Value value) {
   auto type = dyn_cast<BaseTensorType>(value.getType());

@@ -517,6 +517,207 @@ def Torch_AtenToDtypeOp : Torch_Op<"aten.to.dtype", [AllowsTypeRefinement, HasVa
   }];
 }
 
+def Torch_AtenConstantPadNdOp : Torch_Op<"aten.constant_pad_nd", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchListOfTorchIntType:$pad,
+    AnyTorchScalarType:$value
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenSliceTensorOp : Torch_Op<"aten.slice.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    Torch_IntType:$dim,
+    AnyTorchOptionalIntType:$start,
+    AnyTorchOptionalIntType:$end,
+    Torch_IntType:$step
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 5, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 5, 1);
+    }
+  }];
+}
+
+def Torch_AtenSelectIntOp : Torch_Op<"aten.select.int", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    Torch_IntType:$dim,
+    Torch_IntType:$index
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenIndexSelectOp : Torch_Op<"aten.index_select", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::index_select(Tensor self, int dim, Tensor index) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    Torch_IntType:$dim,
+    AnyTorchTensorType:$index
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenGatherOp : Torch_Op<"aten.gather", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    Torch_IntType:$dim,
+    AnyTorchTensorType:$index,
+    Torch_BoolType:$sparse_grad
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 4, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 4, 1);
+    }
+  }];
+}
+
+def Torch_AtenEmbeddingOp : Torch_Op<"aten.embedding", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$weight,
+    AnyTorchTensorType:$indices,
+    Torch_IntType:$padding_idx,
+    Torch_BoolType:$scale_grad_by_freq,
+    Torch_BoolType:$sparse
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 5, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 5, 1);
+    }
+  }];
+}
+
+def Torch_AtenWhereSelfOp : Torch_Op<"aten.where.self", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$condition,
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenFullOp : Torch_Op<"aten.full", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor`";
+  let arguments = (ins
+    AnyTorchListOfTorchIntType:$size,
+    AnyTorchScalarType:$fill_value,
+    AnyTorchOptionalIntType:$dtype,
+    AnyTorchOptionalIntType:$layout,
+    AnyTorchOptionalDeviceType:$device,
+    AnyTorchOptionalBoolType:$pin_memory
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 6, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 6, 1);
+    }
+  }];
+}
+
+def Torch_AtenArangeStartStepOp : Torch_Op<"aten.arange.start_step", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor`";
+  let arguments = (ins
+    AnyTorchScalarType:$start,
+    AnyTorchScalarType:$end,
+    AnyTorchScalarType:$step,
+    AnyTorchOptionalIntType:$dtype,
+    AnyTorchOptionalIntType:$layout,
+    AnyTorchOptionalDeviceType:$device,
+    AnyTorchOptionalBoolType:$pin_memory
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 7, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 7, 1);
+    }
+  }];
+}
+
 def Torch_AtenAddTensorOp : Torch_Op<"aten.add.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`";
   let arguments = (ins
@@ -931,6 +1132,602 @@ def Torch_AtenGeluOp : Torch_Op<"aten.gelu", [AllowsTypeRefinement, HasValueSema
   }];
 }
 
+def Torch_AtenDivTensorModeOp : Torch_Op<"aten.div.Tensor_mode", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other,
+    AnyTorchOptionalStringType:$rounding_mode
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenPowTensorScalarOp : Torch_Op<"aten.pow.Tensor_Scalar", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$exponent
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenPowTensorTensorOp : Torch_Op<"aten.pow.Tensor_Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$exponent
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenMaximumOp : Torch_Op<"aten.maximum", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::maximum(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenMinimumOp : Torch_Op<"aten.minimum", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::minimum(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenClampOp : Torch_Op<"aten.clamp", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchOptionalScalarType:$min,
+    AnyTorchOptionalScalarType:$max
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenClampTensorOp : Torch_Op<"aten.clamp.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchOptionalTensorType:$min,
+    AnyTorchOptionalTensorType:$max
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenLeakyReluOp : Torch_Op<"aten.leaky_relu", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$negative_slope
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenFloorOp : Torch_Op<"aten.floor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::floor(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenCeilOp : Torch_Op<"aten.ceil", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::ceil(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenSinOp : Torch_Op<"aten.sin", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::sin(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenCosOp : Torch_Op<"aten.cos", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::cos(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenLog1pOp : Torch_Op<"aten.log1p", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::log1p(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenSignOp : Torch_Op<"aten.sign", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::sign(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenEqTensorOp : Torch_Op<"aten.eq.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::eq.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenNeTensorOp : Torch_Op<"aten.ne.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::ne.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenLtTensorOp : Torch_Op<"aten.lt.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::lt.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenLeTensorOp : Torch_Op<"aten.le.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::le.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenGtTensorOp : Torch_Op<"aten.gt.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::gt.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenGeTensorOp : Torch_Op<"aten.ge.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::ge.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenEqScalarOp : Torch_Op<"aten.eq.Scalar", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::eq.Scalar(Tensor self, Scalar other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenNeScalarOp : Torch_Op<"aten.ne.Scalar", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::ne.Scalar(Tensor self, Scalar other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenLtScalarOp : Torch_Op<"aten.lt.Scalar", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::lt.Scalar(Tensor self, Scalar other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenLeScalarOp : Torch_Op<"aten.le.Scalar", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::le.Scalar(Tensor self, Scalar other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenGtScalarOp : Torch_Op<"aten.gt.Scalar", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::gt.Scalar(Tensor self, Scalar other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenGeScalarOp : Torch_Op<"aten.ge.Scalar", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::ge.Scalar(Tensor self, Scalar other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchScalarType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenLogicalNotOp : Torch_Op<"aten.logical_not", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::logical_not(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenLogicalAndOp : Torch_Op<"aten.logical_and", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::logical_and(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenLogicalOrOp : Torch_Op<"aten.logical_or", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::logical_or(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenLogicalXorOp : Torch_Op<"aten.logical_xor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::logical_xor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
 def Torch_AtenConvolutionOp : Torch_Op<"aten.convolution", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor`";
   let arguments = (ins
@@ -1305,6 +2102,112 @@ def Torch_AtenSumOp : Torch_Op<"aten.sum", [AllowsTypeRefinement, HasValueSemant
     }
     void $cppClass::print(::mlir::OpAsmPrinter &printer) {
       printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenAmaxOp : Torch_Op<"aten.amax", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchListOfTorchIntType:$dim,
+    Torch_BoolType:$keepdim
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenAminOp : Torch_Op<"aten.amin", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchListOfTorchIntType:$dim,
+    Torch_BoolType:$keepdim
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenProdDimIntOp : Torch_Op<"aten.prod.dim_int", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    Torch_IntType:$dim,
+    Torch_BoolType:$keepdim,
+    AnyTorchOptionalIntType:$dtype
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 4, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 4, 1);
+    }
+  }];
+}
+
+def Torch_AtenArgmaxOp : Torch_Op<"aten.argmax", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchOptionalIntType:$dim,
+    Torch_BoolType:$keepdim
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
+    }
+  }];
+}
+
+def Torch_AtenArgminOp : Torch_Op<"aten.argmin", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchOptionalIntType:$dim,
+    Torch_BoolType:$keepdim
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 3, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 3, 1);
     }
   }];
 }

@@ -46,6 +46,23 @@ bool isTorchNone(Value value);
 /// Normalizes a possibly negative dim against `rank`; -1 when out of range.
 int64_t toPositiveDim(int64_t dim, int64_t rank);
 
+/// A `torch.constant.int`.
+Value createConstantInt(OpBuilder &b, Location loc, int64_t value);
+/// A `torch.constant.float`.
+Value createConstantFloat(OpBuilder &b, Location loc, double value);
+/// A `torch.constant.bool`.
+Value createConstantBool(OpBuilder &b, Location loc, bool value);
+/// A `torch.constant.none`.
+Value createConstantNone(OpBuilder &b, Location loc);
+/// A `torch.prim.ListConstruct` of `torch.constant.int`s.
+Value createIntList(OpBuilder &b, Location loc, ArrayRef<int64_t> values);
+/// A `torch.prim.ListConstruct` of `!torch.vtensor`s (all non-null).
+Value createTensorList(OpBuilder &b, Location loc, ValueRange tensors);
+
+/// The c10::ScalarType code PyTorch uses for `dtype` in `dtype=` arguments
+/// (float32 = 6, int64 = 4, bool = 11, ...), or nullopt if it has none.
+std::optional<int64_t> getScalarTypeCode(Type dtype);
+
 } // namespace mlir::torch2mlir::torch
 
 #endif // TORCH2MLIR_DIALECT_TORCH_IR_TORCHOPS_H
