@@ -6,6 +6,7 @@
 
 #include "torch2mlir/InitAll.h"
 #include "torch2mlir/Conversion/Passes.h"
+#include "torch2mlir/Conversion/TorchOnnxToTorch/TorchOnnxToTorch.h"
 #include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
 #include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
 #include "torch2mlir/Dialect/TorchConversion/IR/TorchConversionOps.h"
@@ -26,6 +27,7 @@ void mlir::torch2mlir::registerAllPasses() {
     torch::registerTorchPasses();
     torch_c::registerTorchConversionPasses();
     registerTorch2MlirConversionPasses();
+    onnx_c::registerTorchOnnxToTorchPipeline();
     refbackend::registerRefBackendPipeline();
   });
 }

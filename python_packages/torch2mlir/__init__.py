@@ -4,6 +4,9 @@ The entry points:
 
 - :func:`torch2mlir.compile` — ``nn.Module`` + example inputs to a callable
   compiled for the CPU (torch.export -> torch dialect -> linalg -> LLVM).
+- :func:`torch2mlir.compile_onnx` — an ONNX model (``ModelProto`` or path)
+  to a callable compiled for the CPU (ONNX -> torch -> linalg -> LLVM).
+- :func:`torch2mlir.onnx.import_onnx` — an ONNX model as torch-dialect MLIR.
 - :func:`torch2mlir.fx.export_and_import` — the same program as MLIR, at the
   level of your choice (``raw``, ``torch`` backend contract,
   ``linalg-on-tensors``).
@@ -30,6 +33,7 @@ __all__ = [
     "Torch2MlirError",
     "__version__",
     "compile",
+    "compile_onnx",
     "version_info",
 ]
 
@@ -53,6 +57,7 @@ def version_info() -> dict[str, str]:
 
 if TYPE_CHECKING:
     from .compiler import CompiledModule, compile
+    from .compiler.onnx import compile_onnx
 
 
 def __getattr__(name: str) -> Any:
@@ -61,4 +66,8 @@ def __getattr__(name: str) -> Any:
         from . import compiler
 
         return getattr(compiler, name)
+    if name == "compile_onnx":
+        from .compiler.onnx import compile_onnx
+
+        return compile_onnx
     raise AttributeError(f"module 'torch2mlir' has no attribute {name!r}")

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
+#include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
 #include "torch2mlir/Dialect/TorchConversion/IR/TorchConversionOps.h"
 
 namespace mlir::torch2mlir {

@@ -39,4 +39,20 @@ def ConvertTorchToArith : Pass<"convert-torch-to-arith", "func::FuncOp"> {
   ];
 }
 
+def ConvertTorchOnnxToTorch
+    : Pass<"convert-torch-onnx-to-torch", "func::FuncOp"> {
+  let summary = "Give each imported ONNX op its meaning in the torch dialect";
+  let description = [{
+    Rewrites every `torch.operator "onnx.<Op>"` that the ONNX importer emits
+    into ATen ops of the torch dialect, following the ONNX operator spec of
+    the function's opset (`torch.onnx_meta.opset_version`): one lowering per
+    (op, since-version), all attributes the spec defines for that version.
+    An op that cannot be lowered is an error naming the op, the opset, the
+    ONNX node and the reason (an unsupported attribute value, a shape that
+    must be constant, or no lowering yet); the pass never lowers an op
+    partially or to something with other semantics.
+  }];
+  let dependentDialects = ["torch2mlir::torch::TorchDialect"];
+}
+
 #endif // TORCH2MLIR_CONVERSION_PASSES

@@ -165,6 +165,22 @@ struct ConvertAtenExpand : OpConversionPattern<AtenExpandOp> {
   }
 };
 
+/// tensor_static_info_cast(x): tensor.cast between the builtin types.
+struct ConvertTensorStaticInfoCast
+    : OpConversionPattern<TensorStaticInfoCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TensorStaticInfoCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType || !isa<RankedTensorType>(adaptor.getOperand().getType()))
+      return reportFailure(rewriter, op, "needs known ranks and dtypes");
+    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, resultType,
+                                                adaptor.getOperand());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
@@ -172,7 +188,8 @@ void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   target.addIllegalOp<AtenViewOp, AtenPermuteOp, AtenCatOp, AtenCloneOp,
-                      AtenExpandOp>();
+                      AtenExpandOp, TensorStaticInfoCastOp>();
   patterns.add<ConvertAtenView, ConvertAtenPermute, ConvertAtenCat,
-               ConvertAtenClone, ConvertAtenExpand>(typeConverter, context);
+               ConvertAtenClone, ConvertAtenExpand, ConvertTensorStaticInfoCast>(
+      typeConverter, context);
 }

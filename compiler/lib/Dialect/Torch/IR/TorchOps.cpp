@@ -243,6 +243,39 @@ LogicalResult ValueTensorLiteralOp::verify() {
 OpFoldResult ValueTensorLiteralOp::fold(FoldAdaptor) { return getValue(); }
 
 //===----------------------------------------------------------------------===//
+// TensorStaticInfoCastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorStaticInfoCastOp::verify() {
+  auto from = cast<BaseTensorType>(getOperand().getType());
+  auto to = cast<BaseTensorType>(getType());
+  if (from.hasValueSemantics() != to.hasValueSemantics())
+    return emitOpError("cannot change value semantics: ")
+           << from << " to " << to;
+  if (from.hasDtype() && to.hasDtype() && from.getDtype() != to.getDtype())
+    return emitOpError("cannot change the dtype: ") << from << " to " << to;
+  if (from.hasSizes() && to.hasSizes()) {
+    ArrayRef<int64_t> a = from.getSizes(), b = to.getSizes();
+    if (a.size() != b.size())
+      return emitOpError("cannot change the rank: ") << from << " to " << to;
+    for (auto [x, y] : llvm::zip_equal(a, b))
+      if (x != kUnknownSize && y != kUnknownSize && x != y)
+        return emitOpError("incompatible sizes: ") << from << " to " << to;
+  }
+  return success();
+}
+
+OpFoldResult TensorStaticInfoCastOp::fold(FoldAdaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  // A cast of a cast: one cast from the original value.
+  if (auto inner = getOperand().getDefiningOp<TensorStaticInfoCastOp>();
+      inner && inner.getOperand().getType() == getType())
+    return inner.getOperand();
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
 // Builders shared by the transformations
 //===----------------------------------------------------------------------===//
 

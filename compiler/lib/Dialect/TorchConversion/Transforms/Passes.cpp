@@ -7,6 +7,7 @@
 #include "torch2mlir/Dialect/TorchConversion/Transforms/Passes.h"
 #include "torch2mlir/Conversion/Passes.h"
 #include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
 #include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -87,6 +88,20 @@ struct FinalizingBackendTypeConversionPass
         }
       });
     }
+    // An op of the torch dialect left over is what the user needs to hear
+    // about: it had no lowering (its converter already said why, if any).
+    WalkResult unlowered = getOperation().walk([&](Operation *op) {
+      if (!isa_and_nonnull<torch::TorchDialect>(op->getDialect()) ||
+          op->hasTrait<OpTrait::ConstantLike>() ||
+          isa<torch::PrimListConstructOp>(op))
+        return WalkResult::advance();
+      op->emitError() << "'" << op->getName()
+                      << "' was not lowered to linalg-on-tensors: no "
+                         "lowering for this op (or its operands) yet";
+      return WalkResult::interrupt();
+    });
+    if (unlowered.wasInterrupted())
+      return signalPassFailure();
     WalkResult leftover = getOperation().walk([&](Operation *op) {
       if (!isa<TorchConversionDialect>(op->getDialect()))
         return WalkResult::advance();

@@ -113,6 +113,22 @@ def Torch_ValueTensorLiteralOp : Torch_Op<"vtensor.literal", [ConstantLike,
 // The generic op
 //===----------------------------------------------------------------------===//
 
+def Torch_TensorStaticInfoCastOp : Torch_Op<"tensor_static_info_cast", [
+    Pure, AllowsTypeRefinement]> {
+  let summary = "Changes how much static information a tensor type carries";
+  let description = [{
+    The same tensor value with a type that has more or fewer known sizes
+    (or a known dtype where the operand's was unknown): e.g. when an ONNX
+    value flows into a use whose inferred type is more general. The two
+    types must agree wherever both are known; it lowers to `tensor.cast`.
+  }];
+  let arguments = (ins AnyTorchTensorType:$operand);
+  let results = (outs AnyTorchTensorType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Torch_OperatorOp : Torch_Op<"operator", []> {
   let summary = "Any op without a definition of its own (ATen, ONNX, custom)";
   let description = [{

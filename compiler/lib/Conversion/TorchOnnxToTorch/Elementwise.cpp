@@ -1,0 +1,308 @@
+//===- Elementwise.cpp - ONNX elementwise ops to ATen ---------------------===//
+//
+// Part of the torch2mlir project.
+//
+// ONNX binary ops broadcast multidirectionally since opset 7, as ATen ops
+// do, and their result dtype is the operands' (ONNX has no promotion), so
+// each becomes the ATen op with the importer's result type. Earlier opsets
+// (the `broadcast`/`axis` attributes) are not lowered: upgrade the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::onnx_c;
+
+namespace {
+
+/// op(x) -> AtenOp(x).
+template <typename AtenOp>
+LogicalResult lowerUnary(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getAnyResultType();
+  if (!x || !resultType)
+    return binder.fail(rewriter, "expects a tensor operand and result");
+  rewriter.replaceOpWithNewOp<AtenOp>(binder.getOp(), resultType, x);
+  return success();
+}
+
+/// op(a, b) -> AtenOp(a, b).
+template <typename AtenOp>
+LogicalResult lowerBinary(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value a = binder.getOperand(0), b = binder.getOperand(1);
+  auto resultType = binder.getAnyResultType();
+  if (!a || !b || !resultType)
+    return binder.fail(rewriter, "expects two tensor operands and a result");
+  rewriter.replaceOpWithNewOp<AtenOp>(binder.getOp(), resultType, a, b);
+  return success();
+}
+
+/// op(a, b) -> AtenOp(a, b, alpha=1) for add and sub.
+template <typename AtenOp>
+LogicalResult lowerBinaryWithAlpha(const OpBinder &binder,
+                                   PatternRewriter &rewriter) {
+  Value a = binder.getOperand(0), b = binder.getOperand(1);
+  auto resultType = binder.getAnyResultType();
+  if (!a || !b || !resultType)
+    return binder.fail(rewriter, "expects two tensor operands and a result");
+  Value one = createConstantInt(rewriter, binder.getLoc(), 1);
+  rewriter.replaceOpWithNewOp<AtenOp>(binder.getOp(), resultType, a, b, one);
+  return success();
+}
+
+bool isIntegerDtype(Value value) {
+  auto type = getKnownTensorType(value);
+  return type && isa<IntegerType>(type.getDtype());
+}
+
+/// Div: true division for floats; integer division truncates (C semantics,
+/// as in the ONNX reference implementation).
+LogicalResult lowerDiv(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value a = binder.getOperand(0), b = binder.getOperand(1);
+  auto resultType = binder.getAnyResultType();
+  if (!a || !b || !resultType)
+    return binder.fail(rewriter, "expects two tensor operands and a result");
+  if (!isIntegerDtype(a)) {
+    rewriter.replaceOpWithNewOp<AtenDivTensorOp>(binder.getOp(), resultType, a,
+                                                 b);
+    return success();
+  }
+  Value mode = ConstantStrOp::create(
+      rewriter, binder.getLoc(), StringType::get(rewriter.getContext()),
+      rewriter.getStringAttr("trunc"));
+  rewriter.replaceOpWithNewOp<AtenDivTensorModeOp>(binder.getOp(), resultType,
+                                                   a, b, mode);
+  return success();
+}
+
+/// Variadic Sum/Max/Min/Mean: a left fold of the binary op over all
+/// operands (each step broadcasts), then Mean divides by the count.
+template <typename Combine>
+LogicalResult lowerVariadic(const OpBinder &binder, PatternRewriter &rewriter,
+                            Combine combine) {
+  SmallVector<Value> operands;
+  auto resultType = binder.getAnyResultType();
+  if (failed(binder.getTensorOperands(operands)) || operands.empty() ||
+      !resultType)
+    return binder.fail(rewriter, "expects tensor operands and a result");
+  Value result = operands.front();
+  for (Value operand : ArrayRef(operands).drop_front())
+    result = combine(result, operand, resultType);
+  if (operands.size() == 1 && result.getType() != resultType)
+    return binder.fail(rewriter, "one operand of another type than the result");
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// The Clip bound `i` (opset >= 11 inputs) or attribute `name` (opset < 11):
+/// a Scalar for aten.clamp, or None when absent.
+LogicalResult getClipBound(const OpBinder &binder, PatternRewriter &rewriter,
+                           unsigned i, StringRef name, Value &bound) {
+  Location loc = binder.getLoc();
+  if (binder.getOpsetVersion() < 11) {
+    double value;
+    bound = succeeded(binder.getFloat(name, value))
+                ? createConstantFloat(rewriter, loc, value)
+                : createConstantNone(rewriter, loc);
+    return success();
+  }
+  Value operand = binder.getOperand(i);
+  if (!operand) {
+    bound = createConstantNone(rewriter, loc);
+    return success();
+  }
+  auto literal = operand.getDefiningOp<ValueTensorLiteralOp>();
+  auto elements =
+      literal ? dyn_cast<DenseElementsAttr>(literal.getValue()) : nullptr;
+  if (!elements || !elements.isSplat())
+    return failure();
+  Type element = elements.getElementType();
+  if (isa<mlir::FloatType>(element))
+    bound = createConstantFloat(
+        rewriter, loc, elements.getSplatValue<APFloat>().convertToDouble());
+  else if (element.isUnsignedInteger())
+    bound = createConstantInt(
+        rewriter, loc, elements.getSplatValue<APInt>().getZExtValue());
+  else
+    bound = createConstantInt(
+        rewriter, loc, elements.getSplatValue<APInt>().getSExtValue());
+  return success();
+}
+
+LogicalResult lowerClip(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getAnyResultType();
+  if (!x || !resultType)
+    return binder.fail(rewriter, "expects a tensor operand and result");
+  Value min, max;
+  if (failed(getClipBound(binder, rewriter, 1, "min", min)) ||
+      failed(getClipBound(binder, rewriter, 2, "max", max))) {
+    // Bounds computed at run time: the tensor form.
+    Value minT = binder.getOperand(1), maxT = binder.getOperand(2);
+    Location loc = binder.getLoc();
+    rewriter.replaceOpWithNewOp<AtenClampTensorOp>(
+        binder.getOp(), resultType, x,
+        minT ? minT : createConstantNone(rewriter, loc),
+        maxT ? maxT : createConstantNone(rewriter, loc));
+    return success();
+  }
+  rewriter.replaceOpWithNewOp<AtenClampOp>(binder.getOp(), resultType, x, min,
+                                           max);
+  return success();
+}
+
+/// Cast(to): a dtype conversion with PyTorch's rules (float -> int
+/// truncates toward zero, as ONNX specifies for in-range values).
+LogicalResult lowerCast(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getResultType();
+  if (!x || !resultType)
+    return binder.fail(rewriter, "needs a result with known sizes and dtype");
+  std::optional<int64_t> code = getScalarTypeCode(resultType.getDtype());
+  if (!code)
+    return binder.fail(rewriter, "unsupported target dtype");
+  Location loc = binder.getLoc();
+  Value f = createConstantBool(rewriter, loc, false);
+  rewriter.replaceOpWithNewOp<AtenToDtypeOp>(
+      binder.getOp(), resultType, x, createConstantInt(rewriter, loc, *code), f,
+      f, createConstantNone(rewriter, loc));
+  return success();
+}
+
+LogicalResult lowerLeakyRelu(const OpBinder &binder,
+                             PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getAnyResultType();
+  double alpha;
+  if (!x || !resultType || failed(binder.getFloat("alpha", alpha, 0.01)))
+    return binder.fail(rewriter, "expects a tensor and a float alpha");
+  rewriter.replaceOpWithNewOp<AtenLeakyReluOp>(
+      binder.getOp(), resultType, x,
+      createConstantFloat(rewriter, binder.getLoc(), alpha));
+  return success();
+}
+
+/// Identity and Dropout in inference: the input itself. Dropout's optional
+/// mask output is all true and must be unused.
+LogicalResult lowerIdentity(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  if (!x)
+    return binder.fail(rewriter, "expects a tensor operand");
+  Operation *op = binder.getOp();
+  for (OpResult result : op->getResults().drop_front())
+    if (!result.use_empty())
+      return binder.fail(rewriter, "unsupported: a used Dropout mask output");
+  if (binder.getOpsetVersion() >= 12 && binder.getOperand(2)) {
+    // Dropout-12: training_mode is an input; only inference is supported.
+    SmallVector<int64_t> mode;
+    if (failed(binder.getConstantInts(2, mode)) || mode.size() != 1 ||
+        mode[0] != 0)
+      return binder.fail(rewriter,
+                         "unsupported: training_mode other than constant false");
+  }
+  Value result = x;
+  if (x.getType() != op->getResult(0).getType())
+    result = TensorStaticInfoCastOp::create(rewriter, binder.getLoc(),
+                                            op->getResult(0).getType(), x);
+  SmallVector<Value> replacements(op->getNumResults(), result);
+  rewriter.replaceOp(op, replacements);
+  return success();
+}
+
+} // namespace
+
+void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
+    OnnxLoweringSet &lowerings) {
+  lowerings.on("Abs", 6, lowerUnary<AtenAbsOp>);
+  lowerings.on("Ceil", 6, lowerUnary<AtenCeilOp>);
+  lowerings.on("Cos", 7, lowerUnary<AtenCosOp>);
+  lowerings.on("Erf", 9, lowerUnary<AtenErfOp>);
+  lowerings.on("Exp", 6, lowerUnary<AtenExpOp>);
+  lowerings.on("Floor", 6, lowerUnary<AtenFloorOp>);
+  lowerings.on("Log", 6, lowerUnary<AtenLogOp>);
+  lowerings.on("Neg", 6, lowerUnary<AtenNegOp>);
+  lowerings.on("Not", 1, lowerUnary<AtenLogicalNotOp>);
+  lowerings.on("Reciprocal", 6, lowerUnary<AtenReciprocalOp>);
+  lowerings.on("Relu", 6, lowerUnary<AtenReluOp>);
+  lowerings.on("Sigmoid", 6, lowerUnary<AtenSigmoidOp>);
+  lowerings.on("Sign", 9, lowerUnary<AtenSignOp>);
+  lowerings.on("Sin", 7, lowerUnary<AtenSinOp>);
+  lowerings.on("Sqrt", 6, lowerUnary<AtenSqrtOp>);
+  lowerings.on("Tanh", 6, lowerUnary<AtenTanhOp>);
+
+  lowerings.on("Add", 7, lowerBinaryWithAlpha<AtenAddTensorOp>);
+  lowerings.on("Sub", 7, lowerBinaryWithAlpha<AtenSubTensorOp>);
+  lowerings.on("Mul", 7, lowerBinary<AtenMulTensorOp>);
+  lowerings.on("Div", 7, lowerDiv);
+  lowerings.on("Pow", 7, lowerBinary<AtenPowTensorTensorOp>);
+  lowerings.on("Equal", 7, lowerBinary<AtenEqTensorOp>);
+  lowerings.on("Greater", 7, lowerBinary<AtenGtTensorOp>);
+  lowerings.on("GreaterOrEqual", 12, lowerBinary<AtenGeTensorOp>);
+  lowerings.on("Less", 7, lowerBinary<AtenLtTensorOp>);
+  lowerings.on("LessOrEqual", 12, lowerBinary<AtenLeTensorOp>);
+  lowerings.on("And", 7, lowerBinary<AtenLogicalAndOp>);
+  lowerings.on("Or", 7, lowerBinary<AtenLogicalOrOp>);
+  lowerings.on("Xor", 7, lowerBinary<AtenLogicalXorOp>);
+
+  lowerings.on("Where", 9, [](const OpBinder &binder, PatternRewriter &rewriter) {
+    SmallVector<Value> operands;
+    auto resultType = binder.getAnyResultType();
+    if (failed(binder.getTensorOperands(operands)) || operands.size() != 3 ||
+        !resultType)
+      return binder.fail(rewriter, "expects three tensor operands");
+    rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
+        binder.getOp(), resultType, operands[0], operands[1], operands[2]);
+    return success();
+  });
+
+  auto foldWith = [](auto makeOp) {
+    return [makeOp](const OpBinder &binder, PatternRewriter &rewriter) {
+      return lowerVariadic(binder, rewriter,
+                           [&](Value lhs, Value rhs, ValueTensorType type) {
+                             return makeOp(rewriter, binder.getLoc(), type, lhs,
+                                           rhs);
+                           });
+    };
+  };
+  auto add = [](PatternRewriter &rewriter, Location loc, Type type, Value lhs,
+                Value rhs) -> Value {
+    return AtenAddTensorOp::create(rewriter, loc, type, lhs, rhs,
+                                   createConstantInt(rewriter, loc, 1));
+  };
+  lowerings.on("Sum", 8, foldWith(add));
+  lowerings.on("Max", 8,
+               foldWith([](PatternRewriter &rewriter, Location loc, Type type,
+                           Value lhs, Value rhs) -> Value {
+                 return AtenMaximumOp::create(rewriter, loc, type, lhs, rhs);
+               }));
+  lowerings.on("Min", 8,
+               foldWith([](PatternRewriter &rewriter, Location loc, Type type,
+                           Value lhs, Value rhs) -> Value {
+                 return AtenMinimumOp::create(rewriter, loc, type, lhs, rhs);
+               }));
+  lowerings.on("Mean", 8, [](const OpBinder &binder, PatternRewriter &rewriter) {
+    Location loc = binder.getLoc();
+    auto resultType = binder.getAnyResultType();
+    SmallVector<Value> operands;
+    if (failed(binder.getTensorOperands(operands)) || operands.empty() ||
+        !resultType)
+      return binder.fail(rewriter, "expects tensor operands and a result");
+    Value sum = operands.front();
+    for (Value operand : ArrayRef(operands).drop_front())
+      sum = AtenAddTensorOp::create(rewriter, loc, resultType, sum, operand,
+                                    createConstantInt(rewriter, loc, 1));
+    rewriter.replaceOpWithNewOp<AtenDivScalarOp>(
+        binder.getOp(), resultType, sum,
+        createConstantInt(rewriter, loc, operands.size()));
+    return success();
+  });
+
+  lowerings.on("Clip", 6, lowerClip);
+  lowerings.on("Cast", 6, lowerCast);
+  lowerings.on("LeakyRelu", 6, lowerLeakyRelu);
+  lowerings.on("Identity", 1, lowerIdentity);
+  lowerings.on("Dropout", 7, lowerIdentity);
+}

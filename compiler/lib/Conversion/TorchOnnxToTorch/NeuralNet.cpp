@@ -1,0 +1,453 @@
+//===- NeuralNet.cpp - ONNX conv, pooling, norms, Gemm, softmax to ATen ---===//
+//
+// Part of the torch2mlir project.
+//
+// Spatial ops follow the ONNX spec's padding rules: `pads` lists the
+// begin pads of each spatial axis, then the end pads; `auto_pad` SAME_UPPER
+// and SAME_LOWER pad so that out = ceil(in / stride), the odd pixel at the
+// end (UPPER) or the beginning (LOWER). ATen pads symmetrically, so an
+// asymmetric padding becomes an explicit `aten.constant_pad_nd` first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::onnx_c;
+
+namespace {
+
+/// The attributes of a convolution or pooling node, resolved against the
+/// input's spatial sizes.
+struct SpatialParams {
+  SmallVector<int64_t> kernel, strides, dilations;
+  SmallVector<int64_t> padBegin, padEnd;
+};
+
+/// Reads kernel_shape (or the weight's sizes), strides, dilations, pads
+/// and auto_pad for `numSpatial` spatial dims of `inputType`.
+LogicalResult getSpatialParams(const OpBinder &binder,
+                               PatternRewriter &rewriter,
+                               ValueTensorType inputType,
+                               ArrayRef<int64_t> weightKernel,
+                               SpatialParams &params) {
+  int64_t numSpatial = inputType.getSizes().size() - 2;
+  if (failed(binder.getInts("kernel_shape", params.kernel, weightKernel)) ||
+      static_cast<int64_t>(params.kernel.size()) != numSpatial)
+    return binder.fail(rewriter, "kernel_shape must list one size per spatial "
+                                 "dim");
+  SmallVector<int64_t> ones(numSpatial, 1), zeros(2 * numSpatial, 0);
+  SmallVector<int64_t> pads;
+  if (failed(binder.getInts("strides", params.strides, ones)) ||
+      failed(binder.getInts("dilations", params.dilations, ones)) ||
+      failed(binder.getInts("pads", pads, zeros)) ||
+      static_cast<int64_t>(params.strides.size()) != numSpatial ||
+      static_cast<int64_t>(params.dilations.size()) != numSpatial ||
+      static_cast<int64_t>(pads.size()) != 2 * numSpatial)
+    return binder.fail(rewriter,
+                       "strides, dilations and pads must have one value per "
+                       "spatial dim (pads: two)");
+  std::string autoPad;
+  if (failed(binder.getString("auto_pad", autoPad, "NOTSET")))
+    return binder.fail(rewriter, "auto_pad must be a string");
+  if (autoPad == "NOTSET") {
+    params.padBegin.assign(pads.begin(), pads.begin() + numSpatial);
+    params.padEnd.assign(pads.begin() + numSpatial, pads.end());
+    return success();
+  }
+  if (autoPad == "VALID") {
+    params.padBegin.assign(numSpatial, 0);
+    params.padEnd.assign(numSpatial, 0);
+    return success();
+  }
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return binder.fail(rewriter, "unsupported auto_pad value '" + autoPad + "'");
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t in = inputType.getSizes()[2 + i];
+    if (in == kUnknownSize)
+      return binder.fail(rewriter, "auto_pad SAME needs static spatial sizes");
+    int64_t stride = params.strides[i];
+    int64_t out = (in + stride - 1) / stride;
+    int64_t extent = (params.kernel[i] - 1) * params.dilations[i] + 1;
+    int64_t total = std::max<int64_t>(0, (out - 1) * stride + extent - in);
+    int64_t small = total / 2, large = total - small;
+    params.padBegin.push_back(autoPad == "SAME_UPPER" ? small : large);
+    params.padEnd.push_back(autoPad == "SAME_UPPER" ? large : small);
+  }
+  return success();
+}
+
+/// Pads the spatial dims of `input` by begin/end with `value`
+/// (aten.constant_pad_nd lists the last dim first).
+Value createSpatialPad(PatternRewriter &rewriter, Location loc, Value input,
+                       ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
+                       Value value) {
+  auto type = cast<ValueTensorType>(input.getType());
+  SmallVector<int64_t> sizes(type.getSizes());
+  SmallVector<int64_t> padList;
+  for (int64_t i = begin.size() - 1; i >= 0; --i) {
+    padList.push_back(begin[i]);
+    padList.push_back(end[i]);
+    int64_t &size = sizes[2 + i];
+    if (size != kUnknownSize)
+      size += begin[i] + end[i];
+  }
+  return AtenConstantPadNdOp::create(rewriter, loc, withSizes(input, sizes),
+                                     input,
+                                     createIntList(rewriter, loc, padList),
+                                     value);
+}
+
+/// Makes padding symmetric for ATen: pads the input explicitly when the
+/// begin and end pads differ, leaving `padding` for the ATen op.
+Value applyAsymmetricPads(PatternRewriter &rewriter, Location loc,
+                          Value input, SpatialParams &params,
+                          SmallVectorImpl<int64_t> &padding, Value padValue) {
+  if (params.padBegin == params.padEnd) {
+    padding.assign(params.padBegin);
+    return input;
+  }
+  padding.assign(params.padBegin.size(), 0);
+  return createSpatialPad(rewriter, loc, input, params.padBegin, params.padEnd,
+                          padValue);
+}
+
+/// Conv (opset 1, 11): N-d convolution with groups; 2-D runs as is, 1-D
+/// as a 2-D convolution over a unit height.
+LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), w = binder.getOperand(1);
+  Value bias = binder.getOperand(2);
+  auto inputType = getKnownTensorType(x);
+  auto weightType = getKnownTensorType(w);
+  auto resultType = binder.getResultType();
+  if (!inputType || !weightType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  int64_t rank = inputType.getSizes().size();
+  if (rank != 4 && rank != 3)
+    return binder.fail(rewriter, "unsupported: only 1-D and 2-D convolution");
+  SpatialParams params;
+  if (failed(getSpatialParams(binder, rewriter, inputType,
+                              weightType.getSizes().drop_front(2), params)))
+    return failure();
+  int64_t group;
+  if (failed(binder.getInt("group", group, 1)))
+    return binder.fail(rewriter, "group must be an int");
+  Location loc = binder.getLoc();
+  SmallVector<int64_t> padding;
+  Value zero = createConstantFloat(rewriter, loc, 0.0);
+  x = applyAsymmetricPads(rewriter, loc, x, params, padding, zero);
+  auto finish = [&](Value input, Value weight, ValueTensorType type,
+                    ArrayRef<int64_t> stride, ArrayRef<int64_t> pad,
+                    ArrayRef<int64_t> dilation) {
+    return AtenConvolutionOp::create(
+        rewriter, loc, type, input, weight,
+        bias ? bias : createConstantNone(rewriter, loc),
+        createIntList(rewriter, loc, stride), createIntList(rewriter, loc, pad),
+        createIntList(rewriter, loc, dilation),
+        createConstantBool(rewriter, loc, false),
+        createIntList(rewriter, loc, SmallVector<int64_t>(stride.size(), 0)),
+        createConstantInt(rewriter, loc, group));
+  };
+  if (rank == 4) {
+    rewriter.replaceOp(binder.getOp(),
+                       finish(x, w, resultType, params.strides, padding,
+                              params.dilations)
+                           .getResult());
+    return success();
+  }
+  // 1-D: [N, C, L] -> [N, C, 1, L].
+  auto unsqueeze = [&](Value value) -> Value {
+    SmallVector<int64_t> sizes(cast<ValueTensorType>(value.getType()).getSizes());
+    sizes.insert(sizes.begin() + 2, 1);
+    return AtenUnsqueezeOp::create(rewriter, loc, withSizes(value, sizes), value,
+                                   createConstantInt(rewriter, loc, 2));
+  };
+  SmallVector<int64_t> resultSizes(resultType.getSizes());
+  resultSizes.insert(resultSizes.begin() + 2, 1);
+  Value conv2d = finish(unsqueeze(x), unsqueeze(w),
+                        withSizes(binder.getOp()->getResult(0), resultSizes),
+                        {1, params.strides[0]}, {0, padding[0]},
+                        {1, params.dilations[0]});
+  rewriter.replaceOpWithNewOp<AtenSqueezeDimOp>(
+      binder.getOp(), resultType, conv2d, createConstantInt(rewriter, loc, 2));
+  return success();
+}
+
+/// MaxPool and AveragePool over 2 spatial dims.
+template <bool isMax>
+LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  if (inputType.getSizes().size() != 4)
+    return binder.fail(rewriter, "unsupported: only 2-D pooling (NCHW input)");
+  if (isMax && binder.getNumResults() > 1 &&
+      !binder.getOp()->getResult(1).use_empty())
+    return binder.fail(rewriter, "unsupported: the Indices output of MaxPool");
+  SpatialParams params;
+  if (failed(getSpatialParams(binder, rewriter, inputType, {}, params)))
+    return failure();
+  int64_t ceilMode, countIncludePad, storageOrder;
+  if (failed(binder.getInt("ceil_mode", ceilMode, 0)) ||
+      failed(binder.getInt("count_include_pad", countIncludePad, 0)) ||
+      failed(binder.getInt("storage_order", storageOrder, 0)))
+    return binder.fail(rewriter, "ceil_mode, count_include_pad and "
+                                 "storage_order must be ints");
+  Location loc = binder.getLoc();
+  SmallVector<int64_t> padding;
+  Value result;
+  if constexpr (isMax) {
+    if (!isa<mlir::FloatType>(inputType.getDtype()))
+      return binder.fail(rewriter, "unsupported: MaxPool of integer tensors");
+    Value lowest = createConstantFloat(
+        rewriter, loc, -std::numeric_limits<double>::infinity());
+    x = applyAsymmetricPads(rewriter, loc, x, params, padding, lowest);
+    result = AtenMaxPool2dOp::create(
+        rewriter, loc, resultType, x, createIntList(rewriter, loc, params.kernel),
+        createIntList(rewriter, loc, params.strides),
+        createIntList(rewriter, loc, padding),
+        createIntList(rewriter, loc, params.dilations),
+        createConstantBool(rewriter, loc, ceilMode));
+  } else {
+    if (llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
+      return binder.fail(rewriter, "unsupported: AveragePool with dilations");
+    if (params.padBegin != params.padEnd && !countIncludePad)
+      return binder.fail(rewriter, "unsupported: asymmetric pads with "
+                                   "count_include_pad=0");
+    x = applyAsymmetricPads(rewriter, loc, x, params, padding,
+                            createConstantFloat(rewriter, loc, 0.0));
+    result = AtenAvgPool2dOp::create(
+        rewriter, loc, resultType, x, createIntList(rewriter, loc, params.kernel),
+        createIntList(rewriter, loc, params.strides),
+        createIntList(rewriter, loc, padding),
+        createConstantBool(rewriter, loc, ceilMode),
+        createConstantBool(rewriter, loc, countIncludePad),
+        createConstantNone(rewriter, loc));
+  }
+  SmallVector<Value> replacements{result};
+  for (unsigned i = 1; i < binder.getNumResults(); ++i)
+    replacements.push_back(result); // Unused (checked above).
+  rewriter.replaceOp(binder.getOp(), replacements);
+  return success();
+}
+
+/// GlobalAveragePool / GlobalMaxPool: a reduction over every spatial dim,
+/// keeping them as size 1.
+template <bool isMax>
+LogicalResult lowerGlobalPool(const OpBinder &binder,
+                              PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known ranks and dtypes");
+  Location loc = binder.getLoc();
+  SmallVector<int64_t> dims;
+  for (int64_t d = 2, e = inputType.getSizes().size(); d < e; ++d)
+    dims.push_back(d);
+  Value dimList = createIntList(rewriter, loc, dims);
+  Value keepdim = createConstantBool(rewriter, loc, true);
+  if constexpr (isMax)
+    rewriter.replaceOpWithNewOp<AtenAmaxOp>(binder.getOp(), resultType, x,
+                                            dimList, keepdim);
+  else
+    rewriter.replaceOpWithNewOp<AtenMeanDimOp>(binder.getOp(), resultType, x,
+                                               dimList, keepdim,
+                                               createConstantNone(rewriter, loc));
+  return success();
+}
+
+/// BatchNormalization in inference mode (running statistics).
+LogicalResult lowerBatchNorm(const OpBinder &binder,
+                             PatternRewriter &rewriter) {
+  SmallVector<Value> operands;
+  auto resultType = binder.getAnyResultType();
+  if (failed(binder.getTensorOperands(operands)) || operands.size() != 5 ||
+      !resultType)
+    return binder.fail(rewriter, "expects X, scale, B, mean and var");
+  double epsilon, momentum;
+  int64_t training, spatial;
+  if (failed(binder.getFloat("epsilon", epsilon, 1e-5)) ||
+      failed(binder.getFloat("momentum", momentum, 0.9)) ||
+      failed(binder.getInt("training_mode", training, 0)) ||
+      failed(binder.getInt("spatial", spatial, 1)))
+    return binder.fail(rewriter, "malformed attributes");
+  if (training)
+    return binder.fail(rewriter, "unsupported: training_mode=1");
+  if (!spatial)
+    return binder.fail(rewriter, "unsupported: spatial=0");
+  for (OpResult result : binder.getOp()->getResults().drop_front())
+    if (!result.use_empty())
+      return binder.fail(rewriter, "unsupported: the running statistics outputs");
+  Location loc = binder.getLoc();
+  Value f = createConstantBool(rewriter, loc, false);
+  Value result = AtenBatchNormOp::create(
+      rewriter, loc, resultType, operands[0], operands[1], operands[2],
+      operands[3], operands[4], f, createConstantFloat(rewriter, loc, momentum),
+      createConstantFloat(rewriter, loc, epsilon), f);
+  SmallVector<Value> replacements(binder.getNumResults(), result);
+  rewriter.replaceOp(binder.getOp(), replacements);
+  return success();
+}
+
+/// Gemm: Y = alpha * A' * B' + beta * C with A' = transA ? A^T : A.
+LogicalResult lowerGemm(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value a = binder.getOperand(0), b = binder.getOperand(1);
+  Value c = binder.getOperand(2);
+  auto resultType = binder.getResultType();
+  if (!getKnownTensorType(a) || !getKnownTensorType(b) || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  int64_t transA, transB;
+  double alpha, beta;
+  if (failed(binder.getInt("transA", transA, 0)) ||
+      failed(binder.getInt("transB", transB, 0)) ||
+      failed(binder.getFloat("alpha", alpha, 1.0)) ||
+      failed(binder.getFloat("beta", beta, 1.0)))
+    return binder.fail(rewriter, "malformed attributes");
+  Location loc = binder.getLoc();
+  if (transA)
+    a = createPermute(rewriter, loc, a, {1, 0});
+  if (transB)
+    b = createPermute(rewriter, loc, b, {1, 0});
+  Value result = AtenMmOp::create(rewriter, loc, resultType, a, b);
+  if (alpha != 1.0)
+    result = AtenMulScalarOp::create(rewriter, loc, resultType, result,
+                                     createConstantFloat(rewriter, loc, alpha));
+  if (c && beta != 0.0) {
+    if (beta != 1.0)
+      c = AtenMulScalarOp::create(rewriter, loc, c.getType(), c,
+                                  createConstantFloat(rewriter, loc, beta));
+    result = AtenAddTensorOp::create(rewriter, loc, resultType, result, c,
+                                     createConstantInt(rewriter, loc, 1));
+  }
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// Softmax / LogSoftmax. Before opset 13 the input is coerced to 2-D at
+/// `axis` (default 1) and normalized over the whole second dim; from 13 on
+/// it is normalized along `axis` (default -1), as ATen does.
+template <typename AtenOp>
+LogicalResult lowerSoftmax(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  bool coerce2d = binder.getOpsetVersion() < 13;
+  int64_t rank = inputType.getSizes().size();
+  int64_t axis;
+  if (failed(binder.getInt("axis", axis, coerce2d ? 1 : -1)) ||
+      failed(normalizeAxis(axis, rank)))
+    return binder.fail(rewriter, "axis out of range");
+  Location loc = binder.getLoc();
+  Value none = createConstantNone(rewriter, loc);
+  if (!coerce2d || axis == rank - 1) {
+    rewriter.replaceOpWithNewOp<AtenOp>(binder.getOp(), resultType, x,
+                                        createConstantInt(rewriter, loc, axis),
+                                        none);
+    return success();
+  }
+  if (!inputType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: 2-D coercion of dynamic sizes");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? outer : inner) *= sizes[d];
+  auto flatType = withSizes(x, {outer, inner});
+  Value flat = createView(rewriter, loc, x, {outer, inner}, flatType);
+  Value normalized = AtenOp::create(rewriter, loc, flatType, flat,
+                                    createConstantInt(rewriter, loc, 1), none);
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, normalized, sizes, resultType));
+  return success();
+}
+
+/// LRN: y = x / (bias + alpha / size * square_sum) ^ beta, where square_sum
+/// sums x^2 over the `size` channels around each channel (ONNX LRN-1/13).
+/// The window sum is `size` shifted slices of the channel-padded squares.
+LogicalResult lowerLrn(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || inputType.getSizes().size() < 3)
+    return binder.fail(rewriter, "needs known sizes, dtype and rank >= 3");
+  int64_t size;
+  double alpha, beta, bias;
+  if (failed(binder.getInt("size", size)) ||
+      failed(binder.getFloat("alpha", alpha, 1e-4)) ||
+      failed(binder.getFloat("beta", beta, 0.75)) ||
+      failed(binder.getFloat("bias", bias, 1.0)) || size < 1)
+    return binder.fail(rewriter, "needs a positive int size");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t channels = sizes[1];
+  if (channels == kUnknownSize)
+    return binder.fail(rewriter, "unsupported: a dynamic channel count");
+  Location loc = binder.getLoc();
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value squares = AtenMulTensorOp::create(rewriter, loc, inputType, x, x);
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  SmallVector<int64_t> padList(2 * (sizes.size() - 2), 0);
+  padList.push_back(before);
+  padList.push_back(after);
+  SmallVector<int64_t> paddedSizes(sizes);
+  paddedSizes[1] += size - 1;
+  Value padded = AtenConstantPadNdOp::create(
+      rewriter, loc, withSizes(x, paddedSizes), squares,
+      createIntList(rewriter, loc, padList),
+      createConstantFloat(rewriter, loc, 0.0));
+  Value sum;
+  for (int64_t i = 0; i < size; ++i) {
+    Value window = AtenSliceTensorOp::create(
+        rewriter, loc, inputType, padded, one,
+        createConstantInt(rewriter, loc, i),
+        createConstantInt(rewriter, loc, i + channels), one);
+    sum = sum ? AtenAddTensorOp::create(rewriter, loc, inputType, sum, window,
+                                        one)
+                    .getResult()
+              : window;
+  }
+  Value scaled = AtenMulScalarOp::create(
+      rewriter, loc, inputType, sum,
+      createConstantFloat(rewriter, loc, alpha / size));
+  Value shifted = AtenAddScalarOp::create(
+      rewriter, loc, inputType, scaled, createConstantFloat(rewriter, loc, bias),
+      one);
+  Value denominator = AtenPowTensorScalarOp::create(
+      rewriter, loc, inputType, shifted, createConstantFloat(rewriter, loc, beta));
+  rewriter.replaceOpWithNewOp<AtenDivTensorOp>(binder.getOp(), resultType, x,
+                                               denominator);
+  return success();
+}
+
+LogicalResult lowerMatMul(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value a = binder.getOperand(0), b = binder.getOperand(1);
+  auto resultType = binder.getAnyResultType();
+  if (!a || !b || !resultType)
+    return binder.fail(rewriter, "expects two tensor operands and a result");
+  rewriter.replaceOpWithNewOp<AtenMatmulOp>(binder.getOp(), resultType, a, b);
+  return success();
+}
+
+} // namespace
+
+void mlir::torch2mlir::onnx_c::populateOnnxNeuralNetLowerings(
+    OnnxLoweringSet &lowerings) {
+  lowerings.on("Conv", 1, lowerConv);
+  lowerings.on("MaxPool", 1, lowerPool</*isMax=*/true>);
+  lowerings.on("AveragePool", 1, lowerPool</*isMax=*/false>);
+  lowerings.on("GlobalAveragePool", 1, lowerGlobalPool</*isMax=*/false>);
+  lowerings.on("GlobalMaxPool", 1, lowerGlobalPool</*isMax=*/true>);
+  lowerings.on("BatchNormalization", 7, lowerBatchNorm);
+  lowerings.on("Gemm", 7, lowerGemm);
+  lowerings.on("MatMul", 1, lowerMatMul);
+  lowerings.on("Softmax", 1, lowerSoftmax<AtenSoftmaxIntOp>);
+  lowerings.on("LogSoftmax", 1, lowerSoftmax<AtenLogSoftmaxIntOp>);
+  lowerings.on("LRN", 1, lowerLrn);
+}

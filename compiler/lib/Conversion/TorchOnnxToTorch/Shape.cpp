@@ -1,0 +1,435 @@
+//===- Shape.cpp - ONNX shape and data-movement ops to ATen ---------------===//
+//
+// Part of the torch2mlir project.
+//
+// Shape operands (Reshape's `shape`, Unsqueeze's `axes`, Slice's bounds...)
+// must be constants: either literals in the model or, when ONNX shape
+// inference gave the result a static type, the result's sizes stand in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::onnx_c;
+
+namespace {
+
+/// A `vtensor.literal` of `type` holding `values` (int64 or float32).
+Value createLiteral(PatternRewriter &rewriter, Location loc,
+                    ValueTensorType type, ElementsAttr values) {
+  return ValueTensorLiteralOp::create(rewriter, loc, type, values);
+}
+
+/// Constant: the `value` tensor or one of the value_* forms (opset 12+).
+LogicalResult lowerConstant(const OpBinder &binder, PatternRewriter &rewriter) {
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  auto si64 = IntegerType::get(context, 64, IntegerType::Signed);
+  Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  if (auto value = dyn_cast_or_null<DenseElementsAttr>(binder.getAttr("value"))) {
+    auto resultType = binder.getResultType();
+    if (!resultType)
+      return binder.fail(rewriter, "needs a result with known sizes and dtype");
+    rewriter.replaceOp(binder.getOp(),
+                       createLiteral(rewriter, loc, resultType, value));
+    return success();
+  }
+  int64_t intValue;
+  double floatValue;
+  SmallVector<int64_t> ints;
+  SmallVector<double> floats;
+  Value result;
+  if (succeeded(binder.getInt("value_int", intValue))) {
+    result = createLiteral(
+        rewriter, loc, ValueTensorType::get(context, ArrayRef<int64_t>{}, si64),
+        DenseElementsAttr::get(RankedTensorType::get({}, i64),
+                               rewriter.getI64IntegerAttr(intValue)));
+  } else if (succeeded(binder.getFloat("value_float", floatValue))) {
+    result = createLiteral(
+        rewriter, loc, ValueTensorType::get(context, ArrayRef<int64_t>{}, f32),
+        DenseElementsAttr::get(RankedTensorType::get({}, f32),
+                               rewriter.getF32FloatAttr(floatValue)));
+  } else if (binder.hasAttr("value_ints") &&
+             succeeded(binder.getInts("value_ints", ints))) {
+    int64_t n = ints.size();
+    result = createLiteral(
+        rewriter, loc, ValueTensorType::get(context, ArrayRef<int64_t>{n}, si64),
+        DenseElementsAttr::get(RankedTensorType::get({n}, i64),
+                               ArrayRef<int64_t>(ints)));
+  } else if (succeeded(binder.getFloats("value_floats", floats))) {
+    SmallVector<float> narrowed(floats.begin(), floats.end());
+    int64_t n = narrowed.size();
+    result = createLiteral(
+        rewriter, loc, ValueTensorType::get(context, ArrayRef<int64_t>{n}, f32),
+        DenseElementsAttr::get(RankedTensorType::get({n}, f32),
+                               ArrayRef<float>(narrowed)));
+  } else {
+    return binder.fail(rewriter, "unsupported: no value attribute of a "
+                                 "supported kind (sparse and string values "
+                                 "are not supported)");
+  }
+  if (result.getType() != binder.getOp()->getResult(0).getType())
+    result = TensorStaticInfoCastOp::create(
+        rewriter, loc, binder.getOp()->getResult(0).getType(), result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// ConstantOfShape(shape) with `value` (a one-element tensor, default
+/// float32 zero): aten.full, filled at run time.
+LogicalResult lowerConstantOfShape(const OpBinder &binder,
+                                   PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  if (!resultType || !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs a result with static sizes");
+  Location loc = binder.getLoc();
+  Value fill;
+  auto value = dyn_cast_or_null<DenseElementsAttr>(binder.getAttr("value"));
+  if (value && value.getNumElements() != 1)
+    return binder.fail(rewriter, "value must have one element");
+  Type dtype = resultType.getDtype();
+  if (!value) {
+    fill = createConstantFloat(rewriter, loc, 0.0);
+  } else if (isa<mlir::FloatType>(value.getElementType())) {
+    fill = createConstantFloat(
+        rewriter, loc, (*value.getValues<APFloat>().begin()).convertToDouble());
+  } else {
+    APInt v = *value.getValues<APInt>().begin();
+    fill = createConstantInt(rewriter, loc,
+                             dtype.isUnsignedInteger() || v.getBitWidth() == 1
+                                 ? static_cast<int64_t>(v.getZExtValue())
+                                 : v.getSExtValue());
+  }
+  std::optional<int64_t> code = getScalarTypeCode(dtype);
+  if (!code)
+    return binder.fail(rewriter, "unsupported dtype");
+  Value none = createConstantNone(rewriter, loc);
+  rewriter.replaceOpWithNewOp<AtenFullOp>(
+      binder.getOp(), resultType,
+      createIntList(rewriter, loc, resultType.getSizes()), fill,
+      createConstantInt(rewriter, loc, *code), none, none, none);
+  return success();
+}
+
+/// Shape (opset 1, 15 with start/end) of a tensor with static sizes: an
+/// int64 literal.
+LogicalResult lowerShape(const OpBinder &binder, PatternRewriter &rewriter) {
+  auto inputType = getKnownTensorType(binder.getOperand(0));
+  auto resultType = binder.getResultType();
+  if (!inputType || !inputType.areAllSizesKnown() || !resultType)
+    return binder.fail(rewriter, "unsupported: Shape of a tensor with dynamic "
+                                 "sizes");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t rank = sizes.size(), start, end;
+  if (failed(binder.getInt("start", start, 0)) ||
+      failed(binder.getInt("end", end, rank)))
+    return binder.fail(rewriter, "start and end must be ints");
+  // Clamped to [0, rank] after adding rank to negative values (Shape-15).
+  auto clamp = [&](int64_t v) {
+    return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank);
+  };
+  start = clamp(start);
+  end = std::max(clamp(end), start);
+  SmallVector<int64_t> values(sizes.begin() + start, sizes.begin() + end);
+  int64_t n = values.size();
+  rewriter.replaceOp(
+      binder.getOp(),
+      createLiteral(rewriter, binder.getLoc(), resultType,
+                    DenseElementsAttr::get(
+                        RankedTensorType::get({n}, rewriter.getI64Type()),
+                        ArrayRef<int64_t>(values))));
+  return success();
+}
+
+/// The result sizes for a Reshape: ONNX's 0 copies the input size (unless
+/// allowzero), -1 is inferred; else the static result type.
+LogicalResult getReshapeSizes(const OpBinder &binder, ValueTensorType inputType,
+                              SmallVectorImpl<int64_t> &sizes) {
+  SmallVector<int64_t> shape;
+  int64_t allowZero;
+  if (failed(binder.getInt("allowzero", allowZero, 0)))
+    return failure();
+  if (succeeded(binder.getConstantInts(1, shape))) {
+    for (auto [i, size] : llvm::enumerate(shape)) {
+      if (size == 0 && !allowZero) {
+        if (!inputType || i >= inputType.getSizes().size())
+          return failure();
+        size = inputType.getSizes()[i];
+      }
+      sizes.push_back(size);
+    }
+    return success(llvm::count(sizes, -1) <= 1);
+  }
+  auto resultType = binder.getResultType();
+  if (!resultType || !resultType.areAllSizesKnown())
+    return failure();
+  sizes.assign(resultType.getSizes().begin(), resultType.getSizes().end());
+  return success();
+}
+
+LogicalResult lowerReshape(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getAnyResultType();
+  SmallVector<int64_t> sizes;
+  if (!x || !resultType ||
+      failed(getReshapeSizes(binder, getKnownTensorType(x), sizes)))
+    return binder.fail(rewriter, "unsupported: the shape must be a constant "
+                                 "(or the result sizes static)");
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, binder.getLoc(), x, sizes, resultType));
+  return success();
+}
+
+/// An op whose result is its input with other static sizes (Flatten,
+/// Squeeze, Unsqueeze with a static result): one aten.view.
+LogicalResult lowerToStaticView(const OpBinder &binder,
+                                PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getResultType();
+  if (!x || !resultType || !resultType.areAllSizesKnown())
+    return binder.fail(rewriter,
+                       "unsupported: a result without static sizes");
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, binder.getLoc(), x,
+                                resultType.getSizes(), resultType));
+  return success();
+}
+
+/// Unsqueeze / Squeeze with dynamic sizes: one ATen op per axis.
+template <bool isUnsqueeze>
+LogicalResult lowerSqueezeLike(const OpBinder &binder,
+                               PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  if (resultType && resultType.areAllSizesKnown())
+    return lowerToStaticView(binder, rewriter);
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known ranks and dtypes");
+  SmallVector<int64_t> axes;
+  if (binder.getOpsetVersion() >= 13) {
+    if (binder.getOperand(1) && failed(binder.getConstantInts(1, axes)))
+      return binder.fail(rewriter, "unsupported: axes must be a constant");
+  } else if (failed(binder.getInts("axes", axes))) {
+    return binder.fail(rewriter, "axes must be ints");
+  }
+  int64_t rank = isUnsqueeze ? resultType.getSizes().size()
+                             : inputType.getSizes().size();
+  if (axes.empty())
+    return binder.fail(rewriter, "unsupported: Squeeze without axes of a "
+                                 "tensor with dynamic sizes");
+  for (int64_t &axis : axes)
+    if (failed(normalizeAxis(axis, rank)))
+      return binder.fail(rewriter, "axis out of range");
+  // Unsqueeze inserts in ascending order; Squeeze removes in descending.
+  llvm::sort(axes);
+  if (!isUnsqueeze)
+    std::reverse(axes.begin(), axes.end());
+  Location loc = binder.getLoc();
+  Value result = x;
+  for (int64_t axis : axes) {
+    SmallVector<int64_t> sizes(
+        cast<ValueTensorType>(result.getType()).getSizes());
+    Value dim = createConstantInt(rewriter, loc, axis);
+    if constexpr (isUnsqueeze) {
+      sizes.insert(sizes.begin() + axis, 1);
+      result = AtenUnsqueezeOp::create(rewriter, loc, withSizes(x, sizes),
+                                       result, dim);
+    } else {
+      sizes.erase(sizes.begin() + axis);
+      result = AtenSqueezeDimOp::create(rewriter, loc, withSizes(x, sizes),
+                                        result, dim);
+    }
+  }
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+LogicalResult lowerTranspose(const OpBinder &binder,
+                             PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getAnyResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known ranks and dtypes");
+  int64_t rank = inputType.getSizes().size();
+  SmallVector<int64_t> reversed;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    reversed.push_back(d);
+  SmallVector<int64_t> perm;
+  if (failed(binder.getInts("perm", perm, reversed)) ||
+      static_cast<int64_t>(perm.size()) != rank)
+    return binder.fail(rewriter, "perm must list every dim once");
+  Location loc = binder.getLoc();
+  rewriter.replaceOpWithNewOp<AtenPermuteOp>(binder.getOp(), resultType, x,
+                                             createIntList(rewriter, loc, perm));
+  return success();
+}
+
+LogicalResult lowerConcat(const OpBinder &binder, PatternRewriter &rewriter) {
+  SmallVector<Value> operands;
+  auto resultType = binder.getAnyResultType();
+  int64_t axis;
+  if (failed(binder.getTensorOperands(operands)) || operands.empty() ||
+      !resultType || failed(binder.getInt("axis", axis)))
+    return binder.fail(rewriter, "expects tensors and an int axis");
+  Location loc = binder.getLoc();
+  rewriter.replaceOpWithNewOp<AtenCatOp>(
+      binder.getOp(), resultType, createTensorList(rewriter, loc, operands),
+      createConstantInt(rewriter, loc, axis));
+  return success();
+}
+
+/// Gather(data, indices, axis): a constant scalar index is aten.select; a
+/// constant index tensor is index_select of the flattened indices (negative
+/// ones wrapped) viewed to the result shape.
+LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value data = binder.getOperand(0), indices = binder.getOperand(1);
+  auto dataType = getKnownTensorType(data);
+  auto indicesType = getKnownTensorType(indices);
+  auto resultType = binder.getResultType();
+  int64_t axis;
+  if (!dataType || !indicesType || !resultType ||
+      failed(binder.getInt("axis", axis, 0)))
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  int64_t rank = dataType.getSizes().size();
+  if (failed(normalizeAxis(axis, rank)))
+    return binder.fail(rewriter, "axis out of range");
+  int64_t dimSize = dataType.getSizes()[axis];
+  SmallVector<int64_t> values;
+  if (failed(binder.getConstantInts(1, values)) || dimSize == kUnknownSize)
+    return binder.fail(rewriter, "unsupported: indices computed at run time");
+  for (int64_t &v : values) {
+    if (v < -dimSize || v >= dimSize)
+      return binder.fail(rewriter, "index out of range");
+    if (v < 0)
+      v += dimSize;
+  }
+  Location loc = binder.getLoc();
+  if (indicesType.getSizes().empty()) {
+    rewriter.replaceOpWithNewOp<AtenSelectIntOp>(
+        binder.getOp(), resultType, data, createConstantInt(rewriter, loc, axis),
+        createConstantInt(rewriter, loc, values[0]));
+    return success();
+  }
+  int64_t n = values.size();
+  MLIRContext *context = rewriter.getContext();
+  Value flat = createLiteral(
+      rewriter, loc,
+      ValueTensorType::get(context, ArrayRef<int64_t>{n},
+                           IntegerType::get(context, 64, IntegerType::Signed)),
+      DenseElementsAttr::get(RankedTensorType::get({n}, rewriter.getI64Type()),
+                             ArrayRef<int64_t>(values)));
+  SmallVector<int64_t> selectedSizes(dataType.getSizes());
+  selectedSizes[axis] = n;
+  Value selected = AtenIndexSelectOp::create(
+      rewriter, loc, withSizes(data, selectedSizes), data,
+      createConstantInt(rewriter, loc, axis), flat);
+  if (!resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: dynamic result sizes");
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, selected, resultType.getSizes(),
+                                resultType));
+  return success();
+}
+
+/// Slice-10+/13 (starts, ends, axes, steps as constant inputs) and Slice-1
+/// (attributes): one aten.slice.Tensor per axis. Out-of-range bounds clamp
+/// as in both specs.
+LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (binder.getOpsetVersion() >= 10) {
+    if (failed(binder.getConstantInts(1, starts)) ||
+        failed(binder.getConstantInts(2, ends)) ||
+        (binder.getOperand(3) && failed(binder.getConstantInts(3, axes))) ||
+        (binder.getOperand(4) && failed(binder.getConstantInts(4, steps))))
+      return binder.fail(rewriter,
+                         "unsupported: starts/ends/axes/steps computed at run "
+                         "time");
+  } else if (failed(binder.getInts("starts", starts)) ||
+             failed(binder.getInts("ends", ends)) ||
+             failed(binder.getInts("axes", axes))) {
+    return binder.fail(rewriter, "starts, ends and axes must be ints");
+  }
+  int64_t rank = inputType.getSizes().size();
+  if (axes.empty())
+    for (int64_t i = 0, e = starts.size(); i < e; ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || starts.size() != axes.size() ||
+      starts.size() != steps.size())
+    return binder.fail(rewriter, "starts, ends, axes and steps differ in length");
+  for (int64_t step : steps)
+    if (step <= 0)
+      return binder.fail(rewriter, "unsupported: a step <= 0");
+  Location loc = binder.getLoc();
+  Value result = x;
+  SmallVector<int64_t> sizes(inputType.getSizes());
+  for (auto [start, end, axis, step] : llvm::zip_equal(starts, ends, axes, steps)) {
+    if (failed(normalizeAxis(axis, rank)))
+      return binder.fail(rewriter, "axis out of range");
+    int64_t dim = sizes[axis];
+    if (dim != kUnknownSize) {
+      auto clamp = [&](int64_t v) {
+        return std::clamp<int64_t>(v < 0 ? v + dim : v, 0, dim);
+      };
+      int64_t s = clamp(start), e = clamp(end);
+      sizes[axis] = e > s ? (e - s + step - 1) / step : 0;
+      start = s;
+      end = e;
+    } else {
+      sizes[axis] = kUnknownSize;
+    }
+    result = AtenSliceTensorOp::create(
+        rewriter, loc, withSizes(x, sizes), result,
+        createConstantInt(rewriter, loc, axis),
+        createConstantInt(rewriter, loc, start),
+        createConstantInt(rewriter, loc, end),
+        createConstantInt(rewriter, loc, step));
+  }
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// Expand(input, shape): broadcast to the (static) result sizes.
+LogicalResult lowerExpand(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getResultType();
+  if (!x || !resultType || !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: a result without static sizes");
+  Location loc = binder.getLoc();
+  rewriter.replaceOpWithNewOp<AtenExpandOp>(
+      binder.getOp(), resultType, x,
+      createIntList(rewriter, loc, resultType.getSizes()),
+      createConstantBool(rewriter, loc, false));
+  return success();
+}
+
+} // namespace
+
+void mlir::torch2mlir::onnx_c::populateOnnxShapeLowerings(
+    OnnxLoweringSet &lowerings) {
+  lowerings.on("Constant", 1, lowerConstant);
+  lowerings.on("ConstantOfShape", 9, lowerConstantOfShape);
+  lowerings.on("Shape", 1, lowerShape);
+  lowerings.on("Reshape", 5, lowerReshape);
+  lowerings.on("Flatten", 1, lowerToStaticView);
+  lowerings.on("Unsqueeze", 1, lowerSqueezeLike</*isUnsqueeze=*/true>);
+  lowerings.on("Squeeze", 1, lowerSqueezeLike</*isUnsqueeze=*/false>);
+  lowerings.on("Transpose", 1, lowerTranspose);
+  lowerings.on("Concat", 4, lowerConcat);
+  lowerings.on("Gather", 1, lowerGather);
+  lowerings.on("Slice", 1, lowerSlice);
+  lowerings.on("Expand", 8, lowerExpand);
+}

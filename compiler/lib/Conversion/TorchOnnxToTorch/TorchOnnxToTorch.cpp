@@ -1,0 +1,386 @@
+//===- TorchOnnxToTorch.cpp - The convert-torch-onnx-to-torch pass --------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "torch2mlir/Conversion/Passes.h"
+
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
+
+namespace mlir::torch2mlir {
+#define GEN_PASS_DEF_CONVERTTORCHONNXTOTORCH
+#include "torch2mlir/Conversion/Passes.h.inc"
+} // namespace mlir::torch2mlir
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::onnx_c;
+
+static constexpr StringLiteral kAttrPrefix = "torch.onnx.";
+static constexpr StringLiteral kOpsetAttr = "torch.onnx_meta.opset_version";
+static constexpr StringLiteral kOpPrefix = "onnx.";
+
+/// Why each op was not lowered, while the pass runs on this thread.
+static thread_local llvm::DenseMap<Operation *, std::string> *failureReasons;
+
+//===----------------------------------------------------------------------===//
+// OpBinder
+//===----------------------------------------------------------------------===//
+
+Value OpBinder::getOperand(unsigned i) const {
+  if (i >= op->getNumOperands())
+    return Value();
+  Value operand = op->getOperand(i);
+  return isa<torch::NoneType>(operand.getType()) ? Value() : operand;
+}
+
+LogicalResult OpBinder::getTensorOperands(SmallVectorImpl<Value> &out) const {
+  for (unsigned i = 0, e = getNumOperands(); i < e; ++i) {
+    Value operand = getOperand(i);
+    if (!operand || !isa<ValueTensorType>(operand.getType()))
+      return failure();
+    out.push_back(operand);
+  }
+  return success();
+}
+
+ValueTensorType OpBinder::getResultType(unsigned i) const {
+  auto type = getAnyResultType(i);
+  if (!type || !type.hasSizes() || !type.hasDtype())
+    return nullptr;
+  return type;
+}
+
+ValueTensorType OpBinder::getAnyResultType(unsigned i) const {
+  if (i >= op->getNumResults())
+    return nullptr;
+  return dyn_cast<ValueTensorType>(op->getResult(i).getType());
+}
+
+Attribute OpBinder::getAttr(StringRef name) const {
+  return op->getAttr((kAttrPrefix + name).str());
+}
+
+bool OpBinder::hasAttr(StringRef name) const {
+  return static_cast<bool>(getAttr(name));
+}
+
+LogicalResult OpBinder::getInt(StringRef name, int64_t &out,
+                               std::optional<int64_t> defaultValue) const {
+  Attribute attr = getAttr(name);
+  if (!attr) {
+    if (!defaultValue)
+      return failure();
+    out = *defaultValue;
+    return success();
+  }
+  auto intAttr = dyn_cast<IntegerAttr>(attr);
+  if (!intAttr)
+    return failure();
+  out = intAttr.getValue().getSExtValue();
+  return success();
+}
+
+LogicalResult OpBinder::getFloat(StringRef name, double &out,
+                                 std::optional<double> defaultValue) const {
+  Attribute attr = getAttr(name);
+  if (!attr) {
+    if (!defaultValue)
+      return failure();
+    out = *defaultValue;
+    return success();
+  }
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
+    out = floatAttr.getValueAsDouble();
+    return success();
+  }
+  return failure();
+}
+
+LogicalResult OpBinder::getString(StringRef name, std::string &out,
+                                  std::optional<StringRef> defaultValue) const {
+  Attribute attr = getAttr(name);
+  if (!attr) {
+    if (!defaultValue)
+      return failure();
+    out = defaultValue->str();
+    return success();
+  }
+  auto stringAttr = dyn_cast<StringAttr>(attr);
+  if (!stringAttr)
+    return failure();
+  out = stringAttr.getValue().str();
+  return success();
+}
+
+LogicalResult OpBinder::getInts(StringRef name, SmallVectorImpl<int64_t> &out,
+                                ArrayRef<int64_t> defaultValue) const {
+  Attribute attr = getAttr(name);
+  if (!attr) {
+    out.assign(defaultValue.begin(), defaultValue.end());
+    return success();
+  }
+  auto array = dyn_cast<ArrayAttr>(attr);
+  if (!array)
+    return failure();
+  for (Attribute element : array) {
+    auto intAttr = dyn_cast<IntegerAttr>(element);
+    if (!intAttr)
+      return failure();
+    out.push_back(intAttr.getValue().getSExtValue());
+  }
+  return success();
+}
+
+LogicalResult OpBinder::getFloats(StringRef name,
+                                  SmallVectorImpl<double> &out) const {
+  auto array = dyn_cast_or_null<ArrayAttr>(getAttr(name));
+  if (!array)
+    return failure();
+  for (Attribute element : array) {
+    auto floatAttr = dyn_cast<FloatAttr>(element);
+    if (!floatAttr)
+      return failure();
+    out.push_back(floatAttr.getValueAsDouble());
+  }
+  return success();
+}
+
+LogicalResult OpBinder::getConstantInts(unsigned i,
+                                        SmallVectorImpl<int64_t> &out) const {
+  Value operand = getOperand(i);
+  if (!operand)
+    return failure();
+  Attribute value;
+  if (auto literal = operand.getDefiningOp<ValueTensorLiteralOp>())
+    value = literal.getValue();
+  else if (auto constant = operand.getDefiningOp<OperatorOp>();
+           constant && constant.getName() == "onnx.Constant")
+    value = constant->getAttr("torch.onnx.value");
+  auto elements = dyn_cast_or_null<DenseIntElementsAttr>(value);
+  if (!elements || elements.getElementType().isInteger(1))
+    return failure();
+  for (const APInt &element : elements.getValues<APInt>())
+    out.push_back(element.getSExtValue());
+  return success();
+}
+
+LogicalResult OpBinder::fail(PatternRewriter &rewriter,
+                             const Twine &reason) const {
+  if (failureReasons)
+    (*failureReasons)[op.getOperation()] = reason.str();
+  return rewriter.notifyMatchFailure(op, reason);
+}
+
+//===----------------------------------------------------------------------===//
+// OnnxLoweringSet
+//===----------------------------------------------------------------------===//
+
+void OnnxLoweringSet::on(StringRef opName, int64_t sinceVersion,
+                         OnnxLowering lowering) {
+  auto &versions = byName[opName];
+  versions.emplace_back(sinceVersion, std::move(lowering));
+  llvm::sort(versions, [](const auto &a, const auto &b) {
+    return a.first > b.first; // Newest first.
+  });
+}
+
+const OnnxLowering *OnnxLoweringSet::lookup(StringRef opName,
+                                            int64_t opsetVersion) const {
+  auto it = byName.find(opName);
+  if (it == byName.end())
+    return nullptr;
+  for (const auto &[since, lowering] : it->second)
+    if (since <= opsetVersion)
+      return &lowering;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// The pattern and the pass
+//===----------------------------------------------------------------------===//
+
+/// The default-domain opset of the function holding `op` (0 if unknown).
+static int64_t getOpsetVersion(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp())
+    if (auto version = parent->getAttrOfType<IntegerAttr>(kOpsetAttr))
+      return version.getValue().getSExtValue();
+  return 0;
+}
+
+/// The ONNX node name the importer put in the location, or "".
+static std::string getNodeName(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string name = getNodeName(inner); !name.empty())
+        return name;
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return named.getName().str();
+  return "";
+}
+
+namespace {
+struct LowerOnnxOperator : OpRewritePattern<OperatorOp> {
+  LowerOnnxOperator(MLIRContext *context, const OnnxLoweringSet &lowerings)
+      : OpRewritePattern(context), lowerings(lowerings) {}
+
+  LogicalResult matchAndRewrite(OperatorOp op,
+                                PatternRewriter &rewriter) const override {
+    StringRef name = op.getName();
+    if (!name.consume_front(kOpPrefix))
+      return rewriter.notifyMatchFailure(op, "not an ONNX default-domain op");
+    int64_t version = getOpsetVersion(op);
+    OpBinder binder(op, version);
+    const OnnxLowering *lowering = lowerings.lookup(name, version);
+    if (!lowering) {
+      if (lowerings.contains(name))
+        return binder.fail(rewriter, "no lowering for this opset version");
+      return binder.fail(rewriter, "no lowering for this op");
+    }
+    return (*lowering)(binder, rewriter);
+  }
+
+  const OnnxLoweringSet &lowerings;
+};
+
+struct ConvertTorchOnnxToTorchPass
+    : public mlir::torch2mlir::impl::ConvertTorchOnnxToTorchBase<ConvertTorchOnnxToTorchPass> {
+  LogicalResult initialize(MLIRContext *context) override {
+    populateOnnxElementwiseLowerings(lowerings);
+    populateOnnxNeuralNetLowerings(lowerings);
+    populateOnnxShapeLowerings(lowerings);
+    populateOnnxReductionLowerings(lowerings);
+    RewritePatternSet set(context);
+    populateTorchOnnxToTorchPatterns(set, lowerings);
+    patterns = FrozenRewritePatternSet(std::move(set));
+    return success();
+  }
+
+  void runOnOperation() override {
+    llvm::DenseMap<Operation *, std::string> reasons;
+    failureReasons = &reasons;
+    auto reset = llvm::make_scope_exit([] { failureReasons = nullptr; });
+    // Constants and unused values fold away as lowering proceeds.
+    (void)applyPatternsGreedily(getOperation(), patterns);
+
+    bool failed = false;
+    getOperation()->walk([&](OperatorOp op) {
+      StringRef name = op.getName();
+      if (!name.consume_front(kOpPrefix))
+        return;
+      failed = true;
+      InFlightDiagnostic diag = op.emitError()
+                                << "'onnx." << name << "' (opset "
+                                << getOpsetVersion(op);
+      if (std::string node = getNodeName(op.getLoc()); !node.empty())
+        diag << ", node '" << node << "'";
+      diag << ") could not be lowered to the torch dialect: ";
+      auto reason = reasons.find(op.getOperation());
+      diag << (reason != reasons.end() ? reason->second
+                                       : "no lowering for this op");
+      diag << "; convert the model to another opset (--opset-version) or "
+              "report the op";
+    });
+    if (failed)
+      signalPassFailure();
+  }
+
+  OnnxLoweringSet lowerings;
+  FrozenRewritePatternSet patterns;
+};
+} // namespace
+
+void mlir::torch2mlir::onnx_c::populateTorchOnnxToTorchPatterns(
+    RewritePatternSet &patterns, const OnnxLoweringSet &lowerings) {
+  patterns.add<LowerOnnxOperator>(patterns.getContext(), lowerings);
+}
+
+void mlir::torch2mlir::onnx_c::registerTorchOnnxToTorchPipeline() {
+  PassPipelineRegistration<torch::BackendContractPipelineOptions>(
+      "torch-onnx-to-torch-backend-pipeline",
+      "From imported ONNX (torch.operator \"onnx.*\") to the backend contract",
+      [](OpPassManager &pm,
+         const torch::BackendContractPipelineOptions &options) {
+        pm.addNestedPass<func::FuncOp>(createConvertTorchOnnxToTorch());
+        torch::createLowerToBackendContractPipeline(pm, options);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the lowerings (Utils.h)
+//===----------------------------------------------------------------------===//
+
+ValueTensorType mlir::torch2mlir::onnx_c::getKnownTensorType(Value value) {
+  auto type = dyn_cast_or_null<ValueTensorType>(value ? value.getType()
+                                                      : Type());
+  if (!type || !type.hasSizes() || !type.hasDtype())
+    return nullptr;
+  return type;
+}
+
+ValueTensorType mlir::torch2mlir::onnx_c::withSizes(Value value,
+                                                    ArrayRef<int64_t> sizes) {
+  auto type = cast<ValueTensorType>(value.getType());
+  return ValueTensorType::get(value.getContext(), sizes,
+                              type.getOptionalDtype());
+}
+
+LogicalResult mlir::torch2mlir::onnx_c::normalizeAxis(int64_t &axis,
+                                                      int64_t rank) {
+  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+    return failure();
+  if (axis < 0)
+    axis += rank;
+  return success();
+}
+
+Value mlir::torch2mlir::onnx_c::createPermute(PatternRewriter &rewriter,
+                                              Location loc, Value value,
+                                              ArrayRef<int64_t> dims) {
+  auto type = cast<ValueTensorType>(value.getType());
+  SmallVector<int64_t> sizes;
+  if (type.hasSizes())
+    for (int64_t dim : dims)
+      sizes.push_back(type.getSizes()[dim]);
+  auto resultType =
+      type.hasSizes()
+          ? ValueTensorType::get(value.getContext(), sizes,
+                                 type.getOptionalDtype())
+          : type;
+  return AtenPermuteOp::create(rewriter, loc, resultType, value,
+                               createIntList(rewriter, loc, dims));
+}
+
+Value mlir::torch2mlir::onnx_c::createView(PatternRewriter &rewriter,
+                                           Location loc, Value value,
+                                           ArrayRef<int64_t> sizes,
+                                           ValueTensorType resultType) {
+  return AtenViewOp::create(rewriter, loc, resultType, value,
+                            createIntList(rewriter, loc, sizes));
+}
+
+Value mlir::torch2mlir::onnx_c::createScalarLiteral(PatternRewriter &rewriter,
+                                                    Location loc, Type dtype,
+                                                    double value) {
+  Type element = getBuiltinElementType(dtype);
+  auto tensorType = RankedTensorType::get({}, element);
+  Attribute attr;
+  if (isa<mlir::FloatType>(element))
+    attr = DenseElementsAttr::get(tensorType,
+                                  rewriter.getFloatAttr(element, value));
+  else
+    attr = DenseElementsAttr::get(
+        tensorType, rewriter.getIntegerAttr(element, static_cast<int64_t>(value)));
+  return ValueTensorLiteralOp::create(
+      rewriter, loc,
+      ValueTensorType::get(rewriter.getContext(), ArrayRef<int64_t>{}, dtype),
+      cast<ElementsAttr>(attr));
+}

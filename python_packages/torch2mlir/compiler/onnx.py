@@ -1,0 +1,205 @@
+"""Compiling ONNX models for the CPU: ONNX -> torch -> linalg -> LLVM.
+
+The ONNX counterpart of :func:`torch2mlir.compile`: the model is imported by
+:mod:`torch2mlir.onnx`, its ``onnx.*`` ops get their meaning in the torch
+dialect (``torch-onnx-to-torch-backend-pipeline``), and the backend-contract
+IR takes the same route as a PyTorch program.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import numpy as np
+import torch
+
+from .. import ir
+from ..errors import CompileError, InputError
+from ..runtime.refbackend import RefBackendModule
+from . import (
+    function_signature,
+    lower_to_linalg_on_tensors,
+    lower_to_llvm,
+    run_pipeline,
+)
+
+__all__ = ["ONNX_PIPELINE", "CompiledOnnxModel", "compile_onnx", "lower_onnx"]
+
+ONNX_PIPELINE = "torch-onnx-to-torch-backend-pipeline"
+
+# Literals of at least this many elements become bound arguments (weights);
+# smaller ones stay constants that LLVM can fold.
+_MIN_HOISTED_ELEMENTS = 256
+
+_HOISTED_DTYPES = {
+    "f32": torch.float32,
+    "f64": torch.float64,
+    "si64": torch.int64,
+    "si32": torch.int32,
+    "si16": torch.int16,
+    "si8": torch.int8,
+    "ui8": torch.uint8,
+}
+
+
+def lower_onnx(module: ir.Module) -> None:
+    """Imported ONNX -> backend contract (in place).
+
+    Raises:
+        CompileError: an ONNX op has no lowering at the model's opset or an
+            attribute value is unsupported; the message names the op, the
+            opset, the ONNX node and the reason.
+    """
+    run_pipeline(module, ONNX_PIPELINE, "lowering ONNX to the torch backend contract")
+
+
+def _entry_function(module: ir.Module) -> Any:
+    functions = [op for op in module.body.operations if op.operation.name == "func.func"]
+    if len(functions) != 1:
+        raise CompileError(f"expected one function in the module, found {len(functions)}")
+    return functions[0]
+
+
+def hoist_literals(func: Any, min_elements: int = _MIN_HOISTED_ELEMENTS) -> list[torch.Tensor]:
+    """Turns the large ``torch.vtensor.literal`` ops at the top of `func`
+    into trailing function arguments.
+
+    The generated code then does not embed the weights (fast codegen, one
+    copy in memory): the caller binds the returned tensors, in order, after
+    its own arguments.
+
+    Returns:
+        The literal values as CPU tensors (dtypes float32/64, int8-64, uint8;
+        other literals stay in place).
+    """
+    block = func.regions[0].blocks[0]
+    hoisted: list[torch.Tensor] = []
+    with func.context, ir.Location.unknown():
+        for op in list(block.operations):
+            if op.operation.name != "torch.vtensor.literal":
+                continue
+            result_type = op.result.type
+            spelling = str(result_type)
+            dtype = _HOISTED_DTYPES.get(spelling.rsplit(",", 1)[-1].rstrip(">"))
+            attr = op.attributes["value"]
+            if dtype is None or not isinstance(attr, ir.DenseElementsAttr):
+                continue
+            if len(attr) < min_elements or attr.is_splat:
+                continue
+            array = np.array(attr, copy=True)
+            tensor = torch.from_numpy(array).view(dtype).reshape(array.shape)
+            argument = block.add_argument(result_type, ir.Location.unknown())
+            op.result.replace_all_uses_with(argument)
+            op.operation.erase()
+            hoisted.append(tensor)
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        inputs = [arg.type for arg in block.arguments]
+        func.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get(inputs, list(ftype.results))
+        )
+    return hoisted
+
+
+class CompiledOnnxModel:
+    """An ONNX model compiled for the CPU; call it with the graph's inputs.
+
+    Attributes:
+        input_names, output_names: the graph's input and output names.
+        inputs, outputs: the compiled signature (TensorSpec per tensor).
+        timings: seconds per phase: ``import``, ``lowering``, ``jit``.
+    """
+
+    def __init__(
+        self,
+        runner: RefBackendModule,
+        input_names: list[str],
+        output_names: list[str],
+        timings: dict[str, float],
+    ) -> None:
+        self._runner = runner
+        self.input_names = input_names
+        self.output_names = output_names
+        self.inputs = runner.inputs
+        self.outputs = runner.outputs
+        self.timings = timings
+
+    def __call__(self, *inputs: Any) -> list[np.ndarray]:
+        """Runs the model on numpy arrays (or CPU tensors), positional in the
+        order of the graph's inputs; returns the outputs as numpy arrays, in
+        the order of the graph's outputs (as ``onnxruntime`` ``run`` does).
+
+        Raises:
+            InputError: an input does not match the graph's type and shape.
+        """
+        return [result.numpy() for result in self._runner(*inputs)]
+
+    def run(self, feeds: dict[str, Any]) -> list[np.ndarray]:
+        """Like ``__call__``, with the inputs given by name."""
+        missing = [name for name in self.input_names if name not in feeds]
+        if missing:
+            raise InputError(f"missing inputs: {', '.join(missing)}")
+        return self(*(feeds[name] for name in self.input_names))
+
+
+def compile_onnx(
+    model: Any,
+    *,
+    opset_version: int | None = None,
+    data_dir: str | os.PathLike | None = None,
+    opt_level: int = 2,
+) -> CompiledOnnxModel:
+    """Compiles an ONNX model for the CPU: ONNX -> torch -> linalg -> LLVM.
+
+    Args:
+        model: an ``onnx.ModelProto`` or the path of a ``.onnx`` file
+            (external data is read from its directory or `data_dir`).
+        opset_version: convert the model to this default-domain opset first
+            (``onnx.version_converter``), e.g. to reach an opset whose ops
+            have lowerings.
+        data_dir: where external-data files are, if not next to the model.
+        opt_level: LLVM optimization level of the JIT (0-3).
+
+    Returns:
+        A :class:`CompiledOnnxModel`; inputs must have the graph's static
+        shapes and dtypes.
+
+    Raises:
+        InputError: the file is not a valid ONNX model, external data is
+            missing, or it uses an unsupported type (see
+            :func:`torch2mlir.onnx.import_onnx`).
+        CompileError: an op cannot be lowered (the message names the op,
+            the opset and the ONNX node) or code generation failed.
+    """
+    from ..onnx import OnnxImporter, prepare_model
+
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    prepared = prepare_model(model, opset_version=opset_version, data_dir=data_dir)
+    module = OnnxImporter(prepared).import_model()
+    initializers = {t.name for t in prepared.graph.initializer}
+    input_names = [i.name for i in prepared.graph.input if i.name not in initializers]
+    output_names = [o.name for o in prepared.graph.output]
+    timings["import"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    lower_onnx(module)
+    func = _entry_function(module)
+    func_name = ir.StringAttr(func.attributes["sym_name"]).value
+    weights = hoist_literals(func)
+    names = input_names + [f"weight{i}" for i in range(len(weights))]
+    inputs, outputs = function_signature(module, func_name, names)
+    lower_to_linalg_on_tensors(module)
+    lower_to_llvm(module, func_name)
+    timings["lowering"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    try:
+        runner = RefBackendModule(
+            module, func_name, inputs, outputs, opt_level=opt_level, bound_inputs=weights
+        )
+    except RuntimeError as error:
+        raise CompileError(f"JIT compilation failed: {error}") from error
+    timings["jit"] = time.perf_counter() - start
+    return CompiledOnnxModel(runner, input_names, output_names, timings)
