@@ -20,12 +20,10 @@ func.func @transposed_conv(%x: !torch.vtensor<[1,4,5,5],f32>, %w: !torch.vtensor
 // -----
 
 // An op nobody lowers is left behind, and the backend type conversion
-// cannot be finalized: the error points at the op that kept a torch value.
-// CHECK: error: could not finalize the backend type conversion: a torch-typed value is still produced or used
-// CHECK: note: by 'torch.operator', which was not converted to the backend
-// expected-error @+1 {{could not finalize the backend type conversion}}
+// cannot be finalized: the error names the op.
+// CHECK: error: 'torch.operator' was not lowered to linalg-on-tensors
 func.func @unknown_op(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
-  // expected-note @+1 {{by 'torch.operator', which was not converted to the backend}}
+  // expected-error @+1 {{'torch.operator' was not lowered to linalg-on-tensors}}
   %0 = torch.operator "aten.sin"(%a) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }
@@ -36,9 +34,8 @@ func.func @unknown_op(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
 // the backend contract verifier (the CONTRACT run).
 // CONTRACT: error: unsupported op 'aten.sin': torch2mlir has no lowering for it
 // CONTRACT: error: unsupported op 'aten.cos': torch2mlir has no lowering for it
-// expected-error @+1 {{could not finalize the backend type conversion}}
 func.func @unknown_op_contract(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
-  // expected-note @+1 {{by 'torch.operator', which was not converted to the backend}}
+  // expected-error @+1 {{'torch.operator' was not lowered to linalg-on-tensors}}
   %0 = torch.operator "aten.cos"(%a) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }

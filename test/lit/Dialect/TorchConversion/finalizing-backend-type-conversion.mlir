@@ -36,14 +36,24 @@ func.func @chain(%a: tensor<3xi1>) -> tensor<3xi1> {
 
 // -----
 
-// An op left unconverted keeps a torch value alive: an error that names it.
+// An op left unconverted keeps a torch value alive: the error names that op.
 func.func @leftover_op(%a: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{could not finalize the backend type conversion: a torch-typed value is still produced or used}}
   %0 = torch_c.from_builtin_tensor %a : tensor<2xf32> -> !torch.vtensor<[2],f32>
-  // expected-note @+1 {{by 'torch.aten.relu', which was not converted to the backend}}
+  // expected-error @+1 {{'torch.aten.relu' was not lowered to linalg-on-tensors: no lowering for this op (or its operands) yet}}
   %1 = torch.aten.relu %0 : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
   %2 = torch_c.to_builtin_tensor %1 : !torch.vtensor<[2],f32> -> tensor<2xf32>
   return %2 : tensor<2xf32>
+}
+
+// -----
+
+// No torch op is left, but a non-torch op still uses a torch value (here a
+// signature that was not converted): the error points at that user.
+func.func @leftover_user(%a: tensor<2xf32>) -> !torch.vtensor<[2],f32> {
+  // expected-error @+1 {{could not finalize the backend type conversion: a torch-typed value is still produced or used}}
+  %0 = torch_c.from_builtin_tensor %a : tensor<2xf32> -> !torch.vtensor<[2],f32>
+  // expected-note @+1 {{by 'func.return', which was not converted to the backend}}
+  return %0 : !torch.vtensor<[2],f32>
 }
 
 // -----
