@@ -3,6 +3,7 @@
     nox -s tests                  # build, then lit + pytest (what CI runs)
     nox -s demo                   # build, then run the demo
     nox -s bench                  # build, then torch2mlir vs eager timings
+    nox -s e2e-onnx               # build, then the ONNX conformance suites
     nox -s build -- --monolithic  # any build_tools/build.py arguments
 
 Sessions stay short: they install the locked requirements
@@ -123,6 +124,26 @@ def e2e(session: nox.Session) -> None:
     env = _shared_env(session, "build", "test")
     _build(session, env)
     _python(session, env, "-m", "pytest", "test/e2e", *session.posargs)
+
+
+@nox.session(name="e2e-onnx", venv_backend="none")
+def e2e_onnx(session: nox.Session) -> None:
+    """Build, then the ONNX suites: node conformance (pass counts by op; JSON
+    and Markdown in reports/) and the light_* model graphs (posargs go to the
+    conformance runner, e.g. `-- -k test_conv --verbose`)."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _python(
+        session,
+        env,
+        "test/e2e/onnx_conformance.py",
+        "--json",
+        "reports/onnx_conformance.json",
+        "--markdown",
+        "reports/onnx_conformance.md",
+        *session.posargs,
+    )
+    _python(session, env, "-m", "pytest", "test/e2e/test_onnx_light.py")
 
 
 @nox.session(venv_backend="none")

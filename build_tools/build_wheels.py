@@ -20,10 +20,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,12 +61,27 @@ def llvm_lib_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "lib"
 
 
+def wheel_version() -> str:
+    """`<BASE_VERSION>+llvm<pinned LLVM>.torch<pinned torch>`, the version
+    scheme of torch2mlir.__version__ (python_packages/torch2mlir/__init__.py)."""
+    init = (REPO / "python_packages/torch2mlir/__init__.py").read_text()
+    match = re.search(r'^BASE_VERSION = "([^"]+)"', init, re.MULTILINE)
+    if not match:
+        raise SystemExit("build_wheels.py: no BASE_VERSION in torch2mlir/__init__.py")
+    with (REPO / "build_tools/llvm_pin.toml").open("rb") as file:
+        llvm = tomllib.load(file)["llvm"]["version"]
+    torch = pinned("torch").split("==")[1].split("+")[0]
+    return f"{match[1]}+llvm{llvm}.torch{torch}"
+
+
 def build(reuse_raw: bool = False) -> Path:
     """Builds (unless `reuse_raw`) and repairs the wheel; returns the
     repaired wheel's path."""
     if not reuse_raw or not any(RAW.glob("torch2mlir-*.whl")):
         shutil.rmtree(RAW, ignore_errors=True)
         RAW.mkdir(parents=True)
+        # Read by the regex version provider of wheels/torch2mlir/pyproject.toml.
+        (RAW.parent / "VERSION").write_text(wheel_version() + "\n")
         run(
             [
                 sys.executable,
@@ -115,8 +132,9 @@ def smoke_test(wheel: Path, keep: bool) -> None:
                 "pip",
                 "install",
                 "--quiet",
-                f"{wheel}[torch]",
+                f"{wheel}[torch,onnx]",
                 pinned("torch"),
+                pinned("onnx"),
             ]
         )
         site = next((venv / "lib").glob("python3*/site-packages"))

@@ -22,9 +22,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import _build_info
 from .errors import CompileError, InputError, Torch2MlirError
 
-__version__ = "0.1.0"
+#: The release of torch2mlir itself; see __version__ for the full scheme.
+BASE_VERSION = "0.1.0"
+
+#: ``<release>+llvm<LLVM version>.torch<torch version>``: the LLVM/MLIR this
+#: build was compiled against and the torch its tests pinned, e.g.
+#: ``0.1.0+llvm22.1.8.torch2.13.0`` (the wheel's version is the same string).
+__version__ = (
+    f"{BASE_VERSION}+llvm{_build_info.LLVM_VERSION}.torch{_build_info.TORCH_VERSION}"
+)
 
 __all__ = [
     "CompileError",
@@ -42,11 +51,9 @@ def version_info() -> dict[str, str]:
     """What this torch2mlir was built and tested with.
 
     Returns:
-        ``{"torch2mlir": version, "llvm": LLVM version, "llvm_commit": the
+        ``{"torch2mlir": __version__, "llvm": LLVM version, "llvm_commit": the
         LLVM commit of the pin, "torch": the torch version the tests pin}``.
     """
-    from . import _build_info
-
     return {
         "torch2mlir": __version__,
         "llvm": _build_info.LLVM_VERSION,

@@ -281,6 +281,41 @@ def summarize(results: dict[str, Result]) -> str:
     return "\n".join(lines)
 
 
+def reason_of(result: Result) -> str:
+    """A one-line expected-failure reason from a result's message."""
+    import re
+
+    message = result.message
+    if result.status == "fail":
+        return "wrong values: " + message[:160]
+    if result.status in ("crash", "timeout"):
+        return f"{result.status}: {message[:160]}"
+    # "<description> failed: | loc(...): <the diagnostic> | note: ..."
+    parts = [p.strip() for p in message.split(" | ")]
+    main = parts[1] if len(parts) > 1 and parts[0].endswith("failed:") else parts[0]
+    main = re.sub(r"^loc\([^)]*\)(\([^)]*\))?: ", "", main)
+    main = main.split("; convert the model")[0]
+    return main[:200]
+
+
+def write_xfails(results: dict[str, Result]) -> None:
+    """Rewrites onnx_xfail.toml: every failing case, with its reason (an
+    existing reason is kept while the case still fails)."""
+    old = load_xfails() if XFAIL_FILE.exists() else {}
+    lines = [
+        '# ONNX node conformance cases that do not pass yet: case = "reason".',
+        "# Regenerate after a change: python test/e2e/onnx_conformance.py --write-xfails",
+        "",
+    ]
+    for name in sorted(results):
+        result = results[name]
+        if result.status == "pass":
+            continue
+        reason = old.get(name) or reason_of(result)
+        lines.append(f"{name} = {json.dumps(reason)}")
+    XFAIL_FILE.write_text("\n".join(lines) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -291,6 +326,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every result here")
     parser.add_argument("--markdown", type=Path, help="write the table here")
     parser.add_argument("--verbose", action="store_true", help="print every failure")
+    parser.add_argument(
+        "--write-xfails",
+        action="store_true",
+        help="rewrite onnx_xfail.toml from this run (all cases only)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -321,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     for result in sorted(unexpected, key=lambda r: r.name):
         kind = "unexpected pass" if result.status == "pass" else "unexpected failure"
         print(f"{kind}: {result.name}: {result.message}")
+    if args.write_xfails:
+        if args.filter:
+            parser.error("--write-xfails needs a run of all cases (no -k)")
+        write_xfails(results)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(
