@@ -1,0 +1,39 @@
+// RUN: not torch2mlir-opt %s -convert-torch-onnx-to-torch -split-input-file 2>&1 | FileCheck %s
+
+// The error names the op, the opset, the ONNX node (the importer's NameLoc),
+// the reason and the way out.
+
+// CHECK: error: loc("{{[a-z0-9]*}}"): 'onnx.BatchNormalization' (opset 15, node 'bn0') could not be lowered to the torch dialect: unsupported: training_mode=1; convert the model to another opset (--opset-version) or report the op
+func.func @batchnorm_training(%x: !torch.vtensor<[1,2],f32>, %s: !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32> attributes {torch.onnx_meta.opset_version = 15 : si64} {
+  %0 = torch.operator "onnx.BatchNormalization"(%x, %s, %s, %s, %s) {torch.onnx.training_mode = 1 : si64} : (!torch.vtensor<[1,2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32> loc("bn0")
+  return %0 : !torch.vtensor<[1,2],f32>
+}
+
+// -----
+
+// An op without any lowering.
+// CHECK: error: loc("{{[a-z0-9]*}}"): 'onnx.NoSuchOp' (opset 17, node 'n1') could not be lowered to the torch dialect: no lowering for this op
+func.func @unknown(%x: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %0 = torch.operator "onnx.NoSuchOp"(%x) : (!torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> loc("n1")
+  return %0 : !torch.vtensor<[2],f32>
+}
+
+// -----
+
+// An op whose lowerings all start at a later opset (GreaterOrEqual-12).
+// CHECK: error: loc("{{[a-z0-9]*}}"): 'onnx.GreaterOrEqual' (opset 11, node 'ge') could not be lowered to the torch dialect: no lowering for this opset version
+func.func @too_old(%x: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],i1> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.GreaterOrEqual"(%x, %x) : (!torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],i1> loc("ge")
+  return %0 : !torch.vtensor<[2],i1>
+}
+
+// -----
+
+// Custom domains are left alone (no error from this pass).
+// CHECK-NOT: error
+// CHECK: func.func @custom_domain
+// CHECK: torch.operator "com.example.Foo"
+func.func @custom_domain(%x: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %0 = torch.operator "com.example.Foo"(%x) : (!torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32>
+  return %0 : !torch.vtensor<[2],f32>
+}

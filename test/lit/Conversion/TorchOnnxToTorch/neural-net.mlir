@@ -1,0 +1,122 @@
+// RUN: torch2mlir-opt %s -convert-torch-onnx-to-torch -split-input-file -verify-diagnostics | FileCheck %s
+
+// Conv with symmetric pads: one aten.convolution carrying them.
+// CHECK-LABEL: func.func @conv_symmetric
+// CHECK-NOT: aten.constant_pad_nd
+// CHECK-DAG: %[[STRIDE:.*]] = torch.prim.ListConstruct %int2, %int2
+// CHECK-DAG: %[[OUTPAD:.*]] = torch.prim.ListConstruct %int0, %int0
+// CHECK: torch.aten.convolution %arg0, %arg1, %arg2, %[[STRIDE]], %[[PAD:.*]], %[[DIL:.*]], %false, %[[OUTPAD]], %int1 :{{.*}} -> !torch.vtensor<[1,4,4,4],f32>
+func.func @conv_symmetric(%x: !torch.vtensor<[1,3,8,8],f32>, %w: !torch.vtensor<[4,3,3,3],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,4,4,4],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %0 = torch.operator "onnx.Conv"(%x, %w, %b) {torch.onnx.pads = [1 : si64, 1 : si64, 1 : si64, 1 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,3,8,8],f32>, !torch.vtensor<[4,3,3,3],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,4,4,4],f32>
+  return %0 : !torch.vtensor<[1,4,4,4],f32>
+}
+
+// -----
+
+// auto_pad=SAME_UPPER with stride 2 on 8 pixels, kernel 4: 2 pixels of
+// padding in total, 1 before and 1 after... and SAME_LOWER with an odd
+// total puts the extra pixel first: an explicit pad, last dim first.
+// CHECK-LABEL: func.func @conv_same_lower_odd
+// CHECK: %[[ZERO:.*]] = torch.constant.float 0.000000e+00
+// CHECK: %[[PADS:.*]] = torch.prim.ListConstruct %int1, %int0, %int1, %int0
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %arg0, %[[PADS]], %[[ZERO]] : {{.*}} -> !torch.vtensor<[1,1,6,6],f32>
+// CHECK: torch.aten.convolution %[[PADDED]], %arg1
+func.func @conv_same_lower_odd(%x: !torch.vtensor<[1,1,5,5],f32>, %w: !torch.vtensor<[1,1,2,2],f32>) -> !torch.vtensor<[1,1,5,5],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.Conv"(%x, %w) {torch.onnx.auto_pad = "SAME_LOWER"} : (!torch.vtensor<[1,1,5,5],f32>, !torch.vtensor<[1,1,2,2],f32>) -> !torch.vtensor<[1,1,5,5],f32>
+  return %0 : !torch.vtensor<[1,1,5,5],f32>
+}
+
+// -----
+
+// 1-D convolution runs as 2-D over a unit height.
+// CHECK-LABEL: func.func @conv1d
+// CHECK: torch.aten.unsqueeze %arg0, %int2 {{.*}} -> !torch.vtensor<[1,2,1,7],f32>
+// CHECK: torch.aten.convolution {{.*}} -> !torch.vtensor<[1,3,1,5],f32>
+// CHECK: torch.aten.squeeze.dim {{.*}} -> !torch.vtensor<[1,3,5],f32>
+func.func @conv1d(%x: !torch.vtensor<[1,2,7],f32>, %w: !torch.vtensor<[3,2,3],f32>) -> !torch.vtensor<[1,3,5],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %0 = torch.operator "onnx.Conv"(%x, %w) : (!torch.vtensor<[1,2,7],f32>, !torch.vtensor<[3,2,3],f32>) -> !torch.vtensor<[1,3,5],f32>
+  return %0 : !torch.vtensor<[1,3,5],f32>
+}
+
+// -----
+
+func.func @conv3d(%x: !torch.vtensor<[1,1,4,4,4],f32>, %w: !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  // expected-error @+1 {{'onnx.Conv' (opset 17) could not be lowered to the torch dialect: unsupported: only 1-D and 2-D convolution}}
+  %0 = torch.operator "onnx.Conv"(%x, %w) : (!torch.vtensor<[1,1,4,4,4],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
+  return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+}
+
+// -----
+
+// MaxPool with asymmetric pads: padded with -inf first; ceil_mode passes on.
+// CHECK-LABEL: func.func @maxpool_asymmetric
+// CHECK: %[[NEGINF:.*]] = torch.constant.float 0xFFF0000000000000
+// CHECK: %[[PADS:.*]] = torch.prim.ListConstruct %int0, %int1, %int0, %int1
+// CHECK: torch.aten.constant_pad_nd %arg0, %[[PADS]], %[[NEGINF]]
+// CHECK: torch.aten.max_pool2d {{.*}}, %true : {{.*}} -> !torch.vtensor<[1,1,3,3],f32>
+func.func @maxpool_asymmetric(%x: !torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32> attributes {torch.onnx_meta.opset_version = 12 : si64} {
+  %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.ceil_mode = 1 : si64, torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.pads = [0 : si64, 0 : si64, 1 : si64, 1 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32>
+  return %0 : !torch.vtensor<[1,1,3,3],f32>
+}
+
+// -----
+
+func.func @avgpool_asymmetric_excluding_pads(%x: !torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32> attributes {torch.onnx_meta.opset_version = 12 : si64} {
+  // expected-error @+1 {{unsupported: asymmetric pads with count_include_pad=0}}
+  %0 = torch.operator "onnx.AveragePool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.pads = [0 : si64, 0 : si64, 1 : si64, 1 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32>
+  return %0 : !torch.vtensor<[1,1,3,3],f32>
+}
+
+// -----
+
+// Gemm: transB permutes B, alpha and beta scale.
+// CHECK-LABEL: func.func @gemm
+// CHECK-DAG: %[[BETA:.*]] = torch.constant.float 2.000000e+00
+// CHECK-DAG: %[[ALPHA:.*]] = torch.constant.float 5.000000e-01
+// CHECK: %[[BT:.*]] = torch.aten.permute %arg1, {{.*}} -> !torch.vtensor<[3,4],f32>
+// CHECK: %[[MM:.*]] = torch.aten.mm %arg0, %[[BT]]
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Scalar %[[MM]], %[[ALPHA]]
+// CHECK: %[[C:.*]] = torch.aten.mul.Scalar %arg2, %[[BETA]]
+// CHECK: torch.aten.add.Tensor %[[SCALED]], %[[C]], %int1
+func.func @gemm(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[4,3],f32>, %c: !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,4],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.Gemm"(%a, %b, %c) {torch.onnx.alpha = 5.000000e-01 : f32, torch.onnx.beta = 2.000000e+00 : f32, torch.onnx.transB = 1 : si64} : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[4,3],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// Softmax before opset 13 normalizes over the 2-D coercion at `axis`.
+// CHECK-LABEL: func.func @softmax_opset11
+// CHECK: torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[2,12],f32>
+// CHECK: torch.aten.softmax.int {{.*}}, %int1, %none : {{.*}} -> !torch.vtensor<[2,12],f32>
+// CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[2,3,4],f32>
+func.func @softmax_opset11(%x: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,3,4],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.Softmax"(%x) : (!torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,3,4],f32>
+  return %0 : !torch.vtensor<[2,3,4],f32>
+}
+
+// CHECK-LABEL: func.func @softmax_opset13
+// CHECK: torch.aten.softmax.int %arg0, %int1, %none : {{.*}} -> !torch.vtensor<[2,3,4],f32>
+func.func @softmax_opset13(%x: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,3,4],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.Softmax"(%x) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,3,4],f32>
+  return %0 : !torch.vtensor<[2,3,4],f32>
+}
+
+// -----
+
+// LRN: the window sum over channels is `size` slices of the padded squares.
+// CHECK-LABEL: func.func @lrn
+// CHECK-DAG: %[[BETA:.*]] = torch.constant.float 7.500000e-01
+// CHECK-DAG: %[[SCALE:.*]] = torch.constant.float 3.3333333333333335E-5
+// CHECK: %[[SQ:.*]] = torch.aten.mul.Tensor %arg0, %arg0
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %[[SQ]], {{.*}} -> !torch.vtensor<[1,6,2,2],f32>
+// CHECK: torch.aten.slice.Tensor %[[PADDED]], %int1, %int0, %int4, %int1
+// CHECK: torch.aten.slice.Tensor %[[PADDED]], %int1, %int1, %int5, %int1
+// CHECK: torch.aten.slice.Tensor %[[PADDED]], %int1, %int2, %int6, %int1
+// CHECK: torch.aten.mul.Scalar {{.*}}, %[[SCALE]]
+// CHECK: %[[DENOM:.*]] = torch.aten.pow.Tensor_Scalar {{.*}}, %[[BETA]]
+// CHECK: torch.aten.div.Tensor %arg0, %[[DENOM]]
+func.func @lrn(%x: !torch.vtensor<[1,4,2,2],f32>) -> !torch.vtensor<[1,4,2,2],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.LRN"(%x) {torch.onnx.size = 3 : si64} : (!torch.vtensor<[1,4,2,2],f32>) -> !torch.vtensor<[1,4,2,2],f32>
+  return %0 : !torch.vtensor<[1,4,2,2],f32>
+}
