@@ -283,9 +283,28 @@ LogicalResult lowerConcat(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
-/// Gather(data, indices, axis): a constant scalar index is aten.select; a
-/// constant index tensor is index_select of the flattened indices (negative
-/// ones wrapped) viewed to the result shape.
+/// ONNX indices may be negative (counting from the end of a dim of size
+/// `dimSize`): where(indices < 0, indices + dimSize, indices).
+Value wrapNegativeIndices(PatternRewriter &rewriter, Location loc,
+                          Value indices, int64_t dimSize) {
+  auto type = cast<ValueTensorType>(indices.getType());
+  auto boolType = ValueTensorType::get(rewriter.getContext(),
+                                       type.getOptionalSizes(),
+                                       rewriter.getI1Type());
+  Value zero = createConstantInt(rewriter, loc, 0);
+  Value negative =
+      AtenLtScalarOp::create(rewriter, loc, boolType, indices, zero);
+  Value shifted = AtenAddScalarOp::create(
+      rewriter, loc, type, indices, createConstantInt(rewriter, loc, dimSize),
+      createConstantInt(rewriter, loc, 1));
+  return AtenWhereSelfOp::create(rewriter, loc, type, negative, shifted,
+                                 indices);
+}
+
+/// Gather(data, indices, axis): a constant scalar index is aten.select;
+/// other indices (constant or computed at run time) go through
+/// index_select of the flattened indices, viewed to the result shape.
+/// Negative indices count from the end.
 LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
   Value data = binder.getOperand(0), indices = binder.getOperand(1);
   auto dataType = getKnownTensorType(data);
@@ -299,9 +318,12 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
   if (failed(normalizeAxis(axis, rank)))
     return binder.fail(rewriter, "axis out of range");
   int64_t dimSize = dataType.getSizes()[axis];
+  if (dimSize == kUnknownSize)
+    return binder.fail(rewriter, "unsupported: a dynamic size of the gathered dim");
+  if (!resultType.areAllSizesKnown() || !indicesType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: dynamic result or index sizes");
   SmallVector<int64_t> values;
-  if (failed(binder.getConstantInts(1, values)) || dimSize == kUnknownSize)
-    return binder.fail(rewriter, "unsupported: indices computed at run time");
+  bool isConstant = succeeded(binder.getConstantInts(1, values));
   for (int64_t &v : values) {
     if (v < -dimSize || v >= dimSize)
       return binder.fail(rewriter, "index out of range");
@@ -309,30 +331,71 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
       v += dimSize;
   }
   Location loc = binder.getLoc();
-  if (indicesType.getSizes().empty()) {
+  MLIRContext *context = rewriter.getContext();
+  if (isConstant && indicesType.getSizes().empty()) {
     rewriter.replaceOpWithNewOp<AtenSelectIntOp>(
         binder.getOp(), resultType, data, createConstantInt(rewriter, loc, axis),
         createConstantInt(rewriter, loc, values[0]));
     return success();
   }
-  int64_t n = values.size();
-  MLIRContext *context = rewriter.getContext();
-  Value flat = createLiteral(
-      rewriter, loc,
-      ValueTensorType::get(context, ArrayRef<int64_t>{n},
-                           IntegerType::get(context, 64, IntegerType::Signed)),
-      DenseElementsAttr::get(RankedTensorType::get({n}, rewriter.getI64Type()),
-                             ArrayRef<int64_t>(values)));
+  int64_t n = 1;
+  for (int64_t size : indicesType.getSizes())
+    n *= size;
+  auto si64 = IntegerType::get(context, 64, IntegerType::Signed);
+  auto flatType = ValueTensorType::get(context, ArrayRef<int64_t>{n}, si64);
+  Value flat;
+  if (isConstant) {
+    flat = createLiteral(
+        rewriter, loc, flatType,
+        DenseElementsAttr::get(RankedTensorType::get({n}, rewriter.getI64Type()),
+                               ArrayRef<int64_t>(values)));
+  } else {
+    if (indicesType.getDtype() != si64) {
+      Value f = createConstantBool(rewriter, loc, false);
+      indices = AtenToDtypeOp::create(
+          rewriter, loc,
+          ValueTensorType::get(context, indicesType.getSizes(), si64), indices,
+          createConstantInt(rewriter, loc, *getScalarTypeCode(si64)), f, f,
+          createConstantNone(rewriter, loc));
+    }
+    flat = createView(rewriter, loc, indices, {n}, flatType);
+    flat = wrapNegativeIndices(rewriter, loc, flat, dimSize);
+  }
   SmallVector<int64_t> selectedSizes(dataType.getSizes());
   selectedSizes[axis] = n;
   Value selected = AtenIndexSelectOp::create(
       rewriter, loc, withSizes(data, selectedSizes), data,
       createConstantInt(rewriter, loc, axis), flat);
-  if (!resultType.areAllSizesKnown())
-    return binder.fail(rewriter, "unsupported: dynamic result sizes");
   rewriter.replaceOp(binder.getOp(),
                      createView(rewriter, loc, selected, resultType.getSizes(),
                                 resultType));
+  return success();
+}
+
+/// GatherElements(data, indices, axis): aten.gather, negative indices
+/// wrapped.
+LogicalResult lowerGatherElements(const OpBinder &binder,
+                                  PatternRewriter &rewriter) {
+  Value data = binder.getOperand(0), indices = binder.getOperand(1);
+  auto dataType = getKnownTensorType(data);
+  auto indicesType = getKnownTensorType(indices);
+  auto resultType = binder.getResultType();
+  int64_t axis;
+  if (!dataType || !indicesType || !resultType ||
+      failed(binder.getInt("axis", axis, 0)))
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  if (failed(normalizeAxis(axis, dataType.getSizes().size())))
+    return binder.fail(rewriter, "axis out of range");
+  int64_t dimSize = dataType.getSizes()[axis];
+  auto si64 = IntegerType::get(rewriter.getContext(), 64, IntegerType::Signed);
+  if (dimSize == kUnknownSize || indicesType.getDtype() != si64)
+    return binder.fail(rewriter, "unsupported: a dynamic gathered dim or "
+                                 "non-int64 indices");
+  Location loc = binder.getLoc();
+  Value wrapped = wrapNegativeIndices(rewriter, loc, indices, dimSize);
+  rewriter.replaceOpWithNewOp<AtenGatherOp>(
+      binder.getOp(), resultType, data, createConstantInt(rewriter, loc, axis),
+      wrapped, createConstantBool(rewriter, loc, false));
   return success();
 }
 
@@ -430,6 +493,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxShapeLowerings(
   lowerings.on("Transpose", 1, lowerTranspose);
   lowerings.on("Concat", 4, lowerConcat);
   lowerings.on("Gather", 1, lowerGather);
+  lowerings.on("GatherElements", 11, lowerGatherElements);
   lowerings.on("Slice", 1, lowerSlice);
   lowerings.on("Expand", 8, lowerExpand);
 }

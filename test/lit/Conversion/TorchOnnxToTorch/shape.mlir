@@ -121,3 +121,19 @@ func.func @shape_start_end(%x: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2
   %0 = torch.operator "onnx.Shape"(%x) {torch.onnx.start = -2 : si64} : (!torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2],si64>
   return %0 : !torch.vtensor<[2],si64>
 }
+
+// -----
+
+// Indices computed at run time: flattened, negative ones wrapped, then
+// index_select and a view to the result.
+// CHECK-LABEL: func.func @gather_runtime
+// CHECK: %[[FLAT:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[4],si64>
+// CHECK: %[[NEG:.*]] = torch.aten.lt.Scalar %[[FLAT]], %int0 : {{.*}} -> !torch.vtensor<[4],i1>
+// CHECK: %[[UP:.*]] = torch.aten.add.Scalar %[[FLAT]], %int5, %int1
+// CHECK: %[[IDX:.*]] = torch.aten.where.self %[[NEG]], %[[UP]], %[[FLAT]]
+// CHECK: %[[SEL:.*]] = torch.aten.index_select %arg0, %int1, %[[IDX]] : {{.*}} -> !torch.vtensor<[3,4],f32>
+// CHECK: torch.aten.view %[[SEL]], {{.*}} -> !torch.vtensor<[3,2,2],f32>
+func.func @gather_runtime(%x: !torch.vtensor<[3,5],f32>, %i: !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[3,2,2],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.Gather"(%x, %i) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[3,5],f32>, !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[3,2,2],f32>
+  return %0 : !torch.vtensor<[3,2,2],f32>
+}
