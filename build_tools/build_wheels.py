@@ -52,9 +52,14 @@ def pinned(requirement: str) -> str:
 
 
 def llvm_lib_dir() -> Path:
-    """The lib/ of the pinned prebuilt LLVM installed in this Python."""
+    """The lib/ of the pinned prebuilt LLVM installed in this Python: the
+    xtc-llvm-dev wheel (nox), or else the conda environment's (pixi, whose
+    llvmdev package installs into $CONDA_PREFIX)."""
     spec = importlib.util.find_spec("llvm")
     if spec is None or not spec.submodule_search_locations:
+        conda_prefix = os.environ.get("CONDA_PREFIX")
+        if conda_prefix and (Path(conda_prefix) / "lib/cmake/llvm").is_dir():
+            return Path(conda_prefix) / "lib"
         raise SystemExit(
             "build_wheels.py: install build_tools/requirements/build.txt first"
         )
