@@ -20,10 +20,13 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
          "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
          "canonicalize,"
                      "buffer-deallocation-pipeline,") +
-         "refbackend-verify-buffer-types," +
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +
          "func.func(convert-linalg-to-loops),"
          "lower-affine,"
+         // Bools are bytes in memory: after the loops, only loads and
+         // stores see the difference.
+         "refbackend-widen-bool-buffers,"
+         "refbackend-verify-buffer-types,"
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"

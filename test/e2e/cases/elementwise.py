@@ -282,3 +282,48 @@ def _() -> nn.Module:
 @register_case("gelu_tanh", inputs=lambda: (torch.randn(3, 8) * 2,))
 def _() -> nn.Module:
     return nn.GELU(approximate="tanh")
+
+
+# Bool tensors in memory: inputs, outputs, weights and constants (the
+# RefBackend stores bools as bytes).
+
+
+def _bools(*shape: int) -> torch.Tensor:
+    return torch.randint(0, 2, shape, dtype=torch.bool)
+
+
+@register_case("bool_output", inputs=lambda: (torch.randn(3, 4).round(),))
+def _() -> nn.Module:
+    return Fn(lambda x: x.to(torch.bool))
+
+
+@register_case("bool_input", inputs=lambda: (_bools(3, 4), torch.randn(3, 4)))
+def _() -> nn.Module:
+    return Fn(lambda mask, x: x * mask)
+
+
+@register_case("bool_input_and_output", inputs=lambda: (_bools(2, 5),))
+def _() -> nn.Module:
+    return Fn(lambda mask: (mask.to(torch.float32) * 2).to(torch.bool))
+
+
+@register_case("bool_input_to_i64", inputs=lambda: (_bools(7),))
+def _() -> nn.Module:
+    return Fn(lambda mask: mask.to(torch.int64) + 1)
+
+
+class _BoolBuffer(nn.Module):
+    """A bool buffer (bound as a weight) and a bool tensor constant."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("mask", torch.tensor([True, False, True, True]))
+        self.constant = torch.tensor([False, True, True, False])
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x * self.mask, (x * self.constant).to(torch.bool)
+
+
+@register_case("bool_buffer_and_constant", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return _BoolBuffer()
