@@ -47,10 +47,9 @@ struct WidenLoad : OpConversionPattern<memref::LoadOp> {
   LogicalResult
   matchAndRewrite(memref::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto load = memref::LoadOp::create(rewriter, op.getLoc(),
-                                       adaptor.getMemref(),
-                                       adaptor.getIndices(),
-                                       op.getNontemporal());
+    auto load =
+        memref::LoadOp::create(rewriter, op.getLoc(), adaptor.getMemref(),
+                               adaptor.getIndices(), op.getNontemporal());
     rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, op.getType(), load);
     return success();
   }
@@ -62,8 +61,8 @@ struct WidenStore : OpConversionPattern<memref::StoreOp> {
   LogicalResult
   matchAndRewrite(memref::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type byte = cast<MemRefType>(adaptor.getMemref().getType())
-                    .getElementType();
+    Type byte =
+        cast<MemRefType>(adaptor.getMemref().getType()).getElementType();
     Value value =
         arith::ExtUIOp::create(rewriter, op.getLoc(), byte, adaptor.getValue());
     rewriter.replaceOpWithNewOp<memref::StoreOp>(op, value, adaptor.getMemref(),
@@ -145,8 +144,8 @@ struct WidenFunc : OpConversionPattern<func::FuncOp> {
         failed(rewriter.convertRegionTypes(&op.getBody(), converter, &entry)))
       return rewriter.notifyMatchFailure(op, "block types not convertible");
     rewriter.modifyOpInPlace(op, [&] {
-      op.setType(FunctionType::get(getContext(), entry.getConvertedTypes(),
-                                   results));
+      op.setType(
+          FunctionType::get(getContext(), entry.getConvertedTypes(), results));
     });
     return success();
   }
@@ -170,9 +169,8 @@ struct WidenBoolBuffersPass
     target.addDynamicallyLegalOp<func::ReturnOp>([&](func::ReturnOp op) {
       return isLegalForReturnOpTypeConversionPattern(op, converter);
     });
-    target.addDynamicallyLegalOp<memref::GlobalOp>([&](memref::GlobalOp op) {
-      return converter.isLegal(op.getType());
-    });
+    target.addDynamicallyLegalOp<memref::GlobalOp>(
+        [&](memref::GlobalOp op) { return converter.isLegal(op.getType()); });
 
     RewritePatternSet patterns(context);
     patterns.add<WidenLoad, WidenStore, WidenGlobal, WidenMemRefOp, WidenFunc>(
