@@ -428,6 +428,8 @@ struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
     Type dtype = getTorchDtype(op.getResult());
     if (!isa<mlir::FloatType>(dtype))
       return reportFailure(rewriter, op, "unsupported: non-float leaky_relu");
+    if (!areTensorsOrScalars({adaptor.getNegativeSlope()}))
+      return reportFailure(rewriter, op, "unsupported: negative_slope type");
     Value result = createElementwiseOnOperands(
         rewriter, op.getLoc(), *resultType,
         {op.getSelf(), op.getNegativeSlope()},
@@ -469,6 +471,8 @@ struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
     bool isFloat = isa<mlir::FloatType>(dtype);
     if (!isFloat && !(isa<IntegerType>(dtype) && !dtype.isInteger(1)))
       return reportFailure(rewriter, op, "unsupported: pow of this dtype");
+    if (!areTensorsOrScalars({adaptor.getExponent()}))
+      return reportFailure(rewriter, op, "unsupported: exponent type");
     if (!isFloat && !isa<torch::IntType>(op.getExponent().getType()))
       return reportFailure(rewriter, op,
                            "an integer pow needs an integer exponent");
@@ -539,6 +543,8 @@ struct ConvertInResultDtype : OpConversionPattern<OpTy> {
       torchOperands.push_back(torchOperand);
       operands.push_back(operand);
     }
+    if (!areTensorsOrScalars(operands))
+      return reportFailure(rewriter, op, "unsupported: scalar operand type");
     Value result = createElementwiseOnOperands(
         rewriter, op.getLoc(), *resultType, torchOperands, operands, dtype,
         [&](OpBuilder &b, Location loc, ValueRange args) {

@@ -283,6 +283,12 @@ Value torch_to_linalg::createElementwise(
   return generic.getResult(0);
 }
 
+bool torch_to_linalg::areTensorsOrScalars(ValueRange converted) {
+  return llvm::all_of(converted, [](Value value) {
+    return isa<RankedTensorType, IntegerType, mlir::FloatType>(value.getType());
+  });
+}
+
 Value torch_to_linalg::createElementwiseOnOperands(
     OpBuilder &b, Location loc, RankedTensorType resultType,
     ValueRange torchOperands, ValueRange converted, Type computeDtype,

@@ -66,6 +66,10 @@ Value createElementwise(
     ValueRange inputs,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// Whether each of `converted` is a ranked tensor or an integer/float
+/// scalar (not, say, an unconverted !torch.number).
+bool areTensorsOrScalars(ValueRange converted);
+
 /// An elementwise op on mixed operands: `torchOperands` are the op's torch
 /// tensors and scalars, `converted` their converted values. Tensors become
 /// the inputs of one broadcasting createElementwise, scalars are cast before

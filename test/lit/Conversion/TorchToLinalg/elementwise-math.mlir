@@ -88,3 +88,12 @@ func.func @leaky_relu_int(%a: !torch.vtensor<[4],si64>) -> !torch.vtensor<[4],si
   %0 = torch.aten.leaky_relu %a, %f : !torch.vtensor<[4],si64>, !torch.float -> !torch.vtensor<[4],si64>
   return %0 : !torch.vtensor<[4],si64>
 }
+
+// -----
+
+// A scalar of unknown kind (!torch.number) is not guessed at.
+func.func @leaky_relu_number_slope(%a: !torch.vtensor<[4],f32>, %s: !torch.number) -> !torch.vtensor<[4],f32> {
+  // expected-error @+1 {{'torch.aten.leaky_relu' could not be lowered to linalg-on-tensors: unsupported: negative_slope type}}
+  %0 = torch.aten.leaky_relu %a, %s : !torch.vtensor<[4],f32>, !torch.number -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
