@@ -187,7 +187,12 @@ UNSUPPORTED = {
     # name: (module class, op name in the message, method and marker of the offending line)
     "sinh": (UsesSinh, "aten.sinh", UsesSinh.forward, "torch.sinh("),
     "cumsum": (UsesCumsum, "aten.cumsum", UsesCumsum.forward, "torch.cumsum("),
-    "sinh_in_submodule": (CallsSinhInside, "aten.sinh", SinhInside.forward, "torch.sinh("),
+    "sinh_in_submodule": (
+        CallsSinhInside,
+        "aten.sinh",
+        SinhInside.forward,
+        "torch.sinh(",
+    ),
 }
 
 
