@@ -93,6 +93,12 @@ def assert_outputs_match(case: Case, expected: object, actual: object) -> None:
             f"{where}: shape {list(got.shape)}, expected {list(want.shape)}"
         )
         rtol, atol = tolerance(case, want.dtype)
+        # NaN must be where eager has NaN (maximum, clamp... propagate it).
         torch.testing.assert_close(
-            got, want, rtol=rtol, atol=atol, msg=lambda m, w=where: f"{w}: {m}"
+            got,
+            want,
+            rtol=rtol,
+            atol=atol,
+            equal_nan=True,
+            msg=lambda m, w=where: f"{w}: {m}",
         )

@@ -157,10 +157,10 @@ def source_line(function: Callable[..., object], marker: str) -> int:
     return hits[0]
 
 
-class UsesSin(nn.Module):
+class UsesSinh(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = x * 2
-        z = torch.sin(y)
+        z = torch.sinh(y)
         return z + 1
 
 
@@ -169,15 +169,15 @@ class UsesCumsum(nn.Module):
         return torch.relu(torch.cumsum(x, dim=1))
 
 
-class SinInside(nn.Module):
+class SinhInside(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.sin(x) * 3
+        return torch.sinh(x) * 3
 
 
-class CallsSinInside(nn.Module):
+class CallsSinhInside(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        self.inner = SinInside()
+        self.inner = SinhInside()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.inner(x + 1) - 1
@@ -185,9 +185,14 @@ class CallsSinInside(nn.Module):
 
 UNSUPPORTED = {
     # name: (module class, op name in the message, method and marker of the offending line)
-    "sin": (UsesSin, "aten.sin", UsesSin.forward, "torch.sin("),
+    "sinh": (UsesSinh, "aten.sinh", UsesSinh.forward, "torch.sinh("),
     "cumsum": (UsesCumsum, "aten.cumsum", UsesCumsum.forward, "torch.cumsum("),
-    "sin_in_submodule": (CallsSinInside, "aten.sin", SinInside.forward, "torch.sin("),
+    "sinh_in_submodule": (
+        CallsSinhInside,
+        "aten.sinh",
+        SinhInside.forward,
+        "torch.sinh(",
+    ),
 }
 
 

@@ -159,12 +159,14 @@ def test_importer_output_round_trips_through_opt(
     )
 
 
-def test_bool_output_is_a_clear_compile_error() -> None:
-    class ToBool(torch.nn.Module):
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return x.to(torch.bool)
+def test_bool_tensors_are_bytes_in_memory() -> None:
+    class Flip(torch.nn.Module):
+        def forward(self, mask: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+            return (x * mask).to(torch.bool)
 
-    with pytest.raises(
-        torch2mlir.CompileError, match="cannot yet keep bool tensors in memory"
-    ):
-        torch2mlir.compile(ToBool(), (torch.randn(3, 4),))
+    mask = torch.tensor([[True, False, True], [False, False, True]])
+    x = torch.tensor([[1.0, 2.0, 0.0], [3.0, 0.0, -1.0]])
+    compiled = torch2mlir.compile(Flip(), (mask, x))
+    result = compiled(mask, x)
+    assert result.dtype == torch.bool
+    assert torch.equal(result, Flip()(mask, x))

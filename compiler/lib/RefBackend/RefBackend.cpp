@@ -15,15 +15,21 @@ std::string
 mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
   return std::string("canonicalize,"
                      "func.func(linalg-fuse-elementwise-ops),"
-         "one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map},"
-         "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
-         "canonicalize,"
+                     "one-shot-bufferize{bufferize-function-boundaries "
+                     "function-boundary-type-conversion=identity-layout-map},"
+                     "buffer-results-to-out-params{hoist-static-allocs "
+                     "modify-public-functions},"
+                     "canonicalize,"
                      "buffer-deallocation-pipeline,") +
-         "refbackend-verify-buffer-types," +
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +
          "func.func(convert-linalg-to-loops),"
          "lower-affine,"
+         // Bools are bytes in memory: after the loops, only loads and
+         // stores see the difference.
+         "refbackend-widen-bool-buffers,"
+         "refbackend-verify-buffer-types,"
+         // math.ipowi (integer pow): a loop in a generated function.
+         "convert-math-to-funcs{convert-ctlz=false},"
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"

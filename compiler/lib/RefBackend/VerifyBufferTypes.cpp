@@ -29,17 +29,17 @@ struct VerifyBufferTypesPass
   void runOnOperation() override {
     bool ok = true;
     auto report = [&](Operation *op, Type type) {
-      op->emitError() << "the RefBackend cannot yet keep bool tensors in "
-                         "memory, and "
-                      << (isa<func::FuncOp>(op)
-                              ? std::string("a bool input or result of the "
-                                            "compiled function")
-                              : "'" + op->getName().getStringRef().str() +
-                                    "'")
-                      << " needs a buffer of type " << type
-                      << "; way out: produce uint8 instead of bool here "
-                         "(x.to(torch.uint8)), or keep the bool tensor an "
-                         "intermediate that feeds an elementwise op";
+      InFlightDiagnostic error = op->emitError();
+      error << "the RefBackend cannot keep sub-byte integers in memory, and "
+            << (isa<func::FuncOp>(op)
+                    ? std::string("an input or result of the compiled function")
+                    : "'" + op->getName().getStringRef().str() + "'")
+            << " needs a buffer of type " << type;
+      if (cast<MemRefType>(type).getElementType().isInteger(1))
+        error << "; bool buffers are stored as bytes by "
+                 "refbackend-widen-bool-buffers, which must run first";
+      else
+        error << "; way out: use an integer dtype of at least 8 bits";
       ok = false;
     };
     getOperation()->walk([&](Operation *op) {

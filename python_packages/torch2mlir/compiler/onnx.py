@@ -56,13 +56,19 @@ def lower_onnx(module: ir.Module) -> None:
 
 
 def _entry_function(module: ir.Module) -> Any:
-    functions = [op for op in module.body.operations if op.operation.name == "func.func"]
+    functions = [
+        op for op in module.body.operations if op.operation.name == "func.func"
+    ]
     if len(functions) != 1:
-        raise CompileError(f"expected one function in the module, found {len(functions)}")
+        raise CompileError(
+            f"expected one function in the module, found {len(functions)}"
+        )
     return functions[0]
 
 
-def hoist_literals(func: Any, min_elements: int = _MIN_HOISTED_ELEMENTS) -> list[torch.Tensor]:
+def hoist_literals(
+    func: Any, min_elements: int = _MIN_HOISTED_ELEMENTS
+) -> list[torch.Tensor]:
     """Turns the large ``torch.vtensor.literal`` ops at the top of `func`
     into trailing function arguments.
 
@@ -197,7 +203,12 @@ def compile_onnx(
     start = time.perf_counter()
     try:
         runner = RefBackendModule(
-            module, func_name, inputs, outputs, opt_level=opt_level, bound_inputs=weights
+            module,
+            func_name,
+            inputs,
+            outputs,
+            opt_level=opt_level,
+            bound_inputs=weights,
         )
     except RuntimeError as error:
         raise CompileError(f"JIT compilation failed: {error}") from error

@@ -4,6 +4,11 @@ The RefBackend pipeline (``torch2mlir-refbackend-pipeline``) turns every
 result of the entry function into a caller-allocated out-parameter, so a call
 passes memref descriptors that point straight at the input tensors' storage
 and at freshly allocated output tensors: no copies on the way in or out.
+
+Bool tensors are bytes in memory (0 or 1), and the compiled code agrees:
+``refbackend-widen-bool-buffers`` turns every ``memref<...xi1>`` into
+``memref<...xi8>``. So a bool tensor is passed as its ``uint8`` view, and a
+bool result is written through the ``uint8`` view of a bool tensor.
 """
 
 from __future__ import annotations
@@ -140,6 +145,11 @@ def _descriptor_class(rank: int) -> type[ctypes.Structure]:
     return cls
 
 
+def _as_buffer(tensor: torch.Tensor) -> torch.Tensor:
+    """`tensor` as the compiled code sees it: bools as their bytes (a view)."""
+    return tensor.view(torch.uint8) if tensor.dtype == torch.bool else tensor
+
+
 def _describe(tensor: torch.Tensor) -> str:
     return f"[{', '.join(str(s) for s in tensor.shape)}] {str(tensor.dtype).removeprefix('torch.')}"
 
@@ -179,7 +189,8 @@ class RefBackendModule:
         self.outputs = outputs
         self._bound = bound
         self._bound_pointers = [
-            ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in bound
+            ctypes.pointer(ctypes.pointer(self._descriptor(_as_buffer(t))))
+            for t in bound
         ]
         load_runtime()
         self._engine = ExecutionEngine(
@@ -249,10 +260,13 @@ class RefBackendModule:
         tensors = self.check_inputs(args)
         results = [torch.empty(spec.shape, dtype=spec.dtype) for spec in self.outputs]
         args_pointers = [
-            ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in tensors
+            ctypes.pointer(ctypes.pointer(self._descriptor(_as_buffer(t))))
+            for t in tensors
         ]
+        # A bool result is filled through its uint8 view: no copy back.
         out_pointers = [
-            ctypes.pointer(ctypes.pointer(self._descriptor(t))) for t in results
+            ctypes.pointer(ctypes.pointer(self._descriptor(_as_buffer(t))))
+            for t in results
         ]
         # Out-params come after all inputs: the caller's, then the bound ones.
         self._engine.invoke(

@@ -20,6 +20,10 @@ FAMILIES = (
     "reduction",
     "softmax",
     "concat",
+    "comparison",
+    "slicing",
+    "indexing",
+    "creation",
     "models",
 )
 

@@ -282,3 +282,280 @@ def _() -> nn.Module:
 @register_case("gelu_tanh", inputs=lambda: (torch.randn(3, 8) * 2,))
 def _() -> nn.Module:
     return nn.GELU(approximate="tanh")
+
+
+# Bool tensors in memory: inputs, outputs, weights and constants (the
+# RefBackend stores bools as bytes).
+
+
+def _bools(*shape: int) -> torch.Tensor:
+    return torch.randint(0, 2, shape, dtype=torch.bool)
+
+
+@register_case("bool_output", inputs=lambda: (torch.randn(3, 4).round(),))
+def _() -> nn.Module:
+    return Fn(lambda x: x.to(torch.bool))
+
+
+@register_case("bool_input", inputs=lambda: (_bools(3, 4), torch.randn(3, 4)))
+def _() -> nn.Module:
+    return Fn(lambda mask, x: x * mask)
+
+
+@register_case("bool_input_and_output", inputs=lambda: (_bools(2, 5),))
+def _() -> nn.Module:
+    return Fn(lambda mask: (mask.to(torch.float32) * 2).to(torch.bool))
+
+
+@register_case("bool_input_to_i64", inputs=lambda: (_bools(7),))
+def _() -> nn.Module:
+    return Fn(lambda mask: mask.to(torch.int64) + 1)
+
+
+class _BoolBuffer(nn.Module):
+    """A bool buffer (bound as a weight) and a bool tensor constant."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("mask", torch.tensor([True, False, True, True]))
+        self.constant = torch.tensor([False, True, True, False])
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x * self.mask, (x * self.constant).to(torch.bool)
+
+
+@register_case("bool_buffer_and_constant", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return _BoolBuffer()
+
+
+# Rounding and trigonometry.
+
+
+@register_case("floor_ceil_f32", inputs=lambda: (torch.randn(3, 4) * 3,))
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.floor(x), torch.ceil(x)))
+
+
+@register_case("floor_ceil_i64", inputs=lambda: (_ints(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.floor(x), torch.ceil(x)))
+
+
+@register_case("sin_cos_f32", inputs=lambda: (torch.randn(2, 3, 4) * 4,))
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.sin(x), torch.cos(x)))
+
+
+@register_case("sin_of_i64", inputs=lambda: (_ints(6),))
+def _() -> nn.Module:
+    return Fn(torch.sin)
+
+
+@register_case("sign_f32", inputs=lambda: ((torch.randn(4, 5) * 2).round(),))
+def _() -> nn.Module:
+    return Fn(torch.sign)
+
+
+@register_case("sign_i64", inputs=lambda: (_ints(4, 5, low=-3, high=4),))
+def _() -> nn.Module:
+    return Fn(torch.sign)
+
+
+def _log1p_inputs() -> tuple[torch.Tensor, ...]:
+    # Magnitudes from 1e-9 (where log(1 + x) would lose every digit) to 10,
+    # and values close to -1.
+    magnitude = 10.0 ** torch.linspace(-9, 1, 24)
+    sign = torch.where(torch.arange(24) % 2 == 0, 1.0, -1.0)
+    x = torch.maximum(magnitude * sign, torch.tensor(-0.999))
+    return (x.reshape(4, 6),)
+
+
+@register_case("log1p_small_and_large", inputs=_log1p_inputs)
+def _() -> nn.Module:
+    return Fn(torch.log1p)
+
+
+@register_case("leaky_relu_default", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return nn.LeakyReLU()
+
+
+@register_case("leaky_relu_slope", inputs=lambda: (torch.randn(2, 3, 4),))
+def _() -> nn.Module:
+    return nn.LeakyReLU(0.2)
+
+
+# pow, maximum/minimum, clamp.
+
+
+@register_case("pow_square", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x**2)
+
+
+@register_case("pow_sqrt_one_zero", inputs=lambda: (torch.rand(3, 4) * 5,))
+def _() -> nn.Module:
+    return Fn(lambda x: (x**0.5, x**1, x**0))
+
+
+@register_case("pow_general_f32", inputs=lambda: (torch.rand(3, 4) * 3 + 0.1,))
+def _() -> nn.Module:
+    return Fn(lambda x: (x**2.7, x**-1.5))
+
+
+@register_case("pow_cube_negative_base", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x**3)
+
+
+@register_case("pow_i64_scalar", inputs=lambda: (_ints(3, 4, low=-6, high=6),))
+def _() -> nn.Module:
+    return Fn(lambda x: (x**3, x**2))
+
+
+@register_case("pow_i64_float_exponent", inputs=lambda: (_ints(5, low=1, high=9),))
+def _() -> nn.Module:
+    return Fn(lambda x: x**0.5)
+
+
+@register_case(
+    "pow_tensor_tensor_f32",
+    inputs=lambda: (torch.rand(3, 4) * 3 + 0.1, torch.randn(4)),
+)
+def _() -> nn.Module:
+    return Fn(torch.pow)
+
+
+@register_case(
+    "pow_tensor_tensor_i64",
+    inputs=lambda: (_ints(3, 4, low=-5, high=5), _ints(3, 4, low=0, high=6)),
+)
+def _() -> nn.Module:
+    return Fn(torch.pow)
+
+
+def _with_nans(*shape: int) -> torch.Tensor:
+    x = torch.randn(*shape)
+    x.view(-1)[::5] = float("nan")
+    return x
+
+
+@register_case(
+    "maximum_minimum_nan", inputs=lambda: (_with_nans(4, 5), torch.randn(4, 5))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: (torch.maximum(x, y), torch.minimum(y, x)))
+
+
+@register_case("maximum_broadcast", inputs=lambda: (torch.randn(3, 1), torch.randn(4)))
+def _() -> nn.Module:
+    return Fn(torch.maximum)
+
+
+@register_case("minimum_i64_f32", inputs=lambda: (_ints(3, 4), torch.randn(3, 4) * 10))
+def _() -> nn.Module:
+    return Fn(torch.minimum)
+
+
+@register_case(
+    "maximum_u8",
+    inputs=lambda: (
+        torch.randint(0, 256, (8,), dtype=torch.uint8),
+        torch.randint(0, 256, (8,), dtype=torch.uint8),
+    ),
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: (torch.maximum(x, y), torch.minimum(x, y)))
+
+
+@register_case("clamp_min_max", inputs=lambda: (_with_nans(3, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.clamp(x, -0.5, 0.5))
+
+
+@register_case("clamp_min_only", inputs=lambda: (torch.randn(3, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.clamp(x, min=0.1))
+
+
+@register_case("clamp_max_only_i64", inputs=lambda: (_ints(3, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.clamp(x, max=4))
+
+
+@register_case("clamp_i64_float_bounds", inputs=lambda: (_ints(3, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.clamp(x, min=-2.5, max=7.5))
+
+
+@register_case("clamp_min_above_max", inputs=lambda: (torch.randn(6),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.clamp(x, min=1.0, max=-1.0))
+
+
+@register_case(
+    "clamp_tensor_broadcast",
+    inputs=lambda: (torch.randn(3, 4), torch.randn(4) - 0.5, torch.randn(3, 1) + 0.5),
+)
+def _() -> nn.Module:
+    return Fn(lambda x, lo, hi: torch.clamp(x, lo, hi))
+
+
+@register_case(
+    "clamp_tensor_min_only", inputs=lambda: (torch.randn(3, 4), torch.randn(4))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, lo: torch.clamp(x, min=lo))
+
+
+# Division with rounding.
+
+
+def _mixed_signs(*shape: int) -> tuple[torch.Tensor, torch.Tensor]:
+    return torch.randn(*shape) * 10, (torch.rand(*shape) + 0.5) * torch.sign(
+        torch.randn(*shape)
+    )
+
+
+@register_case("div_trunc_f32", inputs=lambda: _mixed_signs(4, 5))
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.div(x, y, rounding_mode="trunc"))
+
+
+@register_case("div_floor_f32", inputs=lambda: _mixed_signs(4, 5))
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.div(x, y, rounding_mode="floor"))
+
+
+@register_case(
+    "div_floor_f32_exact_and_zero",
+    inputs=lambda: (
+        torch.tensor([-7.0, 7.0, -6.0, 6.0, 0.0, -0.0, 1.0, -1.0]),
+        torch.tensor([2.0, -2.0, 3.0, -3.0, 5.0, 5.0, 0.0, 0.0]),
+    ),
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.div(x, y, rounding_mode="floor"))
+
+
+@register_case("div_trunc_floor_i64", inputs=lambda: (_ints(4, 5), _nonzero_ints(4, 5)))
+def _() -> nn.Module:
+    return Fn(
+        lambda x, y: (
+            torch.div(x, y, rounding_mode="trunc"),
+            torch.div(x, y, rounding_mode="floor"),
+        )
+    )
+
+
+@register_case(
+    "div_floor_broadcast_i64_f32", inputs=lambda: (_ints(3, 4), torch.rand(4) + 0.5)
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.div(x, y, rounding_mode="floor"))
+
+
+@register_case("floor_divide_operator", inputs=lambda: (_ints(3, 4), _nonzero_ints(4)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: x // y)

@@ -1,4 +1,5 @@
-"""sum and mean over dimensions and over the whole tensor."""
+"""sum, mean, amax/amin, prod and argmax/argmin over dimensions and over the
+whole tensor."""
 
 from __future__ import annotations
 
@@ -63,3 +64,106 @@ def _() -> nn.Module:
 @register_case("mean_f64", inputs=lambda: (torch.randn(4, 6, dtype=torch.float64),))
 def _() -> nn.Module:
     return Fn(lambda x: (x.mean(1), x.mean()))
+
+
+# amax/amin, prod, argmax/argmin.
+
+
+def _ints(*shape: int, low: int = -3, high: int = 3) -> torch.Tensor:
+    return torch.randint(low, high, shape, dtype=torch.int64)
+
+
+def _with_nans(*shape: int) -> torch.Tensor:
+    x = torch.randn(*shape)
+    x.view(-1)[::7] = float("nan")
+    return x
+
+
+@register_case("amax_dims", inputs=lambda: (torch.randn(3, 4, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.amax(x, (0, 2)))
+
+
+@register_case("amax_keepdim_negative_dim", inputs=lambda: (torch.randn(3, 4, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.amax(x, -1, keepdim=True))
+
+
+@register_case("amin_all", inputs=lambda: (torch.randn(4, 6),))
+def _() -> nn.Module:
+    return Fn(torch.amin)
+
+
+@register_case("amax_amin_i64", inputs=lambda: (_ints(4, 5, low=-100, high=100),))
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.amax(x, 1), torch.amin(x, 0, keepdim=True)))
+
+
+@register_case("amax_amin_nan", inputs=lambda: (_with_nans(4, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.amax(x, 1), torch.amin(x, 1)))
+
+
+@register_case(
+    "amax_bool", inputs=lambda: (torch.randint(0, 2, (3, 4), dtype=torch.bool),)
+)
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.amax(x, 1), torch.amin(x, 1)))
+
+
+@register_case("prod_dim", inputs=lambda: (torch.rand(3, 4, 5) + 0.5,))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.prod(x, 1))
+
+
+@register_case("prod_keepdim_i64", inputs=lambda: (_ints(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.prod(x, -1, keepdim=True))
+
+
+@register_case("prod_dtype_arg", inputs=lambda: (_ints(2, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.prod(x, 0, dtype=torch.float32))
+
+
+@register_case("prod_of_bool", inputs=lambda: (torch.rand(3, 4) > 0.2,))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.prod(x, 1))
+
+
+@register_case("argmax_dim", inputs=lambda: (torch.randn(3, 4, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.argmax(x, 1))
+
+
+@register_case("argmax_keepdim_negative_dim", inputs=lambda: (torch.randn(3, 4, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.argmax(x, -1, keepdim=True))
+
+
+@register_case("argmax_flattened", inputs=lambda: (torch.randn(3, 4, 5),))
+def _() -> nn.Module:
+    return Fn(torch.argmax)
+
+
+@register_case("argmin_flattened_keepdim", inputs=lambda: (torch.randn(4, 5),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.argmin(x, keepdim=True))
+
+
+@register_case("argmax_argmin_i64_ties", inputs=lambda: (_ints(4, 8),))
+def _() -> nn.Module:
+    # Values in [-3, 3): many ties; PyTorch returns the first index.
+    return Fn(lambda x: (torch.argmax(x, 1), torch.argmin(x, 0), torch.argmax(x)))
+
+
+@register_case("argmax_argmin_nan", inputs=lambda: (_with_nans(5, 6),))
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.argmax(x, 1), torch.argmin(x, 1)))
+
+
+@register_case(
+    "argmax_u8", inputs=lambda: (torch.randint(0, 256, (3, 7), dtype=torch.uint8),)
+)
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.argmax(x, 1), torch.argmin(x, 1)))

@@ -58,3 +58,44 @@ func.func @no_wrapper(%a: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// Bool tensors are bytes in memory: the i1 out-param and input are i8
+// buffers, loads truncate and stores zero-extend.
+// CHECK-LABEL: llvm.func @bool_main(
+// CHECK: %[[BYTE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK: %[[BIT:.*]] = llvm.trunc %[[BYTE]] : i8 to i1
+// CHECK: %[[AND:.*]] = llvm.and %[[BIT]], %{{.*}} : i1
+// CHECK: %[[OUT:.*]] = llvm.zext %[[AND]] : i1 to i8
+// CHECK: llvm.store %[[OUT]], %{{.*}} : i8, !llvm.ptr
+// CHECK-LABEL: llvm.func @_mlir_ciface_bool_main(
+#map = affine_map<(d0) -> (d0)>
+func.func @bool_main(%a: tensor<4xi1>, %b: tensor<4xf32>) -> tensor<4xi1> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %0 = tensor.empty() : tensor<4xi1>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%a, %b : tensor<4xi1>, tensor<4xf32>) outs(%0 : tensor<4xi1>) {
+  ^bb0(%x: i1, %y: f32, %out: i1):
+    %c = arith.cmpf ogt, %y, %zero : f32
+    %s = arith.andi %x, %c : i1
+    linalg.yield %s : i1
+  } -> tensor<4xi1>
+  return %1 : tensor<4xi1>
+}
+
+// -----
+
+// Integer pow (math.ipowi) calls a generated function.
+// CHECK-LABEL: llvm.func @ipow(
+// CHECK: llvm.call @__mlir_math_ipowi_i64(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
+// CHECK: llvm.func linkonce_odr @__mlir_math_ipowi_i64(
+#map = affine_map<(d0) -> (d0)>
+func.func @ipow(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> {
+  %0 = tensor.empty() : tensor<4xi64>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%a, %b : tensor<4xi64>, tensor<4xi64>) outs(%0 : tensor<4xi64>) {
+  ^bb0(%x: i64, %y: i64, %out: i64):
+    %s = math.ipowi %x, %y : i64
+    linalg.yield %s : i64
+  } -> tensor<4xi64>
+  return %1 : tensor<4xi64>
+}

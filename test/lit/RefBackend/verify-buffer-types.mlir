@@ -9,17 +9,18 @@ func.func @ok(%a: memref<4xi8>, %b: memref<4xf32>) {
 
 // -----
 
-// A bool result of the compiled function (an out-param after bufferization).
-// expected-error @+1 {{the RefBackend cannot yet keep bool tensors in memory, and a bool input or result of the compiled function needs a buffer of type 'memref<4xi1>'; way out: produce uint8 instead of bool here}}
-func.func @bool_result(%a: memref<4xf32>, %out: memref<4xi1>) {
+// A sub-byte input or result of the compiled function (an out-param after
+// bufferization).
+// expected-error @+1 {{the RefBackend cannot keep sub-byte integers in memory, and an input or result of the compiled function needs a buffer of type 'memref<4xi4>'; way out: use an integer dtype of at least 8 bits}}
+func.func @nibble_result(%a: memref<4xf32>, %out: memref<4xi4>) {
   return
 }
 
 // -----
 
-// A bool intermediate buffer.
+// A bool buffer means refbackend-widen-bool-buffers did not run first.
 func.func @bool_buffer() {
-  // expected-error @+1 {{'memref.alloc' needs a buffer of type 'memref<2x2xi1>'}}
+  // expected-error @+1 {{'memref.alloc' needs a buffer of type 'memref<2x2xi1>'; bool buffers are stored as bytes by refbackend-widen-bool-buffers, which must run first}}
   %0 = memref.alloc() : memref<2x2xi1>
   memref.dealloc %0 : memref<2x2xi1>
   return

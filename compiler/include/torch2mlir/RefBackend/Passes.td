@@ -24,13 +24,30 @@ def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
                            "arith::ArithDialect"];
 }
 
+def WidenBoolBuffers : Pass<"refbackend-widen-bool-buffers", "ModuleOp"> {
+  let summary = "Store bool (i1) buffers as bytes (i8)";
+  let description = [{
+    MLIR's LLVM lowering of memref loads and stores cannot address sub-byte
+    elements, and PyTorch keeps a bool in one byte. On bufferized IR whose
+    linalg ops are loops, this pass turns every `memref<...xi1>` into
+    `memref<...xi8>`: function signatures, calls, returns, scf and cf
+    structural ops, `memref.global` (with its initializer) and the memref
+    ops that allocate, view or copy buffers. `memref.load` of a bool becomes
+    a byte load and `arith.trunci`; `memref.store` an `arith.extui` and a
+    byte store. The entry function then takes and returns bool tensors as
+    their bytes, which is how the Python runtime passes them.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+}
+
 def VerifyBufferTypes : Pass<"refbackend-verify-buffer-types", "ModuleOp"> {
   let summary = "Reject buffers the RefBackend's LLVM lowering cannot hold";
   let description = [{
     MLIR's LLVM lowering of memref loads and stores needs elements of at
-    least 8 bits, so a bool (i1) tensor that is materialized in memory
-    cannot be compiled yet. This pass reports each op that produces such a
-    buffer, at its location, with a way out, instead of failing later.
+    least 8 bits. `refbackend-widen-bool-buffers` stores bools as bytes;
+    this pass, which runs after it, reports any other buffer of sub-byte
+    integers (an i1 buffer that escaped the widening, or a narrower integer
+    dtype) at its location, instead of failing later in the LLVM lowering.
   }];
 }
 

@@ -181,6 +181,161 @@ struct ConvertTensorStaticInfoCast
   }
 };
 
+/// The sizes of `tensor` as fold results (static sizes as attributes).
+static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
+                                          Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    sizes.push_back(
+        type.isDynamicDim(i)
+            ? OpFoldResult(tensor::DimOp::create(b, loc, tensor, i).getResult())
+            : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
+  return sizes;
+}
+
+/// `value` cast to `type` when their (static/dynamic) shapes differ.
+static Value castTo(OpBuilder &b, Location loc, Value value,
+                    RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+/// constant_pad_nd(x, pad, value): pad = [low, high] pairs from the last
+/// dim backwards. Negative amounts crop (tensor.extract_slice), positive
+/// ones pad (tensor.pad).
+struct ConvertAtenConstantPadNd : OpConversionPattern<AtenConstantPadNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenConstantPadNdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    SmallVector<int64_t> pad;
+    if (!matchTorchConstantIntList(op.getPad(), pad))
+      return reportFailure(rewriter, op, "pad must be a constant int list");
+    if (pad.size() % 2 != 0 || static_cast<int64_t>(pad.size()) > 2 * rank)
+      return reportFailure(rewriter, op,
+                           "pad must hold a (low, high) pair per padded dim, "
+                           "at most one pair per dim");
+    Value padValue = adaptor.getValue();
+    if (!isa<IntegerType, mlir::FloatType>(padValue.getType()))
+      return reportFailure(rewriter, op, "unsupported: pad value type");
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    for (size_t i = 0; i < pad.size() / 2; ++i) {
+      low[rank - 1 - i] = pad[2 * i];
+      high[rank - 1 - i] = pad[2 * i + 1];
+    }
+    Location loc = op.getLoc();
+    // Crop first.
+    SmallVector<OpFoldResult> offsets, sizes = getSizes(rewriter, loc, input);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<int64_t> croppedShape;
+    bool crops = false;
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t cropLow = std::max<int64_t>(0, -low[i]);
+      int64_t cropHigh = std::max<int64_t>(0, -high[i]);
+      offsets.push_back(rewriter.getIndexAttr(cropLow));
+      if (cropLow == 0 && cropHigh == 0) {
+        croppedShape.push_back(inputType.getDimSize(i));
+        continue;
+      }
+      crops = true;
+      if (inputType.isDynamicDim(i))
+        return reportFailure(rewriter, op,
+                             "unsupported: negative pad of a dynamic dim");
+      int64_t size = inputType.getDimSize(i) - cropLow - cropHigh;
+      if (size < 0)
+        return reportFailure(rewriter, op,
+                             "negative pads remove more than dim " + Twine(i) +
+                                 " holds");
+      sizes[i] = rewriter.getIndexAttr(size);
+      croppedShape.push_back(size);
+      low[i] = std::max<int64_t>(0, low[i]);
+      high[i] = std::max<int64_t>(0, high[i]);
+    }
+    if (crops)
+      input = tensor::ExtractSliceOp::create(
+          rewriter, loc,
+          RankedTensorType::get(croppedShape, inputType.getElementType()),
+          input, offsets, sizes, strides);
+    Type element = resultType.getElementType();
+    padValue = convertScalar(rewriter, loc, padValue, element,
+                             /*srcUnsigned=*/padValue.getType().isInteger(1),
+                             getTorchDtype(op.getResult()).isUnsignedInteger());
+    Value result = createPad(rewriter, loc, input, low, high, padValue);
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+
+/// slice.Tensor(x, dim, start, end, step) with constant arguments, clamped
+/// as PyTorch does: negative start/end count from the end, then both are
+/// clamped to [0, size] with end >= start.
+struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSliceTensorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    int64_t dim, step;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+    if (!matchTorchConstantInt(op.getStep(), step) || step <= 0)
+      return reportFailure(rewriter, op, "step must be a positive constant");
+    int64_t start = 0, end = std::numeric_limits<int64_t>::max();
+    if (!isTorchNone(op.getStart()) &&
+        !matchTorchConstantInt(op.getStart(), start))
+      return reportFailure(rewriter, op, "unsupported: a non-constant start");
+    if (!isTorchNone(op.getEnd()) && !matchTorchConstantInt(op.getEnd(), end))
+      return reportFailure(rewriter, op, "unsupported: a non-constant end");
+    Location loc = op.getLoc();
+    if (inputType.isDynamicDim(dim)) {
+      if (start == 0 && end == std::numeric_limits<int64_t>::max() &&
+          step == 1) {
+        rewriter.replaceOp(op, castTo(rewriter, loc, input, resultType));
+        return success();
+      }
+      return reportFailure(rewriter, op, "unsupported: slicing a dynamic dim");
+    }
+    int64_t size = inputType.getDimSize(dim);
+    if (start < 0)
+      start += size;
+    if (end < 0)
+      end += size;
+    start = std::clamp<int64_t>(start, 0, size);
+    end = std::clamp<int64_t>(end, start, size);
+    int64_t length = (end - start + step - 1) / step;
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    offsets[dim] = rewriter.getIndexAttr(start);
+    sizes[dim] = rewriter.getIndexAttr(length);
+    strides[dim] = rewriter.getIndexAttr(step);
+    SmallVector<int64_t> shape(inputType.getShape());
+    shape[dim] = length;
+    Value result = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(shape, inputType.getElementType()),
+        input, offsets, sizes, strides);
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
@@ -192,4 +347,7 @@ void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
   patterns.add<ConvertAtenView, ConvertAtenPermute, ConvertAtenCat,
                ConvertAtenClone, ConvertAtenExpand, ConvertTensorStaticInfoCast>(
       typeConverter, context);
+  target.addIllegalOp<AtenConstantPadNdOp, AtenSliceTensorOp>();
+  patterns.add<ConvertAtenConstantPadNd, ConvertAtenSliceTensor>(typeConverter,
+                                                                 context);
 }

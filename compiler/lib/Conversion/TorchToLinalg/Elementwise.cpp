@@ -255,7 +255,79 @@ T2M_FLOAT_MATH(ConvertReciprocal, AtenReciprocalOp, {
   return arith::DivFOp::create(b, loc, floatConstant(b, loc, x.getType(), 1.0),
                                x);
 })
+T2M_FLOAT_MATH(ConvertSin, AtenSinOp, return math::SinOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertCos, AtenCosOp, return math::CosOp::create(b, loc, x);)
+// log1p(x) = log(u) * x / (u - 1) with u = 1 + x (x when u rounds to 1):
+// exact to a few ulps for small x, where log(1 + x) loses every digit.
+T2M_FLOAT_MATH(ConvertLog1p, AtenLog1pOp, {
+  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value u = arith::AddFOp::create(b, loc, one, x);
+  Value uMinusOne = arith::SubFOp::create(b, loc, u, one);
+  Value scaled = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, math::LogOp::create(b, loc, u), x),
+      uMinusOne);
+  // u == inf: log(u) * x / (u - 1) would be inf / inf.
+  Value isInf =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u,
+                            floatConstant(b, loc, x.getType(), INFINITY));
+  Value exact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value result = arith::SelectOp::create(b, loc, exact, x, scaled);
+  return arith::SelectOp::create(b, loc, isInf, u, result);
+})
 #undef T2M_FLOAT_MATH
+
+/// floor and ceil: math.floor/ceil on floats, the identity on integers.
+template <typename OpTy, typename MathOp>
+struct ConvertRounding : ConvertUnary<OpTy> {
+  using ConvertUnary<OpTy>::ConvertUnary;
+  bool supports(Type element) const override {
+    return isa<mlir::FloatType, IntegerType>(element);
+  }
+  Value buildScalar(OpBuilder &b, Location loc, Value x, bool) const override {
+    if (isa<mlir::FloatType>(x.getType()))
+      return MathOp::create(b, loc, x);
+    return x;
+  }
+};
+
+/// sign(x) = (x > 0) - (x < 0): 0 for zeros and (as PyTorch's CPU kernel)
+/// for NaN; x != 0 on unsigned integers and bools.
+struct ConvertSign : ConvertUnary<AtenSignOp> {
+  using ConvertUnary::ConvertUnary;
+  bool supports(Type element) const override {
+    return isa<mlir::FloatType, IntegerType>(element);
+  }
+  Value buildScalar(OpBuilder &b, Location loc, Value x,
+                    bool isUnsigned) const override {
+    Type type = x.getType();
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    if (isa<mlir::FloatType>(type)) {
+      Value positive =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+      Value negative =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+      Value signOfNonPositive = arith::SelectOp::create(
+          b, loc, negative, floatConstant(b, loc, type, -1.0), zero);
+      return arith::SelectOp::create(b, loc, positive,
+                                     floatConstant(b, loc, type, 1.0),
+                                     signOfNonPositive);
+    }
+    Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
+    if (isUnsigned || type.isInteger(1))
+      return arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero), one,
+          zero);
+    Value positive = arith::ExtUIOp::create(
+        b, loc, type,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero));
+    Value negative = arith::ExtUIOp::create(
+        b, loc, type,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero));
+    return arith::SubIOp::create(b, loc, positive, negative);
+  }
+};
 
 /// abs: math.absf, or math.absi on signed integers (unsigned: identity).
 struct ConvertAbs : ConvertUnary<AtenAbsOp> {
@@ -334,6 +406,311 @@ struct ConvertToCopy : ConvertUnary<Aten_ToCopyOp> {
   }
 };
 
+/// The result type of `op`, or a reportFailure.
+static FailureOr<RankedTensorType>
+getResultTensorType(ConversionPatternRewriter &rewriter, Operation *op,
+                    const TypeConverter *converter) {
+  auto type = getConvertedTensorType(converter, op->getResult(0));
+  if (!type)
+    return reportFailure(rewriter, op, "result needs a known rank and dtype");
+  return type;
+}
+
+/// leaky_relu(x, slope) = x > 0 ? x : x * slope (NaN stays NaN).
+struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenLeakyReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getResultTensorType(rewriter, op, getTypeConverter());
+    if (failed(resultType))
+      return failure();
+    Type dtype = getTorchDtype(op.getResult());
+    if (!isa<mlir::FloatType>(dtype))
+      return reportFailure(rewriter, op, "unsupported: non-float leaky_relu");
+    if (!areTensorsOrScalars({adaptor.getNegativeSlope()}))
+      return reportFailure(rewriter, op, "unsupported: negative_slope type");
+    Value result = createElementwiseOnOperands(
+        rewriter, op.getLoc(), *resultType,
+        {op.getSelf(), op.getNegativeSlope()},
+        {adaptor.getSelf(), adaptor.getNegativeSlope()}, dtype,
+        [](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          Value zero =
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
+          Value positive =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+          return arith::SelectOp::create(
+              b, loc, positive, x, arith::MulFOp::create(b, loc, x, args[1]));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// base ** exponent on scalars of one type: math.powf on floats,
+/// math.ipowi on integers.
+static Value createPow(OpBuilder &b, Location loc, Value base, Value exponent) {
+  if (isa<mlir::FloatType>(base.getType()))
+    return math::PowFOp::create(b, loc, base, exponent);
+  return math::IPowIOp::create(b, loc, base, exponent);
+}
+
+/// pow.Tensor_Scalar: a constant exponent of 0, 1, 2 or 0.5 is 1, x, x * x
+/// or sqrt(x); others are math.powf (float results) or math.ipowi (integer
+/// results, non-negative integer exponents).
+struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenPowTensorScalarOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getResultTensorType(rewriter, op, getTypeConverter());
+    if (failed(resultType))
+      return failure();
+    Type dtype = getTorchDtype(op.getResult());
+    bool isFloat = isa<mlir::FloatType>(dtype);
+    if (!isFloat && !(isa<IntegerType>(dtype) && !dtype.isInteger(1)))
+      return reportFailure(rewriter, op, "unsupported: pow of this dtype");
+    if (!areTensorsOrScalars({adaptor.getExponent()}))
+      return reportFailure(rewriter, op, "unsupported: exponent type");
+    if (!isFloat && !isa<torch::IntType>(op.getExponent().getType()))
+      return reportFailure(rewriter, op,
+                           "an integer pow needs an integer exponent");
+    std::optional<double> constant;
+    int64_t intValue;
+    double floatValue;
+    if (matchTorchConstantInt(op.getExponent(), intValue))
+      constant = static_cast<double>(intValue);
+    else if (matchTorchConstantFloat(op.getExponent(), floatValue))
+      constant = floatValue;
+    if (!isFloat && constant && *constant < 0)
+      return reportFailure(
+          rewriter, op, "integers to negative integer powers are not allowed");
+    if (constant && *constant == 0.5 && !isFloat)
+      return reportFailure(rewriter, op, "unsupported: integer square root");
+    Value result = createElementwiseOnOperands(
+        rewriter, op.getLoc(), *resultType, {op.getSelf(), op.getExponent()},
+        {adaptor.getSelf(), adaptor.getExponent()}, dtype,
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          if (constant && *constant == 0.0)
+            return arith::ConstantOp::create(
+                b, loc,
+                isFloat ? cast<TypedAttr>(b.getFloatAttr(x.getType(), 1.0))
+                        : b.getIntegerAttr(x.getType(), 1));
+          if (constant && *constant == 1.0)
+            return x;
+          if (constant && *constant == 2.0)
+            return isFloat ? arith::MulFOp::create(b, loc, x, x).getResult()
+                           : arith::MulIOp::create(b, loc, x, x).getResult();
+          if (constant && *constant == 0.5)
+            return math::SqrtOp::create(b, loc, x);
+          return createPow(b, loc, x, args[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Ops on broadcast tensors (and scalars) computed in the result dtype;
+/// `build` gets the operands cast to it, and the result dtype (torch).
+template <typename OpTy>
+struct ConvertInResultDtype : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  /// Why the op cannot be lowered (empty: it can).
+  virtual StringRef unsupported(OpTy op, Type dtype) const = 0;
+  virtual Value build(OpTy op, OpBuilder &b, Location loc, ValueRange args,
+                      Type dtype) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getResultTensorType(rewriter, op, this->getTypeConverter());
+    if (failed(resultType))
+      return failure();
+    Type dtype = getTorchDtype(op.getResult());
+    StringRef why = unsupported(op, dtype);
+    if (!why.empty())
+      return reportFailure(rewriter, op, why);
+    SmallVector<Value> torchOperands, operands;
+    for (auto [torchOperand, operand] :
+         llvm::zip(op->getOperands(), adaptor.getOperands())) {
+      if (isa<torch::NoneType, torch::StringType>(torchOperand.getType()))
+        continue;
+      torchOperands.push_back(torchOperand);
+      operands.push_back(operand);
+    }
+    if (!areTensorsOrScalars(operands))
+      return reportFailure(rewriter, op, "unsupported: scalar operand type");
+    Value result = createElementwiseOnOperands(
+        rewriter, op.getLoc(), *resultType, torchOperands, operands, dtype,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return build(op, b, loc, args, dtype);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+static bool isNonBoolInteger(Type dtype) {
+  return isa<IntegerType>(dtype) && !dtype.isInteger(1);
+}
+
+/// pow.Tensor_Tensor: math.powf on floats, math.ipowi on integers.
+struct ConvertPowTensorTensor : ConvertInResultDtype<AtenPowTensorTensorOp> {
+  using ConvertInResultDtype::ConvertInResultDtype;
+  StringRef unsupported(AtenPowTensorTensorOp, Type dtype) const override {
+    if (isa<mlir::FloatType>(dtype) || isNonBoolInteger(dtype))
+      return "";
+    return "unsupported: pow of this dtype";
+  }
+  Value build(AtenPowTensorTensorOp, OpBuilder &b, Location loc,
+              ValueRange args, Type) const override {
+    return createPow(b, loc, args[0], args[1]);
+  }
+};
+
+/// maximum and minimum: elementwise max/min, NaN if either is NaN.
+template <typename OpTy, bool isMax>
+struct ConvertMinMax : ConvertInResultDtype<OpTy> {
+  using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
+  StringRef unsupported(OpTy, Type dtype) const override {
+    return isa<mlir::FloatType, IntegerType>(dtype)
+               ? ""
+               : "unsupported: maximum/minimum of this dtype";
+  }
+  Value build(OpTy, OpBuilder &b, Location loc, ValueRange args,
+              Type dtype) const override {
+    return createMinMax(b, loc, args[0], args[1], dtype, isMax);
+  }
+};
+
+/// clamp(x, min, max) = min(max(x, min), max), skipping a None bound;
+/// NaN stays NaN. For both the Scalar and the Tensor forms.
+template <typename OpTy> struct ConvertClamp : ConvertInResultDtype<OpTy> {
+  using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
+  StringRef unsupported(OpTy op, Type dtype) const override {
+    if (isTorchNone(op.getMin()) && isTorchNone(op.getMax()))
+      return "clamp needs at least one of min and max";
+    if (isa<mlir::FloatType>(dtype) || isNonBoolInteger(dtype))
+      return "";
+    return "unsupported: clamp of this dtype";
+  }
+  /// `args` holds x, then the bounds that are not None.
+  Value build(OpTy op, OpBuilder &b, Location loc, ValueRange args,
+              Type dtype) const override {
+    Value x = args[0];
+    if (args.size() == 3)
+      return createMinMax(b, loc, createMinMax(b, loc, x, args[1], dtype, true),
+                          args[2], dtype, false);
+    return createMinMax(b, loc, x, args[1], dtype,
+                        /*isMax=*/!isTorchNone(op.getMin()));
+  }
+};
+
+/// The rounding mode of div.Tensor_mode: "" (None), "trunc" or "floor";
+/// nullopt when it is not a constant.
+static std::optional<StringRef> getRoundingMode(AtenDivTensorModeOp op) {
+  if (isTorchNone(op.getRoundingMode()))
+    return StringRef();
+  if (auto mode = op.getRoundingMode().getDefiningOp<ConstantStrOp>())
+    return mode.getValue();
+  return std::nullopt;
+}
+
+/// PyTorch's floor division of floats (c10::div_floor_floating): from fmod,
+/// so that a - b * result stays exact, with the quotient rounded to the
+/// nearest integer and the sign of zero kept.
+static Value createFloatFloorDiv(OpBuilder &b, Location loc, Value lhs,
+                                 Value rhs) {
+  Type type = lhs.getType();
+  Value zero = floatConstant(b, loc, type, 0.0);
+  Value one = floatConstant(b, loc, type, 1.0);
+  auto cmp = [&](arith::CmpFPredicate predicate, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, predicate, x, y);
+  };
+  auto select = [&](Value condition, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, condition, x, y);
+  };
+  Value quotient = arith::DivFOp::create(b, loc, lhs, rhs);
+  Value mod = arith::RemFOp::create(b, loc, lhs, rhs);
+  Value div = arith::DivFOp::create(
+      b, loc, arith::SubFOp::create(b, loc, lhs, mod), rhs);
+  // The remainder takes the sign of the divisor: one less.
+  Value signsDiffer =
+      arith::XOrIOp::create(b, loc, cmp(arith::CmpFPredicate::OLT, rhs, zero),
+                            cmp(arith::CmpFPredicate::OLT, mod, zero));
+  Value adjust = arith::AndIOp::create(
+      b, loc, cmp(arith::CmpFPredicate::UNE, mod, zero), signsDiffer);
+  div = select(adjust, arith::SubFOp::create(b, loc, div, one), div);
+  Value floored = math::FloorOp::create(b, loc, div);
+  Value roundUp = cmp(arith::CmpFPredicate::OGT,
+                      arith::SubFOp::create(b, loc, div, floored),
+                      floatConstant(b, loc, type, 0.5));
+  floored =
+      select(roundUp, arith::AddFOp::create(b, loc, floored, one), floored);
+  Value signedZero = math::CopySignOp::create(b, loc, zero, quotient);
+  Value result =
+      select(cmp(arith::CmpFPredicate::UNE, div, zero), floored, signedZero);
+  return select(cmp(arith::CmpFPredicate::OEQ, rhs, zero), quotient, result);
+}
+
+/// div.Tensor_mode: true division (None), truncation ("trunc") or floor
+/// ("floor"), in the result dtype (integer for integer operands unless
+/// None).
+struct ConvertDivTensorMode : ConvertInResultDtype<AtenDivTensorModeOp> {
+  using ConvertInResultDtype::ConvertInResultDtype;
+  StringRef unsupported(AtenDivTensorModeOp op, Type dtype) const override {
+    std::optional<StringRef> mode = getRoundingMode(op);
+    if (!mode || (!mode->empty() && *mode != "trunc" && *mode != "floor"))
+      return "rounding_mode must be None or the constant 'trunc' or 'floor'";
+    if (isa<mlir::FloatType>(dtype))
+      return "";
+    if (mode->empty() || !isNonBoolInteger(dtype))
+      return "unsupported: this division on the result dtype";
+    return "";
+  }
+  Value build(AtenDivTensorModeOp op, OpBuilder &b, Location loc,
+              ValueRange args, Type dtype) const override {
+    StringRef mode = *getRoundingMode(op);
+    Value lhs = args[0], rhs = args[1];
+    if (isa<mlir::FloatType>(dtype)) {
+      if (mode.empty())
+        return arith::DivFOp::create(b, loc, lhs, rhs);
+      if (mode == "trunc")
+        return math::TruncOp::create(b, loc,
+                                     arith::DivFOp::create(b, loc, lhs, rhs));
+      return createFloatFloorDiv(b, loc, lhs, rhs);
+    }
+    if (dtype.isUnsignedInteger())
+      return arith::DivUIOp::create(b, loc, lhs, rhs);
+    Value quotient = arith::DivSIOp::create(b, loc, lhs, rhs);
+    if (mode == "trunc")
+      return quotient;
+    // Floor: one less when the remainder is non-zero and its sign differs
+    // from the divisor's.
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(lhs.getType()));
+    Value remainder = arith::RemSIOp::create(b, loc, lhs, rhs);
+    Value signsDiffer = arith::XOrIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, remainder,
+                              zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rhs, zero));
+    Value adjust = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, remainder,
+                              zero),
+        signsDiffer);
+    Value one =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(lhs.getType(), 1));
+    return arith::SelectOp::create(
+        b, loc, adjust, arith::SubIOp::create(b, loc, quotient, one), quotient);
+  }
+};
 } // namespace
 
 void mlir::torch2mlir::populateElementwisePatternsAndLegality(
@@ -361,5 +738,19 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                       AtenGeluOp>();
   patterns.add<ConvertLog, ConvertSqrt, ConvertRsqrt, ConvertErf, ConvertTanh,
                ConvertSigmoid, ConvertReciprocal, ConvertAbs, ConvertGelu>(
+      typeConverter, context);
+  target.addIllegalOp<AtenFloorOp, AtenCeilOp, AtenSinOp, AtenCosOp, AtenSignOp,
+                      AtenLog1pOp, AtenLeakyReluOp>();
+  patterns.add<ConvertRounding<AtenFloorOp, math::FloorOp>,
+               ConvertRounding<AtenCeilOp, math::CeilOp>, ConvertSin,
+               ConvertCos, ConvertSign, ConvertLog1p, ConvertLeakyRelu>(
+      typeConverter, context);
+  target.addIllegalOp<AtenPowTensorScalarOp, AtenPowTensorTensorOp,
+                      AtenMaximumOp, AtenMinimumOp, AtenClampOp,
+                      AtenClampTensorOp, AtenDivTensorModeOp>();
+  patterns.add<ConvertPowTensorScalar, ConvertPowTensorTensor,
+               ConvertMinMax<AtenMaximumOp, true>,
+               ConvertMinMax<AtenMinimumOp, false>, ConvertClamp<AtenClampOp>,
+               ConvertClamp<AtenClampTensorOp>, ConvertDivTensorMode>(
       typeConverter, context);
 }

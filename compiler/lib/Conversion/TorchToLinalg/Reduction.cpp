@@ -192,6 +192,253 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
   }
 };
 
+/// Normalizes constant `dims` against `rank` (empty: all dims), sorted and
+/// unique; failure when one is out of range.
+static FailureOr<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
+                                                     int64_t rank) {
+  SmallVector<int64_t> result;
+  if (dims.empty())
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  for (int64_t dim : dims) {
+    // A 0-d tensor reduces over "dim" 0 or -1.
+    int64_t positive = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    if (positive < 0)
+      return failure();
+    if (rank != 0)
+      result.push_back(positive);
+  }
+  llvm::sort(result);
+  result.erase(std::unique(result.begin(), result.end()), result.end());
+  return result;
+}
+
+/// amax/amin(x, dims, keepdim): NaN-propagating max/min over `dims` (all
+/// when empty).
+template <typename OpTy, bool isMax>
+struct ConvertAminmax : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (inputType.getElementType() != resultType.getElementType())
+      return reportFailure(rewriter, op, "result dtype differs from input");
+    SmallVector<int64_t> dimList;
+    if (!matchTorchConstantIntList(op.getDim(), dimList))
+      return reportFailure(rewriter, op, "dim must be a constant int list");
+    auto dims = normalizeDims(dimList, inputType.getRank());
+    if (failed(dims))
+      return reportFailure(rewriter, op, "dim out of range");
+    Type dtype = getTorchDtype(op.getSelf());
+    Location loc = op.getLoc();
+    Value init = createExtremeValue(rewriter, loc, dtype, /*highest=*/!isMax);
+    Value reduced =
+        createReduction(rewriter, loc, input, *dims, init,
+                        [&](OpBuilder &b, Location l, Value x, Value acc) {
+                          return createMinMax(b, l, x, acc, dtype, isMax);
+                        });
+    rewriter.replaceOp(op, createReshape(rewriter, loc, reduced, resultType));
+    return success();
+  }
+};
+
+/// prod.dim_int(x, dim, keepdim, dtype): multiplies in the result dtype.
+struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenProdDimIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Type element = resultType.getElementType();
+    if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: prod of this dtype");
+    Value input = adaptor.getSelf();
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    auto dims =
+        normalizeDims({dim}, cast<RankedTensorType>(input.getType()).getRank());
+    if (failed(dims))
+      return reportFailure(rewriter, op, "dim out of range");
+    bool srcUnsigned = isUnsignedOrBool(getTorchDtype(op.getSelf()));
+    bool isFloat = isa<mlir::FloatType>(element);
+    Location loc = op.getLoc();
+    Value one = arith::ConstantOp::create(
+        rewriter, loc,
+        isFloat ? cast<TypedAttr>(rewriter.getFloatAttr(element, 1.0))
+                : rewriter.getIntegerAttr(element, 1));
+    Value product = createReduction(
+        rewriter, loc, input, *dims, one,
+        [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+          x = convertScalar(b, l, x, element, srcUnsigned);
+          if (isFloat)
+            return arith::MulFOp::create(b, l, x, acc);
+          return arith::MulIOp::create(b, l, x, acc);
+        });
+    rewriter.replaceOp(op, createReshape(rewriter, loc, product, resultType));
+    return success();
+  }
+};
+
+/// argmax/argmin(x, dim, keepdim): the index of the first largest (smallest)
+/// element along `dim`, or in the flattened tensor when dim is None. NaN
+/// counts as larger (smaller) than everything, as in PyTorch.
+template <typename OpTy, bool isMax>
+struct ConvertArgMinMax : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType || !resultType.getElementType().isInteger(64))
+      return reportFailure(rewriter, op, "result must be an int64 tensor");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    SmallVector<int64_t> dimList;
+    if (!isTorchNone(op.getDim())) {
+      int64_t dim;
+      if (!matchTorchConstantInt(op.getDim(), dim))
+        return reportFailure(rewriter, op, "dim must be a constant or None");
+      dimList.push_back(dim);
+    }
+    auto dims = normalizeDims(dimList, rank);
+    if (failed(dims))
+      return reportFailure(rewriter, op, "dim out of range");
+    // The flat index over the reduced dims needs their sizes.
+    SmallVector<int64_t> strides(rank, 0);
+    int64_t stride = 1;
+    for (int64_t dim : llvm::reverse(*dims)) {
+      strides[dim] = stride;
+      if (dims->size() > 1 && inputType.isDynamicDim(dim))
+        return reportFailure(rewriter, op,
+                             "unsupported: dim=None over a dynamic shape");
+      stride *= dims->size() > 1 ? inputType.getDimSize(dim) : 1;
+    }
+    Type dtype = getTorchDtype(op.getSelf());
+    if (!dtype || !isa<mlir::FloatType, IntegerType>(dtype))
+      return reportFailure(rewriter, op, "unsupported: input dtype");
+    Location loc = op.getLoc();
+    Type element = inputType.getElementType();
+    Type i64 = rewriter.getI64Type();
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (llvm::is_contained(*dims, i))
+        continue;
+      shape.push_back(inputType.getDimSize(i));
+      if (inputType.isDynamicDim(i))
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
+    }
+    auto valuesType = RankedTensorType::get(shape, element);
+    auto indicesType = RankedTensorType::get(shape, i64);
+    Value values = createFilledWithSizes(
+        rewriter, loc, valuesType,
+        createExtremeValue(rewriter, loc, dtype, /*highest=*/!isMax),
+        dynamicSizes);
+    Value indices = createFilledWithSizes(
+        rewriter, loc, indicesType,
+        arith::ConstantOp::create(
+            rewriter, loc,
+            rewriter.getI64IntegerAttr(std::numeric_limits<int64_t>::max())),
+        dynamicSizes);
+    MLIRContext *context = rewriter.getContext();
+    AffineMap reducedMap = getReducedMap(rank, *dims, context);
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t i = 0; i < rank; ++i)
+      iterators.push_back(llvm::is_contained(*dims, i)
+                              ? utils::IteratorType::reduction
+                              : utils::IteratorType::parallel);
+    bool isFloat = isa<mlir::FloatType>(dtype);
+    bool isUnsigned = isUnsignedOrBool(dtype);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valuesType, indicesType}, ValueRange{input},
+        ValueRange{values, indices},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank), reducedMap,
+                            reducedMap},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], best = args[1], bestIndex = args[2];
+          Value index = arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
+          for (int64_t dim : *dims) {
+            Value position = arith::IndexCastOp::create(
+                b, l, i64, linalg::IndexOp::create(b, l, dim));
+            if (strides[dim] != 1)
+              position = arith::MulIOp::create(
+                  b, l, position,
+                  arith::ConstantOp::create(b, l,
+                                            b.getI64IntegerAttr(strides[dim])));
+            index = arith::AddIOp::create(b, l, index, position);
+          }
+          Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                                index, bestIndex);
+          Value better;
+          if (isFloat) {
+            auto cmp = [&](arith::CmpFPredicate predicate, Value lhs,
+                           Value rhs) {
+              return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
+            };
+            Value xIsNan = cmp(arith::CmpFPredicate::UNO, x, x);
+            Value bestIsNan = cmp(arith::CmpFPredicate::UNO, best, best);
+            Value exceeds = cmp(isMax ? arith::CmpFPredicate::OGT
+                                      : arith::CmpFPredicate::OLT,
+                                x, best);
+            Value ties = arith::AndIOp::create(
+                b, l, cmp(arith::CmpFPredicate::OEQ, x, best), earlier);
+            // NaN beats numbers, and an earlier NaN beats a later one.
+            Value nanWins = arith::AndIOp::create(
+                b, l, xIsNan,
+                arith::OrIOp::create(
+                    b, l,
+                    arith::XOrIOp::create(
+                        b, l, bestIsNan,
+                        arith::ConstantOp::create(b, l, b.getBoolAttr(true))),
+                    earlier));
+            better = arith::OrIOp::create(
+                b, l, nanWins, arith::OrIOp::create(b, l, exceeds, ties));
+          } else {
+            arith::CmpIPredicate predicate =
+                isMax ? (isUnsigned ? arith::CmpIPredicate::ugt
+                                    : arith::CmpIPredicate::sgt)
+                      : (isUnsigned ? arith::CmpIPredicate::ult
+                                    : arith::CmpIPredicate::slt);
+            Value exceeds = arith::CmpIOp::create(b, l, predicate, x, best);
+            Value ties = arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, best),
+                earlier);
+            better = arith::OrIOp::create(b, l, exceeds, ties);
+          }
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{
+                  arith::SelectOp::create(b, l, better, x, best),
+                  arith::SelectOp::create(b, l, better, index, bestIndex)});
+        });
+    rewriter.replaceOp(
+        op, createReshape(rewriter, loc, generic.getResult(1), resultType));
+    return success();
+  }
+
+  static Value createFilledWithSizes(OpBuilder &b, Location loc,
+                                     RankedTensorType type, Value value,
+                                     ValueRange dynamicSizes) {
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                          type.getElementType(), dynamicSizes);
+    return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
+        .getResult(0);
+  }
+};
 } // namespace
 
 void mlir::torch2mlir::populateReductionPatternsAndLegality(
@@ -201,4 +448,10 @@ void mlir::torch2mlir::populateReductionPatternsAndLegality(
   target.addIllegalOp<AtenSumDimIntListOp, Aten_SoftmaxOp, Aten_LogSoftmaxOp>();
   patterns.add<ConvertAtenSumDimIntList, ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>>(typeConverter, context);
+  target.addIllegalOp<AtenAmaxOp, AtenAminOp, AtenProdDimIntOp, AtenArgmaxOp,
+                      AtenArgminOp>();
+  patterns
+      .add<ConvertAminmax<AtenAmaxOp, true>, ConvertAminmax<AtenAminOp, false>,
+           ConvertAtenProdDimInt, ConvertArgMinMax<AtenArgmaxOp, true>,
+           ConvertArgMinMax<AtenArgminOp, false>>(typeConverter, context);
 }

@@ -39,7 +39,10 @@ struct ConvertTorchToLinalgPass
     RewritePatternSet patterns(context);
     populateLinearPatternsAndLegality(typeConverter, patterns, target);
     populateElementwisePatternsAndLegality(typeConverter, patterns, target);
+    populateComparisonPatternsAndLegality(typeConverter, patterns, target);
     populateDataMovementPatternsAndLegality(typeConverter, patterns, target);
+    populateIndexingPatternsAndLegality(typeConverter, patterns, target);
+    populateCreationPatternsAndLegality(typeConverter, patterns, target);
     populateReductionPatternsAndLegality(typeConverter, patterns, target);
     populatePoolingPatternsAndLegality(typeConverter, patterns, target);
     populateNormalizationPatternsAndLegality(typeConverter, patterns, target);

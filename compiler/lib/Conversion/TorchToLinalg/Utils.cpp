@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 
+#include <variant>
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch_to_linalg;
@@ -22,6 +24,101 @@ RankedTensorType torch_to_linalg::getConvertedTensorType(
 Type torch_to_linalg::getTorchDtype(Value torchValue) {
   auto type = dyn_cast<torch::BaseTensorType>(torchValue.getType());
   return type ? type.getOptionalDtype() : Type();
+}
+
+bool torch_to_linalg::isUnsignedOrBool(Type torchDtype) {
+  return torchDtype &&
+         (torchDtype.isUnsignedInteger() || torchDtype.isInteger(1));
+}
+
+Type torch_to_linalg::getTorchOperandDtype(Value torchValue) {
+  Type type = torchValue.getType();
+  MLIRContext *context = type.getContext();
+  if (isa<torch::IntType>(type))
+    return IntegerType::get(context, 64, IntegerType::Signed);
+  if (isa<torch::FloatType>(type))
+    return Float64Type::get(context);
+  if (isa<torch::BoolType>(type))
+    return IntegerType::get(context, 1);
+  return getTorchDtype(torchValue);
+}
+
+Type torch_to_linalg::getBuiltinElementType(Type torchDtype) {
+  if (auto integer = dyn_cast<IntegerType>(torchDtype))
+    return IntegerType::get(torchDtype.getContext(), integer.getWidth());
+  return torchDtype;
+}
+
+/// PyTorch's promoteTypes on two dtypes (null: the other one); null when
+/// the pair has no promotion here (complex).
+static Type promoteTwo(Type a, Type b) {
+  if (!a || a == b)
+    return b;
+  if (!b)
+    return a;
+  if (a.isInteger(1))
+    return b;
+  if (b.isInteger(1))
+    return a;
+  auto floatA = dyn_cast<mlir::FloatType>(a);
+  auto floatB = dyn_cast<mlir::FloatType>(b);
+  if (floatA && floatB) {
+    if (floatA.getWidth() == floatB.getWidth()) // f16 and bf16.
+      return Float32Type::get(a.getContext());
+    return floatA.getWidth() > floatB.getWidth() ? a : b;
+  }
+  if (floatA || floatB) {
+    if (!isa<IntegerType>(floatA ? b : a))
+      return Type();
+    return floatA ? a : b;
+  }
+  auto intA = dyn_cast<IntegerType>(a);
+  auto intB = dyn_cast<IntegerType>(b);
+  if (!intA || !intB)
+    return Type();
+  if (intA.isUnsigned() != intB.isUnsigned()) {
+    // ui8 with a signed integer: the signed one if it is wider, else si16.
+    IntegerType signedType = intA.isUnsigned() ? intB : intA;
+    if (signedType.getWidth() > 8)
+      return signedType;
+    return IntegerType::get(a.getContext(), 16, IntegerType::Signed);
+  }
+  return intA.getWidth() >= intB.getWidth() ? a : b;
+}
+
+/// PyTorch's combine_categories: `lower` only counts when its category is
+/// higher than that of `higher`.
+static Type combineCategories(Type higher, Type lower) {
+  if (higher && isa<mlir::FloatType>(higher))
+    return higher;
+  if ((higher && higher.isInteger(1)) || (lower && isa<mlir::FloatType>(lower)))
+    return promoteTwo(higher, lower);
+  return higher ? higher : lower;
+}
+
+Type torch_to_linalg::getPromotedDtype(ValueRange operands) {
+  Type dimResult, zeroDimResult, scalarResult;
+  for (Value operand : operands) {
+    Type dtype = getTorchOperandDtype(operand);
+    if (!dtype)
+      return Type();
+    Type *slot;
+    if (auto tensor = dyn_cast<torch::BaseTensorType>(operand.getType())) {
+      if (!tensor.hasSizes())
+        return Type();
+      slot = tensor.getSizes().empty() ? &zeroDimResult : &dimResult;
+    } else {
+      // A Python float counts as the default dtype, float32.
+      if (isa<mlir::FloatType>(dtype))
+        dtype = Float32Type::get(dtype.getContext());
+      slot = &scalarResult;
+    }
+    *slot = promoteTwo(*slot, dtype);
+    if (!*slot)
+      return Type();
+  }
+  return combineCategories(dimResult,
+                           combineCategories(zeroDimResult, scalarResult));
 }
 
 Value torch_to_linalg::createEmpty(OpBuilder &b, Location loc,
@@ -49,6 +146,36 @@ Value torch_to_linalg::createZeroFilled(OpBuilder &b, Location loc,
   Value zero = arith::ConstantOp::create(
       b, loc, b.getZeroAttr(type.getElementType()));
   return createFilled(b, loc, type, zero, like);
+}
+
+Value torch_to_linalg::createMinMax(OpBuilder &b, Location loc, Value lhs,
+                                    Value rhs, Type dtype, bool isMax) {
+  if (isa<mlir::FloatType>(dtype))
+    return isMax ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
+                 : arith::MinimumFOp::create(b, loc, lhs, rhs).getResult();
+  if (isUnsignedOrBool(dtype))
+    return isMax ? arith::MaxUIOp::create(b, loc, lhs, rhs).getResult()
+                 : arith::MinUIOp::create(b, loc, lhs, rhs).getResult();
+  return isMax ? arith::MaxSIOp::create(b, loc, lhs, rhs).getResult()
+               : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+}
+
+Value torch_to_linalg::createExtremeValue(OpBuilder &b, Location loc,
+                                          Type dtype, bool highest) {
+  Type element = getBuiltinElementType(dtype);
+  if (auto floatType = dyn_cast<mlir::FloatType>(element))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(element, APFloat::getInf(floatType.getFloatSemantics(),
+                                                /*Negative=*/!highest)));
+  unsigned width = cast<IntegerType>(element).getWidth();
+  APInt value;
+  if (isUnsignedOrBool(dtype))
+    value = highest ? APInt::getMaxValue(width) : APInt::getMinValue(width);
+  else
+    value = highest ? APInt::getSignedMaxValue(width)
+                    : APInt::getSignedMinValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, value));
 }
 
 Value torch_to_linalg::createLowestValue(OpBuilder &b, Location loc,
@@ -154,6 +281,50 @@ Value torch_to_linalg::createElementwise(
         linalg::YieldOp::create(nested, nestedLoc, result);
       });
   return generic.getResult(0);
+}
+
+bool torch_to_linalg::areTensorsOrScalars(ValueRange converted) {
+  return llvm::all_of(converted, [](Value value) {
+    return isa<RankedTensorType, IntegerType, mlir::FloatType>(value.getType());
+  });
+}
+
+Value torch_to_linalg::createElementwiseOnOperands(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange torchOperands, ValueRange converted, Type computeDtype,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Type element = getBuiltinElementType(computeDtype);
+  bool dstUnsigned = computeDtype.isUnsignedInteger();
+  SmallVector<Value> tensors;
+  SmallVector<bool> tensorUnsigned;
+  // Per operand: the index of its tensor input, or the cast scalar.
+  SmallVector<std::variant<size_t, Value>> slots;
+  for (auto [torchOperand, value] : llvm::zip(torchOperands, converted)) {
+    bool srcUnsigned = isUnsignedOrBool(getTorchOperandDtype(torchOperand));
+    if (isa<RankedTensorType>(value.getType())) {
+      slots.push_back(tensors.size());
+      tensors.push_back(value);
+      tensorUnsigned.push_back(srcUnsigned);
+      continue;
+    }
+    slots.push_back(
+        convertScalar(b, loc, value, element, srcUnsigned, dstUnsigned));
+  }
+  return createElementwise(
+      b, loc, resultType, tensors,
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        SmallVector<Value> operands;
+        for (auto &slot : slots) {
+          if (auto *scalar = std::get_if<Value>(&slot)) {
+            operands.push_back(*scalar);
+            continue;
+          }
+          size_t index = std::get<size_t>(slot);
+          operands.push_back(convertScalar(nested, l, args[index], element,
+                                           tensorUnsigned[index], dstUnsigned));
+        }
+        return body(nested, l, operands);
+      });
 }
 
 /// Groups the dims of `big` into runs whose products are the dims of

@@ -24,6 +24,23 @@ RankedTensorType getConvertedTensorType(const TypeConverter *converter,
 /// The torch dtype of a `!torch.vtensor` value (keeps si/ui signedness).
 Type getTorchDtype(Value torchValue);
 
+/// Whether a torch dtype compares and converts as unsigned (ui8, and bool).
+bool isUnsignedOrBool(Type torchDtype);
+
+/// The dtype PyTorch computes `operands` in (torch.result_type): tensors
+/// with dims first, then 0-d tensors, then Python scalars (!torch.int,
+/// !torch.float, !torch.bool), each kind only counting when its category
+/// (bool < integer < float) is higher. Torch dtypes keep their signedness
+/// (si64, ui8, i1, f32...). Null when an operand has no known dtype.
+Type getPromotedDtype(ValueRange operands);
+
+/// The builtin element type of a torch dtype: si64 -> i64, ui8 -> i8.
+Type getBuiltinElementType(Type torchDtype);
+
+/// The dtype of a torch tensor or the category dtype of a scalar operand
+/// (!torch.int -> si64, !torch.float -> f64, !torch.bool -> i1).
+Type getTorchOperandDtype(Value torchValue);
+
 /// `tensor.empty` of `type`; dynamic sizes are taken from `like` (same rank).
 Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
                   Value like = Value());
@@ -49,6 +66,21 @@ Value createElementwise(
     ValueRange inputs,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// Whether each of `converted` is a ranked tensor or an integer/float
+/// scalar (not, say, an unconverted !torch.number).
+bool areTensorsOrScalars(ValueRange converted);
+
+/// An elementwise op on mixed operands: `torchOperands` are the op's torch
+/// tensors and scalars, `converted` their converted values. Tensors become
+/// the inputs of one broadcasting createElementwise, scalars are cast before
+/// it; every element and scalar is cast from its own dtype to
+/// `computeDtype` (a torch dtype, see getPromotedDtype), and `body` gets
+/// them in operand order.
+Value createElementwiseOnOperands(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange torchOperands, ValueRange converted, Type computeDtype,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
 /// Reshapes `input` to `resultType` (same number of elements, row-major)
 /// with collapse/expand_shape where possible.
 Value createReshape(OpBuilder &b, Location loc, Value input,
@@ -58,6 +90,16 @@ Value createReshape(OpBuilder &b, Location loc, Value input,
 /// dim i.
 Value createPad(OpBuilder &b, Location loc, Value input,
                 ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value padValue);
+
+/// max(lhs, rhs) (or min) of scalars of the torch dtype `dtype`:
+/// NaN-propagating on floats, unsigned on ui8 and bool.
+Value createMinMax(OpBuilder &b, Location loc, Value lhs, Value rhs, Type dtype,
+                   bool isMax);
+
+/// The smallest (`highest` false) or largest value of the torch dtype
+/// `dtype` as its builtin element type: -inf/inf for floats, the integer
+/// range (unsigned for ui8 and bool) otherwise.
+Value createExtremeValue(OpBuilder &b, Location loc, Type dtype, bool highest);
 
 /// The smallest (for max) value of `type`: -inf for floats, INT_MIN for ints.
 Value createLowestValue(OpBuilder &b, Location loc, Type type);

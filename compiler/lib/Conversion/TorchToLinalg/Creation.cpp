@@ -1,0 +1,110 @@
+//===- Creation.cpp - Tensor factories (full, arange) to linalg -----------===//
+//
+// Part of the torch2mlir project.
+//
+// The result dtype and static shape come from the op's result type, which
+// the importer took from PyTorch (dtype= argument or default dtype).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::torch_to_linalg;
+
+namespace {
+
+/// full(size, fill_value, dtype, ...): linalg.fill of the converted value.
+struct ConvertAtenFull : OpConversionPattern<AtenFullOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenFullOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    if (!resultType.hasStaticShape())
+      return reportFailure(rewriter, op, "unsupported: full of a dynamic size");
+    Value fill = adaptor.getFillValue();
+    if (!isa<IntegerType, mlir::FloatType>(fill.getType()))
+      return reportFailure(rewriter, op, "unsupported: fill value type");
+    Location loc = op.getLoc();
+    fill = convertScalar(rewriter, loc, fill, resultType.getElementType(),
+                         /*srcUnsigned=*/fill.getType().isInteger(1),
+                         getTorchDtype(op.getResult()).isUnsignedInteger());
+    rewriter.replaceOp(op, createFilled(rewriter, loc, resultType, fill));
+    return success();
+  }
+};
+
+/// arange.start_step(start, end, step, dtype, ...): result[i] =
+/// start + i * step, computed in f64 (float results, as PyTorch's double
+/// accumulation) or i64, then cast. The length is the result's static size.
+struct ConvertAtenArangeStartStep : OpConversionPattern<AtenArangeStartStepOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenArangeStartStepOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType || resultType.getRank() != 1)
+      return reportFailure(rewriter, op, "result must be a 1-d tensor");
+    if (!resultType.hasStaticShape())
+      return reportFailure(rewriter, op,
+                           "unsupported: arange of a dynamic length");
+    Value start = adaptor.getStart(), step = adaptor.getStep();
+    for (Value scalar : {start, step})
+      if (!isa<IntegerType, mlir::FloatType>(scalar.getType()))
+        return reportFailure(rewriter, op, "unsupported: start/step type");
+    Type element = resultType.getElementType();
+    if (element.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: bool arange");
+    Location loc = op.getLoc();
+    bool isFloat = isa<mlir::FloatType>(element);
+    Type computeType =
+        isFloat ? Type(rewriter.getF64Type()) : Type(rewriter.getI64Type());
+    start = convertScalar(rewriter, loc, start, computeType);
+    step = convertScalar(rewriter, loc, step, computeType);
+    bool dstUnsigned = getTorchDtype(op.getResult()).isUnsignedInteger();
+    Value empty = createEmpty(rewriter, loc, resultType);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, ValueRange{},
+            ValueRange{empty}, rewriter.getMultiDimIdentityMap(1),
+            utils::IteratorType::parallel,
+            [&](OpBuilder &b, Location l, ValueRange) {
+              Value i = arith::IndexCastOp::create(
+                  b, l, b.getI64Type(), linalg::IndexOp::create(b, l, 0));
+              Value value;
+              if (isFloat) {
+                Value offset = arith::MulFOp::create(
+                    b, l, arith::SIToFPOp::create(b, l, computeType, i), step);
+                value = arith::AddFOp::create(b, l, start, offset);
+              } else {
+                value = arith::AddIOp::create(
+                    b, l, start, arith::MulIOp::create(b, l, i, step));
+              }
+              linalg::YieldOp::create(
+                  b, l,
+                  convertScalar(b, l, value, element, false, dstUnsigned));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::populateCreationPatternsAndLegality(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  MLIRContext *context = patterns.getContext();
+  target.addIllegalOp<AtenFullOp, AtenArangeStartStepOp>();
+  patterns.add<ConvertAtenFull, ConvertAtenArangeStartStep>(typeConverter,
+                                                            context);
+}

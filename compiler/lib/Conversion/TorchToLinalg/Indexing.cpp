@@ -1,0 +1,283 @@
+//===- Indexing.cpp - select, index_select, gather, embedding to linalg ---===//
+//
+// Part of the torch2mlir project.
+//
+// Ops that read their input at computed positions: select is a rank-reducing
+// tensor.extract_slice; the others are a linalg.generic over the result
+// whose body reads the input with tensor.extract at the positions an index
+// tensor holds. PyTorch raises on out-of-range indices; here they are not
+// checked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::torch_to_linalg;
+
+/// An integer index element as an `index`.
+static Value toIndex(OpBuilder &b, Location loc, Value value) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+/// A linalg.generic producing `resultType` (sizes from `sizes` where
+/// dynamic) that reads `inputs` through `maps`; `body` gets the input
+/// elements and returns the result element.
+static Value createIndexedGeneric(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ArrayRef<OpFoldResult> sizes, ValueRange inputs, ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> dynamicSizes;
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (resultType.isDynamicDim(i))
+      dynamicSizes.push_back(
+          isa<Value>(size)
+              ? cast<Value>(size)
+              : arith::ConstantIndexOp::create(
+                    b, loc, cast<IntegerAttr>(cast<Attribute>(size)).getInt())
+                    .getResult());
+  Value init = tensor::EmptyOp::create(
+      b, loc, resultType.getShape(), resultType.getElementType(), dynamicSizes);
+  int64_t rank = resultType.getRank();
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(b.getMultiDimIdentityMap(rank));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, inputs, ValueRange{init}, allMaps,
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nested, Location l, ValueRange args) {
+               linalg::YieldOp::create(nested, l,
+                                       body(nested, l, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+/// The size of dim `i` of `tensor` as a fold result.
+static OpFoldResult getSize(OpBuilder &b, Location loc, Value tensor,
+                            int64_t i) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.isDynamicDim(i))
+    return tensor::DimOp::create(b, loc, tensor, i).getResult();
+  return b.getIndexAttr(type.getDimSize(i));
+}
+
+/// Whether `tensor` is a tensor of (non-bool) integers: usable as indices.
+static bool isIndexTensor(Value torchTensor) {
+  Type dtype = getTorchDtype(torchTensor);
+  return dtype && isa<IntegerType>(dtype) && !dtype.isInteger(1);
+}
+
+namespace {
+
+/// select.int(x, dim, index): the slice at `index` (negative counts from
+/// the end), without `dim`.
+struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSelectIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    int64_t dim, index;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+    if (!matchTorchConstantInt(op.getIndex(), index))
+      return reportFailure(rewriter, op, "unsupported: a non-constant index");
+    if (inputType.isDynamicDim(dim)) {
+      if (index < 0)
+        return reportFailure(rewriter, op,
+                             "unsupported: negative index into a dynamic dim");
+    } else {
+      int64_t size = inputType.getDimSize(dim);
+      if (index < -size || index >= size)
+        return reportFailure(rewriter, op,
+                             "index " + Twine(index) +
+                                 " out of range for dim " + Twine(dim) +
+                                 " of size " + Twine(size));
+      if (index < 0)
+        index += size;
+    }
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(getSize(rewriter, loc, input, i));
+    offsets[dim] = rewriter.getIndexAttr(index);
+    sizes[dim] = rewriter.getIndexAttr(1);
+    SmallVector<int64_t> shape(inputType.getShape());
+    shape.erase(shape.begin() + dim);
+    auto sliceType = RankedTensorType::get(shape, inputType.getElementType());
+    Value result = tensor::ExtractSliceOp::create(
+        rewriter, loc, sliceType, input, offsets, sizes, strides);
+    if (sliceType != resultType)
+      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// index_select(x, dim, index): result[..., i, ...] = x[..., index[i], ...].
+struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenIndexSelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    Value index = adaptor.getIndex();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto indexType = cast<RankedTensorType>(index.getType());
+    int64_t rank = inputType.getRank();
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+    if (!isIndexTensor(op.getIndex()) || indexType.getRank() > 1)
+      return reportFailure(rewriter, op,
+                           "index must be a 0-d or 1-d integer tensor");
+    if (rank == 0 || resultType.getRank() != rank)
+      return reportFailure(rewriter, op, "unsupported: 0-d index_select");
+    Location loc = op.getLoc();
+    if (indexType.getRank() == 0)
+      index =
+          createReshape(rewriter, loc, index,
+                        RankedTensorType::get({1}, indexType.getElementType()));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(i == dim ? getSize(rewriter, loc, index, 0)
+                               : getSize(rewriter, loc, input, i));
+    MLIRContext *context = rewriter.getContext();
+    AffineMap indexMap =
+        AffineMap::get(rank, 0, getAffineDimExpr(dim, context));
+    Value result = createIndexedGeneric(
+        rewriter, loc, resultType, sizes, index, indexMap,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          SmallVector<Value> indices;
+          for (int64_t i = 0; i < rank; ++i)
+            indices.push_back(i == dim ? toIndex(b, l, args[0])
+                                       : linalg::IndexOp::create(b, l, i));
+          return tensor::ExtractOp::create(b, l, input, indices);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// gather(x, dim, index): result[i][j][k] = x[i][index[i][j][k]][k] (dim 1);
+/// the result has the shape of `index`.
+struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenGatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    Value index = adaptor.getIndex();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto indexType = cast<RankedTensorType>(index.getType());
+    int64_t rank = inputType.getRank();
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+    if (!isIndexTensor(op.getIndex()) || indexType.getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "index must be an integer tensor of the input's "
+                           "rank");
+    if (rank == 0)
+      return reportFailure(rewriter, op, "unsupported: 0-d gather");
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(getSize(rewriter, loc, index, i));
+    Value result = createIndexedGeneric(
+        rewriter, loc, resultType, sizes, index,
+        rewriter.getMultiDimIdentityMap(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          SmallVector<Value> indices;
+          for (int64_t i = 0; i < rank; ++i)
+            indices.push_back(i == dim ? toIndex(b, l, args[0])
+                                       : linalg::IndexOp::create(b, l, i));
+          return tensor::ExtractOp::create(b, l, input, indices);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// embedding(weight, indices): result[..., j] = weight[indices[...], j].
+/// padding_idx, scale_grad_by_freq and sparse only matter to gradients.
+struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenEmbeddingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value weight = adaptor.getWeight();
+    Value indices = adaptor.getIndices();
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    if (weightType.getRank() != 2)
+      return reportFailure(rewriter, op, "weight must be 2-d");
+    if (!isIndexTensor(op.getIndices()))
+      return reportFailure(rewriter, op, "indices must be an integer tensor");
+    int64_t rank = indicesType.getRank() + 1;
+    if (resultType.getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "result rank must be indices rank + 1");
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i + 1 < rank; ++i)
+      sizes.push_back(getSize(rewriter, loc, indices, i));
+    sizes.push_back(getSize(rewriter, loc, weight, 1));
+    AffineMap indicesMap =
+        AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext())
+            .getMajorSubMap(rank - 1);
+    Value result = createIndexedGeneric(
+        rewriter, loc, resultType, sizes, indices, indicesMap,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value row = toIndex(b, l, args[0]);
+          Value column = linalg::IndexOp::create(b, l, rank - 1);
+          return tensor::ExtractOp::create(b, l, weight,
+                                           ValueRange{row, column});
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::populateIndexingPatternsAndLegality(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  MLIRContext *context = patterns.getContext();
+  target.addIllegalOp<AtenSelectIntOp, AtenIndexSelectOp, AtenGatherOp,
+                      AtenEmbeddingOp>();
+  patterns.add<ConvertAtenSelectInt, ConvertAtenIndexSelect, ConvertAtenGather,
+               ConvertAtenEmbedding>(typeConverter, context);
+}

@@ -1,0 +1,69 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// full: linalg.fill of the value cast to the result dtype.
+// CHECK-LABEL: func.func @full(
+// CHECK: %[[V:.*]] = torch_c.to_i64
+// CHECK: %[[F:.*]] = arith.sitofp %[[V]] : i64 to f32
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: linalg.fill ins(%[[F]] : f32) outs(%[[EMPTY]] : tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @full() -> !torch.vtensor<[2,3],f32> {
+  %i2 = torch.constant.int 2
+  %i3 = torch.constant.int 3
+  %i7 = torch.constant.int 7
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %i2, %i3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.full %s, %i7, %none, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+func.func @full_dynamic(%n: !torch.int) -> !torch.vtensor<[?],f32> {
+  %f = torch.constant.float 1.000000e+00
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %n : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.full' could not be lowered to linalg-on-tensors: unsupported: full of a dynamic size}}
+  %0 = torch.aten.full %s, %f, %none, %none, %none, %none : !torch.list<int>, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}
+
+// -----
+
+// arange(0, 1, 0.1) as float32: start + i * step in f64, then truncated.
+// CHECK-LABEL: func.func @arange_f32(
+// CHECK: %[[START:.*]] = torch_c.to_f64
+// CHECK: %[[STEP:.*]] = torch_c.to_f64
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<10xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<10xf32>)
+// CHECK-NEXT: ^bb0(%{{.*}}: f32):
+// CHECK-NEXT: %[[I:.*]] = linalg.index 0 : index
+// CHECK-NEXT: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK-NEXT: %[[IF:.*]] = arith.sitofp %[[I64]] : i64 to f64
+// CHECK-NEXT: %[[OFF:.*]] = arith.mulf %[[IF]], %[[STEP]] : f64
+// CHECK-NEXT: %[[V:.*]] = arith.addf %[[START]], %[[OFF]] : f64
+// CHECK-NEXT: %[[R:.*]] = arith.truncf %[[V]] : f64 to f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+func.func @arange_f32() -> !torch.vtensor<[10],f32> {
+  %none = torch.constant.none
+  %f0 = torch.constant.float 0.000000e+00
+  %f1 = torch.constant.float 1.000000e+00
+  %fs = torch.constant.float 1.000000e-01
+  %0 = torch.aten.arange.start_step %f0, %f1, %fs, %none, %none, %none, %none : !torch.float, !torch.float, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[10],f32>
+  return %0 : !torch.vtensor<[10],f32>
+}
+
+// -----
+
+// An int64 arange with a negative step computes in i64.
+// CHECK-LABEL: func.func @arange_i64(
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK: -> tensor<5xi64>
+func.func @arange_i64() -> !torch.vtensor<[5],si64> {
+  %none = torch.constant.none
+  %i10 = torch.constant.int 10
+  %i0 = torch.constant.int 0
+  %m2 = torch.constant.int -2
+  %0 = torch.aten.arange.start_step %i10, %i0, %m2, %none, %none, %none, %none : !torch.int, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[5],si64>
+  return %0 : !torch.vtensor<[5],si64>
+}

@@ -1,0 +1,92 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// index_select: a generic over the result reads the index along `dim` and
+// extracts from the input; the result size along dim is the index's.
+// CHECK-DAG: #[[ALONG:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @index_select(
+// CHECK: %[[INDEX:.*]] = torch_c.to_builtin_tensor %arg1 : !torch.vtensor<[?],si64> -> tensor<?xi64>
+// CHECK: %[[INPUT:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[5,3],f32> -> tensor<5x3xf32>
+// CHECK: %[[DIM:.*]] = tensor.dim %[[INDEX]], %{{.*}} : tensor<?xi64>
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?x3xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ALONG]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[INDEX]] : tensor<?xi64>) outs(%[[EMPTY]] : tensor<?x3xf32>)
+// CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
+// CHECK-NEXT: %[[ROW:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: %[[COL:.*]] = linalg.index 1 : index
+// CHECK-NEXT: %[[X:.*]] = tensor.extract %[[INPUT]][%[[ROW]], %[[COL]]] : tensor<5x3xf32>
+// CHECK-NEXT: linalg.yield %[[X]] : f32
+func.func @index_select(%a: !torch.vtensor<[5,3],f32>, %i: !torch.vtensor<[?],si64>) -> !torch.vtensor<[?,3],f32> {
+  %i0 = torch.constant.int 0
+  %0 = torch.aten.index_select %a, %i0, %i : !torch.vtensor<[5,3],f32>, !torch.int, !torch.vtensor<[?],si64> -> !torch.vtensor<[?,3],f32>
+  return %0 : !torch.vtensor<[?,3],f32>
+}
+
+// -----
+
+func.func @index_select_2d_index(%a: !torch.vtensor<[5,3],f32>, %i: !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[4,3],f32> {
+  %i0 = torch.constant.int 0
+  // expected-error @+1 {{'torch.aten.index_select' could not be lowered to linalg-on-tensors: index must be a 0-d or 1-d integer tensor}}
+  %0 = torch.aten.index_select %a, %i0, %i : !torch.vtensor<[5,3],f32>, !torch.int, !torch.vtensor<[2,2],si64> -> !torch.vtensor<[4,3],f32>
+  return %0 : !torch.vtensor<[4,3],f32>
+}
+
+// -----
+
+// gather along the last dim (given as -1): the result has the index's
+// shape; the other positions are the loop's.
+// CHECK-LABEL: func.func @gather(
+// CHECK: %[[INDEX:.*]] = torch_c.to_builtin_tensor %arg1
+// CHECK: %[[INPUT:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: tensor.empty() : tensor<3x6xf32>
+// CHECK: ins(%[[INDEX]] : tensor<3x6xi64>)
+// CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
+// CHECK-NEXT: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK-NEXT: %[[COL:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: tensor.extract %[[INPUT]][%[[ROW]], %[[COL]]] : tensor<3x4xf32>
+func.func @gather(%a: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[3,6],si64>) -> !torch.vtensor<[3,6],f32> {
+  %m1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten.gather %a, %m1, %i, %false : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[3,6],si64>, !torch.bool -> !torch.vtensor<[3,6],f32>
+  return %0 : !torch.vtensor<[3,6],f32>
+}
+
+// -----
+
+func.func @gather_rank_mismatch(%a: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[6],si64>) -> !torch.vtensor<[6],f32> {
+  %i0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten.gather' could not be lowered to linalg-on-tensors: index must be an integer tensor of the input's rank}}
+  %0 = torch.aten.gather %a, %i0, %i, %false : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[6],si64>, !torch.bool -> !torch.vtensor<[6],f32>
+  return %0 : !torch.vtensor<[6],f32>
+}
+
+// -----
+
+// embedding: result[i, j, k] = weight[indices[i, j], k].
+// CHECK-DAG: #[[IDX:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @embedding(
+// CHECK: %[[IDS:.*]] = torch_c.to_builtin_tensor %arg1
+// CHECK: %[[W:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: linalg.generic {indexing_maps = [#[[IDX]], #[[ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[IDS]] : tensor<2x5xi64>)
+// CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
+// CHECK-NEXT: %[[ROW:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: %[[COL:.*]] = linalg.index 2 : index
+// CHECK-NEXT: tensor.extract %[[W]][%[[ROW]], %[[COL]]] : tensor<10x4xf32>
+// CHECK: -> tensor<2x5x4xf32>
+func.func @embedding(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[2,5],si64>) -> !torch.vtensor<[2,5,4],f32> {
+  %m1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten.embedding %w, %i, %m1, %false, %false : !torch.vtensor<[10,4],f32>, !torch.vtensor<[2,5],si64>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[2,5,4],f32>
+  return %0 : !torch.vtensor<[2,5,4],f32>
+}
+
+// -----
+
+func.func @embedding_float_indices(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3,4],f32> {
+  %m1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten.embedding' could not be lowered to linalg-on-tensors: indices must be an integer tensor}}
+  %0 = torch.aten.embedding %w, %i, %m1, %false, %false : !torch.vtensor<[10,4],f32>, !torch.vtensor<[3],f32>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[3,4],f32>
+  return %0 : !torch.vtensor<[3,4],f32>
+}

@@ -1,0 +1,117 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// amax over dims (-1, 1) with keepdim: a NaN-propagating max from -inf,
+// expanded back to the kept rank.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[KEPT:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-LABEL: func.func @amax_keepdim(
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3xf32>
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%[[EMPTY]] : tensor<3xf32>)
+// CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["parallel", "reduction", "reduction"]} {{.*}} outs(%[[INIT]] : tensor<3xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[ACC]] : f32
+// CHECK-NEXT: linalg.yield %[[M]] : f32
+// CHECK: tensor.expand_shape %[[MAX]] {{\[\[}}0, 1, 2]] output_shape [3, 1, 1] : tensor<3xf32> into tensor<3x1x1xf32>
+func.func @amax_keepdim(%a: !torch.vtensor<[3,4,5],f32>) -> !torch.vtensor<[3,1,1],f32> {
+  %m1 = torch.constant.int -1
+  %i1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %d = torch.prim.ListConstruct %m1, %i1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.amax %a, %d, %true : !torch.vtensor<[3,4,5],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[3,1,1],f32>
+  return %0 : !torch.vtensor<[3,1,1],f32>
+}
+
+// -----
+
+// An empty dim list reduces everything; amin of int64 starts at INT64_MAX.
+// CHECK-LABEL: func.func @amin_all_i64(
+// CHECK: %[[MAXI:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK: linalg.fill ins(%[[MAXI]] : i64) outs(%{{.*}} : tensor<i64>)
+// CHECK: iterator_types = ["reduction", "reduction"]
+// CHECK: arith.minsi
+func.func @amin_all_i64(%a: !torch.vtensor<[3,4],si64>) -> !torch.vtensor<[],si64> {
+  %false = torch.constant.bool false
+  %d = torch.prim.ListConstruct  : () -> !torch.list<int>
+  %0 = torch.aten.amin %a, %d, %false : !torch.vtensor<[3,4],si64>, !torch.list<int>, !torch.bool -> !torch.vtensor<[],si64>
+  return %0 : !torch.vtensor<[],si64>
+}
+
+// -----
+
+func.func @amax_bad_dim(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],f32> {
+  %i2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %d = torch.prim.ListConstruct %i2 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.amax' could not be lowered to linalg-on-tensors: dim out of range}}
+  %0 = torch.aten.amax %a, %d, %false : !torch.vtensor<[3,4],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// prod accumulates in the result dtype (int32 input, int64 result).
+// CHECK-LABEL: func.func @prod_widens(
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: linalg.fill ins(%[[ONE]] : i64)
+// CHECK: ^bb0(%[[X:.*]]: i32, %[[ACC:.*]]: i64):
+// CHECK-NEXT: %[[XW:.*]] = arith.extsi %[[X]] : i32 to i64
+// CHECK-NEXT: arith.muli %[[XW]], %[[ACC]] : i64
+func.func @prod_widens(%a: !torch.vtensor<[3,4],si32>) -> !torch.vtensor<[3],si64> {
+  %i1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.prod.dim_int %a, %i1, %false, %none : !torch.vtensor<[3,4],si32>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[3],si64>
+  return %0 : !torch.vtensor<[3],si64>
+}
+
+// -----
+
+// argmax along dim 1 with keepdim: one generic with a value and an index
+// output; NaN wins, ties go to the earlier index.
+// CHECK-LABEL: func.func @argmax_keepdim(
+// CHECK: %[[VALS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: %[[IDXS:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<3xi64>)
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<3x4xf32>) outs(%[[VALS]], %[[IDXS]] : tensor<3xf32>, tensor<3xi64>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[BEST:.*]]: f32, %[[BESTI:.*]]: i64):
+// CHECK: %[[POS:.*]] = linalg.index 1 : index
+// CHECK: %[[EARLIER:.*]] = arith.cmpi slt, %{{.*}}, %[[BESTI]] : i64
+// CHECK: arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: arith.cmpf ogt, %[[X]], %[[BEST]] : f32
+// CHECK: arith.select %[[BETTER:.*]], %[[X]], %[[BEST]] : f32
+// CHECK-NEXT: arith.select %[[BETTER]], %{{.*}}, %[[BESTI]] : i64
+// CHECK: tensor.expand_shape %[[R]]#1 {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xi64> into tensor<3x1xi64>
+func.func @argmax_keepdim(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3,1],si64> {
+  %i1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %0 = torch.aten.argmax %a, %i1, %true : !torch.vtensor<[3,4],f32>, !torch.int, !torch.bool -> !torch.vtensor<[3,1],si64>
+  return %0 : !torch.vtensor<[3,1],si64>
+}
+
+// -----
+
+// dim=None: the index is the row-major position in the flattened tensor.
+// CHECK-LABEL: func.func @argmin_flattened(
+// CHECK: iterator_types = ["reduction", "reduction"]
+// CHECK: %[[I0:.*]] = linalg.index 0 : index
+// CHECK: %[[I0W:.*]] = arith.index_cast %[[I0]] : index to i64
+// CHECK: %[[FOUR:.*]] = arith.constant 4 : i64
+// CHECK: arith.muli %[[I0W]], %[[FOUR]] : i64
+// CHECK: linalg.index 1 : index
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+func.func @argmin_flattened(%a: !torch.vtensor<[3,4],si64>) -> !torch.vtensor<[],si64> {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %0 = torch.aten.argmin %a, %none, %false : !torch.vtensor<[3,4],si64>, !torch.none, !torch.bool -> !torch.vtensor<[],si64>
+  return %0 : !torch.vtensor<[],si64>
+}
+
+// -----
+
+func.func @argmax_flattened_dynamic(%a: !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[],si64> {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten.argmax' could not be lowered to linalg-on-tensors: unsupported: dim=None over a dynamic shape}}
+  %0 = torch.aten.argmax %a, %none, %false : !torch.vtensor<[?,4],f32>, !torch.none, !torch.bool -> !torch.vtensor<[],si64>
+  return %0 : !torch.vtensor<[],si64>
+}

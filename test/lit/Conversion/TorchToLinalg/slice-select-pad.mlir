@@ -1,0 +1,116 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// constant_pad_nd: negative amounts crop first (extract_slice), positive
+// ones pad (tensor.pad). pad = [-1, 2] for dim 1, [1, -2] for dim 0.
+// CHECK-LABEL: func.func @pad_and_crop(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[4,6],f32> -> tensor<4x6xf32>
+// CHECK: %[[CROP:.*]] = tensor.extract_slice %[[A]][0, 1] [2, 5] [1, 1] : tensor<4x6xf32> to tensor<2x5xf32>
+// CHECK: %[[V:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK: %[[PAD:.*]] = tensor.pad %[[CROP]] low[1, 0] high[0, 2]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tensor.yield %[[V]] : f32
+// CHECK-NEXT: } : tensor<2x5xf32> to tensor<3x7xf32>
+func.func @pad_and_crop(%a: !torch.vtensor<[4,6],f32>) -> !torch.vtensor<[3,7],f32> {
+  %m1 = torch.constant.int -1
+  %i2 = torch.constant.int 2
+  %i1 = torch.constant.int 1
+  %m2 = torch.constant.int -2
+  %v = torch.constant.float -1.000000e+00
+  %p = torch.prim.ListConstruct %m1, %i2, %i1, %m2 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.constant_pad_nd %a, %p, %v : !torch.vtensor<[4,6],f32>, !torch.list<int>, !torch.float -> !torch.vtensor<[3,7],f32>
+  return %0 : !torch.vtensor<[3,7],f32>
+}
+
+// -----
+
+// A dynamic dim that is not padded stays dynamic.
+// CHECK-LABEL: func.func @pad_dynamic(
+// CHECK: tensor.pad %{{.*}} low[0, 2] high[0, 1]
+// CHECK: } : tensor<?x3xi64> to tensor<?x6xi64>
+func.func @pad_dynamic(%a: !torch.vtensor<[?,3],si64>) -> !torch.vtensor<[?,6],si64> {
+  %i2 = torch.constant.int 2
+  %i1 = torch.constant.int 1
+  %v = torch.constant.int 7
+  %p = torch.prim.ListConstruct %i2, %i1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.constant_pad_nd %a, %p, %v : !torch.vtensor<[?,3],si64>, !torch.list<int>, !torch.int -> !torch.vtensor<[?,6],si64>
+  return %0 : !torch.vtensor<[?,6],si64>
+}
+
+// -----
+
+func.func @crop_too_much(%a: !torch.vtensor<[4],f32>) -> !torch.vtensor<[0],f32> {
+  %m3 = torch.constant.int -3
+  %m2 = torch.constant.int -2
+  %v = torch.constant.float 0.000000e+00
+  %p = torch.prim.ListConstruct %m3, %m2 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.constant_pad_nd' could not be lowered to linalg-on-tensors: negative pads remove more than dim 0 holds}}
+  %0 = torch.aten.constant_pad_nd %a, %p, %v : !torch.vtensor<[4],f32>, !torch.list<int>, !torch.float -> !torch.vtensor<[0],f32>
+  return %0 : !torch.vtensor<[0],f32>
+}
+
+// -----
+
+// slice(x, 1, -100, 7, 3) on size 8: start clamps to 0, 3 elements; the
+// other (dynamic) dim is kept whole.
+// CHECK-LABEL: func.func @slice_clamped(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[?,8],f32> -> tensor<?x8xf32>
+// CHECK: %[[DIM:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x8xf32>
+// CHECK: tensor.extract_slice %[[A]][0, 0] [%[[DIM]], 3] [1, 3] : tensor<?x8xf32> to tensor<?x3xf32>
+func.func @slice_clamped(%a: !torch.vtensor<[?,8],f32>) -> !torch.vtensor<[?,3],f32> {
+  %i1 = torch.constant.int 1
+  %m100 = torch.constant.int -100
+  %i7 = torch.constant.int 7
+  %i3 = torch.constant.int 3
+  %0 = torch.aten.slice.Tensor %a, %i1, %m100, %i7, %i3 : !torch.vtensor<[?,8],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[?,3],f32>
+  return %0 : !torch.vtensor<[?,3],f32>
+}
+
+// -----
+
+// A None end is the end; an end past the size clamps.
+// CHECK-LABEL: func.func @slice_none_end(
+// CHECK: tensor.extract_slice %{{.*}}[2, 0] [3, 3] [1, 1] : tensor<5x3xf32> to tensor<3x3xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 1] [5, 2] [1, 1] : tensor<5x3xf32> to tensor<5x2xf32>
+func.func @slice_none_end(%a: !torch.vtensor<[5,3],f32>) -> (!torch.vtensor<[3,3],f32>, !torch.vtensor<[5,2],f32>) {
+  %i0 = torch.constant.int 0
+  %i2 = torch.constant.int 2
+  %i1 = torch.constant.int 1
+  %big = torch.constant.int 100
+  %none = torch.constant.none
+  %0 = torch.aten.slice.Tensor %a, %i0, %i2, %none, %i1 : !torch.vtensor<[5,3],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[3,3],f32>
+  %1 = torch.aten.slice.Tensor %a, %i1, %i1, %big, %i1 : !torch.vtensor<[5,3],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[5,2],f32>
+  return %0, %1 : !torch.vtensor<[3,3],f32>, !torch.vtensor<[5,2],f32>
+}
+
+// -----
+
+func.func @slice_dynamic_dim(%a: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f32> {
+  %i0 = torch.constant.int 0
+  %i1 = torch.constant.int 1
+  %none = torch.constant.none
+  // expected-error @+1 {{'torch.aten.slice.Tensor' could not be lowered to linalg-on-tensors: unsupported: slicing a dynamic dim}}
+  %0 = torch.aten.slice.Tensor %a, %i0, %i1, %none, %i1 : !torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}
+
+// -----
+
+// select(x, -1, -2) on a size-5 dim: a rank-reducing slice at 3.
+// CHECK-LABEL: func.func @select_negative(
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 3] [3, 4, 1] [1, 1, 1] : tensor<3x4x5xf32> to tensor<3x4xf32>
+func.func @select_negative(%a: !torch.vtensor<[3,4,5],f32>) -> !torch.vtensor<[3,4],f32> {
+  %m1 = torch.constant.int -1
+  %m2 = torch.constant.int -2
+  %0 = torch.aten.select.int %a, %m1, %m2 : !torch.vtensor<[3,4,5],f32>, !torch.int, !torch.int -> !torch.vtensor<[3,4],f32>
+  return %0 : !torch.vtensor<[3,4],f32>
+}
+
+// -----
+
+func.func @select_out_of_range(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[4],f32> {
+  %i0 = torch.constant.int 0
+  %i3 = torch.constant.int 3
+  // expected-error @+1 {{'torch.aten.select.int' could not be lowered to linalg-on-tensors: index 3 out of range for dim 0 of size 3}}
+  %0 = torch.aten.select.int %a, %i0, %i3 : !torch.vtensor<[3,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
