@@ -217,18 +217,50 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
   } else {
     if (llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
       return binder.fail(rewriter, "unsupported: AveragePool with dilations");
-    if (params.padBegin != params.padEnd && !countIncludePad)
+    if (!getScalarTypeCode(inputType.getDtype()))
+      return binder.fail(rewriter, "unsupported dtype");
+    bool asymmetric = params.padBegin != params.padEnd;
+    if (asymmetric && !countIncludePad && !inputType.areAllSizesKnown())
       return binder.fail(rewriter, "unsupported: asymmetric pads with "
-                                   "count_include_pad=0");
-    x = applyAsymmetricPads(rewriter, loc, x, params, padding,
-                            createConstantFloat(rewriter, loc, 0.0));
-    result = AtenAvgPool2dOp::create(
-        rewriter, loc, resultType, x, createIntList(rewriter, loc, params.kernel),
-        createIntList(rewriter, loc, params.strides),
-        createIntList(rewriter, loc, padding),
-        createConstantBool(rewriter, loc, ceilMode),
-        createConstantBool(rewriter, loc, countIncludePad),
-        createConstantNone(rewriter, loc));
+                                   "count_include_pad=0 and dynamic sizes");
+    Value zero = createConstantFloat(rewriter, loc, 0.0);
+    auto avgPool = [&](Value input, ValueTensorType type, bool includePad) {
+      return AtenAvgPool2dOp::create(
+          rewriter, loc, type, input,
+          createIntList(rewriter, loc, params.kernel),
+          createIntList(rewriter, loc, params.strides),
+          createIntList(rewriter, loc, padding),
+          createConstantBool(rewriter, loc, ceilMode),
+          createConstantBool(rewriter, loc, includePad),
+          createConstantNone(rewriter, loc));
+    };
+    Value padded = applyAsymmetricPads(rewriter, loc, x, params, padding, zero);
+    if (!asymmetric || countIncludePad) {
+      result = avgPool(padded, resultType, countIncludePad);
+    } else {
+      // Explicit pads count as input for aten.avg_pool2d: divide the mean
+      // over the padded input by the same mean of a mask (1 on the input,
+      // 0 on the pads), which gives sum(input) / count(input) per window.
+      ArrayRef<int64_t> sizes = inputType.getSizes();
+      Value none = createConstantNone(rewriter, loc);
+      SmallVector<int64_t> maskSizes{1, 1, sizes[2], sizes[3]};
+      Value ones = AtenFullOp::create(
+          rewriter, loc, withSizes(x, maskSizes),
+          createIntList(rewriter, loc, maskSizes),
+          createConstantFloat(rewriter, loc, 1.0),
+          createConstantInt(rewriter, loc,
+                            *getScalarTypeCode(inputType.getDtype())),
+          none, none, none);
+      Value mask = applyAsymmetricPads(rewriter, loc, ones, params, padding,
+                                       zero);
+      SmallVector<int64_t> countSizes{1, 1, resultType.getSizes()[2],
+                                      resultType.getSizes()[3]};
+      Value mean = avgPool(padded, resultType, true);
+      Value count =
+          avgPool(mask, withSizes(binder.getOp()->getResult(0), countSizes),
+                  true);
+      result = AtenDivTensorOp::create(rewriter, loc, resultType, mean, count);
+    }
   }
   SmallVector<Value> replacements{result};
   for (unsigned i = 1; i < binder.getNumResults(); ++i)

@@ -61,8 +61,16 @@ func.func @maxpool_asymmetric(%x: !torch.vtensor<[1,1,5,5],f32>) -> !torch.vtens
 
 // -----
 
+// AveragePool with asymmetric pads that do not count: the mean over the
+// padded input divided by the same mean of a padded mask of ones.
+// CHECK-LABEL: func.func @avgpool_asymmetric_excluding_pads
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %arg0
+// CHECK: %[[ONES:.*]] = torch.aten.full {{.*}} -> !torch.vtensor<[1,1,5,5],f32>
+// CHECK: %[[MASK:.*]] = torch.aten.constant_pad_nd %[[ONES]], {{.*}} -> !torch.vtensor<[1,1,6,6],f32>
+// CHECK: %[[MEAN:.*]] = torch.aten.avg_pool2d %[[PADDED]], {{.*}}, %true, %none : {{.*}} -> !torch.vtensor<[1,1,3,3],f32>
+// CHECK: %[[COUNT:.*]] = torch.aten.avg_pool2d %[[MASK]], {{.*}}, %true, %none : {{.*}} -> !torch.vtensor<[1,1,3,3],f32>
+// CHECK: torch.aten.div.Tensor %[[MEAN]], %[[COUNT]]
 func.func @avgpool_asymmetric_excluding_pads(%x: !torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32> attributes {torch.onnx_meta.opset_version = 12 : si64} {
-  // expected-error @+1 {{unsupported: asymmetric pads with count_include_pad=0}}
   %0 = torch.operator "onnx.AveragePool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.pads = [0 : si64, 0 : si64, 1 : si64, 1 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32>
   return %0 : !torch.vtensor<[1,1,3,3],f32>
 }
