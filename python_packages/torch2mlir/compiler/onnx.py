@@ -139,7 +139,13 @@ class CompiledOnnxModel:
         Raises:
             InputError: an input does not match the graph's type and shape.
         """
-        return [result.numpy() for result in self._runner(*inputs)]
+        tensors = [
+            torch.from_numpy(np.asarray(x))
+            if isinstance(x, (np.ndarray, np.generic))
+            else x
+            for x in inputs
+        ]
+        return [result.numpy() for result in self._runner(*tensors)]
 
     def run(self, feeds: dict[str, Any]) -> list[np.ndarray]:
         """Like ``__call__``, with the inputs given by name."""
