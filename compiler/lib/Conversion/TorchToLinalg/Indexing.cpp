@@ -127,6 +127,18 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
   }
 };
 
+/// The body of a generic that reads `input` (of rank `rank`) at the loop
+/// position, except along `dim`, where the index operand gives the position.
+static auto readAlongDim(Value input, int64_t dim, int64_t rank) {
+  return [=](OpBuilder &b, Location l, ValueRange args) -> Value {
+    SmallVector<Value> indices;
+    for (int64_t i = 0; i < rank; ++i)
+      indices.push_back(i == dim ? toIndex(b, l, args[0])
+                                 : linalg::IndexOp::create(b, l, i));
+    return tensor::ExtractOp::create(b, l, input, indices);
+  };
+}
+
 /// index_select(x, dim, index): result[..., i, ...] = x[..., index[i], ...].
 struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -167,13 +179,7 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
         AffineMap::get(rank, 0, getAffineDimExpr(dim, context));
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, index, indexMap,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          SmallVector<Value> indices;
-          for (int64_t i = 0; i < rank; ++i)
-            indices.push_back(i == dim ? toIndex(b, l, args[0])
-                                       : linalg::IndexOp::create(b, l, i));
-          return tensor::ExtractOp::create(b, l, input, indices);
-        });
+        readAlongDim(input, dim, rank));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -214,13 +220,7 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, index,
         rewriter.getMultiDimIdentityMap(rank),
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          SmallVector<Value> indices;
-          for (int64_t i = 0; i < rank; ++i)
-            indices.push_back(i == dim ? toIndex(b, l, args[0])
-                                       : linalg::IndexOp::create(b, l, i));
-          return tensor::ExtractOp::create(b, l, input, indices);
-        });
+        readAlongDim(input, dim, rank));
     rewriter.replaceOp(op, result);
     return success();
   }
