@@ -155,6 +155,22 @@ def tests(session: nox.Session) -> None:
     _python(session, env, "-m", "pytest", "test/python", "test/e2e", *session.posargs)
 
 
+@nox.session(name="tests-monolithic", venv_backend="none")
+def tests_monolithic(session: nox.Session) -> None:
+    """The monolithic build (LLVM, MLIR and torch2mlir from externals/llvm-project
+    into build-monolithic/; `git submodule update --init externals/llvm-project`
+    first), then lit and pytest against it (posargs go to pytest)."""
+    build_dir = REPO / "build-monolithic"
+    env = {
+        **_shared_env(session, "build", "test"),
+        "PYTHONPATH": str(build_dir / "python_packages"),
+        "TORCH2MLIR_BUILD_DIR": str(build_dir),
+    }
+    _build(session, env, "--monolithic", "--build-dir", str(build_dir))
+    _lit(session, env)
+    _python(session, env, "-m", "pytest", "test/python", "test/e2e", *session.posargs)
+
+
 @nox.session(venv_backend="none")
 def demo(session: nox.Session) -> None:
     """Build, then run `python -m torch2mlir.tools.demo` (posargs go to it)."""
