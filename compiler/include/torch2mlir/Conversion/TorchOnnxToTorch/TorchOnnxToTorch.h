@@ -101,8 +101,17 @@ void populateOnnxElementwiseLowerings(OnnxLoweringSet &lowerings);
 void populateOnnxNeuralNetLowerings(OnnxLoweringSet &lowerings);
 /// Reshape, Transpose, Concat, (Un)Squeeze, Constant*, Shape, Gather, ...
 void populateOnnxShapeLowerings(OnnxLoweringSet &lowerings);
-/// Reductions (ReduceSum, ReduceMean, ArgMax, ...).
+/// Reductions (ReduceSum, ReduceMean, ReduceL2, ArgMax, ...).
 void populateOnnxReductionLowerings(OnnxLoweringSet &lowerings);
+/// Activations and math functions decomposed into core elementwise ops
+/// (Elu, Softplus, HardSwish, Sinh, Round, Mod, IsInf, CastLike, ...).
+void populateOnnxActivationLowerings(OnnxLoweringSet &lowerings);
+/// Split, Tile, Pad, Trilu, Range, Size, Hardmax.
+void populateOnnxTensorLowerings(OnnxLoweringSet &lowerings);
+/// LayerNormalization, RMSNormalization.
+void populateOnnxNormalizationLowerings(OnnxLoweringSet &lowerings);
+/// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
+void populateOnnxLossLowerings(OnnxLoweringSet &lowerings);
 
 /// Adds the pattern that applies `lowerings` to `torch.operator "onnx.*"`.
 void populateTorchOnnxToTorchPatterns(RewritePatternSet &patterns,
