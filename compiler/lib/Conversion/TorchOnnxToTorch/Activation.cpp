@@ -353,6 +353,13 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
                                      b.compare<AtenLtScalarOp>(x, -v[1]),
                                      b.add(x, v[0]), above);
                                }));
+  // Swish: x * sigmoid(alpha * x).
+  lowerings.on("Swish", 24,
+               floatActivation(Attrs1{{{"alpha", 1.0}}},
+                               [](ElementwiseBuilder &b, Value x, auto v) {
+                                 return b.mul(x, b.unary<AtenSigmoidOp>(
+                                                     b.mul(x, v[0])));
+                               }));
   lowerings.on("PRelu", 7, lowerPRelu);
   lowerings.on("Gelu", 20, lowerGelu);
 

@@ -1,10 +1,13 @@
-//===- Normalization.cpp - ONNX LayerNormalization, RMSNormalization ------===//
+//===- Normalization.cpp - ONNX Layer/RMS/Lp/InstanceNormalization --------===//
 //
 // Part of the torch2mlir project.
 //
-// Both normalize over the trailing dims from `axis` on. With stash_type=1
-// (the default) the statistics are computed in float32: float16/bfloat16
-// inputs are converted for the computation and the results converted back.
+// Layer and RMS normalization normalize over the trailing dims from `axis`
+// on. With stash_type=1 (the default) the statistics are computed in
+// float32: float16/bfloat16 inputs are converted for the computation and
+// the results converted back. LpNormalization divides by the norm along
+// one axis; InstanceNormalization normalizes each (n, c) over the spatial
+// dims.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,10 +168,108 @@ LogicalResult lowerRmsNorm(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// LpNormalization(axis, p in {1, 2}): x / ||x||_p along axis, 0 where the
+/// norm is 0.
+LogicalResult lowerLpNorm(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t axis, p;
+  if (!inputType || !resultType || failed(binder.getInt("axis", axis, -1)) ||
+      failed(binder.getInt("p", p, 2)))
+    return binder.fail(rewriter, "needs known sizes, dtypes and int attributes");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  if (p != 1 && p != 2)
+    return binder.fail(rewriter, "p must be 1 or 2");
+  if (failed(normalizeAxis(axis, inputType.getSizes().size())))
+    return binder.fail(rewriter, "axis out of range");
+  Location loc = binder.getLoc();
+  SmallVector<int64_t> normSizes(inputType.getSizes());
+  normSizes[axis] = 1;
+  auto normType = withSizes(x, normSizes);
+  Value magnitude = p == 1 ? AtenAbsOp::create(rewriter, loc, inputType, x)
+                                 .getResult()
+                           : AtenMulTensorOp::create(rewriter, loc, inputType,
+                                                     x, x)
+                                 .getResult();
+  Value norm = AtenSumDimIntListOp::create(
+      rewriter, loc, normType, magnitude, createIntList(rewriter, loc, {axis}),
+      createConstantBool(rewriter, loc, true), createConstantNone(rewriter, loc));
+  if (p == 2)
+    norm = AtenSqrtOp::create(rewriter, loc, normType, norm);
+  Value isZero = AtenEqScalarOp::create(
+      rewriter, loc,
+      getTensorType(rewriter.getContext(), normSizes, rewriter.getI1Type()),
+      norm, createConstantFloat(rewriter, loc, 0.0));
+  Value quotient = AtenDivTensorOp::create(rewriter, loc, resultType, x, norm);
+  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
+      binder.getOp(), resultType, isZero,
+      createScalarLiteral(rewriter, loc, resultType.getDtype(), 0.0), quotient);
+  return success();
+}
+
+/// InstanceNormalization(x [N, C, ...], scale [C], B [C]): each (n, c)
+/// normalized over the spatial dims, then scale * y + B per channel.
+LogicalResult lowerInstanceNorm(const OpBinder &binder,
+                                PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), scale = binder.getOperand(1),
+        bias = binder.getOperand(2);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  double epsilon;
+  if (!inputType || !resultType || !getKnownTensorType(scale) ||
+      !getKnownTensorType(bias) ||
+      failed(binder.getFloat("epsilon", epsilon, 1e-5)))
+    return binder.fail(rewriter, "needs known sizes, dtypes and a float "
+                                 "epsilon");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t rank = sizes.size();
+  if (rank < 3 || !isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "needs a float input of rank >= 3");
+  Location loc = binder.getLoc();
+  SmallVector<int64_t> dims, statSizes(sizes.take_front(2)),
+      channelSizes(rank - 1, 1);
+  for (int64_t d = 2; d < rank; ++d)
+    dims.push_back(d);
+  statSizes.append(rank - 2, 1);
+  channelSizes[0] = sizes[1];
+  auto statType = withSizes(x, statSizes);
+  Value dimList = createIntList(rewriter, loc, dims);
+  Value t = createConstantBool(rewriter, loc, true);
+  Value none = createConstantNone(rewriter, loc);
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value mean = AtenMeanDimOp::create(rewriter, loc, statType, x, dimList, t,
+                                     none);
+  Value centered = AtenSubTensorOp::create(rewriter, loc, inputType, x, mean,
+                                           one);
+  Value variance = AtenMeanDimOp::create(
+      rewriter, loc, statType,
+      AtenMulTensorOp::create(rewriter, loc, inputType, centered, centered),
+      dimList, t, none);
+  Value inverseStd = AtenRsqrtOp::create(
+      rewriter, loc, statType,
+      AtenAddScalarOp::create(rewriter, loc, statType, variance,
+                              createConstantFloat(rewriter, loc, epsilon), one));
+  Value normalized =
+      AtenMulTensorOp::create(rewriter, loc, inputType, centered, inverseStd);
+  auto perChannel = [&](Value value) {
+    return createView(rewriter, loc, value, channelSizes,
+                      withSizes(value, channelSizes));
+  };
+  Value scaled = AtenMulTensorOp::create(rewriter, loc, inputType, normalized,
+                                         perChannel(scale));
+  rewriter.replaceOpWithNewOp<AtenAddTensorOp>(
+      binder.getOp(), resultType, scaled, perChannel(bias), one);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxNormalizationLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("LayerNormalization", 17, lowerLayerNorm);
   lowerings.on("RMSNormalization", 23, lowerRmsNorm);
+  lowerings.on("LpNormalization", 1, lowerLpNorm);
+  lowerings.on("InstanceNormalization", 6, lowerInstanceNorm);
 }

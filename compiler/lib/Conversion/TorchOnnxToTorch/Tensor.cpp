@@ -2,7 +2,8 @@
 //
 // Part of the torch2mlir project.
 //
-// Split, Tile, Pad, Trilu, Range, Size and Hardmax. Their size-like inputs
+// Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
+// DepthToSpace and SpaceToDepth. Their size-like inputs
 // (split, repeats, pads, k, Range's bounds) are often graph inputs rather
 // than constants; when the result sizes are static (ONNX shape inference or
 // the model's declared outputs) they stand in for what only the values
@@ -122,6 +123,21 @@ LogicalResult lowerSplit(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// The si64 [rows, cols] tensor col - row: which diagonal each element is
+/// on (0 the main one, > 0 above it).
+Value createDiagonalOffsets(PatternRewriter &rewriter, Location loc,
+                            int64_t rows, int64_t cols) {
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  Value row = createView(rewriter, loc, createArange(rewriter, loc, rows),
+                         {rows, 1}, getTensorType(context, {rows, 1}, si64));
+  Value col = createView(rewriter, loc, createArange(rewriter, loc, cols),
+                         {1, cols}, getTensorType(context, {1, cols}, si64));
+  return AtenSubTensorOp::create(rewriter, loc,
+                                 getTensorType(context, {rows, cols}, si64),
+                                 col, row, createConstantInt(rewriter, loc, 1));
+}
+
 /// Trilu(x, k): keeps the elements of the last two dims [N, M] with
 /// col - row >= k (upper) or <= k (lower), zeroing the rest. k may be
 /// computed at run time.
@@ -155,16 +171,8 @@ LogicalResult lowerTrilu(const OpBinder &binder, PatternRewriter &rewriter) {
   Location loc = binder.getLoc();
   MLIRContext *context = rewriter.getContext();
   Type si64 = getSi64Type(context);
-  auto rowType = getTensorType(context, {rows, 1}, si64);
-  auto colType = getTensorType(context, {1, cols}, si64);
-  auto diffType = getTensorType(context, {rows, cols}, si64);
   auto maskType = getTensorType(context, {rows, cols}, rewriter.getI1Type());
-  Value row = createView(rewriter, loc, createArange(rewriter, loc, rows),
-                         {rows, 1}, rowType);
-  Value col = createView(rewriter, loc, createArange(rewriter, loc, cols),
-                         {1, cols}, colType);
-  Value diff = AtenSubTensorOp::create(rewriter, loc, diffType, col, row,
-                                       createConstantInt(rewriter, loc, 1));
+  Value diff = createDiagonalOffsets(rewriter, loc, rows, cols);
   Value diagonal = k ? createToDtype(rewriter, loc, k, si64)
                      : createScalarLiteral(rewriter, loc, si64, 0);
   Value keep = upper ? AtenGeTensorOp::create(rewriter, loc, maskType, diff,
@@ -529,6 +537,140 @@ LogicalResult lowerHardmax(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// EyeLike(x, dtype, k): ones on the k-th diagonal of a static 2-D shape.
+LogicalResult lowerEyeLike(const OpBinder &binder, PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  int64_t k;
+  if (!resultType || !resultType.areAllSizesKnown() ||
+      resultType.getSizes().size() != 2 || failed(binder.getInt("k", k, 0)))
+    return binder.fail(rewriter, "needs a static 2-D result and an int k");
+  if (!getScalarTypeCode(resultType.getDtype()))
+    return binder.fail(rewriter, "unsupported result dtype");
+  Location loc = binder.getLoc();
+  int64_t rows = resultType.getSizes()[0], cols = resultType.getSizes()[1];
+  Value onDiagonal = AtenEqScalarOp::create(
+      rewriter, loc,
+      getTensorType(rewriter.getContext(), {rows, cols}, rewriter.getI1Type()),
+      createDiagonalOffsets(rewriter, loc, rows, cols),
+      createConstantInt(rewriter, loc, k));
+  rewriter.replaceOp(binder.getOp(), createToDtype(rewriter, loc, onDiagonal,
+                                                   resultType.getDtype()));
+  return success();
+}
+
+/// DepthToSpace / SpaceToDepth with static NCHW sizes: a view that splits
+/// the moved dims, a permutation, a view that merges them. In DCR mode the
+/// channel index is (block row, block col, channel), in CRD mode
+/// (channel, block row, block col).
+template <bool isDepthToSpace>
+LogicalResult lowerBlockRearrange(const OpBinder &binder,
+                                  PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t b;
+  std::string mode;
+  if (!inputType || !resultType || failed(binder.getInt("blocksize", b)) ||
+      failed(binder.getString("mode", mode, "DCR")))
+    return binder.fail(rewriter, "needs known sizes, dtypes and an int "
+                                 "blocksize");
+  if (!inputType.areAllSizesKnown() || inputType.getSizes().size() != 4)
+    return binder.fail(rewriter, "unsupported: a non-4-D input or dynamic "
+                                 "sizes");
+  if (mode != "DCR" && mode != "CRD")
+    return binder.fail(rewriter, "unsupported mode '" + mode + "'");
+  ArrayRef<int64_t> s = inputType.getSizes();
+  int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+  bool dcr = mode == "DCR";
+  SmallVector<int64_t> split, perm;
+  if constexpr (isDepthToSpace) {
+    if (b <= 0 || c % (b * b) != 0)
+      return binder.fail(rewriter, "channels must be a multiple of "
+                                   "blocksize^2");
+    int64_t depth = c / (b * b);
+    split = dcr ? SmallVector<int64_t>{n, b, b, depth, h, w}
+                : SmallVector<int64_t>{n, depth, b, b, h, w};
+    perm = dcr ? SmallVector<int64_t>{0, 3, 4, 1, 5, 2}
+               : SmallVector<int64_t>{0, 1, 4, 2, 5, 3};
+  } else {
+    if (b <= 0 || h % b != 0 || w % b != 0)
+      return binder.fail(rewriter, "height and width must be multiples of "
+                                   "blocksize");
+    split = {n, c, h / b, b, w / b, b};
+    perm = dcr ? SmallVector<int64_t>{0, 3, 5, 1, 2, 4}
+               : SmallVector<int64_t>{0, 1, 3, 5, 2, 4};
+  }
+  Location loc = binder.getLoc();
+  Value view = createView(rewriter, loc, x, split, withSizes(x, split));
+  Value permuted = createPermute(rewriter, loc, view, perm);
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, permuted, resultType.getSizes(),
+                                resultType));
+  return success();
+}
+
+/// OneHot(indices, depth, values = [off, on], axis): on where
+/// arange(depth) (along the new axis) equals the index (negative ones
+/// counting from depth), off elsewhere. depth is the result's static size
+/// along axis.
+LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value indices = binder.getOperand(0), values = binder.getOperand(2);
+  auto indicesType = getKnownTensorType(indices);
+  auto valuesType = getKnownTensorType(values);
+  auto resultType = binder.getResultType();
+  int64_t axis;
+  if (!indicesType || !valuesType || !resultType ||
+      failed(binder.getInt("axis", axis, -1)))
+    return binder.fail(rewriter, "needs known sizes, dtypes and an int axis");
+  int64_t rank = resultType.getSizes().size();
+  if (failed(normalizeAxis(axis, rank)))
+    return binder.fail(rewriter, "axis out of range");
+  int64_t depth = resultType.getSizes()[axis];
+  if (depth == kUnknownSize || !indicesType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: a depth or index sizes known "
+                                 "only at run time");
+  if (valuesType.getDtype() != resultType.getDtype())
+    return binder.fail(rewriter, "values must have the result's dtype");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  Value zero = createConstantInt(rewriter, loc, 0);
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value index = createToDtype(rewriter, loc, indices, si64);
+  auto indexType = cast<ValueTensorType>(index.getType());
+  Value negative = AtenLtScalarOp::create(
+      rewriter, loc,
+      getTensorType(context, indicesType.getSizes(), rewriter.getI1Type()),
+      index, zero);
+  index = AtenWhereSelfOp::create(
+      rewriter, loc, indexType, negative,
+      AtenAddScalarOp::create(rewriter, loc, indexType, index,
+                              createConstantInt(rewriter, loc, depth), one),
+      index);
+  SmallVector<int64_t> indexSizes(indicesType.getSizes());
+  indexSizes.insert(indexSizes.begin() + axis, 1);
+  index = AtenUnsqueezeOp::create(rewriter, loc,
+                                  getTensorType(context, indexSizes, si64),
+                                  index, createConstantInt(rewriter, loc, axis));
+  SmallVector<int64_t> positionSizes(rank, 1);
+  positionSizes[axis] = depth;
+  Value positions =
+      createView(rewriter, loc, createArange(rewriter, loc, depth),
+                 positionSizes, getTensorType(context, positionSizes, si64));
+  Value isOn = AtenEqTensorOp::create(
+      rewriter, loc,
+      getTensorType(context, resultType.getSizes(), rewriter.getI1Type()),
+      positions, index);
+  auto scalarType = getTensorType(context, {}, resultType.getDtype());
+  Value off = AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero,
+                                      zero);
+  Value on = AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero,
+                                     one);
+  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(binder.getOp(), resultType,
+                                               isOn, on, off);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
@@ -540,4 +682,8 @@ void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
   lowerings.on("Tile", 6, lowerTile);
   lowerings.on("Pad", 2, lowerPad);
   lowerings.on("Hardmax", 1, lowerHardmax);
+  lowerings.on("EyeLike", 9, lowerEyeLike);
+  lowerings.on("DepthToSpace", 1, lowerBlockRearrange</*isDepthToSpace=*/true>);
+  lowerings.on("SpaceToDepth", 1, lowerBlockRearrange</*isDepthToSpace=*/false>);
+  lowerings.on("OneHot", 9, lowerOneHot);
 }

@@ -142,3 +142,15 @@ func.func @gelu_unknown(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> 
   %0 = torch.operator "onnx.Gelu"(%x) {torch.onnx.approximate = "erf"} : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }
+
+// -----
+
+// Swish: x * sigmoid(alpha * x).
+// CHECK-LABEL: func.func @swish
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Scalar %arg0
+// CHECK: %[[GATE:.*]] = torch.aten.sigmoid %[[SCALED]]
+// CHECK: torch.aten.mul.Tensor %arg0, %[[GATE]]
+func.func @swish(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> attributes {torch.onnx_meta.opset_version = 24 : si64} {
+  %0 = torch.operator "onnx.Swish"(%x) {torch.onnx.alpha = 2.0 : f32} : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}

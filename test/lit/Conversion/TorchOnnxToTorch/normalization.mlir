@@ -50,3 +50,35 @@ func.func @rms_norm(%x: !torch.vtensor<[2,3,4],f32>, %w: !torch.vtensor<[4],f32>
   %0 = torch.operator "onnx.RMSNormalization"(%x, %w) {torch.onnx.epsilon = 1.000000e-01 : f32} : (!torch.vtensor<[2,3,4],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,3,4],f32>
   return %0 : !torch.vtensor<[2,3,4],f32>
 }
+
+// -----
+
+// LpNormalization p=1: x / sum(|x|) along axis, 0 where the norm is 0.
+// CHECK-LABEL: func.func @lp_norm_l1
+// CHECK: %[[ABS:.*]] = torch.aten.abs %arg0
+// CHECK: %[[NORM:.*]] = torch.aten.sum.dim_IntList %[[ABS]], %{{.*}}, %true, %none : {{.*}} -> !torch.vtensor<[1,3],f32>
+// CHECK: %[[ZERO:.*]] = torch.aten.eq.Scalar %[[NORM]]
+// CHECK: %[[Q:.*]] = torch.aten.div.Tensor %arg0, %[[NORM]]
+// CHECK: torch.aten.where.self %[[ZERO]], %{{.*}}, %[[Q]]
+func.func @lp_norm_l1(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.LpNormalization"(%x) {torch.onnx.p = 1 : si64, torch.onnx.axis = 0 : si64} : (!torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// InstanceNormalization: statistics over the spatial dims, scale and bias
+// per channel (viewed as [C, 1, 1]).
+// CHECK-LABEL: func.func @instance_norm
+// CHECK: %[[DIMS:.*]] = torch.prim.ListConstruct %int2, %int3
+// CHECK: %[[MEAN:.*]] = torch.aten.mean.dim %arg0, %[[DIMS]], %true, %none : {{.*}} -> !torch.vtensor<[2,3,1,1],f32>
+// CHECK: %[[CENTERED:.*]] = torch.aten.sub.Tensor %arg0, %[[MEAN]]
+// CHECK: torch.aten.rsqrt
+// CHECK: %[[SCALE:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[3,1,1],f32>
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Tensor %{{.*}}, %[[SCALE]]
+// CHECK: %[[BIAS:.*]] = torch.aten.view %arg2
+// CHECK: torch.aten.add.Tensor %[[SCALED]], %[[BIAS]]
+func.func @instance_norm(%x: !torch.vtensor<[2,3,4,5],f32>, %s: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[2,3,4,5],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.InstanceNormalization"(%x, %s, %b) : (!torch.vtensor<[2,3,4,5],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) -> !torch.vtensor<[2,3,4,5],f32>
+  return %0 : !torch.vtensor<[2,3,4,5],f32>
+}

@@ -155,3 +155,46 @@ func.func @hardmax_coerced(%x: !torch.vtensor<[3,4,5],f32>) -> !torch.vtensor<[3
   %0 = torch.operator "onnx.Hardmax"(%x) : (!torch.vtensor<[3,4,5],f32>) -> !torch.vtensor<[3,4,5],f32>
   return %0 : !torch.vtensor<[3,4,5],f32>
 }
+
+// -----
+
+// EyeLike with k=1 and dtype float: (col - row) == 1.
+// CHECK-LABEL: func.func @eyelike
+// CHECK: %[[DIFF:.*]] = torch.aten.sub.Tensor {{.*}} -> !torch.vtensor<[4,5],si64>
+// CHECK: %[[ON:.*]] = torch.aten.eq.Scalar %[[DIFF]], %int1
+// CHECK: torch.aten.to.dtype %[[ON]], %int6, {{.*}} -> !torch.vtensor<[4,5],f32>
+func.func @eyelike(%x: !torch.vtensor<[4,5],si32>) -> !torch.vtensor<[4,5],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.EyeLike"(%x) {torch.onnx.dtype = 1 : si64, torch.onnx.k = 1 : si64} : (!torch.vtensor<[4,5],si32>) -> !torch.vtensor<[4,5],f32>
+  return %0 : !torch.vtensor<[4,5],f32>
+}
+
+// -----
+
+// DepthToSpace CRD: [N, C/4, 2, 2, H, W] permuted to [N, C/4, H, 2, W, 2].
+// CHECK-LABEL: func.func @depth_to_space_crd
+// CHECK: %[[SPLIT:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,2,2,2,2,3],f32>
+// CHECK: %[[PERM:.*]] = torch.prim.ListConstruct %int0, %int1, %int4, %int2, %int5, %int3
+// CHECK: %[[T:.*]] = torch.aten.permute %[[SPLIT]], %[[PERM]]
+// CHECK: torch.aten.view %[[T]], {{.*}} -> !torch.vtensor<[1,2,4,6],f32>
+func.func @depth_to_space_crd(%x: !torch.vtensor<[1,8,2,3],f32>) -> !torch.vtensor<[1,2,4,6],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.DepthToSpace"(%x) {torch.onnx.blocksize = 2 : si64, torch.onnx.mode = "CRD"} : (!torch.vtensor<[1,8,2,3],f32>) -> !torch.vtensor<[1,2,4,6],f32>
+  return %0 : !torch.vtensor<[1,2,4,6],f32>
+}
+
+// -----
+
+// OneHot: depth 10 from the result; negative indices wrap.
+// CHECK-LABEL: func.func @onehot
+// CHECK: %[[NEG:.*]] = torch.aten.lt.Scalar %arg0, %int0
+// CHECK: %[[WRAPPED:.*]] = torch.aten.add.Scalar %arg0, %int10
+// CHECK: %[[INDEX:.*]] = torch.aten.where.self %[[NEG]], %[[WRAPPED]], %arg0
+// CHECK: %[[COLUMN:.*]] = torch.aten.unsqueeze %[[INDEX]], %int1
+// CHECK: %[[POSITIONS:.*]] = torch.aten.view {{.*}} -> !torch.vtensor<[1,10],si64>
+// CHECK: %[[IS_ON:.*]] = torch.aten.eq.Tensor %[[POSITIONS]], %[[COLUMN]]
+// CHECK: %[[OFF:.*]] = torch.aten.select.int %arg2, %int0, %int0
+// CHECK: %[[ON:.*]] = torch.aten.select.int %arg2, %int0, %int1
+// CHECK: torch.aten.where.self %[[IS_ON]], %[[ON]], %[[OFF]]
+func.func @onehot(%i: !torch.vtensor<[3],si64>, %d: !torch.vtensor<[],f32>, %v: !torch.vtensor<[2],f32>) -> !torch.vtensor<[3,10],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.OneHot"(%i, %d, %v) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[3],si64>, !torch.vtensor<[],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[3,10],f32>
+  return %0 : !torch.vtensor<[3,10],f32>
+}

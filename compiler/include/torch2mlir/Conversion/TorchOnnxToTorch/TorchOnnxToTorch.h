@@ -104,11 +104,12 @@ void populateOnnxShapeLowerings(OnnxLoweringSet &lowerings);
 /// Reductions (ReduceSum, ReduceMean, ReduceL2, ArgMax, ...).
 void populateOnnxReductionLowerings(OnnxLoweringSet &lowerings);
 /// Activations and math functions decomposed into core elementwise ops
-/// (Elu, Softplus, HardSwish, Sinh, Round, Mod, IsInf, CastLike, ...).
+/// (Elu, Softplus, HardSwish, Swish, Sinh, Round, Mod, IsInf, CastLike...).
 void populateOnnxActivationLowerings(OnnxLoweringSet &lowerings);
-/// Split, Tile, Pad, Trilu, Range, Size, Hardmax.
+/// Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
+/// DepthToSpace, SpaceToDepth.
 void populateOnnxTensorLowerings(OnnxLoweringSet &lowerings);
-/// LayerNormalization, RMSNormalization.
+/// Layer-, RMS-, Lp- and InstanceNormalization.
 void populateOnnxNormalizationLowerings(OnnxLoweringSet &lowerings);
 /// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
 void populateOnnxLossLowerings(OnnxLoweringSet &lowerings);
