@@ -131,6 +131,18 @@ def compare(expected: np.ndarray, actual: np.ndarray, what: str) -> str:
     )
 
 
+def _as_arrays(values: list[Any]) -> list[Any]:
+    """The data set's values as numpy arrays (some cases, e.g. CastLike's,
+    store TensorProtos)."""
+    import onnx
+    from onnx import numpy_helper
+
+    return [
+        numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v
+        for v in values
+    ]
+
+
 def run_case(case: Any) -> Result:
     """Compiles and runs one case in this process."""
     import torch2mlir
@@ -140,6 +152,7 @@ def run_case(case: Any) -> Result:
     try:
         compiled = torch2mlir.compile_onnx(case.model)
         for index, (inputs, outputs) in enumerate(case.data_sets):
+            inputs, outputs = _as_arrays(inputs), _as_arrays(outputs)
             actual = compiled(*inputs)
             for i, (want, got) in enumerate(zip(outputs, actual)):
                 problem = compare(want, got, f"data set {index}, output {i}")

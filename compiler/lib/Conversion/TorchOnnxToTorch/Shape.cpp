@@ -79,18 +79,31 @@ LogicalResult lowerConstant(const OpBinder &binder, PatternRewriter &rewriter) {
 }
 
 /// ConstantOfShape(shape) with `value` (a one-element tensor, default
-/// float32 zero): aten.full, filled at run time.
+/// float32 zero): aten.full, filled at run time. The sizes are the static
+/// result sizes or the values of a constant `shape`.
 LogicalResult lowerConstantOfShape(const OpBinder &binder,
                                    PatternRewriter &rewriter) {
-  auto resultType = binder.getResultType();
-  if (!resultType || !resultType.areAllSizesKnown())
-    return binder.fail(rewriter, "needs a result with static sizes");
+  auto anyResultType = binder.getAnyResultType();
+  SmallVector<int64_t> sizes;
+  if (!anyResultType || !anyResultType.hasDtype())
+    return binder.fail(rewriter, "needs a result with a known dtype");
+  if (anyResultType.hasSizes() && anyResultType.areAllSizesKnown())
+    sizes.assign(anyResultType.getSizes().begin(),
+                 anyResultType.getSizes().end());
+  else if (failed(binder.getConstantInts(0, sizes)))
+    return binder.fail(rewriter, "needs a result with static sizes or a "
+                                 "constant shape");
+  auto resultType = ValueTensorType::get(rewriter.getContext(), sizes,
+                                         anyResultType.getDtype());
   Location loc = binder.getLoc();
   Value fill;
   auto value = dyn_cast_or_null<DenseElementsAttr>(binder.getAttr("value"));
   if (value && value.getNumElements() != 1)
     return binder.fail(rewriter, "value must have one element");
   Type dtype = resultType.getDtype();
+  std::optional<int64_t> code = getScalarTypeCode(dtype);
+  if (!code)
+    return binder.fail(rewriter, "unsupported dtype");
   if (!value) {
     fill = createConstantFloat(rewriter, loc, 0.0);
   } else if (isa<mlir::FloatType>(value.getElementType())) {
@@ -103,14 +116,15 @@ LogicalResult lowerConstantOfShape(const OpBinder &binder,
                                  ? static_cast<int64_t>(v.getZExtValue())
                                  : v.getSExtValue());
   }
-  std::optional<int64_t> code = getScalarTypeCode(dtype);
-  if (!code)
-    return binder.fail(rewriter, "unsupported dtype");
   Value none = createConstantNone(rewriter, loc);
-  rewriter.replaceOpWithNewOp<AtenFullOp>(
-      binder.getOp(), resultType,
+  Value result = AtenFullOp::create(
+      rewriter, loc, resultType,
       createIntList(rewriter, loc, resultType.getSizes()), fill,
       createConstantInt(rewriter, loc, *code), none, none, none);
+  if (result.getType() != anyResultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, anyResultType,
+                                            result);
+  rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
 

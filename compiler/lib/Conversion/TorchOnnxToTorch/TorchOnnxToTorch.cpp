@@ -258,6 +258,10 @@ struct ConvertTorchOnnxToTorchPass
     populateOnnxNeuralNetLowerings(lowerings);
     populateOnnxShapeLowerings(lowerings);
     populateOnnxReductionLowerings(lowerings);
+    populateOnnxActivationLowerings(lowerings);
+    populateOnnxTensorLowerings(lowerings);
+    populateOnnxNormalizationLowerings(lowerings);
+    populateOnnxLossLowerings(lowerings);
     RewritePatternSet set(context);
     populateTorchOnnxToTorchPatterns(set, lowerings);
     patterns = FrozenRewritePatternSet(std::move(set));
@@ -383,4 +387,42 @@ Value mlir::torch2mlir::onnx_c::createScalarLiteral(PatternRewriter &rewriter,
       rewriter, loc,
       ValueTensorType::get(rewriter.getContext(), ArrayRef<int64_t>{}, dtype),
       cast<ElementsAttr>(attr));
+}
+
+ValueTensorType mlir::torch2mlir::onnx_c::getTensorType(MLIRContext *context,
+                                                        ArrayRef<int64_t> sizes,
+                                                        Type dtype) {
+  return ValueTensorType::get(context, sizes, dtype);
+}
+
+Type mlir::torch2mlir::onnx_c::getSi64Type(MLIRContext *context) {
+  return IntegerType::get(context, 64, IntegerType::Signed);
+}
+
+Value mlir::torch2mlir::onnx_c::createToDtype(PatternRewriter &rewriter,
+                                              Location loc, Value value,
+                                              Type dtype) {
+  auto type = cast<ValueTensorType>(value.getType());
+  if (type.getDtype() == dtype)
+    return value;
+  Value f = createConstantBool(rewriter, loc, false);
+  return AtenToDtypeOp::create(
+      rewriter, loc,
+      ValueTensorType::get(rewriter.getContext(), type.getOptionalSizes(),
+                           dtype),
+      value, createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), f, f,
+      createConstantNone(rewriter, loc));
+}
+
+Value mlir::torch2mlir::onnx_c::createArange(PatternRewriter &rewriter,
+                                             Location loc, int64_t n) {
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  Value none = createConstantNone(rewriter, loc);
+  return AtenArangeStartStepOp::create(
+      rewriter, loc, ValueTensorType::get(context, ArrayRef<int64_t>{n}, si64),
+      createConstantInt(rewriter, loc, 0), createConstantInt(rewriter, loc, n),
+      createConstantInt(rewriter, loc, 1),
+      createConstantInt(rewriter, loc, *getScalarTypeCode(si64)), none, none,
+      none);
 }

@@ -33,6 +33,21 @@ Value createView(PatternRewriter &rewriter, Location loc, Value value,
 Value createScalarLiteral(PatternRewriter &rewriter, Location loc,
                           Type dtype, double value);
 
+/// The `!torch.vtensor` type of `sizes` and `dtype`.
+torch::ValueTensorType getTensorType(MLIRContext *context,
+                                     ArrayRef<int64_t> sizes, Type dtype);
+
+/// The dtype of ONNX int64 tensors (si64).
+Type getSi64Type(MLIRContext *context);
+
+/// `value` converted to `dtype` (aten.to.dtype), or `value` if it has it.
+/// `value` must have known sizes and dtype.
+Value createToDtype(PatternRewriter &rewriter, Location loc, Value value,
+                    Type dtype);
+
+/// `aten.arange.start_step(0, n, 1)`: the si64 tensor [0, 1, ..., n-1].
+Value createArange(PatternRewriter &rewriter, Location loc, int64_t n);
+
 } // namespace mlir::torch2mlir::onnx_c
 
 #endif // TORCH2MLIR_LIB_CONVERSION_TORCHONNXTOTORCH_UTILS_H

@@ -101,8 +101,18 @@ void populateOnnxElementwiseLowerings(OnnxLoweringSet &lowerings);
 void populateOnnxNeuralNetLowerings(OnnxLoweringSet &lowerings);
 /// Reshape, Transpose, Concat, (Un)Squeeze, Constant*, Shape, Gather, ...
 void populateOnnxShapeLowerings(OnnxLoweringSet &lowerings);
-/// Reductions (ReduceSum, ReduceMean, ArgMax, ...).
+/// Reductions (ReduceSum, ReduceMean, ReduceL2, ArgMax, ...).
 void populateOnnxReductionLowerings(OnnxLoweringSet &lowerings);
+/// Activations and math functions decomposed into core elementwise ops
+/// (Elu, Softplus, HardSwish, Swish, Sinh, Round, Mod, IsInf, CastLike...).
+void populateOnnxActivationLowerings(OnnxLoweringSet &lowerings);
+/// Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
+/// DepthToSpace, SpaceToDepth.
+void populateOnnxTensorLowerings(OnnxLoweringSet &lowerings);
+/// Layer-, RMS-, Lp- and InstanceNormalization.
+void populateOnnxNormalizationLowerings(OnnxLoweringSet &lowerings);
+/// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
+void populateOnnxLossLowerings(OnnxLoweringSet &lowerings);
 
 /// Adds the pattern that applies `lowerings` to `torch.operator "onnx.*"`.
 void populateTorchOnnxToTorchPatterns(RewritePatternSet &patterns,

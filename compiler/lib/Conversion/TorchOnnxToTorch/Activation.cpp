@@ -1,0 +1,398 @@
+//===- Activation.cpp - ONNX activations and math functions to ATen -------===//
+//
+// Part of the torch2mlir project.
+//
+// The activations that ATen has no single op for (Elu, Selu, Softplus,
+// HardSigmoid, ...) and the math functions without an ATen op in the
+// dialect (Sinh, Tan, Round, Mod, IsInf, ...) become short chains of the
+// core elementwise ops (exp, log, comparisons, where), each following the
+// formula of the ONNX spec. They take float tensors unless noted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::onnx_c;
+
+namespace {
+
+/// Builds elementwise ATen ops whose results have the type `type` (the
+/// node's result) or, for comparisons, its sizes with an i1 dtype.
+class ElementwiseBuilder {
+public:
+  ElementwiseBuilder(PatternRewriter &rewriter, Location loc,
+                     ValueTensorType type)
+      : rewriter(rewriter), loc(loc), type(type) {}
+
+  ValueTensorType getType() const { return type; }
+  ValueTensorType getBoolType() const {
+    return ValueTensorType::get(rewriter.getContext(), type.getOptionalSizes(),
+                                rewriter.getI1Type());
+  }
+
+  template <typename AtenOp> Value unary(Value x) {
+    return AtenOp::create(rewriter, loc, type, x);
+  }
+  Value exp(Value x) { return unary<AtenExpOp>(x); }
+  Value log(Value x) { return unary<AtenLogOp>(x); }
+
+  Value add(Value a, Value b) {
+    return AtenAddTensorOp::create(rewriter, loc, type, a, b, one());
+  }
+  Value sub(Value a, Value b) {
+    return AtenSubTensorOp::create(rewriter, loc, type, a, b, one());
+  }
+  Value mul(Value a, Value b) {
+    return AtenMulTensorOp::create(rewriter, loc, type, a, b);
+  }
+  Value div(Value a, Value b) {
+    return AtenDivTensorOp::create(rewriter, loc, type, a, b);
+  }
+  Value add(Value a, double c) {
+    return AtenAddScalarOp::create(rewriter, loc, type, a, scalar(c), one());
+  }
+  Value mul(Value a, double c) {
+    return AtenMulScalarOp::create(rewriter, loc, type, a, scalar(c));
+  }
+  Value clamp(Value a, double lo, double hi) {
+    return AtenClampOp::create(rewriter, loc, type, a, scalar(lo), scalar(hi));
+  }
+  /// A comparison of `a` with the scalar `c` (AtenOp is a *.Scalar op).
+  template <typename AtenOp> Value compare(Value a, double c) {
+    return AtenOp::create(rewriter, loc, getBoolType(), a, scalar(c));
+  }
+  Value where(Value condition, Value a, Value b) {
+    return AtenWhereSelfOp::create(rewriter, loc, type, condition, a, b);
+  }
+  /// A 0-d tensor of the result dtype holding `value` (broadcasts).
+  Value splat(double value) {
+    return createScalarLiteral(rewriter, loc, type.getDtype(), value);
+  }
+  /// exp(x) - 1, as the ONNX formulas of Elu, Selu and Celu write it.
+  Value expm1(Value x) { return add(exp(x), -1.0); }
+
+private:
+  Value scalar(double value) { return createConstantFloat(rewriter, loc, value); }
+  Value one() { return createConstantInt(rewriter, loc, 1); }
+
+  PatternRewriter &rewriter;
+  Location loc;
+  ValueTensorType type;
+};
+
+/// A float elementwise op: `build(b, x)` computes the result from the
+/// first operand, whose type is the result's.
+template <typename Build>
+LogicalResult lowerFloatUnary(const OpBinder &binder, PatternRewriter &rewriter,
+                              Build build) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  if (!isa<mlir::FloatType>(inputType.getDtype()) ||
+      inputType.getDtype() != resultType.getDtype())
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  ElementwiseBuilder b(rewriter, binder.getLoc(), resultType);
+  Value result = build(b, x);
+  if (!result)
+    return failure(); // `build` has called binder.fail.
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// A float attribute of an activation and its default.
+struct FloatParam {
+  StringRef name;
+  double defaultValue;
+};
+
+/// A float activation: reads `attrs` (before building any IR), then
+/// `build(b, x, values)`.
+template <size_t N, typename Build>
+OnnxLowering floatActivation(std::array<FloatParam, N> attrs, Build build) {
+  return [=](const OpBinder &binder, PatternRewriter &rewriter) {
+    std::array<double, N> values;
+    for (size_t i = 0; i < N; ++i)
+      if (failed(binder.getFloat(attrs[i].name, values[i],
+                                 attrs[i].defaultValue)))
+        return binder.fail(rewriter, Twine("attribute '") + attrs[i].name +
+                                         "' must be a float");
+    return lowerFloatUnary(binder, rewriter,
+                           [&](ElementwiseBuilder &b, Value x) {
+                             return build(b, x, values);
+                           });
+  };
+}
+
+template <typename Build> OnnxLowering floatFunction(Build build) {
+  return floatActivation<0>({}, [=](ElementwiseBuilder &b, Value x,
+                                    std::array<double, 0>) {
+    return build(b, x);
+  });
+}
+
+/// PRelu(x, slope): x < 0 ? slope * x : x, slope broadcasting to x.
+LogicalResult lowerPRelu(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), slope = binder.getOperand(1);
+  auto resultType = binder.getResultType();
+  auto slopeType = getKnownTensorType(slope);
+  if (!getKnownTensorType(x) || !slopeType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  if (slopeType.getDtype() != resultType.getDtype())
+    return binder.fail(rewriter, "slope must have the input's dtype");
+  ElementwiseBuilder b(rewriter, binder.getLoc(), resultType);
+  Value negative = b.compare<AtenLtScalarOp>(x, 0.0);
+  rewriter.replaceOp(binder.getOp(), b.where(negative, b.mul(x, slope), x));
+  return success();
+}
+
+/// Gelu-20: aten.gelu with approximate "none" or "tanh".
+LogicalResult lowerGelu(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto resultType = binder.getAnyResultType();
+  std::string approximate;
+  if (!x || !resultType ||
+      failed(binder.getString("approximate", approximate, "none")))
+    return binder.fail(rewriter, "expects a tensor and a string approximate");
+  if (approximate != "none" && approximate != "tanh")
+    return binder.fail(rewriter,
+                       "unsupported approximate '" + approximate + "'");
+  rewriter.replaceOpWithNewOp<AtenGeluOp>(
+      binder.getOp(), resultType, x,
+      ConstantStrOp::create(rewriter, binder.getLoc(),
+                            StringType::get(rewriter.getContext()),
+                            rewriter.getStringAttr(approximate)));
+  return success();
+}
+
+/// IsNaN: x != x.
+LogicalResult lowerIsNaN(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  rewriter.replaceOpWithNewOp<AtenNeTensorOp>(binder.getOp(), resultType, x, x);
+  return success();
+}
+
+/// IsInf(detect_negative, detect_positive): x == -inf, x == +inf, or both.
+LogicalResult lowerIsInf(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t detectNegative, detectPositive;
+  if (!inputType || !resultType ||
+      failed(binder.getInt("detect_negative", detectNegative, 1)) ||
+      failed(binder.getInt("detect_positive", detectPositive, 1)))
+    return binder.fail(rewriter, "needs known sizes, dtypes and int attributes");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  Location loc = binder.getLoc();
+  double inf = std::numeric_limits<double>::infinity();
+  auto equals = [&](double value) -> Value {
+    return AtenEqScalarOp::create(rewriter, loc, resultType, x,
+                                  createConstantFloat(rewriter, loc, value));
+  };
+  Value result;
+  if (detectNegative && detectPositive)
+    result = AtenLogicalOrOp::create(rewriter, loc, resultType, equals(-inf),
+                                     equals(inf));
+  else if (detectNegative)
+    result = equals(-inf);
+  else if (detectPositive)
+    result = equals(inf);
+  else // Nothing is detected: x > +inf is false everywhere.
+    result = AtenGtScalarOp::create(rewriter, loc, resultType, x,
+                                    createConstantFloat(rewriter, loc, inf));
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// Mod(a, b): a - div(a, b) * b with the division rounding toward -inf
+/// (fmod=0: the result takes the divisor's sign, as Python's %) or toward
+/// zero (fmod=1: the dividend's sign, as C's fmod).
+LogicalResult lowerMod(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value a = binder.getOperand(0), b = binder.getOperand(1);
+  auto resultType = binder.getResultType();
+  int64_t fmod;
+  if (!getKnownTensorType(a) || !getKnownTensorType(b) || !resultType ||
+      failed(binder.getInt("fmod", fmod, 0)))
+    return binder.fail(rewriter, "needs known sizes, dtypes and an int fmod");
+  if (fmod != 0 && fmod != 1)
+    return binder.fail(rewriter, "fmod must be 0 or 1");
+  Location loc = binder.getLoc();
+  Value mode = ConstantStrOp::create(
+      rewriter, loc, StringType::get(rewriter.getContext()),
+      rewriter.getStringAttr(fmod ? "trunc" : "floor"));
+  ElementwiseBuilder e(rewriter, loc, resultType);
+  Value quotient =
+      AtenDivTensorModeOp::create(rewriter, loc, resultType, a, b, mode);
+  rewriter.replaceOp(binder.getOp(), e.sub(a, e.mul(quotient, b)));
+  return success();
+}
+
+/// Round: to the nearest integer, ties to even. With f = floor(x) and
+/// d = x - f: f + 1 if d > 0.5, f if d < 0.5, and on a tie f + (f mod 2).
+Value createRoundHalfEven(ElementwiseBuilder &b, Value x) {
+  Value f = b.unary<AtenFloorOp>(x);
+  Value d = b.sub(x, f);
+  // f mod 2 = f - 2 * floor(f / 2), in {0, 1}.
+  Value parity = b.sub(f, b.mul(b.unary<AtenFloorOp>(b.mul(f, 0.5)), 2.0));
+  Value tie = b.add(f, parity);
+  Value nearest = b.where(b.compare<AtenGtScalarOp>(d, 0.5), b.add(f, 1.0), f);
+  return b.where(b.compare<AtenEqScalarOp>(d, 0.5), tie, nearest);
+}
+
+/// CastLike(x, like): Cast to the dtype of `like` (the result's).
+LogicalResult lowerCastLike(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  if (!getScalarTypeCode(resultType.getDtype()))
+    return binder.fail(rewriter, "unsupported target dtype");
+  Value result =
+      createToDtype(rewriter, binder.getLoc(), x, resultType.getDtype());
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, binder.getLoc(),
+                                            resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+} // namespace
+
+void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
+    OnnxLoweringSet &lowerings) {
+  using Attrs1 = std::array<FloatParam, 1>;
+  using Attrs2 = std::array<FloatParam, 2>;
+  // Elu: x < 0 ? alpha * (exp(x) - 1) : x.
+  lowerings.on("Elu", 6,
+               floatActivation(Attrs1{{{"alpha", 1.0}}},
+                               [](ElementwiseBuilder &b, Value x, auto v) {
+                                 return b.where(
+                                     b.compare<AtenLtScalarOp>(x, 0.0),
+                                     b.mul(b.expm1(x), v[0]), x);
+                               }));
+  // Selu: gamma * (x > 0 ? x : alpha * (exp(x) - 1)).
+  lowerings.on(
+      "Selu", 6,
+      floatActivation(Attrs2{{{"alpha", 1.67326319217681884765625},
+                              {"gamma", 1.05070102214813232421875}}},
+                      [](ElementwiseBuilder &b, Value x, auto v) {
+                        Value inner =
+                            b.where(b.compare<AtenGtScalarOp>(x, 0.0), x,
+                                    b.mul(b.expm1(x), v[0]));
+                        return b.mul(inner, v[1]);
+                      }));
+  // Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+  lowerings.on("Celu", 12,
+               floatActivation(Attrs1{{{"alpha", 1.0}}},
+                               [](ElementwiseBuilder &b, Value x, auto v) {
+                                 Value negative =
+                                     b.mul(b.expm1(b.mul(x, 1.0 / v[0])), v[0]);
+                                 return b.where(
+                                     b.compare<AtenGtScalarOp>(x, 0.0), x,
+                                     negative);
+                               }));
+  // HardSigmoid: max(0, min(1, alpha * x + beta)).
+  lowerings.on("HardSigmoid", 6,
+               floatActivation(Attrs2{{{"alpha", 0.2}, {"beta", 0.5}}},
+                               [](ElementwiseBuilder &b, Value x, auto v) {
+                                 return b.clamp(b.add(b.mul(x, v[0]), v[1]),
+                                                0.0, 1.0);
+                               }));
+  // HardSwish: x * max(0, min(1, x / 6 + 0.5)).
+  lowerings.on("HardSwish", 14,
+               floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.mul(
+                     x, b.clamp(b.add(b.mul(x, 1.0 / 6.0), 0.5), 0.0, 1.0));
+               }));
+  // Softplus: log(exp(x) + 1).
+  lowerings.on("Softplus", 1,
+               floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.log(b.add(b.exp(x), 1.0));
+               }));
+  // Softsign: x / (1 + |x|).
+  lowerings.on("Softsign", 1,
+               floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.div(x, b.add(b.unary<AtenAbsOp>(x), 1.0));
+               }));
+  // Mish: x * tanh(softplus(x)).
+  lowerings.on("Mish", 18,
+               floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.mul(x, b.unary<AtenTanhOp>(
+                                     b.log(b.add(b.exp(x), 1.0))));
+               }));
+  // ThresholdedRelu: x > alpha ? x : 0.
+  lowerings.on("ThresholdedRelu", 10,
+               floatActivation(Attrs1{{{"alpha", 1.0}}},
+                               [](ElementwiseBuilder &b, Value x, auto v) {
+                                 return b.where(
+                                     b.compare<AtenGtScalarOp>(x, v[0]), x,
+                                     b.splat(0.0));
+                               }));
+  // Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0.
+  lowerings.on("Shrink", 9,
+               floatActivation(Attrs2{{{"bias", 0.0}, {"lambd", 0.5}}},
+                               [](ElementwiseBuilder &b, Value x, auto v) {
+                                 Value above = b.where(
+                                     b.compare<AtenGtScalarOp>(x, v[1]),
+                                     b.add(x, -v[0]), b.splat(0.0));
+                                 return b.where(
+                                     b.compare<AtenLtScalarOp>(x, -v[1]),
+                                     b.add(x, v[0]), above);
+                               }));
+  // Swish: x * sigmoid(alpha * x).
+  lowerings.on("Swish", 24,
+               floatActivation(Attrs1{{{"alpha", 1.0}}},
+                               [](ElementwiseBuilder &b, Value x, auto v) {
+                                 return b.mul(x, b.unary<AtenSigmoidOp>(
+                                                     b.mul(x, v[0])));
+                               }));
+  lowerings.on("PRelu", 7, lowerPRelu);
+  lowerings.on("Gelu", 20, lowerGelu);
+
+  // Hyperbolic and trigonometric functions by their exp/log identities.
+  lowerings.on("Sinh", 9, floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.mul(b.sub(b.exp(x), b.exp(b.unary<AtenNegOp>(x))),
+                              0.5);
+               }));
+  lowerings.on("Cosh", 9, floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.mul(b.add(b.exp(x), b.exp(b.unary<AtenNegOp>(x))),
+                              0.5);
+               }));
+  lowerings.on("Tan", 7, floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.div(b.unary<AtenSinOp>(x), b.unary<AtenCosOp>(x));
+               }));
+  // asinh(x) = log(x + sqrt(x^2 + 1)), acosh(x) = log(x + sqrt(x^2 - 1)).
+  lowerings.on("Asinh", 9, floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.log(
+                     b.add(x, b.unary<AtenSqrtOp>(b.add(b.mul(x, x), 1.0))));
+               }));
+  lowerings.on("Acosh", 9, floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.log(
+                     b.add(x, b.unary<AtenSqrtOp>(b.add(b.mul(x, x), -1.0))));
+               }));
+  // atanh(x) = 0.5 * log((1 + x) / (1 - x)).
+  lowerings.on("Atanh", 9, floatFunction([](ElementwiseBuilder &b, Value x) {
+                 Value oneMinusX = b.add(b.unary<AtenNegOp>(x), 1.0);
+                 return b.mul(b.log(b.div(b.add(x, 1.0), oneMinusX)), 0.5);
+               }));
+  lowerings.on("Round", 11, floatFunction(createRoundHalfEven));
+
+  lowerings.on("IsNaN", 9, lowerIsNaN);
+  lowerings.on("IsInf", 10, lowerIsInf);
+  lowerings.on("Mod", 10, lowerMod);
+  lowerings.on("CastLike", 15, lowerCastLike);
+}

@@ -1,0 +1,689 @@
+//===- Tensor.cpp - ONNX tensor construction and rearrangement to ATen ----===//
+//
+// Part of the torch2mlir project.
+//
+// Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
+// DepthToSpace and SpaceToDepth. Their size-like inputs
+// (split, repeats, pads, k, Range's bounds) are often graph inputs rather
+// than constants; when the result sizes are static (ONNX shape inference or
+// the model's declared outputs) they stand in for what only the values
+// would say, and what remains (pad offsets, the diagonal k, Range's start
+// and delta) is computed at run time with index arithmetic: arange,
+// comparisons, where and index_select.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::onnx_c;
+
+namespace {
+
+/// Size: the element count of a tensor with static sizes, an int64 0-d
+/// literal.
+LogicalResult lowerSize(const OpBinder &binder, PatternRewriter &rewriter) {
+  auto inputType = getKnownTensorType(binder.getOperand(0));
+  auto resultType = binder.getResultType();
+  if (!inputType || !inputType.areAllSizesKnown() || !resultType)
+    return binder.fail(rewriter,
+                       "unsupported: Size of a tensor with dynamic sizes");
+  int64_t count = 1;
+  for (int64_t size : inputType.getSizes())
+    count *= size;
+  Value result = ValueTensorLiteralOp::create(
+      rewriter, binder.getLoc(), resultType,
+      DenseElementsAttr::get(RankedTensorType::get({}, rewriter.getI64Type()),
+                             rewriter.getI64IntegerAttr(count)));
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// The sizes of Split's outputs along the axis of size `dimSize`: the
+/// `split` attribute (opset < 13) or constant input, else the outputs'
+/// static sizes, else `num_outputs` (18+) or as many equal parts as
+/// outputs (the last smaller when uneven).
+LogicalResult getSplitSizes(const OpBinder &binder, int64_t axis,
+                            int64_t dimSize, SmallVectorImpl<int64_t> &sizes) {
+  int64_t numOutputs = binder.getNumResults();
+  if (binder.getOpsetVersion() < 13) {
+    if (failed(binder.getInts("split", sizes)))
+      return failure();
+  } else if (binder.getOperand(1)) {
+    if (failed(binder.getConstantInts(1, sizes))) {
+      sizes.clear();
+      for (int64_t i = 0; i < numOutputs; ++i) {
+        auto type = binder.getResultType(i);
+        if (!type || type.getSizes()[axis] == kUnknownSize)
+          return failure();
+        sizes.push_back(type.getSizes()[axis]);
+      }
+    }
+  }
+  if (sizes.empty()) {
+    if (dimSize == kUnknownSize)
+      return failure();
+    int64_t parts = numOutputs;
+    if (binder.getOpsetVersion() >= 18 &&
+        failed(binder.getInt("num_outputs", parts, numOutputs)))
+      return failure();
+    if (parts != numOutputs || parts <= 0)
+      return failure();
+    int64_t each = (dimSize + parts - 1) / parts;
+    for (int64_t i = 0; i < parts; ++i)
+      sizes.push_back(std::clamp<int64_t>(dimSize - i * each, 0, each));
+  }
+  if (static_cast<int64_t>(sizes.size()) != numOutputs)
+    return failure();
+  if (dimSize != kUnknownSize &&
+      std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != dimSize)
+    return failure();
+  return success();
+}
+
+/// Split: one aten.slice.Tensor per output.
+LogicalResult lowerSplit(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  int64_t axis;
+  if (!inputType || failed(binder.getInt("axis", axis, 0)))
+    return binder.fail(rewriter, "needs a known rank and dtype");
+  int64_t rank = inputType.getSizes().size();
+  if (failed(normalizeAxis(axis, rank)))
+    return binder.fail(rewriter, "axis out of range");
+  SmallVector<int64_t> splitSizes;
+  if (failed(getSplitSizes(binder, axis, inputType.getSizes()[axis],
+                           splitSizes)))
+    return binder.fail(rewriter,
+                       "unsupported: split sizes computed at run time (and "
+                       "outputs without static sizes), or split sizes that do "
+                       "not add up to the dim");
+  for (unsigned i = 0; i < binder.getNumResults(); ++i)
+    if (!binder.getAnyResultType(i))
+      return binder.fail(rewriter, "outputs must be tensors");
+  Location loc = binder.getLoc();
+  Value dim = createConstantInt(rewriter, loc, axis);
+  Value one = createConstantInt(rewriter, loc, 1);
+  SmallVector<Value> results;
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(splitSizes)) {
+    Value part = AtenSliceTensorOp::create(
+        rewriter, loc, binder.getAnyResultType(i), x, dim,
+        createConstantInt(rewriter, loc, offset),
+        createConstantInt(rewriter, loc, offset + size), one);
+    results.push_back(part);
+    offset += size;
+  }
+  rewriter.replaceOp(binder.getOp(), results);
+  return success();
+}
+
+/// The si64 [rows, cols] tensor col - row: which diagonal each element is
+/// on (0 the main one, > 0 above it).
+Value createDiagonalOffsets(PatternRewriter &rewriter, Location loc,
+                            int64_t rows, int64_t cols) {
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  Value row = createView(rewriter, loc, createArange(rewriter, loc, rows),
+                         {rows, 1}, getTensorType(context, {rows, 1}, si64));
+  Value col = createView(rewriter, loc, createArange(rewriter, loc, cols),
+                         {1, cols}, getTensorType(context, {1, cols}, si64));
+  return AtenSubTensorOp::create(rewriter, loc,
+                                 getTensorType(context, {rows, cols}, si64),
+                                 col, row, createConstantInt(rewriter, loc, 1));
+}
+
+/// Trilu(x, k): keeps the elements of the last two dims [N, M] with
+/// col - row >= k (upper) or <= k (lower), zeroing the rest. k may be
+/// computed at run time.
+LogicalResult lowerTrilu(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), k = binder.getOperand(1);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t upper;
+  if (!inputType || !resultType || failed(binder.getInt("upper", upper, 1)))
+    return binder.fail(rewriter, "needs known sizes, dtypes and an int upper");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  if (sizes.size() < 2)
+    return binder.fail(rewriter, "the input must have rank >= 2");
+  int64_t rows = sizes[sizes.size() - 2], cols = sizes.back();
+  if (rows == kUnknownSize || cols == kUnknownSize)
+    return binder.fail(rewriter, "unsupported: dynamic sizes of the last two "
+                                 "dims");
+  if (rows == 0 || cols == 0) {
+    // Nothing to zero.
+    Value result = x;
+    if (result.getType() != resultType)
+      result = TensorStaticInfoCastOp::create(rewriter, binder.getLoc(),
+                                              resultType, x);
+    rewriter.replaceOp(binder.getOp(), result);
+    return success();
+  }
+  auto kType = getKnownTensorType(k);
+  if (k && (!kType || !kType.getSizes().empty() ||
+            !isa<IntegerType>(kType.getDtype())))
+    return binder.fail(rewriter, "k must be a 0-d integer tensor");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  auto maskType = getTensorType(context, {rows, cols}, rewriter.getI1Type());
+  Value diff = createDiagonalOffsets(rewriter, loc, rows, cols);
+  Value diagonal = k ? createToDtype(rewriter, loc, k, si64)
+                     : createScalarLiteral(rewriter, loc, si64, 0);
+  Value keep = upper ? AtenGeTensorOp::create(rewriter, loc, maskType, diff,
+                                              diagonal)
+                           .getResult()
+                     : AtenLeTensorOp::create(rewriter, loc, maskType, diff,
+                                              diagonal)
+                           .getResult();
+  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
+      binder.getOp(), resultType, keep, x,
+      createScalarLiteral(rewriter, loc, resultType.getDtype(), 0));
+  return success();
+}
+
+/// The value of a one-element literal tensor, as a double.
+std::optional<double> getLiteralScalar(Value value) {
+  auto literal = value ? value.getDefiningOp<ValueTensorLiteralOp>() : nullptr;
+  auto elements =
+      literal ? dyn_cast<DenseElementsAttr>(literal.getValue()) : nullptr;
+  if (!elements || elements.getNumElements() != 1)
+    return std::nullopt;
+  if (isa<mlir::FloatType>(elements.getElementType()))
+    return (*elements.getValues<APFloat>().begin()).convertToDouble();
+  APInt v = *elements.getValues<APInt>().begin();
+  return elements.getElementType().isUnsignedInteger()
+             ? static_cast<double>(v.getZExtValue())
+             : static_cast<double>(v.getSExtValue());
+}
+
+/// Range(start, limit, delta): start + arange(n) * delta in the inputs'
+/// dtype, with n = max(ceil((limit - start) / delta), 0). n comes from the
+/// static result size, or from the inputs when they are literals; start
+/// and delta may be computed at run time.
+LogicalResult lowerRange(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value start = binder.getOperand(0), limit = binder.getOperand(1),
+        delta = binder.getOperand(2);
+  auto startType = getKnownTensorType(start);
+  auto deltaType = getKnownTensorType(delta);
+  auto resultType = binder.getAnyResultType();
+  if (!startType || !deltaType || !resultType || !resultType.hasDtype())
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  Type dtype = resultType.getDtype();
+  if (startType.getDtype() != dtype || deltaType.getDtype() != dtype)
+    return binder.fail(rewriter, "start and delta must have the result's dtype");
+  int64_t n = kUnknownSize;
+  if (resultType.hasSizes() && resultType.getSizes().size() == 1)
+    n = resultType.getSizes()[0];
+  std::optional<double> first = getLiteralScalar(start),
+                        last = getLiteralScalar(limit),
+                        step = getLiteralScalar(delta);
+  if (n == kUnknownSize && first && last && step && *step != 0.0)
+    n = std::max<int64_t>(
+        static_cast<int64_t>(std::ceil((*last - *first) / *step)), 0);
+  if (n == kUnknownSize)
+    return binder.fail(rewriter, "unsupported: a result size that depends on "
+                                 "values computed at run time");
+  Location loc = binder.getLoc();
+  auto staticType = getTensorType(rewriter.getContext(), {n}, dtype);
+  Value steps =
+      createToDtype(rewriter, loc, createArange(rewriter, loc, n), dtype);
+  Value scaled =
+      AtenMulTensorOp::create(rewriter, loc, staticType, steps, delta);
+  Value result =
+      AtenAddTensorOp::create(rewriter, loc, staticType, scaled, start,
+                              createConstantInt(rewriter, loc, 1));
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// Tile(x, repeats) with static input and result sizes (repeats =
+/// result / input per dim): x viewed as [1, d0, 1, d1, ...], expanded to
+/// [r0, d0, r1, d1, ...] and viewed as the result.
+LogicalResult lowerTile(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: dynamic input or result sizes");
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  if (in.size() != out.size())
+    return binder.fail(rewriter, "the result must have the input's rank");
+  SmallVector<int64_t> repeats;
+  SmallVector<int64_t> constantRepeats;
+  bool isConstant = succeeded(binder.getConstantInts(1, constantRepeats));
+  if (isConstant && constantRepeats.size() != in.size())
+    return binder.fail(rewriter, "repeats must hold one value per dim");
+  for (auto [i, size] : llvm::enumerate(in)) {
+    int64_t repeat = size == 0 ? (out[i] == 0 ? 1 : -1) : out[i] / size;
+    if (repeat < 0 || (size != 0 && out[i] % size != 0) ||
+        (isConstant && size != 0 && constantRepeats[i] != repeat))
+      return binder.fail(rewriter, "the result sizes are not a multiple of "
+                                   "the input's");
+    repeats.push_back(repeat);
+  }
+  Location loc = binder.getLoc();
+  SmallVector<int64_t> interleaved, expanded;
+  for (auto [size, repeat] : llvm::zip_equal(in, repeats)) {
+    interleaved.append({1, size});
+    expanded.append({repeat, size});
+  }
+  Value view = createView(rewriter, loc, x, interleaved,
+                          withSizes(x, interleaved));
+  Value broadcast = AtenExpandOp::create(
+      rewriter, loc, withSizes(x, expanded), view,
+      createIntList(rewriter, loc, expanded),
+      createConstantBool(rewriter, loc, false));
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, broadcast, out, resultType));
+  return success();
+}
+
+/// The begin pad of each padded axis, as written in the model.
+struct PadSpec {
+  SmallVector<int64_t> axes;
+  /// Constant pads (begin..., end...), or empty when computed at run time.
+  SmallVector<int64_t> constantPads;
+  /// The pads input (opset 11+), when not constant.
+  Value pads;
+};
+
+/// Pad with pads computed at run time, or in edge/reflect/wrap mode: for
+/// each padded axis d, the source index of output position i is
+/// i - begin[d], mapped into [0, in) by the mode (clamped for edge and
+/// constant, mirrored for reflect, modulo for wrap) and gathered with
+/// index_select; constant mode then puts `value` where the source index
+/// was out of range.
+Value createGatherPad(PatternRewriter &rewriter, Location loc, Value x,
+                      ValueTensorType resultType, const PadSpec &spec,
+                      StringRef mode, Value value) {
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  ArrayRef<int64_t> in = cast<ValueTensorType>(x.getType()).getSizes();
+  ArrayRef<int64_t> out = resultType.getSizes();
+  int64_t rank = in.size();
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value zero = createConstantInt(rewriter, loc, 0);
+  SmallVector<int64_t> sizes(in);
+  Value result = x;
+  for (auto [i, axis] : llvm::enumerate(spec.axes)) {
+    int64_t n = in[axis], m = out[axis];
+    auto indexType = getTensorType(context, {m}, si64);
+    auto maskType = getTensorType(context, {m}, rewriter.getI1Type());
+    Value begin;
+    if (spec.pads) {
+      begin = AtenSelectIntOp::create(
+          rewriter, loc, getTensorType(context, {}, si64), spec.pads, zero,
+          createConstantInt(rewriter, loc, i));
+      begin = createToDtype(rewriter, loc, begin, si64);
+    } else {
+      begin = createScalarLiteral(rewriter, loc, si64, spec.constantPads[i]);
+    }
+    Value source = AtenSubTensorOp::create(
+        rewriter, loc, indexType, createArange(rewriter, loc, m), begin, one);
+    Value inRange;
+    if (mode == "constant") {
+      inRange = AtenLogicalAndOp::create(
+          rewriter, loc, maskType,
+          AtenGeScalarOp::create(rewriter, loc, maskType, source, zero),
+          AtenLtScalarOp::create(rewriter, loc, maskType, source,
+                                 createConstantInt(rewriter, loc, n)));
+    } else if (mode == "reflect") {
+      // (n - 1) - |(n - 1) - |i||.
+      Value last = createConstantInt(rewriter, loc, n - 1);
+      Value distance = AtenAbsOp::create(rewriter, loc, indexType, source);
+      Value fromEnd = AtenAbsOp::create(
+          rewriter, loc, indexType,
+          AtenRsubScalarOp::create(rewriter, loc, indexType, distance, last,
+                                   one));
+      source = AtenRsubScalarOp::create(rewriter, loc, indexType, fromEnd,
+                                        last, one);
+    } else if (mode == "wrap") {
+      Value quotient = AtenDivTensorModeOp::create(
+          rewriter, loc, indexType, source,
+          createScalarLiteral(rewriter, loc, si64, n),
+          ConstantStrOp::create(rewriter, loc, StringType::get(context),
+                                rewriter.getStringAttr("floor")));
+      source = AtenSubTensorOp::create(
+          rewriter, loc, indexType, source,
+          AtenMulScalarOp::create(rewriter, loc, indexType, quotient,
+                                  createConstantInt(rewriter, loc, n)),
+          one);
+    }
+    source = AtenClampOp::create(rewriter, loc, indexType, source, zero,
+                                 createConstantInt(rewriter, loc, n - 1));
+    sizes[axis] = m;
+    auto stepType = withSizes(x, sizes);
+    result = AtenIndexSelectOp::create(rewriter, loc, stepType, result,
+                                       createConstantInt(rewriter, loc, axis),
+                                       source);
+    if (inRange) {
+      SmallVector<int64_t> maskSizes(rank, 1);
+      maskSizes[axis] = m;
+      Value mask = createView(
+          rewriter, loc, inRange, maskSizes,
+          getTensorType(context, maskSizes, rewriter.getI1Type()));
+      result = AtenWhereSelfOp::create(rewriter, loc, stepType, mask, result,
+                                       value);
+    }
+  }
+  return result;
+}
+
+/// Pad (opset 2: attributes; 11: pads and constant_value inputs; 18: axes
+/// input; 19: wrap mode). Constant pads >= 0 in constant mode with a
+/// constant value become aten.constant_pad_nd; everything else, including
+/// pads computed at run time, goes through createGatherPad, which needs
+/// static input and result sizes.
+LogicalResult lowerPad(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  std::string mode;
+  if (!inputType || !resultType ||
+      failed(binder.getString("mode", mode, "constant")))
+    return binder.fail(rewriter, "needs known sizes, dtypes and a string mode");
+  if (mode != "constant" && mode != "edge" && mode != "reflect" &&
+      mode != "wrap")
+    return binder.fail(rewriter, "unsupported mode '" + mode + "'");
+  int64_t rank = inputType.getSizes().size();
+  bool fromAttributes = binder.getOpsetVersion() < 11;
+  PadSpec spec;
+  // The padded axes (18+: an optional constant input).
+  if (!fromAttributes && binder.getOperand(3)) {
+    if (failed(binder.getConstantInts(3, spec.axes)))
+      return binder.fail(rewriter, "unsupported: axes computed at run time");
+    for (int64_t &axis : spec.axes)
+      if (failed(normalizeAxis(axis, rank)))
+        return binder.fail(rewriter, "axis out of range");
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      spec.axes.push_back(d);
+  }
+  int64_t numAxes = spec.axes.size();
+  if (fromAttributes) {
+    if (failed(binder.getInts("pads", spec.constantPads)))
+      return binder.fail(rewriter, "pads must be ints");
+  } else if (failed(binder.getConstantInts(1, spec.constantPads))) {
+    spec.pads = binder.getOperand(1);
+    auto padsType = getKnownTensorType(spec.pads);
+    if (!padsType || padsType.getSizes().size() != 1 ||
+        !isa<IntegerType>(padsType.getDtype()) ||
+        (padsType.getSizes()[0] != kUnknownSize &&
+         padsType.getSizes()[0] != 2 * numAxes))
+      return binder.fail(rewriter, "pads must be a 1-D integer tensor with "
+                                   "two values per padded axis");
+    spec.constantPads.clear();
+  }
+  if (!spec.pads && static_cast<int64_t>(spec.constantPads.size()) != 2 * numAxes)
+    return binder.fail(rewriter, "pads must hold two values per padded axis");
+
+  // The pad value: a float attribute (opset < 11) or an optional 0-d input.
+  Location loc = binder.getLoc();
+  Type dtype = resultType.getDtype();
+  double attrValue = 0.0;
+  Value valueTensor;
+  if (fromAttributes) {
+    if (failed(binder.getFloat("value", attrValue, 0.0)))
+      return binder.fail(rewriter, "value must be a float");
+  } else if (Value value = binder.getOperand(2)) {
+    auto valueType = getKnownTensorType(value);
+    if (!valueType || valueType.getDtype() != dtype ||
+        (valueType.getSizes().size() > 1) ||
+        (valueType.getSizes().size() == 1 && valueType.getSizes()[0] != 1))
+      return binder.fail(rewriter, "constant_value must be one element of "
+                                   "the input's dtype");
+    // A literal value is read here, so that constant mode can use
+    // aten.constant_pad_nd.
+    auto literal = value.getDefiningOp<ValueTensorLiteralOp>();
+    auto elements =
+        literal ? dyn_cast<DenseElementsAttr>(literal.getValue()) : nullptr;
+    if (elements && elements.isSplat() &&
+        isa<mlir::FloatType>(elements.getElementType()))
+      attrValue = elements.getSplatValue<APFloat>().convertToDouble();
+    else if (elements && elements.isSplat())
+      attrValue = static_cast<double>(
+          elements.getSplatValue<APInt>().getSExtValue());
+    else
+      valueTensor = value;
+  }
+
+  bool allNonNegative = llvm::all_of(spec.constantPads,
+                                     [](int64_t pad) { return pad >= 0; });
+  if (mode == "constant" && !spec.pads && !valueTensor && allNonNegative) {
+    // aten.constant_pad_nd lists (begin, end) from the last dim backward.
+    SmallVector<int64_t> begin(rank, 0), end(rank, 0);
+    for (auto [i, axis] : llvm::enumerate(spec.axes)) {
+      begin[axis] = spec.constantPads[i];
+      end[axis] = spec.constantPads[numAxes + i];
+    }
+    SmallVector<int64_t> padList;
+    for (int64_t d = rank - 1; d >= 0; --d)
+      padList.append({begin[d], end[d]});
+    Value fill = isa<mlir::FloatType>(dtype)
+                     ? createConstantFloat(rewriter, loc, attrValue)
+                     : createConstantInt(rewriter, loc,
+                                         static_cast<int64_t>(attrValue));
+    rewriter.replaceOpWithNewOp<AtenConstantPadNdOp>(
+        binder.getOp(), resultType, x, createIntList(rewriter, loc, padList),
+        fill);
+    return success();
+  }
+  if (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: pads computed at run time, "
+                                 "negative pads or a non-constant mode with "
+                                 "dynamic input or result sizes");
+  if (mode == "constant" && !valueTensor)
+    valueTensor = createScalarLiteral(rewriter, loc, dtype, attrValue);
+  else if (valueTensor &&
+           cast<ValueTensorType>(valueTensor.getType()).getSizes().size() == 1)
+    valueTensor = createView(rewriter, loc, valueTensor, {},
+                             getTensorType(rewriter.getContext(), {}, dtype));
+  rewriter.replaceOp(binder.getOp(),
+                     createGatherPad(rewriter, loc, x, resultType, spec, mode,
+                                     valueTensor));
+  return success();
+}
+
+/// Hardmax: 1 at the first maximum along `axis`, 0 elsewhere:
+/// arange(n) == argmax(x, axis, keepdim), converted to x's dtype. Before
+/// opset 13 the input was coerced to 2-D at `axis`, which is the same
+/// when `axis` is the last dim.
+LogicalResult lowerHardmax(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  bool coerce2d = binder.getOpsetVersion() < 13;
+  int64_t rank = inputType.getSizes().size(), axis;
+  if (failed(binder.getInt("axis", axis, coerce2d ? 1 : -1)) ||
+      failed(normalizeAxis(axis, rank)))
+    return binder.fail(rewriter, "axis out of range");
+  if (coerce2d && axis != rank - 1)
+    return binder.fail(rewriter, "unsupported: the 2-D coercion of opset < 13 "
+                                 "at an axis other than the last");
+  int64_t n = inputType.getSizes()[axis];
+  if (n == kUnknownSize)
+    return binder.fail(rewriter, "unsupported: a dynamic size along axis");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  SmallVector<int64_t> keptSizes(inputType.getSizes());
+  keptSizes[axis] = 1;
+  Value argmax = AtenArgmaxOp::create(
+      rewriter, loc, getTensorType(context, keptSizes, si64), x,
+      createConstantInt(rewriter, loc, axis),
+      createConstantBool(rewriter, loc, true));
+  SmallVector<int64_t> positionSizes(rank, 1);
+  positionSizes[axis] = n;
+  Value positions =
+      createView(rewriter, loc, createArange(rewriter, loc, n), positionSizes,
+                 getTensorType(context, positionSizes, si64));
+  Value isMax = AtenEqTensorOp::create(
+      rewriter, loc,
+      getTensorType(context, resultType.getSizes(), rewriter.getI1Type()),
+      positions, argmax);
+  rewriter.replaceOp(binder.getOp(),
+                     createToDtype(rewriter, loc, isMax, resultType.getDtype()));
+  return success();
+}
+
+/// EyeLike(x, dtype, k): ones on the k-th diagonal of a static 2-D shape.
+LogicalResult lowerEyeLike(const OpBinder &binder, PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  int64_t k;
+  if (!resultType || !resultType.areAllSizesKnown() ||
+      resultType.getSizes().size() != 2 || failed(binder.getInt("k", k, 0)))
+    return binder.fail(rewriter, "needs a static 2-D result and an int k");
+  if (!getScalarTypeCode(resultType.getDtype()))
+    return binder.fail(rewriter, "unsupported result dtype");
+  Location loc = binder.getLoc();
+  int64_t rows = resultType.getSizes()[0], cols = resultType.getSizes()[1];
+  Value onDiagonal = AtenEqScalarOp::create(
+      rewriter, loc,
+      getTensorType(rewriter.getContext(), {rows, cols}, rewriter.getI1Type()),
+      createDiagonalOffsets(rewriter, loc, rows, cols),
+      createConstantInt(rewriter, loc, k));
+  rewriter.replaceOp(binder.getOp(), createToDtype(rewriter, loc, onDiagonal,
+                                                   resultType.getDtype()));
+  return success();
+}
+
+/// DepthToSpace / SpaceToDepth with static NCHW sizes: a view that splits
+/// the moved dims, a permutation, a view that merges them. In DCR mode the
+/// channel index is (block row, block col, channel), in CRD mode
+/// (channel, block row, block col).
+template <bool isDepthToSpace>
+LogicalResult lowerBlockRearrange(const OpBinder &binder,
+                                  PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t b;
+  std::string mode;
+  if (!inputType || !resultType || failed(binder.getInt("blocksize", b)) ||
+      failed(binder.getString("mode", mode, "DCR")))
+    return binder.fail(rewriter, "needs known sizes, dtypes and an int "
+                                 "blocksize");
+  if (!inputType.areAllSizesKnown() || inputType.getSizes().size() != 4)
+    return binder.fail(rewriter, "unsupported: a non-4-D input or dynamic "
+                                 "sizes");
+  if (mode != "DCR" && mode != "CRD")
+    return binder.fail(rewriter, "unsupported mode '" + mode + "'");
+  ArrayRef<int64_t> s = inputType.getSizes();
+  int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+  bool dcr = mode == "DCR";
+  SmallVector<int64_t> split, perm;
+  if constexpr (isDepthToSpace) {
+    if (b <= 0 || c % (b * b) != 0)
+      return binder.fail(rewriter, "channels must be a multiple of "
+                                   "blocksize^2");
+    int64_t depth = c / (b * b);
+    split = dcr ? SmallVector<int64_t>{n, b, b, depth, h, w}
+                : SmallVector<int64_t>{n, depth, b, b, h, w};
+    perm = dcr ? SmallVector<int64_t>{0, 3, 4, 1, 5, 2}
+               : SmallVector<int64_t>{0, 1, 4, 2, 5, 3};
+  } else {
+    if (b <= 0 || h % b != 0 || w % b != 0)
+      return binder.fail(rewriter, "height and width must be multiples of "
+                                   "blocksize");
+    split = {n, c, h / b, b, w / b, b};
+    perm = dcr ? SmallVector<int64_t>{0, 3, 5, 1, 2, 4}
+               : SmallVector<int64_t>{0, 1, 3, 5, 2, 4};
+  }
+  Location loc = binder.getLoc();
+  Value view = createView(rewriter, loc, x, split, withSizes(x, split));
+  Value permuted = createPermute(rewriter, loc, view, perm);
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, permuted, resultType.getSizes(),
+                                resultType));
+  return success();
+}
+
+/// OneHot(indices, depth, values = [off, on], axis): on where
+/// arange(depth) (along the new axis) equals the index (negative ones
+/// counting from depth), off elsewhere. depth is the result's static size
+/// along axis.
+LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value indices = binder.getOperand(0), values = binder.getOperand(2);
+  auto indicesType = getKnownTensorType(indices);
+  auto valuesType = getKnownTensorType(values);
+  auto resultType = binder.getResultType();
+  int64_t axis;
+  if (!indicesType || !valuesType || !resultType ||
+      failed(binder.getInt("axis", axis, -1)))
+    return binder.fail(rewriter, "needs known sizes, dtypes and an int axis");
+  int64_t rank = resultType.getSizes().size();
+  if (failed(normalizeAxis(axis, rank)))
+    return binder.fail(rewriter, "axis out of range");
+  int64_t depth = resultType.getSizes()[axis];
+  if (depth == kUnknownSize || !indicesType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: a depth or index sizes known "
+                                 "only at run time");
+  if (valuesType.getDtype() != resultType.getDtype())
+    return binder.fail(rewriter, "values must have the result's dtype");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  Value zero = createConstantInt(rewriter, loc, 0);
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value index = createToDtype(rewriter, loc, indices, si64);
+  auto indexType = cast<ValueTensorType>(index.getType());
+  Value negative = AtenLtScalarOp::create(
+      rewriter, loc,
+      getTensorType(context, indicesType.getSizes(), rewriter.getI1Type()),
+      index, zero);
+  index = AtenWhereSelfOp::create(
+      rewriter, loc, indexType, negative,
+      AtenAddScalarOp::create(rewriter, loc, indexType, index,
+                              createConstantInt(rewriter, loc, depth), one),
+      index);
+  SmallVector<int64_t> indexSizes(indicesType.getSizes());
+  indexSizes.insert(indexSizes.begin() + axis, 1);
+  index = AtenUnsqueezeOp::create(rewriter, loc,
+                                  getTensorType(context, indexSizes, si64),
+                                  index, createConstantInt(rewriter, loc, axis));
+  SmallVector<int64_t> positionSizes(rank, 1);
+  positionSizes[axis] = depth;
+  Value positions =
+      createView(rewriter, loc, createArange(rewriter, loc, depth),
+                 positionSizes, getTensorType(context, positionSizes, si64));
+  Value isOn = AtenEqTensorOp::create(
+      rewriter, loc,
+      getTensorType(context, resultType.getSizes(), rewriter.getI1Type()),
+      positions, index);
+  auto scalarType = getTensorType(context, {}, resultType.getDtype());
+  Value off = AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero,
+                                      zero);
+  Value on = AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero,
+                                     one);
+  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(binder.getOp(), resultType,
+                                               isOn, on, off);
+  return success();
+}
+
+} // namespace
+
+void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
+    OnnxLoweringSet &lowerings) {
+  lowerings.on("Size", 1, lowerSize);
+  lowerings.on("Split", 2, lowerSplit);
+  lowerings.on("Trilu", 14, lowerTrilu);
+  lowerings.on("Range", 11, lowerRange);
+  lowerings.on("Tile", 6, lowerTile);
+  lowerings.on("Pad", 2, lowerPad);
+  lowerings.on("Hardmax", 1, lowerHardmax);
+  lowerings.on("EyeLike", 9, lowerEyeLike);
+  lowerings.on("DepthToSpace", 1, lowerBlockRearrange</*isDepthToSpace=*/true>);
+  lowerings.on("SpaceToDepth", 1, lowerBlockRearrange</*isDepthToSpace=*/false>);
+  lowerings.on("OneHot", 9, lowerOneHot);
+}
