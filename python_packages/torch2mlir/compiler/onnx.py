@@ -185,10 +185,14 @@ def compile_onnx(
             the opset and the ONNX node) or code generation failed.
     """
     from ..onnx import OnnxImporter, prepare_model
+    from ..onnx.fold import fold_constants
 
     timings: dict[str, float] = {}
     start = time.perf_counter()
     prepared = prepare_model(model, opset_version=opset_version, data_dir=data_dir)
+    # Shape computations on static shapes become constants, so that their
+    # users (Reshape, Expand, Range, ...) get static result types.
+    prepared = fold_constants(prepared)
     module = OnnxImporter(prepared).import_model()
     initializers = {t.name for t in prepared.graph.initializer}
     input_names = [i.name for i in prepared.graph.input if i.name not in initializers]

@@ -1,0 +1,180 @@
+"""Constant folding of ONNX shape computations, before import.
+
+Exported and function-expanded ONNX graphs compute shapes at run time:
+``Shape -> Gather -> Concat -> Reshape``, ``Shape -> Range``,
+``Shape -> ConstantOfShape -> Expand``. When the input shapes are static,
+those values are constants, and ONNX shape inference alone does not always
+see through them, which leaves ``?`` sizes that the static lowerings cannot
+take. :func:`fold_constants` evaluates such nodes once at compile time with
+ONNX's reference implementation (``onnx.reference``: the semantics are the
+spec's by construction), replaces them by initializers, and infers shapes
+again, until nothing more folds.
+
+Only small results are folded (shape-like values; ``max_elements``), only
+deterministic ops of the default domain without subgraphs, and only in the
+main graph.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import onnx
+from onnx import ModelProto, numpy_helper
+
+__all__ = ["fold_constants"]
+
+# Default-domain ops that are pure functions of their inputs (no randomness,
+# no subgraphs) and cheap on small tensors.
+_FOLDABLE = frozenset(
+    """Abs Add And Cast CastLike Ceil Concat Constant ConstantOfShape Div Equal
+    Expand Flatten Floor Gather GatherElements Greater GreaterOrEqual Identity
+    Less LessOrEqual Max Min Mod Mul Neg Not Or Range ReduceMax ReduceMin
+    ReduceProd ReduceSum Reshape Shape Sign Size Slice Split Squeeze Sub Sum
+    Tile Transpose Unsqueeze Where Xor""".split()
+)
+
+
+def _static_shape(type_proto: onnx.TypeProto | None) -> list[int] | None:
+    if type_proto is None or type_proto.WhichOneof("value") != "tensor_type":
+        return None
+    tensor = type_proto.tensor_type
+    if not tensor.HasField("shape"):
+        return None
+    dims = [d.dim_value if d.HasField("dim_value") else None for d in tensor.shape.dim]
+    return None if any(d is None for d in dims) else dims
+
+
+def _fold_once(model: ModelProto, max_elements: int) -> bool:
+    """Folds what can be folded now; whether anything changed."""
+    graph = model.graph
+    opset = next(
+        (o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None
+    )
+    if opset is None:
+        return False
+    known: dict[str, np.ndarray] = {
+        t.name: numpy_helper.to_array(t) for t in graph.initializer
+    }
+    types = {
+        v.name: v.type for v in [*graph.input, *graph.value_info, *graph.output]
+    }
+    graph_outputs = {o.name for o in graph.output}
+    kept = []
+    changed = False
+    for node in graph.node:
+        folded = None
+        if (
+            node.domain in ("", "ai.onnx")
+            and node.op_type in _FOLDABLE
+            and not any(a.type in (5, 10) for a in node.attribute)  # GRAPH(S)
+            and not any(o in graph_outputs for o in node.output)
+        ):
+            folded = _evaluate(node, known, types, opset, max_elements)
+        if folded is None:
+            kept.append(node)
+            continue
+        for name, value in zip(node.output, folded):
+            known[name] = value
+            graph.initializer.append(numpy_helper.from_array(value, name))
+        changed = True
+    if changed:
+        del graph.node[:]
+        graph.node.extend(kept)
+        used = {i for n in graph.node for i in n.input} | graph_outputs
+        used |= {i for n in graph.node for a in n.attribute for i in _captures(a)}
+        keep_inits = [t for t in graph.initializer if t.name in used]
+        del graph.initializer[:]
+        graph.initializer.extend(keep_inits)
+        # Folded values are no longer computed: their value_info would lie
+        # about where they come from only in name; drop it, inference redoes it.
+        inits = {t.name for t in graph.initializer}
+        infos = [v for v in graph.value_info if v.name not in inits]
+        del graph.value_info[:]
+        graph.value_info.extend(infos)
+    return changed
+
+
+def _captures(attribute: onnx.AttributeProto) -> set[str]:
+    """Names a subgraph attribute reads from the enclosing scope (all of its
+    node inputs, a superset that is enough to keep initializers alive)."""
+    graphs = [attribute.g] if attribute.type == 5 else list(attribute.graphs)
+    names: set[str] = set()
+    for g in graphs:
+        for n in g.node:
+            names.update(n.input)
+            for a in n.attribute:
+                names |= _captures(a)
+    return names
+
+
+def _evaluate(
+    node: onnx.NodeProto,
+    known: dict[str, np.ndarray],
+    types: dict[str, onnx.TypeProto],
+    opset: int,
+    max_elements: int,
+) -> list[np.ndarray] | None:
+    """The node's outputs if all its inputs are known (or, for Shape and
+    Size, statically shaped) and the outputs are small; else None."""
+    if node.op_type in ("Shape", "Size"):
+        shape = _static_shape(types.get(node.input[0]))
+        if shape is None and node.input[0] in known:
+            shape = list(known[node.input[0]].shape)
+        if shape is None:
+            return None
+        if node.op_type == "Size":
+            return [np.array(int(np.prod(shape)), dtype=np.int64)]
+        rank = len(shape)
+        attrs = {a.name: a.i for a in node.attribute}
+        start, end = attrs.get("start", 0), attrs.get("end", rank)
+        start = min(max(start + rank if start < 0 else start, 0), rank)
+        end = min(max(end + rank if end < 0 else end, 0), rank)
+        return [np.array(shape[start:end], dtype=np.int64)]
+    inputs = [name for name in node.input if name]
+    if not all(name in known for name in inputs):
+        return None
+    if any(known[name].size > max_elements for name in inputs):
+        return None
+    from onnx.reference import ReferenceEvaluator
+
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            evaluator = ReferenceEvaluator(node, opsets={"": opset})
+            feeds = {name: known[name] for name in inputs}
+            outputs = evaluator.run(None, feeds)
+    except Exception:  # noqa: BLE001 - leave it to the lowering
+        return None
+    arrays = [np.asarray(o) for o in outputs]
+    if any(a.size > max_elements or a.dtype == object for a in arrays):
+        return None
+    return arrays
+
+
+def fold_constants(
+    model: ModelProto, *, max_elements: int = 4096, rounds: int = 8
+) -> ModelProto:
+    """`model` with its small constant computations folded (in place).
+
+    Args:
+        model: a model whose shapes have been inferred (``value_info``).
+        max_elements: fold only when every input and output has at most
+            this many elements.
+        rounds: fold-then-infer rounds at most.
+
+    Returns:
+        The model, with folded nodes replaced by initializers and shapes
+        inferred again.
+    """
+    for _ in range(rounds):
+        if not _fold_once(model, max_elements):
+            break
+        try:
+            model = onnx.shape_inference.infer_shapes(
+                model, check_type=False, strict_mode=False, data_prop=True
+            )
+        except Exception:  # noqa: BLE001 - keep what folded
+            break
+    return model
