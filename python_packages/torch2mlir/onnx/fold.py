@@ -28,11 +28,55 @@ __all__ = ["fold_constants"]
 # Default-domain ops that are pure functions of their inputs (no randomness,
 # no subgraphs) and cheap on small tensors.
 _FOLDABLE = frozenset(
-    """Abs Add And Cast CastLike Ceil Concat Constant ConstantOfShape Div Equal
-    Expand Flatten Floor Gather GatherElements Greater GreaterOrEqual Identity
-    Less LessOrEqual Max Min Mod Mul Neg Not Or Range ReduceMax ReduceMin
-    ReduceProd ReduceSum Reshape Shape Sign Size Slice Split Squeeze Sub Sum
-    Tile Transpose Unsqueeze Where Xor""".split()
+    [
+        "Abs",
+        "Add",
+        "And",
+        "Cast",
+        "CastLike",
+        "Ceil",
+        "Concat",
+        "Constant",
+        "ConstantOfShape",
+        "Div",
+        "Equal",
+        "Expand",
+        "Flatten",
+        "Floor",
+        "Gather",
+        "GatherElements",
+        "Greater",
+        "GreaterOrEqual",
+        "Identity",
+        "Less",
+        "LessOrEqual",
+        "Max",
+        "Min",
+        "Mod",
+        "Mul",
+        "Neg",
+        "Not",
+        "Or",
+        "Range",
+        "ReduceMax",
+        "ReduceMin",
+        "ReduceProd",
+        "ReduceSum",
+        "Reshape",
+        "Shape",
+        "Sign",
+        "Size",
+        "Slice",
+        "Split",
+        "Squeeze",
+        "Sub",
+        "Sum",
+        "Tile",
+        "Transpose",
+        "Unsqueeze",
+        "Where",
+        "Xor",
+    ]
 )
 
 
@@ -57,9 +101,7 @@ def _fold_once(model: ModelProto, max_elements: int) -> bool:
     known: dict[str, np.ndarray] = {
         t.name: numpy_helper.to_array(t) for t in graph.initializer
     }
-    types = {
-        v.name: v.type for v in [*graph.input, *graph.value_info, *graph.output]
-    }
+    types = {v.name: v.type for v in [*graph.input, *graph.value_info, *graph.output]}
     graph_outputs = {o.name for o in graph.output}
     kept = []
     changed = False
