@@ -124,3 +124,19 @@ def _() -> nn.Module:
 @register_case("matmul_operator_i64", inputs=lambda: (_ints(2, 3, 4), _ints(4, 2)))
 def _() -> nn.Module:
     return Fn(lambda a, b: a @ b)
+
+
+@register_case(
+    "matmul_4d_4d_broadcast",
+    inputs=lambda: (torch.randn(2, 1, 5, 6), torch.randn(1, 3, 6, 4)),
+)
+def _() -> nn.Module:
+    return Fn(torch.matmul)
+
+
+@register_case(
+    "matmul_4d_3d_attention_scores",
+    inputs=lambda: (torch.randn(2, 4, 8, 16), torch.randn(4, 16, 8)),
+)
+def _() -> nn.Module:
+    return Fn(torch.matmul)

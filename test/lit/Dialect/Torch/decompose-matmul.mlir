@@ -33,10 +33,13 @@ func.func @matmul_3x3(%a: !torch.vtensor<[5,2,3],f32>, %b: !torch.vtensor<[5,3,4
 
 // -----
 
-// A batch that broadcasts is not a bmm.
+// A batch that broadcasts is expanded first: only the [1] side, the other
+// already has the result's batch.
 // CHECK-LABEL: func.func @matmul_3x3_broadcast(
-// CHECK: torch.aten.matmul
-// CHECK-NOT: torch.aten.bmm
+// CHECK: torch.aten.expand %arg0, {{.*}} -> !torch.vtensor<[5,2,3],f32>
+// CHECK-NOT: torch.aten.expand
+// CHECK: torch.aten.bmm {{.*}} -> !torch.vtensor<[5,2,4],f32>
+// CHECK-NOT: torch.aten.matmul
 func.func @matmul_3x3_broadcast(%a: !torch.vtensor<[1,2,3],f32>, %b: !torch.vtensor<[5,3,4],f32>) -> !torch.vtensor<[5,2,4],f32> {
   %0 = torch.aten.matmul %a, %b : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[5,3,4],f32> -> !torch.vtensor<[5,2,4],f32>
   return %0 : !torch.vtensor<[5,2,4],f32>
@@ -97,4 +100,21 @@ func.func @matmul_1x1(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) 
 func.func @matmul_2x1(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[2],f32> {
   %0 = torch.aten.matmul %a, %b : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[2],f32>
   return %0 : !torch.vtensor<[2],f32>
+}
+
+// -----
+
+// Batch dims broadcast: the [1,3] batch of the lhs is expanded to the
+// result's [2,3], both operands flattened to 6 matrices, one bmm.
+// CHECK-LABEL: func.func @matmul_4x3_broadcast(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[1,3,4,5],f32>, %[[B:.*]]: !torch.vtensor<[3,5,2],f32>
+// CHECK: %[[EA:.*]] = torch.aten.expand %[[A]], {{.*}} -> !torch.vtensor<[2,3,4,5],f32>
+// CHECK: %[[FA:.*]] = torch.aten.view %[[EA]], {{.*}} -> !torch.vtensor<[6,4,5],f32>
+// CHECK: %[[EB:.*]] = torch.aten.expand %[[B]], {{.*}} -> !torch.vtensor<[2,3,5,2],f32>
+// CHECK: %[[FB:.*]] = torch.aten.view %[[EB]], {{.*}} -> !torch.vtensor<[6,5,2],f32>
+// CHECK: %[[BMM:.*]] = torch.aten.bmm %[[FA]], %[[FB]] : {{.*}} -> !torch.vtensor<[6,4,2],f32>
+// CHECK: torch.aten.view %[[BMM]], {{.*}} -> !torch.vtensor<[2,3,4,2],f32>
+func.func @matmul_4x3_broadcast(%a: !torch.vtensor<[1,3,4,5],f32>, %b: !torch.vtensor<[3,5,2],f32>) -> !torch.vtensor<[2,3,4,2],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[1,3,4,5],f32>, !torch.vtensor<[3,5,2],f32> -> !torch.vtensor<[2,3,4,2],f32>
+  return %0 : !torch.vtensor<[2,3,4,2],f32>
 }

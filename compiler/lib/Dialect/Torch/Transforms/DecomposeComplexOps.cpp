@@ -90,7 +90,8 @@ struct DecomposeAtenLinear : OpRewritePattern<AtenLinearOp> {
 };
 
 /// matmul by operand ranks: 2x2 -> mm, 3x3 (same batch) -> bmm,
-/// Nx2 (N >= 3) -> view to 2-D, mm, view back.
+/// Nx2 (N >= 3) -> view to 2-D, mm, view back; other ranks >= 2 broadcast
+/// their batch dims (expand), flatten them and bmm.
 struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AtenMatmulOp op,
@@ -107,10 +108,8 @@ struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
                                             op.getOther());
       return success();
     }
-    if (lhs.size() == 3 && rhs.size() == 3) {
-      if (lhs[0] != rhs[0] || lhs[0] == kUnknownSize)
-        return rewriter.notifyMatchFailure(
-            op, "unsupported: batched matmul with broadcast or unknown batch");
+    if (lhs.size() == 3 && rhs.size() == 3 && lhs[0] == rhs[0] &&
+        lhs[0] != kUnknownSize) {
       rewriter.replaceOpWithNewOp<AtenBmmOp>(op, resultType, op.getSelf(),
                                              op.getOther());
       return success();
@@ -127,8 +126,42 @@ struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
           op, resultType, mm, createIntList(rewriter, loc, resultType.getSizes()));
       return success();
     }
+    if (lhs.size() >= 2 && rhs.size() >= 2) {
+      // Batch dims broadcast (as in torch.matmul): expand both operands to
+      // the result's batch dims, flatten those, bmm, view back.
+      if (!lhsType.areAllSizesKnown() || !rhsType.areAllSizesKnown() ||
+          !resultType.areAllSizesKnown())
+        return rewriter.notifyMatchFailure(
+            op, "unsupported: broadcast batched matmul with unknown sizes");
+      ArrayRef<int64_t> batch = resultType.getSizes().drop_back(2);
+      int64_t batchSize = productOfSizes(batch);
+      auto toBatched = [&](Value value, ArrayRef<int64_t> sizes) -> Value {
+        SmallVector<int64_t> expanded(batch);
+        expanded.append(sizes.end() - 2, sizes.end());
+        if (ArrayRef<int64_t>(expanded) != sizes) {
+          auto type = cast<BaseTensorType>(value.getType());
+          value = AtenExpandOp::create(
+              rewriter, loc,
+              type.getWithSizesAndDtype(expanded, type.getOptionalDtype()),
+              value, createIntList(rewriter, loc, expanded),
+              createConstantBool(rewriter, loc, false));
+        }
+        return createView(rewriter, loc, value,
+                          {batchSize, sizes[sizes.size() - 2], sizes.back()});
+      };
+      Value flatLhs = toBatched(op.getSelf(), lhs);
+      Value flatRhs = toBatched(op.getOther(), rhs);
+      auto bmmType = resultType.getWithSizesAndDtype(
+          ArrayRef<int64_t>{batchSize, lhs[lhs.size() - 2], rhs.back()},
+          resultType.getDtype());
+      Value bmm = AtenBmmOp::create(rewriter, loc, bmmType, flatLhs, flatRhs);
+      rewriter.replaceOpWithNewOp<AtenViewOp>(
+          op, resultType, bmm,
+          createIntList(rewriter, loc, resultType.getSizes()));
+      return success();
+    }
     return rewriter.notifyMatchFailure(
-        op, "unsupported: matmul operand ranks other than 2x2, 3x3, Nx2");
+        op, "unsupported: matmul of a 1-D operand");
   }
 };
 
