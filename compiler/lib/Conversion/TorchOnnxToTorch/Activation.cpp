@@ -219,7 +219,8 @@ LogicalResult lowerIsInf(const OpBinder &binder, PatternRewriter &rewriter) {
 
 /// Mod(a, b): a - div(a, b) * b with the division rounding toward -inf
 /// (fmod=0: the result takes the divisor's sign, as Python's %) or toward
-/// zero (fmod=1: the dividend's sign, as C's fmod).
+/// zero (fmod=1: the dividend's sign, as C's fmod). Float divisors of
+/// +-inf are special-cased as numpy does.
 LogicalResult lowerMod(const OpBinder &binder, PatternRewriter &rewriter) {
   Value a = binder.getOperand(0), b = binder.getOperand(1);
   auto resultType = binder.getResultType();
@@ -236,7 +237,24 @@ LogicalResult lowerMod(const OpBinder &binder, PatternRewriter &rewriter) {
   ElementwiseBuilder e(rewriter, loc, resultType);
   Value quotient =
       AtenDivTensorModeOp::create(rewriter, loc, resultType, a, b, mode);
-  rewriter.replaceOp(binder.getOp(), e.sub(a, e.mul(quotient, b)));
+  Value result = e.sub(a, e.mul(quotient, b));
+  if (isa<mlir::FloatType>(resultType.getDtype())) {
+    // A finite a and an infinite b: the formula gives 0 * inf = NaN, but
+    // fmod(a, inf) is a, and a mod inf is a when the signs agree, else b.
+    double inf = std::numeric_limits<double>::infinity();
+    Value bInfinite = e.compare<AtenEqScalarOp>(e.unary<AtenAbsOp>(b), inf);
+    Value aFinite = e.compare<AtenLtScalarOp>(e.unary<AtenAbsOp>(a), inf);
+    Value useA = AtenLogicalAndOp::create(rewriter, loc, e.getBoolType(),
+                                          bInfinite, aFinite);
+    Value byInfinity = a;
+    if (!fmod) {
+      Value sameSign = e.compare<AtenGeScalarOp>(
+          e.mul(a, e.unary<AtenSignOp>(b)), 0.0);
+      byInfinity = e.where(sameSign, a, b);
+    }
+    result = e.where(useA, byInfinity, result);
+  }
+  rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
 
