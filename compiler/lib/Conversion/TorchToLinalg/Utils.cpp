@@ -417,9 +417,20 @@ Value torch_to_linalg::createReshape(OpBuilder &b, Location loc, Value input,
     Value shape = tensor::FromElementsOp::create(b, loc, sizes);
     return tensor::ReshapeOp::create(b, loc, resultType, input, shape);
   }
-  // Through a 1-D tensor of all the elements.
+  // No elements: nothing to move (and no reassociation may exist).
+  if (inputType.getNumElements() == 0)
+    return tensor::EmptyOp::create(b, loc, to, resultType.getElementType());
+  // Through a 1-D tensor of all the elements (each step has a
+  // reassociation: all dims into one, one into all).
   int64_t count = inputType.getNumElements();
   auto flatType = RankedTensorType::get({count}, inputType.getElementType());
+  if (inputType == flatType || resultType == flatType) {
+    SmallVector<Value> sizes;
+    for (int64_t size : to)
+      sizes.push_back(arith::ConstantIndexOp::create(b, loc, size));
+    Value shape = tensor::FromElementsOp::create(b, loc, sizes);
+    return tensor::ReshapeOp::create(b, loc, resultType, input, shape);
+  }
   Value flat = createReshape(b, loc, input, flatType);
   return createReshape(b, loc, flat, resultType);
 }

@@ -110,3 +110,18 @@ func.func @static_to_dynamic(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<
   %0 = torch.aten.view %a, %l : !torch.vtensor<[2,3,4],f32>, !torch.list<int> -> !torch.vtensor<[?,12],f32>
   return %0 : !torch.vtensor<[?,12],f32>
 }
+
+// -----
+
+// A view of no elements has no reassociation to follow: an empty tensor of
+// the result shape (this used to recurse without end).
+// CHECK-LABEL: func.func @view_zero_elements
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<0x1xf32>
+// CHECK: torch_c.from_builtin_tensor %[[E]]
+func.func @view_zero_elements(%a: !torch.vtensor<[0],f32>) -> !torch.vtensor<[0,1],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %l = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[0],f32>, !torch.list<int> -> !torch.vtensor<[0,1],f32>
+  return %0 : !torch.vtensor<[0,1],f32>
+}
