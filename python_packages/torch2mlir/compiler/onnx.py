@@ -108,6 +108,26 @@ def hoist_literals(
     return hoisted
 
 
+def _to_tensor(value: Any) -> Any:
+    """A numpy array or scalar as a CPU tensor sharing its memory; bfloat16
+    arrays (``ml_dtypes.bfloat16``, as onnx makes them) through their bits."""
+    if not isinstance(value, (np.ndarray, np.generic)):
+        return value
+    array = np.asarray(value)
+    if array.dtype.name == "bfloat16":
+        return torch.from_numpy(array.view(np.uint16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
+
+
+def _to_numpy(tensor: torch.Tensor) -> np.ndarray:
+    """A result tensor as numpy; bfloat16 as ``ml_dtypes.bfloat16``."""
+    if tensor.dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return tensor.view(torch.uint16).numpy().view(ml_dtypes.bfloat16)
+    return tensor.numpy()
+
+
 class CompiledOnnxModel:
     """An ONNX model compiled for the CPU; call it with the graph's inputs.
 
@@ -139,13 +159,8 @@ class CompiledOnnxModel:
         Raises:
             InputError: an input does not match the graph's type and shape.
         """
-        tensors = [
-            torch.from_numpy(np.asarray(x))
-            if isinstance(x, (np.ndarray, np.generic))
-            else x
-            for x in inputs
-        ]
-        return [result.numpy() for result in self._runner(*tensors)]
+        tensors = [_to_tensor(x) for x in inputs]
+        return [_to_numpy(result) for result in self._runner(*tensors)]
 
     def run(self, feeds: dict[str, Any]) -> list[np.ndarray]:
         """Like ``__call__``, with the inputs given by name."""
