@@ -126,9 +126,15 @@ def _fold_once(model: ModelProto, max_elements: int) -> bool:
         graph.node.extend(kept)
         used = {i for n in graph.node for i in n.input} | graph_outputs
         used |= {i for n in graph.node for a in n.attribute for i in _captures(a)}
+        dropped = {t.name for t in graph.initializer if t.name not in used}
         keep_inits = [t for t in graph.initializer if t.name in used]
         del graph.initializer[:]
         graph.initializer.extend(keep_inits)
+        # Before IR version 4, initializers are also listed as graph inputs:
+        # a dropped one must not become an input the caller has to feed.
+        inputs = [v for v in graph.input if v.name not in dropped]
+        del graph.input[:]
+        graph.input.extend(inputs)
         # Folded values are no longer computed: their value_info would lie
         # about where they come from only in name; drop it, inference redoes it.
         inits = {t.name for t in graph.initializer}
