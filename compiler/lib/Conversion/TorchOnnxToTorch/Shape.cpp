@@ -297,24 +297,6 @@ LogicalResult lowerConcat(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
-/// ONNX indices may be negative (counting from the end of a dim of size
-/// `dimSize`): where(indices < 0, indices + dimSize, indices).
-Value wrapNegativeIndices(PatternRewriter &rewriter, Location loc,
-                          Value indices, int64_t dimSize) {
-  auto type = cast<ValueTensorType>(indices.getType());
-  auto boolType = ValueTensorType::get(rewriter.getContext(),
-                                       type.getOptionalSizes(),
-                                       rewriter.getI1Type());
-  Value zero = createConstantInt(rewriter, loc, 0);
-  Value negative =
-      AtenLtScalarOp::create(rewriter, loc, boolType, indices, zero);
-  Value shifted = AtenAddScalarOp::create(
-      rewriter, loc, type, indices, createConstantInt(rewriter, loc, dimSize),
-      createConstantInt(rewriter, loc, 1));
-  return AtenWhereSelfOp::create(rewriter, loc, type, negative, shifted,
-                                 indices);
-}
-
 /// Gather(data, indices, axis): a constant scalar index is aten.select;
 /// other indices (constant or computed at run time) go through
 /// index_select of the flattened indices, viewed to the result shape.
@@ -364,14 +346,7 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
         DenseElementsAttr::get(RankedTensorType::get({n}, rewriter.getI64Type()),
                                ArrayRef<int64_t>(values)));
   } else {
-    if (indicesType.getDtype() != si64) {
-      Value f = createConstantBool(rewriter, loc, false);
-      indices = AtenToDtypeOp::create(
-          rewriter, loc,
-          ValueTensorType::get(context, indicesType.getSizes(), si64), indices,
-          createConstantInt(rewriter, loc, *getScalarTypeCode(si64)), f, f,
-          createConstantNone(rewriter, loc));
-    }
+    indices = createToDtype(rewriter, loc, indices, si64);
     flat = createView(rewriter, loc, indices, {n}, flatType);
     flat = wrapNegativeIndices(rewriter, loc, flat, dimSize);
   }

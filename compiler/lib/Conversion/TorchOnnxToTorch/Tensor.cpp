@@ -636,17 +636,8 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
   Type si64 = getSi64Type(context);
   Value zero = createConstantInt(rewriter, loc, 0);
   Value one = createConstantInt(rewriter, loc, 1);
-  Value index = createToDtype(rewriter, loc, indices, si64);
-  auto indexType = cast<ValueTensorType>(index.getType());
-  Value negative = AtenLtScalarOp::create(
-      rewriter, loc,
-      getTensorType(context, indicesType.getSizes(), rewriter.getI1Type()),
-      index, zero);
-  index = AtenWhereSelfOp::create(
-      rewriter, loc, indexType, negative,
-      AtenAddScalarOp::create(rewriter, loc, indexType, index,
-                              createConstantInt(rewriter, loc, depth), one),
-      index);
+  Value index = wrapNegativeIndices(
+      rewriter, loc, createToDtype(rewriter, loc, indices, si64), depth);
   SmallVector<int64_t> indexSizes(indicesType.getSizes());
   indexSizes.insert(indexSizes.begin() + axis, 1);
   index = AtenUnsqueezeOp::create(rewriter, loc,

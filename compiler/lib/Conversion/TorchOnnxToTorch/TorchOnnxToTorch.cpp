@@ -426,3 +426,20 @@ Value mlir::torch2mlir::onnx_c::createArange(PatternRewriter &rewriter,
       createConstantInt(rewriter, loc, *getScalarTypeCode(si64)), none, none,
       none);
 }
+
+Value mlir::torch2mlir::onnx_c::wrapNegativeIndices(PatternRewriter &rewriter,
+                                                    Location loc, Value indices,
+                                                    int64_t dimSize) {
+  auto type = cast<ValueTensorType>(indices.getType());
+  auto boolType = ValueTensorType::get(rewriter.getContext(),
+                                       type.getOptionalSizes(),
+                                       rewriter.getI1Type());
+  Value zero = createConstantInt(rewriter, loc, 0);
+  Value negative =
+      AtenLtScalarOp::create(rewriter, loc, boolType, indices, zero);
+  Value shifted = AtenAddScalarOp::create(
+      rewriter, loc, type, indices, createConstantInt(rewriter, loc, dimSize),
+      createConstantInt(rewriter, loc, 1));
+  return AtenWhereSelfOp::create(rewriter, loc, type, negative, shifted,
+                                 indices);
+}

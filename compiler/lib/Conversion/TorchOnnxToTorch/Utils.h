@@ -45,6 +45,11 @@ Type getSi64Type(MLIRContext *context);
 Value createToDtype(PatternRewriter &rewriter, Location loc, Value value,
                     Type dtype);
 
+/// ONNX indices may be negative (counting from the end of a dim of size
+/// `dimSize`): where(indices < 0, indices + dimSize, indices).
+Value wrapNegativeIndices(PatternRewriter &rewriter, Location loc,
+                          Value indices, int64_t dimSize);
+
 /// `aten.arange.start_step(0, n, 1)`: the si64 tensor [0, 1, ..., n-1].
 Value createArange(PatternRewriter &rewriter, Location loc, int64_t n);
 
