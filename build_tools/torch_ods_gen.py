@@ -63,6 +63,8 @@ OPS: list[tuple[str, str]] = [
     ("aten::embedding", ""),
     ("aten::where", "self"),
     ("aten::full", ""),
+    ("aten::full_like", ""),
+    ("aten::scalar_tensor", ""),
     ("aten::arange", "start_step"),
     # Elementwise.
     ("aten::add", "Tensor"),
@@ -140,6 +142,9 @@ OPS: list[tuple[str, str]] = [
     ("aten::prod", "dim_int"),
     ("aten::argmax", ""),
     ("aten::argmin", ""),
+    ("aten::any", ""),
+    ("aten::any", "dim"),
+    ("aten::any", "dims"),
     ("aten::softmax", "int"),
     ("aten::_softmax", ""),
     ("aten::log_softmax", "int"),

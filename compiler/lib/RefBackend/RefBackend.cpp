@@ -14,7 +14,7 @@ using namespace mlir;
 std::string
 mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
   return std::string("canonicalize,"
-                     "func.func(linalg-fuse-elementwise-ops),"
+                     "func.func(refbackend-fuse-elementwise),"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "buffer-results-to-out-params{hoist-static-allocs "

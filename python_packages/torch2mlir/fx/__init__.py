@@ -35,8 +35,9 @@ def export(
     Args:
         model: the module to export (put it in eval mode for inference).
         args: example positional inputs (tensors).
-        decompositions: ``"core-aten"`` (the default:
-            ``ep.run_decompositions()``, PyTorch's Core ATen table),
+        decompositions: ``"core-aten"`` (the default: PyTorch's Core ATen
+            table, ``torch.export.default_decompositions()``, plus the
+            decompositions of :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS`),
             ``"none"``/``None`` (keep torch.export's training-IR ops such as
             ``aten.linear``; torch2mlir's own ``torch-decompose-complex-ops``
             handles them), or a decomposition table (dict) passed to
@@ -59,10 +60,39 @@ def export(
     except Exception as error:  # torch.export raises many types
         raise CompileError(f"torch.export failed: {error}") from error
     if decompositions == "core-aten":
-        prog = prog.run_decompositions()
+        prog = prog.run_decompositions(core_aten_decompositions())
     elif isinstance(decompositions, dict):
         prog = prog.run_decompositions(decompositions)
     return prog
+
+
+def _split_with_sizes(
+    self: torch.Tensor, split_sizes: list[int], dim: int = 0
+) -> list[torch.Tensor]:
+    """``aten.split_with_sizes`` as one ``aten.slice.Tensor`` per piece
+    (PyTorch's own decomposition uses ``as_strided``, which the torch
+    dialect cannot express without strides)."""
+    pieces, start = [], 0
+    for size in split_sizes:
+        pieces.append(torch.ops.aten.slice.Tensor(self, dim, start, start + size))
+        start = start + size
+    return pieces
+
+
+#: Core ATen ops that torch2mlir decomposes further under
+#: ``decompositions="core-aten"``: a list of tensors as a result is carried
+#: as its pieces.
+EXTRA_CORE_ATEN_DECOMPOSITIONS = {
+    torch.ops.aten.split_with_sizes.default: _split_with_sizes,
+}
+
+
+def core_aten_decompositions() -> dict:
+    """The decomposition table of ``decompositions="core-aten"``: PyTorch's
+    Core ATen table plus :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS`."""
+    table = torch.export.default_decompositions()
+    table.update(EXTRA_CORE_ATEN_DECOMPOSITIONS)
+    return table
 
 
 def export_and_import(

@@ -25,7 +25,7 @@
 // LINALG-NEXT: torch-verify-linalg-on-tensors-backend-contract
 
 // REFBACKEND: canonicalize
-// REFBACKEND: linalg-fuse-elementwise-ops
+// REFBACKEND: refbackend-fuse-elementwise
 // REFBACKEND: one-shot-bufferize{{.*}}bufferize-function-boundaries=true
 // REFBACKEND: buffer-results-to-out-params{{.*}}hoist-static-allocs=true modify-public-functions=true
 // REFBACKEND: ownership-based-buffer-deallocation

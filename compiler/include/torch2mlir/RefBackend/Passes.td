@@ -9,6 +9,21 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseElementwise : Pass<"refbackend-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg producers into their consumers";
+  let description = [{
+    On tensors, fuses a `linalg.generic` whose every loop is parallel into
+    the `linalg.generic` that consumes it when the producer has no other
+    user, so the intermediate tensor is never materialized (a chain of
+    elementwise ops becomes one loop nest). Unlike upstream
+    `linalg-fuse-elementwise-ops`, it does not propagate `tensor.expand_shape`
+    / `tensor.collapse_shape` through linalg ops: that rewrites named
+    contractions (`linalg.matmul`, `linalg.batch_matmul`) into generics,
+    which `refbackend-runtime-kernels` can no longer hand to the BLAS.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
   let summary = "Call the RefBackend runtime's BLAS kernels for contractions";
   let description = [{

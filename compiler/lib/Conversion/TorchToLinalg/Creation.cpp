@@ -1,4 +1,4 @@
-//===- Creation.cpp - Tensor factories (full, arange) to linalg -----------===//
+//===- Creation.cpp - Tensor factories (full, arange, ...) to linalg ------===//
 //
 // Part of the torch2mlir project.
 //
@@ -17,26 +17,52 @@ using namespace mlir::torch2mlir::torch_to_linalg;
 
 namespace {
 
-/// full(size, fill_value, dtype, ...): linalg.fill of the converted value.
-struct ConvertAtenFull : OpConversionPattern<AtenFullOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The scalar a factory fills its result with, and the tensor whose dynamic
+/// sizes the result takes (null when the result must be static).
+template <typename OpTy> struct FillOperands;
+template <> struct FillOperands<AtenFullOp> {
+  static Value fill(AtenFullOp::Adaptor a) { return a.getFillValue(); }
+  static Value like(AtenFullOp::Adaptor) { return {}; }
+};
+template <> struct FillOperands<AtenFullLikeOp> {
+  static Value fill(AtenFullLikeOp::Adaptor a) { return a.getFillValue(); }
+  static Value like(AtenFullLikeOp::Adaptor a) { return a.getSelf(); }
+};
+template <> struct FillOperands<AtenScalarTensorOp> {
+  static Value fill(AtenScalarTensorOp::Adaptor a) { return a.getS(); }
+  static Value like(AtenScalarTensorOp::Adaptor) { return {}; }
+};
+
+/// full(size, fill_value, dtype, ...), full_like(self, fill_value, dtype,
+/// ...) and scalar_tensor(s, dtype, ...): linalg.fill of the value cast to
+/// the result dtype. full_like takes the dynamic sizes of `self`.
+template <typename OpTy>
+struct ConvertFillFactory : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
-  matchAndRewrite(AtenFullOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
-    if (!resultType.hasStaticShape())
-      return reportFailure(rewriter, op, "unsupported: full of a dynamic size");
-    Value fill = adaptor.getFillValue();
+    Value like = FillOperands<OpTy>::like(adaptor);
+    if (!resultType.hasStaticShape() &&
+        (!like ||
+         cast<RankedTensorType>(like.getType()).getRank() !=
+             resultType.getRank()))
+      return reportFailure(rewriter, op,
+                           "unsupported: a dynamic size not given by a tensor");
+    Value fill = FillOperands<OpTy>::fill(adaptor);
     if (!isa<IntegerType, mlir::FloatType>(fill.getType()))
       return reportFailure(rewriter, op, "unsupported: fill value type");
     Location loc = op.getLoc();
     fill = convertScalar(rewriter, loc, fill, resultType.getElementType(),
                          /*srcUnsigned=*/fill.getType().isInteger(1),
                          getTorchDtype(op.getResult()).isUnsignedInteger());
-    rewriter.replaceOp(op, createFilled(rewriter, loc, resultType, fill));
+    rewriter.replaceOp(op,
+                       createFilled(rewriter, loc, resultType, fill, like));
     return success();
   }
 };
@@ -104,7 +130,10 @@ void mlir::torch2mlir::populateCreationPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenFullOp, AtenArangeStartStepOp>();
-  patterns.add<ConvertAtenFull, ConvertAtenArangeStartStep>(typeConverter,
-                                                            context);
+  target.addIllegalOp<AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp,
+                      AtenArangeStartStepOp>();
+  patterns.add<ConvertFillFactory<AtenFullOp>,
+               ConvertFillFactory<AtenFullLikeOp>,
+               ConvertFillFactory<AtenScalarTensorOp>,
+               ConvertAtenArangeStartStep>(typeConverter, context);
 }

@@ -248,6 +248,77 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
   }
 };
 
+/// The dims `any` reduces over, as written (empty: all of them).
+static bool matchAnyDims(AtenAnyOp, SmallVectorImpl<int64_t> &) { return true; }
+static bool matchAnyDims(AtenAnyDimOp op, SmallVectorImpl<int64_t> &dims) {
+  int64_t dim;
+  if (!matchTorchConstantInt(op.getDim(), dim))
+    return false;
+  dims.push_back(dim);
+  return true;
+}
+static bool matchAnyDims(AtenAnyDimsOp op, SmallVectorImpl<int64_t> &dims) {
+  return isTorchNone(op.getDim()) || matchTorchConstantIntList(op.getDim(), dims);
+}
+
+/// any / any.dim / any.dims(x, dims, keepdim): whether some element over
+/// `dims` is nonzero (NaN counts as nonzero). The result is bool, or uint8
+/// for a uint8 input, as in PyTorch.
+template <typename OpTy>
+struct ConvertAny : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    Type element = cast<RankedTensorType>(input.getType()).getElementType();
+    if (!isa<IntegerType, mlir::FloatType>(element))
+      return reportFailure(rewriter, op, "unsupported: any of this dtype");
+    SmallVector<int64_t> dimList;
+    if (!matchAnyDims(op, dimList))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    auto dims = normalizeDims(
+        dimList, cast<RankedTensorType>(input.getType()).getRank());
+    if (failed(dims))
+      return reportFailure(rewriter, op, "dim out of range");
+    Location loc = op.getLoc();
+    Value falseValue = arith::ConstantOp::create(rewriter, loc,
+                                                 rewriter.getBoolAttr(false));
+    Value reduced = createReduction(
+        rewriter, loc, input, *dims, falseValue,
+        [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+          Value zero =
+              arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType()));
+          Value nonzero =
+              isa<mlir::FloatType>(x.getType())
+                  ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, x,
+                                          zero)
+                        .getResult()
+                  : arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, x,
+                                          zero)
+                        .getResult();
+          return arith::OrIOp::create(b, l, nonzero, acc);
+        });
+    Type resultElement = resultType.getElementType();
+    if (resultElement != reduced.getType()) {
+      auto reducedType = cast<RankedTensorType>(reduced.getType());
+      reduced = createElementwise(
+          rewriter, loc, reducedType.clone(resultElement), {reduced},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return convertScalar(b, l, args[0], resultElement,
+                                 /*srcUnsigned=*/true);
+          });
+    }
+    rewriter.replaceOp(op, createReshape(rewriter, loc, reduced, resultType));
+    return success();
+  }
+};
+
 /// prod.dim_int(x, dim, keepdim, dtype): multiplies in the result dtype.
 struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -449,9 +520,11 @@ void mlir::torch2mlir::populateReductionPatternsAndLegality(
   patterns.add<ConvertAtenSumDimIntList, ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>>(typeConverter, context);
   target.addIllegalOp<AtenAmaxOp, AtenAminOp, AtenProdDimIntOp, AtenArgmaxOp,
-                      AtenArgminOp>();
+                      AtenArgminOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp>();
   patterns
       .add<ConvertAminmax<AtenAmaxOp, true>, ConvertAminmax<AtenAminOp, false>,
            ConvertAtenProdDimInt, ConvertArgMinMax<AtenArgmaxOp, true>,
-           ConvertArgMinMax<AtenArgminOp, false>>(typeConverter, context);
+           ConvertArgMinMax<AtenArgminOp, false>, ConvertAny<AtenAnyOp>,
+           ConvertAny<AtenAnyDimOp>, ConvertAny<AtenAnyDimsOp>>(typeConverter,
+                                                                context);
 }
