@@ -22,7 +22,7 @@ func.func @full_dynamic(%n: !torch.int) -> !torch.vtensor<[?],f32> {
   %f = torch.constant.float 1.000000e+00
   %none = torch.constant.none
   %s = torch.prim.ListConstruct %n : (!torch.int) -> !torch.list<int>
-  // expected-error @+1 {{'torch.aten.full' could not be lowered to linalg-on-tensors: unsupported: full of a dynamic size}}
+  // expected-error @+1 {{'torch.aten.full' could not be lowered to linalg-on-tensors: unsupported: a dynamic size not given by a tensor}}
   %0 = torch.aten.full %s, %f, %none, %none, %none, %none : !torch.list<int>, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
 }
@@ -66,4 +66,40 @@ func.func @arange_i64() -> !torch.vtensor<[5],si64> {
   %m2 = torch.constant.int -2
   %0 = torch.aten.arange.start_step %i10, %i0, %m2, %none, %none, %none, %none : !torch.int, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[5],si64>
   return %0 : !torch.vtensor<[5],si64>
+}
+
+// -----
+
+// full_like takes its dynamic sizes from `self`; a bool fill becomes 1.0.
+// CHECK-LABEL: func.func @full_like_dynamic(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[?,4],si64>
+// CHECK: %[[T:.*]] = torch_c.to_builtin_tensor %[[A]]
+// CHECK: %[[B:.*]] = torch_c.to_i1
+// CHECK: %[[F:.*]] = arith.uitofp %[[B]] : i1 to f32
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[D0:.*]] = tensor.dim %[[T]], %[[C0]] : tensor<?x4xi64>
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[D0]]) : tensor<?x4xf32>
+// CHECK: linalg.fill ins(%[[F]] : f32) outs(%[[EMPTY]] : tensor<?x4xf32>)
+func.func @full_like_dynamic(%a: !torch.vtensor<[?,4],si64>) -> !torch.vtensor<[?,4],f32> {
+  %true = torch.constant.bool true
+  %i6 = torch.constant.int 6
+  %none = torch.constant.none
+  %0 = torch.aten.full_like %a, %true, %i6, %none, %none, %none, %none : !torch.vtensor<[?,4],si64>, !torch.bool, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[?,4],f32>
+  return %0 : !torch.vtensor<[?,4],f32>
+}
+
+// -----
+
+// scalar_tensor: a 0-d tensor; the float value truncates to the int dtype.
+// CHECK-LABEL: func.func @scalar_tensor_i32(
+// CHECK: %[[V:.*]] = torch_c.to_f64
+// CHECK: %[[I:.*]] = arith.fptosi %[[V]] : f64 to i32
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<i32>
+// CHECK: linalg.fill ins(%[[I]] : i32) outs(%[[EMPTY]] : tensor<i32>)
+func.func @scalar_tensor_i32() -> !torch.vtensor<[],si32> {
+  %f = torch.constant.float -2.500000e+00
+  %i3 = torch.constant.int 3
+  %none = torch.constant.none
+  %0 = torch.aten.scalar_tensor %f, %i3, %none, %none, %none : !torch.float, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[],si32>
+  return %0 : !torch.vtensor<[],si32>
 }

@@ -115,3 +115,48 @@ func.func @argmax_flattened_dynamic(%a: !torch.vtensor<[?,4],f32>) -> !torch.vte
   %0 = torch.aten.argmax %a, %none, %false : !torch.vtensor<[?,4],f32>, !torch.none, !torch.bool -> !torch.vtensor<[],si64>
   return %0 : !torch.vtensor<[],si64>
 }
+
+// -----
+
+// any.dim over a float tensor: x != 0 (unordered, so NaN counts), or-ed
+// from false; keepdim expands the result back.
+// CHECK-LABEL: func.func @any_dim_f32(
+// CHECK: %[[FALSE:.*]] = arith.constant false
+// CHECK: linalg.fill ins(%[[FALSE]] : i1) outs(%{{.*}} : tensor<3xi1>)
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: i1):
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[NZ:.*]] = arith.cmpf une, %[[X]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[OR:.*]] = arith.ori %[[NZ]], %[[ACC]] : i1
+// CHECK-NEXT: linalg.yield %[[OR]] : i1
+// CHECK: tensor.expand_shape {{.*}} : tensor<3xi1> into tensor<3x1xi1>
+func.func @any_dim_f32(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3,1],i1> {
+  %m1 = torch.constant.int -1
+  %true = torch.constant.bool true
+  %0 = torch.aten.any.dim %a, %m1, %true : !torch.vtensor<[3,4],f32>, !torch.int, !torch.bool -> !torch.vtensor<[3,1],i1>
+  return %0 : !torch.vtensor<[3,1],i1>
+}
+
+// -----
+
+// any of a uint8 tensor is uint8, as in PyTorch: the i1 result widens.
+// CHECK-LABEL: func.func @any_all_ui8(
+// CHECK: iterator_types = ["reduction", "reduction"]
+// CHECK: arith.cmpi ne, %{{.*}}, %{{.*}} : i8
+// CHECK: linalg.generic
+// CHECK: arith.extui %{{.*}} : i1 to i8
+// CHECK: -> tensor<i8>
+func.func @any_all_ui8(%a: !torch.vtensor<[2,5],ui8>) -> !torch.vtensor<[],ui8> {
+  %0 = torch.aten.any %a : !torch.vtensor<[2,5],ui8> -> !torch.vtensor<[],ui8>
+  return %0 : !torch.vtensor<[],ui8>
+}
+
+// -----
+
+func.func @any_dims_dynamic(%a: !torch.vtensor<[3,4],i1>, %d: !torch.int) -> !torch.vtensor<[3],i1> {
+  %false = torch.constant.bool false
+  %l = torch.prim.ListConstruct %d : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.any.dims' could not be lowered to linalg-on-tensors: dim must be a constant}}
+  %0 = torch.aten.any.dims %a, %l, %false : !torch.vtensor<[3,4],i1>, !torch.list<int>, !torch.bool -> !torch.vtensor<[3],i1>
+  return %0 : !torch.vtensor<[3],i1>
+}

@@ -1,0 +1,77 @@
+// RUN: torch2mlir-opt %s -split-input-file -refbackend-fuse-elementwise | FileCheck %s
+
+// A chain of elementwise generics becomes one loop nest.
+// CHECK-LABEL: func.func @chain(
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @chain(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%0, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %z = arith.addf %x, %y : f32
+    linalg.yield %z : f32
+  } -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+// A producer with two users stays: fusing it would compute exp twice.
+// CHECK-LABEL: func.func @shared_producer(
+// CHECK-COUNT-3: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @shared_producer(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%0 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %z = arith.negf %x : f32
+    linalg.yield %z : f32
+  } -> tensor<8xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%0 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %z = arith.mulf %x, %x : f32
+    linalg.yield %z : f32
+  } -> tensor<8xf32>
+  return %1, %2 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A linear layer on a 3-d input: the matmul between the reshapes stays a
+// named linalg.matmul (upstream linalg-fuse-elementwise-ops would turn it
+// into a generic to move the reshapes, and the BLAS kernel would be lost);
+// the bias broadcast still fuses into nothing else.
+// CHECK-LABEL: func.func @linear_3d(
+// CHECK: tensor.collapse_shape
+// CHECK: linalg.matmul
+// CHECK: tensor.expand_shape
+#bias = affine_map<(d0, d1) -> (d1)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#lhs = affine_map<(d0, d1, d2) -> (d0, d2)>
+#rhsT = affine_map<(d0, d1, d2) -> (d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @linear_3d(%x: tensor<1x128x256xf32>, %w: tensor<64x256xf32>, %b: tensor<64xf32>) -> tensor<1x128x64xf32> {
+  %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x128x256xf32> into tensor<128x256xf32>
+  %e = tensor.empty() : tensor<128x64xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id2], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<64xf32>) outs(%e : tensor<128x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<128x64xf32>
+  %m = linalg.matmul indexing_maps = [#lhs, #rhsT, #out] ins(%c, %w : tensor<128x256xf32>, tensor<64x256xf32>) outs(%init : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %r = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 128, 64] : tensor<128x64xf32> into tensor<1x128x64xf32>
+  return %r : tensor<1x128x64xf32>
+}
