@@ -24,6 +24,7 @@ import torch.utils._pytree as pytree
 from .. import ir, passmanager
 from ..errors import CompileError
 from ..runtime.refbackend import RefBackendModule, TensorSpec, parse_vtensor_type
+from ..runtime.shapes import DynamicShapes
 
 __all__ = [
     "BACKEND_CONTRACT_PIPELINE",
@@ -173,6 +174,31 @@ class CompiledModule:
         return pytree.tree_unflatten(results, self._out_spec)
 
 
+def _dynamic_shapes(prog: Any, input_names: Sequence[str]) -> DynamicShapes:
+    """The symbolic input/output sizes of an exported program (user inputs
+    and outputs only: parameters have static shapes)."""
+    user_inputs = {
+        spec.arg.name
+        for spec in prog.graph_signature.input_specs
+        if spec.kind.name == "USER_INPUT"
+    }
+    graph = prog.graph_module.graph
+    input_sizes = [
+        tuple(node.meta["val"].shape)
+        for node in graph.nodes
+        if node.op == "placeholder" and node.name in user_inputs
+    ]
+    output_node = next(n for n in graph.nodes if n.op == "output")
+    output_sizes = [
+        tuple(out.meta["val"].shape)
+        for out, spec in zip(output_node.args[0], prog.graph_signature.output_specs)
+        if spec.kind.name == "USER_OUTPUT"
+    ]
+    return DynamicShapes(
+        input_sizes, output_sizes, dict(prog.range_constraints), input_names
+    )
+
+
 def compile(
     model: torch.nn.Module,
     example_args: Sequence[Any],
@@ -191,7 +217,10 @@ def compile(
             module accepts tensors of the same shapes and dtypes.
         decompositions: ``"core-aten"`` (default) or ``"none"``; see
             :func:`torch2mlir.fx.export`.
-        dynamic_shapes: forwarded to ``torch.export.export``.
+        dynamic_shapes: forwarded to ``torch.export.export`` (e.g.
+            ``({0: torch.export.Dim("batch", min=1, max=64)},)``); the
+            compiled module then accepts any size in the declared ranges
+            and raises InputError for sizes outside them.
         opt_level: LLVM optimization level of the JIT (0-3).
 
     Returns:
@@ -236,6 +265,9 @@ def compile(
     lower_to_llvm(module)
     timings["lowering"] = time.perf_counter() - start
 
+    shapes = None
+    if dynamic_shapes is not None:
+        shapes = _dynamic_shapes(prog, names[: len(names) - len(importer.parameters)])
     start = time.perf_counter()
     try:
         runner = RefBackendModule(
@@ -245,6 +277,7 @@ def compile(
             outputs,
             opt_level=opt_level,
             bound_inputs=importer.parameters,
+            shapes=shapes,
         )
     except RuntimeError as error:
         raise CompileError(f"JIT compilation failed: {error}") from error

@@ -22,6 +22,7 @@ from typing import Any
 import torch
 
 from .. import ir
+from .shapes import DynamicShapes
 from ..errors import CompileError, InputError
 from ..execution_engine import ExecutionEngine
 
@@ -166,6 +167,9 @@ class RefBackendModule:
         bound_inputs: tensors passed after the caller's arguments on every
             call (the model's weights); the last ``len(bound_inputs)`` specs
             of `inputs` describe them. They are referenced, not copied.
+        shapes: the symbolic sizes of a program exported with dynamic
+            shapes: each call checks the input sizes against their declared
+            ranges and computes the output shapes from them.
     """
 
     def __init__(
@@ -176,9 +180,11 @@ class RefBackendModule:
         outputs: list[TensorSpec],
         opt_level: int = 2,
         bound_inputs: list[torch.Tensor] | None = None,
+        shapes: DynamicShapes | None = None,
     ) -> None:
+        self._shapes = shapes if shapes is not None and not shapes.is_static else None
         for spec in outputs:
-            if any(s is None for s in spec.shape):
+            if self._shapes is None and any(s is None for s in spec.shape):
                 raise CompileError(
                     f"output {spec.name} has a dynamic shape {spec.describe()}; the RefBackend "
                     "needs static output shapes"
@@ -258,7 +264,14 @@ class RefBackendModule:
     def __call__(self, *args: Any) -> list[torch.Tensor]:
         """Runs the function; returns its results as new tensors."""
         tensors = self.check_inputs(args)
-        results = [torch.empty(spec.shape, dtype=spec.dtype) for spec in self.outputs]
+        if self._shapes is None:
+            shapes = [spec.shape for spec in self.outputs]
+        else:
+            shapes = self._shapes.output_shapes(self._shapes.bind(tensors))
+        results = [
+            torch.empty(shape, dtype=spec.dtype)
+            for shape, spec in zip(shapes, self.outputs)
+        ]
         args_pointers = [
             ctypes.pointer(ctypes.pointer(self._descriptor(_as_buffer(t))))
             for t in tensors

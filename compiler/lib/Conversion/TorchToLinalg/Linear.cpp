@@ -129,9 +129,13 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
           rhs = adaptor.getMat2();
     if (failed(checkSameElementType(rewriter, op, {self, lhs, rhs}, element)))
       return failure();
-    if (!resultType.hasStaticShape())
-      return reportFailure(rewriter, op, "unsupported: dynamic addmm");
     Location loc = op.getLoc();
+    // Rows come from mat1, columns from mat2 (self may be a broadcast row).
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < 2; ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, i == 0 ? lhs : rhs, i));
     double beta = 0, alpha = 0;
     bool unitScales = matchTorchConstantFloat(op.getBeta(), beta) &&
                       matchTorchConstantFloat(op.getAlpha(), alpha) &&
@@ -139,7 +143,8 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
     if (unitScales) {
       Value init = createElementwise(
           rewriter, loc, resultType, ValueRange{self},
-          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+          [](OpBuilder &, Location, ValueRange args) { return args[0]; },
+          dynamicSizes);
       rewriter.replaceOp(op, createMatmul(rewriter, getTypeConverter(), loc,
                                          resultType, lhs, op.getMat2(), rhs,
                                          init));
@@ -152,7 +157,14 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
     Value alphaValue = convertScalar(rewriter, loc, adaptor.getAlpha(), element);
     Value product = createMatmul(
         rewriter, getTypeConverter(), loc, resultType, lhs, op.getMat2(), rhs,
-        createZeroFilled(rewriter, loc, resultType));
+        linalg::FillOp::create(
+            rewriter, loc,
+            ValueRange{arith::ConstantOp::create(rewriter, loc,
+                                                 rewriter.getZeroAttr(element))},
+            ValueRange{tensor::EmptyOp::create(rewriter, loc,
+                                               resultType.getShape(), element,
+                                               dynamicSizes)})
+            .getResult(0));
     bool isFloat = isa<mlir::FloatType>(element);
     Value result = createElementwise(
         rewriter, loc, resultType, ValueRange{self, product},

@@ -235,7 +235,8 @@ Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
 
 Value torch_to_linalg::createElementwise(
     OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    ValueRange givenSizes) {
   int64_t rank = resultType.getRank();
   MLIRContext *context = b.getContext();
   SmallVector<AffineMap> maps;
@@ -260,10 +261,15 @@ Value torch_to_linalg::createElementwise(
     }
     maps.push_back(AffineMap::get(rank, 0, exprs, context));
   }
-  for (int64_t i = 0; i < rank; ++i) {
+  for (int64_t i = 0, given = 0; i < rank; ++i) {
     if (!resultType.isDynamicDim(i))
       continue;
+    if (!givenSizes.empty()) {
+      dynamicSizes.push_back(givenSizes[given++]);
+      continue;
+    }
     Value source = sizeSources[i];
+    assert(source && "a dynamic result size no input has: pass dynamicSizes");
     auto sourceType = cast<RankedTensorType>(source.getType());
     dynamicSizes.push_back(tensor::DimOp::create(
         b, loc, source, i - (rank - sourceType.getRank())));

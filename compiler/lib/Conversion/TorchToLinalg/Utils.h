@@ -60,11 +60,14 @@ Value convertScalar(OpBuilder &b, Location loc, Value scalar, Type dstType,
 
 /// An elementwise `linalg.generic` producing `resultType` from `inputs`
 /// (builtin tensors, broadcast with PyTorch's rules: trailing dims aligned,
-/// size-1 dims stretched). `body` receives one scalar per input.
+/// size-1 dims stretched). `body` receives one scalar per input. The
+/// dynamic result sizes are read from the inputs, or taken from
+/// `dynamicSizes` (one index per dynamic dim) when no input has that size.
 Value createElementwise(
     OpBuilder &b, Location loc, RankedTensorType resultType,
     ValueRange inputs,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    ValueRange dynamicSizes = {});
 
 /// Whether each of `converted` is a ranked tensor or an integer/float
 /// scalar (not, say, an unconverted !torch.number).

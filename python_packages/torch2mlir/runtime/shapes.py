@@ -1,0 +1,152 @@
+"""Dynamic sizes of a compiled program: checking inputs, computing output shapes.
+
+``torch.export`` with ``dynamic_shapes=`` gives every dynamic size a symbol
+(``s0``, ``s1``...) with a range (``ExportedProgram.range_constraints``, from
+the ``torch.export.Dim(min=, max=)`` the user declared), and describes every
+output size as an expression of those symbols. The RefBackend passes outputs
+as caller-allocated buffers, so before each call it needs their shapes:
+:class:`DynamicShapes` binds the symbols from the input sizes, checks each
+against its range, and evaluates the output sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from ..errors import CompileError, InputError
+
+
+@dataclass(frozen=True)
+class _Binding:
+    """Where a symbol is read: dim `dim` of input `input` (its name)."""
+
+    input: int
+    dim: int
+    name: str
+
+
+class DynamicShapes:
+    """The symbolic sizes of a program's inputs and outputs.
+
+    Args:
+        input_sizes: per user input, its sizes (``int`` or ``torch.SymInt``),
+            from the exported program's placeholder ``meta["val"]``.
+        output_sizes: per output, its sizes, from the output node's values.
+        ranges: ``ExportedProgram.range_constraints`` (symbol -> range with
+            ``lower``/``upper``; an upper bound may be infinite).
+        input_names: the user input names, for error messages.
+
+    Raises:
+        CompileError: an output size depends on a symbol no input size
+            gives (data-dependent sizes such as ``nonzero``'s are not
+            supported by the RefBackend).
+    """
+
+    def __init__(
+        self,
+        input_sizes: Sequence[Sequence[Any]],
+        output_sizes: Sequence[Sequence[Any]],
+        ranges: dict[Any, Any],
+        input_names: Sequence[str],
+    ) -> None:
+        self._bindings: dict[Any, _Binding] = {}
+        # Checks of input dims that are expressions or repeated symbols.
+        self._input_exprs: list[tuple[int, int, Any]] = []
+        for index, sizes in enumerate(input_sizes):
+            for dim, size in enumerate(sizes):
+                if not isinstance(size, torch.SymInt):
+                    continue
+                expr = size.node.expr
+                if expr.is_Symbol and expr not in self._bindings:
+                    self._bindings[expr] = _Binding(index, dim, input_names[index])
+                else:
+                    self._input_exprs.append((index, dim, expr))
+        self._ranges = {}
+        for symbol in self._bindings:
+            value_range = ranges.get(symbol)
+            if value_range is not None:
+                self._ranges[symbol] = (
+                    _as_int(value_range.lower),
+                    _as_int(value_range.upper),
+                )
+        self._outputs: list[list[Any]] = []
+        for index, sizes in enumerate(output_sizes):
+            shape: list[Any] = []
+            for size in sizes:
+                if isinstance(size, torch.SymInt):
+                    expr = size.node.expr
+                    unknown = expr.free_symbols - self._bindings.keys()
+                    if unknown:
+                        raise CompileError(
+                            f"output {index}: its size {expr} depends on "
+                            f"{', '.join(sorted(map(str, unknown)))}, which no input "
+                            "size gives (a data-dependent size); the RefBackend needs "
+                            "output sizes computable from the input sizes"
+                        )
+                    shape.append(int(expr) if expr.is_Integer else expr)
+                else:
+                    shape.append(int(size))
+            self._outputs.append(shape)
+
+    @property
+    def is_static(self) -> bool:
+        """Whether no size is symbolic."""
+        return not self._bindings
+
+    def describe_ranges(self) -> str:
+        """``batch in [1, 16], seq in [2, 256]``-style text of the ranges."""
+        parts = []
+        for symbol, binding in self._bindings.items():
+            low, high = self._ranges.get(symbol, (None, None))
+            where = f"{binding.name}.shape[{binding.dim}]"
+            parts.append(f"{where} in [{low}, {'inf' if high is None else high}]")
+        return ", ".join(parts)
+
+    def bind(self, tensors: Sequence[torch.Tensor]) -> dict[Any, int]:
+        """The value of every symbol in the call `tensors` (the user inputs).
+
+        Raises:
+            InputError: a size is outside the range declared at export
+                (``torch.export.Dim(min=, max=)``), or two sizes that must
+                agree (the same ``Dim``) differ.
+        """
+        values: dict[Any, int] = {}
+        for symbol, binding in self._bindings.items():
+            size = int(tensors[binding.input].shape[binding.dim])
+            low, high = self._ranges.get(symbol, (None, None))
+            if (low is not None and size < low) or (high is not None and size > high):
+                raise InputError(
+                    f"argument {binding.input} ({binding.name}): dim {binding.dim} is "
+                    f"{size}, outside the range [{low}, {'inf' if high is None else high}] "
+                    "declared at export (torch.export.Dim); recompile with a wider "
+                    "range to accept it"
+                )
+            values[symbol] = size
+        for index, dim, expr in self._input_exprs:
+            want = int(expr.xreplace(values))
+            got = int(tensors[index].shape[dim])
+            if want != got:
+                raise InputError(
+                    f"argument {index}: dim {dim} is {got}, but the exported program "
+                    f"requires {expr} = {want} (sizes tied together at export)"
+                )
+        return values
+
+    def output_shapes(self, values: dict[Any, int]) -> list[tuple[int, ...]]:
+        """The output shapes for the symbol `values` of :meth:`bind`."""
+        return [
+            tuple(s if isinstance(s, int) else int(s.xreplace(values)) for s in shape)
+            for shape in self._outputs
+        ]
+
+
+def _as_int(bound: Any) -> int | None:
+    """A range bound as an int; None for an infinite one."""
+    try:
+        return int(bound)
+    except (TypeError, OverflowError, AttributeError, ValueError):
+        return None
