@@ -24,6 +24,7 @@ import torch.utils._pytree as pytree
 from .. import ir, passmanager
 from ..errors import CompileError
 from ..runtime.refbackend import RefBackendModule, TensorSpec, parse_vtensor_type
+from ..runtime import cache as _cache
 from ..runtime.shapes import DynamicShapes
 
 __all__ = [
@@ -148,8 +149,11 @@ class CompiledModule:
     """A model compiled for the CPU by the RefBackend; call it like the model.
 
     Attributes:
-        timings: seconds spent per phase: ``export``, ``import``,
-            ``lowering`` (all pipelines) and ``jit`` (LLVM codegen).
+        timings: seconds spent per phase: ``fingerprint`` (the cache key),
+            ``export``, ``import``, ``lowering`` (all pipelines) and ``jit``
+            (LLVM code generation); zeros for phases a cache hit skipped.
+        cache: ``"program"``, ``"object"``, ``"miss"`` or ``"off"``: what
+            the on-disk compile cache provided (see :func:`compile`).
         inputs, outputs: the compiled signature (TensorSpec per tensor).
     """
 
@@ -159,6 +163,7 @@ class CompiledModule:
         self._runner = runner
         self._out_spec = out_spec
         self.timings = timings
+        self.cache = "off"
         self.inputs = runner.inputs
         self.outputs = runner.outputs
 
@@ -206,6 +211,7 @@ def compile(
     decompositions: str | dict | None = "core-aten",
     dynamic_shapes: Any = None,
     opt_level: int = 2,
+    cache: bool = True,
 ) -> CompiledModule:
     """Compiles `model` for the CPU: torch.export -> torch -> linalg -> LLVM.
 
@@ -222,6 +228,13 @@ def compile(
             compiled module then accepts any size in the declared ranges
             and raises InputError for sizes outside them.
         opt_level: LLVM optimization level of the JIT (0-3).
+        cache: use the on-disk compile cache (torch2mlir.runtime.cache):
+            compiling the same model structure for the same input shapes
+            again, in any process, skips export, lowering and code
+            generation (the result's ``cache`` attribute says which level
+            hit: ``"program"``, ``"object"``, ``"miss"``, or ``"off"`` when
+            the model could not be keyed). Weights are not part of the key:
+            they are bound from `model` at each compile.
 
     Returns:
         A :class:`CompiledModule` returning what the model returns (tensor,
@@ -236,6 +249,20 @@ def compile(
     from ..fx.importer import FxImporter
 
     timings: dict[str, float] = {}
+    start = time.perf_counter()
+    options = f"{decompositions!r}|{dynamic_shapes!r}|{opt_level}"
+    key = None
+    if cache and _cache.enabled() and isinstance(decompositions, (str, type(None))):
+        key = _cache.model_fingerprint(model, example_args, options)
+    entry = _cache.load_program(key) if key else None
+    if entry is not None:
+        compiled = _from_program_entry(model, entry, opt_level)
+        if compiled is not None:
+            compiled.timings["fingerprint"] = time.perf_counter() - start
+            compiled.cache = "program"
+            return compiled
+    timings["fingerprint"] = time.perf_counter() - start
+
     start = time.perf_counter()
     prog = export(
         model,
@@ -278,9 +305,69 @@ def compile(
             opt_level=opt_level,
             bound_inputs=importer.parameters,
             shapes=shapes,
+            cache=cache,
         )
     except RuntimeError as error:
         raise CompileError(f"JIT compilation failed: {error}") from error
     timings["jit"] = time.perf_counter() - start
     out_spec = getattr(prog.call_spec, "out_spec", None)
-    return CompiledModule(runner, out_spec, timings)
+    if key is not None:
+        constants = {
+            i: tensor
+            for i, (tensor, (_, constant)) in enumerate(
+                zip(importer.parameters, importer.parameter_sources)
+            )
+            if constant
+        }
+        _cache.store_program(
+            key,
+            {
+                "object": runner.object_code,
+                "inputs": inputs,
+                "outputs": outputs,
+                "parameters": [name for name, _ in importer.parameter_sources],
+                "constants": constants,
+                "out_spec": pytree.treespec_dumps(out_spec) if out_spec else None,
+                "shapes": shapes,
+            },
+        )
+    compiled = CompiledModule(runner, out_spec, timings)
+    compiled.cache = "object" if runner.cache_hit else ("miss" if key else "off")
+    return compiled
+
+
+def _from_program_entry(
+    model: torch.nn.Module, entry: dict[str, Any], opt_level: int
+) -> CompiledModule | None:
+    """Rebuilds a compiled module from a cache entry, binding `model`'s
+    weights by name; None when a weight is missing or differs in shape."""
+    bound = []
+    for index, name in enumerate(entry["parameters"]):
+        if index in entry["constants"]:
+            bound.append(entry["constants"][index])
+            continue
+        try:
+            tensor = model.get_parameter(name)
+        except AttributeError:
+            try:
+                tensor = model.get_buffer(name)
+            except AttributeError:
+                return None
+        bound.append(tensor)
+    specs = entry["inputs"][len(entry["inputs"]) - len(bound) :]
+    for tensor, spec in zip(bound, specs):
+        if tuple(tensor.shape) != spec.shape or tensor.dtype != spec.dtype:
+            return None
+    runner = RefBackendModule(
+        None,
+        "main",
+        entry["inputs"],
+        entry["outputs"],
+        opt_level=opt_level,
+        bound_inputs=bound,
+        shapes=entry["shapes"],
+        object_code=entry["object"],
+    )
+    out_spec = entry["out_spec"]
+    out_spec = pytree.treespec_loads(out_spec) if out_spec else None
+    return CompiledModule(runner, out_spec, {"export": 0.0, "import": 0.0, "lowering": 0.0, "jit": 0.0})

@@ -98,6 +98,7 @@ class FxImporter:
         "context",
         "module",
         "parameters",
+        "parameter_sources",
     )
 
     def __init__(self, context: ir.Context | None = None) -> None:
@@ -109,6 +110,10 @@ class FxImporter:
         self._constants: dict[tuple[str, Any], ir.Value] = {}
         self._block: ir.Block | None = None
         self.parameters: list[torch.Tensor] = []
+        #: Per entry of `parameters`: its fully qualified name in the module
+        #: (``"layer1.0.conv1.weight"``) and whether it is a lifted constant
+        #: (a tensor the program created, which the module does not hold).
+        self.parameter_sources: list[tuple[str, bool]] = []
 
     # -- types ------------------------------------------------------------
 
@@ -405,6 +410,7 @@ class FxImporter:
         signature = prog.graph_signature
         user_inputs: list[torch.fx.Node] = []
         literal_inputs: dict[torch.fx.Node, torch.Tensor] = {}
+        sources: dict[torch.fx.Node, tuple[str, bool]] = {}
         placeholders = [n for n in graph.nodes if n.op == "placeholder"]
         for node, spec in zip(placeholders, signature.input_specs):
             if spec.kind == InputKind.USER_INPUT:
@@ -425,6 +431,7 @@ class FxImporter:
                     else prog.constants
                 )
                 literal_inputs[node] = source[spec.target]
+                sources[node] = (spec.target, source is not prog.state_dict)
             else:
                 raise CompileError(
                     f"input {spec.arg.name}: unsupported input kind {spec.kind.name}"
@@ -446,6 +453,7 @@ class FxImporter:
             used = {node: t for node, t in literal_inputs.items() if node.users}
             user_inputs = user_inputs + list(used)
             self.parameters = [t.detach() for t in used.values()]
+            self.parameter_sources = [sources[node] for node in used]
             literal_inputs = {}
         with self.context, ir.Location.unknown():
             input_types = [self.value_type(n.meta["val"], n.name) for n in user_inputs]

@@ -22,9 +22,9 @@ from typing import Any
 import torch
 
 from .. import ir
-from .shapes import DynamicShapes
 from ..errors import CompileError, InputError
-from ..execution_engine import ExecutionEngine
+from . import cache as _cache
+from .shapes import DynamicShapes
 
 __all__ = ["RefBackendModule", "TensorSpec", "load_runtime", "parse_vtensor_type"]
 
@@ -155,6 +155,37 @@ def _describe(tensor: torch.Tensor) -> str:
     return f"[{', '.join(str(s) for s in tensor.shape)}] {str(tensor.dtype).removeprefix('torch.')}"
 
 
+def compile_object(
+    llvm_module: ir.Module, opt_level: int = 2, cache: bool = True
+) -> tuple[bytes, bool]:
+    """Machine code for `llvm_module` (LLVM dialect): from the on-disk cache
+    (see torch2mlir.runtime.cache) when it has it, else generated and
+    cached. Returns (object bytes, whether it was a cache hit).
+
+    Raises:
+        CompileError: LLVM could not translate or compile the module.
+    """
+    from .._mlir_libs import _torch2mlir
+
+    load_runtime()  # also sets the code generation options, once
+    key = None
+    if cache and _cache.enabled():
+        # The text, with locations (they become debug info): unlike the
+        # bytecode, it is the same in every process.
+        text = llvm_module.operation.get_asm(binary=True, enable_debug_info=True)
+        key = _cache.object_key(text, opt_level, _CODEGEN_OPTIONS)
+        cached = _cache.load_object(key)
+        if cached is not None:
+            return cached, True
+    try:
+        code = _torch2mlir.compile_to_object(llvm_module, opt_level)
+    except RuntimeError as error:
+        raise CompileError(f"LLVM code generation failed: {error}") from error
+    if key is not None:
+        _cache.store_object(key, code)
+    return code, False
+
+
 class RefBackendModule:
     """A function compiled to the LLVM dialect, JIT-compiled and callable.
 
@@ -163,7 +194,10 @@ class RefBackendModule:
             entry function has ``llvm.emit_c_interface``.
         func_name: the entry function.
         inputs, outputs: the signature (from the torch-level function).
-        opt_level: LLVM optimization level for the JIT (0-3).
+        opt_level: LLVM optimization level of the code generation (0-3).
+        object_code: machine code from an earlier compilation (e.g. the
+            cache); then `llvm_module` may be None.
+        cache: whether code generation may use the on-disk cache.
         bound_inputs: tensors passed after the caller's arguments on every
             call (the model's weights); the last ``len(bound_inputs)`` specs
             of `inputs` describe them. They are referenced, not copied.
@@ -174,13 +208,16 @@ class RefBackendModule:
 
     def __init__(
         self,
-        llvm_module: ir.Module,
+        llvm_module: ir.Module | None,
         func_name: str,
         inputs: list[TensorSpec],
         outputs: list[TensorSpec],
         opt_level: int = 2,
         bound_inputs: list[torch.Tensor] | None = None,
         shapes: DynamicShapes | None = None,
+        *,
+        object_code: bytes | None = None,
+        cache: bool = True,
     ) -> None:
         self._shapes = shapes if shapes is not None and not shapes.is_static else None
         for spec in outputs:
@@ -193,17 +230,28 @@ class RefBackendModule:
         self.func_name = func_name
         self.inputs = inputs[: len(inputs) - len(bound)]
         self.outputs = outputs
+        self.shapes = shapes
         self._bound = bound
         self._bound_pointers = [
-            ctypes.pointer(ctypes.pointer(self._descriptor(_as_buffer(t))))
-            for t in bound
+            ctypes.pointer(self._descriptor(_as_buffer(t))) for t in bound
         ]
         load_runtime()
-        self._engine = ExecutionEngine(
-            llvm_module, opt_level=opt_level, shared_libs=[_RUNTIME_LIB]
-        )
-        # The JIT compiles on first lookup: do it now, not in the first call.
-        self._engine.lookup(func_name)
+        #: Whether the machine code came from the on-disk cache.
+        self.cache_hit = object_code is not None
+        if object_code is None:
+            if llvm_module is None:
+                raise ValueError("RefBackendModule needs llvm_module or object_code")
+            object_code, self.cache_hit = compile_object(llvm_module, opt_level, cache)
+        #: The machine code (a relocatable object for this CPU).
+        self.object_code = object_code
+        from .._mlir_libs import _torch2mlir
+
+        self._jit = _torch2mlir.ObjectJit(object_code, [_RUNTIME_LIB])
+        address = self._jit.lookup("_mlir_ciface_" + func_name)
+        if not address:
+            raise CompileError(f"the compiled code has no function {func_name}")
+        arity = len(inputs) + len(outputs)
+        self._function = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * arity))(address)
 
     def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
         """The call's arguments as contiguous tensors, checked against the signature.
@@ -273,16 +321,13 @@ class RefBackendModule:
             for shape, spec in zip(shapes, self.outputs)
         ]
         args_pointers = [
-            ctypes.pointer(ctypes.pointer(self._descriptor(_as_buffer(t))))
-            for t in tensors
+            ctypes.pointer(self._descriptor(_as_buffer(t))) for t in tensors
         ]
         # A bool result is filled through its uint8 view: no copy back.
         out_pointers = [
-            ctypes.pointer(ctypes.pointer(self._descriptor(_as_buffer(t))))
-            for t in results
+            ctypes.pointer(self._descriptor(_as_buffer(t))) for t in results
         ]
-        # Out-params come after all inputs: the caller's, then the bound ones.
-        self._engine.invoke(
-            self.func_name, *args_pointers, *self._bound_pointers, *out_pointers
-        )
+        # The C interface takes a pointer to each memref descriptor; the
+        # out-params come after all inputs: the caller's, then the bound ones.
+        self._function(*args_pointers, *self._bound_pointers, *out_pointers)
         return results

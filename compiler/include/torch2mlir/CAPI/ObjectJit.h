@@ -1,0 +1,53 @@
+/*===- ObjectJit.h - Compile to objects and run them --------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the torch2mlir project.                                            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TORCH2MLIR_C_OBJECTJIT_H
+#define TORCH2MLIR_C_OBJECTJIT_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Translates `module` (LLVM dialect) to LLVM IR, optimizes it at
+/// `optLevel` (0-3) and emits a relocatable object for the host CPU. On
+/// success calls `onObject` with the object's bytes and returns true; on
+/// failure calls `onError` with the reason and returns false. The object is
+/// what the RefBackend caches on disk.
+MLIR_CAPI_EXPORTED bool
+torch2mlirCompileToObject(MlirModule module, int optLevel,
+                          MlirStringCallback onObject,
+                          MlirStringCallback onError, void *userData);
+
+/// An object file linked into a JIT session of its own.
+typedef struct {
+  void *ptr;
+} Torch2MlirObjectJit;
+
+/// Links `object` (from torch2mlirCompileToObject) into a new JIT session
+/// whose external symbols resolve in the process and in `sharedLibs`. On
+/// failure calls `onError` and returns a null session.
+MLIR_CAPI_EXPORTED Torch2MlirObjectJit torch2mlirObjectJitCreate(
+    MlirStringRef object, intptr_t numSharedLibs,
+    const MlirStringRef *sharedLibs, MlirStringCallback onError,
+    void *userData);
+
+/// The address of symbol `name` in `jit`, or 0 if it has none.
+MLIR_CAPI_EXPORTED uint64_t torch2mlirObjectJitLookup(Torch2MlirObjectJit jit,
+                                                      MlirStringRef name);
+
+/// Frees the session and its code.
+MLIR_CAPI_EXPORTED void torch2mlirObjectJitDestroy(Torch2MlirObjectJit jit);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TORCH2MLIR_C_OBJECTJIT_H
