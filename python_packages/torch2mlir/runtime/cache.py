@@ -78,8 +78,29 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+_BUILD: str | None = None
+
+
+def _build_identity() -> str:
+    """The identity of this installation of torch2mlir: the size and
+    modification time of each of its files (its Python sources and native
+    libraries), so that a rebuilt or edited compiler never reuses entries
+    of another build. Computed once per process."""
+    global _BUILD
+    if _BUILD is None:
+        package = Path(__file__).absolute().parent.parent
+        digest = hashlib.sha256()
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".so") or ".so." in path.name:
+                stat = path.stat()
+                digest.update(f"{path.relative_to(package)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
+        _BUILD = digest.hexdigest()
+    return _BUILD
+
+
 def _environment() -> str:
-    """What generated code depends on besides its IR: versions, host CPU."""
+    """What generated code depends on besides its IR: versions, the build,
+    the host CPU."""
     from .. import __version__
 
     try:
@@ -90,7 +111,7 @@ def _environment() -> str:
         )
     except (OSError, StopIteration):
         cpu = ""
-    return f"{__version__}|{torch.__version__}|{sys.platform}|{cpu}"
+    return f"{__version__}|{_build_identity()}|{torch.__version__}|{sys.platform}|{cpu}"
 
 
 def object_key(llvm_ir: bytes, opt_level: int, codegen_options: Sequence[str]) -> str:
@@ -137,6 +158,17 @@ def _describe_value(value: Any) -> str | None:
         data = value.detach().contiguous().cpu()
         digest = hashlib.sha256(data.view(torch.uint8).numpy().tobytes()).hexdigest()
         return f"tensor({tuple(value.shape)},{value.dtype},{digest})"
+    code = getattr(value, "__code__", None)
+    if code is not None:
+        # A Python function: its bytecode, constants and captured values
+        # (two lambdas of one scope share a qualified name).
+        captured = [_describe_value(c.cell_contents) for c in value.__closure__ or ()]
+        defaults = [_describe_value(d) for d in value.__defaults__ or ()]
+        if None in captured or None in defaults:
+            return None
+        digest = hashlib.sha256(code.co_code)
+        digest.update(repr((code.co_consts, code.co_names, captured, defaults)).encode())
+        return f"{value.__module__}.{value.__qualname__}#{digest.hexdigest()}"
     if callable(value) and hasattr(value, "__qualname__"):
         return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
     if type(value).__repr__ is not object.__repr__:
