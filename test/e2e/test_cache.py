@@ -9,7 +9,6 @@ import textwrap
 
 import pytest
 import torch
-
 import torch2mlir
 from torch2mlir.runtime import cache
 
@@ -83,6 +82,15 @@ def test_lambdas_of_one_scope_are_told_apart(cache_dir) -> None:
         compiled = torch2mlir.compile(Fn(fn), (x,))
         assert compiled.cache == "miss"
         torch.testing.assert_close(compiled(x), fn(x))
+
+
+def test_torch_nn_classes_are_told_apart(cache_dir) -> None:
+    # Same attributes (dim=1), same shapes: only the class differs.
+    x = torch.randn(3, 5)
+    for module in (torch.nn.Softmax(dim=1), torch.nn.LogSoftmax(dim=1)):
+        compiled = torch2mlir.compile(module, (x,))
+        assert compiled.cache == "miss"
+        torch.testing.assert_close(compiled(x), module(x))
 
 
 def test_disabled_and_cleared(cache_dir, monkeypatch) -> None:

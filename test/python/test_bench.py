@@ -246,6 +246,9 @@ def test_workloads_are_the_documented_ones() -> None:
         "mlp",
         "resnet18",
         "resnet50",
+        "bert",
+        "gpt2",
+        "mlp_dynamic",
     ]
     assert all(w.repeat >= 1 and w.warmup >= 0 for w in bench.WORKLOADS.values())
 

@@ -23,8 +23,8 @@ import torch.utils._pytree as pytree
 
 from .. import ir, passmanager
 from ..errors import CompileError
-from ..runtime.refbackend import RefBackendModule, TensorSpec, parse_vtensor_type
 from ..runtime import cache as _cache
+from ..runtime.refbackend import RefBackendModule, TensorSpec, parse_vtensor_type
 from ..runtime.shapes import DynamicShapes
 
 __all__ = [
@@ -370,4 +370,6 @@ def _from_program_entry(
     )
     out_spec = entry["out_spec"]
     out_spec = pytree.treespec_loads(out_spec) if out_spec else None
-    return CompiledModule(runner, out_spec, {"export": 0.0, "import": 0.0, "lowering": 0.0, "jit": 0.0})
+    return CompiledModule(
+        runner, out_spec, {"export": 0.0, "import": 0.0, "lowering": 0.0, "jit": 0.0}
+    )

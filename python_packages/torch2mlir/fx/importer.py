@@ -97,8 +97,8 @@ class FxImporter:
         "_values",
         "context",
         "module",
-        "parameters",
         "parameter_sources",
+        "parameters",
     )
 
     def __init__(self, context: ir.Context | None = None) -> None:

@@ -31,7 +31,7 @@ class HiddenStates(torch.nn.Module):
         self.model = model
 
     def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
-        return self.model(input_ids=input_ids, use_cache=False).last_hidden_state
+        return self.model(input_ids=input_ids).last_hidden_state
 
 
 def _build(model_class: Any, config: Any, seed: int) -> HiddenStates:
@@ -41,7 +41,9 @@ def _build(model_class: Any, config: Any, seed: int) -> HiddenStates:
     return HiddenStates(model).eval()
 
 
-def bert(*, layers: int = 4, hidden: int = 256, heads: int = 4, seed: int = 0) -> HiddenStates:
+def bert(
+    *, layers: int = 4, hidden: int = 256, heads: int = 4, seed: int = 0
+) -> HiddenStates:
     """A BERT encoder (``transformers.BertModel``; BERT-mini sized by default:
     4 layers, hidden 256, 4 heads, FFN 4x), scaled-dot-product attention."""
     import transformers
@@ -57,7 +59,9 @@ def bert(*, layers: int = 4, hidden: int = 256, heads: int = 4, seed: int = 0) -
     return _build(transformers.BertModel, config, seed)
 
 
-def gpt2(*, layers: int = 4, hidden: int = 256, heads: int = 4, seed: int = 0) -> HiddenStates:
+def gpt2(
+    *, layers: int = 4, hidden: int = 256, heads: int = 4, seed: int = 0
+) -> HiddenStates:
     """A GPT-2 decoder (``transformers.GPT2Model``: causal mask, GELU-tanh,
     Conv1D projections; 4 layers, hidden 256, 4 heads by default).
 

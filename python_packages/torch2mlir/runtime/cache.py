@@ -93,7 +93,9 @@ def _build_identity() -> str:
         for path in sorted(package.rglob("*")):
             if path.suffix in (".py", ".so") or ".so." in path.name:
                 stat = path.stat()
-                digest.update(f"{path.relative_to(package)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
+                digest.update(
+                    f"{path.relative_to(package)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode()
+                )
         _BUILD = digest.hexdigest()
     return _BUILD
 
@@ -167,7 +169,9 @@ def _describe_value(value: Any) -> str | None:
         if None in captured or None in defaults:
             return None
         digest = hashlib.sha256(code.co_code)
-        digest.update(repr((code.co_consts, code.co_names, captured, defaults)).encode())
+        digest.update(
+            repr((code.co_consts, code.co_names, captured, defaults)).encode()
+        )
         return f"{value.__module__}.{value.__qualname__}#{digest.hexdigest()}"
     if callable(value) and hasattr(value, "__qualname__"):
         return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
@@ -178,11 +182,14 @@ def _describe_value(value: Any) -> str | None:
 
 
 def _source_digest(cls: type, seen: dict[str, str]) -> str | None:
-    """The digest of the source files of `cls` and its bases (outside
-    torch.nn), plus the version of each one's top-level package."""
+    """The qualified names of `cls` and its bases, with the digest of each
+    one's source file and the version of its top-level package (torch's own
+    classes: the torch version, which the key has)."""
     parts = []
     for klass in cls.__mro__:
-        if klass.__module__.startswith("torch.nn") or klass is object:
+        name = f"{klass.__module__}.{klass.__qualname__}"
+        if klass.__module__.split(".")[0] in ("torch", "builtins"):
+            parts.append(name)
             continue
         try:
             path = inspect.getsourcefile(klass)
@@ -197,7 +204,7 @@ def _source_digest(cls: type, seen: dict[str, str]) -> str | None:
                 return None
         package = sys.modules.get(klass.__module__.split(".")[0])
         version = getattr(package, "__version__", "")
-        parts.append(f"{klass.__module__}.{klass.__qualname__}@{seen[path]}@{version}")
+        parts.append(f"{name}@{seen[path]}@{version}")
     return ";".join(parts)
 
 
@@ -250,7 +257,7 @@ def load_program(key: str) -> dict[str, Any] | None:
         return None
     try:
         entry = torch.load(path, weights_only=False)
-    except Exception:  # a corrupt or foreign entry is a miss
+    except Exception:  # noqa: BLE001 - a corrupt or foreign entry is a miss
         return None
     if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
         return None

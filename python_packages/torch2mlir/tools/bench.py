@@ -17,6 +17,12 @@ For every workload (the same model object, the same input tensor):
   ``getrusage``: process-wide and monotonic, so it includes every workload
   before it.
 
+Workloads compile with ``cache=False`` so their compile phases are real; a
+separate check compiles ResNet-18 in two new processes sharing an empty
+compile cache (cold, then warm) and reports both times. The
+``mlp_dynamic`` workload is compiled with a dynamic batch and timed at
+another batch size.
+
 Steady-state runs are timed in blocks, eager then torch2mlir, each after a
 short pause and its warm-up runs (see :func:`time_blocks`). Then a leak check: RSS (current, from
 ``/proc/self/statm``) before and after 10,000 calls of the compiled MLP.
@@ -269,6 +275,17 @@ def format_tables(report: Mapping[str, Any]) -> str:
             f"({_fmt(rss.get('before_mb'), '.1f')} -> {_fmt(rss.get('after_mb'), '.1f')} MB, "
             f"current RSS from /proc/self/statm; {_fmt(rss.get('seconds'), '.2f')} s)"
         )
+    cache = report.get("compile_cache")
+    if cache and cache.get("error"):
+        out.append(f"compile cache: FAILED: {cache['error']}")
+    elif cache:
+        out.append(
+            f"compile cache, {cache['workload']} nn.Module -> ready to run in a new "
+            f"process: cold {cache['cold']['seconds']:.2f} s ({cache['cold']['cache']}), "
+            f"warm {cache['warm']['seconds']:.2f} s ({cache['warm']['cache']}); "
+            f"process start-up (imports, model) {cache['warm']['startup_seconds']:.2f} s "
+            "not included"
+        )
     out.append(
         "peak RSS: getrusage ru_maxrss after each workload; process-wide and "
         "monotonic (includes all earlier workloads)."
@@ -462,6 +479,10 @@ class Workload:
     make: Callable[[], tuple[Any, Any]]  # () -> (model in eval mode, input)
     repeat: int
     warmup: int
+    #: For a dynamic-shape workload: () -> (example input to compile with,
+    #: ``dynamic_shapes``); the timed runs use the input of `make`, another
+    #: size in the declared range.
+    dynamic: Callable[[], tuple[Any, Any]] | None = None
 
 
 def _randn(*shape: int, seed: int = 0) -> Any:
@@ -504,6 +525,25 @@ def _resnet50() -> tuple[Any, Any]:
     return resnet50(), _randn(1, 3, 224, 224)
 
 
+def _bert() -> tuple[Any, Any]:
+    from ..models import transformer
+
+    return transformer.bert(), transformer.token_ids(2, 128)
+
+
+def _gpt2() -> tuple[Any, Any]:
+    from ..models import transformer
+
+    return transformer.gpt2(), transformer.token_ids(2, 128)
+
+
+def _mlp_dynamic_batch() -> tuple[Any, Any]:
+    import torch
+
+    batch = torch.export.Dim("batch", min=1, max=512)
+    return _randn(8, 784), ({0: batch},)
+
+
 WORKLOADS: dict[str, Workload] = {
     w.name: w
     for w in (
@@ -524,6 +564,28 @@ WORKLOADS: dict[str, Workload] = {
         Workload("mlp", "MLP 784-512-256-10, batch 8", _mlp, 200, 20),
         Workload("resnet18", "ResNet-18, [1,3,224,224]", _resnet18, 10, 2),
         Workload("resnet50", "ResNet-50, [1,3,224,224]", _resnet50, 10, 1),
+        Workload(
+            "bert",
+            "BERT (transformers, 4 layers, hidden 256), ids [2,128]",
+            _bert,
+            20,
+            3,
+        ),
+        Workload(
+            "gpt2",
+            "GPT-2 (transformers, 4 layers, hidden 256), ids [2,128]",
+            _gpt2,
+            20,
+            3,
+        ),
+        Workload(
+            "mlp_dynamic",
+            "MLP compiled for batch in [1, 512] (example 8), run at batch 64",
+            lambda: (_mlp()[0], _randn(64, 784)),
+            100,
+            10,
+            dynamic=_mlp_dynamic_batch,
+        ),
     )
 }
 #: --quick: run counts for every workload, and calls of the RSS check.
@@ -578,7 +640,19 @@ def run_workload(
 
         log(f"[{workload.name}] compiling")
         start = time.perf_counter()
-        compiled = torch2mlir.compile(model, (x,), opt_level=opt_level)
+        # cache=False: the compile phases are measured, not read from disk
+        # (see compile_cache_check for the cache).
+        if workload.dynamic is not None:
+            example, dynamic_shapes = workload.dynamic()
+            compiled = torch2mlir.compile(
+                model,
+                (example,),
+                dynamic_shapes=dynamic_shapes,
+                opt_level=opt_level,
+                cache=False,
+            )
+        else:
+            compiled = torch2mlir.compile(model, (x,), opt_level=opt_level, cache=False)
         result["torch2mlir"]["compile"] = dict(compiled.timings)
         result["torch2mlir"]["compile"]["wall"] = time.perf_counter() - start
 
@@ -649,6 +723,54 @@ def rss_growth(calls: int, blas: OpenBlasThreads, opt_level: int = 2) -> dict[st
     except Exception as error:  # noqa: BLE001 - report it in the JSON
         out["error"] = f"{type(error).__name__}: {error}"
         out["traceback"] = traceback.format_exc()
+    return out
+
+
+_CACHE_SCRIPT = """
+import sys, time
+start = time.perf_counter()
+import torch, torch2mlir
+from torch2mlir.models import resnet18
+model, x = resnet18().eval(), torch.randn(1, 3, 224, 224)
+imported = time.perf_counter()
+compiled = torch2mlir.compile(model, (x,))
+done = time.perf_counter()
+compiled(x)
+print(f"{imported - start} {done - imported} {compiled.cache}")
+"""
+
+
+def compile_cache_check() -> dict[str, Any]:
+    """ResNet-18 from ``nn.Module`` to a ready-to-run compiled module in a
+    new process, with an empty compile cache (cold) and then with the cache
+    the first process filled (warm), in seconds; also the time the process
+    spent importing torch/torch2mlir and building the model, which both
+    pay. Never raises (``error`` holds a failure)."""
+    import subprocess
+    import tempfile
+
+    out: dict[str, Any] = {"workload": "resnet18", "error": None}
+    with tempfile.TemporaryDirectory(prefix="torch2mlir-bench-cache-") as folder:
+        env = {**os.environ, "TORCH2MLIR_CACHE_DIR": folder}
+        env.pop("TORCH2MLIR_CACHE", None)
+        for run in ("cold", "warm"):
+            try:
+                proc = subprocess.run(
+                    [sys.executable, "-c", _CACHE_SCRIPT],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                startup, seconds, status = proc.stdout.split()[-3:]
+            except (subprocess.CalledProcessError, ValueError) as error:
+                out["error"] = f"{run}: {error}"
+                return out
+            out[run] = {
+                "seconds": float(seconds),
+                "startup_seconds": float(startup),
+                "cache": status,
+            }
     return out
 
 
@@ -738,6 +860,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help=f"repeat {QUICK_REPEAT}, warmup {QUICK_WARMUP} for every workload unless "
         "given, and a shorter RSS check: a smoke run, not figures to quote",
     )
+    parser.add_argument(
+        "--no-cache-check",
+        action="store_true",
+        help="skip the compile-cache check (ResNet-18 compiled in two new processes)",
+    )
     return parser.parse_args(argv)
 
 
@@ -808,11 +935,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"[rss] {rss_calls} calls of the compiled MLP")
         rss = rss_growth(rss_calls, blas, args.opt_level)
 
+    cache_check = None
+    if not args.no_cache_check:
+        log("[cache] ResNet-18 compile in new processes, cold then warm cache")
+        cache_check = compile_cache_check()
+
     report = {
         "meta": meta,
         "workloads": results,
         "geomean": summary(results),
         "rss_growth": rss,
+        "compile_cache": cache_check,
     }
     print()
     print(format_tables(report))
@@ -821,6 +954,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     failed = [r["name"] for r in results if r["error"]]
     if rss and rss["error"]:
         failed.append("rss_growth")
+    if cache_check and cache_check["error"]:
+        failed.append("compile_cache")
     return 1 if failed else 0
 
 

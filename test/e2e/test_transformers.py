@@ -1,0 +1,65 @@
+"""The transformers zoo (torch2mlir.models.transformer) and dynamic shapes,
+compiled and compared with eager PyTorch (max abs error <= 1e-4 x the
+output's magnitude, float32)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import torch2mlir
+from torch2mlir import InputError
+from torch2mlir.models import mlp
+
+transformer = pytest.importorskip("torch2mlir.models.transformer")
+pytest.importorskip("transformers")
+
+
+def _assert_matches(got: torch.Tensor, want: torch.Tensor) -> None:
+    bound = 1e-4 * max(1.0, want.abs().max().item())
+    error = (got - want).abs().max().item()
+    assert error <= bound, f"max abs error {error:.3g} > {bound:.3g}"
+
+
+@pytest.mark.parametrize("name", ["bert", "gpt2"])
+def test_zoo_model_matches_eager(name: str) -> None:
+    model = getattr(transformer, name)()
+    ids = transformer.token_ids(2, 128)
+    compiled = torch2mlir.compile(model, (ids,))
+    with torch.no_grad():
+        want = model(ids)
+    _assert_matches(compiled(ids), want)
+    # Other token ids, same shape: the same compiled module.
+    other = transformer.token_ids(2, 128, seed=1)
+    with torch.no_grad():
+        _assert_matches(compiled(other), model(other))
+
+
+def test_zoo_imports_without_torch_operator() -> None:
+    from torch2mlir.fx import export_and_import
+
+    for name in ("bert", "gpt2"):
+        module = export_and_import(
+            getattr(transformer, name)(),
+            transformer.token_ids(1, 16),
+            output_type="raw",
+        )
+        assert "torch.operator" not in str(module), name
+
+
+def test_dynamic_batch_runs_at_any_size_in_range() -> None:
+    model = mlp().eval()
+    batch = torch.export.Dim("batch", min=1, max=300)
+    compiled = torch2mlir.compile(
+        model, (torch.randn(8, 784),), dynamic_shapes=({0: batch},)
+    )
+    for size in (1, 37, 300):
+        x = torch.randn(size, 784)
+        got = compiled(x)
+        assert got.shape == (size, 10)
+        with torch.no_grad():
+            _assert_matches(got, model(x))
+    with pytest.raises(InputError, match=r"dim 0 is 301, outside the range \[1, 300\]"):
+        compiled(torch.randn(301, 784))
+    with pytest.raises(InputError, match="expected shape"):
+        compiled(torch.randn(4, 785))
