@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 import torch
-
 import torch2mlir
 from torch2mlir import InputError
 from torch2mlir.models import mlp
