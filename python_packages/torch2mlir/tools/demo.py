@@ -23,7 +23,7 @@ MODELS: dict[str, tuple[Callable[[], torch.nn.Module], Callable[[], torch.Tensor
 
 
 def _register_models() -> None:
-    from ..models import mlp, resnet18
+    from ..models import mlp, resnet18, resnet50
 
     MODELS["mlp"] = (
         mlp,
@@ -33,6 +33,22 @@ def _register_models() -> None:
         resnet18,
         lambda: torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(0)),
     )
+    MODELS["resnet50"] = (
+        resnet50,
+        lambda: torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(0)),
+    )
+    # transformers zoo (needs the `transformers` package; imported on use).
+    for name in ("bert", "gpt2"):
+        MODELS[name] = (
+            lambda name=name: getattr(_transformer(), name)(),
+            lambda: _transformer().token_ids(2, 128),
+        )
+
+
+def _transformer():
+    from ..models import transformer
+
+    return transformer
 
 
 def run_model(name: str) -> bool:
