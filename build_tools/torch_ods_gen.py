@@ -118,6 +118,9 @@ OPS: list[tuple[str, str]] = [
     ("aten::logical_and", ""),
     ("aten::logical_or", ""),
     ("aten::logical_xor", ""),
+    ("aten::bitwise_and", "Tensor"),
+    ("aten::bitwise_or", "Tensor"),
+    ("aten::bitwise_xor", "Tensor"),
     # Convolution and normalization.
     ("aten::convolution", ""),
     ("aten::conv2d", ""),
@@ -142,6 +145,7 @@ OPS: list[tuple[str, str]] = [
     ("aten::prod", "dim_int"),
     ("aten::argmax", ""),
     ("aten::argmin", ""),
+    ("aten::cumsum", ""),
     ("aten::any", ""),
     ("aten::any", "dim"),
     ("aten::any", "dims"),

@@ -196,3 +196,32 @@ class _MaskedFill(nn.Module):
 )
 def _() -> nn.Module:
     return _MaskedFill()
+
+
+# Bitwise ops: integers and bools, operands promoted to the result dtype.
+
+
+@register_case(
+    "bitwise_and_or_xor_int64_int32",
+    inputs=lambda: (_ints(3, 4, low=-50, high=50), _ints(4, low=0, high=64).int()),
+)
+def _() -> nn.Module:
+    return Fn(
+        lambda x, y: (
+            torch.bitwise_and(x, y),
+            torch.bitwise_or(x, y),
+            torch.bitwise_xor(x, y),
+        )
+    )
+
+
+@register_case(
+    "bitwise_and_bool_broadcast", inputs=lambda: (_bools(2, 1, 5), _bools(3, 5))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: (torch.bitwise_and(x, y), torch.bitwise_or(x, y)))
+
+
+@register_case("bitwise_xor_uint8", inputs=lambda: (_u8(4, 6), _u8(4, 6)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: torch.bitwise_xor(x, y))

@@ -167,3 +167,33 @@ def _() -> nn.Module:
 )
 def _() -> nn.Module:
     return Fn(lambda x: (torch.argmax(x, 1), torch.argmin(x, 1)))
+
+
+# cumsum: running sums in the result dtype.
+
+
+@register_case("cumsum_f32_dim1", inputs=lambda: (torch.randn(3, 7, 2),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.cumsum(x, 1))
+
+
+@register_case("cumsum_negative_dim_f64", inputs=lambda: (torch.randn(4, 5).double(),))
+def _() -> nn.Module:
+    return Fn(lambda x: torch.cumsum(x, -1))
+
+
+@register_case(
+    "cumsum_bool_to_int64",
+    inputs=lambda: (torch.randint(0, 2, (2, 9), dtype=torch.bool),),
+)
+def _() -> nn.Module:
+    # As transformers builds position ids from an attention mask.
+    return Fn(lambda m: torch.cumsum(m, dim=1) - 1)
+
+
+@register_case(
+    "cumsum_int32_with_dtype",
+    inputs=lambda: (torch.randint(-9, 9, (6,), dtype=torch.int32),),
+)
+def _() -> nn.Module:
+    return Fn(lambda x: torch.cumsum(x, 0, dtype=torch.float32))

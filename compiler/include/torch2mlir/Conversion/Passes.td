@@ -21,7 +21,8 @@ def ConvertTorchToLinalg : Pass<"convert-torch-to-linalg", "func::FuncOp"> {
   }];
   let dependentDialects = [
     "arith::ArithDialect", "linalg::LinalgDialect", "math::MathDialect",
-    "tensor::TensorDialect", "torch2mlir::torch_c::TorchConversionDialect"
+    "scf::SCFDialect", "tensor::TensorDialect",
+    "torch2mlir::torch_c::TorchConversionDialect"
   ];
 }
 

@@ -116,6 +116,20 @@ struct ConvertCompare : OpConversionPattern<OpTy> {
 
 enum class LogicalKind { And, Or, Xor };
 
+/// The integer op of a logical/bitwise kind on two same-typed values.
+static Value createBitwise(OpBuilder &b, Location loc, LogicalKind kind,
+                           Value lhs, Value rhs) {
+  switch (kind) {
+  case LogicalKind::And:
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  case LogicalKind::Or:
+    return arith::OrIOp::create(b, loc, lhs, rhs);
+  case LogicalKind::Xor:
+    return arith::XOrIOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown kind");
+}
+
 /// logical_and/or/xor: both operands read as bools.
 template <typename OpTy, LogicalKind kind>
 struct ConvertLogicalBinary : OpConversionPattern<OpTy> {
@@ -134,19 +148,34 @@ struct ConvertLogicalBinary : OpConversionPattern<OpTy> {
         rewriter, op.getLoc(), resultType, {op.getSelf(), op.getOther()},
         {adaptor.getSelf(), adaptor.getOther()}, rewriter.getI1Type(),
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value value;
-          switch (kind) {
-          case LogicalKind::And:
-            value = arith::AndIOp::create(b, loc, args[0], args[1]);
-            break;
-          case LogicalKind::Or:
-            value = arith::OrIOp::create(b, loc, args[0], args[1]);
-            break;
-          case LogicalKind::Xor:
-            value = arith::XOrIOp::create(b, loc, args[0], args[1]);
-            break;
-          }
-          return convertBool(b, loc, value, element);
+          return convertBool(
+              b, loc, createBitwise(b, loc, kind, args[0], args[1]), element);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// bitwise_and/or/xor.Tensor: both operands promoted to the result dtype
+/// (an integer type or bool; PyTorch rejects floats).
+template <typename OpTy, LogicalKind kind>
+struct ConvertBitwiseBinary : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    Type dtype = getTorchDtype(op.getResult());
+    if (!resultType || !dtype || !isa<IntegerType>(dtype))
+      return reportFailure(rewriter, op,
+                           "needs an integer or bool result dtype");
+    Value result = createElementwiseOnOperands(
+        rewriter, op.getLoc(), resultType, {op.getSelf(), op.getOther()},
+        {adaptor.getSelf(), adaptor.getOther()}, dtype,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return createBitwise(b, loc, kind, args[0], args[1]);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -235,10 +264,15 @@ void mlir::torch2mlir::populateComparisonPatternsAndLegality(
                ConvertCompare<AtenGeScalarOp, CompareKind::Ge>>(typeConverter,
                                                                 context);
   target.addIllegalOp<AtenLogicalNotOp, AtenLogicalAndOp, AtenLogicalOrOp,
-                      AtenLogicalXorOp, AtenWhereSelfOp>();
+                      AtenLogicalXorOp, AtenWhereSelfOp, AtenBitwiseAndTensorOp,
+                      AtenBitwiseOrTensorOp, AtenBitwiseXorTensorOp>();
   patterns.add<ConvertLogicalNot,
                ConvertLogicalBinary<AtenLogicalAndOp, LogicalKind::And>,
                ConvertLogicalBinary<AtenLogicalOrOp, LogicalKind::Or>,
                ConvertLogicalBinary<AtenLogicalXorOp, LogicalKind::Xor>,
-               ConvertWhereSelf>(typeConverter, context);
+               ConvertWhereSelf,
+               ConvertBitwiseBinary<AtenBitwiseAndTensorOp, LogicalKind::And>,
+               ConvertBitwiseBinary<AtenBitwiseOrTensorOp, LogicalKind::Or>,
+               ConvertBitwiseBinary<AtenBitwiseXorTensorOp, LogicalKind::Xor>>(
+      typeConverter, context);
 }

@@ -7,6 +7,8 @@
 #include "Utils.h"
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -244,6 +246,93 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
                           return createMinMax(b, l, x, acc, dtype, isMax);
                         });
     rewriter.replaceOp(op, createReshape(rewriter, loc, reduced, resultType));
+    return success();
+  }
+};
+
+/// cumsum(x, dim, dtype): running sums along `dim` in the result dtype. An
+/// scf.for over `dim` carries the running sum (x with `dim` of size 1) and
+/// the result, adding one slice and inserting it per step: O(n) work.
+struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenCumsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Type element = resultType.getElementType();
+    if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: cumsum to this dtype");
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    Value input = adaptor.getSelf();
+    int64_t rank = resultType.getRank();
+    Location loc = op.getLoc();
+    bool srcUnsigned = isUnsignedOrBool(getTorchDtype(op.getSelf()));
+    auto castType = resultType.clone(
+        cast<RankedTensorType>(input.getType()).getShape(), element);
+    if (cast<RankedTensorType>(input.getType()).getElementType() != element)
+      input = createElementwise(
+          rewriter, loc, castType, {input},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return convertScalar(b, l, args[0], element, srcUnsigned);
+          });
+    if (rank == 0) {
+      rewriter.replaceOp(op, createReshape(rewriter, loc, input, resultType));
+      return success();
+    }
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+
+    SmallVector<int64_t> sliceShape = llvm::to_vector(castType.getShape());
+    sliceShape[dim] = 1;
+    auto sliceType = RankedTensorType::get(sliceShape, element);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(i == dim ? OpFoldResult(rewriter.getIndexAttr(1))
+                               : tensor::getMixedSize(rewriter, loc, input, i));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value length = tensor::DimOp::create(rewriter, loc, input, dim);
+    Value sum = createZeroFilled(rewriter, loc, sliceType, input);
+    Value result = createEmpty(rewriter, loc, castType, input);
+    bool isFloat = isa<mlir::FloatType>(element);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, length, one, ValueRange{sum, result},
+        [&](OpBuilder &b, Location l, Value iv, ValueRange carried) {
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+          offsets[dim] = iv;
+          SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+          Value slice = tensor::ExtractSliceOp::create(
+              b, l, sliceType, input, offsets, sizes, strides);
+          // The sum is updated in place (outs = the carried sum), so the
+          // loop-carried buffers stay the same under bufferization.
+          AffineMap id = b.getMultiDimIdentityMap(rank);
+          Value next =
+              linalg::GenericOp::create(
+                  b, l, TypeRange{sliceType}, ValueRange{slice},
+                  ValueRange{carried[0]}, ArrayRef<AffineMap>{id, id},
+                  SmallVector<utils::IteratorType>(
+                      rank, utils::IteratorType::parallel),
+                  [&](OpBuilder &nb, Location nl, ValueRange args) {
+                    Value added =
+                        isFloat ? arith::AddFOp::create(nb, nl, args[0], args[1])
+                                      .getResult()
+                                : arith::AddIOp::create(nb, nl, args[0], args[1])
+                                      .getResult();
+                    linalg::YieldOp::create(nb, nl, added);
+                  })
+                  .getResult(0);
+          Value updated = tensor::InsertSliceOp::create(
+              b, l, next, carried[1], offsets, sizes, strides);
+          scf::YieldOp::create(b, l, ValueRange{next, updated});
+        });
+    rewriter.replaceOp(
+        op, createReshape(rewriter, loc, loop.getResult(1), resultType));
     return success();
   }
 };
@@ -520,11 +609,12 @@ void mlir::torch2mlir::populateReductionPatternsAndLegality(
   patterns.add<ConvertAtenSumDimIntList, ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>>(typeConverter, context);
   target.addIllegalOp<AtenAmaxOp, AtenAminOp, AtenProdDimIntOp, AtenArgmaxOp,
-                      AtenArgminOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp>();
+                      AtenArgminOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
+                      AtenCumsumOp>();
   patterns
       .add<ConvertAminmax<AtenAmaxOp, true>, ConvertAminmax<AtenAminOp, false>,
            ConvertAtenProdDimInt, ConvertArgMinMax<AtenArgmaxOp, true>,
            ConvertArgMinMax<AtenArgminOp, false>, ConvertAny<AtenAnyOp>,
-           ConvertAny<AtenAnyDimOp>, ConvertAny<AtenAnyDimsOp>>(typeConverter,
-                                                                context);
+           ConvertAny<AtenAnyDimOp>, ConvertAny<AtenAnyDimsOp>,
+           ConvertAtenCumsum>(typeConverter, context);
 }

@@ -147,3 +147,25 @@ func.func @where(%c: !torch.vtensor<[3,1],i1>, %a: !torch.vtensor<[4],si64>, %b:
   %0 = torch.aten.where.self %c, %a, %b : !torch.vtensor<[3,1],i1>, !torch.vtensor<[4],si64>, !torch.vtensor<[?,3,4],f32> -> !torch.vtensor<[?,3,4],f32>
   return %0 : !torch.vtensor<[?,3,4],f32>
 }
+
+// -----
+
+// bitwise_and of int64 and int32: the int32 operand is sign-extended to the
+// result dtype, then andi.
+// CHECK-LABEL: func.func @bitwise_and_promote(
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[X:.*]]: i64, %[[Y:.*]]: i32, %{{.*}}: i64):
+// CHECK: %[[YW:.*]] = arith.extsi %[[Y]] : i32 to i64
+// CHECK: arith.andi %[[X]], %[[YW]] : i64
+func.func @bitwise_and_promote(%a: !torch.vtensor<[3,4],si64>, %b: !torch.vtensor<[4],si32>) -> !torch.vtensor<[3,4],si64> {
+  %0 = torch.aten.bitwise_and.Tensor %a, %b : !torch.vtensor<[3,4],si64>, !torch.vtensor<[4],si32> -> !torch.vtensor<[3,4],si64>
+  return %0 : !torch.vtensor<[3,4],si64>
+}
+
+// -----
+
+func.func @bitwise_or_float(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
+  // expected-error @+1 {{'torch.aten.bitwise_or.Tensor' could not be lowered to linalg-on-tensors: needs an integer or bool result dtype}}
+  %0 = torch.aten.bitwise_or.Tensor %a, %b : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}

@@ -160,3 +160,34 @@ func.func @any_dims_dynamic(%a: !torch.vtensor<[3,4],i1>, %d: !torch.int) -> !to
   %0 = torch.aten.any.dims %a, %l, %false : !torch.vtensor<[3,4],i1>, !torch.list<int>, !torch.bool -> !torch.vtensor<[3],i1>
   return %0 : !torch.vtensor<[3],i1>
 }
+
+// -----
+
+// cumsum of a bool mask into int64: the input is widened first, then an
+// scf.for over dim 1 adds each [2,1] slice to the running sum in place and
+// inserts it.
+// CHECK-LABEL: func.func @cumsum_bool_i64(
+// CHECK: arith.extui %{{.*}} : i1 to i64
+// CHECK: %[[C9:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<2x9xi64>
+// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<2x1xi64>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[C9]] step %{{.*}} iter_args(%[[SUM:.*]] = %[[ZERO]], %[[OUT:.*]] = %{{.*}}) -> (tensor<2x1xi64>, tensor<2x9xi64>)
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[0, %[[I]]] [2, 1] [1, 1] : tensor<2x9xi64> to tensor<2x1xi64>
+// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLICE]] : tensor<2x1xi64>) outs(%[[SUM]] : tensor<2x1xi64>)
+// CHECK: arith.addi
+// CHECK: %[[INS:.*]] = tensor.insert_slice %[[NEXT]] into %[[OUT]][0, %[[I]]] [2, 1] [1, 1]
+// CHECK: scf.yield %[[NEXT]], %[[INS]]
+func.func @cumsum_bool_i64(%a: !torch.vtensor<[2,9],i1>) -> !torch.vtensor<[2,9],si64> {
+  %i1 = torch.constant.int 1
+  %none = torch.constant.none
+  %0 = torch.aten.cumsum %a, %i1, %none : !torch.vtensor<[2,9],i1>, !torch.int, !torch.none -> !torch.vtensor<[2,9],si64>
+  return %0 : !torch.vtensor<[2,9],si64>
+}
+
+// -----
+
+func.func @cumsum_dynamic_dim(%a: !torch.vtensor<[4],f32>, %d: !torch.int) -> !torch.vtensor<[4],f32> {
+  %none = torch.constant.none
+  // expected-error @+1 {{'torch.aten.cumsum' could not be lowered to linalg-on-tensors: dim must be a constant}}
+  %0 = torch.aten.cumsum %a, %d, %none : !torch.vtensor<[4],f32>, !torch.int, !torch.none -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
