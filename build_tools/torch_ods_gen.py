@@ -59,6 +59,7 @@ OPS: list[tuple[str, str]] = [
     ("aten::slice", "Tensor"),
     ("aten::select", "int"),
     ("aten::index_select", ""),
+    ("aten::index", "Tensor"),
     ("aten::gather", ""),
     ("aten::embedding", ""),
     ("aten::where", "self"),

@@ -89,3 +89,38 @@ class _TokenAndPosition(nn.Module):
 )
 def _() -> nn.Module:
     return _TokenAndPosition()
+
+
+# Advanced indexing (aten.index.Tensor).
+
+
+@register_case(
+    "index_tensor_two_dims_broadcast",
+    inputs=lambda: (
+        torch.randn(4, 5, 3),
+        torch.tensor([[0], [3], [-1]]),
+        torch.tensor([1, -2, 4, 0]),
+    ),
+)
+def _() -> nn.Module:
+    # [3, 1] and [4] broadcast to [3, 4]; the last dim is kept: [3, 4, 3].
+    return Fn(lambda x, i, j: x[i, j])
+
+
+@register_case(
+    "index_tensor_middle_dim",
+    inputs=lambda: (torch.randn(2, 6, 3), torch.tensor([[5, 0], [2, -6]])),
+)
+def _() -> nn.Module:
+    return Fn(lambda x, i: x[:, i])
+
+
+@register_case(
+    "index_tensor_int32_indices_int64_data",
+    inputs=lambda: (
+        torch.randint(-100, 100, (7,)),
+        torch.tensor([6, 0, 3, 3], dtype=torch.int32),
+    ),
+)
+def _() -> nn.Module:
+    return Fn(lambda x, i: x[i])

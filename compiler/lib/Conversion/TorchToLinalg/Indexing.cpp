@@ -272,12 +272,138 @@ struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
 
 } // namespace
 
+namespace {
+/// index.Tensor(x, indices): advanced indexing (PyTorch's `x[i, j]` with
+/// tensors). The index tensors are broadcast together; with the indexed
+/// dims consecutive, the result is x.shape[:first] + broadcast shape +
+/// x.shape[last + 1:], and result[p..., b..., s...] = x[p..., i0[b], ...,
+/// s...]. Negative indices count from the end of their dim.
+struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenIndexTensorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    auto list = op.getIndices().getDefiningOp<PrimListConstructOp>();
+    if (!list)
+      return reportFailure(rewriter, op,
+                           "indices must be a prim.ListConstruct");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    Location loc = op.getLoc();
+    // The indexed dims and their converted index tensors.
+    SmallVector<int64_t> dims;
+    SmallVector<Value> indices;
+    for (auto [dim, element] : llvm::enumerate(list.getElements())) {
+      if (isTorchNone(element))
+        continue;
+      if (!isIndexTensor(element))
+        return reportFailure(
+            rewriter, op,
+            "unsupported: a bool mask or non-integer index (dim " +
+                Twine(dim) + ")");
+      Type converted = getTypeConverter()->convertType(element.getType());
+      Value index =
+          converted ? getTypeConverter()->materializeTargetConversion(
+                          rewriter, loc, converted, element)
+                    : Value();
+      if (!index)
+        return reportFailure(rewriter, op, "index tensors need a known rank");
+      dims.push_back(dim);
+      indices.push_back(index);
+    }
+    if (dims.empty())
+      return reportFailure(rewriter, op, "no index tensor");
+    for (size_t i = 1; i < dims.size(); ++i)
+      if (dims[i] != dims[i - 1] + 1)
+        return reportFailure(
+            rewriter, op,
+            "unsupported: index tensors on non-consecutive dims (the "
+            "broadcast dims move to the front)");
+    if (static_cast<int64_t>(list.getElements().size()) > rank)
+      return reportFailure(rewriter, op, "more indices than dims");
+    int64_t first = dims.front(), count = dims.size();
+    int64_t broadcastRank = 0;
+    for (Value index : indices)
+      broadcastRank = std::max<int64_t>(
+          broadcastRank, cast<RankedTensorType>(index.getType()).getRank());
+    int64_t resultRank = rank - count + broadcastRank;
+    if (resultType.getRank() != resultRank)
+      return reportFailure(rewriter, op, "result rank does not match");
+
+    // Result sizes: input dims around the broadcast part, whose sizes come
+    // from an index tensor that is not 1 there.
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < first; ++i)
+      sizes.push_back(getSize(rewriter, loc, input, i));
+    for (int64_t j = 0; j < broadcastRank; ++j) {
+      OpFoldResult size = rewriter.getIndexAttr(1);
+      for (Value index : indices) {
+        auto type = cast<RankedTensorType>(index.getType());
+        int64_t k = j - (broadcastRank - type.getRank());
+        if (k >= 0 && type.getDimSize(k) != 1) {
+          size = getSize(rewriter, loc, index, k);
+          break;
+        }
+      }
+      sizes.push_back(size);
+    }
+    for (int64_t i = first + count; i < rank; ++i)
+      sizes.push_back(getSize(rewriter, loc, input, i));
+
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineMap> maps;
+    for (Value index : indices) {
+      auto type = cast<RankedTensorType>(index.getType());
+      SmallVector<AffineExpr> exprs;
+      for (int64_t k = 0; k < type.getRank(); ++k) {
+        int64_t j = k + (broadcastRank - type.getRank());
+        exprs.push_back(type.getDimSize(k) == 1 &&
+                                resultType.getDimSize(first + j) != 1
+                            ? getAffineConstantExpr(0, context)
+                            : getAffineDimExpr(first + j, context));
+      }
+      maps.push_back(AffineMap::get(resultRank, 0, exprs, context));
+    }
+    Value result = createIndexedGeneric(
+        rewriter, loc, resultType, sizes, indices, maps,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < first; ++i)
+            at.push_back(linalg::IndexOp::create(b, l, i));
+          for (int64_t i = 0; i < count; ++i) {
+            // x[-1] is x[size - 1].
+            Value index = toIndex(b, l, args[i]);
+            Value size = tensor::DimOp::create(b, l, input, first + i);
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value negative = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::slt, index, zero);
+            Value wrapped = arith::AddIOp::create(b, l, index, size);
+            at.push_back(
+                arith::SelectOp::create(b, l, negative, wrapped, index));
+          }
+          for (int64_t i = first + count; i < rank; ++i)
+            at.push_back(
+                linalg::IndexOp::create(b, l, i - count + broadcastRank));
+          return tensor::ExtractOp::create(b, l, input, at);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
 void mlir::torch2mlir::populateIndexingPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   target.addIllegalOp<AtenSelectIntOp, AtenIndexSelectOp, AtenGatherOp,
-                      AtenEmbeddingOp>();
+                      AtenEmbeddingOp, AtenIndexTensorOp>();
   patterns.add<ConvertAtenSelectInt, ConvertAtenIndexSelect, ConvertAtenGather,
-               ConvertAtenEmbedding>(typeConverter, context);
+               ConvertAtenEmbedding, ConvertAtenIndexTensor>(typeConverter,
+                                                             context);
 }

@@ -90,3 +90,35 @@ func.func @embedding_float_indices(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vt
   %0 = torch.aten.embedding %w, %i, %m1, %false, %false : !torch.vtensor<[10,4],f32>, !torch.vtensor<[3],f32>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[3,4],f32>
   return %0 : !torch.vtensor<[3,4],f32>
 }
+
+// -----
+
+// x[i, j] with i: [3,1], j: [4] on a [4,5,2] tensor: the index tensors
+// broadcast to [3,4] (i's unit dim reads element 0), the last dim is kept,
+// and a negative index is wrapped by the dim's size.
+// CHECK-DAG: #[[I:.*]] = affine_map<(d0, d1, d2) -> (d0, 0)>
+// CHECK-DAG: #[[J:.*]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-LABEL: func.func @index_tensor_broadcast(
+// CHECK: linalg.generic {indexing_maps = [#[[I]], #[[J]], #{{.*}}]
+// CHECK: ^bb0(%[[IV:.*]]: i64, %[[JV:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[II:.*]] = arith.index_cast %[[IV]] : i64 to index
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[II]], %{{.*}} : index
+// CHECK: %[[WRAP:.*]] = arith.addi %[[II]], %{{.*}} : index
+// CHECK: arith.select %[[NEG]], %[[WRAP]], %[[II]] : index
+// CHECK: %[[K:.*]] = linalg.index 2 : index
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] : tensor<4x5x2xf32>
+// CHECK: -> tensor<3x4x2xf32>
+func.func @index_tensor_broadcast(%x: !torch.vtensor<[4,5,2],f32>, %i: !torch.vtensor<[3,1],si64>, %j: !torch.vtensor<[4],si64>) -> !torch.vtensor<[3,4,2],f32> {
+  %l = torch.prim.ListConstruct %i, %j : (!torch.vtensor<[3,1],si64>, !torch.vtensor<[4],si64>) -> !torch.list<optional<vtensor>>
+  %0 = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,5,2],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[3,4,2],f32>
+  return %0 : !torch.vtensor<[3,4,2],f32>
+}
+
+// -----
+
+func.func @index_tensor_mask(%x: !torch.vtensor<[4],f32>, %m: !torch.vtensor<[4],i1>) -> !torch.vtensor<[?],f32> {
+  %l = torch.prim.ListConstruct %m : (!torch.vtensor<[4],i1>) -> !torch.list<optional<vtensor>>
+  // expected-error @+1 {{'torch.aten.index.Tensor' could not be lowered to linalg-on-tensors: unsupported: a bool mask or non-integer index (dim 0)}}
+  %0 = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}

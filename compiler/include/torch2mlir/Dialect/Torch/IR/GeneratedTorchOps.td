@@ -603,6 +603,26 @@ def Torch_AtenIndexSelectOp : Torch_Op<"aten.index_select", [AllowsTypeRefinemen
   }];
 }
 
+def Torch_AtenIndexTensorOp : Torch_Op<"aten.index.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchListOfOptionalTensorType:$indices
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
 def Torch_AtenGatherOp : Torch_Op<"aten.gather", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor`";
   let arguments = (ins
