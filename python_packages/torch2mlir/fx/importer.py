@@ -77,6 +77,19 @@ _ASSERTION_OPS = {
     "aten::sym_constrain_range_for_size",
 }
 
+#: Python arithmetic on symbolic sizes (torch.SymInt) in exported graphs,
+#: as the torch dialect's int ops.
+_SYMINT_OPS = {
+    operator.add: "torch.aten.add.int",
+    operator.sub: "torch.aten.sub.int",
+    operator.mul: "torch.aten.mul.int",
+    operator.floordiv: "torch.aten.floordiv.int",
+    operator.neg: "torch.aten.neg.int",
+}
+
+#: ATen ops imported as another op of the same signature.
+_ALIASES = {"aten.sym_size.int": "aten.size.int"}
+
 _TORCH_DIR = torch.__file__.rsplit("/", 1)[0]
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
@@ -346,6 +359,16 @@ class FxImporter:
             source, index = node.args
             self._values[node] = self._values[source][index]
             return
+        if target in _SYMINT_OPS:
+            with self.location_of(node):
+                operands = [
+                    self._argument(arg, torch._C.IntType.get(), node.name)
+                    for arg in node.args
+                ]
+                self._values[node] = self._create(
+                    _SYMINT_OPS[target], [self.type("!torch.int")], operands
+                ).result
+            return
         if not isinstance(target, torch._ops.OpOverload):
             raise CompileError(
                 f"node {node.name}: cannot import a call to {target!r} (not an ATen op); "
@@ -358,6 +381,7 @@ class FxImporter:
         name = schema.name.replace("::", ".")
         if target._overloadname != "default":
             name += "." + target._overloadname
+        name = _ALIASES.get(name, name)
         with self.location_of(node):
             operands = []
             for index, arg in enumerate(schema.arguments):

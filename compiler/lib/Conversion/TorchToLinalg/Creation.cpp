@@ -79,13 +79,11 @@ struct ConvertAtenArangeStartStep : OpConversionPattern<AtenArangeStartStepOp> {
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || resultType.getRank() != 1)
       return reportFailure(rewriter, op, "result must be a 1-d tensor");
-    if (!resultType.hasStaticShape())
-      return reportFailure(rewriter, op,
-                           "unsupported: arange of a dynamic length");
     Value start = adaptor.getStart(), step = adaptor.getStep();
-    for (Value scalar : {start, step})
+    Value end = adaptor.getEnd();
+    for (Value scalar : {start, end, step})
       if (!isa<IntegerType, mlir::FloatType>(scalar.getType()))
-        return reportFailure(rewriter, op, "unsupported: start/step type");
+        return reportFailure(rewriter, op, "unsupported: start/end/step type");
     Type element = resultType.getElementType();
     if (element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool arange");
@@ -96,7 +94,31 @@ struct ConvertAtenArangeStartStep : OpConversionPattern<AtenArangeStartStepOp> {
     start = convertScalar(rewriter, loc, start, computeType);
     step = convertScalar(rewriter, loc, step, computeType);
     bool dstUnsigned = getTorchDtype(op.getResult()).isUnsignedInteger();
-    Value empty = createEmpty(rewriter, loc, resultType);
+    SmallVector<Value> dynamicSizes;
+    if (resultType.isDynamicDim(0)) {
+      // The length known at run time: max(0, ceil((end - start) / step)),
+      // in the type of the computation.
+      end = convertScalar(rewriter, loc, end, computeType);
+      Value length;
+      if (isFloat) {
+        Value quotient = arith::DivFOp::create(
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, end, start),
+            step);
+        length = arith::FPToSIOp::create(
+            rewriter, loc, rewriter.getI64Type(),
+            math::CeilOp::create(rewriter, loc, quotient));
+      } else {
+        length = arith::CeilDivSIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, end, start),
+            step);
+      }
+      Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
+      length = arith::MaxSIOp::create(rewriter, loc, length, zero);
+      dynamicSizes.push_back(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), length));
+    }
+    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          element, dynamicSizes);
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{resultType}, ValueRange{},

@@ -24,12 +24,58 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
-    if (!resultType.hasStaticShape() &&
-        llvm::count_if(resultType.getShape(), ShapedType::isDynamic) > 1)
-      return reportFailure(rewriter, 
-          op, "unsupported: view to more than one dynamic size");
-    rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(),
-                                         adaptor.getSelf(), resultType));
+    if (llvm::count_if(resultType.getShape(), ShapedType::isDynamic) <= 1) {
+      rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(),
+                                           adaptor.getSelf(), resultType));
+      return success();
+    }
+    // Several dynamic sizes: tensor.reshape to a shape built from the size
+    // operands (symbolic sizes at run time); -1 is what the others leave.
+    auto list = op.getSize().getDefiningOp<PrimListConstructOp>();
+    int64_t rank = resultType.getRank();
+    if (!list || static_cast<int64_t>(list.getElements().size()) != rank)
+      return reportFailure(rewriter, op,
+                           "unsupported: several dynamic sizes not given by a "
+                           "prim.ListConstruct");
+    Location loc = op.getLoc();
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    SmallVector<Value> sizes;
+    int64_t inferred = -1;
+    for (int64_t i = 0; i < rank; ++i) {
+      Value element = list.getElements()[i];
+      int64_t constant;
+      if (matchTorchConstantInt(element, constant)) {
+        if (constant == -1) {
+          inferred = i;
+          sizes.push_back(Value());
+          continue;
+        }
+        sizes.push_back(arith::ConstantIndexOp::create(rewriter, loc, constant));
+        continue;
+      }
+      Value size = getTypeConverter()->materializeTargetConversion(
+          rewriter, loc, rewriter.getI64Type(), element);
+      if (!size)
+        return reportFailure(rewriter, op, "sizes must be ints");
+      sizes.push_back(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), size));
+    }
+    if (inferred >= 0) {
+      Value numel = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t i = 0; i < inputType.getRank(); ++i)
+        numel = arith::MulIOp::create(
+            rewriter, loc, numel,
+            tensor::DimOp::create(rewriter, loc, input, i));
+      Value others = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t i = 0; i < rank; ++i)
+        if (i != inferred)
+          others = arith::MulIOp::create(rewriter, loc, others, sizes[i]);
+      sizes[inferred] = arith::DivUIOp::create(rewriter, loc, numel, others);
+    }
+    Value shape = tensor::FromElementsOp::create(rewriter, loc, sizes);
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, resultType, input,
+                                                   shape);
     return success();
   }
 };
@@ -153,14 +199,45 @@ struct ConvertAtenExpand : OpConversionPattern<AtenExpandOp> {
   matchAndRewrite(AtenExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
-    if (!resultType || !resultType.hasStaticShape())
-      return reportFailure(rewriter, op, "unsupported: dynamic expand");
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Location loc = op.getLoc();
+    Value input = adaptor.getSelf();
+    int64_t rank = resultType.getRank();
+    int64_t offset = rank - cast<RankedTensorType>(input.getType()).getRank();
+    // Dynamic result sizes: the size operand, or the input's for -1.
+    SmallVector<Value> dynamicSizes;
+    if (!resultType.hasStaticShape()) {
+      auto list = op.getSize().getDefiningOp<PrimListConstructOp>();
+      if (!list || static_cast<int64_t>(list.getElements().size()) != rank)
+        return reportFailure(rewriter, op,
+                             "unsupported: a size list that is not a "
+                             "prim.ListConstruct of the result's rank");
+      for (int64_t i = 0; i < rank; ++i) {
+        if (!resultType.isDynamicDim(i))
+          continue;
+        Value element = list.getElements()[i];
+        int64_t constant;
+        if (matchTorchConstantInt(element, constant)) {
+          if (constant != -1 || i < offset)
+            return reportFailure(rewriter, op, "bad size for a dynamic dim");
+          dynamicSizes.push_back(
+              tensor::DimOp::create(rewriter, loc, input, i - offset));
+          continue;
+        }
+        Value size = getTypeConverter()->materializeTargetConversion(
+            rewriter, loc, rewriter.getI64Type(), element);
+        if (!size)
+          return reportFailure(rewriter, op, "sizes must be ints");
+        dynamicSizes.push_back(arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(), size));
+      }
+    }
     rewriter.replaceOp(
-        op, createElementwise(rewriter, op.getLoc(), resultType,
-                              ValueRange{adaptor.getSelf()},
-                              [](OpBuilder &, Location, ValueRange args) {
-                                return args[0];
-                              }));
+        op, createElementwise(
+                rewriter, loc, resultType, ValueRange{input},
+                [](OpBuilder &, Location, ValueRange args) { return args[0]; },
+                dynamicSizes));
     return success();
   }
 };
@@ -299,19 +376,63 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
     if (!matchTorchConstantInt(op.getStep(), step) || step <= 0)
       return reportFailure(rewriter, op, "step must be a positive constant");
     int64_t start = 0, end = std::numeric_limits<int64_t>::max();
-    if (!isTorchNone(op.getStart()) &&
-        !matchTorchConstantInt(op.getStart(), start))
-      return reportFailure(rewriter, op, "unsupported: a non-constant start");
-    if (!isTorchNone(op.getEnd()) && !matchTorchConstantInt(op.getEnd(), end))
-      return reportFailure(rewriter, op, "unsupported: a non-constant end");
+    bool staticStart = isTorchNone(op.getStart()) ||
+                       matchTorchConstantInt(op.getStart(), start);
+    bool staticEnd =
+        isTorchNone(op.getEnd()) || matchTorchConstantInt(op.getEnd(), end);
     Location loc = op.getLoc();
-    if (inputType.isDynamicDim(dim)) {
-      if (start == 0 && end == std::numeric_limits<int64_t>::max() &&
-          step == 1) {
-        rewriter.replaceOp(op, castTo(rewriter, loc, input, resultType));
-        return success();
-      }
-      return reportFailure(rewriter, op, "unsupported: slicing a dynamic dim");
+    if (inputType.isDynamicDim(dim) && staticStart && staticEnd && start == 0 &&
+        end == std::numeric_limits<int64_t>::max() && step == 1) {
+      rewriter.replaceOp(op, castTo(rewriter, loc, input, resultType));
+      return success();
+    }
+    if (inputType.isDynamicDim(dim) || !staticStart || !staticEnd) {
+      // Bounds known at run time only: PyTorch's wrapping and clamping on
+      // index values.
+      if ((!staticStart && !isa<IntegerType>(adaptor.getStart().getType())) ||
+          (!staticEnd && !isa<IntegerType>(adaptor.getEnd().getType())))
+        return reportFailure(rewriter, op, "start/end must be ints");
+      Value size = tensor::DimOp::create(rewriter, loc, input, dim);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      auto bound = [&](Value converted, int64_t constant,
+                       bool isStatic) -> Value {
+        if (isStatic && constant == std::numeric_limits<int64_t>::max())
+          return size;
+        Value value =
+            isStatic ? arith::ConstantIndexOp::create(rewriter, loc, constant)
+                           .getResult()
+                     : arith::IndexCastOp::create(
+                           rewriter, loc, rewriter.getIndexType(), converted)
+                           .getResult();
+        Value negative = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, value, zero);
+        Value wrapped = arith::AddIOp::create(rewriter, loc, value, size);
+        value = arith::SelectOp::create(rewriter, loc, negative, wrapped, value);
+        value = arith::MaxSIOp::create(rewriter, loc, value, zero);
+        return arith::MinSIOp::create(rewriter, loc, value, size);
+      };
+      Value startValue = bound(adaptor.getStart(), start, staticStart);
+      Value endValue = bound(adaptor.getEnd(), end, staticEnd);
+      endValue = arith::MaxSIOp::create(rewriter, loc, endValue, startValue);
+      Value stepValue = arith::ConstantIndexOp::create(rewriter, loc, step);
+      Value length = arith::CeilDivUIOp::create(
+          rewriter, loc,
+          arith::SubIOp::create(rewriter, loc, endValue, startValue),
+          stepValue);
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      offsets[dim] = startValue;
+      sizes[dim] = length;
+      strides[dim] = rewriter.getIndexAttr(step);
+      SmallVector<int64_t> shape(inputType.getShape());
+      shape[dim] = ShapedType::kDynamic;
+      Value result = tensor::ExtractSliceOp::create(
+          rewriter, loc,
+          RankedTensorType::get(shape, inputType.getElementType()), input,
+          offsets, sizes, strides);
+      rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
+      return success();
     }
     int64_t size = inputType.getDimSize(dim);
     if (start < 0)

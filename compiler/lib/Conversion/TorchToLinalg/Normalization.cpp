@@ -121,9 +121,12 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
       return reportFailure(rewriter, op, "normalized_shape must be constant");
     int64_t rank = inputType.getRank();
     int64_t axis = rank - static_cast<int64_t>(normalized.size());
-    if (axis < 0 || !inputType.hasStaticShape())
-      return reportFailure(rewriter, op,
-                           "unsupported: dynamic or over-long normalized_shape");
+    if (axis < 0)
+      return reportFailure(rewriter, op, "normalized_shape longer than the input");
+    for (int64_t i = axis; i < rank; ++i)
+      if (inputType.isDynamicDim(i))
+        return reportFailure(rewriter, op,
+                             "unsupported: dynamic normalized dims");
     int64_t count = 1;
     for (int64_t i = axis; i < rank; ++i)
       count *= inputType.getDimSize(i);
@@ -147,13 +150,25 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
         inputType.getShape().take_front(axis), element);
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    // Zeros of the reduced (kept-dims) shape; dynamic kept dims as the input.
+    SmallVector<Value> keptSizes;
+    for (int64_t i = 0; i < axis; ++i)
+      if (inputType.isDynamicDim(i))
+        keptSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
+    auto createReducedZeros = [&]() -> Value {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, reducedType.getShape(),
+                                            element, keptSizes);
+      return linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                    ValueRange{empty})
+          .getResult(0);
+    };
     Value countValue = arith::ConstantOp::create(
         rewriter, loc, rewriter.getFloatAttr(element, count));
 
     // sum(x) then mean.
     Value sum = linalg::GenericOp::create(
                     rewriter, loc, TypeRange{reducedType}, ValueRange{input},
-                    ValueRange{createZeroFilled(rewriter, loc, reducedType)},
+                    ValueRange{createReducedZeros()},
                     ArrayRef<AffineMap>{identity, kept}, reduceIterators,
                     [](OpBuilder &b, Location l, ValueRange args) {
                       linalg::YieldOp::create(
@@ -171,7 +186,7 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     Value squares = linalg::GenericOp::create(
                         rewriter, loc, TypeRange{reducedType},
                         ValueRange{input, mean},
-                        ValueRange{createZeroFilled(rewriter, loc, reducedType)},
+                        ValueRange{createReducedZeros()},
                         ArrayRef<AffineMap>{identity, kept, kept},
                         reduceIterators,
                         [](OpBuilder &b, Location l, ValueRange args) {
@@ -212,7 +227,7 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     Value normalizedValue =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{resultType}, inputs,
-            ValueRange{createEmpty(rewriter, loc, resultType)}, maps,
+            ValueRange{createEmpty(rewriter, loc, resultType, input)}, maps,
             SmallVector<utils::IteratorType>(rank,
                                              utils::IteratorType::parallel),
             [&](OpBuilder &b, Location l, ValueRange args) {
