@@ -78,6 +78,8 @@ def gpt2(
         n_layer=layers,
         n_head=heads,
         n_positions=512,
+        bos_token_id=VOCAB - 1,
+        eos_token_id=VOCAB - 1,
     )
     config._attn_implementation = "eager"
     return _build(transformers.GPT2Model, config, seed)

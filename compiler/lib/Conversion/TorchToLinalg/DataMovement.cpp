@@ -7,6 +7,8 @@
 #include "Utils.h"
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -126,8 +128,8 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
   matchAndRewrite(AtenCatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
-    if (!resultType || !resultType.hasStaticShape())
-      return reportFailure(rewriter, op, "unsupported: dynamic cat");
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
     int64_t dim;
     if (!matchTorchConstantInt(op.getDim(), dim))
       return reportFailure(rewriter, op, "dim must be a constant");
@@ -142,8 +144,8 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
       return reportFailure(rewriter, 
           op, "tensors must come from a torch.prim.ListConstruct");
     Type element = resultType.getElementType();
-    Value result = createEmpty(rewriter, loc, resultType);
-    int64_t offset = 0;
+    // The inputs that take part, cast to the result dtype.
+    SmallVector<Value> parts;
     for (auto [input, torchInput] :
          llvm::zip(*inputs, op.getTensors()
                                .getDefiningOp<PrimListConstructOp>()
@@ -152,7 +154,7 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
       // PyTorch skips legacy empty 1-D inputs of size 0.
       if (inputType.getRank() == 1 && inputType.getDimSize(0) == 0 && rank != 1)
         continue;
-      if (inputType.getRank() != rank || !inputType.hasStaticShape())
+      if (inputType.getRank() != rank)
         return reportFailure(rewriter, op, "inputs must have the result rank");
       if (inputType.getElementType() != element) {
         bool srcUnsigned = getTorchDtype(torchInput) &&
@@ -164,14 +166,44 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
               return convertScalar(b, l, args[0], element, srcUnsigned);
             });
       }
+      parts.push_back(input);
+    }
+    if (parts.empty())
+      return reportFailure(rewriter, op, "no non-empty input");
+    // Where each part goes along `dim`: static while the sizes are.
+    SmallVector<OpFoldResult> offsetsAlongDim;
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (Value part : parts) {
+      offsetsAlongDim.push_back(offset);
+      OpFoldResult size = tensor::getMixedSize(rewriter, loc, part, dim);
+      std::optional<int64_t> a = getConstantIntValue(offset),
+                             b = getConstantIntValue(size);
+      if (a && b) {
+        offset = rewriter.getIndexAttr(*a + *b);
+        continue;
+      }
+      offset = arith::AddIOp::create(
+                   rewriter, loc,
+                   getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+                   getValueOrCreateConstantIndexOp(rewriter, loc, size))
+                   .getResult();
+    }
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(
+            i == dim ? getValueOrCreateConstantIndexOp(rewriter, loc, offset)
+                     : tensor::DimOp::create(rewriter, loc, parts.front(), i)
+                           .getResult());
+    Value result = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                           element, dynamicSizes);
+    for (auto [part, partOffset] : llvm::zip(parts, offsetsAlongDim)) {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      offsets[dim] = rewriter.getIndexAttr(offset);
-      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-      for (int64_t size : inputType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
-      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
-                                             offsets, sizes, strides);
-      offset += inputType.getDimSize(dim);
+      offsets[dim] = partOffset;
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      result = tensor::InsertSliceOp::create(
+          rewriter, loc, part, result, offsets,
+          tensor::getMixedSizes(rewriter, loc, part), strides);
     }
     rewriter.replaceOp(op, result);
     return success();
