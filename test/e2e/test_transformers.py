@@ -62,3 +62,23 @@ def test_dynamic_batch_runs_at_any_size_in_range() -> None:
         compiled(torch.randn(301, 784))
     with pytest.raises(InputError, match="expected shape"):
         compiled(torch.randn(4, 785))
+
+
+@pytest.mark.parametrize("name", ["bert", "gpt2"])
+def test_zoo_model_with_dynamic_batch_and_sequence(name: str) -> None:
+    model = getattr(transformer, name)()
+    batch = torch.export.Dim("batch", min=1, max=8)
+    seq = torch.export.Dim("seq", min=2, max=256)
+    compiled = torch2mlir.compile(
+        model,
+        (transformer.token_ids(2, 128),),
+        dynamic_shapes=({0: batch, 1: seq},),
+    )
+    for size in ((2, 128), (1, 17), (4, 64)):
+        ids = transformer.token_ids(*size, seed=size[1])
+        got = compiled(ids)
+        assert got.shape == (*size, 256)
+        with torch.no_grad():
+            _assert_matches(got, model(ids))
+    with pytest.raises(InputError, match="outside the range"):
+        compiled(transformer.token_ids(9, 16))

@@ -182,6 +182,10 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
         offset = rewriter.getIndexAttr(*a + *b);
         continue;
       }
+      if (a && *a == 0) {
+        offset = size;
+        continue;
+      }
       offset = arith::AddIOp::create(
                    rewriter, loc,
                    getValueOrCreateConstantIndexOp(rewriter, loc, offset),

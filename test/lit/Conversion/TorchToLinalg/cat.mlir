@@ -36,11 +36,11 @@ func.func @cat_negative_dim(%a: !torch.vtensor<[1,2,1],f32>, %b: !torch.vtensor<
 // CHECK-LABEL: func.func @cat_promote(
 // CHECK-DAG: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,3],si64> -> tensor<1x3xi64>
 // CHECK-DAG: %[[B:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,3],f32> -> tensor<2x3xf32>
-// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3x3xf32>
 // CHECK: %[[CAST:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<1x3xi64>) outs(%{{.*}} : tensor<1x3xf32>)
 // CHECK-NEXT: ^bb0(%[[X:.*]]: i64, %{{.*}}: f32):
 // CHECK-NEXT: %[[XF:.*]] = arith.sitofp %[[X]] : i64 to f32
 // CHECK-NEXT: linalg.yield %[[XF]] : f32
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3x3xf32>
 // CHECK: %[[I0:.*]] = tensor.insert_slice %[[CAST]] into %[[EMPTY]][0, 0] [1, 3] [1, 1] : tensor<1x3xf32> into tensor<3x3xf32>
 // CHECK: %[[I1:.*]] = tensor.insert_slice %[[B]] into %[[I0]][1, 0] [2, 3] [1, 1] : tensor<2x3xf32> into tensor<3x3xf32>
 // CHECK: torch_c.from_builtin_tensor %[[I1]]
@@ -65,4 +65,22 @@ func.func @cat_skip_empty(%a: !torch.vtensor<[0],f32>, %b: !torch.vtensor<[2,3],
   %l = torch.prim.ListConstruct %a, %b : (!torch.vtensor<[0],f32>, !torch.vtensor<[2,3],f32>) -> !torch.list<vtensor>
   %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[2,3],f32>
   return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// A dynamic cat: the second part goes at the first part's run-time size,
+// and the result's size along dim 0 is the sum of the parts'.
+// CHECK-LABEL: func.func @cat_dynamic(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[?,3],f32> -> tensor<?x3xf32>
+// CHECK: %[[N:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
+// CHECK: %[[SUM:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[SUM]]) : tensor<?x3xf32>
+// CHECK: %[[I0:.*]] = tensor.insert_slice %[[A]] into %[[EMPTY]][0, 0] [%{{.*}}, 3] [1, 1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[I0]][%[[N]], 0] [%{{.*}}, 3] [1, 1]
+func.func @cat_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %a, %a : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.list<vtensor>
+  %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,3],f32>
+  return %0 : !torch.vtensor<[?,3],f32>
 }

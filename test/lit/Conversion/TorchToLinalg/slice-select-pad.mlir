@@ -84,12 +84,27 @@ func.func @slice_none_end(%a: !torch.vtensor<[5,3],f32>) -> (!torch.vtensor<[3,3
 
 // -----
 
-func.func @slice_dynamic_dim(%a: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f32> {
+// x[1:n] on a dynamic dim, n known at run time only: the bounds are
+// wrapped (negative + size) and clamped to [0, size], the length is a
+// ceiling division by the step.
+// CHECK-LABEL: func.func @slice_dynamic_dim(
+// CHECK-SAME: %{{.*}}: !torch.vtensor<[?],f32>, %[[N:.*]]: !torch.int
+// CHECK: %[[END:.*]] = torch_c.to_i64 %[[N]]
+// CHECK: %[[SIZE:.*]] = tensor.dim
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK: arith.maxsi
+// CHECK: %[[START:.*]] = arith.minsi %{{.*}}, %[[SIZE]] : index
+// CHECK: %[[E:.*]] = arith.index_cast %[[END]] : i64 to index
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[E]]
+// CHECK: %[[WRAP:.*]] = arith.addi %[[E]], %[[SIZE]] : index
+// CHECK: arith.select %[[NEG]], %[[WRAP]], %[[E]] : index
+// CHECK: %[[LEN:.*]] = arith.ceildivui
+// CHECK: tensor.extract_slice %{{.*}}[%[[START]]] [%[[LEN]]] [1] : tensor<?xf32> to tensor<?xf32>
+func.func @slice_dynamic_dim(%a: !torch.vtensor<[?],f32>, %n: !torch.int) -> !torch.vtensor<[?],f32> {
   %i0 = torch.constant.int 0
   %i1 = torch.constant.int 1
-  %none = torch.constant.none
-  // expected-error @+1 {{'torch.aten.slice.Tensor' could not be lowered to linalg-on-tensors: unsupported: slicing a dynamic dim}}
-  %0 = torch.aten.slice.Tensor %a, %i0, %i1, %none, %i1 : !torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[?],f32>
+  %0 = torch.aten.slice.Tensor %a, %i0, %i1, %n, %i1 : !torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
 }
 

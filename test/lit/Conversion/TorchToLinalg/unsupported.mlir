@@ -60,16 +60,6 @@ func.func @softmax_int(%a: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3],s
 
 // -----
 
-func.func @cat_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {
-  %int0 = torch.constant.int 0
-  %l = torch.prim.ListConstruct %a, %a : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.list<vtensor>
-  // expected-error @+1 {{'torch.aten.cat' could not be lowered to linalg-on-tensors: unsupported: dynamic cat}}
-  %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,3],f32>
-  return %0 : !torch.vtensor<[?,3],f32>
-}
-
-// -----
-
 func.func @max_pool_dynamic(%a: !torch.vtensor<[1,1,?,?],f32>) -> !torch.vtensor<[1,1,?,?],f32> {
   %int2 = torch.constant.int 2
   %int0 = torch.constant.int 0
