@@ -164,9 +164,9 @@ class UsesSinh(nn.Module):
         return z + 1
 
 
-class UsesCumsum(nn.Module):
+class UsesFlip(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.relu(torch.cumsum(x, dim=1))
+        return torch.relu(torch.flip(x, dims=[1]))
 
 
 class SinhInside(nn.Module):
@@ -186,7 +186,7 @@ class CallsSinhInside(nn.Module):
 UNSUPPORTED = {
     # name: (module class, op name in the message, method and marker of the offending line)
     "sinh": (UsesSinh, "aten.sinh", UsesSinh.forward, "torch.sinh("),
-    "cumsum": (UsesCumsum, "aten.cumsum", UsesCumsum.forward, "torch.cumsum("),
+    "flip": (UsesFlip, "aten.flip", UsesFlip.forward, "torch.flip("),
     "sinh_in_submodule": (
         CallsSinhInside,
         "aten.sinh",
