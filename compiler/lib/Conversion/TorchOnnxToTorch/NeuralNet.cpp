@@ -458,12 +458,30 @@ LogicalResult lowerLrn(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// MatMul. Float16 and bfloat16 products are accumulated in float32 and
+/// rounded once, as the reference (numpy) does.
 LogicalResult lowerMatMul(const OpBinder &binder, PatternRewriter &rewriter) {
   Value a = binder.getOperand(0), b = binder.getOperand(1);
   auto resultType = binder.getAnyResultType();
   if (!a || !b || !resultType)
     return binder.fail(rewriter, "expects two tensor operands and a result");
-  rewriter.replaceOpWithNewOp<AtenMatmulOp>(binder.getOp(), resultType, a, b);
+  auto aType = getKnownTensorType(a), bType = getKnownTensorType(b);
+  if (!aType || !bType || !resultType.hasDtype() ||
+      !isa<mlir::FloatType>(resultType.getDtype()) ||
+      resultType.getDtype().getIntOrFloatBitWidth() >= 32) {
+    rewriter.replaceOpWithNewOp<AtenMatmulOp>(binder.getOp(), resultType, a, b);
+    return success();
+  }
+  Location loc = binder.getLoc();
+  Type f32 = Float32Type::get(rewriter.getContext());
+  Value product = AtenMatmulOp::create(
+      rewriter, loc,
+      ValueTensorType::get(rewriter.getContext(), resultType.getOptionalSizes(),
+                           f32),
+      createToDtype(rewriter, loc, a, f32), createToDtype(rewriter, loc, b, f32));
+  rewriter.replaceOp(binder.getOp(),
+                     createToDtype(rewriter, loc, product,
+                                   resultType.getDtype()));
   return success();
 }
 

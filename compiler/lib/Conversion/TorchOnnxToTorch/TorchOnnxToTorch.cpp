@@ -262,6 +262,7 @@ struct ConvertTorchOnnxToTorchPass
     populateOnnxTensorLowerings(lowerings);
     populateOnnxNormalizationLowerings(lowerings);
     populateOnnxLossLowerings(lowerings);
+    populateOnnxAttentionLowerings(lowerings);
     RewritePatternSet set(context);
     populateTorchOnnxToTorchPatterns(set, lowerings);
     patterns = FrozenRewritePatternSet(std::move(set));

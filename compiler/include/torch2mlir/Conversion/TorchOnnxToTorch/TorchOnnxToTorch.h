@@ -113,6 +113,8 @@ void populateOnnxTensorLowerings(OnnxLoweringSet &lowerings);
 void populateOnnxNormalizationLowerings(OnnxLoweringSet &lowerings);
 /// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
 void populateOnnxLossLowerings(OnnxLoweringSet &lowerings);
+/// Attention (opset 23+): masks, caches, grouped-query attention.
+void populateOnnxAttentionLowerings(OnnxLoweringSet &lowerings);
 
 /// Adds the pattern that applies `lowerings` to `torch.operator "onnx.*"`.
 void populateTorchOnnxToTorchPatterns(RewritePatternSet &patterns,
