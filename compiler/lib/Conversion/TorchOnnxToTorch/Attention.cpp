@@ -51,22 +51,6 @@ Type getOnnxFloatType(MLIRContext *context, int64_t onnxType) {
   }
 }
 
-/// The sizes of `a` and `b` broadcast (numpy rules, static sizes), or
-/// failure if they do not broadcast.
-FailureOr<SmallVector<int64_t>> broadcastSizes(ArrayRef<int64_t> a,
-                                               ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> sizes(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (x != y && x != 1 && y != 1)
-      return failure();
-    sizes[i] = x == 1 ? y : x;
-  }
-  return sizes;
-}
-
 ArrayRef<int64_t> sizesOf(Value value) {
   return cast<ValueTensorType>(value.getType()).getSizes();
 }
