@@ -116,6 +116,12 @@ OPS: list[tuple[str, str]] = [
     ("aten::logical_and", ""),
     ("aten::logical_or", ""),
     ("aten::logical_xor", ""),
+    ("aten::bitwise_not", ""),
+    ("aten::bitwise_and", "Tensor"),
+    ("aten::bitwise_or", "Tensor"),
+    ("aten::bitwise_xor", "Tensor"),
+    ("aten::bitwise_left_shift", "Tensor"),
+    ("aten::bitwise_right_shift", "Tensor"),
     # Convolution and normalization.
     ("aten::convolution", ""),
     ("aten::conv2d", ""),

@@ -1728,6 +1728,125 @@ def Torch_AtenLogicalXorOp : Torch_Op<"aten.logical_xor", [AllowsTypeRefinement,
   }];
 }
 
+def Torch_AtenBitwiseNotOp : Torch_Op<"aten.bitwise_not", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::bitwise_not(Tensor self) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 1, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 1, 1);
+    }
+  }];
+}
+
+def Torch_AtenBitwiseAndTensorOp : Torch_Op<"aten.bitwise_and.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenBitwiseOrTensorOp : Torch_Op<"aten.bitwise_or.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenBitwiseXorTensorOp : Torch_Op<"aten.bitwise_xor.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenBitwiseLeftShiftTensorOp : Torch_Op<"aten.bitwise_left_shift.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenBitwiseRightShiftTensorOp : Torch_Op<"aten.bitwise_right_shift.Tensor", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$other
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
 def Torch_AtenConvolutionOp : Torch_Op<"aten.convolution", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor`";
   let arguments = (ins
