@@ -32,52 +32,110 @@ enum class ReduceKind {
   SumSquare
 };
 
-/// Infers the reduced dims from static input and result sizes when
-/// keepdims=1: the dims whose size changed (a size-1 dim reduces to
-/// itself, so whether it is listed does not matter).
-LogicalResult inferReduceAxes(ValueTensorType inputType,
-                              ValueTensorType resultType,
-                              SmallVectorImpl<int64_t> &axes) {
-  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
-  if (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown() ||
-      in.size() != out.size())
-    return failure();
-  for (auto [d, sizes] : llvm::enumerate(llvm::zip_equal(in, out))) {
-    auto [inSize, outSize] = sizes;
-    if (inSize == outSize)
-      continue;
-    if (outSize != 1)
-      return failure();
-    axes.push_back(d);
+/// The reductions a Reduce node may do: one set of dims when its axes are
+/// known at compile time (or follow from the static sizes), else each set
+/// of as many dims as the run-time axes that is consistent with the static
+/// input and result sizes, picked at run time by comparing with the axes.
+struct ReduceAxes {
+  /// Sorted, normalized dims; at least one set.
+  SmallVector<SmallVector<int64_t>> candidates;
+  /// Reduce nothing (noop_with_empty_axes=1 with empty axes).
+  bool noop = false;
+  /// The run-time axes when there are several candidates.
+  Value runtimeAxes;
+};
+
+/// Whether reducing `axes` of `in` (keeping them or not) gives `out`.
+bool reducesTo(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+               ArrayRef<int64_t> axes, bool keepdims) {
+  SmallVector<int64_t> sizes;
+  for (auto [d, size] : llvm::enumerate(in)) {
+    if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
+      sizes.push_back(size);
+    else if (keepdims)
+      sizes.push_back(1);
   }
-  return success();
+  return ArrayRef<int64_t>(sizes) == out;
+}
+
+/// The sets of `n` dims of `inputType` whose reduction gives the static
+/// `resultType`, one per distinct result: sets that differ only in dims of
+/// size 1 reduce to the same values.
+SmallVector<SmallVector<int64_t>>
+getCandidateAxes(ValueTensorType inputType, ValueTensorType resultType,
+                 int64_t n, bool keepdims) {
+  SmallVector<SmallVector<int64_t>> candidates;
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  int64_t rank = in.size();
+  if (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown() ||
+      n > rank || rank > 16)
+    return candidates;
+  SmallVector<SmallVector<int64_t>> effective;
+  for (uint32_t mask = 0; mask < (1u << rank); ++mask) {
+    if (llvm::popcount(mask) != n)
+      continue;
+    SmallVector<int64_t> axes, nonUnit;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!(mask & (1u << d)))
+        continue;
+      axes.push_back(d);
+      if (in[d] != 1)
+        nonUnit.push_back(d);
+    }
+    if (!reducesTo(in, out, axes, keepdims) ||
+        llvm::is_contained(effective, nonUnit))
+      continue;
+    effective.push_back(nonUnit);
+    candidates.push_back(axes);
+  }
+  return candidates;
 }
 
 /// Reads the reduced dims: normalized, sorted; every dim when the list is
 /// empty, or none (`noop`) with noop_with_empty_axes=1. Axes computed at
-/// run time are known when their input is empty, or inferred from the
-/// static sizes when keepdims=1.
+/// run time are known when their input is empty, else they are among the
+/// sets of as many dims that give the static result sizes.
 LogicalResult getReduceAxes(const OpBinder &binder, int64_t axesInputSince,
                             ValueTensorType inputType,
                             ValueTensorType resultType, bool keepdims,
-                            SmallVectorImpl<int64_t> &axes, bool &noop) {
-  noop = false;
+                            ReduceAxes &result) {
   int64_t rank = inputType.getSizes().size();
   int64_t noopWithEmptyAxes;
   if (failed(binder.getInt("noop_with_empty_axes", noopWithEmptyAxes, 0)))
     return failure();
+  SmallVector<int64_t> axes;
   if (binder.getOpsetVersion() >= axesInputSince) {
     Value axesInput = binder.getOperand(1);
     if (axesInput && failed(binder.getConstantInts(1, axes))) {
       auto axesType = getKnownTensorType(axesInput);
-      bool isEmpty = axesType && axesType.getSizes().size() == 1 &&
-                     axesType.getSizes()[0] == 0;
-      if (!isEmpty) {
-        if (!keepdims ||
-            failed(inferReduceAxes(inputType, resultType, axes)))
+      if (!axesType || axesType.getSizes().size() != 1)
+        return failure();
+      int64_t n = axesType.getSizes()[0];
+      if (n == kUnknownSize) {
+        // With keepdims=1, the dims whose size changes (a size-1 dim
+        // reduces to itself; if none changes, the reduction is the input).
+        ArrayRef<int64_t> in = inputType.getSizes(),
+                          out = resultType.getSizes();
+        if (!keepdims || !inputType.areAllSizesKnown() ||
+            !resultType.areAllSizesKnown() || in.size() != out.size())
           return failure();
-        // Nothing changes size: an identity, whatever the axes were.
-        noop = axes.empty();
+        SmallVector<int64_t> changed;
+        for (int64_t d = 0; d < rank; ++d)
+          if (in[d] != out[d])
+            changed.push_back(d);
+        if (!reducesTo(in, out, changed, /*keepdims=*/true))
+          return failure();
+        result.noop = changed.empty();
+        result.candidates.push_back(changed);
+        return success();
+      }
+      if (n > 0) {
+        result.candidates =
+            getCandidateAxes(inputType, resultType, n, keepdims);
+        if (result.candidates.empty())
+          return failure();
+        if (result.candidates.size() > 1)
+          result.runtimeAxes = axesInput;
         return success();
       }
     }
@@ -86,7 +144,8 @@ LogicalResult getReduceAxes(const OpBinder &binder, int64_t axesInputSince,
   }
   if (axes.empty()) {
     if (noopWithEmptyAxes) {
-      noop = true;
+      result.noop = true;
+      result.candidates.emplace_back();
       return success();
     }
     for (int64_t d = 0; d < rank; ++d)
@@ -97,39 +156,17 @@ LogicalResult getReduceAxes(const OpBinder &binder, int64_t axesInputSince,
       return failure();
   llvm::sort(axes);
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  result.candidates.push_back(axes);
   return success();
 }
 
+/// The reduction `kind` of `x` over `axes` (or none: `noop`), of type
+/// `resultType`.
 template <ReduceKind kind>
-LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
-                          int64_t axesInputSince) {
-  Value x = binder.getOperand(0);
-  auto inputType = getKnownTensorType(x);
-  auto resultType = binder.getResultType();
-  if (!inputType || !resultType)
-    return binder.fail(rewriter, "needs known ranks and dtypes");
-  SmallVector<int64_t> axes;
-  bool noop;
-  int64_t keepdims;
-  if (failed(binder.getInt("keepdims", keepdims, 1)) ||
-      failed(getReduceAxes(binder, axesInputSince, inputType, resultType,
-                           keepdims, axes, noop)))
-    return binder.fail(rewriter,
-                       "unsupported: axes must be constant and in range (or, "
-                       "with keepdims=1, follow from static sizes)");
-  constexpr bool isFloatOnly = kind == ReduceKind::L2 ||
-                               kind == ReduceKind::LogSum ||
-                               kind == ReduceKind::LogSumExp;
-  if (isFloatOnly && !isa<mlir::FloatType>(inputType.getDtype()))
-    return binder.fail(rewriter, "unsupported: a non-float input");
-  if (kind == ReduceKind::LogSumExp && !keepdims &&
-      !resultType.areAllSizesKnown())
-    return binder.fail(rewriter, "unsupported: keepdims=0 with a dynamic "
-                                 "result");
-  if (kind == ReduceKind::Prod && !noop && axes.size() != 1)
-    return binder.fail(rewriter, "unsupported: ReduceProd over several axes");
-  Location loc = binder.getLoc();
-  Operation *op = binder.getOp();
+Value buildReduce(PatternRewriter &rewriter, Location loc, Value x,
+                  ArrayRef<int64_t> axes, bool noop, bool keepdims,
+                  ValueTensorType resultType) {
+  auto inputType = cast<ValueTensorType>(x.getType());
   Value one = createConstantInt(rewriter, loc, 1);
   Value none = createConstantNone(rewriter, loc);
   auto square = [&](Value value) -> Value {
@@ -148,8 +185,7 @@ LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
   auto finish = [&](Value result) {
     if (result.getType() != resultType)
       result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return result;
   };
   // Types of x's sizes (for a noop) or the result's, in x's dtype.
   ValueTensorType reducedType = noop ? inputType : resultType;
@@ -200,23 +236,109 @@ LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
     return finish(x);
   switch (kind) {
   case ReduceKind::Mean:
-    rewriter.replaceOpWithNewOp<AtenMeanDimOp>(op, resultType, x, dims, keep,
-                                               none);
-    break;
+    return AtenMeanDimOp::create(rewriter, loc, resultType, x, dims, keep,
+                                 none);
   case ReduceKind::Max:
-    rewriter.replaceOpWithNewOp<AtenAmaxOp>(op, resultType, x, dims, keep);
-    break;
+    return AtenAmaxOp::create(rewriter, loc, resultType, x, dims, keep);
   case ReduceKind::Min:
-    rewriter.replaceOpWithNewOp<AtenAminOp>(op, resultType, x, dims, keep);
-    break;
-  case ReduceKind::Prod:
-    rewriter.replaceOpWithNewOp<AtenProdDimIntOp>(
-        op, resultType, x, createConstantInt(rewriter, loc, axes[0]), keep,
-        none);
-    break;
+    return AtenAminOp::create(rewriter, loc, resultType, x, dims, keep);
+  case ReduceKind::Prod: {
+    // One aten.prod.dim_int per dim, the last dim first so that the
+    // others keep their index when dims are dropped.
+    Value result = x;
+    SmallVector<int64_t> sizes(inputType.getSizes());
+    for (int64_t axis : llvm::reverse(axes)) {
+      if (keepdims)
+        sizes[axis] = 1;
+      else
+        sizes.erase(sizes.begin() + axis);
+      result = AtenProdDimIntOp::create(
+          rewriter, loc, withSizes(x, sizes), result,
+          createConstantInt(rewriter, loc, axis), keep, none);
+    }
+    return finish(result);
+  }
   default:
     llvm_unreachable("handled above");
   }
+}
+
+/// Whether the run-time `axes` (normalized) hold exactly the dims
+/// `candidate` (as many as `axes` has, distinct): a 0-d bool tensor.
+Value matchesAxes(PatternRewriter &rewriter, Location loc, Value axes,
+                  ArrayRef<int64_t> candidate) {
+  MLIRContext *context = rewriter.getContext();
+  auto axesType = cast<ValueTensorType>(axes.getType());
+  auto boolType = getTensorType(context, axesType.getSizes(),
+                                rewriter.getI1Type());
+  Value listed;
+  for (int64_t d : candidate) {
+    Value equal = AtenEqScalarOp::create(rewriter, loc, boolType, axes,
+                                         createConstantInt(rewriter, loc, d));
+    listed = listed ? AtenLogicalOrOp::create(rewriter, loc, boolType, listed,
+                                              equal)
+                          .getResult()
+                    : equal;
+  }
+  Type si64 = getSi64Type(context);
+  Value count = AtenSumOp::create(
+      rewriter, loc, getTensorType(context, {}, si64),
+      createToDtype(rewriter, loc, listed, si64),
+      createConstantInt(rewriter, loc, *getScalarTypeCode(si64)));
+  return AtenEqScalarOp::create(
+      rewriter, loc, getTensorType(context, {}, rewriter.getI1Type()), count,
+      createConstantInt(rewriter, loc, candidate.size()));
+}
+
+template <ReduceKind kind>
+LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
+                          int64_t axesInputSince) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known ranks and dtypes");
+  ReduceAxes reduceAxes;
+  int64_t keepdims;
+  if (failed(binder.getInt("keepdims", keepdims, 1)) ||
+      failed(getReduceAxes(binder, axesInputSince, inputType, resultType,
+                           keepdims, reduceAxes)))
+    return binder.fail(rewriter,
+                       "unsupported: axes must be constant and in range (or, "
+                       "computed at run time, reduce static input sizes to "
+                       "static result sizes)");
+  constexpr bool isFloatOnly = kind == ReduceKind::L2 ||
+                               kind == ReduceKind::LogSum ||
+                               kind == ReduceKind::LogSumExp;
+  if (isFloatOnly && !isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  if (kind == ReduceKind::LogSumExp && !keepdims &&
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: keepdims=0 with a dynamic "
+                                 "result");
+  Location loc = binder.getLoc();
+  auto reduce = [&](ArrayRef<int64_t> axes) {
+    return buildReduce<kind>(rewriter, loc, x, axes, reduceAxes.noop, keepdims,
+                             resultType);
+  };
+  ArrayRef<SmallVector<int64_t>> candidates = reduceAxes.candidates;
+  Value result = reduce(candidates.back());
+  if (reduceAxes.runtimeAxes) {
+    // where(axes == A_i, reduce(A_i), ...) over the candidates.
+    Value axes = wrapNegativeIndices(
+        rewriter, loc,
+        createToDtype(rewriter, loc, reduceAxes.runtimeAxes,
+                      getSi64Type(rewriter.getContext())),
+        inputType.getSizes().size());
+    for (ArrayRef<int64_t> candidate :
+         llvm::reverse(candidates.drop_back())) {
+      Value reduced = reduce(candidate);
+      Value matches = matchesAxes(rewriter, loc, axes, candidate);
+      result = AtenWhereSelfOp::create(rewriter, loc, resultType, matches,
+                                       reduced, result);
+    }
+  }
+  rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
 
