@@ -270,6 +270,9 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
   lowerings.on("Abs", 6, lowerUnary<AtenAbsOp>);
   lowerings.on("Ceil", 6, lowerUnary<AtenCeilOp>);
   lowerings.on("Cos", 7, lowerUnary<AtenCosOp>);
+  lowerings.on("Asin", 7, lowerUnary<AtenAsinOp>);
+  lowerings.on("Acos", 7, lowerUnary<AtenAcosOp>);
+  lowerings.on("Atan", 7, lowerUnary<AtenAtanOp>);
   lowerings.on("Erf", 9, lowerUnary<AtenErfOp>);
   lowerings.on("Exp", 6, lowerUnary<AtenExpOp>);
   lowerings.on("Floor", 6, lowerUnary<AtenFloorOp>);

@@ -177,6 +177,199 @@ LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// ConvTranspose as a convolution: the input with stride - 1 zeros between
+/// its elements along each spatial dim, padded by (k - 1) * d - pad_begin
+/// before and as much after as makes the result as long as the output
+/// (output_padding and output_shape only add zeros there), convolved with
+/// stride 1 by the weight with its spatial dims reversed and its channel
+/// dims swapped per group. 1-D runs as 2-D over a unit height.
+LogicalResult lowerConvTranspose(const OpBinder &binder,
+                                 PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), w = binder.getOperand(1);
+  Value bias = binder.getOperand(2);
+  auto inputType = getKnownTensorType(x);
+  auto weightType = getKnownTensorType(w);
+  auto resultType = binder.getResultType();
+  if (!inputType || !weightType || !resultType ||
+      !inputType.areAllSizesKnown() || !weightType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs static sizes and known dtypes");
+  int64_t rank = inputType.getSizes().size();
+  if (rank != 3 && rank != 4)
+    return binder.fail(rewriter,
+                       "unsupported: only 1-D and 2-D ConvTranspose");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  int64_t numSpatial = rank - 2;
+  ArrayRef<int64_t> in = inputType.getSizes(), ws = weightType.getSizes(),
+                    out = resultType.getSizes();
+  int64_t group;
+  SmallVector<int64_t> kernel, strides, dilations, pads, outputPadding,
+      outputShape;
+  SmallVector<int64_t> ones(numSpatial, 1), zeros(numSpatial, 0);
+  std::string autoPad;
+  if (failed(binder.getInt("group", group, 1)) ||
+      failed(binder.getInts("kernel_shape", kernel, ws.drop_front(2))) ||
+      failed(binder.getInts("strides", strides, ones)) ||
+      failed(binder.getInts("dilations", dilations, ones)) ||
+      failed(binder.getInts("pads", pads)) ||
+      failed(binder.getInts("output_padding", outputPadding, zeros)) ||
+      failed(binder.getInts("output_shape", outputShape)) ||
+      failed(binder.getString("auto_pad", autoPad, "NOTSET")))
+    return binder.fail(rewriter, "malformed attributes");
+  if (group < 1 || in[1] % group || ws[0] != in[1] ||
+      out[1] != ws[1] * group)
+    return binder.fail(rewriter, "the channels of X, W and Y do not match "
+                                 "group");
+  if (ArrayRef<int64_t>(kernel) != ws.drop_front(2) ||
+      static_cast<int64_t>(strides.size()) != numSpatial ||
+      static_cast<int64_t>(dilations.size()) != numSpatial ||
+      static_cast<int64_t>(outputPadding.size()) != numSpatial ||
+      (!pads.empty() && static_cast<int64_t>(pads.size()) != 2 * numSpatial) ||
+      (!outputShape.empty() &&
+       static_cast<int64_t>(outputShape.size()) != numSpatial))
+    return binder.fail(rewriter, "kernel_shape, strides, dilations, pads, "
+                                 "output_padding and output_shape must have "
+                                 "one value per spatial dim (pads: two)");
+  // The pads before each spatial dim of the output.
+  SmallVector<int64_t> padBegin;
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t target =
+          outputShape.empty() ? in[2 + i] * strides[i] : outputShape[i];
+      int64_t total = strides[i] * (in[2 + i] - 1) + outputPadding[i] +
+                      extent - target;
+      padBegin.push_back(autoPad == "SAME_UPPER" ? total / 2
+                                                 : total - total / 2);
+    } else if (autoPad == "NOTSET" || autoPad == "VALID") {
+      padBegin.push_back(pads.empty() || autoPad == "VALID" ? 0 : pads[i]);
+    } else {
+      return binder.fail(rewriter, "unsupported auto_pad '" + autoPad + "'");
+    }
+  }
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type dtype = inputType.getDtype();
+  auto type = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(context, sizes, dtype);
+  };
+  Value zero = createConstantFloat(rewriter, loc, 0.0);
+  Value one = createConstantInt(rewriter, loc, 1);
+  // 1-D: [N, C, L] -> [N, C, 1, L] (and the weight likewise).
+  auto to2d = [&](Value value) -> Value {
+    SmallVector<int64_t> sizes(cast<ValueTensorType>(value.getType()).getSizes());
+    sizes.insert(sizes.begin() + 2, 1);
+    return createView(rewriter, loc, value, sizes, type(sizes));
+  };
+  SmallVector<int64_t> outSpatial(out.drop_front(2));
+  if (numSpatial == 1) {
+    x = to2d(x);
+    w = to2d(w);
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    padBegin.insert(padBegin.begin(), 0);
+    outSpatial.insert(outSpatial.begin(), 1);
+  }
+  SmallVector<int64_t> sizes(cast<ValueTensorType>(x.getType()).getSizes());
+  int64_t n = sizes[0], c = sizes[1], h = sizes[2], wd = sizes[3];
+  int64_t sh = strides[0], sw = strides[1];
+  // Zeros between the elements: [N, C, H, 1, W, 1] padded to
+  // [N, C, H, sh, W, sw], viewed as [N, C, H*sh, W*sw].
+  if (sh > 1 || sw > 1) {
+    Value split = createView(rewriter, loc, x, {n, c, h, 1, wd, 1},
+                             type({n, c, h, 1, wd, 1}));
+    Value spread = AtenConstantPadNdOp::create(
+        rewriter, loc, type({n, c, h, sh, wd, sw}), split,
+        createIntList(rewriter, loc, {0, sw - 1, 0, 0, 0, sh - 1}), zero);
+    x = createView(rewriter, loc, spread, {n, c, h * sh, wd * sw},
+                   type({n, c, h * sh, wd * sw}));
+  }
+  // The input length each spatial dim needs, and the pads (negative:
+  // crop) that give it from the H*sh x W*sw grid, whose last sh-1 (sw-1)
+  // zeros are beyond the last element.
+  SmallVector<int64_t> before, after;
+  int64_t grid[2] = {h * sh, wd * sw};
+  int64_t dilated[2] = {(h - 1) * sh + 1, (wd - 1) * sw + 1};
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t reach = (kernel[i] - 1) * dilations[i];
+    int64_t begin = reach - padBegin[i];
+    int64_t needed = outSpatial[i] + reach;
+    before.push_back(begin);
+    after.push_back(needed - begin - dilated[i] - (grid[i] - dilated[i]));
+  }
+  // Crop first (slices), then pad (constant_pad_nd), per spatial dim.
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t dim = 2 + i;
+    SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
+    int64_t start = std::max<int64_t>(0, -before[i]);
+    int64_t end = current[dim] + std::min<int64_t>(0, after[i]);
+    if (start > 0 || end < current[dim]) {
+      if (end <= start)
+        return binder.fail(rewriter, "pads crop the whole output");
+      current[dim] = end - start;
+      x = AtenSliceTensorOp::create(
+          rewriter, loc, type(current), x, createConstantInt(rewriter, loc, dim),
+          createConstantInt(rewriter, loc, start),
+          createConstantInt(rewriter, loc, end), one);
+    }
+  }
+  int64_t padH0 = std::max<int64_t>(0, before[0]),
+          padH1 = std::max<int64_t>(0, after[0]),
+          padW0 = std::max<int64_t>(0, before[1]),
+          padW1 = std::max<int64_t>(0, after[1]);
+  if (padH0 || padH1 || padW0 || padW1) {
+    SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
+    current[2] += padH0 + padH1;
+    current[3] += padW0 + padW1;
+    x = AtenConstantPadNdOp::create(
+        rewriter, loc, type(current), x,
+        createIntList(rewriter, loc, {padW0, padW1, padH0, padH1}), zero);
+  }
+  // The weight: [Cin, Cout/g, kh, kw] -> [Cout, Cin/g, kh, kw], reversed.
+  int64_t cin = c, coutPerGroup = ws[1], kh = kernel[0], kw = kernel[1];
+  int64_t cinPerGroup = cin / group;
+  Value weight = createView(rewriter, loc, w,
+                            {group, cinPerGroup, coutPerGroup, kh, kw},
+                            type({group, cinPerGroup, coutPerGroup, kh, kw}));
+  weight = createPermute(rewriter, loc, weight, {0, 2, 1, 3, 4});
+  weight = createView(rewriter, loc, weight,
+                      {group * coutPerGroup, cinPerGroup, kh, kw},
+                      type({group * coutPerGroup, cinPerGroup, kh, kw}));
+  for (int64_t dim : {2, 3}) {
+    int64_t size = dim == 2 ? kh : kw;
+    if (size == 1)
+      continue;
+    SmallVector<int64_t> reversed;
+    for (int64_t i = size - 1; i >= 0; --i)
+      reversed.push_back(i);
+    Value indices = ValueTensorLiteralOp::create(
+        rewriter, loc, getTensorType(context, {size}, getSi64Type(context)),
+        DenseElementsAttr::get(
+            RankedTensorType::get({size}, rewriter.getI64Type()),
+            ArrayRef<int64_t>(reversed)));
+    weight = AtenIndexSelectOp::create(rewriter, loc, weight.getType(), weight,
+                                       createConstantInt(rewriter, loc, dim),
+                                       indices);
+  }
+  SmallVector<int64_t> convSizes{n, group * coutPerGroup, outSpatial[0],
+                                 outSpatial[1]};
+  Value result = AtenConvolutionOp::create(
+      rewriter, loc, type(convSizes), x, weight,
+      bias ? bias : createConstantNone(rewriter, loc),
+      createIntList(rewriter, loc, {1, 1}), createIntList(rewriter, loc, {0, 0}),
+      createIntList(rewriter, loc, dilations),
+      createConstantBool(rewriter, loc, false),
+      createIntList(rewriter, loc, {0, 0}),
+      createConstantInt(rewriter, loc, group));
+  if (numSpatial == 1)
+    result = createView(rewriter, loc, result, out, resultType);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 /// MaxPool and AveragePool over 2 spatial dims.
 template <bool isMax>
 LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
@@ -490,6 +683,7 @@ LogicalResult lowerMatMul(const OpBinder &binder, PatternRewriter &rewriter) {
 void mlir::torch2mlir::onnx_c::populateOnnxNeuralNetLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Conv", 1, lowerConv);
+  lowerings.on("ConvTranspose", 1, lowerConvTranspose);
   lowerings.on("MaxPool", 1, lowerPool</*isMax=*/true>);
   lowerings.on("AveragePool", 1, lowerPool</*isMax=*/false>);
   lowerings.on("GlobalAveragePool", 1, lowerGlobalPool</*isMax=*/false>);

@@ -387,6 +387,273 @@ LogicalResult lowerArgReduce(const OpBinder &binder,
   return success();
 }
 
+/// Whether the static `sizes` hold exactly one element.
+bool isSingleElement(ArrayRef<int64_t> sizes) {
+  return llvm::all_of(sizes, [](int64_t size) { return size == 1; });
+}
+
+/// The dim along which `x` (of static rank `rank`) is scanned: the
+/// constant `axis` operand's, or each dim when it is computed at run time
+/// (then also `runtimeAxis`, normalized).
+LogicalResult getScanAxes(const OpBinder &binder, PatternRewriter &rewriter,
+                          unsigned operand, int64_t rank,
+                          SmallVectorImpl<int64_t> &candidates,
+                          Value &runtimeAxis) {
+  SmallVector<int64_t> axis;
+  if (succeeded(binder.getConstantInts(operand, axis))) {
+    if (axis.size() != 1 || failed(normalizeAxis(axis[0], rank)))
+      return failure();
+    candidates.push_back(axis[0]);
+    return success();
+  }
+  Value value = binder.getOperand(operand);
+  auto type = getKnownTensorType(value);
+  if (!type || !isa<IntegerType>(type.getDtype()) ||
+      !isSingleElement(type.getSizes()))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    candidates.push_back(d);
+  if (rank > 1) {
+    Location loc = binder.getLoc();
+    Value flat = createView(
+        rewriter, loc, createToDtype(rewriter, loc, value,
+                                     getSi64Type(rewriter.getContext())),
+        {}, getTensorType(rewriter.getContext(), {},
+                          getSi64Type(rewriter.getContext())));
+    runtimeAxis = wrapNegativeIndices(rewriter, loc, flat, rank);
+  }
+  return success();
+}
+
+/// where(runtimeAxis == d, results[d], ...) over the candidate dims.
+Value selectByAxis(PatternRewriter &rewriter, Location loc, Value runtimeAxis,
+                   ArrayRef<int64_t> candidates, ArrayRef<Value> results) {
+  Value result = results.back();
+  if (!runtimeAxis)
+    return result;
+  auto boolType =
+      getTensorType(rewriter.getContext(), {}, rewriter.getI1Type());
+  for (int64_t i = candidates.size() - 2; i >= 0; --i) {
+    Value matches =
+        AtenEqScalarOp::create(rewriter, loc, boolType, runtimeAxis,
+                               createConstantInt(rewriter, loc, candidates[i]));
+    result = AtenWhereSelfOp::create(rewriter, loc, results[i].getType(),
+                                     matches, results[i], result);
+  }
+  return result;
+}
+
+/// The permutation that moves `dim` last, and its inverse.
+void getMoveLast(int64_t rank, int64_t dim, SmallVectorImpl<int64_t> &perm,
+                 SmallVectorImpl<int64_t> &inverse) {
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim)
+      perm.push_back(d);
+  perm.push_back(dim);
+  inverse.resize(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    inverse[perm[d]] = d;
+}
+
+/// A bool literal [n, n] with element (i, j) = f(i, j).
+Value createBoolMatrix(PatternRewriter &rewriter, Location loc, int64_t n,
+                       function_ref<bool(int64_t, int64_t)> f) {
+  SmallVector<bool> values;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      values.push_back(f(i, j));
+  return ValueTensorLiteralOp::create(
+      rewriter, loc,
+      getTensorType(rewriter.getContext(), {n, n}, rewriter.getI1Type()),
+      DenseElementsAttr::get(RankedTensorType::get({n, n}, rewriter.getI1Type()),
+                             ArrayRef<bool>(values)));
+}
+
+/// CumSum / CumProd(x, axis; exclusive, reverse): along the axis moved
+/// last, y[..., j] = op over i of where(M[i, j], x[..., i], identity) with
+/// the constant mask M[i, j] = i <= j (i < j exclusive; reversed: i >= j,
+/// i > j): an [n, n] broadcast reduced over i, exact for integers.
+template <bool isProd>
+LogicalResult lowerCumulative(const OpBinder &binder,
+                              PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t exclusive, reverse;
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      failed(binder.getInt("exclusive", exclusive, 0)) ||
+      failed(binder.getInt("reverse", reverse, 0)))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and int "
+                                 "exclusive/reverse");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t rank = sizes.size();
+  Type dtype = inputType.getDtype();
+  if (rank == 0 || dtype.isInteger(1) || !getScalarTypeCode(dtype))
+    return binder.fail(rewriter, "unsupported: a 0-d or bool input");
+  // getScanAxes creates IR only once its checks pass.
+  SmallVector<int64_t> candidates;
+  Value runtimeAxis;
+  if (failed(getScanAxes(binder, rewriter, 1, rank, candidates, runtimeAxis)))
+    return binder.fail(rewriter, "axis must be a one-element integer tensor, "
+                                 "in range if constant");
+  Location loc = binder.getLoc();
+  Value none = createConstantNone(rewriter, loc);
+  SmallVector<Value> results;
+  for (int64_t axis : candidates) {
+    int64_t n = sizes[axis];
+    SmallVector<int64_t> perm, inverse;
+    getMoveLast(rank, axis, perm, inverse);
+    bool isLast = axis == rank - 1;
+    Value moved = isLast ? x : createPermute(rewriter, loc, x, perm);
+    SmallVector<int64_t> movedSizes(
+        cast<ValueTensorType>(moved.getType()).getSizes());
+    SmallVector<int64_t> columnSizes(movedSizes);
+    columnSizes.push_back(1);
+    Value column = createView(rewriter, loc, moved, columnSizes,
+                              withSizes(x, columnSizes));
+    Value mask = createBoolMatrix(rewriter, loc, n, [&](int64_t i, int64_t j) {
+      if (reverse)
+        return exclusive ? i > j : i >= j;
+      return exclusive ? i < j : i <= j;
+    });
+    SmallVector<int64_t> squareSizes(movedSizes);
+    squareSizes.push_back(n);
+    Value masked = AtenWhereSelfOp::create(
+        rewriter, loc, withSizes(x, squareSizes), mask, column,
+        createScalarLiteral(rewriter, loc, dtype, isProd ? 1.0 : 0.0));
+    auto movedType = withSizes(x, movedSizes);
+    int64_t rowDim = movedSizes.size() - 1;
+    Value scanned;
+    if constexpr (isProd)
+      scanned = AtenProdDimIntOp::create(
+          rewriter, loc, movedType, masked,
+          createConstantInt(rewriter, loc, rowDim),
+          createConstantBool(rewriter, loc, false), none);
+    else
+      scanned = AtenSumDimIntListOp::create(
+          rewriter, loc, movedType, masked,
+          createIntList(rewriter, loc, {rowDim}),
+          createConstantBool(rewriter, loc, false), none);
+    results.push_back(isLast ? scanned
+                             : createPermute(rewriter, loc, scanned, inverse));
+  }
+  Value result = selectByAxis(rewriter, loc, runtimeAxis, candidates, results);
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// TopK(x, k; axis, largest, sorted) -> values, indices, with k the static
+/// size of the outputs along the axis. Element j ranks after every i that
+/// beats it (larger, or smaller with largest=0; ties go to the lower
+/// index); output p gathers the element of rank p. O(n^2) comparisons.
+LogicalResult lowerTopK(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto valuesType = binder.getResultType(0);
+  auto indicesType = binder.getResultType(1);
+  int64_t axis, largest;
+  if (!inputType || !valuesType || !indicesType ||
+      !inputType.areAllSizesKnown() || !valuesType.areAllSizesKnown() ||
+      failed(binder.getInt("axis", axis, -1)) ||
+      failed(binder.getInt("largest", largest, 1)))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and int "
+                                 "attributes");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t rank = sizes.size();
+  if (failed(normalizeAxis(axis, rank)) || rank == 0)
+    return binder.fail(rewriter, "axis out of range");
+  Type dtype = inputType.getDtype();
+  if (dtype.isInteger(1) || !getScalarTypeCode(dtype))
+    return binder.fail(rewriter, "unsupported: a bool input");
+  int64_t n = sizes[axis], k = valuesType.getSizes()[axis];
+  SmallVector<int64_t> kValue;
+  if (k > n || (succeeded(binder.getConstantInts(1, kValue)) &&
+                (kValue.size() != 1 || kValue[0] != k)))
+    return binder.fail(rewriter, "k must be the size of the outputs along "
+                                 "the axis, at most the input's");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type i1 = rewriter.getI1Type(), si64 = getSi64Type(context);
+  SmallVector<int64_t> perm, inverse;
+  getMoveLast(rank, axis, perm, inverse);
+  bool isLast = axis == rank - 1;
+  Value moved = isLast ? x : createPermute(rewriter, loc, x, perm);
+  SmallVector<int64_t> movedSizes(
+      cast<ValueTensorType>(moved.getType()).getSizes());
+  SmallVector<int64_t> rowSizes(movedSizes), columnSizes(movedSizes),
+      squareSizes(movedSizes);
+  rowSizes.insert(rowSizes.end() - 1, 1);   // [..., 1, n]: j
+  columnSizes.push_back(1);                 // [..., n, 1]: i
+  squareSizes.push_back(n);                 // [..., n (i), n (j)]
+  Value xi = createView(rewriter, loc, moved, columnSizes,
+                        withSizes(x, columnSizes));
+  Value xj = createView(rewriter, loc, moved, rowSizes, withSizes(x, rowSizes));
+  auto squareBool = getTensorType(context, squareSizes, i1);
+  Value strictly =
+      largest ? AtenGtTensorOp::create(rewriter, loc, squareBool, xi, xj)
+                    .getResult()
+              : AtenLtTensorOp::create(rewriter, loc, squareBool, xi, xj)
+                    .getResult();
+  Value tie = AtenEqTensorOp::create(rewriter, loc, squareBool, xi, xj);
+  Value earlier = createBoolMatrix(rewriter, loc, n,
+                                   [](int64_t i, int64_t j) { return i < j; });
+  Value beats = AtenLogicalOrOp::create(
+      rewriter, loc, squareBool, strictly,
+      AtenLogicalAndOp::create(rewriter, loc, squareBool, tie, earlier));
+  // rank[..., j] = number of i beating j.
+  auto movedSi64 = getTensorType(context, movedSizes, si64);
+  Value ranks = AtenSumDimIntListOp::create(
+      rewriter, loc, movedSi64, createToDtype(rewriter, loc, beats, si64),
+      createIntList(rewriter, loc, {static_cast<int64_t>(movedSizes.size()) - 1}),
+      createConstantBool(rewriter, loc, false),
+      createConstantNone(rewriter, loc));
+  // picked[..., p, j] = rank[..., j] == p for p < k.
+  SmallVector<int64_t> pickSizes(movedSizes);
+  pickSizes.insert(pickSizes.end() - 1, k);
+  SmallVector<int64_t> rankRowSizes(rowSizes);
+  Value rankRow = createView(rewriter, loc, ranks, rankRowSizes,
+                             getTensorType(context, rankRowSizes, si64));
+  SmallVector<int64_t> positionsSizes(movedSizes.size() + 1, 1);
+  positionsSizes[positionsSizes.size() - 2] = k;
+  Value positions =
+      createView(rewriter, loc, createArange(rewriter, loc, k), positionsSizes,
+                 getTensorType(context, positionsSizes, si64));
+  Value picked = AtenEqTensorOp::create(
+      rewriter, loc, getTensorType(context, pickSizes, i1), rankRow, positions);
+  SmallVector<int64_t> outSizes(movedSizes);
+  outSizes.back() = k;
+  int64_t lastDim = pickSizes.size() - 1;
+  auto gather = [&](Value source, Type elementType) -> Value {
+    Value selected = AtenWhereSelfOp::create(
+        rewriter, loc, getTensorType(context, pickSizes, elementType), picked,
+        source, createScalarLiteral(rewriter, loc, elementType, 0.0));
+    Value sum = AtenSumDimIntListOp::create(
+        rewriter, loc, getTensorType(context, outSizes, elementType), selected,
+        createIntList(rewriter, loc, {lastDim}),
+        createConstantBool(rewriter, loc, false),
+        createConstantNone(rewriter, loc));
+    return isLast ? sum : createPermute(rewriter, loc, sum, inverse);
+  };
+  Value values = gather(xj, dtype);
+  SmallVector<int64_t> indexSizes(rowSizes.size() - 1, 1);
+  indexSizes.push_back(n);
+  Value indices =
+      gather(createView(rewriter, loc, createArange(rewriter, loc, n),
+                        indexSizes, getTensorType(context, indexSizes, si64)),
+             si64);
+  auto cast = [&](Value value, ValueTensorType type) -> Value {
+    return value.getType() == type
+               ? value
+               : TensorStaticInfoCastOp::create(rewriter, loc, type, value)
+                     .getResult();
+  };
+  rewriter.replaceOp(binder.getOp(), {cast(values, valuesType),
+                                      cast(indices, indicesType)});
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxReductionLowerings(
@@ -409,5 +676,8 @@ void mlir::torch2mlir::onnx_c::populateOnnxReductionLowerings(
   lowerings.on("ReduceSumSquare", 1,
                reduce(lowerReduce<ReduceKind::SumSquare>, 18));
   lowerings.on("ArgMax", 1, lowerArgReduce<AtenArgmaxOp>);
+  lowerings.on("CumSum", 11, lowerCumulative</*isProd=*/false>);
+  lowerings.on("CumProd", 26, lowerCumulative</*isProd=*/true>);
+  lowerings.on("TopK", 10, lowerTopK);
   lowerings.on("ArgMin", 1, lowerArgReduce<AtenArgminOp>);
 }

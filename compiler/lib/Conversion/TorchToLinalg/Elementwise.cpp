@@ -257,6 +257,12 @@ T2M_FLOAT_MATH(ConvertReciprocal, AtenReciprocalOp, {
 })
 T2M_FLOAT_MATH(ConvertSin, AtenSinOp, return math::SinOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertCos, AtenCosOp, return math::CosOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAsin, AtenAsinOp,
+               return math::AsinOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAcos, AtenAcosOp,
+               return math::AcosOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAtan, AtenAtanOp,
+               return math::AtanOp::create(b, loc, x);)
 // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (x when u rounds to 1):
 // exact to a few ulps for small x, where log(1 + x) loses every digit.
 T2M_FLOAT_MATH(ConvertLog1p, AtenLog1pOp, {
@@ -797,6 +803,8 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertRounding<AtenCeilOp, math::CeilOp>, ConvertSin,
                ConvertCos, ConvertSign, ConvertLog1p, ConvertLeakyRelu>(
       typeConverter, context);
+  target.addIllegalOp<AtenAsinOp, AtenAcosOp, AtenAtanOp>();
+  patterns.add<ConvertAsin, ConvertAcos, ConvertAtan>(typeConverter, context);
   target.addIllegalOp<AtenPowTensorScalarOp, AtenPowTensorTensorOp,
                       AtenMaximumOp, AtenMinimumOp, AtenClampOp,
                       AtenClampTensorOp, AtenDivTensorModeOp>();

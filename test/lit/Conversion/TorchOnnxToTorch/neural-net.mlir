@@ -128,3 +128,33 @@ func.func @lrn(%x: !torch.vtensor<[1,4,2,2],f32>) -> !torch.vtensor<[1,4,2,2],f3
   %0 = torch.operator "onnx.LRN"(%x) {torch.onnx.size = 3 : si64} : (!torch.vtensor<[1,4,2,2],f32>) -> !torch.vtensor<[1,4,2,2],f32>
   return %0 : !torch.vtensor<[1,4,2,2],f32>
 }
+
+// -----
+
+// ConvTranspose with stride 2 along H and 2 groups: zeros between the
+// rows ([.., 3, 1, 3, 1] padded to [.., 3, 2, 3, 1]), padded by
+// kernel - 1 (plus what the output length needs), convolved by the weight
+// with swapped channels and reversed spatial dims.
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK-DAG: %[[REVW:.*]] = torch.vtensor.literal(dense<[1, 0]> : tensor<2xi64>)
+// CHECK-DAG: %[[REVH:.*]] = torch.vtensor.literal(dense<[2, 1, 0]> : tensor<3xi64>)
+// CHECK: %[[SPLIT:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,2,3,1,3,1],f32>
+// CHECK: %[[SPREAD:.*]] = torch.aten.constant_pad_nd %[[SPLIT]], {{.*}} -> !torch.vtensor<[1,2,3,2,3,1],f32>
+// CHECK: %[[GRID:.*]] = torch.aten.view %[[SPREAD]], {{.*}} -> !torch.vtensor<[1,2,6,3],f32>
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %[[GRID]], {{.*}} -> !torch.vtensor<[1,2,9,5],f32>
+// CHECK: torch.aten.permute {{.*}} -> !torch.vtensor<[2,1,1,3,2],f32>
+// CHECK: %[[FH:.*]] = torch.aten.index_select {{.*}}, %int2, %[[REVH]]
+// CHECK: %[[FW:.*]] = torch.aten.index_select %[[FH]], %int3, %[[REVW]]
+// CHECK: torch.aten.convolution %[[PADDED]], %[[FW]], %none, {{.*}}, %int2 : {{.*}} -> !torch.vtensor<[1,2,7,4],f32>
+func.func @conv_transpose(%x: !torch.vtensor<[1,2,3,3],f32>, %w: !torch.vtensor<[2,1,3,2],f32>) -> !torch.vtensor<[1,2,7,4],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) {torch.onnx.group = 2 : si64, torch.onnx.strides = [2 : si64, 1 : si64]} : (!torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,1,3,2],f32>) -> !torch.vtensor<[1,2,7,4],f32>
+  return %0 : !torch.vtensor<[1,2,7,4],f32>
+}
+
+// -----
+
+func.func @conv_transpose_3d(%x: !torch.vtensor<[1,1,2,2,2],f32>, %w: !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  // expected-error @+1 {{unsupported: only 1-D and 2-D ConvTranspose}}
+  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) : (!torch.vtensor<[1,1,2,2,2],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
+  return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+}

@@ -51,3 +51,16 @@ func.func @shift_bad_direction(%x: !torch.vtensor<[3],si32>, %y: !torch.vtensor<
   %0 = torch.operator "onnx.BitShift"(%x, %y) {torch.onnx.direction = "UP"} : (!torch.vtensor<[3],si32>, !torch.vtensor<[3],si32>) -> !torch.vtensor<[3],si32>
   return %0 : !torch.vtensor<[3],si32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @inverse_trigonometry
+// CHECK: torch.aten.asin %arg0
+// CHECK: torch.aten.acos %arg0
+// CHECK: torch.aten.atan %arg0
+func.func @inverse_trigonometry(%x: !torch.vtensor<[3],f32>) -> (!torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) attributes {torch.onnx_meta.opset_version = 7 : si64} {
+  %0 = torch.operator "onnx.Asin"(%x) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
+  %1 = torch.operator "onnx.Acos"(%x) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
+  %2 = torch.operator "onnx.Atan"(%x) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
+  return %0, %1, %2 : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>
+}
