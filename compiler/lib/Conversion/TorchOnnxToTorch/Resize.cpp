@@ -116,13 +116,15 @@ LogicalResult getResizeParams(const OpBinder &binder,
   return success();
 }
 
-/// Elementwise float64 / bool tensor arithmetic with broadcasting, for the
+/// Elementwise float / bool tensor arithmetic with broadcasting, for the
 /// interpolation matrices.
 class MatrixBuilder {
 public:
-  MatrixBuilder(PatternRewriter &rewriter, Location loc)
+  /// Builds float arithmetic in `real` (float64 by default).
+  MatrixBuilder(PatternRewriter &rewriter, Location loc, Type real = nullptr)
       : rewriter(rewriter), loc(loc), context(rewriter.getContext()),
-        f64(Float64Type::get(context)), i1(rewriter.getI1Type()) {}
+        real(real ? real : Float64Type::get(context)),
+        i1(rewriter.getI1Type()) {}
 
   static ArrayRef<int64_t> sizesOf(Value value) {
     return cast<ValueTensorType>(value.getType()).getSizes();
@@ -136,24 +138,24 @@ public:
 
   /// A 0-d float64 literal.
   Value constant(double value) {
-    return createScalarLiteral(rewriter, loc, f64, value);
+    return createScalarLiteral(rewriter, loc, real, value);
   }
   Value one() { return createConstantInt(rewriter, loc, 1); }
 
   Value add(Value a, Value b) {
-    return AtenAddTensorOp::create(rewriter, loc, broadcastType(a, b, f64), a,
+    return AtenAddTensorOp::create(rewriter, loc, broadcastType(a, b, real), a,
                                    b, one());
   }
   Value sub(Value a, Value b) {
-    return AtenSubTensorOp::create(rewriter, loc, broadcastType(a, b, f64), a,
+    return AtenSubTensorOp::create(rewriter, loc, broadcastType(a, b, real), a,
                                    b, one());
   }
   Value mul(Value a, Value b) {
-    return AtenMulTensorOp::create(rewriter, loc, broadcastType(a, b, f64), a,
+    return AtenMulTensorOp::create(rewriter, loc, broadcastType(a, b, real), a,
                                    b);
   }
   Value div(Value a, Value b) {
-    return AtenDivTensorOp::create(rewriter, loc, broadcastType(a, b, f64), a,
+    return AtenDivTensorOp::create(rewriter, loc, broadcastType(a, b, real), a,
                                    b);
   }
   Value add(Value a, double b) { return add(a, constant(b)); }
@@ -170,16 +172,16 @@ public:
                                    b);
   }
   Value where(Value condition, Value onTrue, Value onFalse) {
-    auto type = broadcastType(condition, onTrue, f64);
+    auto type = broadcastType(condition, onTrue, real);
     type = getTensorType(
-        context, *broadcastSizes(type.getSizes(), sizesOf(onFalse)), f64);
+        context, *broadcastSizes(type.getSizes(), sizesOf(onFalse)), real);
     return AtenWhereSelfOp::create(rewriter, loc, type, condition, onTrue,
                                    onFalse);
   }
   Value where(Value condition, double onTrue, Value onFalse) {
     return where(condition, constant(onTrue), onFalse);
   }
-  Value toF64(Value value) { return createToDtype(rewriter, loc, value, f64); }
+  Value toReal(Value value) { return createToDtype(rewriter, loc, value, real); }
   Value view(Value value, ArrayRef<int64_t> sizes) {
     auto type = cast<ValueTensorType>(value.getType());
     return createView(rewriter, loc, value, sizes,
@@ -192,15 +194,15 @@ public:
         rewriter, loc, getTensorType(context, {}, type.getDtype()), values,
         createConstantInt(rewriter, loc, 0),
         createConstantInt(rewriter, loc, index));
-    return toF64(picked);
+    return toReal(picked);
   }
   /// [0, 1, ..., n-1] in float64.
-  Value positions(int64_t n) { return toF64(createArange(rewriter, loc, n)); }
+  Value positions(int64_t n) { return toReal(createArange(rewriter, loc, n)); }
 
   PatternRewriter &rewriter;
   Location loc;
   MLIRContext *context;
-  Type f64, i1;
+  Type real, i1;
 };
 
 /// The cubic convolution kernel at distance t + 1 (the outer taps) or t
@@ -460,11 +462,11 @@ LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
     for (int64_t axis : params.axes)
       inputs.push_back(static_cast<double>(inSizes[axis]));
     Value inputSizes = ValueTensorLiteralOp::create(
-        rewriter, loc, getTensorType(m.context, {numAxes}, m.f64),
-        DenseElementsAttr::get(RankedTensorType::get({numAxes}, m.f64),
+        rewriter, loc, getTensorType(m.context, {numAxes}, m.real),
+        DenseElementsAttr::get(RankedTensorType::get({numAxes}, m.real),
                                ArrayRef<double>(inputs)));
-    Value ratios = m.div(m.toF64(sizes), inputSizes);
-    auto scalarType = getTensorType(m.context, {}, m.f64);
+    Value ratios = m.div(m.toReal(sizes), inputSizes);
+    auto scalarType = getTensorType(m.context, {}, m.real);
     Value dims = createIntList(rewriter, loc, {0});
     Value f = createConstantBool(rewriter, loc, false);
     Value scale =
@@ -529,9 +531,212 @@ LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// trunc(x), as a C cast to int does.
+Value truncate(MatrixBuilder &m, Value x) {
+  Value ceil = AtenCeilOp::create(m.rewriter, m.loc, x.getType(), x);
+  return m.where(m.compare<AtenLtTensorOp>(x, m.constant(0.0)), ceil,
+                 m.floor(x));
+}
+
+/// x reflected at the borders lo and hi until it lies between them.
+Value reflect(MatrixBuilder &m, Value x, double lo, double hi) {
+  double range = hi - lo;
+  // Reflections past a border: n = trunc(distance / range), remainder r;
+  // an even n lands r inside that border, an odd one r inside the other.
+  auto fold = [&](Value distance, double near, double far) {
+    Value n = truncate(m, m.mul(distance, 1.0 / range));
+    Value r = m.sub(distance, m.mul(n, range));
+    Value half = m.mul(n, 0.5);
+    Value isEven = m.compare<AtenEqTensorOp>(half, m.floor(half));
+    Value nearSide = near < far ? m.add(r, near) : m.sub(m.constant(near), r);
+    Value farSide = near < far ? m.sub(m.constant(far), r) : m.add(r, far);
+    return m.where(isEven, nearSide, farSide);
+  };
+  Value below = m.compare<AtenLtTensorOp>(x, m.constant(lo));
+  Value above = m.compare<AtenGtTensorOp>(x, m.constant(hi));
+  Value fromLow = fold(m.sub(m.constant(lo), x), lo, hi);
+  Value fromHigh = fold(m.sub(x, m.constant(hi)), hi, lo);
+  return m.where(below, fromLow, m.where(above, fromHigh, x));
+}
+
+/// round(x) with ties to even (numpy's rint).
+Value roundHalfToEven(MatrixBuilder &m, Value x) {
+  Value down = m.floor(x);
+  Value fraction = m.sub(x, down);
+  Value half = m.mul(down, 0.5);
+  Value downIsOdd =
+      AtenNeTensorOp::create(m.rewriter, m.loc,
+                             m.broadcastType(half, half, m.i1), half,
+                             m.floor(half));
+  Value up = m.add(down, 1.0);
+  Value tie = m.where(downIsOdd, up, down);
+  return m.where(m.compare<AtenGtTensorOp>(fraction, m.constant(0.5)), up,
+                 m.where(m.compare<AtenLtTensorOp>(fraction, m.constant(0.5)),
+                         down, tie));
+}
+
+/// GridSample(X [N, C, D1..Dk], grid [N, O1..Ok, k]) for k = 2 or 3: for
+/// each spatial dim d, the weights of its input positions at each output
+/// point form a run-time matrix Wd [N, P, Dd] (P = O1*...*Ok), as in
+/// Resize; the output contracts X with all of them.
+LogicalResult lowerGridSample(const OpBinder &binder,
+                              PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), grid = binder.getOperand(1);
+  auto inputType = getKnownTensorType(x);
+  auto gridType = getKnownTensorType(grid);
+  auto resultType = binder.getResultType();
+  if (!inputType || !gridType || !resultType ||
+      !inputType.areAllSizesKnown() || !gridType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs static sizes and known dtypes");
+  std::string mode, paddingMode;
+  int64_t alignCorners;
+  if (failed(binder.getString("mode", mode, "linear")) ||
+      failed(binder.getString("padding_mode", paddingMode, "zeros")) ||
+      failed(binder.getInt("align_corners", alignCorners, 0)))
+    return binder.fail(rewriter, "malformed attributes");
+  if (mode == "bilinear")
+    mode = "linear";
+  if (mode == "bicubic")
+    mode = "cubic";
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return binder.fail(rewriter, "unsupported mode '" + mode + "'");
+  if (paddingMode != "zeros" && paddingMode != "border" &&
+      paddingMode != "reflection")
+    return binder.fail(rewriter,
+                       "unsupported padding_mode '" + paddingMode + "'");
+  ArrayRef<int64_t> in = inputType.getSizes(), gs = gridType.getSizes();
+  int64_t rank = in.size(), k = rank - 2;
+  if ((k != 2 && k != 3) || static_cast<int64_t>(gs.size()) != rank ||
+      gs[0] != in[0] || gs.back() != k)
+    return binder.fail(rewriter, "expects X [N, C, H, W] or [N, C, D, H, W] "
+                                 "and a matching grid");
+  Type dtype = inputType.getDtype();
+  if (!isa<mlir::FloatType>(dtype) ||
+      !isa<mlir::FloatType>(gridType.getDtype()))
+    return binder.fail(rewriter, "unsupported: non-float X or grid");
+  int64_t n = in[0], c = in[1];
+  int64_t points = 1;
+  for (int64_t size : gs.drop_front().drop_back())
+    points *= size;
+
+  Location loc = binder.getLoc();
+  // The coordinates are computed in float32 (as the reference does) or in
+  // the grid's wider type.
+  Type real = gridType.getDtype().getIntOrFloatBitWidth() > 32
+                  ? gridType.getDtype()
+                  : Float32Type::get(rewriter.getContext());
+  MatrixBuilder m(rewriter, loc, real);
+  Value flatGrid = m.toReal(m.view(grid, {n, points, k}));
+  // The weight matrix [N, P, size] of spatial dim d (grid entry k-1-d).
+  auto buildWeights = [&](int64_t d) -> Value {
+    int64_t size = in[2 + d];
+    Value g = AtenSelectIntOp::create(
+        rewriter, loc, getTensorType(m.context, {n, points}, real), flatGrid,
+        createConstantInt(rewriter, loc, 2),
+        createConstantInt(rewriter, loc, k - 1 - d));
+    // Denormalize to input coordinates.
+    Value pos = alignCorners
+                    ? m.mul(m.add(g, 1.0), (size - 1) / 2.0)
+                    : m.mul(m.add(m.mul(g, static_cast<double>(size)),
+                                  static_cast<double>(size - 1)),
+                            0.5);
+    if (mode == "nearest")
+      pos = roundHalfToEven(m, pos);
+    double lo = alignCorners ? 0.0 : -0.5;
+    double hi = alignCorners ? size - 1.0 : size - 0.5;
+    Value outside =
+        m.logicalOr(m.compare<AtenLtTensorOp>(pos, m.constant(lo)),
+                    m.compare<AtenGtTensorOp>(pos, m.constant(hi)));
+    if (paddingMode == "border")
+      pos = m.where(outside,
+                    AtenClampOp::create(
+                        rewriter, loc, pos.getType(), pos,
+                        createConstantFloat(rewriter, loc, 0.0),
+                        createConstantFloat(rewriter, loc, size - 1.0)),
+                    pos);
+    else if (paddingMode == "reflection")
+      pos = m.where(outside, reflect(m, pos, lo, hi), pos);
+    // Taps and their coefficients.
+    SmallVector<Value> taps, coeffs;
+    if (mode == "nearest") {
+      taps.push_back(truncate(m, pos));
+      coeffs.push_back(m.constant(1.0));
+    } else {
+      Value left = m.floor(pos);
+      Value t = m.sub(pos, left);
+      if (mode == "linear") {
+        taps = {left, m.add(left, 1.0)};
+        coeffs = {m.sub(m.constant(1.0), t), t};
+      } else {
+        double a = -0.75;
+        Value rest = m.sub(m.constant(1.0), t);
+        taps = {m.add(left, -1.0), left, m.add(left, 1.0), m.add(left, 2.0)};
+        coeffs = {cubicOuter(m, m.add(t, 1.0), a), cubicInner(m, t, a),
+                  cubicInner(m, rest, a), cubicOuter(m, m.add(rest, 1.0), a)};
+      }
+    }
+    // The input index each tap reads (zeros: none outside the input).
+    Value columns = m.view(m.positions(size), {1, 1, size});
+    Value weights;
+    for (auto [tap, coeff] : llvm::zip(taps, coeffs)) {
+      Value index = tap;
+      if (paddingMode == "border")
+        index = AtenClampOp::create(
+            rewriter, loc, tap.getType(), tap,
+            createConstantFloat(rewriter, loc, 0.0),
+            createConstantFloat(rewriter, loc, size - 1.0));
+      else if (paddingMode == "reflection")
+        index = truncate(m, reflect(m, tap, lo, hi));
+      Value hits =
+          m.compare<AtenEqTensorOp>(m.view(index, {n, points, 1}), columns);
+      Value coefficient =
+          MatrixBuilder::sizesOf(coeff).empty() ? coeff : m.view(coeff, {n, points, 1});
+      Value term = m.where(hits, coefficient, m.constant(0.0));
+      weights = weights ? m.add(weights, term) : term;
+    }
+    return createToDtype(rewriter, loc, weights, dtype);
+  };
+
+  auto type = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(m.context, sizes, dtype);
+  };
+  // Contract the last spatial dim with a batched matmul, then each
+  // earlier one with a broadcast multiply and a sum.
+  int64_t last = in.back();
+  int64_t rest = c;
+  for (int64_t d = 0; d < k - 1; ++d)
+    rest *= in[2 + d];
+  Value flatX = m.view(x, {n, rest, last});
+  Value lastWeights = buildWeights(k - 1);
+  Value transposed = createPermute(rewriter, loc, lastWeights, {0, 2, 1});
+  Value cur =
+      AtenBmmOp::create(rewriter, loc, type({n, rest, points}), flatX,
+                        transposed);
+  for (int64_t d = k - 2; d >= 0; --d) {
+    int64_t size = in[2 + d];
+    rest /= size;
+    Value split = m.view(cur, {n, rest, size, points});
+    Value weights = createPermute(rewriter, loc, buildWeights(d), {0, 2, 1});
+    weights = m.view(weights, {n, 1, size, points});
+    Value product = AtenMulTensorOp::create(
+        rewriter, loc, type({n, rest, size, points}), split, weights);
+    cur = AtenSumDimIntListOp::create(
+        rewriter, loc, type({n, rest, points}), product,
+        createIntList(rewriter, loc, {2}),
+        createConstantBool(rewriter, loc, false),
+        createConstantNone(rewriter, loc));
+  }
+  Value result = createView(rewriter, loc, cur, resultType.getSizes(),
+                            resultType);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxResizeLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Resize", 11, lowerResize);
+  lowerings.on("GridSample", 16, lowerGridSample);
 }

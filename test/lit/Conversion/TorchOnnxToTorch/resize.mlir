@@ -90,3 +90,33 @@ func.func @resize_nearest_antialias(%x: !torch.vtensor<[1,4],f32>, %scales: !tor
   %0 = torch.operator "onnx.Resize"(%x, %none, %scales) {torch.onnx.antialias = 1 : si64} : (!torch.vtensor<[1,4],f32>, !torch.none, !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32>
   return %0 : !torch.vtensor<[1,2],f32>
 }
+
+// -----
+
+// GridSample (2-D, border padding): the W weights [N, P, W] from grid
+// entry 0 contract X with a bmm, the H weights from grid entry 1 with a
+// multiply and a sum; positions outside the input are clamped.
+// CHECK-LABEL: func.func @grid_sample
+// CHECK: %[[GRID:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[1,10,2],f32>
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,6,4],f32>
+// CHECK: torch.aten.select.int %[[GRID]], %int2, %int0 : {{.*}} -> !torch.vtensor<[1,10],f32>
+// CHECK: torch.aten.clamp
+// CHECK: %[[WX:.*]] = torch.aten.permute {{.*}} -> !torch.vtensor<[1,4,10],f32>
+// CHECK: %[[T:.*]] = torch.aten.bmm %[[X]], %[[WX]] : {{.*}} -> !torch.vtensor<[1,6,10],f32>
+// CHECK: %[[SPLIT:.*]] = torch.aten.view %[[T]], {{.*}} -> !torch.vtensor<[1,2,3,10],f32>
+// CHECK: torch.aten.select.int %[[GRID]], %int2, %int1
+// CHECK: %[[P:.*]] = torch.aten.mul.Tensor %[[SPLIT]], {{.*}} : !torch.vtensor<[1,2,3,10],f32>, !torch.vtensor<[1,1,3,10],f32> -> !torch.vtensor<[1,2,3,10],f32>
+// CHECK: %[[S:.*]] = torch.aten.sum.dim_IntList %[[P]], {{.*}} -> !torch.vtensor<[1,2,10],f32>
+// CHECK: torch.aten.view %[[S]], {{.*}} -> !torch.vtensor<[1,2,2,5],f32>
+func.func @grid_sample(%x: !torch.vtensor<[1,2,3,4],f32>, %grid: !torch.vtensor<[1,2,5,2],f32>) -> !torch.vtensor<[1,2,2,5],f32> attributes {torch.onnx_meta.opset_version = 16 : si64} {
+  %0 = torch.operator "onnx.GridSample"(%x, %grid) {torch.onnx.padding_mode = "border"} : (!torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,5,2],f32>) -> !torch.vtensor<[1,2,2,5],f32>
+  return %0 : !torch.vtensor<[1,2,2,5],f32>
+}
+
+// -----
+
+func.func @grid_sample_1d(%x: !torch.vtensor<[1,2,4],f32>, %grid: !torch.vtensor<[1,5,1],f32>) -> !torch.vtensor<[1,2,5],f32> attributes {torch.onnx_meta.opset_version = 20 : si64} {
+  // expected-error @+1 {{expects X [N, C, H, W] or [N, C, D, H, W] and a matching grid}}
+  %0 = torch.operator "onnx.GridSample"(%x, %grid) : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,5,1],f32>) -> !torch.vtensor<[1,2,5],f32>
+  return %0 : !torch.vtensor<[1,2,5],f32>
+}

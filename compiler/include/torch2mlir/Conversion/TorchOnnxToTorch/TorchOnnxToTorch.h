@@ -115,7 +115,7 @@ void populateOnnxNormalizationLowerings(OnnxLoweringSet &lowerings);
 void populateOnnxLossLowerings(OnnxLoweringSet &lowerings);
 /// Attention (opset 23+): masks, caches, grouped-query attention.
 void populateOnnxAttentionLowerings(OnnxLoweringSet &lowerings);
-/// Resize (nearest, linear, cubic interpolation).
+/// Resize and GridSample (nearest, linear, cubic interpolation).
 void populateOnnxResizeLowerings(OnnxLoweringSet &lowerings);
 
 /// Adds the pattern that applies `lowerings` to `torch.operator "onnx.*"`.
