@@ -15,6 +15,8 @@
 
 #include "Utils.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <cmath>
 #include <numeric>
 
@@ -662,6 +664,230 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// The labels of one Einsum operand (letters; the dims an ellipsis
+/// stands for get labels 256 + i, counted from the right), or failure.
+LogicalResult parseEinsumTerm(StringRef term, int64_t rank,
+                              int64_t ellipsisRank,
+                              SmallVectorImpl<int64_t> &labels) {
+  size_t ellipsis = term.find("...");
+  StringRef before = term, after;
+  if (ellipsis != StringRef::npos) {
+    before = term.take_front(ellipsis);
+    after = term.drop_front(ellipsis + 3);
+  }
+  for (char letter : before) {
+    if (!llvm::isAlpha(letter))
+      return failure();
+    labels.push_back(letter);
+  }
+  if (ellipsis != StringRef::npos) {
+    int64_t count =
+        rank < 0 ? ellipsisRank
+                 : rank - static_cast<int64_t>(before.size() + after.size());
+    if (count < 0 || count > ellipsisRank)
+      return failure();
+    for (int64_t i = count - 1; i >= 0; --i)
+      labels.push_back(256 + i);
+  }
+  for (char letter : after) {
+    if (!llvm::isAlpha(letter))
+      return failure();
+    labels.push_back(letter);
+  }
+  return success(rank < 0 || static_cast<int64_t>(labels.size()) == rank);
+}
+
+/// Einsum: each operand's repeated labels reduced to their diagonal, its
+/// dims permuted to one order of all labels (output labels first) with
+/// size-1 dims for the labels it lacks, the operands multiplied
+/// (broadcasting) and the labels not in the output summed away.
+LogicalResult lowerEinsum(const OpBinder &binder, PatternRewriter &rewriter) {
+  SmallVector<Value> operands;
+  auto resultType = binder.getResultType();
+  std::string equation;
+  if (failed(binder.getTensorOperands(operands)) || operands.empty() ||
+      !resultType || failed(binder.getString("equation", equation)))
+    return binder.fail(rewriter, "expects tensor operands, a result and an "
+                                 "equation");
+  for (Value operand : operands) {
+    auto type = getKnownTensorType(operand);
+    if (!type || !type.areAllSizesKnown() ||
+        type.getDtype() != resultType.getDtype())
+      return binder.fail(rewriter, "needs operands with static sizes and the "
+                                   "result's dtype");
+  }
+  std::string compact;
+  for (char ch : equation)
+    if (!llvm::isSpace(ch))
+      compact.push_back(ch);
+  StringRef lhs = compact, rhs;
+  bool explicitOutput = false;
+  if (size_t arrow = lhs.find("->"); arrow != StringRef::npos) {
+    rhs = lhs.drop_front(arrow + 2);
+    lhs = lhs.take_front(arrow);
+    explicitOutput = true;
+  }
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != operands.size())
+    return binder.fail(rewriter, "the equation has " + Twine(terms.size()) +
+                                     " operand terms for " +
+                                     Twine(operands.size()) + " operands");
+  // The labels of each operand; the ellipsis spans the most dims any
+  // operand gives it.
+  int64_t ellipsisRank = 0;
+  for (auto [term, operand] : llvm::zip(terms, operands)) {
+    size_t letters =
+        llvm::count_if(term, [](char ch) { return llvm::isAlpha(ch); });
+    int64_t rank = cast<ValueTensorType>(operand.getType()).getSizes().size();
+    if (term.contains("..."))
+      ellipsisRank = std::max<int64_t>(ellipsisRank, rank - letters);
+  }
+  SmallVector<SmallVector<int64_t>> labels(operands.size());
+  llvm::DenseMap<int64_t, int64_t> labelSizes, labelCounts;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    ArrayRef<int64_t> sizes =
+        cast<ValueTensorType>(operands[i].getType()).getSizes();
+    if (failed(parseEinsumTerm(term, sizes.size(), ellipsisRank, labels[i])))
+      return binder.fail(rewriter, "malformed equation '" + equation + "'");
+    for (auto [label, size] : llvm::zip(labels[i], sizes)) {
+      ++labelCounts[label];
+      int64_t &known = labelSizes.try_emplace(label, size).first->second;
+      if (known == 1)
+        known = size;
+      else if (size != 1 && size != known)
+        return binder.fail(rewriter, "a label has two sizes");
+    }
+  }
+  SmallVector<int64_t> outputLabels;
+  if (explicitOutput) {
+    if (failed(parseEinsumTerm(rhs, -1, ellipsisRank, outputLabels)))
+      return binder.fail(rewriter, "malformed equation '" + equation + "'");
+  } else {
+    for (int64_t i = ellipsisRank - 1; i >= 0; --i)
+      outputLabels.push_back(256 + i);
+    SmallVector<int64_t> once;
+    for (auto [label, count] : labelCounts)
+      if (label < 256 && count == 1)
+        once.push_back(label);
+    llvm::sort(once);
+    outputLabels.append(once);
+  }
+  SmallVector<int64_t> expected;
+  for (int64_t label : outputLabels) {
+    if (!labelSizes.contains(label))
+      return binder.fail(rewriter, "an output label is in no operand");
+    expected.push_back(labelSizes[label]);
+  }
+  if (resultType.getSizes() != ArrayRef<int64_t>(expected))
+    return binder.fail(rewriter, "the result sizes do not match the equation");
+
+  // All labels: the output's, then the summed ones in order of appearance.
+  SmallVector<int64_t> allLabels(outputLabels);
+  for (ArrayRef<int64_t> operandLabels : labels)
+    for (int64_t label : operandLabels)
+      if (!llvm::is_contained(allLabels, label))
+        allLabels.push_back(label);
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type dtype = resultType.getDtype();
+  Value product;
+  for (auto [operand, operandLabels] : llvm::zip(operands, labels)) {
+    Value value = operand;
+    SmallVector<int64_t> current(operandLabels);
+    // Diagonals of repeated labels: keep the first dim, where(eye) and
+    // sum the second.
+    for (size_t a = 0; a < current.size(); ++a) {
+      for (size_t b = a + 1; b < current.size();) {
+        if (current[b] != current[a]) {
+          ++b;
+          continue;
+        }
+        SmallVector<int64_t> sizes(
+            cast<ValueTensorType>(value.getType()).getSizes());
+        int64_t n = sizes[a];
+        SmallVector<bool> eye;
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < n; ++j)
+            eye.push_back(i == j);
+        SmallVector<int64_t> eyeSizes(sizes.size(), 1);
+        eyeSizes[a] = eyeSizes[b] = n;
+        Value mask = ValueTensorLiteralOp::create(
+            rewriter, loc,
+            getTensorType(context, {n, n}, rewriter.getI1Type()),
+            DenseElementsAttr::get(
+                RankedTensorType::get({n, n}, rewriter.getI1Type()),
+                ArrayRef<bool>(eye)));
+        mask = createView(
+            rewriter, loc, mask, eyeSizes,
+            getTensorType(context, eyeSizes, rewriter.getI1Type()));
+        Value masked = AtenWhereSelfOp::create(
+            rewriter, loc, value.getType(), mask, value,
+            createScalarLiteral(rewriter, loc, dtype, 0.0));
+        sizes.erase(sizes.begin() + b);
+        value = AtenSumDimIntListOp::create(
+            rewriter, loc, getTensorType(context, sizes, dtype), masked,
+            createIntList(rewriter, loc, {static_cast<int64_t>(b)}),
+            createConstantBool(rewriter, loc, false),
+            createConstantNone(rewriter, loc));
+        current.erase(current.begin() + b);
+      }
+    }
+    // Permute to the order of allLabels, then view with 1s for the rest.
+    SmallVector<int64_t> perm;
+    for (int64_t label : allLabels)
+      if (auto it = llvm::find(current, label); it != current.end())
+        perm.push_back(it - current.begin());
+    bool isIdentity = llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()));
+    if (!isIdentity)
+      value = createPermute(rewriter, loc, value, perm);
+    ArrayRef<int64_t> permuted =
+        cast<ValueTensorType>(value.getType()).getSizes();
+    SmallVector<int64_t> full;
+    size_t next = 0;
+    for (int64_t label : allLabels)
+      full.push_back(llvm::is_contained(current, label) ? permuted[next++]
+                                                        : 1);
+    if (ArrayRef<int64_t>(full) != permuted)
+      value = createView(rewriter, loc, value, full,
+                         getTensorType(context, full, dtype));
+    if (!product) {
+      product = value;
+      continue;
+    }
+    auto sizes = broadcastSizes(
+        cast<ValueTensorType>(product.getType()).getSizes(), full);
+    if (failed(sizes))
+      return binder.fail(rewriter, "operands do not broadcast");
+    product = AtenMulTensorOp::create(
+        rewriter, loc, getTensorType(context, *sizes, dtype), product, value);
+  }
+  // Sum the labels that are not in the output (the trailing dims).
+  ArrayRef<int64_t> sizes = cast<ValueTensorType>(product.getType()).getSizes();
+  SmallVector<int64_t> summed;
+  for (size_t d = outputLabels.size(); d < allLabels.size(); ++d)
+    summed.push_back(d);
+  Value result = product;
+  if (!summed.empty())
+    result = AtenSumDimIntListOp::create(
+        rewriter, loc,
+        getTensorType(context, sizes.take_front(outputLabels.size()), dtype),
+        product, createIntList(rewriter, loc, summed),
+        createConstantBool(rewriter, loc, false),
+        createConstantNone(rewriter, loc));
+  if (cast<ValueTensorType>(result.getType()).getSizes() !=
+      resultType.getSizes())
+    result = AtenExpandOp::create(
+        rewriter, loc, resultType, result,
+        createIntList(rewriter, loc, resultType.getSizes()),
+        createConstantBool(rewriter, loc, false));
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
@@ -669,6 +895,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
   lowerings.on("Size", 1, lowerSize);
   lowerings.on("Split", 2, lowerSplit);
   lowerings.on("Trilu", 14, lowerTrilu);
+  lowerings.on("Einsum", 12, lowerEinsum);
   lowerings.on("Range", 11, lowerRange);
   lowerings.on("Tile", 6, lowerTile);
   lowerings.on("Pad", 2, lowerPad);
