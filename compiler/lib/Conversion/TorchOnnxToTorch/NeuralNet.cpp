@@ -462,6 +462,73 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// LpPool: (sum over each window of |x|^p)^(1/p), the sum being the
+/// window average (pads counted) times the window size. 2-D, or 1-D over
+/// a unit height.
+LogicalResult lowerLpPool(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  int64_t rank = inputType.getSizes().size();
+  if (rank != 3 && rank != 4)
+    return binder.fail(rewriter, "unsupported: only 1-D and 2-D LpPool");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  SpatialParams params;
+  if (failed(getSpatialParams(binder, rewriter, inputType, {}, params)))
+    return failure();
+  int64_t p, ceilMode;
+  if (failed(binder.getInt("p", p, 2)) ||
+      failed(binder.getInt("ceil_mode", ceilMode, 0)) || p < 1)
+    return binder.fail(rewriter, "p must be a positive int, ceil_mode an int");
+  if (llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
+    return binder.fail(rewriter, "unsupported: LpPool with dilations");
+  Location loc = binder.getLoc();
+  if (rank == 3) {
+    // [N, C, L] -> [N, C, 1, L].
+    params.kernel.insert(params.kernel.begin(), 1);
+    params.strides.insert(params.strides.begin(), 1);
+    params.dilations.insert(params.dilations.begin(), 1);
+    params.padBegin.insert(params.padBegin.begin(), 0);
+    params.padEnd.insert(params.padEnd.begin(), 0);
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    SmallVector<int64_t> unit{sizes[0], sizes[1], 1, sizes[2]};
+    x = createView(rewriter, loc, x, unit, withSizes(x, unit));
+  }
+  auto type = cast<ValueTensorType>(x.getType());
+  Value magnitude = AtenAbsOp::create(rewriter, loc, type, x);
+  Value powered = AtenPowTensorScalarOp::create(
+      rewriter, loc, type, magnitude,
+      createConstantFloat(rewriter, loc, static_cast<double>(p)));
+  SmallVector<int64_t> padding;
+  Value zero = createConstantFloat(rewriter, loc, 0.0);
+  powered = applyAsymmetricPads(rewriter, loc, powered, params, padding, zero);
+  SmallVector<int64_t> outSizes(resultType.getSizes());
+  if (rank == 3)
+    outSizes.insert(outSizes.begin() + 2, 1);
+  auto outType = withSizes(x, outSizes);
+  Value mean = AtenAvgPool2dOp::create(
+      rewriter, loc, outType, powered,
+      createIntList(rewriter, loc, params.kernel),
+      createIntList(rewriter, loc, params.strides),
+      createIntList(rewriter, loc, padding),
+      createConstantBool(rewriter, loc, ceilMode),
+      createConstantBool(rewriter, loc, true),
+      createConstantNone(rewriter, loc));
+  int64_t window = params.kernel[0] * params.kernel[1];
+  Value sum = AtenMulScalarOp::create(rewriter, loc, outType, mean,
+                                      createConstantInt(rewriter, loc, window));
+  Value result = AtenPowTensorScalarOp::create(
+      rewriter, loc, outType, sum, createConstantFloat(rewriter, loc, 1.0 / p));
+  if (rank == 3)
+    result = createView(rewriter, loc, result, resultType.getSizes(),
+                        resultType);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 /// GlobalAveragePool / GlobalMaxPool: a reduction over every spatial dim,
 /// keeping them as size 1.
 template <bool isMax>
@@ -688,6 +755,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxNeuralNetLowerings(
   lowerings.on("AveragePool", 1, lowerPool</*isMax=*/false>);
   lowerings.on("GlobalAveragePool", 1, lowerGlobalPool</*isMax=*/false>);
   lowerings.on("GlobalMaxPool", 1, lowerGlobalPool</*isMax=*/true>);
+  lowerings.on("LpPool", 11, lowerLpPool);
   lowerings.on("BatchNormalization", 7, lowerBatchNorm);
   lowerings.on("Gemm", 7, lowerGemm);
   lowerings.on("MatMul", 1, lowerMatMul);

@@ -664,6 +664,52 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+enum class WindowKind { Hann, Hamming, Blackman };
+
+/// HannWindow / HammingWindow / BlackmanWindow(size; periodic): a constant
+/// of the result's static length N, w[n] = f(2 pi n / M) with M = N
+/// (periodic) or N - 1.
+template <WindowKind kind>
+LogicalResult lowerWindow(const OpBinder &binder, PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  int64_t periodic;
+  if (!resultType || !resultType.areAllSizesKnown() ||
+      resultType.getSizes().size() != 1 ||
+      failed(binder.getInt("periodic", periodic, 1)))
+    return binder.fail(rewriter, "needs a 1-D result of static size and an "
+                                 "int periodic");
+  int64_t n = resultType.getSizes()[0];
+  SmallVector<int64_t> size;
+  if (succeeded(binder.getConstantInts(0, size)) &&
+      (size.size() != 1 || size[0] != n))
+    return binder.fail(rewriter, "size does not match the result");
+  Type element = getBuiltinElementType(resultType.getDtype());
+  if (!isa<mlir::FloatType>(element))
+    return binder.fail(rewriter, "unsupported: a non-float output_datatype");
+  double period = periodic ? n : n - 1;
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < n; ++i) {
+    double angle = 2 * M_PI * i / period;
+    double value;
+    switch (kind) {
+    case WindowKind::Hann:
+      value = std::pow(std::sin(angle / 2), 2);
+      break;
+    case WindowKind::Hamming:
+      value = 25.0 / 46.0 - (21.0 / 46.0) * std::cos(angle);
+      break;
+    case WindowKind::Blackman:
+      value = 0.42 - 0.5 * std::cos(angle) + 0.08 * std::cos(2 * angle);
+      break;
+    }
+    values.push_back(rewriter.getFloatAttr(element, value));
+  }
+  rewriter.replaceOpWithNewOp<ValueTensorLiteralOp>(
+      binder.getOp(), resultType,
+      DenseElementsAttr::get(RankedTensorType::get({n}, element), values));
+  return success();
+}
+
 /// The labels of one Einsum operand (letters; the dims an ellipsis
 /// stands for get labels 256 + i, counted from the right), or failure.
 LogicalResult parseEinsumTerm(StringRef term, int64_t rank,
@@ -896,6 +942,9 @@ void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
   lowerings.on("Split", 2, lowerSplit);
   lowerings.on("Trilu", 14, lowerTrilu);
   lowerings.on("Einsum", 12, lowerEinsum);
+  lowerings.on("HannWindow", 17, lowerWindow<WindowKind::Hann>);
+  lowerings.on("HammingWindow", 17, lowerWindow<WindowKind::Hamming>);
+  lowerings.on("BlackmanWindow", 17, lowerWindow<WindowKind::Blackman>);
   lowerings.on("Range", 11, lowerRange);
   lowerings.on("Tile", 6, lowerTile);
   lowerings.on("Pad", 2, lowerPad);

@@ -158,3 +158,30 @@ func.func @conv_transpose_3d(%x: !torch.vtensor<[1,1,2,2,2],f32>, %w: !torch.vte
   %0 = torch.operator "onnx.ConvTranspose"(%x, %w) : (!torch.vtensor<[1,1,2,2,2],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
   return %0 : !torch.vtensor<[1,1,3,3,3],f32>
 }
+
+// -----
+
+// LpPool 1-D (p = 3) over a unit height: the window sums of |x|^3 (the
+// average times the window size), then the cube root.
+// CHECK-LABEL: func.func @lp_pool_1d
+// CHECK-DAG: %[[THIRD:.*]] = torch.constant.float 0.33333333333333331
+// CHECK-DAG: %[[P:.*]] = torch.constant.float 3.000000e+00
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3,1,8],f32>
+// CHECK: %[[A:.*]] = torch.aten.abs %[[X]]
+// CHECK: %[[POW:.*]] = torch.aten.pow.Tensor_Scalar %[[A]], %[[P]]
+// CHECK: %[[MEAN:.*]] = torch.aten.avg_pool2d %[[POW]], {{.*}} -> !torch.vtensor<[1,3,1,7],f32>
+// CHECK: %[[SUM:.*]] = torch.aten.mul.Scalar %[[MEAN]], %int2
+// CHECK: %[[ROOT:.*]] = torch.aten.pow.Tensor_Scalar %[[SUM]], %[[THIRD]]
+// CHECK: torch.aten.view %[[ROOT]], {{.*}} -> !torch.vtensor<[1,3,7],f32>
+func.func @lp_pool_1d(%x: !torch.vtensor<[1,3,8],f32>) -> !torch.vtensor<[1,3,7],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.kernel_shape = [2 : si64], torch.onnx.p = 3 : si64} : (!torch.vtensor<[1,3,8],f32>) -> !torch.vtensor<[1,3,7],f32>
+  return %0 : !torch.vtensor<[1,3,7],f32>
+}
+
+// -----
+
+func.func @lp_pool_dilations(%x: !torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  // expected-error @+1 {{unsupported: LpPool with dilations}}
+  %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.dilations = [2 : si64, 2 : si64], torch.onnx.kernel_shape = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32>
+  return %0 : !torch.vtensor<[1,1,2,2],f32>
+}

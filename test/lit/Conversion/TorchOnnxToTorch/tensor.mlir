@@ -198,3 +198,23 @@ func.func @onehot(%i: !torch.vtensor<[3],si64>, %d: !torch.vtensor<[],f32>, %v: 
   %0 = torch.operator "onnx.OneHot"(%i, %d, %v) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[3],si64>, !torch.vtensor<[],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[3,10],f32>
   return %0 : !torch.vtensor<[3,10],f32>
 }
+
+// -----
+
+// HannWindow: a constant of the result's length, sin^2(pi n / 4).
+// CHECK-LABEL: func.func @hann_window
+// CHECK: %[[W:.*]] = torch.vtensor.literal(dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, 5.000000e-01]> : tensor<4xf32>)
+// CHECK: return %[[W]]
+func.func @hann_window(%size: !torch.vtensor<[],si32>) -> !torch.vtensor<[4],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %0 = torch.operator "onnx.HannWindow"(%size) : (!torch.vtensor<[],si32>) -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
+
+// -----
+
+func.func @blackman_window_size(%x: !torch.vtensor<[],si64>) -> !torch.vtensor<[4],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %size = torch.vtensor.literal(dense<5> : tensor<si64>) : !torch.vtensor<[],si64>
+  // expected-error @+1 {{size does not match the result}}
+  %0 = torch.operator "onnx.BlackmanWindow"(%size) : (!torch.vtensor<[],si64>) -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
