@@ -664,6 +664,195 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// DFT(x [.., L, .., 1 or 2], dft_length, axis; inverse, onesided) along
+/// one axis: a linear map of the real and imaginary parts, so matmuls by
+/// constant [L, K] matrices of cosines and sines (zero columns past
+/// dft_length truncate, zero padding is implicit). The inverse of a
+/// one-sided spectrum (irfft) weighs the bins 0 < k < n/2 twice, for
+/// their conjugate mirror, and returns the real part only. An axis
+/// computed at run time (opset 20) picks among the dims whose sizes fit.
+LogicalResult lowerDft(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t inverse, onesided;
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown() ||
+      failed(binder.getInt("inverse", inverse, 0)) ||
+      failed(binder.getInt("onesided", onesided, 0)))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and int "
+                                 "attributes");
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  int64_t rank = in.size();
+  Type dtype = inputType.getDtype();
+  if (rank < 2 || (in.back() != 1 && in.back() != 2) ||
+      static_cast<int64_t>(out.size()) != rank ||
+      !isa<mlir::FloatType>(dtype))
+    return binder.fail(rewriter, "expects a float input [.., 1 or 2] and a "
+                                 "result of its rank");
+  bool realOutput = inverse && onesided;
+  if (out.back() != (realOutput ? 1 : 2))
+    return binder.fail(rewriter, "unexpected result channels");
+  // The candidate axes: constant, else each dim whose sizes fit.
+  SmallVector<int64_t> candidates;
+  Value axisInput;
+  if (binder.getOpsetVersion() >= 20) {
+    SmallVector<int64_t> axis;
+    if (!binder.getOperand(2)) {
+      candidates.push_back(rank - 2);
+    } else if (succeeded(binder.getConstantInts(2, axis))) {
+      if (axis.size() != 1 || failed(normalizeAxis(axis[0], rank)))
+        return binder.fail(rewriter, "axis out of range");
+      candidates.push_back(axis[0]);
+    } else {
+      axisInput = binder.getOperand(2);
+      for (int64_t d = 0; d < rank - 1; ++d)
+        candidates.push_back(d);
+    }
+  } else {
+    int64_t axis;
+    if (failed(binder.getInt("axis", axis, 1)) ||
+        failed(normalizeAxis(axis, rank)))
+      return binder.fail(rewriter, "axis out of range");
+    candidates.push_back(axis);
+  }
+  SmallVector<int64_t> dftLength;
+  if (binder.getOperand(1) && failed(binder.getConstantInts(1, dftLength)))
+    return binder.fail(rewriter, "unsupported: a dft_length computed at run "
+                                 "time");
+  // Keep the axes whose result sizes fit; the transform length of each.
+  SmallVector<int64_t> axes, lengths;
+  for (int64_t axis : candidates) {
+    if (axis == rank - 1)
+      continue;
+    int64_t length = !dftLength.empty()        ? dftLength[0]
+                     : inverse && onesided     ? 2 * (in[axis] - 1)
+                                               : in[axis];
+    int64_t bins = onesided && !inverse ? length / 2 + 1 : length;
+    bool fits = length > 0 && out[axis] == bins;
+    for (int64_t d = 0; d < rank - 1; ++d)
+      fits &= d == axis || in[d] == out[d];
+    if (fits) {
+      axes.push_back(axis);
+      lengths.push_back(length);
+    }
+  }
+  if (axes.empty())
+    return binder.fail(rewriter, "no axis gives the result sizes");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type element = getBuiltinElementType(dtype);
+  auto type = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(context, sizes, dtype);
+  };
+  SmallVector<int64_t> signalSizes(in.drop_back());
+  auto part = [&](int64_t index) -> Value {
+    return AtenSelectIntOp::create(rewriter, loc, type(signalSizes), x,
+                                   createConstantInt(rewriter, loc, rank - 1),
+                                   createConstantInt(rewriter, loc, index));
+  };
+  Value re = part(0);
+  Value im = in.back() == 2 ? part(1) : Value();
+  SmallVector<Value> results;
+  for (auto [axis, n] : llvm::zip(axes, lengths)) {
+    int64_t inLength = in[axis], outLength = out[axis];
+    // out[k] = sum_j re[j] * a(k, j) + im[j] * b(k, j), per output part.
+    auto matrix = [&](function_ref<double(int64_t, int64_t)> f) -> Value {
+      SmallVector<Attribute> values;
+      for (int64_t j = 0; j < inLength; ++j)
+        for (int64_t k = 0; k < outLength; ++k)
+          values.push_back(rewriter.getFloatAttr(element, j < n ? f(k, j) : 0));
+      return ValueTensorLiteralOp::create(
+          rewriter, loc, type({inLength, outLength}),
+          DenseElementsAttr::get(
+              RankedTensorType::get({inLength, outLength}, element), values));
+    };
+    auto angle = [&](int64_t k, int64_t j) { return 2 * M_PI * j * k / n; };
+    double scale = inverse ? 1.0 / n : 1.0;
+    // irfft: the spectrum's bin j stands for itself and its mirror n - j.
+    auto weight = [&](int64_t j) {
+      if (!realOutput || j == 0 || 2 * j == n)
+        return 1.0;
+      return 2 * j < n ? 2.0 : 0.0;
+    };
+    double sign = inverse ? 1.0 : -1.0;
+    // e^{sign i t}: re' = re cos t - sign... written out per part.
+    auto reFromRe = [&](int64_t k, int64_t j) {
+      return scale * weight(j) * std::cos(angle(k, j));
+    };
+    auto reFromIm = [&](int64_t k, int64_t j) {
+      return -sign * scale * weight(j) * std::sin(angle(k, j));
+    };
+    auto imFromRe = [&](int64_t k, int64_t j) {
+      return sign * scale * std::sin(angle(k, j));
+    };
+    auto imFromIm = [&](int64_t k, int64_t j) {
+      return scale * std::cos(angle(k, j));
+    };
+    SmallVector<int64_t> perm, inverseperm(rank - 1);
+    for (int64_t d = 0; d < rank - 1; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    for (int64_t d = 0; d < rank - 1; ++d)
+      inverseperm[perm[d]] = d;
+    bool isLast = axis == rank - 2;
+    auto moveLast = [&](Value value) {
+      return isLast ? value : createPermute(rewriter, loc, value, perm);
+    };
+    SmallVector<int64_t> movedSizes;
+    for (int64_t d : perm)
+      movedSizes.push_back(in[d]);
+    movedSizes.back() = outLength;
+    auto apply = [&](function_ref<double(int64_t, int64_t)> fromRe,
+                     function_ref<double(int64_t, int64_t)> fromIm) -> Value {
+      Value sum = AtenMatmulOp::create(rewriter, loc, type(movedSizes),
+                                       moveLast(re), matrix(fromRe));
+      if (im)
+        sum = AtenAddTensorOp::create(
+            rewriter, loc, type(movedSizes), sum,
+            AtenMatmulOp::create(rewriter, loc, type(movedSizes), moveLast(im),
+                                 matrix(fromIm)),
+            createConstantInt(rewriter, loc, 1));
+      Value back =
+          isLast ? sum : createPermute(rewriter, loc, sum, inverseperm);
+      SmallVector<int64_t> sizes(
+          cast<ValueTensorType>(back.getType()).getSizes());
+      sizes.push_back(1);
+      return createView(rewriter, loc, back, sizes, type(sizes));
+    };
+    Value result = apply(reFromRe, reFromIm);
+    if (!realOutput)
+      result = AtenCatOp::create(
+          rewriter, loc, resultType,
+          createTensorList(rewriter, loc,
+                           {result, apply(imFromRe, imFromIm)}),
+          createConstantInt(rewriter, loc, rank - 1));
+    if (result.getType() != resultType)
+      result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+    results.push_back(result);
+  }
+  Value result = results.back();
+  if (axisInput && axes.size() > 1) {
+    Type si64 = getSi64Type(context);
+    auto scalar = getTensorType(context, {}, si64);
+    Value axisValue = createToDtype(rewriter, loc, axisInput, si64);
+    if (!cast<ValueTensorType>(axisValue.getType()).getSizes().empty())
+      axisValue = createView(rewriter, loc, axisValue, {}, scalar);
+    axisValue = wrapNegativeIndices(rewriter, loc, axisValue, rank);
+    for (int64_t i = axes.size() - 2; i >= 0; --i) {
+      Value matches = AtenEqScalarOp::create(
+          rewriter, loc, getTensorType(context, {}, rewriter.getI1Type()),
+          axisValue, createConstantInt(rewriter, loc, axes[i]));
+      result = AtenWhereSelfOp::create(rewriter, loc, resultType, matches,
+                                       results[i], result);
+    }
+  }
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 enum class WindowKind { Hann, Hamming, Blackman };
 
 /// HannWindow / HammingWindow / BlackmanWindow(size; periodic): a constant
@@ -942,6 +1131,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
   lowerings.on("Split", 2, lowerSplit);
   lowerings.on("Trilu", 14, lowerTrilu);
   lowerings.on("Einsum", 12, lowerEinsum);
+  lowerings.on("DFT", 17, lowerDft);
   lowerings.on("HannWindow", 17, lowerWindow<WindowKind::Hann>);
   lowerings.on("HammingWindow", 17, lowerWindow<WindowKind::Hamming>);
   lowerings.on("BlackmanWindow", 17, lowerWindow<WindowKind::Blackman>);

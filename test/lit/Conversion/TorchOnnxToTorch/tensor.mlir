@@ -218,3 +218,29 @@ func.func @blackman_window_size(%x: !torch.vtensor<[],si64>) -> !torch.vtensor<[
   %0 = torch.operator "onnx.BlackmanWindow"(%size) : (!torch.vtensor<[],si64>) -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// A one-sided DFT of a real signal along dim 1: the real and imaginary
+// parts are matmuls by constant [4, 3] cosine and (negated) sine matrices
+// along the moved axis, concatenated on the last dim.
+// CHECK-LABEL: func.func @dft_rfft
+// CHECK-DAG: %[[SIN:.*]] = torch.vtensor.literal(dense<{{\[\[}}-0.000000e+00, -0.000000e+00, -0.000000e+00], [-0.000000e+00, -1.000000e+00, {{.*}} : tensor<4x3xf32>)
+// CHECK-DAG: %[[COS:.*]] = torch.vtensor.literal(dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00], [1.000000e+00, {{.*}} : tensor<4x3xf32>)
+// CHECK: %[[RE:.*]] = torch.aten.select.int %arg0, %int3, %int0 : {{.*}} -> !torch.vtensor<[1,4,3],f32>
+// CHECK: %[[M:.*]] = torch.aten.permute %[[RE]], {{.*}} -> !torch.vtensor<[1,3,4],f32>
+// CHECK: torch.aten.matmul %[[M]], %[[COS]] : {{.*}} -> !torch.vtensor<[1,3,3],f32>
+// CHECK: torch.aten.matmul {{.*}}, %[[SIN]]
+// CHECK: torch.aten.cat {{.*}}, %int3 : {{.*}} -> !torch.vtensor<[1,3,3,2],f32>
+func.func @dft_rfft(%x: !torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,3,3,2],f32> attributes {torch.onnx_meta.opset_version = 19 : si64} {
+  %0 = torch.operator "onnx.DFT"(%x) {torch.onnx.axis = 1 : si64, torch.onnx.onesided = 1 : si64} : (!torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,3,3,2],f32>
+  return %0 : !torch.vtensor<[1,3,3,2],f32>
+}
+
+// -----
+
+func.func @dft_no_axis_fits(%x: !torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,5,3,2],f32> attributes {torch.onnx_meta.opset_version = 19 : si64} {
+  // expected-error @+1 {{no axis gives the result sizes}}
+  %0 = torch.operator "onnx.DFT"(%x) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,5,3,2],f32>
+  return %0 : !torch.vtensor<[1,5,3,2],f32>
+}
