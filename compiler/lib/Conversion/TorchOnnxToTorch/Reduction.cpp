@@ -7,6 +7,9 @@
 // every dim, or none with noop_with_empty_axes=1 (then the reductions
 // that transform their input first, such as ReduceSumSquare, still do).
 // ReduceL1/L2/LogSum/LogSumExp/SumSquare are sums of transformed inputs.
+// Axes computed at run time pick among the dim sets that the static sizes
+// allow. CumSum/CumProd and TopK are here too: masked reductions over
+// [n, n] broadcasts.
 //
 //===----------------------------------------------------------------------===//
 

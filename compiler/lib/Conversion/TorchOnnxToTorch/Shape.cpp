@@ -364,6 +364,99 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// GatherND(data, indices [.., k]; batch_dims): per batch, the k indexed
+/// dims of data flattened to M positions and the rest to R; each index
+/// tuple a position p = sum_j indices[.., j] * stride_j, whose row of R
+/// values is picked by a one-hot [T, M] against the positions and a sum.
+LogicalResult lowerGatherND(const OpBinder &binder,
+                            PatternRewriter &rewriter) {
+  Value data = binder.getOperand(0), indices = binder.getOperand(1);
+  auto dataType = getKnownTensorType(data);
+  auto indicesType = getKnownTensorType(indices);
+  auto resultType = binder.getResultType();
+  int64_t batchDims;
+  if (!dataType || !indicesType || !resultType ||
+      !dataType.areAllSizesKnown() || !indicesType.areAllSizesKnown() ||
+      failed(binder.getInt("batch_dims", batchDims, 0)))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and an "
+                                 "int batch_dims");
+  ArrayRef<int64_t> dataSizes = dataType.getSizes(),
+                    indexSizes = indicesType.getSizes();
+  int64_t rank = dataSizes.size(), indexRank = indexSizes.size();
+  Type dtype = dataType.getDtype();
+  if (indexRank < 1 || batchDims < 0 || batchDims >= indexRank ||
+      batchDims >= rank || dtype.isInteger(1) || !getScalarTypeCode(dtype))
+    return binder.fail(rewriter, "unsupported: bool data, or batch_dims out "
+                                 "of range");
+  int64_t k = indexSizes.back();
+  if (k < 1 || batchDims + k > rank ||
+      dataSizes.take_front(batchDims) != indexSizes.take_front(batchDims))
+    return binder.fail(rewriter, "indices do not fit the data");
+  int64_t batch = 1, tuples = 1, positions = 1, rest = 1;
+  for (int64_t d = 0; d < batchDims; ++d)
+    batch *= dataSizes[d];
+  for (int64_t size : indexSizes.slice(batchDims, indexRank - 1 - batchDims))
+    tuples *= size;
+  for (int64_t d = batchDims; d < rank; ++d)
+    (d < batchDims + k ? positions : rest) *= dataSizes[d];
+  SmallVector<int64_t> expected(indexSizes.drop_back());
+  expected.append(dataSizes.begin() + batchDims + k, dataSizes.end());
+  if (resultType.getSizes() != ArrayRef<int64_t>(expected))
+    return binder.fail(rewriter, "the result sizes do not match");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context), i1 = rewriter.getI1Type();
+  auto view = [&](Value value, ArrayRef<int64_t> sizes,
+                  Type elementType) -> Value {
+    if (cast<ValueTensorType>(value.getType()).getSizes() == sizes)
+      return value;
+    return createView(rewriter, loc, value, sizes,
+                      getTensorType(context, sizes, elementType));
+  };
+  Value tupleIndices = view(createToDtype(rewriter, loc, indices, si64),
+                            {batch, tuples, k}, si64);
+  Value position;
+  int64_t stride = positions;
+  for (int64_t j = 0; j < k; ++j) {
+    int64_t size = dataSizes[batchDims + j];
+    stride /= size;
+    Value component = AtenSelectIntOp::create(
+        rewriter, loc, getTensorType(context, {batch, tuples}, si64),
+        tupleIndices, createConstantInt(rewriter, loc, 2),
+        createConstantInt(rewriter, loc, j));
+    component = wrapNegativeIndices(rewriter, loc, component, size);
+    if (stride != 1)
+      component = AtenMulScalarOp::create(
+          rewriter, loc, component.getType(), component,
+          createConstantInt(rewriter, loc, stride));
+    position = position ? AtenAddTensorOp::create(
+                              rewriter, loc, component.getType(), position,
+                              component, createConstantInt(rewriter, loc, 1))
+                              .getResult()
+                        : component;
+  }
+  // hits [Bt, T, M, 1] against data [Bt, 1, M, R], summed over M.
+  Value hits = AtenEqTensorOp::create(
+      rewriter, loc, getTensorType(context, {batch, tuples, positions, 1}, i1),
+      view(position, {batch, tuples, 1, 1}, si64),
+      view(createArange(rewriter, loc, positions), {positions, 1}, si64));
+  Value flatData = view(data, {batch, 1, positions, rest}, dtype);
+  Value picked = AtenWhereSelfOp::create(
+      rewriter, loc, getTensorType(context, {batch, tuples, positions, rest},
+                                   dtype),
+      hits, flatData, createScalarLiteral(rewriter, loc, dtype, 0.0));
+  Value gathered = AtenSumDimIntListOp::create(
+      rewriter, loc, getTensorType(context, {batch, tuples, rest}, dtype),
+      picked, createIntList(rewriter, loc, {2}),
+      createConstantBool(rewriter, loc, false),
+      createConstantNone(rewriter, loc));
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, gathered, resultType.getSizes(),
+                                resultType));
+  return success();
+}
+
 /// GatherElements(data, indices, axis): aten.gather, negative indices
 /// wrapped.
 LogicalResult lowerGatherElements(const OpBinder &binder,
@@ -768,6 +861,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxShapeLowerings(
   lowerings.on("Concat", 4, lowerConcat);
   lowerings.on("Gather", 1, lowerGather);
   lowerings.on("GatherElements", 11, lowerGatherElements);
+  lowerings.on("GatherND", 11, lowerGatherND);
   lowerings.on("ScatterElements", 11, lowerScatterElements);
   lowerings.on("Scatter", 9, lowerScatterElements);
   lowerings.on("ScatterND", 11, lowerScatterND);

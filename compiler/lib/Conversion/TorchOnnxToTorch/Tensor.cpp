@@ -3,7 +3,7 @@
 // Part of the torch2mlir project.
 //
 // Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
-// DepthToSpace and SpaceToDepth. Their size-like inputs
+// DepthToSpace, SpaceToDepth, Einsum, DFT and the window functions. Their size-like inputs
 // (split, repeats, pads, k, Range's bounds) are often graph inputs rather
 // than constants; when the result sizes are static (ONNX shape inference or
 // the model's declared outputs) they stand in for what only the values

@@ -60,3 +60,30 @@ func.func @scatter_elements_reduction(%data: !torch.vtensor<[5],f32>, %indices: 
   %0 = torch.operator "onnx.ScatterElements"(%data, %indices, %updates) {torch.onnx.reduction = "mean"} : (!torch.vtensor<[5],f32>, !torch.vtensor<[2],si64>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[5],f32>
   return %0 : !torch.vtensor<[5],f32>
 }
+
+// -----
+
+// GatherND: the flat position of each index tuple (2 * i + j), a one-hot
+// against the 4 positions, the picked values summed.
+// CHECK-LABEL: func.func @gather_nd
+// CHECK: %[[I:.*]] = torch.aten.select.int {{.*}}, %int2, %int0 : {{.*}} -> !torch.vtensor<[1,2],si64>
+// CHECK: torch.aten.mul.Scalar {{.*}}, %int2
+// CHECK: %[[J:.*]] = torch.aten.select.int {{.*}}, %int2, %int1
+// CHECK: %[[P:.*]] = torch.aten.add.Tensor
+// CHECK: %[[HITS:.*]] = torch.aten.eq.Tensor {{.*}} -> !torch.vtensor<[1,2,4,1],i1>
+// CHECK: %[[D:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,1,4,1],si32>
+// CHECK: %[[PICKED:.*]] = torch.aten.where.self %[[HITS]], %[[D]]
+// CHECK: %[[SUM:.*]] = torch.aten.sum.dim_IntList %[[PICKED]], {{.*}} -> !torch.vtensor<[1,2,1],si32>
+// CHECK: torch.aten.view %[[SUM]], {{.*}} -> !torch.vtensor<[2],si32>
+func.func @gather_nd(%data: !torch.vtensor<[2,2],si32>, %indices: !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[2],si32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.GatherND"(%data, %indices) : (!torch.vtensor<[2,2],si32>, !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[2],si32>
+  return %0 : !torch.vtensor<[2],si32>
+}
+
+// -----
+
+func.func @gather_nd_result(%data: !torch.vtensor<[2,2],si32>, %indices: !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[3],si32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  // expected-error @+1 {{the result sizes do not match}}
+  %0 = torch.operator "onnx.GatherND"(%data, %indices) : (!torch.vtensor<[2,2],si32>, !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[3],si32>
+  return %0 : !torch.vtensor<[3],si32>
+}
