@@ -172,6 +172,57 @@ LogicalResult lowerCast(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// BitShift(x, amount, direction): a shift by an amount outside
+/// [0, bit width) gives 0, or for a right shift of a signed type the sign
+/// fill (-1 or 0), which is the arithmetic shift by width - 1.
+LogicalResult lowerBitShift(const OpBinder &binder,
+                            PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), amount = binder.getOperand(1);
+  auto xType = getKnownTensorType(x);
+  auto amountType = getKnownTensorType(amount);
+  auto resultType = binder.getResultType();
+  std::string direction;
+  if (!xType || !amountType || !resultType ||
+      failed(binder.getString("direction", direction)))
+    return binder.fail(rewriter, "needs known sizes and dtypes and a "
+                                 "direction");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return binder.fail(rewriter, "direction must be LEFT or RIGHT");
+  Type dtype = xType.getDtype();
+  if (!isa<IntegerType>(dtype) || dtype.isInteger(1) ||
+      amountType.getDtype() != dtype)
+    return binder.fail(rewriter, "expects two integer tensors of one dtype");
+  Location loc = binder.getLoc();
+  int64_t width = dtype.getIntOrFloatBitWidth();
+  auto boolType = getTensorType(rewriter.getContext(),
+                                amountType.getSizes(), rewriter.getI1Type());
+  Value nonNegative = AtenGeScalarOp::create(
+      rewriter, loc, boolType, amount, createConstantInt(rewriter, loc, 0));
+  Value belowWidth = AtenLtScalarOp::create(
+      rewriter, loc, boolType, amount, createConstantInt(rewriter, loc, width));
+  Value valid = AtenLogicalAndOp::create(rewriter, loc, boolType, nonNegative,
+                                         belowWidth);
+  bool signFill = direction == "RIGHT" && !dtype.isUnsignedInteger();
+  Value safeAmount = AtenWhereSelfOp::create(
+      rewriter, loc, amountType, valid, amount,
+      createScalarLiteral(rewriter, loc, dtype, signFill ? width - 1 : 0));
+  Value shifted;
+  if (direction == "LEFT")
+    shifted = AtenBitwiseLeftShiftTensorOp::create(rewriter, loc, resultType,
+                                                    x, safeAmount);
+  else
+    shifted = AtenBitwiseRightShiftTensorOp::create(rewriter, loc, resultType,
+                                                     x, safeAmount);
+  if (signFill) {
+    rewriter.replaceOp(binder.getOp(), shifted);
+    return success();
+  }
+  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
+      binder.getOp(), resultType, valid, shifted,
+      createScalarLiteral(rewriter, loc, dtype, 0));
+  return success();
+}
+
 LogicalResult lowerLeakyRelu(const OpBinder &binder,
                              PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
@@ -219,6 +270,9 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
   lowerings.on("Abs", 6, lowerUnary<AtenAbsOp>);
   lowerings.on("Ceil", 6, lowerUnary<AtenCeilOp>);
   lowerings.on("Cos", 7, lowerUnary<AtenCosOp>);
+  lowerings.on("Asin", 7, lowerUnary<AtenAsinOp>);
+  lowerings.on("Acos", 7, lowerUnary<AtenAcosOp>);
+  lowerings.on("Atan", 7, lowerUnary<AtenAtanOp>);
   lowerings.on("Erf", 9, lowerUnary<AtenErfOp>);
   lowerings.on("Exp", 6, lowerUnary<AtenExpOp>);
   lowerings.on("Floor", 6, lowerUnary<AtenFloorOp>);
@@ -246,6 +300,11 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
   lowerings.on("And", 7, lowerBinary<AtenLogicalAndOp>);
   lowerings.on("Or", 7, lowerBinary<AtenLogicalOrOp>);
   lowerings.on("Xor", 7, lowerBinary<AtenLogicalXorOp>);
+  lowerings.on("BitwiseAnd", 18, lowerBinary<AtenBitwiseAndTensorOp>);
+  lowerings.on("BitwiseOr", 18, lowerBinary<AtenBitwiseOrTensorOp>);
+  lowerings.on("BitwiseXor", 18, lowerBinary<AtenBitwiseXorTensorOp>);
+  lowerings.on("BitwiseNot", 18, lowerUnary<AtenBitwiseNotOp>);
+  lowerings.on("BitShift", 11, lowerBitShift);
 
   lowerings.on("Where", 9, [](const OpBinder &binder, PatternRewriter &rewriter) {
     SmallVector<Value> operands;

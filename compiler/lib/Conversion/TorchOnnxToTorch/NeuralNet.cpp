@@ -177,6 +177,199 @@ LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// ConvTranspose as a convolution: the input with stride - 1 zeros between
+/// its elements along each spatial dim, padded by (k - 1) * d - pad_begin
+/// before and as much after as makes the result as long as the output
+/// (output_padding and output_shape only add zeros there), convolved with
+/// stride 1 by the weight with its spatial dims reversed and its channel
+/// dims swapped per group. 1-D runs as 2-D over a unit height.
+LogicalResult lowerConvTranspose(const OpBinder &binder,
+                                 PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), w = binder.getOperand(1);
+  Value bias = binder.getOperand(2);
+  auto inputType = getKnownTensorType(x);
+  auto weightType = getKnownTensorType(w);
+  auto resultType = binder.getResultType();
+  if (!inputType || !weightType || !resultType ||
+      !inputType.areAllSizesKnown() || !weightType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs static sizes and known dtypes");
+  int64_t rank = inputType.getSizes().size();
+  if (rank != 3 && rank != 4)
+    return binder.fail(rewriter,
+                       "unsupported: only 1-D and 2-D ConvTranspose");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  int64_t numSpatial = rank - 2;
+  ArrayRef<int64_t> in = inputType.getSizes(), ws = weightType.getSizes(),
+                    out = resultType.getSizes();
+  int64_t group;
+  SmallVector<int64_t> kernel, strides, dilations, pads, outputPadding,
+      outputShape;
+  SmallVector<int64_t> ones(numSpatial, 1), zeros(numSpatial, 0);
+  std::string autoPad;
+  if (failed(binder.getInt("group", group, 1)) ||
+      failed(binder.getInts("kernel_shape", kernel, ws.drop_front(2))) ||
+      failed(binder.getInts("strides", strides, ones)) ||
+      failed(binder.getInts("dilations", dilations, ones)) ||
+      failed(binder.getInts("pads", pads)) ||
+      failed(binder.getInts("output_padding", outputPadding, zeros)) ||
+      failed(binder.getInts("output_shape", outputShape)) ||
+      failed(binder.getString("auto_pad", autoPad, "NOTSET")))
+    return binder.fail(rewriter, "malformed attributes");
+  if (group < 1 || in[1] % group || ws[0] != in[1] ||
+      out[1] != ws[1] * group)
+    return binder.fail(rewriter, "the channels of X, W and Y do not match "
+                                 "group");
+  if (ArrayRef<int64_t>(kernel) != ws.drop_front(2) ||
+      static_cast<int64_t>(strides.size()) != numSpatial ||
+      static_cast<int64_t>(dilations.size()) != numSpatial ||
+      static_cast<int64_t>(outputPadding.size()) != numSpatial ||
+      (!pads.empty() && static_cast<int64_t>(pads.size()) != 2 * numSpatial) ||
+      (!outputShape.empty() &&
+       static_cast<int64_t>(outputShape.size()) != numSpatial))
+    return binder.fail(rewriter, "kernel_shape, strides, dilations, pads, "
+                                 "output_padding and output_shape must have "
+                                 "one value per spatial dim (pads: two)");
+  // The pads before each spatial dim of the output.
+  SmallVector<int64_t> padBegin;
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t target =
+          outputShape.empty() ? in[2 + i] * strides[i] : outputShape[i];
+      int64_t total = strides[i] * (in[2 + i] - 1) + outputPadding[i] +
+                      extent - target;
+      padBegin.push_back(autoPad == "SAME_UPPER" ? total / 2
+                                                 : total - total / 2);
+    } else if (autoPad == "NOTSET" || autoPad == "VALID") {
+      padBegin.push_back(pads.empty() || autoPad == "VALID" ? 0 : pads[i]);
+    } else {
+      return binder.fail(rewriter, "unsupported auto_pad '" + autoPad + "'");
+    }
+  }
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type dtype = inputType.getDtype();
+  auto type = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(context, sizes, dtype);
+  };
+  Value zero = createConstantFloat(rewriter, loc, 0.0);
+  Value one = createConstantInt(rewriter, loc, 1);
+  // 1-D: [N, C, L] -> [N, C, 1, L] (and the weight likewise).
+  auto to2d = [&](Value value) -> Value {
+    SmallVector<int64_t> sizes(cast<ValueTensorType>(value.getType()).getSizes());
+    sizes.insert(sizes.begin() + 2, 1);
+    return createView(rewriter, loc, value, sizes, type(sizes));
+  };
+  SmallVector<int64_t> outSpatial(out.drop_front(2));
+  if (numSpatial == 1) {
+    x = to2d(x);
+    w = to2d(w);
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    padBegin.insert(padBegin.begin(), 0);
+    outSpatial.insert(outSpatial.begin(), 1);
+  }
+  SmallVector<int64_t> sizes(cast<ValueTensorType>(x.getType()).getSizes());
+  int64_t n = sizes[0], c = sizes[1], h = sizes[2], wd = sizes[3];
+  int64_t sh = strides[0], sw = strides[1];
+  // Zeros between the elements: [N, C, H, 1, W, 1] padded to
+  // [N, C, H, sh, W, sw], viewed as [N, C, H*sh, W*sw].
+  if (sh > 1 || sw > 1) {
+    Value split = createView(rewriter, loc, x, {n, c, h, 1, wd, 1},
+                             type({n, c, h, 1, wd, 1}));
+    Value spread = AtenConstantPadNdOp::create(
+        rewriter, loc, type({n, c, h, sh, wd, sw}), split,
+        createIntList(rewriter, loc, {0, sw - 1, 0, 0, 0, sh - 1}), zero);
+    x = createView(rewriter, loc, spread, {n, c, h * sh, wd * sw},
+                   type({n, c, h * sh, wd * sw}));
+  }
+  // The input length each spatial dim needs, and the pads (negative:
+  // crop) that give it from the H*sh x W*sw grid, whose last sh-1 (sw-1)
+  // zeros are beyond the last element.
+  SmallVector<int64_t> before, after;
+  int64_t grid[2] = {h * sh, wd * sw};
+  int64_t dilated[2] = {(h - 1) * sh + 1, (wd - 1) * sw + 1};
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t reach = (kernel[i] - 1) * dilations[i];
+    int64_t begin = reach - padBegin[i];
+    int64_t needed = outSpatial[i] + reach;
+    before.push_back(begin);
+    after.push_back(needed - begin - dilated[i] - (grid[i] - dilated[i]));
+  }
+  // Crop first (slices), then pad (constant_pad_nd), per spatial dim.
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t dim = 2 + i;
+    SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
+    int64_t start = std::max<int64_t>(0, -before[i]);
+    int64_t end = current[dim] + std::min<int64_t>(0, after[i]);
+    if (start > 0 || end < current[dim]) {
+      if (end <= start)
+        return binder.fail(rewriter, "pads crop the whole output");
+      current[dim] = end - start;
+      x = AtenSliceTensorOp::create(
+          rewriter, loc, type(current), x, createConstantInt(rewriter, loc, dim),
+          createConstantInt(rewriter, loc, start),
+          createConstantInt(rewriter, loc, end), one);
+    }
+  }
+  int64_t padH0 = std::max<int64_t>(0, before[0]),
+          padH1 = std::max<int64_t>(0, after[0]),
+          padW0 = std::max<int64_t>(0, before[1]),
+          padW1 = std::max<int64_t>(0, after[1]);
+  if (padH0 || padH1 || padW0 || padW1) {
+    SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
+    current[2] += padH0 + padH1;
+    current[3] += padW0 + padW1;
+    x = AtenConstantPadNdOp::create(
+        rewriter, loc, type(current), x,
+        createIntList(rewriter, loc, {padW0, padW1, padH0, padH1}), zero);
+  }
+  // The weight: [Cin, Cout/g, kh, kw] -> [Cout, Cin/g, kh, kw], reversed.
+  int64_t cin = c, coutPerGroup = ws[1], kh = kernel[0], kw = kernel[1];
+  int64_t cinPerGroup = cin / group;
+  Value weight = createView(rewriter, loc, w,
+                            {group, cinPerGroup, coutPerGroup, kh, kw},
+                            type({group, cinPerGroup, coutPerGroup, kh, kw}));
+  weight = createPermute(rewriter, loc, weight, {0, 2, 1, 3, 4});
+  weight = createView(rewriter, loc, weight,
+                      {group * coutPerGroup, cinPerGroup, kh, kw},
+                      type({group * coutPerGroup, cinPerGroup, kh, kw}));
+  for (int64_t dim : {2, 3}) {
+    int64_t size = dim == 2 ? kh : kw;
+    if (size == 1)
+      continue;
+    SmallVector<int64_t> reversed;
+    for (int64_t i = size - 1; i >= 0; --i)
+      reversed.push_back(i);
+    Value indices = ValueTensorLiteralOp::create(
+        rewriter, loc, getTensorType(context, {size}, getSi64Type(context)),
+        DenseElementsAttr::get(
+            RankedTensorType::get({size}, rewriter.getI64Type()),
+            ArrayRef<int64_t>(reversed)));
+    weight = AtenIndexSelectOp::create(rewriter, loc, weight.getType(), weight,
+                                       createConstantInt(rewriter, loc, dim),
+                                       indices);
+  }
+  SmallVector<int64_t> convSizes{n, group * coutPerGroup, outSpatial[0],
+                                 outSpatial[1]};
+  Value result = AtenConvolutionOp::create(
+      rewriter, loc, type(convSizes), x, weight,
+      bias ? bias : createConstantNone(rewriter, loc),
+      createIntList(rewriter, loc, {1, 1}), createIntList(rewriter, loc, {0, 0}),
+      createIntList(rewriter, loc, dilations),
+      createConstantBool(rewriter, loc, false),
+      createIntList(rewriter, loc, {0, 0}),
+      createConstantInt(rewriter, loc, group));
+  if (numSpatial == 1)
+    result = createView(rewriter, loc, result, out, resultType);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 /// MaxPool and AveragePool over 2 spatial dims.
 template <bool isMax>
 LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
@@ -266,6 +459,73 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
   for (unsigned i = 1; i < binder.getNumResults(); ++i)
     replacements.push_back(result); // Unused (checked above).
   rewriter.replaceOp(binder.getOp(), replacements);
+  return success();
+}
+
+/// LpPool: (sum over each window of |x|^p)^(1/p), the sum being the
+/// window average (pads counted) times the window size. 2-D, or 1-D over
+/// a unit height.
+LogicalResult lowerLpPool(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  int64_t rank = inputType.getSizes().size();
+  if (rank != 3 && rank != 4)
+    return binder.fail(rewriter, "unsupported: only 1-D and 2-D LpPool");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  SpatialParams params;
+  if (failed(getSpatialParams(binder, rewriter, inputType, {}, params)))
+    return failure();
+  int64_t p, ceilMode;
+  if (failed(binder.getInt("p", p, 2)) ||
+      failed(binder.getInt("ceil_mode", ceilMode, 0)) || p < 1)
+    return binder.fail(rewriter, "p must be a positive int, ceil_mode an int");
+  if (llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
+    return binder.fail(rewriter, "unsupported: LpPool with dilations");
+  Location loc = binder.getLoc();
+  if (rank == 3) {
+    // [N, C, L] -> [N, C, 1, L].
+    params.kernel.insert(params.kernel.begin(), 1);
+    params.strides.insert(params.strides.begin(), 1);
+    params.dilations.insert(params.dilations.begin(), 1);
+    params.padBegin.insert(params.padBegin.begin(), 0);
+    params.padEnd.insert(params.padEnd.begin(), 0);
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    SmallVector<int64_t> unit{sizes[0], sizes[1], 1, sizes[2]};
+    x = createView(rewriter, loc, x, unit, withSizes(x, unit));
+  }
+  auto type = cast<ValueTensorType>(x.getType());
+  Value magnitude = AtenAbsOp::create(rewriter, loc, type, x);
+  Value powered = AtenPowTensorScalarOp::create(
+      rewriter, loc, type, magnitude,
+      createConstantFloat(rewriter, loc, static_cast<double>(p)));
+  SmallVector<int64_t> padding;
+  Value zero = createConstantFloat(rewriter, loc, 0.0);
+  powered = applyAsymmetricPads(rewriter, loc, powered, params, padding, zero);
+  SmallVector<int64_t> outSizes(resultType.getSizes());
+  if (rank == 3)
+    outSizes.insert(outSizes.begin() + 2, 1);
+  auto outType = withSizes(x, outSizes);
+  Value mean = AtenAvgPool2dOp::create(
+      rewriter, loc, outType, powered,
+      createIntList(rewriter, loc, params.kernel),
+      createIntList(rewriter, loc, params.strides),
+      createIntList(rewriter, loc, padding),
+      createConstantBool(rewriter, loc, ceilMode),
+      createConstantBool(rewriter, loc, true),
+      createConstantNone(rewriter, loc));
+  int64_t window = params.kernel[0] * params.kernel[1];
+  Value sum = AtenMulScalarOp::create(rewriter, loc, outType, mean,
+                                      createConstantInt(rewriter, loc, window));
+  Value result = AtenPowTensorScalarOp::create(
+      rewriter, loc, outType, sum, createConstantFloat(rewriter, loc, 1.0 / p));
+  if (rank == 3)
+    result = createView(rewriter, loc, result, resultType.getSizes(),
+                        resultType);
+  rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
 
@@ -458,12 +718,30 @@ LogicalResult lowerLrn(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// MatMul. Float16 and bfloat16 products are accumulated in float32 and
+/// rounded once, as the reference (numpy) does.
 LogicalResult lowerMatMul(const OpBinder &binder, PatternRewriter &rewriter) {
   Value a = binder.getOperand(0), b = binder.getOperand(1);
   auto resultType = binder.getAnyResultType();
   if (!a || !b || !resultType)
     return binder.fail(rewriter, "expects two tensor operands and a result");
-  rewriter.replaceOpWithNewOp<AtenMatmulOp>(binder.getOp(), resultType, a, b);
+  auto aType = getKnownTensorType(a), bType = getKnownTensorType(b);
+  if (!aType || !bType || !resultType.hasDtype() ||
+      !isa<mlir::FloatType>(resultType.getDtype()) ||
+      resultType.getDtype().getIntOrFloatBitWidth() >= 32) {
+    rewriter.replaceOpWithNewOp<AtenMatmulOp>(binder.getOp(), resultType, a, b);
+    return success();
+  }
+  Location loc = binder.getLoc();
+  Type f32 = Float32Type::get(rewriter.getContext());
+  Value product = AtenMatmulOp::create(
+      rewriter, loc,
+      ValueTensorType::get(rewriter.getContext(), resultType.getOptionalSizes(),
+                           f32),
+      createToDtype(rewriter, loc, a, f32), createToDtype(rewriter, loc, b, f32));
+  rewriter.replaceOp(binder.getOp(),
+                     createToDtype(rewriter, loc, product,
+                                   resultType.getDtype()));
   return success();
 }
 
@@ -472,10 +750,12 @@ LogicalResult lowerMatMul(const OpBinder &binder, PatternRewriter &rewriter) {
 void mlir::torch2mlir::onnx_c::populateOnnxNeuralNetLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Conv", 1, lowerConv);
+  lowerings.on("ConvTranspose", 1, lowerConvTranspose);
   lowerings.on("MaxPool", 1, lowerPool</*isMax=*/true>);
   lowerings.on("AveragePool", 1, lowerPool</*isMax=*/false>);
   lowerings.on("GlobalAveragePool", 1, lowerGlobalPool</*isMax=*/false>);
   lowerings.on("GlobalMaxPool", 1, lowerGlobalPool</*isMax=*/true>);
+  lowerings.on("LpPool", 11, lowerLpPool);
   lowerings.on("BatchNormalization", 7, lowerBatchNorm);
   lowerings.on("Gemm", 7, lowerGemm);
   lowerings.on("MatMul", 1, lowerMatMul);

@@ -7,7 +7,8 @@
 // float32: float16/bfloat16 inputs are converted for the computation and
 // the results converted back. LpNormalization divides by the norm along
 // one axis; InstanceNormalization normalizes each (n, c) over the spatial
-// dims.
+// dims, GroupNormalization each group of channels; MeanVariance-
+// Normalization follows the spec's function (with its 1e-9).
 //
 //===----------------------------------------------------------------------===//
 
@@ -264,6 +265,149 @@ LogicalResult lowerInstanceNorm(const OpBinder &binder,
   return success();
 }
 
+/// GroupNormalization(X [N, C, ...], scale, bias; num_groups, epsilon):
+/// each (n, group of C / G channels) normalized over its channels and
+/// spatial dims, then scale * y + bias per channel (opset 21; per group in
+/// opset 18), computed in float32 for narrower inputs (stash_type=1).
+LogicalResult lowerGroupNorm(const OpBinder &binder,
+                             PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), scale = binder.getOperand(1),
+        bias = binder.getOperand(2);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  auto scaleType = getKnownTensorType(scale);
+  auto biasType = getKnownTensorType(bias);
+  int64_t groups, stashType;
+  double epsilon;
+  if (!inputType || !resultType || !scaleType || !biasType ||
+      !inputType.areAllSizesKnown() ||
+      failed(binder.getInt("num_groups", groups)) ||
+      failed(binder.getFloat("epsilon", epsilon, 1e-5)) ||
+      failed(binder.getInt("stash_type", stashType, 1)))
+    return binder.fail(rewriter, "needs static sizes, known dtypes, an int "
+                                 "num_groups and a float epsilon");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t rank = sizes.size();
+  Type dtype = inputType.getDtype();
+  if (rank < 2 || groups < 1 || sizes[1] % groups ||
+      !isa<mlir::FloatType>(dtype))
+    return binder.fail(rewriter, "expects a float input [N, C, ...] with C a "
+                                 "multiple of num_groups");
+  if (stashType != 1)
+    return binder.fail(rewriter, "unsupported: stash_type other than 1 "
+                                 "(float32)");
+  int64_t n = sizes[0], channels = sizes[1];
+  int64_t perGroup = 1;
+  for (int64_t size : sizes.drop_front())
+    perGroup *= size;
+  perGroup /= groups;
+  auto affineSizes = scaleType.getSizes();
+  bool perChannel = affineSizes == ArrayRef<int64_t>{channels};
+  if (!perChannel && affineSizes != ArrayRef<int64_t>{groups})
+    return binder.fail(rewriter, "scale and bias must have one value per "
+                                 "channel (or per group)");
+  if (biasType.getSizes() != affineSizes)
+    return binder.fail(rewriter, "scale and bias must have the same sizes");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type compute = dtype.getIntOrFloatBitWidth() < 32
+                     ? Float32Type::get(context)
+                     : dtype;
+  auto type = [&](ArrayRef<int64_t> shape) {
+    return getTensorType(context, shape, compute);
+  };
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value t = createConstantBool(rewriter, loc, true);
+  Value none = createConstantNone(rewriter, loc);
+  Value grouped =
+      createView(rewriter, loc, createToDtype(rewriter, loc, x, compute),
+                 {n, groups, perGroup}, type({n, groups, perGroup}));
+  Value lastDim = createIntList(rewriter, loc, {2});
+  Value mean = AtenMeanDimOp::create(rewriter, loc, type({n, groups, 1}),
+                                     grouped, lastDim, t, none);
+  Value centered = AtenSubTensorOp::create(
+      rewriter, loc, type({n, groups, perGroup}), grouped, mean, one);
+  Value variance = AtenMeanDimOp::create(
+      rewriter, loc, type({n, groups, 1}),
+      AtenMulTensorOp::create(rewriter, loc, type({n, groups, perGroup}),
+                              centered, centered),
+      lastDim, t, none);
+  Value inverseStd = AtenRsqrtOp::create(
+      rewriter, loc, type({n, groups, 1}),
+      AtenAddScalarOp::create(rewriter, loc, type({n, groups, 1}), variance,
+                              createConstantFloat(rewriter, loc, epsilon), one));
+  Value normalized = AtenMulTensorOp::create(
+      rewriter, loc, type({n, groups, perGroup}), centered, inverseStd);
+  // Apply scale and bias as [C, 1, ...] against [N, C, ...] (or per group
+  // as [G, 1] against [N, G, C/G * ...]).
+  SmallVector<int64_t> affineShape, target;
+  if (perChannel) {
+    normalized = createView(rewriter, loc, normalized, sizes, type(sizes));
+    affineShape.assign(rank - 1, 1);
+    affineShape[0] = channels;
+    target.assign(sizes.begin(), sizes.end());
+  } else {
+    affineShape = {groups, 1};
+    target = {n, groups, perGroup};
+  }
+  auto affine = [&](Value value) {
+    return createView(rewriter, loc, createToDtype(rewriter, loc, value, compute),
+                      affineShape, type(affineShape));
+  };
+  Value scaled = AtenMulTensorOp::create(rewriter, loc, type(target),
+                                         normalized, affine(scale));
+  Value shifted = AtenAddTensorOp::create(rewriter, loc, type(target), scaled,
+                                          affine(bias), one);
+  if (!perChannel)
+    shifted = createView(rewriter, loc, shifted, sizes, type(sizes));
+  rewriter.replaceOp(binder.getOp(), castTo(rewriter, loc, shifted, resultType));
+  return success();
+}
+
+/// MeanVarianceNormalization(X; axes = [0, 2, 3]):
+/// (X - E[X]) / (sqrt(E[X^2] - E[X]^2) + 1e-9), as the spec's function.
+LogicalResult lowerMeanVarianceNorm(const OpBinder &binder,
+                                    PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  SmallVector<int64_t> axes;
+  if (!inputType || !resultType ||
+      failed(binder.getInts("axes", axes, {0, 2, 3})))
+    return binder.fail(rewriter, "needs known sizes and dtypes and int axes");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  int64_t rank = inputType.getSizes().size();
+  SmallVector<int64_t> statSizes(inputType.getSizes());
+  for (int64_t &axis : axes) {
+    if (failed(normalizeAxis(axis, rank)))
+      return binder.fail(rewriter, "axes out of range");
+    statSizes[axis] = 1;
+  }
+  Location loc = binder.getLoc();
+  auto statType = withSizes(x, statSizes);
+  Value dims = createIntList(rewriter, loc, axes);
+  Value t = createConstantBool(rewriter, loc, true);
+  Value none = createConstantNone(rewriter, loc);
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value mean = AtenMeanDimOp::create(rewriter, loc, statType, x, dims, t, none);
+  Value meanOfSquares = AtenMeanDimOp::create(
+      rewriter, loc, statType,
+      AtenMulTensorOp::create(rewriter, loc, inputType, x, x), dims, t, none);
+  Value variance = AtenSubTensorOp::create(
+      rewriter, loc, statType, meanOfSquares,
+      AtenMulTensorOp::create(rewriter, loc, statType, mean, mean), one);
+  Value std = AtenAddScalarOp::create(
+      rewriter, loc, statType, AtenSqrtOp::create(rewriter, loc, statType, variance),
+      createConstantFloat(rewriter, loc, 1e-9), one);
+  Value centered =
+      AtenSubTensorOp::create(rewriter, loc, inputType, x, mean, one);
+  rewriter.replaceOpWithNewOp<AtenDivTensorOp>(binder.getOp(), resultType,
+                                               centered, std);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxNormalizationLowerings(
@@ -272,4 +416,6 @@ void mlir::torch2mlir::onnx_c::populateOnnxNormalizationLowerings(
   lowerings.on("RMSNormalization", 23, lowerRmsNorm);
   lowerings.on("LpNormalization", 1, lowerLpNorm);
   lowerings.on("InstanceNormalization", 6, lowerInstanceNorm);
+  lowerings.on("GroupNormalization", 18, lowerGroupNorm);
+  lowerings.on("MeanVarianceNormalization", 9, lowerMeanVarianceNorm);
 }

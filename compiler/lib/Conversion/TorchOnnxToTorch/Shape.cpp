@@ -10,6 +10,9 @@
 
 #include "Utils.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -361,6 +364,99 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// GatherND(data, indices [.., k]; batch_dims): per batch, the k indexed
+/// dims of data flattened to M positions and the rest to R; each index
+/// tuple a position p = sum_j indices[.., j] * stride_j, whose row of R
+/// values is picked by a one-hot [T, M] against the positions and a sum.
+LogicalResult lowerGatherND(const OpBinder &binder,
+                            PatternRewriter &rewriter) {
+  Value data = binder.getOperand(0), indices = binder.getOperand(1);
+  auto dataType = getKnownTensorType(data);
+  auto indicesType = getKnownTensorType(indices);
+  auto resultType = binder.getResultType();
+  int64_t batchDims;
+  if (!dataType || !indicesType || !resultType ||
+      !dataType.areAllSizesKnown() || !indicesType.areAllSizesKnown() ||
+      failed(binder.getInt("batch_dims", batchDims, 0)))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and an "
+                                 "int batch_dims");
+  ArrayRef<int64_t> dataSizes = dataType.getSizes(),
+                    indexSizes = indicesType.getSizes();
+  int64_t rank = dataSizes.size(), indexRank = indexSizes.size();
+  Type dtype = dataType.getDtype();
+  if (indexRank < 1 || batchDims < 0 || batchDims >= indexRank ||
+      batchDims >= rank || dtype.isInteger(1) || !getScalarTypeCode(dtype))
+    return binder.fail(rewriter, "unsupported: bool data, or batch_dims out "
+                                 "of range");
+  int64_t k = indexSizes.back();
+  if (k < 1 || batchDims + k > rank ||
+      dataSizes.take_front(batchDims) != indexSizes.take_front(batchDims))
+    return binder.fail(rewriter, "indices do not fit the data");
+  int64_t batch = 1, tuples = 1, positions = 1, rest = 1;
+  for (int64_t d = 0; d < batchDims; ++d)
+    batch *= dataSizes[d];
+  for (int64_t size : indexSizes.slice(batchDims, indexRank - 1 - batchDims))
+    tuples *= size;
+  for (int64_t d = batchDims; d < rank; ++d)
+    (d < batchDims + k ? positions : rest) *= dataSizes[d];
+  SmallVector<int64_t> expected(indexSizes.drop_back());
+  expected.append(dataSizes.begin() + batchDims + k, dataSizes.end());
+  if (resultType.getSizes() != ArrayRef<int64_t>(expected))
+    return binder.fail(rewriter, "the result sizes do not match");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context), i1 = rewriter.getI1Type();
+  auto view = [&](Value value, ArrayRef<int64_t> sizes,
+                  Type elementType) -> Value {
+    if (cast<ValueTensorType>(value.getType()).getSizes() == sizes)
+      return value;
+    return createView(rewriter, loc, value, sizes,
+                      getTensorType(context, sizes, elementType));
+  };
+  Value tupleIndices = view(createToDtype(rewriter, loc, indices, si64),
+                            {batch, tuples, k}, si64);
+  Value position;
+  int64_t stride = positions;
+  for (int64_t j = 0; j < k; ++j) {
+    int64_t size = dataSizes[batchDims + j];
+    stride /= size;
+    Value component = AtenSelectIntOp::create(
+        rewriter, loc, getTensorType(context, {batch, tuples}, si64),
+        tupleIndices, createConstantInt(rewriter, loc, 2),
+        createConstantInt(rewriter, loc, j));
+    component = wrapNegativeIndices(rewriter, loc, component, size);
+    if (stride != 1)
+      component = AtenMulScalarOp::create(
+          rewriter, loc, component.getType(), component,
+          createConstantInt(rewriter, loc, stride));
+    position = position ? AtenAddTensorOp::create(
+                              rewriter, loc, component.getType(), position,
+                              component, createConstantInt(rewriter, loc, 1))
+                              .getResult()
+                        : component;
+  }
+  // hits [Bt, T, M, 1] against data [Bt, 1, M, R], summed over M.
+  Value hits = AtenEqTensorOp::create(
+      rewriter, loc, getTensorType(context, {batch, tuples, positions, 1}, i1),
+      view(position, {batch, tuples, 1, 1}, si64),
+      view(createArange(rewriter, loc, positions), {positions, 1}, si64));
+  Value flatData = view(data, {batch, 1, positions, rest}, dtype);
+  Value picked = AtenWhereSelfOp::create(
+      rewriter, loc, getTensorType(context, {batch, tuples, positions, rest},
+                                   dtype),
+      hits, flatData, createScalarLiteral(rewriter, loc, dtype, 0.0));
+  Value gathered = AtenSumDimIntListOp::create(
+      rewriter, loc, getTensorType(context, {batch, tuples, rest}, dtype),
+      picked, createIntList(rewriter, loc, {2}),
+      createConstantBool(rewriter, loc, false),
+      createConstantNone(rewriter, loc));
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, gathered, resultType.getSizes(),
+                                resultType));
+  return success();
+}
+
 /// GatherElements(data, indices, axis): aten.gather, negative indices
 /// wrapped.
 LogicalResult lowerGatherElements(const OpBinder &binder,
@@ -468,6 +564,288 @@ LogicalResult lowerExpand(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// The updates that hit each position, combined: `hits` (bool) and
+/// `spread` (the updates) broadcast to `hitSizes`, reduced over
+/// `updateDim` by the sum ("none", "add"), product, max or min. Returns
+/// the combined values and how many updates hit each position (si64).
+std::pair<Value, Value> combineScatteredUpdates(
+    PatternRewriter &rewriter, Location loc, StringRef reduction, Value hits,
+    Value spread, ArrayRef<int64_t> hitSizes, int64_t updateDim, Type dtype) {
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<int64_t> reducedSizes(hitSizes);
+  reducedSizes.erase(reducedSizes.begin() + updateDim);
+  SmallVector<int64_t> countSizes(
+      cast<ValueTensorType>(hits.getType()).getSizes());
+  countSizes.erase(countSizes.begin() + updateDim);
+  Value dims = createIntList(rewriter, loc, {updateDim});
+  Value f = createConstantBool(rewriter, loc, false);
+  Value none = createConstantNone(rewriter, loc);
+  auto spreadWith = [&](double identity) -> Value {
+    return AtenWhereSelfOp::create(
+        rewriter, loc, getTensorType(context, hitSizes, dtype), hits, spread,
+        createScalarLiteral(rewriter, loc, dtype, identity));
+  };
+  auto reducedType = getTensorType(context, reducedSizes, dtype);
+  double lowest = -std::numeric_limits<double>::infinity();
+  double highest = std::numeric_limits<double>::infinity();
+  if (auto intType = dyn_cast<IntegerType>(dtype)) {
+    unsigned width = intType.getWidth();
+    lowest = intType.isUnsigned() ? 0.0 : -std::ldexp(1.0, width - 1);
+    highest = intType.isUnsigned() ? std::ldexp(1.0, width) - 1
+                                   : std::ldexp(1.0, width - 1) - 1;
+  }
+  Value combined;
+  if (reduction == "none" || reduction == "add")
+    combined = AtenSumDimIntListOp::create(rewriter, loc, reducedType,
+                                           spreadWith(0.0), dims, f, none);
+  else if (reduction == "mul")
+    combined = AtenProdDimIntOp::create(
+        rewriter, loc, reducedType, spreadWith(1.0),
+        createConstantInt(rewriter, loc, updateDim), f, none);
+  else if (reduction == "max")
+    combined = AtenAmaxOp::create(rewriter, loc, reducedType,
+                                  spreadWith(lowest), dims, f);
+  else
+    combined = AtenAminOp::create(rewriter, loc, reducedType,
+                                  spreadWith(highest), dims, f);
+  Type si64 = getSi64Type(context);
+  Value hitCount = AtenSumDimIntListOp::create(
+      rewriter, loc, getTensorType(context, countSizes, si64),
+      createToDtype(rewriter, loc, hits, si64), dims, f, none);
+  return {combined, hitCount};
+}
+
+/// `data` where no update hit (hitCount == 0), else the combined updates
+/// ("none") or data combined with them by `reduction`.
+Value mergeScatteredUpdates(PatternRewriter &rewriter, Location loc,
+                            StringRef reduction, Value data, Value combined,
+                            Value hitCount) {
+  auto type = cast<ValueTensorType>(data.getType());
+  Value merged;
+  if (reduction == "none")
+    merged = combined;
+  else if (reduction == "add")
+    merged = AtenAddTensorOp::create(rewriter, loc, type, data, combined,
+                                     createConstantInt(rewriter, loc, 1));
+  else if (reduction == "mul")
+    merged = AtenMulTensorOp::create(rewriter, loc, type, data, combined);
+  else if (reduction == "max")
+    merged = AtenMaximumOp::create(rewriter, loc, type, data, combined);
+  else
+    merged = AtenMinimumOp::create(rewriter, loc, type, data, combined);
+  Value hit = AtenGtScalarOp::create(
+      rewriter, loc,
+      getTensorType(rewriter.getContext(),
+                    cast<ValueTensorType>(hitCount.getType()).getSizes(),
+                    rewriter.getI1Type()),
+      hitCount, createConstantInt(rewriter, loc, 0));
+  return AtenWhereSelfOp::create(rewriter, loc, type, hit, merged, data);
+}
+
+/// ScatterND(data, indices [.., k], updates; reduction): the first k dims
+/// of data flattened to one of M positions and the rest to R, each index
+/// tuple a position p = sum_j indices[.., j] * stride_j; then as
+/// ScatterElements over [R, M] with the B index tuples as updates.
+LogicalResult lowerScatterND(const OpBinder &binder,
+                             PatternRewriter &rewriter) {
+  Value data = binder.getOperand(0), indices = binder.getOperand(1),
+        updates = binder.getOperand(2);
+  auto dataType = getKnownTensorType(data);
+  auto indicesType = getKnownTensorType(indices);
+  auto updatesType = getKnownTensorType(updates);
+  auto resultType = binder.getResultType();
+  std::string reduction;
+  if (!dataType || !indicesType || !updatesType || !resultType ||
+      !dataType.areAllSizesKnown() || !indicesType.areAllSizesKnown() ||
+      failed(binder.getString("reduction", reduction, "none")))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and a "
+                                 "string reduction");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      reduction != "max" && reduction != "min")
+    return binder.fail(rewriter, "unsupported reduction '" + reduction + "'");
+  ArrayRef<int64_t> dataSizes = dataType.getSizes(),
+                    indexSizes = indicesType.getSizes();
+  Type dtype = dataType.getDtype();
+  if (indexSizes.empty() || dtype.isInteger(1) || !getScalarTypeCode(dtype))
+    return binder.fail(rewriter, "unsupported: bool data or 0-d indices");
+  int64_t k = indexSizes.back();
+  int64_t rank = dataSizes.size();
+  if (k < 1 || k > rank)
+    return binder.fail(rewriter, "the last dim of indices must be in [1, "
+                                 "rank of data]");
+  int64_t tuples = 1, positions = 1, rest = 1;
+  for (int64_t size : indexSizes.drop_back())
+    tuples *= size;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < k ? positions : rest) *= dataSizes[d];
+  SmallVector<int64_t> expectedUpdates(indexSizes.drop_back());
+  expectedUpdates.append(dataSizes.begin() + k, dataSizes.end());
+  if (updatesType.getSizes() != ArrayRef<int64_t>(expectedUpdates))
+    return binder.fail(rewriter, "updates must have the sizes indices[:-1] + "
+                                 "data[k:]");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context), i1 = rewriter.getI1Type();
+  auto view = [&](Value value, ArrayRef<int64_t> sizes,
+                  Type elementType) -> Value {
+    if (cast<ValueTensorType>(value.getType()).getSizes() == sizes)
+      return value;
+    return createView(rewriter, loc, value, sizes,
+                      getTensorType(context, sizes, elementType));
+  };
+  // The flat position of each index tuple, [B].
+  Value tupleIndices = view(createToDtype(rewriter, loc, indices, si64),
+                            {tuples, k}, si64);
+  Value position;
+  int64_t stride = positions;
+  for (int64_t j = 0; j < k; ++j) {
+    stride /= dataSizes[j];
+    Value component = AtenSelectIntOp::create(
+        rewriter, loc, getTensorType(context, {tuples}, si64), tupleIndices,
+        createConstantInt(rewriter, loc, 1), createConstantInt(rewriter, loc, j));
+    component = wrapNegativeIndices(rewriter, loc, component, dataSizes[j]);
+    Value scaled = stride == 1
+                       ? component
+                       : AtenMulScalarOp::create(
+                             rewriter, loc, component.getType(), component,
+                             createConstantInt(rewriter, loc, stride))
+                             .getResult();
+    position = position ? AtenAddTensorOp::create(
+                              rewriter, loc, component.getType(), position,
+                              scaled, createConstantInt(rewriter, loc, 1))
+                              .getResult()
+                        : scaled;
+  }
+  // hits [1, B, M]; updates [R, B, 1]; data [R, M].
+  Value hits = AtenEqTensorOp::create(
+      rewriter, loc, getTensorType(context, {1, tuples, positions}, i1),
+      view(position, {1, tuples, 1}, si64),
+      createArange(rewriter, loc, positions));
+  Value spread = createPermute(rewriter, loc,
+                               view(updates, {tuples, rest}, dtype), {1, 0});
+  spread = view(spread, {rest, tuples, 1}, dtype);
+  Value flatData = createPermute(
+      rewriter, loc, view(data, {positions, rest}, dtype), {1, 0});
+  auto [combined, hitCount] = combineScatteredUpdates(
+      rewriter, loc, reduction, hits, spread, {rest, tuples, positions}, 1,
+      dtype);
+  Value merged = mergeScatteredUpdates(rewriter, loc, reduction, flatData,
+                                       combined, hitCount);
+  Value result = createPermute(rewriter, loc, merged, {1, 0});
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, result, dataSizes, resultType));
+  return success();
+}
+
+/// ScatterElements(data, indices, updates; axis, reduction) and Scatter:
+/// with the axis moved last, update u of row r goes to position
+/// indices[r, u] of that row. One-hot hits [.., U, D] of the indices
+/// spread the updates; they are combined per position (sum, product, max,
+/// min over the updates that hit it; for "none" the indices must not
+/// repeat), then merged with the data where anything hit. Updates may
+/// cover fewer rows than the data: the rest is padded as missed.
+LogicalResult lowerScatterElements(const OpBinder &binder,
+                                   PatternRewriter &rewriter) {
+  Value data = binder.getOperand(0), indices = binder.getOperand(1),
+        updates = binder.getOperand(2);
+  auto dataType = getKnownTensorType(data);
+  auto indicesType = getKnownTensorType(indices);
+  auto updatesType = getKnownTensorType(updates);
+  auto resultType = binder.getResultType();
+  int64_t axis;
+  std::string reduction;
+  if (!dataType || !indicesType || !updatesType || !resultType ||
+      !dataType.areAllSizesKnown() || !indicesType.areAllSizesKnown() ||
+      failed(binder.getInt("axis", axis, 0)) ||
+      failed(binder.getString("reduction", reduction, "none")))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and int "
+                                 "axis, string reduction");
+  ArrayRef<int64_t> dataSizes = dataType.getSizes(),
+                    updateSizes = indicesType.getSizes();
+  int64_t rank = dataSizes.size();
+  if (failed(normalizeAxis(axis, rank)) ||
+      static_cast<int64_t>(updateSizes.size()) != rank ||
+      updatesType.getSizes() != updateSizes)
+    return binder.fail(rewriter, "axis out of range, or indices and updates "
+                                 "of other ranks or sizes");
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && updateSizes[d] > dataSizes[d])
+      return binder.fail(rewriter, "indices larger than data off the axis");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      reduction != "max" && reduction != "min")
+    return binder.fail(rewriter, "unsupported reduction '" + reduction + "'");
+  Type dtype = dataType.getDtype();
+  if (dtype.isInteger(1) || !getScalarTypeCode(dtype))
+    return binder.fail(rewriter, "unsupported: bool data");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type i1 = rewriter.getI1Type(), si64 = getSi64Type(context);
+  SmallVector<int64_t> perm, inverse(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      perm.push_back(d);
+  perm.push_back(axis);
+  for (int64_t d = 0; d < rank; ++d)
+    inverse[perm[d]] = d;
+  bool isLast = axis == rank - 1;
+  auto moveLast = [&](Value value) {
+    return isLast ? value : createPermute(rewriter, loc, value, perm);
+  };
+  int64_t length = dataSizes[axis];
+  Value movedData = moveLast(data);
+  Value movedIndices = wrapNegativeIndices(
+      rewriter, loc, createToDtype(rewriter, loc, moveLast(indices), si64),
+      length);
+  Value movedUpdates = moveLast(updates);
+  SmallVector<int64_t> rows(
+      cast<ValueTensorType>(movedUpdates.getType()).getSizes());
+  // [.., U, 1] against [D]: the hits [.., U, D].
+  SmallVector<int64_t> columnSizes(rows), hitSizes(rows);
+  columnSizes.push_back(1);
+  hitSizes.push_back(length);
+  Value positions = createArange(rewriter, loc, length);
+  Value hits = AtenEqTensorOp::create(
+      rewriter, loc, getTensorType(context, hitSizes, i1),
+      createView(rewriter, loc, movedIndices, columnSizes,
+                 getTensorType(context, columnSizes, si64)),
+      positions);
+  Value spread = createView(rewriter, loc, movedUpdates, columnSizes,
+                            getTensorType(context, columnSizes, dtype));
+  auto [combined, hitCount] = combineScatteredUpdates(
+      rewriter, loc, reduction, hits, spread, hitSizes, rank - 1, dtype);
+  // Pad the rows the updates do not cover (as missed).
+  SmallVector<int64_t> movedDataSizes(
+      cast<ValueTensorType>(movedData.getType()).getSizes());
+  ArrayRef<int64_t> reducedSizes =
+      cast<ValueTensorType>(combined.getType()).getSizes();
+  if (reducedSizes != ArrayRef<int64_t>(movedDataSizes)) {
+    SmallVector<int64_t> pads;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      pads.push_back(0);
+      pads.push_back(movedDataSizes[d] - reducedSizes[d]);
+    }
+    Value padList = createIntList(rewriter, loc, pads);
+    Value zero = createConstantFloat(rewriter, loc, 0.0);
+    combined = AtenConstantPadNdOp::create(
+        rewriter, loc, getTensorType(context, movedDataSizes, dtype), combined,
+        padList, zero);
+    hitCount = AtenConstantPadNdOp::create(
+        rewriter, loc, getTensorType(context, movedDataSizes, si64), hitCount,
+        padList, zero);
+  }
+  Value result =
+      mergeScatteredUpdates(rewriter, loc, reduction, movedData, combined,
+                            hitCount);
+  if (!isLast)
+    result = createPermute(rewriter, loc, result, inverse);
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxShapeLowerings(
@@ -483,6 +861,10 @@ void mlir::torch2mlir::onnx_c::populateOnnxShapeLowerings(
   lowerings.on("Concat", 4, lowerConcat);
   lowerings.on("Gather", 1, lowerGather);
   lowerings.on("GatherElements", 11, lowerGatherElements);
+  lowerings.on("GatherND", 11, lowerGatherND);
+  lowerings.on("ScatterElements", 11, lowerScatterElements);
+  lowerings.on("Scatter", 9, lowerScatterElements);
+  lowerings.on("ScatterND", 11, lowerScatterND);
   lowerings.on("Slice", 1, lowerSlice);
   lowerings.on("Expand", 8, lowerExpand);
 }

@@ -3,7 +3,7 @@
 // Part of the torch2mlir project.
 //
 // Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
-// DepthToSpace and SpaceToDepth. Their size-like inputs
+// DepthToSpace, SpaceToDepth, Einsum, DFT and the window functions. Their size-like inputs
 // (split, repeats, pads, k, Range's bounds) are often graph inputs rather
 // than constants; when the result sizes are static (ONNX shape inference or
 // the model's declared outputs) they stand in for what only the values
@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 #include <numeric>
@@ -662,6 +664,465 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// DFT(x [.., L, .., 1 or 2], dft_length, axis; inverse, onesided) along
+/// one axis: a linear map of the real and imaginary parts, so matmuls by
+/// constant [L, K] matrices of cosines and sines (zero columns past
+/// dft_length truncate, zero padding is implicit). The inverse of a
+/// one-sided spectrum (irfft) weighs the bins 0 < k < n/2 twice, for
+/// their conjugate mirror, and returns the real part only. An axis
+/// computed at run time (opset 20) picks among the dims whose sizes fit.
+LogicalResult lowerDft(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t inverse, onesided;
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown() ||
+      failed(binder.getInt("inverse", inverse, 0)) ||
+      failed(binder.getInt("onesided", onesided, 0)))
+    return binder.fail(rewriter, "needs static sizes, known dtypes and int "
+                                 "attributes");
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  int64_t rank = in.size();
+  Type dtype = inputType.getDtype();
+  if (rank < 2 || (in.back() != 1 && in.back() != 2) ||
+      static_cast<int64_t>(out.size()) != rank ||
+      !isa<mlir::FloatType>(dtype))
+    return binder.fail(rewriter, "expects a float input [.., 1 or 2] and a "
+                                 "result of its rank");
+  bool realOutput = inverse && onesided;
+  if (out.back() != (realOutput ? 1 : 2))
+    return binder.fail(rewriter, "unexpected result channels");
+  // The candidate axes: constant, else each dim whose sizes fit.
+  SmallVector<int64_t> candidates;
+  Value axisInput;
+  if (binder.getOpsetVersion() >= 20) {
+    SmallVector<int64_t> axis;
+    if (!binder.getOperand(2)) {
+      candidates.push_back(rank - 2);
+    } else if (succeeded(binder.getConstantInts(2, axis))) {
+      if (axis.size() != 1 || failed(normalizeAxis(axis[0], rank)))
+        return binder.fail(rewriter, "axis out of range");
+      candidates.push_back(axis[0]);
+    } else {
+      axisInput = binder.getOperand(2);
+      for (int64_t d = 0; d < rank - 1; ++d)
+        candidates.push_back(d);
+    }
+  } else {
+    int64_t axis;
+    if (failed(binder.getInt("axis", axis, 1)) ||
+        failed(normalizeAxis(axis, rank)))
+      return binder.fail(rewriter, "axis out of range");
+    candidates.push_back(axis);
+  }
+  SmallVector<int64_t> dftLength;
+  if (binder.getOperand(1) && failed(binder.getConstantInts(1, dftLength)))
+    return binder.fail(rewriter, "unsupported: a dft_length computed at run "
+                                 "time");
+  // Keep the axes whose result sizes fit; the transform length of each.
+  SmallVector<int64_t> axes, lengths;
+  for (int64_t axis : candidates) {
+    if (axis == rank - 1)
+      continue;
+    int64_t length = !dftLength.empty()        ? dftLength[0]
+                     : inverse && onesided     ? 2 * (in[axis] - 1)
+                                               : in[axis];
+    int64_t bins = onesided && !inverse ? length / 2 + 1 : length;
+    bool fits = length > 0 && out[axis] == bins;
+    for (int64_t d = 0; d < rank - 1; ++d)
+      fits &= d == axis || in[d] == out[d];
+    if (fits) {
+      axes.push_back(axis);
+      lengths.push_back(length);
+    }
+  }
+  if (axes.empty())
+    return binder.fail(rewriter, "no axis gives the result sizes");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type element = getBuiltinElementType(dtype);
+  auto type = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(context, sizes, dtype);
+  };
+  SmallVector<int64_t> signalSizes(in.drop_back());
+  auto part = [&](int64_t index) -> Value {
+    return AtenSelectIntOp::create(rewriter, loc, type(signalSizes), x,
+                                   createConstantInt(rewriter, loc, rank - 1),
+                                   createConstantInt(rewriter, loc, index));
+  };
+  Value re = part(0);
+  Value im = in.back() == 2 ? part(1) : Value();
+  SmallVector<Value> results;
+  for (auto [axis, n] : llvm::zip(axes, lengths)) {
+    int64_t inLength = in[axis], outLength = out[axis];
+    // out[k] = sum_j re[j] * a(k, j) + im[j] * b(k, j), per output part.
+    auto matrix = [&](function_ref<double(int64_t, int64_t)> f) -> Value {
+      SmallVector<Attribute> values;
+      for (int64_t j = 0; j < inLength; ++j)
+        for (int64_t k = 0; k < outLength; ++k)
+          values.push_back(rewriter.getFloatAttr(element, j < n ? f(k, j) : 0));
+      return ValueTensorLiteralOp::create(
+          rewriter, loc, type({inLength, outLength}),
+          DenseElementsAttr::get(
+              RankedTensorType::get({inLength, outLength}, element), values));
+    };
+    auto angle = [&](int64_t k, int64_t j) { return 2 * M_PI * j * k / n; };
+    double scale = inverse ? 1.0 / n : 1.0;
+    // irfft: the spectrum's bin j stands for itself and its mirror n - j.
+    auto weight = [&](int64_t j) {
+      if (!realOutput || j == 0 || 2 * j == n)
+        return 1.0;
+      return 2 * j < n ? 2.0 : 0.0;
+    };
+    double sign = inverse ? 1.0 : -1.0;
+    // e^{sign i t}: re' = re cos t - sign... written out per part.
+    auto reFromRe = [&](int64_t k, int64_t j) {
+      return scale * weight(j) * std::cos(angle(k, j));
+    };
+    auto reFromIm = [&](int64_t k, int64_t j) {
+      return -sign * scale * weight(j) * std::sin(angle(k, j));
+    };
+    auto imFromRe = [&](int64_t k, int64_t j) {
+      return sign * scale * std::sin(angle(k, j));
+    };
+    auto imFromIm = [&](int64_t k, int64_t j) {
+      return scale * std::cos(angle(k, j));
+    };
+    SmallVector<int64_t> perm, inverseperm(rank - 1);
+    for (int64_t d = 0; d < rank - 1; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    for (int64_t d = 0; d < rank - 1; ++d)
+      inverseperm[perm[d]] = d;
+    bool isLast = axis == rank - 2;
+    auto moveLast = [&](Value value) {
+      return isLast ? value : createPermute(rewriter, loc, value, perm);
+    };
+    SmallVector<int64_t> movedSizes;
+    for (int64_t d : perm)
+      movedSizes.push_back(in[d]);
+    movedSizes.back() = outLength;
+    auto apply = [&](function_ref<double(int64_t, int64_t)> fromRe,
+                     function_ref<double(int64_t, int64_t)> fromIm) -> Value {
+      Value sum = AtenMatmulOp::create(rewriter, loc, type(movedSizes),
+                                       moveLast(re), matrix(fromRe));
+      if (im)
+        sum = AtenAddTensorOp::create(
+            rewriter, loc, type(movedSizes), sum,
+            AtenMatmulOp::create(rewriter, loc, type(movedSizes), moveLast(im),
+                                 matrix(fromIm)),
+            createConstantInt(rewriter, loc, 1));
+      Value back =
+          isLast ? sum : createPermute(rewriter, loc, sum, inverseperm);
+      SmallVector<int64_t> sizes(
+          cast<ValueTensorType>(back.getType()).getSizes());
+      sizes.push_back(1);
+      return createView(rewriter, loc, back, sizes, type(sizes));
+    };
+    Value result = apply(reFromRe, reFromIm);
+    if (!realOutput)
+      result = AtenCatOp::create(
+          rewriter, loc, resultType,
+          createTensorList(rewriter, loc,
+                           {result, apply(imFromRe, imFromIm)}),
+          createConstantInt(rewriter, loc, rank - 1));
+    if (result.getType() != resultType)
+      result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+    results.push_back(result);
+  }
+  Value result = results.back();
+  if (axisInput && axes.size() > 1) {
+    Type si64 = getSi64Type(context);
+    auto scalar = getTensorType(context, {}, si64);
+    Value axisValue = createToDtype(rewriter, loc, axisInput, si64);
+    if (!cast<ValueTensorType>(axisValue.getType()).getSizes().empty())
+      axisValue = createView(rewriter, loc, axisValue, {}, scalar);
+    axisValue = wrapNegativeIndices(rewriter, loc, axisValue, rank);
+    for (int64_t i = axes.size() - 2; i >= 0; --i) {
+      Value matches = AtenEqScalarOp::create(
+          rewriter, loc, getTensorType(context, {}, rewriter.getI1Type()),
+          axisValue, createConstantInt(rewriter, loc, axes[i]));
+      result = AtenWhereSelfOp::create(rewriter, loc, resultType, matches,
+                                       results[i], result);
+    }
+  }
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+enum class WindowKind { Hann, Hamming, Blackman };
+
+/// HannWindow / HammingWindow / BlackmanWindow(size; periodic): a constant
+/// of the result's static length N, w[n] = f(2 pi n / M) with M = N
+/// (periodic) or N - 1.
+template <WindowKind kind>
+LogicalResult lowerWindow(const OpBinder &binder, PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  int64_t periodic;
+  if (!resultType || !resultType.areAllSizesKnown() ||
+      resultType.getSizes().size() != 1 ||
+      failed(binder.getInt("periodic", periodic, 1)))
+    return binder.fail(rewriter, "needs a 1-D result of static size and an "
+                                 "int periodic");
+  int64_t n = resultType.getSizes()[0];
+  SmallVector<int64_t> size;
+  if (succeeded(binder.getConstantInts(0, size)) &&
+      (size.size() != 1 || size[0] != n))
+    return binder.fail(rewriter, "size does not match the result");
+  Type element = getBuiltinElementType(resultType.getDtype());
+  if (!isa<mlir::FloatType>(element))
+    return binder.fail(rewriter, "unsupported: a non-float output_datatype");
+  double period = periodic ? n : n - 1;
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < n; ++i) {
+    double angle = 2 * M_PI * i / period;
+    double value;
+    switch (kind) {
+    case WindowKind::Hann:
+      value = std::pow(std::sin(angle / 2), 2);
+      break;
+    case WindowKind::Hamming:
+      value = 25.0 / 46.0 - (21.0 / 46.0) * std::cos(angle);
+      break;
+    case WindowKind::Blackman:
+      value = 0.42 - 0.5 * std::cos(angle) + 0.08 * std::cos(2 * angle);
+      break;
+    }
+    values.push_back(rewriter.getFloatAttr(element, value));
+  }
+  rewriter.replaceOpWithNewOp<ValueTensorLiteralOp>(
+      binder.getOp(), resultType,
+      DenseElementsAttr::get(RankedTensorType::get({n}, element), values));
+  return success();
+}
+
+/// The labels of one Einsum operand (letters; the dims an ellipsis
+/// stands for get labels 256 + i, counted from the right), or failure.
+LogicalResult parseEinsumTerm(StringRef term, int64_t rank,
+                              int64_t ellipsisRank,
+                              SmallVectorImpl<int64_t> &labels) {
+  size_t ellipsis = term.find("...");
+  StringRef before = term, after;
+  if (ellipsis != StringRef::npos) {
+    before = term.take_front(ellipsis);
+    after = term.drop_front(ellipsis + 3);
+  }
+  for (char letter : before) {
+    if (!llvm::isAlpha(letter))
+      return failure();
+    labels.push_back(letter);
+  }
+  if (ellipsis != StringRef::npos) {
+    int64_t count =
+        rank < 0 ? ellipsisRank
+                 : rank - static_cast<int64_t>(before.size() + after.size());
+    if (count < 0 || count > ellipsisRank)
+      return failure();
+    for (int64_t i = count - 1; i >= 0; --i)
+      labels.push_back(256 + i);
+  }
+  for (char letter : after) {
+    if (!llvm::isAlpha(letter))
+      return failure();
+    labels.push_back(letter);
+  }
+  return success(rank < 0 || static_cast<int64_t>(labels.size()) == rank);
+}
+
+/// Einsum: each operand's repeated labels reduced to their diagonal, its
+/// dims permuted to one order of all labels (output labels first) with
+/// size-1 dims for the labels it lacks, the operands multiplied
+/// (broadcasting) and the labels not in the output summed away.
+LogicalResult lowerEinsum(const OpBinder &binder, PatternRewriter &rewriter) {
+  SmallVector<Value> operands;
+  auto resultType = binder.getResultType();
+  std::string equation;
+  if (failed(binder.getTensorOperands(operands)) || operands.empty() ||
+      !resultType || failed(binder.getString("equation", equation)))
+    return binder.fail(rewriter, "expects tensor operands, a result and an "
+                                 "equation");
+  for (Value operand : operands) {
+    auto type = getKnownTensorType(operand);
+    if (!type || !type.areAllSizesKnown() ||
+        type.getDtype() != resultType.getDtype())
+      return binder.fail(rewriter, "needs operands with static sizes and the "
+                                   "result's dtype");
+  }
+  std::string compact;
+  for (char ch : equation)
+    if (!llvm::isSpace(ch))
+      compact.push_back(ch);
+  StringRef lhs = compact, rhs;
+  bool explicitOutput = false;
+  if (size_t arrow = lhs.find("->"); arrow != StringRef::npos) {
+    rhs = lhs.drop_front(arrow + 2);
+    lhs = lhs.take_front(arrow);
+    explicitOutput = true;
+  }
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != operands.size())
+    return binder.fail(rewriter, "the equation has " + Twine(terms.size()) +
+                                     " operand terms for " +
+                                     Twine(operands.size()) + " operands");
+  // The labels of each operand; the ellipsis spans the most dims any
+  // operand gives it.
+  int64_t ellipsisRank = 0;
+  for (auto [term, operand] : llvm::zip(terms, operands)) {
+    size_t letters =
+        llvm::count_if(term, [](char ch) { return llvm::isAlpha(ch); });
+    int64_t rank = cast<ValueTensorType>(operand.getType()).getSizes().size();
+    if (term.contains("..."))
+      ellipsisRank = std::max<int64_t>(ellipsisRank, rank - letters);
+  }
+  SmallVector<SmallVector<int64_t>> labels(operands.size());
+  llvm::DenseMap<int64_t, int64_t> labelSizes, labelCounts;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    ArrayRef<int64_t> sizes =
+        cast<ValueTensorType>(operands[i].getType()).getSizes();
+    if (failed(parseEinsumTerm(term, sizes.size(), ellipsisRank, labels[i])))
+      return binder.fail(rewriter, "malformed equation '" + equation + "'");
+    for (auto [label, size] : llvm::zip(labels[i], sizes)) {
+      ++labelCounts[label];
+      int64_t &known = labelSizes.try_emplace(label, size).first->second;
+      if (known == 1)
+        known = size;
+      else if (size != 1 && size != known)
+        return binder.fail(rewriter, "a label has two sizes");
+    }
+  }
+  SmallVector<int64_t> outputLabels;
+  if (explicitOutput) {
+    if (failed(parseEinsumTerm(rhs, -1, ellipsisRank, outputLabels)))
+      return binder.fail(rewriter, "malformed equation '" + equation + "'");
+  } else {
+    for (int64_t i = ellipsisRank - 1; i >= 0; --i)
+      outputLabels.push_back(256 + i);
+    SmallVector<int64_t> once;
+    for (auto [label, count] : labelCounts)
+      if (label < 256 && count == 1)
+        once.push_back(label);
+    llvm::sort(once);
+    outputLabels.append(once);
+  }
+  SmallVector<int64_t> expected;
+  for (int64_t label : outputLabels) {
+    if (!labelSizes.contains(label))
+      return binder.fail(rewriter, "an output label is in no operand");
+    expected.push_back(labelSizes[label]);
+  }
+  if (resultType.getSizes() != ArrayRef<int64_t>(expected))
+    return binder.fail(rewriter, "the result sizes do not match the equation");
+
+  // All labels: the output's, then the summed ones in order of appearance.
+  SmallVector<int64_t> allLabels(outputLabels);
+  for (ArrayRef<int64_t> operandLabels : labels)
+    for (int64_t label : operandLabels)
+      if (!llvm::is_contained(allLabels, label))
+        allLabels.push_back(label);
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type dtype = resultType.getDtype();
+  Value product;
+  for (auto [operand, operandLabels] : llvm::zip(operands, labels)) {
+    Value value = operand;
+    SmallVector<int64_t> current(operandLabels);
+    // Diagonals of repeated labels: keep the first dim, where(eye) and
+    // sum the second.
+    for (size_t a = 0; a < current.size(); ++a) {
+      for (size_t b = a + 1; b < current.size();) {
+        if (current[b] != current[a]) {
+          ++b;
+          continue;
+        }
+        SmallVector<int64_t> sizes(
+            cast<ValueTensorType>(value.getType()).getSizes());
+        int64_t n = sizes[a];
+        SmallVector<bool> eye;
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < n; ++j)
+            eye.push_back(i == j);
+        SmallVector<int64_t> eyeSizes(sizes.size(), 1);
+        eyeSizes[a] = eyeSizes[b] = n;
+        Value mask = ValueTensorLiteralOp::create(
+            rewriter, loc,
+            getTensorType(context, {n, n}, rewriter.getI1Type()),
+            DenseElementsAttr::get(
+                RankedTensorType::get({n, n}, rewriter.getI1Type()),
+                ArrayRef<bool>(eye)));
+        mask = createView(
+            rewriter, loc, mask, eyeSizes,
+            getTensorType(context, eyeSizes, rewriter.getI1Type()));
+        Value masked = AtenWhereSelfOp::create(
+            rewriter, loc, value.getType(), mask, value,
+            createScalarLiteral(rewriter, loc, dtype, 0.0));
+        sizes.erase(sizes.begin() + b);
+        value = AtenSumDimIntListOp::create(
+            rewriter, loc, getTensorType(context, sizes, dtype), masked,
+            createIntList(rewriter, loc, {static_cast<int64_t>(b)}),
+            createConstantBool(rewriter, loc, false),
+            createConstantNone(rewriter, loc));
+        current.erase(current.begin() + b);
+      }
+    }
+    // Permute to the order of allLabels, then view with 1s for the rest.
+    SmallVector<int64_t> perm;
+    for (int64_t label : allLabels)
+      if (auto it = llvm::find(current, label); it != current.end())
+        perm.push_back(it - current.begin());
+    bool isIdentity = llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()));
+    if (!isIdentity)
+      value = createPermute(rewriter, loc, value, perm);
+    ArrayRef<int64_t> permuted =
+        cast<ValueTensorType>(value.getType()).getSizes();
+    SmallVector<int64_t> full;
+    size_t next = 0;
+    for (int64_t label : allLabels)
+      full.push_back(llvm::is_contained(current, label) ? permuted[next++]
+                                                        : 1);
+    if (ArrayRef<int64_t>(full) != permuted)
+      value = createView(rewriter, loc, value, full,
+                         getTensorType(context, full, dtype));
+    if (!product) {
+      product = value;
+      continue;
+    }
+    auto sizes = broadcastSizes(
+        cast<ValueTensorType>(product.getType()).getSizes(), full);
+    if (failed(sizes))
+      return binder.fail(rewriter, "operands do not broadcast");
+    product = AtenMulTensorOp::create(
+        rewriter, loc, getTensorType(context, *sizes, dtype), product, value);
+  }
+  // Sum the labels that are not in the output (the trailing dims).
+  ArrayRef<int64_t> sizes = cast<ValueTensorType>(product.getType()).getSizes();
+  SmallVector<int64_t> summed;
+  for (size_t d = outputLabels.size(); d < allLabels.size(); ++d)
+    summed.push_back(d);
+  Value result = product;
+  if (!summed.empty())
+    result = AtenSumDimIntListOp::create(
+        rewriter, loc,
+        getTensorType(context, sizes.take_front(outputLabels.size()), dtype),
+        product, createIntList(rewriter, loc, summed),
+        createConstantBool(rewriter, loc, false),
+        createConstantNone(rewriter, loc));
+  if (cast<ValueTensorType>(result.getType()).getSizes() !=
+      resultType.getSizes())
+    result = AtenExpandOp::create(
+        rewriter, loc, resultType, result,
+        createIntList(rewriter, loc, resultType.getSizes()),
+        createConstantBool(rewriter, loc, false));
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
@@ -669,6 +1130,11 @@ void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
   lowerings.on("Size", 1, lowerSize);
   lowerings.on("Split", 2, lowerSplit);
   lowerings.on("Trilu", 14, lowerTrilu);
+  lowerings.on("Einsum", 12, lowerEinsum);
+  lowerings.on("DFT", 17, lowerDft);
+  lowerings.on("HannWindow", 17, lowerWindow<WindowKind::Hann>);
+  lowerings.on("HammingWindow", 17, lowerWindow<WindowKind::Hamming>);
+  lowerings.on("BlackmanWindow", 17, lowerWindow<WindowKind::Blackman>);
   lowerings.on("Range", 11, lowerRange);
   lowerings.on("Tile", 6, lowerTile);
   lowerings.on("Pad", 2, lowerPad);

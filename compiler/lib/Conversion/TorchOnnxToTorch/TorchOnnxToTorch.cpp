@@ -262,6 +262,8 @@ struct ConvertTorchOnnxToTorchPass
     populateOnnxTensorLowerings(lowerings);
     populateOnnxNormalizationLowerings(lowerings);
     populateOnnxLossLowerings(lowerings);
+    populateOnnxAttentionLowerings(lowerings);
+    populateOnnxResizeLowerings(lowerings);
     RewritePatternSet set(context);
     populateTorchOnnxToTorchPatterns(set, lowerings);
     patterns = FrozenRewritePatternSet(std::move(set));
@@ -442,4 +444,19 @@ Value mlir::torch2mlir::onnx_c::wrapNegativeIndices(PatternRewriter &rewriter,
       createConstantInt(rewriter, loc, 1));
   return AtenWhereSelfOp::create(rewriter, loc, type, negative, shifted,
                                  indices);
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::torch2mlir::onnx_c::broadcastSizes(ArrayRef<int64_t> a,
+                                         ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> sizes(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (x != y && x != 1 && y != 1)
+      return failure();
+    sizes[i] = x == 1 ? y : x;
+  }
+  return sizes;
 }

@@ -50,6 +50,11 @@ Value createToDtype(PatternRewriter &rewriter, Location loc, Value value,
 Value wrapNegativeIndices(PatternRewriter &rewriter, Location loc,
                           Value indices, int64_t dimSize);
 
+/// The sizes of `a` and `b` broadcast (numpy rules, static sizes), or
+/// failure if they do not broadcast.
+FailureOr<SmallVector<int64_t>> broadcastSizes(ArrayRef<int64_t> a,
+                                               ArrayRef<int64_t> b);
+
 /// `aten.arange.start_step(0, n, 1)`: the si64 tensor [0, 1, ..., n-1].
 Value createArange(PatternRewriter &rewriter, Location loc, int64_t n);
 

@@ -156,32 +156,6 @@ struct ConvertLogicalBinary : OpConversionPattern<OpTy> {
   }
 };
 
-/// bitwise_and/or/xor.Tensor: both operands promoted to the result dtype
-/// (an integer type or bool; PyTorch rejects floats).
-template <typename OpTy, LogicalKind kind>
-struct ConvertBitwiseBinary : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
-    Type dtype = getTorchDtype(op.getResult());
-    if (!resultType || !dtype || !isa<IntegerType>(dtype))
-      return reportFailure(rewriter, op,
-                           "needs an integer or bool result dtype");
-    Value result = createElementwiseOnOperands(
-        rewriter, op.getLoc(), resultType, {op.getSelf(), op.getOther()},
-        {adaptor.getSelf(), adaptor.getOther()}, dtype,
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return createBitwise(b, loc, kind, args[0], args[1]);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
 /// logical_not(x) = (x == 0).
 struct ConvertLogicalNot : OpConversionPattern<AtenLogicalNotOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -264,15 +238,10 @@ void mlir::torch2mlir::populateComparisonPatternsAndLegality(
                ConvertCompare<AtenGeScalarOp, CompareKind::Ge>>(typeConverter,
                                                                 context);
   target.addIllegalOp<AtenLogicalNotOp, AtenLogicalAndOp, AtenLogicalOrOp,
-                      AtenLogicalXorOp, AtenWhereSelfOp, AtenBitwiseAndTensorOp,
-                      AtenBitwiseOrTensorOp, AtenBitwiseXorTensorOp>();
+                      AtenLogicalXorOp, AtenWhereSelfOp>();
   patterns.add<ConvertLogicalNot,
                ConvertLogicalBinary<AtenLogicalAndOp, LogicalKind::And>,
                ConvertLogicalBinary<AtenLogicalOrOp, LogicalKind::Or>,
                ConvertLogicalBinary<AtenLogicalXorOp, LogicalKind::Xor>,
-               ConvertWhereSelf,
-               ConvertBitwiseBinary<AtenBitwiseAndTensorOp, LogicalKind::And>,
-               ConvertBitwiseBinary<AtenBitwiseOrTensorOp, LogicalKind::Or>,
-               ConvertBitwiseBinary<AtenBitwiseXorTensorOp, LogicalKind::Xor>>(
-      typeConverter, context);
+               ConvertWhereSelf>(typeConverter, context);
 }

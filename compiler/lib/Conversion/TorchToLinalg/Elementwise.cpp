@@ -257,6 +257,12 @@ T2M_FLOAT_MATH(ConvertReciprocal, AtenReciprocalOp, {
 })
 T2M_FLOAT_MATH(ConvertSin, AtenSinOp, return math::SinOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertCos, AtenCosOp, return math::CosOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAsin, AtenAsinOp,
+               return math::AsinOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAcos, AtenAcosOp,
+               return math::AcosOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAtan, AtenAtanOp,
+               return math::AtanOp::create(b, loc, x);)
 // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (x when u rounds to 1):
 // exact to a few ulps for small x, where log(1 + x) loses every digit.
 T2M_FLOAT_MATH(ConvertLog1p, AtenLog1pOp, {
@@ -711,6 +717,58 @@ struct ConvertDivTensorMode : ConvertInResultDtype<AtenDivTensorModeOp> {
         b, loc, adjust, arith::SubIOp::create(b, loc, quotient, one), quotient);
   }
 };
+enum class BitwiseKind { And, Or, Xor, LeftShift, RightShift };
+
+/// bitwise_and/or/xor and the shifts of integer (and, for and/or/xor,
+/// bool) tensors. A right shift is arithmetic for signed dtypes, logical
+/// for unsigned ones; shift amounts are taken as is (out-of-range amounts
+/// are the caller's to handle, as in C).
+template <typename OpTy, BitwiseKind kind>
+struct ConvertBitwise : ConvertInResultDtype<OpTy> {
+  using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
+  StringRef unsupported(OpTy, Type dtype) const override {
+    bool isShift = kind == BitwiseKind::LeftShift ||
+                   kind == BitwiseKind::RightShift;
+    if (isNonBoolInteger(dtype) || (!isShift && dtype && dtype.isInteger(1)))
+      return "";
+    return "unsupported: a bitwise op of a non-integer dtype";
+  }
+  Value build(OpTy, OpBuilder &b, Location loc, ValueRange args,
+              Type dtype) const override {
+    Value lhs = args[0], rhs = args[1];
+    switch (kind) {
+    case BitwiseKind::And:
+      return arith::AndIOp::create(b, loc, lhs, rhs);
+    case BitwiseKind::Or:
+      return arith::OrIOp::create(b, loc, lhs, rhs);
+    case BitwiseKind::Xor:
+      return arith::XOrIOp::create(b, loc, lhs, rhs);
+    case BitwiseKind::LeftShift:
+      return arith::ShLIOp::create(b, loc, lhs, rhs);
+    case BitwiseKind::RightShift:
+      if (dtype.isUnsignedInteger())
+        return arith::ShRUIOp::create(b, loc, lhs, rhs);
+      return arith::ShRSIOp::create(b, loc, lhs, rhs);
+    }
+    llvm_unreachable("unknown bitwise kind");
+  }
+};
+
+/// bitwise_not: all bits flipped (logical not for bool).
+struct ConvertBitwiseNot : ConvertInResultDtype<AtenBitwiseNotOp> {
+  using ConvertInResultDtype::ConvertInResultDtype;
+  StringRef unsupported(AtenBitwiseNotOp, Type dtype) const override {
+    if (isNonBoolInteger(dtype) || (dtype && dtype.isInteger(1)))
+      return "";
+    return "unsupported: bitwise_not of a non-integer dtype";
+  }
+  Value build(AtenBitwiseNotOp, OpBuilder &b, Location loc, ValueRange args,
+              Type) const override {
+    Value allOnes = arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(args[0].getType(), -1));
+    return arith::XOrIOp::create(b, loc, args[0], allOnes);
+  }
+};
 } // namespace
 
 void mlir::torch2mlir::populateElementwisePatternsAndLegality(
@@ -745,6 +803,8 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertRounding<AtenCeilOp, math::CeilOp>, ConvertSin,
                ConvertCos, ConvertSign, ConvertLog1p, ConvertLeakyRelu>(
       typeConverter, context);
+  target.addIllegalOp<AtenAsinOp, AtenAcosOp, AtenAtanOp>();
+  patterns.add<ConvertAsin, ConvertAcos, ConvertAtan>(typeConverter, context);
   target.addIllegalOp<AtenPowTensorScalarOp, AtenPowTensorTensorOp,
                       AtenMaximumOp, AtenMinimumOp, AtenClampOp,
                       AtenClampTensorOp, AtenDivTensorModeOp>();
@@ -753,4 +813,14 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertMinMax<AtenMinimumOp, false>, ConvertClamp<AtenClampOp>,
                ConvertClamp<AtenClampTensorOp>, ConvertDivTensorMode>(
       typeConverter, context);
+  target.addIllegalOp<AtenBitwiseAndTensorOp, AtenBitwiseOrTensorOp,
+                      AtenBitwiseXorTensorOp, AtenBitwiseLeftShiftTensorOp,
+                      AtenBitwiseRightShiftTensorOp, AtenBitwiseNotOp>();
+  patterns.add<
+      ConvertBitwise<AtenBitwiseAndTensorOp, BitwiseKind::And>,
+      ConvertBitwise<AtenBitwiseOrTensorOp, BitwiseKind::Or>,
+      ConvertBitwise<AtenBitwiseXorTensorOp, BitwiseKind::Xor>,
+      ConvertBitwise<AtenBitwiseLeftShiftTensorOp, BitwiseKind::LeftShift>,
+      ConvertBitwise<AtenBitwiseRightShiftTensorOp, BitwiseKind::RightShift>,
+      ConvertBitwiseNot>(typeConverter, context);
 }

@@ -106,8 +106,8 @@ func.func @reduce_sum_noop(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3
 
 // -----
 
-func.func @reduce_runtime_axes(%x: !torch.vtensor<[2,3],f32>, %axes: !torch.vtensor<[1],si64>) -> !torch.vtensor<[2],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+func.func @reduce_runtime_axes(%x: !torch.vtensor<[2,3],f32>, %axes: !torch.vtensor<[?],si64>) -> !torch.vtensor<[2],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
   // expected-error @+1 {{unsupported: axes must be constant and in range}}
-  %0 = torch.operator "onnx.ReduceMax"(%x, %axes) {torch.onnx.keepdims = 0 : si64} : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[1],si64>) -> !torch.vtensor<[2],f32>
+  %0 = torch.operator "onnx.ReduceMax"(%x, %axes) {torch.onnx.keepdims = 0 : si64} : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[?],si64>) -> !torch.vtensor<[2],f32>
   return %0 : !torch.vtensor<[2],f32>
 }

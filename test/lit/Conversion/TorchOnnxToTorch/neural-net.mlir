@@ -128,3 +128,60 @@ func.func @lrn(%x: !torch.vtensor<[1,4,2,2],f32>) -> !torch.vtensor<[1,4,2,2],f3
   %0 = torch.operator "onnx.LRN"(%x) {torch.onnx.size = 3 : si64} : (!torch.vtensor<[1,4,2,2],f32>) -> !torch.vtensor<[1,4,2,2],f32>
   return %0 : !torch.vtensor<[1,4,2,2],f32>
 }
+
+// -----
+
+// ConvTranspose with stride 2 along H and 2 groups: zeros between the
+// rows ([.., 3, 1, 3, 1] padded to [.., 3, 2, 3, 1]), padded by
+// kernel - 1 (plus what the output length needs), convolved by the weight
+// with swapped channels and reversed spatial dims.
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK-DAG: %[[REVW:.*]] = torch.vtensor.literal(dense<[1, 0]> : tensor<2xi64>)
+// CHECK-DAG: %[[REVH:.*]] = torch.vtensor.literal(dense<[2, 1, 0]> : tensor<3xi64>)
+// CHECK: %[[SPLIT:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,2,3,1,3,1],f32>
+// CHECK: %[[SPREAD:.*]] = torch.aten.constant_pad_nd %[[SPLIT]], {{.*}} -> !torch.vtensor<[1,2,3,2,3,1],f32>
+// CHECK: %[[GRID:.*]] = torch.aten.view %[[SPREAD]], {{.*}} -> !torch.vtensor<[1,2,6,3],f32>
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %[[GRID]], {{.*}} -> !torch.vtensor<[1,2,9,5],f32>
+// CHECK: torch.aten.permute {{.*}} -> !torch.vtensor<[2,1,1,3,2],f32>
+// CHECK: %[[FH:.*]] = torch.aten.index_select {{.*}}, %int2, %[[REVH]]
+// CHECK: %[[FW:.*]] = torch.aten.index_select %[[FH]], %int3, %[[REVW]]
+// CHECK: torch.aten.convolution %[[PADDED]], %[[FW]], %none, {{.*}}, %int2 : {{.*}} -> !torch.vtensor<[1,2,7,4],f32>
+func.func @conv_transpose(%x: !torch.vtensor<[1,2,3,3],f32>, %w: !torch.vtensor<[2,1,3,2],f32>) -> !torch.vtensor<[1,2,7,4],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) {torch.onnx.group = 2 : si64, torch.onnx.strides = [2 : si64, 1 : si64]} : (!torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,1,3,2],f32>) -> !torch.vtensor<[1,2,7,4],f32>
+  return %0 : !torch.vtensor<[1,2,7,4],f32>
+}
+
+// -----
+
+func.func @conv_transpose_3d(%x: !torch.vtensor<[1,1,2,2,2],f32>, %w: !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  // expected-error @+1 {{unsupported: only 1-D and 2-D ConvTranspose}}
+  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) : (!torch.vtensor<[1,1,2,2,2],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
+  return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+}
+
+// -----
+
+// LpPool 1-D (p = 3) over a unit height: the window sums of |x|^3 (the
+// average times the window size), then the cube root.
+// CHECK-LABEL: func.func @lp_pool_1d
+// CHECK-DAG: %[[THIRD:.*]] = torch.constant.float 0.33333333333333331
+// CHECK-DAG: %[[P:.*]] = torch.constant.float 3.000000e+00
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3,1,8],f32>
+// CHECK: %[[A:.*]] = torch.aten.abs %[[X]]
+// CHECK: %[[POW:.*]] = torch.aten.pow.Tensor_Scalar %[[A]], %[[P]]
+// CHECK: %[[MEAN:.*]] = torch.aten.avg_pool2d %[[POW]], {{.*}} -> !torch.vtensor<[1,3,1,7],f32>
+// CHECK: %[[SUM:.*]] = torch.aten.mul.Scalar %[[MEAN]], %int2
+// CHECK: %[[ROOT:.*]] = torch.aten.pow.Tensor_Scalar %[[SUM]], %[[THIRD]]
+// CHECK: torch.aten.view %[[ROOT]], {{.*}} -> !torch.vtensor<[1,3,7],f32>
+func.func @lp_pool_1d(%x: !torch.vtensor<[1,3,8],f32>) -> !torch.vtensor<[1,3,7],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.kernel_shape = [2 : si64], torch.onnx.p = 3 : si64} : (!torch.vtensor<[1,3,8],f32>) -> !torch.vtensor<[1,3,7],f32>
+  return %0 : !torch.vtensor<[1,3,7],f32>
+}
+
+// -----
+
+func.func @lp_pool_dilations(%x: !torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  // expected-error @+1 {{unsupported: LpPool with dilations}}
+  %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.dilations = [2 : si64, 2 : si64], torch.onnx.kernel_shape = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32>
+  return %0 : !torch.vtensor<[1,1,2,2],f32>
+}

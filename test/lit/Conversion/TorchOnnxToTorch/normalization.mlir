@@ -82,3 +82,49 @@ func.func @instance_norm(%x: !torch.vtensor<[2,3,4,5],f32>, %s: !torch.vtensor<[
   %0 = torch.operator "onnx.InstanceNormalization"(%x, %s, %b) : (!torch.vtensor<[2,3,4,5],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) -> !torch.vtensor<[2,3,4,5],f32>
   return %0 : !torch.vtensor<[2,3,4,5],f32>
 }
+
+// -----
+
+// GroupNormalization (opset 21): statistics over [N, G, C/G * H * W], then
+// scale and bias per channel as [C, 1, 1].
+// CHECK-LABEL: func.func @group_norm
+// CHECK: %[[G:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[3,2,8],f32>
+// CHECK: %[[MEAN:.*]] = torch.aten.mean.dim %[[G]], {{.*}} -> !torch.vtensor<[3,2,1],f32>
+// CHECK: %[[C:.*]] = torch.aten.sub.Tensor %[[G]], %[[MEAN]]
+// CHECK: %[[R:.*]] = torch.aten.rsqrt
+// CHECK: %[[N:.*]] = torch.aten.mul.Tensor %[[C]], %[[R]]
+// CHECK: %[[Y:.*]] = torch.aten.view %[[N]], {{.*}} -> !torch.vtensor<[3,4,2,2],f32>
+// CHECK: %[[S:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[4,1,1],f32>
+// CHECK: %[[YS:.*]] = torch.aten.mul.Tensor %[[Y]], %[[S]]
+// CHECK: %[[B:.*]] = torch.aten.view %arg2, {{.*}} -> !torch.vtensor<[4,1,1],f32>
+// CHECK: torch.aten.add.Tensor %[[YS]], %[[B]]
+func.func @group_norm(%x: !torch.vtensor<[3,4,2,2],f32>, %s: !torch.vtensor<[4],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[3,4,2,2],f32> attributes {torch.onnx_meta.opset_version = 21 : si64} {
+  %0 = torch.operator "onnx.GroupNormalization"(%x, %s, %b) {torch.onnx.num_groups = 2 : si64} : (!torch.vtensor<[3,4,2,2],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[3,4,2,2],f32>
+  return %0 : !torch.vtensor<[3,4,2,2],f32>
+}
+
+// -----
+
+func.func @group_norm_groups(%x: !torch.vtensor<[3,4,2,2],f32>, %s: !torch.vtensor<[4],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[3,4,2,2],f32> attributes {torch.onnx_meta.opset_version = 21 : si64} {
+  // expected-error @+1 {{expects a float input [N, C, ...] with C a multiple of num_groups}}
+  %0 = torch.operator "onnx.GroupNormalization"(%x, %s, %b) {torch.onnx.num_groups = 3 : si64} : (!torch.vtensor<[3,4,2,2],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[3,4,2,2],f32>
+  return %0 : !torch.vtensor<[3,4,2,2],f32>
+}
+
+// -----
+
+// MeanVarianceNormalization: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9)
+// over dims 0, 2, 3.
+// CHECK-LABEL: func.func @mvn
+// CHECK: %[[MEAN:.*]] = torch.aten.mean.dim %arg0, {{.*}} -> !torch.vtensor<[1,3,1,1],f32>
+// CHECK: %[[SQ:.*]] = torch.aten.mul.Tensor %arg0, %arg0
+// CHECK: %[[MSQ:.*]] = torch.aten.mean.dim %[[SQ]]
+// CHECK: %[[VAR:.*]] = torch.aten.sub.Tensor %[[MSQ]]
+// CHECK: %[[STD:.*]] = torch.aten.sqrt %[[VAR]]
+// CHECK: %[[DEN:.*]] = torch.aten.add.Scalar %[[STD]]
+// CHECK: %[[CEN:.*]] = torch.aten.sub.Tensor %arg0, %[[MEAN]]
+// CHECK: torch.aten.div.Tensor %[[CEN]], %[[DEN]]
+func.func @mvn(%x: !torch.vtensor<[2,3,4,4],f32>) -> !torch.vtensor<[2,3,4,4],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.MeanVarianceNormalization"(%x) : (!torch.vtensor<[2,3,4,4],f32>) -> !torch.vtensor<[2,3,4,4],f32>
+  return %0 : !torch.vtensor<[2,3,4,4],f32>
+}

@@ -198,3 +198,49 @@ func.func @onehot(%i: !torch.vtensor<[3],si64>, %d: !torch.vtensor<[],f32>, %v: 
   %0 = torch.operator "onnx.OneHot"(%i, %d, %v) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[3],si64>, !torch.vtensor<[],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[3,10],f32>
   return %0 : !torch.vtensor<[3,10],f32>
 }
+
+// -----
+
+// HannWindow: a constant of the result's length, sin^2(pi n / 4).
+// CHECK-LABEL: func.func @hann_window
+// CHECK: %[[W:.*]] = torch.vtensor.literal(dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, 5.000000e-01]> : tensor<4xf32>)
+// CHECK: return %[[W]]
+func.func @hann_window(%size: !torch.vtensor<[],si32>) -> !torch.vtensor<[4],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %0 = torch.operator "onnx.HannWindow"(%size) : (!torch.vtensor<[],si32>) -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
+
+// -----
+
+func.func @blackman_window_size(%x: !torch.vtensor<[],si64>) -> !torch.vtensor<[4],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %size = torch.vtensor.literal(dense<5> : tensor<si64>) : !torch.vtensor<[],si64>
+  // expected-error @+1 {{size does not match the result}}
+  %0 = torch.operator "onnx.BlackmanWindow"(%size) : (!torch.vtensor<[],si64>) -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
+
+// -----
+
+// A one-sided DFT of a real signal along dim 1: the real and imaginary
+// parts are matmuls by constant [4, 3] cosine and (negated) sine matrices
+// along the moved axis, concatenated on the last dim.
+// CHECK-LABEL: func.func @dft_rfft
+// CHECK-DAG: %[[SIN:.*]] = torch.vtensor.literal(dense<{{\[\[}}-0.000000e+00, -0.000000e+00, -0.000000e+00], [-0.000000e+00, -1.000000e+00, {{.*}} : tensor<4x3xf32>)
+// CHECK-DAG: %[[COS:.*]] = torch.vtensor.literal(dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00], [1.000000e+00, {{.*}} : tensor<4x3xf32>)
+// CHECK: %[[RE:.*]] = torch.aten.select.int %arg0, %int3, %int0 : {{.*}} -> !torch.vtensor<[1,4,3],f32>
+// CHECK: %[[M:.*]] = torch.aten.permute %[[RE]], {{.*}} -> !torch.vtensor<[1,3,4],f32>
+// CHECK: torch.aten.matmul %[[M]], %[[COS]] : {{.*}} -> !torch.vtensor<[1,3,3],f32>
+// CHECK: torch.aten.matmul {{.*}}, %[[SIN]]
+// CHECK: torch.aten.cat {{.*}}, %int3 : {{.*}} -> !torch.vtensor<[1,3,3,2],f32>
+func.func @dft_rfft(%x: !torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,3,3,2],f32> attributes {torch.onnx_meta.opset_version = 19 : si64} {
+  %0 = torch.operator "onnx.DFT"(%x) {torch.onnx.axis = 1 : si64, torch.onnx.onesided = 1 : si64} : (!torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,3,3,2],f32>
+  return %0 : !torch.vtensor<[1,3,3,2],f32>
+}
+
+// -----
+
+func.func @dft_no_axis_fits(%x: !torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,5,3,2],f32> attributes {torch.onnx_meta.opset_version = 19 : si64} {
+  // expected-error @+1 {{no axis gives the result sizes}}
+  %0 = torch.operator "onnx.DFT"(%x) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,5,3,2],f32>
+  return %0 : !torch.vtensor<[1,5,3,2],f32>
+}

@@ -26,6 +26,20 @@ func.func @sin_cos(%a: !torch.vtensor<[4],f64>) -> (!torch.vtensor<[4],f64>, !to
 
 // -----
 
+// asin/acos/atan: math ops (calls into the C library on the RefBackend).
+// CHECK-LABEL: func.func @asin_acos_atan(
+// CHECK: math.asin %{{.*}} : f32
+// CHECK: math.acos %{{.*}} : f32
+// CHECK: math.atan %{{.*}} : f32
+func.func @asin_acos_atan(%a: !torch.vtensor<[4],f32>) -> (!torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>) {
+  %0 = torch.aten.asin %a : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
+  %1 = torch.aten.acos %a : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
+  %2 = torch.aten.atan %a : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
+  return %0, %1, %2 : !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
+}
+
+// -----
+
 // sign = (x > 0) - (x < 0): ordered compares, so NaN gives 0.
 // CHECK-LABEL: func.func @sign(
 // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):

@@ -95,24 +95,32 @@ private:
   llvm::StringMap<SmallVector<std::pair<int64_t, OnnxLowering>>> byName;
 };
 
-/// Elementwise math, comparisons, logic, casts and variadic ops.
+/// Elementwise math, comparisons, logic, bitwise ops and shifts, casts and
+/// variadic ops.
 void populateOnnxElementwiseLowerings(OnnxLoweringSet &lowerings);
-/// Conv, pooling, normalization, Gemm/MatMul, softmax, LRN.
+/// Conv, ConvTranspose, pooling (incl. LpPool), normalization, Gemm/MatMul,
+/// softmax, LRN.
 void populateOnnxNeuralNetLowerings(OnnxLoweringSet &lowerings);
-/// Reshape, Transpose, Concat, (Un)Squeeze, Constant*, Shape, Gather, ...
+/// Reshape, Transpose, Concat, (Un)Squeeze, Constant*, Shape, Gather,
+/// GatherND, Scatter(Elements/ND), ...
 void populateOnnxShapeLowerings(OnnxLoweringSet &lowerings);
-/// Reductions (ReduceSum, ReduceMean, ReduceL2, ArgMax, ...).
+/// Reductions (ReduceSum, ReduceMean, ReduceL2, ArgMax, ...), CumSum,
+/// CumProd, TopK.
 void populateOnnxReductionLowerings(OnnxLoweringSet &lowerings);
 /// Activations and math functions decomposed into core elementwise ops
 /// (Elu, Softplus, HardSwish, Swish, Sinh, Round, Mod, IsInf, CastLike...).
 void populateOnnxActivationLowerings(OnnxLoweringSet &lowerings);
 /// Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
-/// DepthToSpace, SpaceToDepth.
+/// DepthToSpace, SpaceToDepth, Einsum, DFT, Hann/Hamming/BlackmanWindow.
 void populateOnnxTensorLowerings(OnnxLoweringSet &lowerings);
-/// Layer-, RMS-, Lp- and InstanceNormalization.
+/// Layer-, RMS-, Lp-, Instance-, Group- and MeanVarianceNormalization.
 void populateOnnxNormalizationLowerings(OnnxLoweringSet &lowerings);
 /// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
 void populateOnnxLossLowerings(OnnxLoweringSet &lowerings);
+/// Attention (opset 23+): masks, caches, grouped-query attention.
+void populateOnnxAttentionLowerings(OnnxLoweringSet &lowerings);
+/// Resize and GridSample (nearest, linear, cubic interpolation).
+void populateOnnxResizeLowerings(OnnxLoweringSet &lowerings);
 
 /// Adds the pattern that applies `lowerings` to `torch.operator "onnx.*"`.
 void populateTorchOnnxToTorchPatterns(RewritePatternSet &patterns,

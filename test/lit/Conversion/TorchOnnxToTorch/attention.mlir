@@ -1,0 +1,116 @@
+// RUN: torch2mlir-opt %s -convert-torch-onnx-to-torch -split-input-file -verify-diagnostics | FileCheck %s
+
+// 4-D Attention: (Q * s) @ (K * s)^T with s = sqrt(1/sqrt(8)), a softmax
+// that gives 0 for fully masked rows, then @ V.
+// CHECK-LABEL: func.func @attention_4d
+// CHECK: %[[S:.*]] = torch.constant.float 0.59460355750136051
+// CHECK: %[[Q:.*]] = torch.aten.mul.Scalar %arg0, %[[S]]
+// CHECK: %[[K:.*]] = torch.aten.mul.Scalar %arg1, %[[S]]
+// CHECK: %[[KT:.*]] = torch.aten.permute %[[K]], {{.*}} -> !torch.vtensor<[2,3,8,6],f32>
+// CHECK: %[[QK:.*]] = torch.aten.matmul %[[Q]], %[[KT]] : {{.*}} -> !torch.vtensor<[2,3,4,6],f32>
+// CHECK: torch.aten.amax %[[QK]]
+// CHECK: %[[E:.*]] = torch.aten.exp
+// CHECK: %[[SUM:.*]] = torch.aten.sum.dim_IntList %[[E]]
+// CHECK: %[[P:.*]] = torch.aten.div.Tensor %[[E]]
+// CHECK: %[[Y:.*]] = torch.aten.matmul %[[P]], %arg2 : {{.*}} -> !torch.vtensor<[2,3,4,8],f32>
+// CHECK: return %[[Y]]
+func.func @attention_4d(%q: !torch.vtensor<[2,3,4,8],f32>, %k: !torch.vtensor<[2,3,6,8],f32>, %v: !torch.vtensor<[2,3,6,8],f32>) -> !torch.vtensor<[2,3,4,8],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v) : (!torch.vtensor<[2,3,4,8],f32>, !torch.vtensor<[2,3,6,8],f32>, !torch.vtensor<[2,3,6,8],f32>) -> !torch.vtensor<[2,3,4,8],f32>
+  return %0 : !torch.vtensor<[2,3,4,8],f32>
+}
+
+// -----
+
+// 3-D inputs with 9 query heads and 3 key/value heads (each K/V head
+// repeated 3 times), causal: a constant bias of 0 / -inf.
+// CHECK-LABEL: func.func @attention_3d_gqa_causal
+// CHECK: %[[CAUSAL:.*]] = torch.vtensor.literal(dense<{{\[\[}}0.000000e+00, 0xFF800000, {{.*}}]]> : tensor<4x6xf32>)
+// CHECK: %[[QV:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[2,4,9,8],f32>
+// CHECK: torch.aten.permute %[[QV]], {{.*}} -> !torch.vtensor<[2,9,4,8],f32>
+// CHECK: %[[KE:.*]] = torch.aten.expand {{.*}} -> !torch.vtensor<[2,3,3,6,8],f32>
+// CHECK: torch.aten.view %[[KE]], {{.*}} -> !torch.vtensor<[2,9,6,8],f32>
+// CHECK: %[[QK:.*]] = torch.aten.matmul {{.*}} -> !torch.vtensor<[2,9,4,6],f32>
+// CHECK: torch.aten.add.Tensor %[[QK]], %[[CAUSAL]]
+// CHECK: %[[Y:.*]] = torch.aten.matmul {{.*}} -> !torch.vtensor<[2,9,4,8],f32>
+// CHECK: %[[YT:.*]] = torch.aten.permute %[[Y]], {{.*}} -> !torch.vtensor<[2,4,9,8],f32>
+// CHECK: torch.aten.view %[[YT]], {{.*}} -> !torch.vtensor<[2,4,72],f32>
+func.func @attention_3d_gqa_causal(%q: !torch.vtensor<[2,4,72],f32>, %k: !torch.vtensor<[2,6,24],f32>, %v: !torch.vtensor<[2,6,24],f32>) -> !torch.vtensor<[2,4,72],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v) {torch.onnx.is_causal = 1 : si64, torch.onnx.kv_num_heads = 3 : si64, torch.onnx.q_num_heads = 9 : si64, torch.onnx.scale = 2.500000e-01 : f32} : (!torch.vtensor<[2,4,72],f32>, !torch.vtensor<[2,6,24],f32>, !torch.vtensor<[2,6,24],f32>) -> !torch.vtensor<[2,4,72],f32>
+  return %0 : !torch.vtensor<[2,4,72],f32>
+}
+
+// -----
+
+// A past cache (present = cat(past, current)), a boolean mask padded with
+// -inf to the 3 keys, softcap, and the post-softmax probabilities (mode 3).
+// CHECK-LABEL: func.func @attention_past_bool_mask
+// CHECK: %[[PK:.*]] = torch.aten.cat {{.*}} -> !torch.vtensor<[1,2,3,4],f32>
+// CHECK: %[[PV:.*]] = torch.aten.cat {{.*}} -> !torch.vtensor<[1,2,3,4],f32>
+// CHECK: %[[M:.*]] = torch.aten.where.self %arg3, {{.*}} -> !torch.vtensor<[2,2],f32>
+// CHECK: %[[BIAS:.*]] = torch.aten.constant_pad_nd %[[M]], {{.*}} -> !torch.vtensor<[2,3],f32>
+// CHECK: torch.aten.div.Scalar
+// CHECK: torch.aten.tanh
+// CHECK: %[[CAPPED:.*]] = torch.aten.mul.Scalar
+// CHECK: torch.aten.add.Tensor %[[CAPPED]], %[[BIAS]]
+// CHECK: %[[ROWMAX:.*]] = torch.aten.amax %[[BIAS]]
+// CHECK: %[[EMPTY:.*]] = torch.aten.eq.Scalar %[[ROWMAX]]
+// CHECK: %[[P:.*]] = torch.aten.where.self %[[EMPTY]]
+// CHECK: %[[Y:.*]] = torch.aten.matmul %[[P]], %[[PV]]
+// CHECK: return %[[Y]], %[[PK]], %[[PV]], %[[P]]
+func.func @attention_past_bool_mask(%q: !torch.vtensor<[1,2,2,4],f32>, %k: !torch.vtensor<[1,2,1,4],f32>, %v: !torch.vtensor<[1,2,1,4],f32>, %m: !torch.vtensor<[2,2],i1>, %pk: !torch.vtensor<[1,2,2,4],f32>, %pv: !torch.vtensor<[1,2,2,4],f32>) -> (!torch.vtensor<[1,2,2,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,2,3],f32>) attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  %0:4 = torch.operator "onnx.Attention"(%q, %k, %v, %m, %pk, %pv) {torch.onnx.qk_matmul_output_mode = 3 : si64, torch.onnx.softcap = 2.000000e+00 : f32} : (!torch.vtensor<[1,2,2,4],f32>, !torch.vtensor<[1,2,1,4],f32>, !torch.vtensor<[1,2,1,4],f32>, !torch.vtensor<[2,2],i1>, !torch.vtensor<[1,2,2,4],f32>, !torch.vtensor<[1,2,2,4],f32>) -> (!torch.vtensor<[1,2,2,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,2,3],f32>)
+  return %0#0, %0#1, %0#2, %0#3 : !torch.vtensor<[1,2,2,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,2,3],f32>
+}
+
+// -----
+
+// nonpad_kv_seqlen (opset 24) with is_causal: keys j < n[b] and, per batch,
+// j <= i + n[b] - S; float16 products and sums accumulate in float32.
+// CHECK-LABEL: func.func @attention_nonpad
+// CHECK: %[[DIFF0:.*]] = torch.vtensor.literal(dense<{{\[\[}}-1, -2, -3]]> : tensor<1x3xi64>)
+// CHECK: %[[KEYS:.*]] = torch.vtensor.literal(dense<{{\[\[}}0, 1, 2]]> : tensor<1x3xi64>)
+// CHECK: %[[N:.*]] = torch.aten.view %arg3, {{.*}} -> !torch.vtensor<[2,1,1],si64>
+// CHECK: %[[PAD:.*]] = torch.aten.lt.Tensor %[[KEYS]], %[[N]]
+// CHECK: %[[DIFF:.*]] = torch.aten.add.Tensor %[[DIFF0]], %[[N]]
+// CHECK: %[[CAUSAL:.*]] = torch.aten.ge.Scalar %[[DIFF]]
+// CHECK: %[[ALLOWED:.*]] = torch.aten.logical_and %[[PAD]], %[[CAUSAL]] : {{.*}} -> !torch.vtensor<[2,1,3],i1>
+// CHECK: torch.aten.where.self %[[ALLOWED]]
+// CHECK: torch.aten.matmul {{.*}} : !torch.vtensor<[2,1,1,4],f32>, !torch.vtensor<[2,1,4,3],f32> -> !torch.vtensor<[2,1,1,3],f32>
+// CHECK: torch.aten.sum.dim_IntList {{.*}} -> !torch.vtensor<[2,1,1,1],f32>
+func.func @attention_nonpad(%q: !torch.vtensor<[2,1,1,4],f16>, %k: !torch.vtensor<[2,1,3,4],f16>, %v: !torch.vtensor<[2,1,3,4],f16>, %n: !torch.vtensor<[2],si64>) -> !torch.vtensor<[2,1,1,4],f16> attributes {torch.onnx_meta.opset_version = 24 : si64} {
+  %none = torch.constant.none
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v, %none, %none, %none, %n) {torch.onnx.is_causal = 1 : si64} : (!torch.vtensor<[2,1,1,4],f16>, !torch.vtensor<[2,1,3,4],f16>, !torch.vtensor<[2,1,3,4],f16>, !torch.none, !torch.none, !torch.none, !torch.vtensor<[2],si64>) -> !torch.vtensor<[2,1,1,4],f16>
+  return %0 : !torch.vtensor<[2,1,1,4],f16>
+}
+
+// -----
+
+func.func @attention_3d_without_heads(%q: !torch.vtensor<[2,4,24],f32>, %k: !torch.vtensor<[2,6,24],f32>, %v: !torch.vtensor<[2,6,24],f32>) -> !torch.vtensor<[2,4,24],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  // expected-error @+1 {{3-D inputs need q_num_heads and kv_num_heads}}
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v) : (!torch.vtensor<[2,4,24],f32>, !torch.vtensor<[2,6,24],f32>, !torch.vtensor<[2,6,24],f32>) -> !torch.vtensor<[2,4,24],f32>
+  return %0 : !torch.vtensor<[2,4,24],f32>
+}
+
+// -----
+
+func.func @attention_bad_mode(%q: !torch.vtensor<[1,1,2,4],f32>, %k: !torch.vtensor<[1,1,2,4],f32>, %v: !torch.vtensor<[1,1,2,4],f32>) -> !torch.vtensor<[1,1,2,4],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  // expected-error @+1 {{unsupported qk_matmul_output_mode 4 (expects 0 to 3)}}
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v) {torch.onnx.qk_matmul_output_mode = 4 : si64} : (!torch.vtensor<[1,1,2,4],f32>, !torch.vtensor<[1,1,2,4],f32>, !torch.vtensor<[1,1,2,4],f32>) -> !torch.vtensor<[1,1,2,4],f32>
+  return %0 : !torch.vtensor<[1,1,2,4],f32>
+}
+
+// -----
+
+func.func @attention_mask_does_not_broadcast(%q: !torch.vtensor<[1,2,2,4],f32>, %k: !torch.vtensor<[1,2,3,4],f32>, %v: !torch.vtensor<[1,2,3,4],f32>, %m: !torch.vtensor<[3,2,3],f32>) -> !torch.vtensor<[1,2,2,4],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  // expected-error @+1 {{attn_mask does not broadcast to [batch, q_num_heads, q_sequence_length, kv_sequence_length]}}
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v, %m) : (!torch.vtensor<[1,2,2,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[3,2,3],f32>) -> !torch.vtensor<[1,2,2,4],f32>
+  return %0 : !torch.vtensor<[1,2,2,4],f32>
+}
+
+// -----
+
+func.func @attention_softmax_precision(%q: !torch.vtensor<[1,1,2,4],f32>, %k: !torch.vtensor<[1,1,2,4],f32>, %v: !torch.vtensor<[1,1,2,4],f32>) -> !torch.vtensor<[1,1,2,4],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  // expected-error @+1 {{unsupported softmax_precision (expects 1 FLOAT, 10 FLOAT16, 11 DOUBLE or 16 BFLOAT16)}}
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v) {torch.onnx.softmax_precision = 7 : si64} : (!torch.vtensor<[1,1,2,4],f32>, !torch.vtensor<[1,1,2,4],f32>, !torch.vtensor<[1,1,2,4],f32>) -> !torch.vtensor<[1,1,2,4],f32>
+  return %0 : !torch.vtensor<[1,1,2,4],f32>
+}
