@@ -12,7 +12,8 @@
 using namespace mlir;
 
 std::string
-mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
+mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels,
+                                                       bool parallelLoops) {
   return std::string("canonicalize,"
                      "func.func(refbackend-fuse-elementwise),"
                      "one-shot-bufferize{bufferize-function-boundaries "
@@ -22,12 +23,14 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
                      "canonicalize,"
                      "buffer-deallocation-pipeline,") +
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +
-         "func.func(convert-linalg-to-loops),"
+         (parallelLoops ? "func.func(convert-linalg-to-parallel-loops),"
+                        : "func.func(convert-linalg-to-loops),") +
          "lower-affine,"
          // Bools are bytes in memory: after the loops, only loads and
          // stores see the difference.
          "refbackend-widen-bool-buffers,"
-         "refbackend-verify-buffer-types,"
+         "refbackend-verify-buffer-types," +
+         (parallelLoops ? "refbackend-parallelize-loops," : "") +
          // math.ipowi (integer pow): a loop in a generated function.
          "convert-math-to-funcs{convert-ctlz=false},"
          "convert-scf-to-cf,"
@@ -46,8 +49,9 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels) {
 
 LogicalResult mlir::torch2mlir::refbackend::buildRefBackendPipeline(
     OpPassManager &pm, const RefBackendPipelineOptions &options) {
-  return parsePassPipeline(getRefBackendPipelineText(options.runtimeKernels),
-                           pm, llvm::errs());
+  return parsePassPipeline(
+      getRefBackendPipelineText(options.runtimeKernels, options.parallelLoops),
+      pm, llvm::errs());
 }
 
 void mlir::torch2mlir::refbackend::registerRefBackendPipeline() {

@@ -110,14 +110,45 @@ def _set_codegen_limits() -> None:
         )
 
 
+#: Basenames of OpenMP runtimes with the GNU ABI (``GOMP_parallel``):
+#: GCC's libgomp (PyTorch's Linux wheels bundle it), LLVM's libomp and
+#: Intel's libiomp5.
+_OPENMP_LIBRARY = re.compile(r"^lib(gomp|omp|iomp5)([-.][^/]*)?\.so(\.[0-9]+)*$")
+
+
+def openmp_library() -> str | None:
+    """The path of the OpenMP runtime that PyTorch loaded into this process
+    (found in ``/proc/self/maps``), or None. The RefBackend runs its
+    parallel loops on it, so compiled code and eager PyTorch share one
+    thread team, sized by ``torch.set_num_threads``."""
+    try:
+        maps = Path("/proc/self/maps").read_text()
+    except OSError:
+        return None
+    found = []
+    for line in maps.splitlines():
+        fields = line.split(maxsplit=5)  # address perms offset dev inode path
+        if len(fields) == 6 and _OPENMP_LIBRARY.match(Path(fields[5]).name):
+            found.append(fields[5])
+    # Another package may have loaded a second copy; PyTorch's is the one
+    # that torch.set_num_threads configures.
+    torch_dir = str(Path(torch.__file__).parent)
+    found.sort(key=lambda path: not path.startswith(torch_dir))
+    return found[0] if found else None
+
+
 def load_runtime() -> bool:
-    """Loads the runtime library once and gives it a BLAS; returns whether it
-    has one. The BLAS is OpenBLAS from the ``scipy-openblas32`` package;
-    without it the kernels run as (slower) loops."""
+    """Loads the runtime library once and gives it a BLAS and PyTorch's
+    OpenMP runtime; returns whether it has a BLAS. The BLAS is OpenBLAS from
+    the ``scipy-openblas32`` package; without it the kernels run as (slower)
+    loops. Without an OpenMP runtime, parallel loops run in the caller."""
     global _runtime
     if _runtime is None:
         _set_codegen_limits()
         _runtime = ctypes.CDLL(_RUNTIME_LIB)
+        openmp = openmp_library()
+        if openmp is not None:
+            _runtime.torch2mlir_runtime_init_openmp(openmp.encode())
         try:
             import scipy_openblas32
         except ImportError:
@@ -126,6 +157,15 @@ def load_runtime() -> bool:
         blas = lib_dir / f"lib{scipy_openblas32.get_library()}.so"
         _runtime.torch2mlir_runtime_init(str(blas).encode(), b"scipy_")
     return bool(_runtime.torch2mlir_runtime_has_blas())
+
+
+def parallel_regions() -> int:
+    """How many loops of compiled code have run on more than one thread in
+    this process (a counter of the runtime, for tests and benchmarks)."""
+    load_runtime()
+    count = _runtime.torch2mlir_runtime_parallel_regions
+    count.restype = ctypes.c_int64
+    return int(count())
 
 
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}

@@ -5,7 +5,8 @@
 // The whole compiler, torch IR to the LLVM dialect, on
 // softmax(relu(x + b), dim=1). The result is written to the out-param; the
 // row max and row sum share one temporary buffer, allocated once and freed
-// once.
+// once. Each loop nest is a body function that @main hands to the
+// runtime's torch2mlir_parallel_for, in program order.
 
 // ONE: {{^}}1{{$}}
 
@@ -13,11 +14,19 @@
 // CHECK-DAG: llvm.func @malloc(i64) -> !llvm.ptr
 // CHECK-LABEL: llvm.func @main(
 // CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK: %[[ADD_RELU:.*]] = llvm.mlir.addressof @main_parallel :
+// CHECK: llvm.call @torch2mlir_parallel_for(%[[ADD_RELU]],
+// CHECK: llvm.call @malloc
+// CHECK-COUNT-6: llvm.call @torch2mlir_parallel_for(
+// CHECK: llvm.call @free
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @_mlir_ciface_main(
+// CHECK: llvm.call @main(
 // x + b, relu:
+// CHECK-LABEL: llvm.func @main_parallel(
 // CHECK: %[[SUM:.*]] = llvm.fadd %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT: %[[GT:.*]] = llvm.fcmp "ugt" %[[SUM]], %{{.*}} : f32
 // CHECK-NEXT: llvm.select %[[GT]], %[[SUM]], %{{.*}} : i1, f32
-// CHECK: llvm.call @malloc
 // Row max, exp-sum and the division:
 // CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.fsub
@@ -25,10 +34,7 @@
 // CHECK: llvm.fadd
 // CHECK: llvm.intr.exp(%{{.*}}) : (f32) -> f32
 // CHECK-NEXT: llvm.fdiv
-// CHECK: llvm.call @free
-// CHECK: llvm.return
-// CHECK-LABEL: llvm.func @_mlir_ciface_main(
-// CHECK: llvm.call @main(
+// CHECK: llvm.func @torch2mlir_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64)
 // CHECK-NOT: !torch
 // CHECK-NOT: torch_c.
 // CHECK-NOT: linalg.

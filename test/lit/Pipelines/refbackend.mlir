@@ -1,8 +1,23 @@
-// RUN: torch2mlir-opt %s -torch2mlir-refbackend-pipeline -split-input-file | FileCheck %s
+// RUN: torch2mlir-opt %s -torch2mlir-refbackend-pipeline=parallel-loops=false -split-input-file | FileCheck %s
+// RUN: torch2mlir-opt %s -torch2mlir-refbackend-pipeline -split-input-file | FileCheck %s --check-prefix=PAR
 
 // linalg-on-tensors to the LLVM dialect: the result becomes an out-param
 // memref, loops replace linalg, and `llvm.emit_c_interface` adds the
-// `_mlir_ciface_` wrapper that the ExecutionEngine calls.
+// `_mlir_ciface_` wrapper that the runtime calls. The checks without a
+// prefix see sequential loops (parallel-loops=false); by default (PAR), the
+// loop is a body function that @main passes to the runtime's
+// torch2mlir_parallel_for with the trip count (4) and the least iterations
+// per task.
+
+// PAR-LABEL: llvm.func @main(
+// PAR-DAG: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
+// PAR-DAG: %[[GRAIN:.*]] = llvm.mlir.constant(3277 : i64) : i64
+// PAR-DAG: %[[BODY:.*]] = llvm.mlir.addressof @main_parallel : !llvm.ptr
+// PAR: llvm.call @torch2mlir_parallel_for(%[[BODY]], %{{.*}}, %[[N]], %[[GRAIN]])
+// PAR-NOT: llvm.fadd
+// PAR: llvm.return
+// PAR-LABEL: llvm.func @main_parallel(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64)
+// PAR: llvm.fadd
 
 // Two memref inputs and the result, each an expanded 1-D descriptor
 // (allocated ptr, aligned ptr, offset, size, stride).

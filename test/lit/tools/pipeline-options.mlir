@@ -30,7 +30,9 @@
 // REFBACKEND: buffer-results-to-out-params{{.*}}hoist-static-allocs=true modify-public-functions=true
 // REFBACKEND: ownership-based-buffer-deallocation
 // REFBACKEND: bufferization-lower-deallocations
-// REFBACKEND: convert-linalg-to-loops
+// REFBACKEND: convert-linalg-to-parallel-loops
+// REFBACKEND: refbackend-widen-bool-buffers
+// REFBACKEND: refbackend-parallelize-loops{{.*}}min-task-cost=16384
 // REFBACKEND: finalize-memref-to-llvm
 // REFBACKEND: convert-func-to-llvm
 // REFBACKEND: reconcile-unrealized-casts

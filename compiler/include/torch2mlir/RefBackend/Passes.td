@@ -39,6 +39,36 @@ def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
                            "arith::ArithDialect"];
 }
 
+def ParallelizeLoops : Pass<"refbackend-parallelize-loops", "ModuleOp"> {
+  let summary = "Run top-level parallel loops on PyTorch's OpenMP threads";
+  let description = [{
+    On loops over buffers (after `convert-linalg-to-parallel-loops`), turns
+    each `scf.parallel` that is not nested in another loop into a call of
+    the RefBackend runtime:
+
+      torch2mlir_parallel_for(@<func>_parallel_<k>, %ctx, %n, %grain)
+
+    The body is outlined into a private function `(ctx, lo, hi)` that runs
+    iterations [lo, hi) of one dimension of the loop (the outermost one with
+    at least 16 iterations or a dynamic size, else the longest); the other
+    dimensions stay inside as a sequential loop. Values the body uses are
+    stored in a stack struct `%ctx` (memref descriptors by value, indices
+    as i64); constants are cloned into the body instead. `%grain` is the
+    least number of iterations worth a task: `min-task-cost` divided by an
+    estimate of one iteration's cost (ops in the body, times the trip counts
+    of its inner loops and other dimensions; 32 for a dynamic trip count).
+    The runtime runs a loop with fewer than two grains in the calling
+    thread. Loops with reductions (`scf.reduce` operands) are left as they
+    are.
+  }];
+  let options = [
+    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"16384",
+           "least estimated cost (ops executed) of one task">,
+  ];
+  let dependentDialects = ["arith::ArithDialect", "func::FuncDialect",
+                           "LLVM::LLVMDialect", "scf::SCFDialect"];
+}
+
 def WidenBoolBuffers : Pass<"refbackend-widen-bool-buffers", "ModuleOp"> {
   let summary = "Store bool (i1) buffers as bytes (i8)";
   let description = [{

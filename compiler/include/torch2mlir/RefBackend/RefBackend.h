@@ -32,13 +32,21 @@ struct RefBackendPipelineOptions
       llvm::cl::desc("call the runtime's BLAS kernels for matmuls and "
                      "convolutions (refbackend-runtime-kernels)"),
       llvm::cl::init(true)};
+  Option<bool> parallelLoops{
+      *this, "parallel-loops",
+      llvm::cl::desc("run top-level parallel loops on the runtime's threads "
+                     "(refbackend-parallelize-loops); else all loops are "
+                     "sequential"),
+      llvm::cl::init(true)};
 };
 
 /// The textual form of `torch2mlir-refbackend-pipeline`: linalg-on-tensors
 /// -> fused elementwise ops -> one-shot bufferization (results become
-/// caller-allocated out-params) -> ownership-based deallocation -> loops ->
-/// LLVM dialect, ready for the ExecutionEngine.
-std::string getRefBackendPipelineText(bool runtimeKernels = true);
+/// caller-allocated out-params) -> ownership-based deallocation -> loops
+/// (top-level parallel loops outlined for the runtime's threads) -> LLVM
+/// dialect, ready for code generation.
+std::string getRefBackendPipelineText(bool runtimeKernels = true,
+                                      bool parallelLoops = true);
 
 /// Appends the RefBackend pipeline to `pm` (a builtin.module pass manager).
 LogicalResult buildRefBackendPipeline(OpPassManager &pm,

@@ -1,0 +1,91 @@
+"""Parallel loops: the compiled code splits top-level loops across PyTorch's
+OpenMP threads (refbackend-parallelize-loops + the runtime's
+torch2mlir_parallel_for). The results must not depend on the thread count,
+including for trip counts that do not divide evenly, reductions, dynamic
+sizes and bool buffers; and `torch.set_num_threads(1)` must keep the code on
+one thread."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import torch
+from harness import import_torch2mlir
+from torch import nn
+
+torch2mlir = import_torch2mlir()
+from torch2mlir.runtime import refbackend
+
+
+@pytest.fixture
+def threads() -> Iterator[None]:
+    old = torch.get_num_threads()
+    yield
+    torch.set_num_threads(old)
+
+
+class Mixed(nn.Module):
+    """Elementwise math, a row reduction, broadcasting and a comparison."""
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor):
+        z = torch.tanh(x) * y + 0.5
+        s = torch.softmax(z, dim=-1)
+        return s, z.sum(dim=0), (z > 0.25)
+
+
+def _inputs(rows: int, cols: int) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(rows * 7919 + cols)
+    return torch.randn(rows, cols, generator=g), torch.randn(cols, generator=g)
+
+
+@pytest.mark.skipif(
+    refbackend.openmp_library() is None, reason="PyTorch loaded no OpenMP runtime"
+)
+@pytest.mark.parametrize(("rows", "cols"), [(509, 1031), (2, 40000), (4096, 3)])
+def test_parallel_matches_eager(threads: None, rows: int, cols: int) -> None:
+    x, y = _inputs(rows, cols)
+    compiled = torch2mlir.compile(Mixed(), (x, y), cache=False)
+    expected = Mixed()(x, y)
+
+    torch.set_num_threads(2)
+    before = refbackend.parallel_regions()
+    actual = compiled(x, y)
+    assert refbackend.parallel_regions() > before, "no loop ran on two threads"
+    for got, want in zip(actual, expected):
+        torch.testing.assert_close(got, want)
+
+    torch.set_num_threads(1)
+    before = refbackend.parallel_regions()
+    single = compiled(x, y)
+    assert refbackend.parallel_regions() == before, "a loop ran on two threads"
+    for got, want in zip(single, actual):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+def test_small_loops_stay_on_the_calling_thread(threads: None) -> None:
+    x, y = _inputs(4, 8)
+    compiled = torch2mlir.compile(Mixed(), (x, y), cache=False)
+    torch.set_num_threads(2)
+    before = refbackend.parallel_regions()
+    for got, want in zip(compiled(x, y), Mixed()(x, y)):
+        torch.testing.assert_close(got, want)
+    assert refbackend.parallel_regions() == before
+
+
+@pytest.mark.skipif(
+    refbackend.openmp_library() is None, reason="PyTorch loaded no OpenMP runtime"
+)
+def test_dynamic_batch_splits_at_run_time(threads: None) -> None:
+    model = nn.Sequential(nn.Linear(256, 512), nn.GELU(), nn.LayerNorm(512)).eval()
+    batch = torch.export.Dim("batch", min=1, max=4096)
+    example = torch.randn(8, 256)
+    compiled = torch2mlir.compile(
+        model, (example,), dynamic_shapes=({0: batch},), cache=False
+    )
+    torch.set_num_threads(2)
+    for rows in (1, 3, 1000):
+        x = torch.randn(rows, 256, generator=torch.Generator().manual_seed(rows))
+        with torch.no_grad():
+            expected = model(x)
+        torch.testing.assert_close(compiled(x), expected, rtol=1e-5, atol=1e-5)
