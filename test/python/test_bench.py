@@ -61,7 +61,7 @@ def _result(
 
 def _report(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "meta": {"threads": {"torch": 2, "openblas": 2}},
+        "meta": {"threads": {"torch": 2, "torch2mlir": 2}},
         "workloads": results,
         "geomean": bench.summary(results),
         "rss_growth": {
@@ -150,7 +150,7 @@ def test_table() -> None:
         if line.startswith("workload") and "ratio" in line
     )
     header = lines[run_header]
-    assert "t2m 2/2T" in header and "eager 1T" in header
+    assert "t2m 2T" in header and "eager 1T" in header
     rows = {line.split()[0]: line for line in lines[run_header + 1 :] if line.strip()}
     # Right-aligned columns: every number ends where its header ends.
     ratio_end = header.index("ratio  ") + len("ratio")
@@ -253,17 +253,14 @@ def test_workloads_are_the_documented_ones() -> None:
     assert all(w.repeat >= 1 and w.warmup >= 0 for w in bench.WORKLOADS.values())
 
 
-def test_openblas_thread_count_can_be_set() -> None:
-    blas = bench.OpenBlasThreads()
-    if not blas.available:
-        pytest.skip("scipy-openblas32 is not installed")
-    before = blas.get()
-    try:
-        blas.set(1)
-        assert blas.get() == 1
-    finally:
-        blas.set(before)
-    assert blas.get() == before
+def test_thread_count_sizes_the_compiled_code_too() -> None:
+    import torch
+
+    before = torch.get_num_threads()
+    with bench.thread_count(1):
+        assert torch.get_num_threads() == 1
+        assert bench._runtime_threads() == 1
+    assert torch.get_num_threads() == before
 
 
 def test_rss_readers() -> None:

@@ -8,10 +8,10 @@ For every workload (the same model object, the same input tensor):
 - first run after compilation and the steady state (median over
   ``--repeat`` runs after ``--warmup`` runs), for torch2mlir and eager
   PyTorch (under ``torch.no_grad()``, ``model.eval()``), in milliseconds;
-- the same steady state with one thread: ``torch.set_num_threads(1)`` for
-  eager, ``<openblas>_set_num_threads(1)`` on the OpenBLAS library that the
-  RefBackend runtime calls for matmul/convolution (the generated code itself
-  is single-threaded);
+- the same steady state with one thread: ``torch.set_num_threads(1)``,
+  which sizes both eager PyTorch and the compiled code (its parallel loops
+  and BLAS kernels run on PyTorch's OpenMP team; OpenBLAS itself is
+  single-threaded);
 - the largest absolute difference between the two outputs;
 - the peak resident set size after the workload, in MB (2**20 bytes), from
   ``getrusage``: process-wide and monotonic, so it includes every workload
@@ -41,7 +41,6 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import ctypes
 import datetime
 import gc
 import json
@@ -203,7 +202,7 @@ def format_tables(report: Mapping[str, Any]) -> str:
     out.append("")
 
     threads = meta.get("threads", {})
-    all_label = f"{threads.get('torch', '?')}/{threads.get('openblas', '?')}T"
+    all_label = f"{threads.get('torch', '?')}T"
     header = [
         "workload",
         "t2m 1st",
@@ -291,8 +290,8 @@ def format_tables(report: Mapping[str, Any]) -> str:
         "monotonic (includes all earlier workloads)."
     )
     out.append(
-        f"threads: all = torch {threads.get('torch', '?')} / OpenBLAS "
-        f"{threads.get('openblas', '?')}; 1T = 1 / 1. "
+        f"threads: all = {threads.get('torch', '?')} (torch.set_num_threads, for "
+        f"both); 1T = 1. "
         f"repeat/warmup per workload are in the JSON. others: mean number of "
         f"cores that other processes used during the workload (0 when idle)."
     )
@@ -402,68 +401,19 @@ def time_blocks(
     return samples
 
 
-class OpenBlasThreads:
-    """The thread count of the OpenBLAS that the RefBackend runtime calls.
-
-    The runtime ``dlopen``s ``lib<get_library()>.so`` of ``scipy-openblas32``;
-    opening the same file here gives the same library instance, so its
-    ``<name>_set_num_threads`` changes what the runtime uses (unlike
-    ``OPENBLAS_NUM_THREADS``, which is read only when the library loads).
-    ``available`` is False without ``scipy-openblas32`` (the runtime then runs
-    its kernels as single-threaded loops).
-    """
-
-    def __init__(self) -> None:
-        self.available = False
-        self.library: str | None = None
-        self._set: Any = None
-        self._get: Any = None
-        try:
-            import scipy_openblas32
-        except ImportError:
-            return
-        name = scipy_openblas32.get_library()
-        path = Path(scipy_openblas32.get_lib_dir()) / f"lib{name}.so"
-        try:
-            lib = ctypes.CDLL(str(path))
-        except OSError:
-            return
-        for prefix in (f"{name}_", "openblas_"):
-            try:
-                setter = getattr(lib, f"{prefix}set_num_threads")
-                getter = getattr(lib, f"{prefix}get_num_threads")
-            except AttributeError:
-                continue
-            setter.argtypes, setter.restype = [ctypes.c_int], None
-            getter.argtypes, getter.restype = [], ctypes.c_int
-            self._set, self._get = setter, getter
-            self.available, self.library = True, str(path)
-            return
-
-    def get(self) -> int | None:
-        """Threads OpenBLAS uses now, or None if unavailable."""
-        return int(self._get()) if self.available else None
-
-    def set(self, threads: int) -> None:
-        """Makes OpenBLAS use `threads` threads (no-op if unavailable)."""
-        if self.available:
-            self._set(int(threads))
-
-
 @contextmanager
-def thread_count(blas: OpenBlasThreads, threads: int) -> Iterator[None]:
-    """Runs the body with `threads` threads for eager PyTorch and OpenBLAS."""
+def thread_count(threads: int) -> Iterator[None]:
+    """Runs the body with ``torch.set_num_threads(threads)``: the OpenMP team
+    of eager PyTorch, which the compiled code's parallel loops and BLAS
+    kernels share."""
     import torch
 
-    old_torch, old_blas = torch.get_num_threads(), blas.get()
+    old = torch.get_num_threads()
     torch.set_num_threads(threads)
-    blas.set(threads)
     try:
         yield
     finally:
-        torch.set_num_threads(old_torch)
-        if old_blas is not None:
-            blas.set(old_blas)
+        torch.set_num_threads(old)
 
 
 # --------------------------------------------------------------------------
@@ -597,7 +547,6 @@ def run_workload(
     *,
     repeat: int,
     warmup: int,
-    blas: OpenBlasThreads,
     opt_level: int = 2,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -674,7 +623,7 @@ def run_workload(
         log(
             f"[{workload.name}] steady state, 1 thread: {max(warmup, 1)} + {repeat} runs each"
         )
-        with thread_count(blas, 1):
+        with thread_count(1):
             t_eager, t_ours = time_blocks([eager, ours], max(warmup, 1), repeat)
         result["eager"]["steady"]["one"] = summarize(t_eager)
         result["torch2mlir"]["steady"]["one"] = summarize(t_ours)
@@ -688,13 +637,13 @@ def run_workload(
     return add_ratios(result)
 
 
-def rss_growth(calls: int, blas: OpenBlasThreads, opt_level: int = 2) -> dict[str, Any]:
+def rss_growth(calls: int, opt_level: int = 2) -> dict[str, Any]:
     """Current RSS (MB) before and after `calls` calls of the compiled MLP
     (after 100 warm-up calls); never raises (``error`` holds a failure).
 
-    The calls run with one OpenBLAS thread: what is checked is memory, and a
-    threaded small matmul (8 rows) can take 30x longer when other processes
-    keep the cores busy.
+    The calls run on one thread: what is checked is memory, and a threaded
+    small workload can take 30x longer when other processes keep the cores
+    busy.
     """
     out: dict[str, Any] = {
         "workload": "mlp",
@@ -707,7 +656,7 @@ def rss_growth(calls: int, blas: OpenBlasThreads, opt_level: int = 2) -> dict[st
 
         model, x = _mlp()
         compiled = torch2mlir.compile(model, (x,), opt_level=opt_level)
-        with thread_count(blas, 1):
+        with thread_count(1):
             for _ in range(100):
                 compiled(x)
             gc.collect()
@@ -868,14 +817,26 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _runtime_threads() -> int:
+    """Threads the compiled code's parallel loops may use now."""
+    from ..runtime import refbackend
+
+    refbackend.load_runtime()
+    return int(refbackend._runtime.torch2mlir_runtime_max_threads())
+
+
+def _openmp_library() -> str | None:
+    from ..runtime import refbackend
+
+    return refbackend.openmp_library()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     import torch
 
-    blas = OpenBlasThreads()
     if args.threads is not None:
         torch.set_num_threads(args.threads)
-        blas.set(args.threads)
     rss_calls = args.rss_calls
     if rss_calls is None:
         rss_calls = QUICK_RSS_CALLS if args.quick else RSS_CALLS
@@ -886,8 +847,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
-        "threads": {"torch": torch.get_num_threads(), "openblas": blas.get()},
-        "openblas_library": blas.library,
+        "threads": {"torch": torch.get_num_threads(), "torch2mlir": _runtime_threads()},
+        "openmp_library": _openmp_library(),
         "opt_level": args.opt_level,
         "quick": args.quick,
         "argv": list(sys.argv[1:] if argv is None else argv),
@@ -900,11 +861,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
     }
     print(
-        f"torch {meta['torch']}, {meta['cpu_count']} CPUs; all threads = torch "
-        f"{meta['threads']['torch']} / OpenBLAS {meta['threads']['openblas']}"
-        + (
-            "" if blas.available else " (OpenBLAS not found: runtime kernels are loops)"
-        ),
+        f"torch {meta['torch']}, {meta['cpu_count']} CPUs; all threads = "
+        f"{meta['threads']['torch']} (torch2mlir parallel loops: "
+        f"{meta['threads']['torch2mlir']} threads on {meta['openmp_library']})",
         flush=True,
     )
 
@@ -922,7 +881,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             workload,
             repeat=repeat,
             warmup=warmup,
-            blas=blas,
             opt_level=args.opt_level,
             log=log,
         )
@@ -933,7 +891,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rss = None
     if rss_calls:
         log(f"[rss] {rss_calls} calls of the compiled MLP")
-        rss = rss_growth(rss_calls, blas, args.opt_level)
+        rss = rss_growth(rss_calls, args.opt_level)
 
     cache_check = None
     if not args.no_cache_check:

@@ -12,7 +12,9 @@
 //   conv2d:       out[n] (F x OH*OW) += W (F x C*KH*KW) @ im2col(in[n])
 //
 // Any layout the fast path does not handle falls back to plain loops, so
-// every call computes the right result.
+// every call computes the right result. The BLAS runs single-threaded; the
+// kernels split batches, groups, and rows or columns of each GEMM across
+// the OpenMP team of Parallel.cpp (PyTorch's threads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +24,14 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #define T2M_EXPORT extern "C" __attribute__((visibility("default")))
+
+// Parallel.cpp.
+extern "C" void torch2mlir_parallel_for(void (*body)(void *, int64_t, int64_t),
+                                        void *ctx, int64_t n, int64_t grain);
 
 namespace {
 
@@ -52,13 +59,52 @@ using DgemmFn = void (*)(int, int, int, int, int, int, double, const double *,
 SgemmFn sgemm = nullptr;
 DgemmFn dgemm = nullptr;
 
-void gemm(int transA, int transB, int m, int n, int k, const float *a, int lda,
-          const float *b, int ldb, float *c, int ldc) {
+/// Runs f(lo, hi) over chunks of [0, n) of at least `grain` iterations on
+/// the OpenMP team (Parallel.cpp), or inline inside a parallel region.
+template <typename F>
+void parallelFor(int64_t n, int64_t grain, F &&f) {
+  auto chunk = [](void *ctx, int64_t lo, int64_t hi) {
+    (*static_cast<std::remove_reference_t<F> *>(ctx))(lo, hi);
+  };
+  torch2mlir_parallel_for(chunk, &f, n, grain);
+}
+
+/// Multiply-adds worth one task of a GEMM split (a few tens of
+/// microseconds on one core).
+constexpr int64_t kGemmTaskWork = int64_t(1) << 18;
+/// Fewer rows or columns than this per task and the BLAS loses its
+/// blocking efficiency.
+constexpr int64_t kGemmMinSplit = 16;
+
+void gemmCall(int transA, int transB, int m, int n, int k, const float *a,
+              int lda, const float *b, int ldb, float *c, int ldc) {
   sgemm(kRowMajor, transA, transB, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c, ldc);
 }
-void gemm(int transA, int transB, int m, int n, int k, const double *a,
-          int lda, const double *b, int ldb, double *c, int ldc) {
+void gemmCall(int transA, int transB, int m, int n, int k, const double *a,
+              int lda, const double *b, int ldb, double *c, int ldc) {
   dgemm(kRowMajor, transA, transB, m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc);
+}
+
+/// C (m x n, row-major) += op(A) @ op(B) on the OpenMP team: the BLAS runs
+/// single-threaded in each task, on a band of rows of C (or of columns when
+/// C is wider than tall).
+template <typename T>
+void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
+          const T *b, int ldb, T *c, int ldc) {
+  bool byRows = m >= n;
+  int64_t split = byRows ? m : n, other = byRows ? n : m;
+  int64_t grain = std::max<int64_t>(
+      kGemmMinSplit, kGemmTaskWork / std::max<int64_t>(other * k, 1));
+  parallelFor(split, grain, [&](int64_t lo, int64_t hi) {
+    int count = static_cast<int>(hi - lo);
+    if (byRows)
+      gemmCall(transA, transB, count, n, k,
+               a + lo * (transA == kNoTrans ? lda : 1), lda, b, ldb,
+               c + lo * ldc, ldc);
+    else
+      gemmCall(transA, transB, m, count, k, a, lda,
+               b + lo * (transB == kNoTrans ? 1 : ldb), ldb, c + lo, ldc);
+  });
 }
 template <typename T>
 bool haveGemm();
@@ -129,11 +175,15 @@ void matmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
 template <typename T>
 void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
                  StridedMemRef<T, 3> *c) {
-  for (int64_t i = 0; i < c->sizes[0]; ++i)
-    matmul2d(c->sizes[1], c->sizes[2], a->sizes[2],
-             a->data() + i * a->strides[0], a->strides + 1,
-             b->data() + i * b->strides[0], b->strides + 1,
-             c->data() + i * c->strides[0], c->strides + 1);
+  int64_t work = c->sizes[1] * c->sizes[2] * a->sizes[2];
+  parallelFor(c->sizes[0], kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+              [&](int64_t lo, int64_t hi) {
+                for (int64_t i = lo; i < hi; ++i)
+                  matmul2d(c->sizes[1], c->sizes[2], a->sizes[2],
+                           a->data() + i * a->strides[0], a->strides + 1,
+                           b->data() + i * b->strides[0], b->strides + 1,
+                           c->data() + i * c->strides[0], c->strides + 1);
+              });
 }
 
 /// One group of a 2-D convolution of one batch element:
@@ -195,28 +245,46 @@ template <typename T>
 void conv2dNchwFchw(StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,
                     StridedMemRef<T, 4> *out, int64_t sh, int64_t sw,
                     int64_t dh, int64_t dw) {
-  std::vector<T> col;
-  for (int64_t n = 0; n < out->sizes[0]; ++n)
-    conv2dOne(out->sizes[1], w->sizes[1], out->sizes[2], out->sizes[3],
-              w->sizes[2], w->sizes[3], sh, sw, dh, dw,
-              in->data() + n * in->strides[0], in->strides + 1, w->data(),
-              w->strides, out->data() + n * out->strides[0],
-              out->strides + 1, col);
+  int64_t work = out->sizes[1] * out->sizes[2] * out->sizes[3] *
+                 w->sizes[1] * w->sizes[2] * w->sizes[3];
+  parallelFor(out->sizes[0], kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+              [&](int64_t lo, int64_t hi) {
+                std::vector<T> col;
+                for (int64_t n = lo; n < hi; ++n)
+                  conv2dOne(out->sizes[1], w->sizes[1], out->sizes[2],
+                            out->sizes[3], w->sizes[2], w->sizes[3], sh, sw,
+                            dh, dw, in->data() + n * in->strides[0],
+                            in->strides + 1, w->data(), w->strides,
+                            out->data() + n * out->strides[0],
+                            out->strides + 1, col);
+              });
 }
 
 template <typename T>
 void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
                       StridedMemRef<T, 5> *out, int64_t sh, int64_t sw,
                       int64_t dh, int64_t dw) {
-  std::vector<T> col;
-  for (int64_t n = 0; n < out->sizes[0]; ++n)
-    for (int64_t g = 0; g < out->sizes[1]; ++g)
-      conv2dOne(out->sizes[2], w->sizes[2], out->sizes[3], out->sizes[4],
-                w->sizes[3], w->sizes[4], sh, sw, dh, dw,
-                in->data() + n * in->strides[0] + g * in->strides[1],
-                in->strides + 2, w->data() + g * w->strides[0], w->strides + 1,
-                out->data() + n * out->strides[0] + g * out->strides[1],
-                out->strides + 2, col);
+  int64_t groups = out->sizes[1];
+  int64_t work = out->sizes[2] * out->sizes[3] * out->sizes[4] *
+                 w->sizes[2] * w->sizes[3] * w->sizes[4];
+  parallelFor(out->sizes[0] * groups,
+              kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+              [&](int64_t lo, int64_t hi) {
+                std::vector<T> col;
+                for (int64_t i = lo; i < hi; ++i) {
+                  int64_t n = i / groups, g = i % groups;
+                  conv2dOne(out->sizes[2], w->sizes[2], out->sizes[3],
+                            out->sizes[4], w->sizes[3], w->sizes[4], sh, sw,
+                            dh, dw,
+                            in->data() + n * in->strides[0] +
+                                g * in->strides[1],
+                            in->strides + 2, w->data() + g * w->strides[0],
+                            w->strides + 1,
+                            out->data() + n * out->strides[0] +
+                                g * out->strides[1],
+                            out->strides + 2, col);
+                }
+              });
 }
 
 } // namespace
@@ -234,6 +302,12 @@ T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
   auto *dym = reinterpret_cast<DgemmFn>(dlsym(handle, d.c_str()));
   if (!sym || !dym)
     return 2;
+  // Threads come from the OpenMP team (see gemm): the BLAS's own pool would
+  // compete with it for the same cores.
+  std::string threads = std::string(prefix) + "openblas_set_num_threads";
+  if (auto *setThreads =
+          reinterpret_cast<void (*)(int)>(dlsym(handle, threads.c_str())))
+    setThreads(1);
   sgemm = sym;
   dgemm = dym;
   return 0;
