@@ -1,6 +1,7 @@
-"""The transformers zoo (torch2mlir.models.transformer) and dynamic shapes,
-compiled and compared with eager PyTorch (max abs error <= 1e-4 x the
-output's magnitude, float32)."""
+"""The model zoo (torch2mlir.models.transformer, and the MobileNetV3 and
+EfficientNet of torch2mlir.models.mobilenet) and dynamic shapes, compiled and
+compared with eager PyTorch (max abs error <= 1e-4 x the output's magnitude,
+float32)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 import torch
 import torch2mlir
 from torch2mlir import InputError
-from torch2mlir.models import mlp
+from torch2mlir.models import efficientnet_b0, mlp, mobilenet_v3_small
 
 transformer = pytest.importorskip("torch2mlir.models.transformer")
 pytest.importorskip("transformers")
@@ -34,6 +35,34 @@ def test_zoo_model_matches_eager(name: str) -> None:
         _assert_matches(compiled(other), model(other))
 
 
+#: Small configs of the newer zoo models: name -> (model factory, input factory).
+SMALL_ZOO = {
+    "t5": (transformer.t5, lambda seed: transformer.token_ids(2, 32, seed=seed)),
+    "llama": (transformer.llama, lambda seed: transformer.token_ids(2, 32, seed=seed)),
+    "vit": (transformer.vit, lambda seed: transformer.images(2, 64, seed=seed)),
+    "mobilenet_v3_small": (
+        mobilenet_v3_small,
+        lambda seed: transformer.images(1, 64, seed=seed),
+    ),
+    "efficientnet_b0": (
+        efficientnet_b0,
+        lambda seed: transformer.images(1, 64, seed=seed),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_ZOO))
+def test_small_zoo_model_matches_eager(name: str) -> None:
+    factory, make_input = SMALL_ZOO[name]
+    model = factory()
+    x = make_input(0)
+    compiled = torch2mlir.compile(model, (x,))
+    with torch.no_grad():
+        _assert_matches(compiled(x), model(x))
+        other = make_input(1)
+        _assert_matches(compiled(other), model(other))
+
+
 def test_zoo_imports_without_torch_operator() -> None:
     from torch2mlir.fx import export_and_import
 
@@ -44,6 +73,18 @@ def test_zoo_imports_without_torch_operator() -> None:
             output_type="raw",
         )
         assert "torch.operator" not in str(module), name
+    # The CNNs also import whole without decompositions (their activations,
+    # hardswish, hardsigmoid and silu, have their own torch-dialect ops).
+    cnns = ("mobilenet_v3_small", "efficientnet_b0")
+    for name, (factory, make_input) in SMALL_ZOO.items():
+        for decompositions in ("core-aten", "none") if name in cnns else ("core-aten",):
+            module = export_and_import(
+                factory(),
+                make_input(0),
+                output_type="raw",
+                decompositions=decompositions,
+            )
+            assert "torch.operator" not in str(module), (name, decompositions)
 
 
 def test_dynamic_batch_runs_at_any_size_in_range() -> None:

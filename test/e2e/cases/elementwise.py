@@ -1,5 +1,6 @@
 """Elementwise arithmetic with broadcasting and type promotion, relu, neg,
-exp, and dtype casts."""
+exp, float math and activations (gelu, silu, hardsigmoid, hardswish), and
+dtype casts."""
 
 from __future__ import annotations
 
@@ -282,6 +283,42 @@ def _() -> nn.Module:
 @register_case("gelu_tanh", inputs=lambda: (torch.randn(3, 8) * 2,))
 def _() -> nn.Module:
     return nn.GELU(approximate="tanh")
+
+
+def _activation_inputs() -> torch.Tensor:
+    """Both sides of the kinks at -3 and 3, the kinks themselves, large
+    magnitudes, infinities and NaN."""
+    special = [
+        -3.0,
+        3.0,
+        -100.0,
+        100.0,
+        -0.0,
+        float("inf"),
+        -float("inf"),
+        float("nan"),
+    ]
+    return torch.cat([torch.randn(40) * 4, torch.tensor(special)]).reshape(6, 8)
+
+
+@register_case("silu", inputs=lambda: (_activation_inputs(),))
+def _() -> nn.Module:
+    return nn.SiLU()
+
+
+@register_case("hardsigmoid", inputs=lambda: (_activation_inputs(),))
+def _() -> nn.Module:
+    return nn.Hardsigmoid()
+
+
+@register_case("hardswish", inputs=lambda: (_activation_inputs(),))
+def _() -> nn.Module:
+    return nn.Hardswish()
+
+
+@register_case("hardswish_f64", inputs=lambda: (_f64(3, 5) * 4,))
+def _() -> nn.Module:
+    return Fn(lambda x: nn.functional.hardswish(x) + nn.functional.silu(x))
 
 
 # Bool tensors in memory: inputs, outputs, weights and constants (the
