@@ -485,6 +485,13 @@ def _() -> nn.Module:
     return Fn(lambda x, y: (torch.maximum(x, y), torch.minimum(y, x)))
 
 
+@register_case("min_max_other", inputs=lambda: (_with_nans(3, 4), torch.randn(4)))
+def _() -> nn.Module:
+    # torch.min/max of two tensors: aten.min.other/max.other without
+    # decompositions, NaN-propagating like minimum/maximum.
+    return Fn(lambda x, y: (torch.min(x, y), torch.max(y, x)))
+
+
 @register_case("maximum_broadcast", inputs=lambda: (torch.randn(3, 1), torch.randn(4)))
 def _() -> nn.Module:
     return Fn(torch.maximum)

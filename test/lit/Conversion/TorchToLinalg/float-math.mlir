@@ -80,13 +80,14 @@ func.func @silu(%a: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
 
 // hardsigmoid(x) = min(max(x + 3, 0), 6) / 6, NaN-propagating.
 // CHECK-LABEL: func.func @hardsigmoid
-// CHECK-DAG: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG: %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
 // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
 // CHECK: %[[SHIFTED:.*]] = arith.addf %[[X]], %[[THREE]] : f32
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[LOW:.*]] = arith.maximumf %[[SHIFTED]], %[[ZERO]] : f32
-// CHECK: %[[CLAMPED:.*]] = arith.minimumf %[[LOW]], %[[SIX]] : f32
+// CHECK: %[[UPPER:.*]] = arith.constant 6.000000e+00 : f32
+// CHECK: %[[CLAMPED:.*]] = arith.minimumf %[[LOW]], %[[UPPER]] : f32
+// CHECK: %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
 // CHECK: arith.divf %[[CLAMPED]], %[[SIX]] : f32
 func.func @hardsigmoid(%a: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
   %0 = torch.aten.hardsigmoid %a : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
