@@ -238,6 +238,47 @@ struct DecomposeToView : OpRewritePattern<OpTy> {
   }
 };
 
+/// unsqueeze(x, d) with several unknown sizes: aten.view to a size list
+/// whose unknown entries are aten.size.int of the input dim they come from
+/// (DecomposeToView handles at most one unknown size, which view infers).
+struct DecomposeAtenUnsqueezeDynamic : OpRewritePattern<AtenUnsqueezeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenUnsqueezeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs known result sizes");
+    ArrayRef<int64_t> sizes = resultType.getSizes();
+    if (llvm::count(sizes, kUnknownSize) <= 1)
+      return rewriter.notifyMatchFailure(
+          op, "at most one unknown size: DecomposeToView handles it");
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return rewriter.notifyMatchFailure(op, "dim must be a constant");
+    int64_t rank = static_cast<int64_t>(sizes.size());
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return rewriter.notifyMatchFailure(op, "dim out of range");
+    Location loc = op.getLoc();
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (sizes[i] != kUnknownSize) {
+        elements.push_back(createConstantInt(rewriter, loc, sizes[i]));
+        continue;
+      }
+      // The inserted dim has size 1, so an unknown size is an input dim.
+      int64_t inputDim = i < dim ? i : i - 1;
+      elements.push_back(AtenSizeIntOp::create(
+          rewriter, loc, IntType::get(rewriter.getContext()), op.getSelf(),
+          createConstantInt(rewriter, loc, inputDim)));
+    }
+    Value list = PrimListConstructOp::create(
+        rewriter, loc, ListType::get(IntType::get(rewriter.getContext())), elements);
+    rewriter.replaceOpWithNewOp<AtenViewOp>(op, resultType, op.getSelf(), list);
+    return success();
+  }
+};
+
 /// Ops that return their operand under value semantics.
 template <typename OpTy>
 struct DecomposeToIdentity : OpRewritePattern<OpTy> {
@@ -709,6 +750,7 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeToView<Aten_UnsafeViewOp>, Aten_UnsafeViewOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenFlattenUsingIntsOp>, AtenFlattenUsingIntsOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenUnsqueezeOp>, AtenUnsqueezeOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenUnsqueezeDynamic, AtenUnsqueezeOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeOp>, AtenSqueezeOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeDimOp>, AtenSqueezeDimOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>(patterns, legal);
