@@ -273,7 +273,8 @@ struct DecomposeAtenUnsqueezeDynamic : OpRewritePattern<AtenUnsqueezeOp> {
           createConstantInt(rewriter, loc, inputDim)));
     }
     Value list = PrimListConstructOp::create(
-        rewriter, loc, ListType::get(IntType::get(rewriter.getContext())), elements);
+        rewriter, loc, ListType::get(IntType::get(rewriter.getContext())),
+        elements);
     rewriter.replaceOpWithNewOp<AtenViewOp>(op, resultType, op.getSelf(), list);
     return success();
   }
@@ -700,8 +701,8 @@ struct DecomposeWhereScalar : OpRewritePattern<OpTy> {
           op, "unsupported: a result dtype with no PyTorch ScalarType code");
     Value self = ScalarIsSelf ? *tensor : op.getSelf();
     Value other = ScalarIsSelf ? op.getOther() : *tensor;
-    rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(op, resultType,
-                                                 op.getCondition(), self, other);
+    rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
+        op, resultType, op.getCondition(), self, other);
     return success();
   }
 };
