@@ -1,6 +1,7 @@
-"""The transformers zoo (torch2mlir.models.transformer) and dynamic shapes,
-compiled and compared with eager PyTorch (max abs error <= 1e-4 x the
-output's magnitude, float32)."""
+"""The model zoo (torch2mlir.models.transformer, and the MobileNetV3 and
+EfficientNet of torch2mlir.models.mobilenet) and dynamic shapes, compiled and
+compared with eager PyTorch (max abs error <= 1e-4 x the output's magnitude,
+float32)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 import torch
 import torch2mlir
 from torch2mlir import InputError
-from torch2mlir.models import mlp
+from torch2mlir.models import efficientnet_b0, mlp, mobilenet_v3_small
 
 transformer = pytest.importorskip("torch2mlir.models.transformer")
 pytest.importorskip("transformers")
@@ -34,6 +35,34 @@ def test_zoo_model_matches_eager(name: str) -> None:
         _assert_matches(compiled(other), model(other))
 
 
+#: Small configs of the newer zoo models: name -> (model factory, input factory).
+SMALL_ZOO = {
+    "t5": (transformer.t5, lambda seed: transformer.token_ids(2, 32, seed=seed)),
+    "llama": (transformer.llama, lambda seed: transformer.token_ids(2, 32, seed=seed)),
+    "vit": (transformer.vit, lambda seed: transformer.images(2, 64, seed=seed)),
+    "mobilenet_v3_small": (
+        mobilenet_v3_small,
+        lambda seed: transformer.images(1, 64, seed=seed),
+    ),
+    "efficientnet_b0": (
+        efficientnet_b0,
+        lambda seed: transformer.images(1, 64, seed=seed),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_ZOO))
+def test_small_zoo_model_matches_eager(name: str) -> None:
+    factory, make_input = SMALL_ZOO[name]
+    model = factory()
+    x = make_input(0)
+    compiled = torch2mlir.compile(model, (x,))
+    with torch.no_grad():
+        _assert_matches(compiled(x), model(x))
+        other = make_input(1)
+        _assert_matches(compiled(other), model(other))
+
+
 def test_zoo_imports_without_torch_operator() -> None:
     from torch2mlir.fx import export_and_import
 
@@ -43,6 +72,9 @@ def test_zoo_imports_without_torch_operator() -> None:
             transformer.token_ids(1, 16),
             output_type="raw",
         )
+        assert "torch.operator" not in str(module), name
+    for name, (factory, make_input) in SMALL_ZOO.items():
+        module = export_and_import(factory(), make_input(0), output_type="raw")
         assert "torch.operator" not in str(module), name
 
 
@@ -64,7 +96,7 @@ def test_dynamic_batch_runs_at_any_size_in_range() -> None:
         compiled(torch.randn(4, 785))
 
 
-@pytest.mark.parametrize("name", ["bert", "gpt2"])
+@pytest.mark.parametrize("name", ["bert", "gpt2", "llama"])
 def test_zoo_model_with_dynamic_batch_and_sequence(name: str) -> None:
     model = getattr(transformer, name)()
     batch = torch.export.Dim("batch", min=1, max=8)

@@ -6,6 +6,24 @@ random state, so two calls give bit-identical models.
 """
 
 from torch2mlir.models.mlp import MLP, mlp
+from torch2mlir.models.mobilenet import (
+    EfficientNet,
+    MobileNetV3,
+    efficientnet_b0,
+    mobilenet_v3_small,
+)
 from torch2mlir.models.resnet import BasicBlock, Bottleneck, ResNet, resnet18, resnet50
 
-__all__ = ["MLP", "BasicBlock", "Bottleneck", "ResNet", "mlp", "resnet18", "resnet50"]
+__all__ = [
+    "MLP",
+    "BasicBlock",
+    "Bottleneck",
+    "EfficientNet",
+    "MobileNetV3",
+    "ResNet",
+    "efficientnet_b0",
+    "mlp",
+    "mobilenet_v3_small",
+    "resnet18",
+    "resnet50",
+]

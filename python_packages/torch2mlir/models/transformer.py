@@ -8,6 +8,9 @@ Each factory returns a :class:`HiddenStates` wrapper whose ``forward(input_ids)`
 takes an int64 ``[batch, seq]`` tensor of token ids and returns the float32
 ``[batch, seq, hidden]`` last hidden state (the base model, no task head):
 a single tensor, which is what torch2mlir.compile and the benchmarks compare.
+The vision transformer (:func:`vit`) takes float32 ``[batch, 3, H, W]``
+images instead (``forward(pixel_values)``) and returns ``[batch, patches + 1,
+hidden]``.
 
 ``transformers`` is a test dependency (build_tools/requirements/test.in); the
 import happens inside the factories so the package imports without it.
@@ -34,11 +37,28 @@ class HiddenStates(torch.nn.Module):
         return self.model(input_ids=input_ids).last_hidden_state
 
 
-def _build(model_class: Any, config: Any, seed: int) -> HiddenStates:
+class ImageHiddenStates(torch.nn.Module):
+    """``model(pixel_values=images).last_hidden_state`` as a module of one tensor."""
+
+    def __init__(self, model: torch.nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixel_values: torch.Tensor) -> torch.Tensor:
+        return self.model(pixel_values=pixel_values).last_hidden_state
+
+
+def _build(
+    model_class: Any,
+    config: Any,
+    seed: int,
+    wrapper: type[torch.nn.Module] = HiddenStates,
+    **kwargs: Any,
+) -> torch.nn.Module:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        model = model_class(config)
-    return HiddenStates(model).eval()
+        model = model_class(config, **kwargs)
+    return wrapper(model).eval()
 
 
 def bert(
@@ -83,6 +103,108 @@ def gpt2(
     )
     config._attn_implementation = "eager"
     return _build(transformers.GPT2Model, config, seed)
+
+
+def t5(
+    *, layers: int = 2, hidden: int = 256, heads: int = 4, seed: int = 0
+) -> HiddenStates:
+    """A T5 v1.1-style encoder (``transformers.T5EncoderModel``: RMS layer
+    norms without bias, relative position buckets shared by the layers,
+    gated-GELU feed-forward of 4x, no attention scaling; 2 layers, hidden
+    256, 4 heads of 64 by default).
+
+    Uses ``attn_implementation="eager"``, like :func:`gpt2`.
+    """
+    import transformers
+
+    config = transformers.T5Config(
+        vocab_size=VOCAB,
+        d_model=hidden,
+        d_kv=hidden // heads,
+        d_ff=4 * hidden,
+        num_layers=layers,
+        num_heads=heads,
+        feed_forward_proj="gated-gelu",
+        is_encoder_decoder=False,
+    )
+    config._attn_implementation = "eager"
+    return _build(transformers.T5EncoderModel, config, seed)
+
+
+def vit(
+    *,
+    layers: int = 2,
+    hidden: int = 256,
+    heads: int = 4,
+    image_size: int = 64,
+    patch_size: int = 8,
+    seed: int = 0,
+) -> ImageHiddenStates:
+    """A vision transformer (``transformers.ViTModel`` without the pooler:
+    a strided convolution cuts ``image_size`` x ``image_size`` images into
+    patches, a class token and learned position embeddings are added, then
+    pre-norm encoder layers with GELU; 2 layers, hidden 256, 4 heads, 64x64
+    images of 8x8 patches by default, so 65 tokens).
+
+    Its input is float32 ``[batch, 3, image_size, image_size]``
+    (:func:`images`). Uses ``attn_implementation="eager"``, like :func:`gpt2`.
+    """
+    import transformers
+
+    config = transformers.ViTConfig(
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        intermediate_size=4 * hidden,
+        image_size=image_size,
+        patch_size=patch_size,
+    )
+    config._attn_implementation = "eager"
+    return _build(
+        transformers.ViTModel,
+        config,
+        seed,
+        ImageHiddenStates,
+        add_pooling_layer=False,
+    )
+
+
+def llama(
+    *,
+    layers: int = 2,
+    hidden: int = 256,
+    heads: int = 4,
+    kv_heads: int = 2,
+    seed: int = 0,
+) -> HiddenStates:
+    """A LLaMA-style decoder (``transformers.LlamaModel``: RMSNorm, rotary
+    position embeddings, causal mask, grouped-query attention with
+    ``kv_heads`` key/value heads, SwiGLU feed-forward of 688 = ~8/3 x 256;
+    2 layers, hidden 256, 4 heads by default).
+
+    Uses ``attn_implementation="eager"``, like :func:`gpt2`.
+    """
+    import transformers
+
+    config = transformers.LlamaConfig(
+        vocab_size=VOCAB,
+        hidden_size=hidden,
+        intermediate_size=(8 * hidden // 3 + 15) // 16 * 16,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=kv_heads,
+        max_position_embeddings=512,
+        bos_token_id=VOCAB - 2,
+        eos_token_id=VOCAB - 1,
+    )
+    config._attn_implementation = "eager"
+    return _build(transformers.LlamaModel, config, seed)
+
+
+def images(batch: int, size: int = 64, *, seed: int = 0) -> torch.Tensor:
+    """float32 ``[batch, 3, size, size]`` standard-normal images, from a fixed seed."""
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(batch, 3, size, size, generator=generator)
 
 
 def token_ids(batch: int, seq: int, *, seed: int = 0) -> torch.Tensor:

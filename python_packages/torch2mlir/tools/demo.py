@@ -23,7 +23,7 @@ MODELS: dict[str, tuple[Callable[[], torch.nn.Module], Callable[[], torch.Tensor
 
 
 def _register_models() -> None:
-    from ..models import mlp, resnet18, resnet50
+    from ..models import efficientnet_b0, mlp, mobilenet_v3_small, resnet18, resnet50
 
     MODELS["mlp"] = (
         mlp,
@@ -37,12 +37,24 @@ def _register_models() -> None:
         resnet50,
         lambda: torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(0)),
     )
+    MODELS["mobilenet_v3_small"] = (
+        mobilenet_v3_small,
+        lambda: torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(0)),
+    )
+    MODELS["efficientnet_b0"] = (
+        efficientnet_b0,
+        lambda: torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(0)),
+    )
     # transformers zoo (needs the `transformers` package; imported on use).
-    for name in ("bert", "gpt2"):
+    for name in ("bert", "gpt2", "t5", "llama"):
         MODELS[name] = (
             lambda name=name: getattr(_transformer(), name)(),
             lambda: _transformer().token_ids(2, 128),
         )
+    MODELS["vit"] = (
+        lambda: _transformer().vit(image_size=224, patch_size=16),
+        lambda: _transformer().images(2, 224),
+    )
 
 
 def _transformer():
@@ -72,7 +84,7 @@ def run_model(name: str) -> bool:
     ok = error <= bound
     t = compiled.timings
     print(
-        f"{name:10s} export {t['export']:7.3f} s | import {t['import']:7.3f} s | "
+        f"{name:18s} export {t['export']:7.3f} s | import {t['import']:7.3f} s | "
         f"lowering {t['lowering']:7.3f} s | jit {t['jit']:7.3f} s | run {run:8.4f} s | "
         f"eager {eager:8.4f} s | max abs err {error:.2e} (bound {bound:.1e}) | "
         f"{'PASS' if ok else 'FAIL'}",

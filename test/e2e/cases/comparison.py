@@ -180,6 +180,21 @@ def _() -> nn.Module:
     return Fn(torch.where)
 
 
+@register_case(
+    "where_scalar_other_self",
+    inputs=lambda: (_bools(3, 4), torch.randn(3, 4), torch.randn(4)),
+)
+def _() -> nn.Module:
+    # where.ScalarOther and where.ScalarSelf without decompositions.
+    return Fn(lambda c, x, y: (torch.where(c, x, 0.5), torch.where(c, -1.0, y)))
+
+
+@register_case("where_scalar_promotes", inputs=lambda: (_bools(2, 5), _ints(2, 5)))
+def _() -> nn.Module:
+    # An int64 tensor and a float scalar give float32; an int scalar keeps int64.
+    return Fn(lambda c, i: (torch.where(c, i, 2.5), torch.where(c, 3, i)))
+
+
 class _MaskedFill(nn.Module):
     """Attention-style masking: scores where the mask allows, else -inf."""
 

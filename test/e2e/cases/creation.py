@@ -1,4 +1,4 @@
-"""full and arange: tensors made inside the program."""
+"""full, zeros, ones and arange: tensors made inside the program."""
 
 from __future__ import annotations
 
@@ -53,3 +53,30 @@ def _() -> nn.Module:
 )
 def _() -> nn.Module:
     return Fn(lambda x: x * torch.arange(-3, 3, 1, dtype=torch.float64))
+
+
+@register_case("arange_start_end", inputs=lambda: (torch.randn(2, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x * torch.arange(3, 7))
+
+
+@register_case("arange_float_end", inputs=lambda: (torch.randn(4),))
+def _() -> nn.Module:
+    # A float end makes a float32 range: 0, 1, 2, 3.
+    return Fn(lambda x: x + torch.arange(3.5))
+
+
+@register_case("zeros_ones", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    return Fn(lambda x: x * torch.ones(3, 4) + torch.zeros(4))
+
+
+@register_case("zeros_ones_dtype_arg", inputs=lambda: (torch.randint(-5, 5, (2, 3)),))
+def _() -> nn.Module:
+    return Fn(
+        lambda x: (
+            x * torch.ones(2, 3, dtype=torch.int64),
+            torch.zeros(3, dtype=torch.float64) + 1.5,
+            torch.ones(2, dtype=torch.bool),
+        )
+    )

@@ -1,5 +1,6 @@
 """Elementwise arithmetic with broadcasting and type promotion, relu, neg,
-exp, and dtype casts."""
+exp, float math and activations (gelu, silu, hardsigmoid, hardswish), and
+dtype casts."""
 
 from __future__ import annotations
 
@@ -284,6 +285,42 @@ def _() -> nn.Module:
     return nn.GELU(approximate="tanh")
 
 
+def _activation_inputs() -> torch.Tensor:
+    """Both sides of the kinks at -3 and 3, the kinks themselves, large
+    magnitudes, infinities and NaN."""
+    special = [
+        -3.0,
+        3.0,
+        -100.0,
+        100.0,
+        -0.0,
+        float("inf"),
+        -float("inf"),
+        float("nan"),
+    ]
+    return torch.cat([torch.randn(40) * 4, torch.tensor(special)]).reshape(6, 8)
+
+
+@register_case("silu", inputs=lambda: (_activation_inputs(),))
+def _() -> nn.Module:
+    return nn.SiLU()
+
+
+@register_case("hardsigmoid", inputs=lambda: (_activation_inputs(),))
+def _() -> nn.Module:
+    return nn.Hardsigmoid()
+
+
+@register_case("hardswish", inputs=lambda: (_activation_inputs(),))
+def _() -> nn.Module:
+    return nn.Hardswish()
+
+
+@register_case("hardswish_f64", inputs=lambda: (_f64(3, 5) * 4,))
+def _() -> nn.Module:
+    return Fn(lambda x: nn.functional.hardswish(x) + nn.functional.silu(x))
+
+
 # Bool tensors in memory: inputs, outputs, weights and constants (the
 # RefBackend stores bools as bytes).
 
@@ -446,6 +483,13 @@ def _with_nans(*shape: int) -> torch.Tensor:
 )
 def _() -> nn.Module:
     return Fn(lambda x, y: (torch.maximum(x, y), torch.minimum(y, x)))
+
+
+@register_case("min_max_other", inputs=lambda: (_with_nans(3, 4), torch.randn(4)))
+def _() -> nn.Module:
+    # torch.min/max of two tensors: aten.min.other/max.other without
+    # decompositions, NaN-propagating like minimum/maximum.
+    return Fn(lambda x, y: (torch.min(x, y), torch.max(y, x)))
 
 
 @register_case("maximum_broadcast", inputs=lambda: (torch.randn(3, 1), torch.randn(4)))

@@ -239,6 +239,18 @@ static Value floatConstant(OpBuilder &b, Location loc, Type type, double v) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
 }
 
+/// min(max(x + 3, 0), 6), NaN-propagating: the shared part of hardsigmoid
+/// and hardswish.
+static Value relu6OfXPlus3(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  Value three = floatConstant(b, loc, type, 3.0);
+  Value shifted = arith::AddFOp::create(b, loc, x, three);
+  Value zero = floatConstant(b, loc, type, 0.0);
+  Value low = arith::MaximumFOp::create(b, loc, shifted, zero);
+  Value six = floatConstant(b, loc, type, 6.0);
+  return arith::MinimumFOp::create(b, loc, low, six);
+}
+
 T2M_FLOAT_MATH(ConvertLog, AtenLogOp, return math::LogOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertSqrt, AtenSqrtOp, return math::SqrtOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertRsqrt, AtenRsqrtOp,
@@ -250,6 +262,27 @@ T2M_FLOAT_MATH(ConvertSigmoid, AtenSigmoidOp, {
   Value one = floatConstant(b, loc, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
   return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+})
+// silu(x) = x / (1 + exp(-x)), the form of PyTorch's CPU kernel.
+T2M_FLOAT_MATH(ConvertSilu, AtenSiluOp, {
+  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  Value denominator = arith::AddFOp::create(b, loc, one, e);
+  return arith::DivFOp::create(b, loc, x, denominator);
+})
+// hardsigmoid(x) = min(max(x + 3, 0), 6) / 6 and hardswish(x) = x *
+// min(max(x + 3, 0), 6) / 6, in the order of PyTorch's CPU kernels; NaN
+// propagates (maximumf/minimumf).
+T2M_FLOAT_MATH(ConvertHardsigmoid, AtenHardsigmoidOp, {
+  Value clamped = relu6OfXPlus3(b, loc, x);
+  return arith::DivFOp::create(b, loc, clamped,
+                               floatConstant(b, loc, x.getType(), 6.0));
+})
+T2M_FLOAT_MATH(ConvertHardswish, AtenHardswishOp, {
+  Value clamped = relu6OfXPlus3(b, loc, x);
+  Value product = arith::MulFOp::create(b, loc, x, clamped);
+  return arith::DivFOp::create(b, loc, product,
+                               floatConstant(b, loc, x.getType(), 6.0));
 })
 T2M_FLOAT_MATH(ConvertReciprocal, AtenReciprocalOp, {
   return arith::DivFOp::create(b, loc, floatConstant(b, loc, x.getType(), 1.0),
@@ -805,6 +838,9 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
       typeConverter, context);
   target.addIllegalOp<AtenAsinOp, AtenAcosOp, AtenAtanOp>();
   patterns.add<ConvertAsin, ConvertAcos, ConvertAtan>(typeConverter, context);
+  target.addIllegalOp<AtenSiluOp, AtenHardsigmoidOp, AtenHardswishOp>();
+  patterns.add<ConvertSilu, ConvertHardsigmoid, ConvertHardswish>(typeConverter,
+                                                                  context);
   target.addIllegalOp<AtenPowTensorScalarOp, AtenPowTensorTensorOp,
                       AtenMaximumOp, AtenMinimumOp, AtenClampOp,
                       AtenClampTensorOp, AtenDivTensorModeOp>();

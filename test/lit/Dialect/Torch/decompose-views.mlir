@@ -118,3 +118,21 @@ func.func @squeeze_all(%a: !torch.vtensor<[1,2,1,3],f32>) -> !torch.vtensor<[2,3
   %0 = torch.aten.squeeze %a : !torch.vtensor<[1,2,1,3],f32> -> !torch.vtensor<[2,3],f32>
   return %0 : !torch.vtensor<[2,3],f32>
 }
+
+// -----
+
+// unsqueeze with several dynamic sizes: a view whose unknown sizes are
+// aten.size.int of the input dims they come from (dims 0 and 2 of the input
+// land at 0 and 3 after the new dim 2).
+// CHECK-LABEL: func.func @unsqueeze_two_dynamic(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[?,2,?,64],f32>)
+// CHECK-DAG: %[[D0:.*]] = torch.aten.size.int %[[A]], %int0 : !torch.vtensor<[?,2,?,64],f32>, !torch.int -> !torch.int
+// CHECK-DAG: %[[D2:.*]] = torch.aten.size.int %[[A]], %int2 : !torch.vtensor<[?,2,?,64],f32>, !torch.int -> !torch.int
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %[[D0]], %int2{{.*}}, %int1{{.*}}, %[[D2]], %int64 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %[[A]], %[[S]] : !torch.vtensor<[?,2,?,64],f32>, !torch.list<int> -> !torch.vtensor<[?,2,1,?,64],f32>
+// CHECK-NOT: torch.aten.unsqueeze
+func.func @unsqueeze_two_dynamic(%a: !torch.vtensor<[?,2,?,64],f32>) -> !torch.vtensor<[?,2,1,?,64],f32> {
+  %int2 = torch.constant.int 2
+  %0 = torch.aten.unsqueeze %a, %int2 : !torch.vtensor<[?,2,?,64],f32>, !torch.int -> !torch.vtensor<[?,2,1,?,64],f32>
+  return %0 : !torch.vtensor<[?,2,1,?,64],f32>
+}

@@ -238,6 +238,48 @@ struct DecomposeToView : OpRewritePattern<OpTy> {
   }
 };
 
+/// unsqueeze(x, d) with several unknown sizes: aten.view to a size list
+/// whose unknown entries are aten.size.int of the input dim they come from
+/// (DecomposeToView handles at most one unknown size, which view infers).
+struct DecomposeAtenUnsqueezeDynamic : OpRewritePattern<AtenUnsqueezeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenUnsqueezeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs known result sizes");
+    ArrayRef<int64_t> sizes = resultType.getSizes();
+    if (llvm::count(sizes, kUnknownSize) <= 1)
+      return rewriter.notifyMatchFailure(
+          op, "at most one unknown size: DecomposeToView handles it");
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return rewriter.notifyMatchFailure(op, "dim must be a constant");
+    int64_t rank = static_cast<int64_t>(sizes.size());
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return rewriter.notifyMatchFailure(op, "dim out of range");
+    Location loc = op.getLoc();
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (sizes[i] != kUnknownSize) {
+        elements.push_back(createConstantInt(rewriter, loc, sizes[i]));
+        continue;
+      }
+      // The inserted dim has size 1, so an unknown size is an input dim.
+      int64_t inputDim = i < dim ? i : i - 1;
+      elements.push_back(AtenSizeIntOp::create(
+          rewriter, loc, IntType::get(rewriter.getContext()), op.getSelf(),
+          createConstantInt(rewriter, loc, inputDim)));
+    }
+    Value list = PrimListConstructOp::create(
+        rewriter, loc, ListType::get(IntType::get(rewriter.getContext())),
+        elements);
+    rewriter.replaceOpWithNewOp<AtenViewOp>(op, resultType, op.getSelf(), list);
+    return success();
+  }
+};
+
 /// Ops that return their operand under value semantics.
 template <typename OpTy>
 struct DecomposeToIdentity : OpRewritePattern<OpTy> {
@@ -577,6 +619,108 @@ struct DecomposeAtenRsubScalar : OpRewritePattern<AtenRsubScalarOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Factories, where and min/max with Scalar or default operands
+//===----------------------------------------------------------------------===//
+
+/// zeros(size, ...) = full(size, 0, ...) and ones(size, ...) = full(size, 1,
+/// ...): the fill value is cast to the result dtype, which the op keeps.
+template <typename OpTy, int64_t FillValue>
+struct DecomposeConstantFactory : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value fill = createConstantInt(rewriter, op.getLoc(), FillValue);
+    rewriter.replaceOpWithNewOp<AtenFullOp>(
+        op, op.getType(), op.getSize(), fill, op.getDtype(), op.getLayout(),
+        op.getDevice(), op.getPinMemory());
+    return success();
+  }
+};
+
+/// arange(end, ...) = arange.start_step(0, end, 1, ...).
+struct DecomposeAtenArange : OpRewritePattern<AtenArangeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenArangeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<AtenArangeStartStepOp>(
+        op, op.getType(), createConstantInt(rewriter, loc, 0), op.getEnd(),
+        createConstantInt(rewriter, loc, 1), op.getDtype(), op.getLayout(),
+        op.getDevice(), op.getPinMemory());
+    return success();
+  }
+};
+
+/// arange.start(start, end, ...) = arange.start_step(start, end, 1, ...).
+struct DecomposeAtenArangeStart : OpRewritePattern<AtenArangeStartOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenArangeStartOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<AtenArangeStartStepOp>(
+        op, op.getType(), op.getStart(), op.getEnd(),
+        createConstantInt(rewriter, op.getLoc(), 1), op.getDtype(),
+        op.getLayout(), op.getDevice(), op.getPinMemory());
+    return success();
+  }
+};
+
+/// A 0-d tensor of `scalar` in the dtype of `like` (a ranked tensor type):
+/// scalar_tensor(scalar, dtype=like's dtype).
+static FailureOr<Value> createScalarTensorLike(PatternRewriter &rewriter,
+                                               Location loc, Value scalar,
+                                               BaseTensorType like) {
+  std::optional<int64_t> code = getScalarTypeCode(like.getDtype());
+  if (!code)
+    return failure();
+  auto type = like.getWithSizesAndDtype(ArrayRef<int64_t>{}, like.getDtype());
+  Value none = createConstantNone(rewriter, loc);
+  return AtenScalarTensorOp::create(rewriter, loc, type, scalar,
+                                    createConstantInt(rewriter, loc, *code),
+                                    none, none, none)
+      .getResult();
+}
+
+/// where.ScalarOther(c, x, s) = where.self(c, x, scalar_tensor(s)) and
+/// where.ScalarSelf(c, s, y) = where.self(c, scalar_tensor(s), y), the
+/// scalar made a 0-d tensor of the result dtype (where.self casts its
+/// operands to the result dtype, so the promotion of the op is kept).
+template <typename OpTy, bool ScalarIsSelf>
+struct DecomposeWhereScalar : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs a known result type");
+    Location loc = op.getLoc();
+    Value scalar = ScalarIsSelf ? op.getSelf() : op.getOther();
+    FailureOr<Value> tensor =
+        createScalarTensorLike(rewriter, loc, scalar, resultType);
+    if (failed(tensor))
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: a result dtype with no PyTorch ScalarType code");
+    Value self = ScalarIsSelf ? *tensor : op.getSelf();
+    Value other = ScalarIsSelf ? op.getOther() : *tensor;
+    rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
+        op, resultType, op.getCondition(), self, other);
+    return success();
+  }
+};
+
+/// min.other(x, y) = minimum(x, y) and max.other(x, y) = maximum(x, y) (the
+/// same elementwise op under an older name).
+template <typename OpTy, typename ReplacementTy>
+struct DecomposeToBinary : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<ReplacementTy>(op, op.getType(), op.getSelf(),
+                                               op.getOther());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -607,6 +751,7 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeToView<Aten_UnsafeViewOp>, Aten_UnsafeViewOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenFlattenUsingIntsOp>, AtenFlattenUsingIntsOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenUnsqueezeOp>, AtenUnsqueezeOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenUnsqueezeDynamic, AtenUnsqueezeOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeOp>, AtenSqueezeOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeDimOp>, AtenSqueezeDimOp>(patterns, legal);
     addUnlessLegal<DecomposeToView<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>(patterns, legal);
@@ -628,6 +773,14 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeAdaptiveAvgPool2d, AtenAdaptiveAvgPool2dOp>(patterns, legal);
     addUnlessLegal<DecomposeAdaptiveAvgPool2dToAvgPool, Aten_AdaptiveAvgPool2dOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenRsubScalar, AtenRsubScalarOp>(patterns, legal);
+    addUnlessLegal<DecomposeConstantFactory<AtenZerosOp, 0>, AtenZerosOp>(patterns, legal);
+    addUnlessLegal<DecomposeConstantFactory<AtenOnesOp, 1>, AtenOnesOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenArange, AtenArangeOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenArangeStart, AtenArangeStartOp>(patterns, legal);
+    addUnlessLegal<DecomposeWhereScalar<AtenWhereScalarOtherOp, false>, AtenWhereScalarOtherOp>(patterns, legal);
+    addUnlessLegal<DecomposeWhereScalar<AtenWhereScalarSelfOp, true>, AtenWhereScalarSelfOp>(patterns, legal);
+    addUnlessLegal<DecomposeToBinary<AtenMinOtherOp, AtenMinimumOp>, AtenMinOtherOp>(patterns, legal);
+    addUnlessLegal<DecomposeToBinary<AtenMaxOtherOp, AtenMaximumOp>, AtenMaxOtherOp>(patterns, legal);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

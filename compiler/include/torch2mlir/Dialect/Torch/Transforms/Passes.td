@@ -21,7 +21,11 @@ def DecomposeComplexOps : Pass<"torch-decompose-complex-ops", "func::FuncOp"> {
     division, `aten.flatten.using_ints`/`aten.reshape`/`aten._unsafe_view`
     into `aten.view`, `aten.t`/`aten.transpose.int` into `aten.permute`,
     `aten.adaptive_avg_pool2d` into `aten.avg_pool2d` when the input size is
-    a multiple of the output size, ...
+    a multiple of the output size, `aten.zeros`/`aten.ones` into `aten.full`,
+    `aten.arange`/`aten.arange.start` into `aten.arange.start_step`,
+    `aten.where.ScalarOther`/`ScalarSelf` into `aten.where.self` of an
+    `aten.scalar_tensor`, `aten.min.other`/`max.other` into
+    `aten.minimum`/`maximum`, ...
 
     `legal-ops` names ops the backend lowers itself: those are kept even if a
     decomposition exists (e.g. `legal-ops=aten.linear,aten.matmul`).
