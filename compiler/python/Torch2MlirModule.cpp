@@ -76,7 +76,7 @@ NB_MODULE(_torch2mlir, m) {
       "this process; returns False if one is not recognized.");
   m.def(
       "compile_to_object",
-      [](MlirModule module, int optLevel) {
+      [](MlirModule module, int optLevel, bool vectorMath) {
         // One userData serves both callbacks: each appends to its own
         // member.
         struct Outputs {
@@ -86,7 +86,7 @@ NB_MODULE(_torch2mlir, m) {
         {
           nb::gil_scoped_release release;
           ok = torch2mlirCompileToObject(
-              module, optLevel,
+              module, optLevel, vectorMath,
               [](MlirStringRef text, void *data) {
                 static_cast<Outputs *>(data)->object.append(text.data,
                                                             text.length);
@@ -102,8 +102,10 @@ NB_MODULE(_torch2mlir, m) {
         return nb::bytes(outputs.object.data(), outputs.object.size());
       },
       nb::arg("module"), nb::arg("opt_level") = 2,
+      nb::arg("vector_math") = false,
       "Compiles a module in the LLVM dialect to a relocatable object for "
-      "the host CPU (bytes). Raises RuntimeError on failure.");
+      "the host CPU (bytes); with vector_math, math-function loops call "
+      "glibc's libmvec. Raises RuntimeError on failure.");
   nb::class_<ObjectJit>(m, "ObjectJit",
                         "An object file linked into its own JIT session.")
       .def(nb::init<nb::bytes, const std::vector<std::string> &>(),

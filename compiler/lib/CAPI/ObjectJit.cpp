@@ -13,15 +13,16 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -43,8 +44,79 @@ static void report(MlirStringCallback callback, void *userData,
   callback(mlirStringRefCreate(text.data(), text.size()), userData);
 }
 
+/// glibc's vector variants (libmvec, glibc >= 2.35) of math functions that
+/// LLVM's own LIBMVEC table leaves out; the RefBackend's code calls them
+/// through convert-math-to-libm (tanh, erf: GELU). `_ZGVbN4v`: SSE, 4 x f32
+/// or 2 x f64 lanes; `_ZGVdN8v`: AVX2, 8 x f32 or 4 x f64.
+struct VectorVariant {
+  const char *scalar, *vector;
+  unsigned lanes;
+  const char *abi;
+};
+constexpr VectorVariant kExtraLibmvec[] = {
+    {"tanhf", "_ZGVbN4v_tanhf", 4, "_ZGV_LLVM_N4v"},
+    {"tanhf", "_ZGVdN8v_tanhf", 8, "_ZGV_LLVM_N8v"},
+    {"tanh", "_ZGVbN2v_tanh", 2, "_ZGV_LLVM_N2v"},
+    {"tanh", "_ZGVdN4v_tanh", 4, "_ZGV_LLVM_N4v"},
+    // The optimizer turns tanhf calls into the tanh intrinsic.
+    {"llvm.tanh.f32", "_ZGVbN4v_tanhf", 4, "_ZGV_LLVM_N4v"},
+    {"llvm.tanh.f32", "_ZGVdN8v_tanhf", 8, "_ZGV_LLVM_N8v"},
+    {"llvm.tanh.f64", "_ZGVbN2v_tanh", 2, "_ZGV_LLVM_N2v"},
+    {"llvm.tanh.f64", "_ZGVdN4v_tanh", 4, "_ZGV_LLVM_N4v"},
+    {"erff", "_ZGVbN4v_erff", 4, "_ZGV_LLVM_N4v"},
+    {"erff", "_ZGVdN8v_erff", 8, "_ZGV_LLVM_N8v"},
+    {"erf", "_ZGVbN2v_erf", 2, "_ZGV_LLVM_N2v"},
+    {"erf", "_ZGVdN4v_erf", 4, "_ZGV_LLVM_N4v"},
+};
+
+/// The libraries the optimizer may assume: the host's C library, plus the
+/// vector math of libmvec with `vectorMath`.
+static llvm::TargetLibraryInfoImpl libraryInfo(const llvm::TargetMachine &tm,
+                                               bool vectorMath) {
+  llvm::TargetLibraryInfoImpl info(tm.getTargetTriple());
+  if (vectorMath && tm.getTargetTriple().isX86() &&
+      tm.getTargetTriple().isOSLinux()) {
+    info.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
+                                            tm.getTargetTriple());
+    std::vector<llvm::VecDesc> extra;
+    for (const VectorVariant &v : kExtraLibmvec)
+      extra.emplace_back(v.scalar, v.vector,
+                         llvm::ElementCount::getFixed(v.lanes),
+                         /*Masked=*/false, v.abi, std::nullopt);
+    info.addVectorizableFunctions(extra);
+  }
+  return info;
+}
+
+/// LLVM's default optimization pipeline at `optLevel` (as clang -O<n>),
+/// with `libraries` as what the optimizer knows of the C library.
+static void optimize(llvm::Module &module, llvm::TargetMachine &tm,
+                     int optLevel,
+                     const llvm::TargetLibraryInfoImpl &libraries) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&tm);
+  // Registered first, so the default registration below keeps it.
+  functions.registerPass([&] { return llvm::TargetLibraryAnalysis(libraries); });
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::OptimizationLevel level = optLevel <= 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes =
+      optLevel <= 0 ? builder.buildO0DefaultPipeline(level)
+                    : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, modules);
+}
+
 bool torch2mlirCompileToObject(MlirModule module, int optLevel,
-                               MlirStringCallback onObject,
+                               bool vectorMath, MlirStringCallback onObject,
                                MlirStringCallback onError, void *userData) {
   initializeNativeTarget();
   ModuleOp op = unwrap(module);
@@ -81,17 +153,16 @@ bool torch2mlirCompileToObject(MlirModule module, int optLevel,
   }
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                            machine->get());
-  if (llvm::Error error = optimize(llvmModule.get())) {
-    report(onError, userData,
-           "LLVM optimization failed: " + llvm::toString(std::move(error)));
-    return false;
-  }
+  llvm::TargetLibraryInfoImpl libraries =
+      libraryInfo(**machine, vectorMath);
+  optimize(*llvmModule, **machine, optLevel, libraries);
 
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream stream(object);
   llvm::legacy::PassManager codegen;
+  // Code generation replaces vector math intrinsics left by the optimizer
+  // with the same library's calls.
+  codegen.add(new llvm::TargetLibraryInfoWrapperPass(libraries));
   if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
                                       llvm::CodeGenFileType::ObjectFile)) {
     report(onError, userData, "this target cannot emit object files");

@@ -14,6 +14,8 @@ bool result is written through the ``uint8`` view of a bool tensor.
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
+import platform
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,6 +139,31 @@ def openmp_library() -> str | None:
     return found[0] if found else None
 
 
+#: A vector variant that only glibc >= 2.35 has (the tanh/erf family).
+_LIBMVEC_PROBE = "_ZGVdN8v_erff"
+_libmvec: str | None | bool = False  # False: not looked up yet
+
+
+def vector_math_library() -> str | None:
+    """glibc's vector math library (libmvec, x86-64 Linux, glibc >= 2.35),
+    loaded into the process, or None. With it, loops that call exp, log,
+    tanh, erf... are vectorized into its ``_ZGV...`` functions (at most 4
+    ulp of error, as glibc documents); without it they call the scalar C
+    library."""
+    global _libmvec
+    if _libmvec is False:
+        _libmvec = None
+        name = ctypes.util.find_library("mvec")
+        if platform.machine() in ("x86_64", "AMD64") and name:
+            try:
+                library = ctypes.CDLL(name)
+            except OSError:
+                library = None
+            if library is not None and hasattr(library, _LIBMVEC_PROBE):
+                _libmvec = name
+    return _libmvec
+
+
 def load_runtime() -> bool:
     """Loads the runtime library once and gives it a BLAS and PyTorch's
     OpenMP runtime; returns whether it has a BLAS. The BLAS is OpenBLAS from
@@ -213,17 +240,20 @@ def compile_object(
     from .._mlir_libs import _torch2mlir
 
     load_runtime()  # also sets the code generation options, once
+    vector_math = vector_math_library() is not None
     key = None
     if cache and _cache.enabled():
         # The text, with locations (they become debug info): unlike the
         # bytecode, it is the same in every process.
         text = llvm_module.operation.get_asm(binary=True, enable_debug_info=True)
-        key = _cache.object_key(text, opt_level, _CODEGEN_OPTIONS)
+        key = _cache.object_key(
+            text, opt_level, [*_CODEGEN_OPTIONS, f"libmvec={vector_math}"]
+        )
         cached = _cache.load_object(key)
         if cached is not None:
             return cached, True
     try:
-        code = _torch2mlir.compile_to_object(llvm_module, opt_level)
+        code = _torch2mlir.compile_to_object(llvm_module, opt_level, vector_math)
     except RuntimeError as error:
         raise CompileError(f"LLVM code generation failed: {error}") from error
     if key is not None:
@@ -291,7 +321,10 @@ class RefBackendModule:
         self.object_code = object_code
         from .._mlir_libs import _torch2mlir
 
-        self._jit = _torch2mlir.ObjectJit(object_code, [_RUNTIME_LIB])
+        libraries = [_RUNTIME_LIB]
+        if vector_math_library() is not None:
+            libraries.append(vector_math_library())
+        self._jit = _torch2mlir.ObjectJit(object_code, libraries)
         address = self._jit.lookup("_mlir_ciface_" + func_name)
         if not address:
             raise CompileError(f"the compiled code has no function {func_name}")

@@ -17,12 +17,15 @@ extern "C" {
 #endif
 
 /// Translates `module` (LLVM dialect) to LLVM IR, optimizes it at
-/// `optLevel` (0-3) and emits a relocatable object for the host CPU. On
-/// success calls `onObject` with the object's bytes and returns true; on
-/// failure calls `onError` with the reason and returns false. The object is
-/// what the RefBackend caches on disk.
+/// `optLevel` (0-3) and emits a relocatable object for the host CPU. With
+/// `vectorMath`, loops calling exp, log, sin, cos, tan, pow, tanh, erf
+/// (f32/f64) vectorize into calls of glibc's libmvec (`_ZGV...` symbols;
+/// the JIT session must then resolve them). On success calls `onObject`
+/// with the object's bytes and returns true; on failure calls `onError`
+/// with the reason and returns false. The object is what the RefBackend
+/// caches on disk.
 MLIR_CAPI_EXPORTED bool
-torch2mlirCompileToObject(MlirModule module, int optLevel,
+torch2mlirCompileToObject(MlirModule module, int optLevel, bool vectorMath,
                           MlirStringCallback onObject,
                           MlirStringCallback onError, void *userData);
 
