@@ -4,6 +4,8 @@ dtype casts."""
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import nn
 
@@ -444,6 +446,22 @@ def _() -> nn.Module:
 @register_case("pow_cube_negative_base", inputs=lambda: (torch.randn(3, 4),))
 def _() -> nn.Module:
     return Fn(lambda x: x**3)
+
+
+@register_case(
+    "pow_reciprocals",
+    inputs=lambda: (
+        torch.cat(
+            [
+                torch.rand(3, 4) * 3 + 0.1,
+                torch.tensor([[0.0, -0.0, math.inf, math.nan]]),
+            ]
+        ),
+    ),
+)
+def _() -> nn.Module:
+    # Computed as PyTorch's CPU kernel does: 1 / x, 1 / (x * x), 1 / sqrt(x).
+    return Fn(lambda x: (x**-1, x**-2.0, x**-0.5, x**3.0))
 
 
 @register_case("pow_i64_scalar", inputs=lambda: (_ints(3, 4, low=-6, high=6),))

@@ -495,9 +495,11 @@ static Value createPow(OpBuilder &b, Location loc, Value base, Value exponent) {
   return math::IPowIOp::create(b, loc, base, exponent);
 }
 
-/// pow.Tensor_Scalar: a constant exponent of 0, 1, 2 or 0.5 is 1, x, x * x
-/// or sqrt(x); others are math.powf (float results) or math.ipowi (integer
-/// results, non-negative integer exponents).
+/// pow.Tensor_Scalar: as PyTorch's CPU kernel, a constant exponent of 0, 1,
+/// 2, 3 or 0.5 is 1, x, x * x, x * x * x or sqrt(x), and for floats -1, -2
+/// and -0.5 are 1 / x, 1 / (x * x) and 1 / sqrt(x); others are math.powf
+/// (float results) or math.ipowi (integer results, non-negative integer
+/// exponents).
 struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -539,11 +541,27 @@ struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
                         : b.getIntegerAttr(x.getType(), 1));
           if (constant && *constant == 1.0)
             return x;
+          auto mul = [&](Value l, Value r) -> Value {
+            return isFloat ? arith::MulFOp::create(b, loc, l, r).getResult()
+                           : arith::MulIOp::create(b, loc, l, r).getResult();
+          };
+          auto reciprocal = [&](Value v) -> Value {
+            Value one = arith::ConstantOp::create(
+                b, loc, b.getFloatAttr(v.getType(), 1.0));
+            return arith::DivFOp::create(b, loc, one, v);
+          };
           if (constant && *constant == 2.0)
-            return isFloat ? arith::MulFOp::create(b, loc, x, x).getResult()
-                           : arith::MulIOp::create(b, loc, x, x).getResult();
+            return mul(x, x);
+          if (constant && *constant == 3.0)
+            return mul(mul(x, x), x);
           if (constant && *constant == 0.5)
             return math::SqrtOp::create(b, loc, x);
+          if (isFloat && constant && *constant == -1.0)
+            return reciprocal(x);
+          if (isFloat && constant && *constant == -2.0)
+            return reciprocal(mul(x, x));
+          if (isFloat && constant && *constant == -0.5)
+            return reciprocal(math::SqrtOp::create(b, loc, x));
           return createPow(b, loc, x, args[1]);
         });
     rewriter.replaceOp(op, result);

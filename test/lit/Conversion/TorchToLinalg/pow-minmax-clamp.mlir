@@ -1,7 +1,7 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
 // pow.Tensor_Scalar: x * x for 2, sqrt for 0.5, math.powf otherwise;
-// math.ipowi on integers (scalar or tensor exponents).
+// math.ipowi on integers (scalar or tensor exponents) other than 0-3.
 // CHECK-LABEL: func.func @pow(
 // CHECK: ^bb0(%[[A:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[SQ:.*]] = arith.mulf %[[A]], %[[A]] : f32
@@ -19,13 +19,52 @@ func.func @pow(%a: !torch.vtensor<[4],f32>, %b: !torch.vtensor<[4],si64>, %c: !t
   %two = torch.constant.int 2
   %half = torch.constant.float 5.000000e-01
   %e = torch.constant.float 2.700000e+00
-  %three = torch.constant.int 3
+  %three = torch.constant.int 5
   %0 = torch.aten.pow.Tensor_Scalar %a, %two : !torch.vtensor<[4],f32>, !torch.int -> !torch.vtensor<[4],f32>
   %1 = torch.aten.pow.Tensor_Scalar %a, %half : !torch.vtensor<[4],f32>, !torch.float -> !torch.vtensor<[4],f32>
   %2 = torch.aten.pow.Tensor_Scalar %a, %e : !torch.vtensor<[4],f32>, !torch.float -> !torch.vtensor<[4],f32>
   %3 = torch.aten.pow.Tensor_Scalar %b, %three : !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
   %4 = torch.aten.pow.Tensor_Tensor %b, %c : !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64> -> !torch.vtensor<[4],si64>
   return %0, %1, %2, %3, %4 : !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>
+}
+
+// Exponents that PyTorch's CPU kernel computes with multiplications and
+// divisions: 3 (floats and integers), -1, -2 and -0.5 (floats).
+// CHECK-LABEL: func.func @pow_special(
+// CHECK: ^bb0(%[[A:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[SQ:.*]] = arith.mulf %[[A]], %[[A]] : f32
+// CHECK-NEXT: %[[CUBE:.*]] = arith.mulf %[[SQ]], %[[A]] : f32
+// CHECK-NEXT: linalg.yield %[[CUBE]] : f32
+// CHECK: ^bb0(%[[I:.*]]: i64, %{{.*}}: i64):
+// CHECK-NEXT: %[[ISQ:.*]] = arith.muli %[[I]], %[[I]] : i64
+// CHECK-NEXT: arith.muli %[[ISQ]], %[[I]] : i64
+// CHECK: ^bb0(%[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[INV:.*]] = arith.divf %[[ONE]], %[[B]] : f32
+// CHECK-NEXT: linalg.yield %[[INV]] : f32
+// CHECK: ^bb0(%[[C:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[CSQ:.*]] = arith.mulf %[[C]], %[[C]] : f32
+// CHECK-NEXT: %[[ONE2:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: arith.divf %[[ONE2]], %[[CSQ]] : f32
+// CHECK: ^bb0(%[[D:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[ROOT:.*]] = math.sqrt %[[D]] : f32
+// CHECK-NEXT: %[[ONE3:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: arith.divf %[[ONE3]], %[[ROOT]] : f32
+// CHECK-NOT: math.powf
+// CHECK-NOT: math.ipowi
+// CHECK: return
+func.func @pow_special(%a: !torch.vtensor<[4],f32>, %b: !torch.vtensor<[4],si64>) -> (!torch.vtensor<[4],f32>, !torch.vtensor<[4],si64>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>) {
+  %three = torch.constant.float 3.000000e+00
+  %int3 = torch.constant.int 3
+  %m1 = torch.constant.int -1
+  %m2 = torch.constant.float -2.000000e+00
+  %mhalf = torch.constant.float -5.000000e-01
+  %0 = torch.aten.pow.Tensor_Scalar %a, %three : !torch.vtensor<[4],f32>, !torch.float -> !torch.vtensor<[4],f32>
+  %1 = torch.aten.pow.Tensor_Scalar %b, %int3 : !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
+  %2 = torch.aten.pow.Tensor_Scalar %a, %m1 : !torch.vtensor<[4],f32>, !torch.int -> !torch.vtensor<[4],f32>
+  %3 = torch.aten.pow.Tensor_Scalar %a, %m2 : !torch.vtensor<[4],f32>, !torch.float -> !torch.vtensor<[4],f32>
+  %4 = torch.aten.pow.Tensor_Scalar %a, %mhalf : !torch.vtensor<[4],f32>, !torch.float -> !torch.vtensor<[4],f32>
+  return %0, %1, %2, %3, %4 : !torch.vtensor<[4],f32>, !torch.vtensor<[4],si64>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
 }
 
 // -----
