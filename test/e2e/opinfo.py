@@ -297,7 +297,7 @@ def compile_error_reason(message: str) -> str:
     part that is the same for every sample that fails the same way."""
     lines = [line.strip() for line in str(message).splitlines() if line.strip()]
     main = lines[1] if len(lines) > 1 and lines[0].endswith("failed:") else lines[0]
-    main = re.sub(r"^\S+\.py:\d+ (\(node [^)]*\) )?: ?", "", main)
+    main = re.sub(r"^\S+\.py:\d+( \(node [^)]*\))?: ", "", main)
     main = re.sub(r"^\(node [^)]*\): ", "", main)
     main = re.sub(r"^loc\([^)]*\)(\([^)]*\))?: ", "", main)
     return _one_line(main)
@@ -743,6 +743,37 @@ def _cell(text: str) -> str:
 # ---------------------------------------------------------------------------
 
 
+def merge_earlier_run(
+    path: Path,
+    pairs: list[tuple[str, str]],
+    samples: list[SampleResult],
+    out_of_scope: dict[tuple[str, str], str],
+    core_ops: set[str],
+) -> tuple[list[tuple[str, str]], list[SampleResult]]:
+    """This run's pairs and samples plus those of the run in `path` (a JSON
+    of :func:`write_json`) for the pairs this run did not select; fills
+    `out_of_scope` and `core_ops` for them."""
+    earlier = json.loads(path.read_text())
+    ran = set(pairs)
+    kept = [p for p in earlier["pairs"] if (p["op"], p["dtype"]) not in ran]
+    for pair in kept:
+        if pair["status"] == "not in scope" and not pair["counts"]:
+            out_of_scope[(pair["op"], pair["dtype"])] = pair["reason"]
+        if pair["core_aten"]:
+            core_ops.add(pair["op"])
+    fields = set(SampleResult.__dataclass_fields__)
+    kept_samples = [
+        SampleResult(**{k: v for k, v in sample.items() if k in fields})
+        for sample in earlier["samples"]
+        if (sample["op"], sample["dtype"]) not in ran
+    ]
+    merged = sorted(
+        [*((p["op"], p["dtype"]) for p in kept), *pairs],
+        key=lambda pair: (pair[0], DTYPE_NAMES.index(pair[1])),
+    )
+    return merged, kept_samples + samples
+
+
 def _run_one(opinfo: Any, dtype: str, index: int) -> int:
     samples = generate_samples(opinfo, dtype, index + 1)
     if index >= len(samples):
@@ -795,6 +826,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the whole run here")
     parser.add_argument("--markdown", type=Path, help="write the coverage table here")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--update",
+        type=Path,
+        help="a JSON of an earlier run: keep its pairs that this run does not "
+        "select (rerun a subset after a fix, e.g. --update reports/opinfo.json -k softmax)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -852,6 +889,10 @@ def main(argv: list[str] | None = None) -> int:
         if progress is not None:
             progress.close()
     elapsed = time.perf_counter() - start
+    if args.update:
+        pairs, samples = merge_earlier_run(
+            args.update, pairs, samples, out_of_scope, core_ops
+        )
     table = summarize_pairs(samples, pairs, out_of_scope, core_ops)
     numbers = summary(table, samples)
     numbers["seconds"] = round(elapsed, 1)
@@ -862,6 +903,7 @@ def main(argv: list[str] | None = None) -> int:
         "filter": args.filter,
         "ops": args.op,
         "dtypes": args.dtype,
+        "updated": str(args.update or ""),
     }
     if args.json:
         write_json(args.json, table, samples, numbers, settings)

@@ -94,8 +94,12 @@ class Worker:
         return json.loads(line) if line else None
 
     def exit_code(self) -> int | None:
-        """The exit code of a dead worker (None while it runs)."""
-        return self.process.poll()
+        """The exit code of a dead worker (None if it still runs after 5 s:
+        its stdout closed first)."""
+        try:
+            return self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return None
 
     def restart(self) -> None:
         """Kills this process (if alive) and starts a fresh one."""
