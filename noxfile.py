@@ -4,6 +4,7 @@
     nox -s demo                   # build, then run the demo
     nox -s bench                  # build, then torch2mlir vs eager timings
     nox -s e2e-onnx               # build, then the ONNX conformance suites
+    nox -s opinfo                 # build, then PyTorch's OpInfo samples (reports/)
     nox -s build -- --monolithic  # any build_tools/build.py arguments
 
 Sessions stay short: they install the locked requirements
@@ -144,6 +145,25 @@ def e2e_onnx(session: nox.Session) -> None:
         *session.posargs,
     )
     _python(session, env, "-m", "pytest", "test/e2e/test_onnx_light.py")
+
+
+@nox.session(venv_backend="none")
+def opinfo(session: nox.Session) -> None:
+    """Build, then PyTorch's OpInfo samples through torch2mlir.compile: the
+    coverage table (op x dtype) in reports/opinfo.{json,md} and a summary line
+    (posargs go to the harness, e.g. `-- -k softmax --samples 0`)."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _python(
+        session,
+        env,
+        "test/e2e/opinfo.py",
+        "--json",
+        "reports/opinfo.json",
+        "--markdown",
+        "reports/opinfo.md",
+        *session.posargs,
+    )
 
 
 @nox.session(venv_backend="none")

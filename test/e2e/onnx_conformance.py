@@ -25,7 +25,6 @@ import argparse
 import collections
 import json
 import os
-import subprocess
 import sys
 import time
 import tomllib
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from workers import Worker, pool_map, serve
 
 HERE = Path(__file__).resolve().parent
 XFAIL_FILE = HERE / "onnx_xfail.toml"
@@ -179,95 +179,42 @@ def run_case(case: Any) -> Result:
 def _worker() -> None:
     """Reads case names on stdin, writes one JSON result per line."""
     cases = collect_cases()
-    print("ready", flush=True)
-    for line in sys.stdin:
-        name = line.strip()
-        if name:
-            result = run_case(cases[name])
-            print(json.dumps(asdict(result)), flush=True)
-
-
-class _Worker:
-    def __init__(self, env: dict[str, str]) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, __file__, "--worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=env,
-        )
-        assert self.process.stdout.readline().strip() == "ready"
-
-    def run(self, name: str) -> dict | None:
-        """Sends `name`; the result, or None if the worker died."""
-        try:
-            self.process.stdin.write(name + "\n")
-            self.process.stdin.flush()
-            line = self.process.stdout.readline()
-        except (BrokenPipeError, OSError):
-            return None
-        return json.loads(line) if line else None
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
+    serve(lambda name: [asdict(run_case(cases[name]))])
 
 
 def run_all(
     names: list[str], cases: dict[str, Any], jobs: int = 2
 ) -> dict[str, Result]:
     """Runs `names` in `jobs` worker processes; a dead worker is replaced."""
-    import queue
-    import threading
-
-    env = dict(os.environ)
-    # Each worker uses one core: `jobs` of them share the machine.
-    env.setdefault("OMP_NUM_THREADS", "1")
-    todo: queue.Queue[str] = queue.Queue()
-    for name in names:
-        todo.put(name)
     results: dict[str, Result] = {}
-    lock = threading.Lock()
 
-    def work() -> None:
-        worker = _Worker(env)
-        while True:
-            try:
-                name = todo.get_nowait()
-            except queue.Empty:
-                break
-            timer = threading.Timer(CASE_TIMEOUT, worker.process.kill)
-            timer.start()
-            start = time.perf_counter()
-            raw = worker.run(name)
-            timer.cancel()
-            if raw is None:
-                elapsed = time.perf_counter() - start
-                status = "timeout" if elapsed >= CASE_TIMEOUT else "crash"
+    def work(worker: Worker, name: str) -> None:
+        start = time.perf_counter()
+        raw = worker.receive(CASE_TIMEOUT) if worker.send(name) else None
+        if raw is None:
+            elapsed = time.perf_counter() - start
+            if worker.timed_out:
                 result = Result(
                     name,
                     _op_of(cases[name]),
-                    status,
-                    f"the worker process died (exit code {worker.process.poll()})"
-                    if status == "crash"
-                    else f"killed after {CASE_TIMEOUT:.0f} s",
+                    "timeout",
+                    f"killed after {CASE_TIMEOUT:.0f} s",
                     elapsed,
                 )
-                worker.close()
-                worker = _Worker(env)
             else:
-                result = Result(**raw)
-            with lock:
-                results[name] = result
-        worker.close()
+                result = Result(
+                    name,
+                    _op_of(cases[name]),
+                    "crash",
+                    f"the worker process died (exit code {worker.exit_code()})",
+                    elapsed,
+                )
+            worker.restart()
+        else:
+            result = Result(**raw)
+        results[name] = result
 
-    threads = [threading.Thread(target=work) for _ in range(max(1, jobs))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    pool_map(names, work, [sys.executable, __file__, "--worker"], jobs)
     return results
 
 

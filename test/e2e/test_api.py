@@ -79,3 +79,19 @@ def test_non_contiguous_input() -> None:
     actual = compiled(x, y)
     torch.testing.assert_close(actual[0], expected[0])
     torch.testing.assert_close(actual[1], expected[1])
+
+
+@pytest.mark.parametrize("decompositions", ["core-aten", "none"])
+def test_an_exported_program_compiles_without_exporting_again(
+    decompositions: str,
+) -> None:
+    x, y = torch.randn(3, 4), torch.randn(3, 4)
+    linear = nn.Linear(4, 2)
+    prog = torch.export.export(linear, (x,))
+    if decompositions == "none":
+        prog = torch2mlir.fx.export(linear, (x,))  # decomposed already
+    compiled = torch2mlir.compile(prog, (x,), decompositions=decompositions)
+    assert compiled.cache != "program"  # not keyed by module: never a program hit
+    torch.testing.assert_close(compiled(y), linear(y).detach())
+    with pytest.raises(ValueError, match="dynamic_shapes"):
+        torch2mlir.compile(prog, (x,), dynamic_shapes=({0: torch.export.Dim("b")},))

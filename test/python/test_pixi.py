@@ -775,6 +775,7 @@ PROMISED_TASKS = {
     "lit": ("lit", None),
     "e2e": ("e2e", None),
     "e2e-onnx": ("e2e-onnx", "test/e2e/onnx_conformance.py"),
+    "opinfo": ("opinfo", "test/e2e/opinfo.py"),
     "wheels": ("wheels", "build_tools/build_wheels.py"),
     "demo": ("demo", "torch2mlir.tools.demo"),
     "bench": ("bench", "torch2mlir.tools.bench"),

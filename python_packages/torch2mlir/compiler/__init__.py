@@ -205,7 +205,7 @@ def _dynamic_shapes(prog: Any, input_names: Sequence[str]) -> DynamicShapes:
 
 
 def compile(
-    model: torch.nn.Module,
+    model: torch.nn.Module | torch.export.ExportedProgram,
     example_args: Sequence[Any],
     *,
     decompositions: str | dict | None = "core-aten",
@@ -218,7 +218,12 @@ def compile(
     Args:
         model: the module; call ``model.eval()`` first for inference (a
             program that updates buffers, like training-mode BatchNorm, is
-            rejected).
+            rejected). Or a program that ``torch.export.export`` (or
+            :func:`torch2mlir.fx.export`) already made: it is not exported
+            again, only decomposed per `decompositions` (pass ``"none"`` when
+            it is decomposed already), and `dynamic_shapes` must be None (the
+            program carries its own); the compile cache then skips the
+            program level (export) and keeps the object level (code generation).
         example_args: positional example inputs (tensors); the compiled
             module accepts tensors of the same shapes and dtypes.
         decompositions: ``"core-aten"`` (default) or ``"none"``; see
@@ -245,14 +250,24 @@ def compile(
             are named with the Python source line they come from.
         ValueError: an unknown ``decompositions`` name.
     """
-    from ..fx import export
+    from ..fx import decompose, export
     from ..fx.importer import FxImporter
 
     timings: dict[str, float] = {}
     start = time.perf_counter()
     options = f"{decompositions!r}|{dynamic_shapes!r}|{opt_level}"
     key = None
-    if cache and _cache.enabled() and isinstance(decompositions, (str, type(None))):
+    exported = isinstance(model, torch.export.ExportedProgram)
+    if exported and dynamic_shapes is not None:
+        raise ValueError(
+            "dynamic_shapes applies to torch.export: an ExportedProgram carries its own"
+        )
+    if (
+        cache
+        and not exported
+        and _cache.enabled()
+        and isinstance(decompositions, (str, type(None)))
+    ):
         key = _cache.model_fingerprint(model, example_args, options)
     entry = _cache.load_program(key) if key else None
     if entry is not None:
@@ -264,12 +279,15 @@ def compile(
     timings["fingerprint"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    prog = export(
-        model,
-        tuple(example_args),
-        decompositions=decompositions,
-        dynamic_shapes=dynamic_shapes,
-    )
+    if exported:
+        prog = decompose(model, decompositions)
+    else:
+        prog = export(
+            model,
+            tuple(example_args),
+            decompositions=decompositions,
+            dynamic_shapes=dynamic_shapes,
+        )
     timings["export"] = time.perf_counter() - start
 
     start = time.perf_counter()
@@ -293,7 +311,7 @@ def compile(
     timings["lowering"] = time.perf_counter() - start
 
     shapes = None
-    if dynamic_shapes is not None:
+    if dynamic_shapes is not None or (exported and prog.range_constraints):
         shapes = _dynamic_shapes(prog, names[: len(names) - len(importer.parameters)])
     start = time.perf_counter()
     try:

@@ -13,6 +13,7 @@ from .importer import TORCH_DTYPE_TO_MLIR, FxImporter, import_exported_program
 __all__ = [
     "TORCH_DTYPE_TO_MLIR",
     "FxImporter",
+    "decompose",
     "export",
     "export_and_import",
     "import_exported_program",
@@ -49,21 +50,47 @@ def export(
         ValueError: an unknown ``decompositions`` name.
         CompileError: torch.export failed (its message is included).
     """
-    if isinstance(decompositions, str) and decompositions not in ("core-aten", "none"):
-        raise ValueError(
-            f"decompositions={decompositions!r}: expected 'core-aten', 'none' or a table"
-        )
+    _check_decompositions(decompositions)
     try:
         prog = torch.export.export(
             model, tuple(args), dynamic_shapes=dynamic_shapes, strict=strict
         )
     except Exception as error:  # torch.export raises many types
         raise CompileError(f"torch.export failed: {error}") from error
+    return decompose(prog, decompositions)
+
+
+def _check_decompositions(decompositions: str | dict | None) -> None:
+    if isinstance(decompositions, str) and decompositions not in ("core-aten", "none"):
+        raise ValueError(
+            f"decompositions={decompositions!r}: expected 'core-aten', 'none' or a table"
+        )
+
+
+def decompose(
+    prog: torch.export.ExportedProgram, decompositions: str | dict | None
+) -> torch.export.ExportedProgram:
+    """Runs the chosen decompositions on an exported program (see
+    :func:`export` for `decompositions`); ``"none"``/None returns it as is.
+
+    Raises:
+        ValueError: an unknown ``decompositions`` name.
+        CompileError: a decomposition failed (its message is included).
+    """
+    _check_decompositions(decompositions)
+    table = None
     if decompositions == "core-aten":
-        prog = prog.run_decompositions(core_aten_decompositions())
+        table = core_aten_decompositions()
     elif isinstance(decompositions, dict):
-        prog = prog.run_decompositions(decompositions)
-    return prog
+        table = decompositions
+    if table is None:
+        return prog
+    try:
+        return prog.run_decompositions(table)
+    except Exception as error:  # decompositions raise many types
+        raise CompileError(
+            f"decomposing the exported program failed: {error}"
+        ) from error
 
 
 def _split_with_sizes(

@@ -90,6 +90,35 @@ _SYMINT_OPS = {
 #: ATen ops imported as another op of the same signature.
 _ALIASES = {"aten.sym_size.int": "aten.size.int"}
 
+
+def aten_op_name(target: torch._ops.OpOverload) -> str:
+    """The name an ATen overload has in the torch dialect, without the
+    ``torch.`` prefix: ``aten.add.Tensor``, ``aten.relu`` (the ``default``
+    overload is left out), with :data:`_ALIASES` applied."""
+    name = target._schema.name.replace("::", ".")
+    if target._overloadname != "default":
+        name += "." + target._overloadname
+    return _ALIASES.get(name, name)
+
+
+def imported_op_name(target: Any, context: ir.Context) -> str | None:
+    """What an FX ``call_function`` target imports as: the registered torch
+    dialect op (``torch.aten.add.Tensor``), ``""`` for the nodes that are not
+    imported (``getitem``, run-time assertions), or None when the importer
+    would emit an opaque ``torch.operator`` (an op torch2mlir does not define)
+    or cannot import it at all."""
+    if target is operator.getitem:
+        return ""
+    if target in _SYMINT_OPS:
+        return _SYMINT_OPS[target]
+    if not isinstance(target, torch._ops.OpOverload):
+        return None
+    if target._schema.name in _ASSERTION_OPS:
+        return ""
+    op_name = "torch." + aten_op_name(target)
+    return op_name if context.is_registered_operation(op_name) else None
+
+
 _TORCH_DIR = torch.__file__.rsplit("/", 1)[0]
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
@@ -378,10 +407,7 @@ class FxImporter:
         if schema.name in _ASSERTION_OPS:
             return
         what = f"{schema.name}.{target._overloadname} ({node.name})"
-        name = schema.name.replace("::", ".")
-        if target._overloadname != "default":
-            name += "." + target._overloadname
-        name = _ALIASES.get(name, name)
+        name = aten_op_name(target)
         with self.location_of(node):
             operands = []
             for index, arg in enumerate(schema.arguments):

@@ -56,6 +56,43 @@ def _() -> nn.Module:
     return Fn(torch.add)
 
 
+def _bf16(*shape: int) -> torch.Tensor:
+    return torch.randn(*shape).to(torch.bfloat16)
+
+
+# bfloat16 computes in float32 and rounds after each op, as eager PyTorch
+# does, with __truncsfbf2/__truncdfbf2 from the RefBackend runtime (libgcc
+# before 13 lacks them).
+@register_case("add_bf16", inputs=lambda: (_bf16(3, 4), _bf16(4)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: x * y + x)
+
+
+@register_case("to_bf16", inputs=lambda: (torch.randn(4, 5) * 100,))
+def _() -> nn.Module:
+    return Fn(lambda x: x.to(torch.bfloat16))
+
+
+@register_case(
+    "to_bf16_from_f64",
+    inputs=lambda: (
+        torch.tensor(
+            [1e300, -1e300, 1e-300, 1.0 + 2**-9, 1.0 + 2**-9 + 2**-40],
+            dtype=torch.float64,
+        ),
+    ),
+)
+def _() -> nn.Module:
+    return Fn(lambda x: x.to(torch.bfloat16))
+
+
+# One bfloat16 ulp (2**-8 relative): libm's expf and PyTorch's may round
+# differently before the rounding to bfloat16 (assert_close's bf16 default).
+@register_case("exp_bf16", inputs=lambda: (_bf16(3, 4),), rtol=1.6e-2, atol=1e-5)
+def _() -> nn.Module:
+    return Fn(torch.exp)
+
+
 @register_case("add_i64", inputs=lambda: (_ints(3, 4), _ints(4)))
 def _() -> nn.Module:
     return Fn(lambda x, y: torch.add(x, y, alpha=3))

@@ -46,6 +46,13 @@ def _() -> nn.Module:
     return Fn(lambda x: x.mean(0))
 
 
+# A 0-d tensor: dim 0 names its one element (this aborted in the
+# decomposition, found by the OpInfo harness).
+@register_case("mean_0d_dim", inputs=lambda: (torch.tensor(-8.5),))
+def _() -> nn.Module:
+    return Fn(lambda x: x.mean(0, keepdim=True))
+
+
 @register_case("mean_spatial_keepdim", inputs=lambda: (torch.randn(2, 3, 4, 5),))
 def _() -> nn.Module:
     return Fn(lambda x: x.mean((2, 3), keepdim=True))

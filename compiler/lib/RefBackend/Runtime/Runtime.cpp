@@ -77,3 +77,59 @@ memrefCopy(int64_t elementSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
       return;
   copyDims(elementSize, src->rank, 0, from, from.offset, to, to.offset);
 }
+
+//===----------------------------------------------------------------------===//
+// bfloat16 rounding
+//
+// LLVM computes bfloat16 arithmetic in float and rounds each result with
+// the compiler-rt builtins below (round to nearest even, NaN stays NaN).
+// libgcc only has them from GCC 13 on, so the JIT would not find them on
+// older systems; these are the same functions under the same ABI (the
+// result in the low 16 bits of xmm0, where _Float16 is returned).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+uint16_t bf16BitsFromFloat(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffffu) > 0x7f800000u) // NaN: keep it quiet
+    return static_cast<uint16_t>((bits >> 16) | 0x40u);
+  uint32_t lsb = (bits >> 16) & 1u;
+  bits += 0x7fffu + lsb;
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+_Float16 asReturnRegister(uint16_t bits) {
+  _Float16 result;
+  std::memcpy(&result, &bits, sizeof(bits));
+  return result;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) _Float16
+__truncsfbf2(float value) {
+  return asReturnRegister(bf16BitsFromFloat(value));
+}
+
+extern "C" __attribute__((visibility("default"))) _Float16
+__truncdfbf2(double value) {
+  // double -> float rounded to odd (toward zero, then the last bit set if
+  // inexact), then float -> bfloat16 to nearest even: one correct rounding,
+  // since float keeps more than 2 bits beyond bfloat16's 8.
+  if (value != value)
+    return asReturnRegister(bf16BitsFromFloat(static_cast<float>(value)));
+  float narrow = static_cast<float>(value);
+  if (static_cast<double>(narrow) != value) {
+    uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof(bits));
+    double magnitude = value < 0 ? -value : value;
+    float narrowMagnitude = narrow < 0 ? -narrow : narrow;
+    if (static_cast<double>(narrowMagnitude) > magnitude)
+      bits -= 1; // rounded away from zero: step back toward it
+    bits |= 1u;
+    std::memcpy(&narrow, &bits, sizeof(bits));
+  }
+  return asReturnRegister(bf16BitsFromFloat(narrow));
+}

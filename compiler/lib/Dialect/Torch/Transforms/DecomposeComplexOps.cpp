@@ -470,9 +470,17 @@ static FailureOr<SmallVector<int64_t>> getReductionDims(Value dimList,
     return failure();
   if (dims.empty())
     return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  // A 0-d tensor: PyTorch takes dim 0 or -1 for its one element, and
+  // there is no dim to index.
+  if (rank == 0) {
+    for (int64_t dim : dims)
+      if (dim != 0 && dim != -1)
+        return failure();
+    return SmallVector<int64_t>();
+  }
   for (int64_t &dim : dims) {
     dim = toPositiveDim(dim, rank);
-    if (dim < 0)
+    if (dim < 0 || dim >= rank)
       return failure();
   }
   llvm::sort(dims);

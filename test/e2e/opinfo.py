@@ -1,0 +1,919 @@
+"""The OpInfo harness: PyTorch's own op samples, compiled and run.
+
+PyTorch describes its operators in ``op_db``
+(``torch.testing._internal.common_methods_invocations``): per op, the dtypes
+it supports on CPU, a generator of sample inputs (``SampleInput``: a tensor,
+positional and keyword arguments) and per-test tolerance overrides. For each
+op and each dtype of ``DTYPE_NAMES`` it declares for CPU, this harness takes
+the first few samples (``--samples`` for float32 and int64, ``--other-samples``
+for the other dtypes; 0: all) and, for each:
+
+1. wraps the call in an ``nn.Module`` whose inputs are the sample's tensors
+   (non-tensor arguments, such as ints, lists and dtypes, are baked into the
+   module as constants);
+2. exports it with the decompositions ``torch2mlir.compile`` uses
+   (``decompositions="core-aten"``) and checks that every op of the graph is
+   one torch2mlir defines (:func:`torch2mlir.fx.importer.imported_op_name`);
+   otherwise the sample is *unsupported* and the reason names the op;
+3. compiles that program with ``torch2mlir.compile``, runs it and compares every output
+   with eager PyTorch (``torch.testing.assert_close``: the dtype's default
+   tolerances, or the op's own ``toleranceOverride`` for forward-numerics
+   tests when larger; see :func:`tolerances`).
+
+Random ops (an exported op tagged ``nondeterministic_seeded``), in-place and
+backward-only ops are *not in scope*. Samples run in worker processes (see
+workers.py): a crash in generated code fails one sample, not the run::
+
+    python test/e2e/opinfo.py                              # all ops
+    python test/e2e/opinfo.py -k softmax --dtype float32   # names containing it
+    python test/e2e/opinfo.py --op add --dtype float32 --sample 3  # one, in-process
+
+The one-line summary goes to stdout; ``--json`` and ``--markdown`` write the
+coverage table (op x dtype: pass / fail / unsupported / not in scope, with
+reasons and reproducer commands).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import json
+import os
+import re
+import sys
+import time
+import traceback
+import warnings
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workers import Worker, pool_map, serve
+
+HERE = Path(__file__).resolve().parent
+
+#: The dtypes the harness runs, by name (those an op declares for CPU).
+DTYPE_NAMES = (
+    "float32",
+    "float64",
+    "float16",
+    "bfloat16",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "bool",
+)
+
+#: Samples per (op, dtype) by default, for float32 and int64 (the dtypes of
+#: the headline number; ``--samples``) and for the other dtypes
+#: (``--other-samples``); 0 runs all. A full run with these takes about 20
+#: minutes on 2 cores: export and decomposition take ~0.3 s per sample.
+DEFAULT_SAMPLES = 2
+DEFAULT_OTHER_SAMPLES = 1
+MAIN_DTYPES = ("float32", "int64")
+
+#: Seconds one sample may take (export + compile + run) before its worker is
+#: killed; also the time allowed to generate an (op, dtype)'s samples.
+SAMPLE_TIMEOUT = 120.0
+
+#: The tests of PyTorch's own suites whose ``toleranceOverride`` decorators
+#: apply here: (test class, test name or None for the whole class). They
+#: compare forward outputs of an op against eager or a reference; the others
+#: (gradients, JIT, MPS, complex32) measure something else.
+FORWARD_TOLERANCE_TESTS = {
+    (None, None),
+    ("TestCommon", None),
+    ("TestCommon", "test_noncontiguous_samples"),
+    ("TestCommon", "test_variant_consistency_eager"),
+    ("TestInductorOpInfo", "test_comprehensive"),
+    ("TestDecomp", "test_comprehensive"),
+    ("TestDecomp", "test_quick"),
+    ("TestEagerFusionOpInfo", None),
+    ("TestUnaryUfuncs", None),
+    ("TestUnaryUfuncs", "test_reference_numerics_normal"),
+    ("TestBinaryUfuncsDevice", "test_reference_numerics"),
+}
+
+#: Sample statuses. ``skip``: not in scope (a random op) or not runnable
+#: eagerly; it counts in no total.
+STATUSES = ("pass", "fail", "unsupported", "skip")
+
+
+@dataclass
+class SampleResult:
+    """The outcome of one sample of one (op, dtype).
+
+    ``status``: one of :data:`STATUSES`; ``reason``: why it did not pass
+    (one line); ``seconds``: export + compile + run.
+    """
+
+    op: str
+    dtype: str
+    sample: int
+    status: str
+    reason: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class PairResult:
+    """The outcome of one (op, dtype): ``pass`` when every sample run passes;
+    else ``fail`` (some sample gave wrong values or did not compile), else
+    ``unsupported`` (some sample exports to an op torch2mlir does not define),
+    else ``not in scope``. ``reason`` is the most common reason of the samples
+    with that status; ``reproduce`` runs the first such sample."""
+
+    op: str
+    dtype: str
+    status: str
+    reason: str = ""
+    reproduce: str = ""
+    core_aten: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def reproducer(op: str, dtype: str, sample: int) -> str:
+    """The command that runs one sample in-process, with its traceback."""
+    return f"python test/e2e/opinfo.py --op {op} --dtype {dtype} --sample {sample}"
+
+
+# ---------------------------------------------------------------------------
+# op_db
+# ---------------------------------------------------------------------------
+
+
+def load_op_db() -> dict[str, Any]:
+    """PyTorch's OpInfos by full name (``name`` or ``name.variant``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from torch.testing._internal.common_methods_invocations import op_db
+    return {opinfo.full_name: opinfo for opinfo in op_db}
+
+
+def scope_reason(opinfo: Any) -> str:
+    """Why an OpInfo is out of scope by its name ('' if it is in scope):
+    in-place and backward-only ops. Random ops are found by their export."""
+    name = opinfo.name
+    if name.endswith("_") and not name.endswith("__"):
+        return "not in scope: in-place op"
+    if "in_place" in opinfo.variant_test_name or "inplace" in opinfo.variant_test_name:
+        return "not in scope: in-place variant"
+    if "backward" in name:
+        return "not in scope: backward-only op"
+    return ""
+
+
+def op_dtypes(opinfo: Any) -> list[str]:
+    """The names of :data:`DTYPE_NAMES` the OpInfo declares for CPU."""
+    import torch
+
+    supported = opinfo.supported_dtypes("cpu")
+    return [name for name in DTYPE_NAMES if getattr(torch, name) in supported]
+
+
+def _core_aten_names() -> set[str]:
+    """Names (``add``, ``convolution``) of the ATen op packets with a Core
+    ATen (``torch.Tag.core``) overload that is neither random nor backward."""
+    import torch
+
+    names = set()
+    for packet_name in torch.ops.aten:
+        packet = getattr(torch.ops.aten, packet_name, None)
+        if packet is None or not hasattr(packet, "overloads"):
+            continue
+        for overload in packet.overloads():
+            op = getattr(packet, overload)
+            tags = set(op.tags)
+            if (
+                torch.Tag.core in tags
+                and torch.Tag.nondeterministic_seeded not in tags
+                and "backward" not in packet_name
+            ):
+                names.add(packet_name)
+    return names
+
+
+#: OpInfo names (after ``nn.functional.``) whose op is, in Core ATen, one of
+#: another name: the functional form that torch.export keeps.
+CORE_ATEN_FORMS = {
+    "conv1d": "convolution",
+    "conv2d": "convolution",
+    "conv3d": "convolution",
+    "conv_transpose1d": "convolution",
+    "conv_transpose2d": "convolution",
+    "conv_transpose3d": "convolution",
+    "softmax": "_softmax",
+    "log_softmax": "_log_softmax",
+    "max_pool2d": "max_pool2d_with_indices",
+    "max_pool3d": "max_pool3d_with_indices",
+    "adaptive_avg_pool2d": "_adaptive_avg_pool2d",
+    "adaptive_avg_pool3d": "_adaptive_avg_pool3d",
+    "embedding_bag": "_embedding_bag",
+    "cdist": "_cdist_forward",
+    "pdist": "_pdist_forward",
+    "batch_norm": "_native_batch_norm_legit_no_training",
+    "fold": "col2im",
+}
+
+
+def is_core_aten(opinfo: Any, core_names: set[str]) -> bool:
+    """True if the OpInfo tests a Core ATen forward op: its ATen name, or the
+    name after ``nn.functional.``, is a Core ATen op packet, or is the
+    functional form of one (:data:`CORE_ATEN_FORMS`)."""
+    short = opinfo.name.rsplit(".", 1)[-1]
+    candidates = {opinfo.aten_name, short, CORE_ATEN_FORMS.get(short, "")}
+    return bool(candidates & core_names)
+
+
+def tolerances(opinfo: Any, dtype: Any) -> tuple[float, float]:
+    """(rtol, atol) for comparing `opinfo`'s outputs of `dtype` with eager:
+    ``torch.testing.assert_close``'s defaults for the dtype, raised to the
+    largest ``toleranceOverride`` the OpInfo declares for that dtype on CPU
+    in one of :data:`FORWARD_TOLERANCE_TESTS`."""
+    import torch
+    from torch.testing._comparison import default_tolerances
+    from torch.testing._internal.common_device_type import toleranceOverride
+    from torch.testing._internal.opinfo.core import DecorateInfo
+
+    rtol, atol = default_tolerances(torch.empty(0, dtype=dtype))
+    for info in opinfo.decorators:
+        if not isinstance(info, DecorateInfo):
+            continue
+        if (info.cls_name, info.test_name) not in FORWARD_TOLERANCE_TESTS:
+            continue
+        if info.device_type not in (None, "cpu") or info.active_if is not True:
+            continue
+        if info.dtypes is not None and dtype not in info.dtypes:
+            continue
+        for decorator in info.decorators:
+            if isinstance(decorator, toleranceOverride) and dtype in decorator.d:
+                override = decorator.d[dtype]
+                rtol, atol = max(rtol, override.rtol), max(atol, override.atol)
+    return rtol, atol
+
+
+# ---------------------------------------------------------------------------
+# One sample
+# ---------------------------------------------------------------------------
+
+
+def sample_module(opinfo: Any, sample: Any) -> tuple[Any, tuple[Any, ...]]:
+    """An ``nn.Module`` calling ``opinfo.op`` on `sample`, and its inputs.
+
+    Every tensor of the sample (input, positional and keyword arguments,
+    also inside lists) becomes an input of ``forward``, in pytree order;
+    every other leaf (int, float, bool, list of ints, dtype, None) is baked
+    into the module.
+    """
+    import torch
+    import torch.utils._pytree as pytree
+
+    leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
+    positions = [i for i, leaf in enumerate(leaves) if isinstance(leaf, torch.Tensor)]
+    tensors = tuple(leaves[i] for i in positions)
+    op = opinfo.op
+
+    class SampleModule(torch.nn.Module):
+        def forward(self, *inputs: torch.Tensor) -> Any:
+            values = list(leaves)
+            for position, tensor in zip(positions, inputs):
+                values[position] = tensor
+            first, args, kwargs = pytree.tree_unflatten(values, spec)
+            return op(first, *args, **kwargs)
+
+    return SampleModule().eval(), tensors
+
+
+def _one_line(text: str, limit: int = 240) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def compile_error_reason(message: str) -> str:
+    """The diagnostic of a CompileError message, without locations: the
+    part that is the same for every sample that fails the same way."""
+    lines = [line.strip() for line in str(message).splitlines() if line.strip()]
+    main = lines[1] if len(lines) > 1 and lines[0].endswith("failed:") else lines[0]
+    main = re.sub(r"^\S+\.py:\d+( \(node [^)]*\))?: ", "", main)
+    main = re.sub(r"^\(node [^)]*\): ", "", main)
+    main = re.sub(r"^loc\([^)]*\)(\([^)]*\))?: ", "", main)
+    return _one_line(main)
+
+
+def _unclaimed_ops(prog: Any) -> tuple[list[str], list[str]]:
+    """(ops torch2mlir does not define, random ops) of an exported graph."""
+    import torch
+    from torch2mlir import ir
+    from torch2mlir.fx.importer import imported_op_name
+
+    unclaimed, random_ops = [], []
+    with ir.Context() as context:
+        for node in prog.graph.nodes:
+            if node.op != "call_function":
+                continue
+            target = node.target
+            name = str(target)
+            if isinstance(target, torch._ops.OpOverload):
+                name = "aten." + name.removeprefix("aten.")
+                if torch.Tag.nondeterministic_seeded in target.tags:
+                    random_ops.append(name)
+            if imported_op_name(target, context) is None:
+                unclaimed.append(name)
+    return sorted(set(unclaimed)), sorted(set(random_ops))
+
+
+def _compare(actual: Any, expected: Any, rtol: float, atol: float) -> str:
+    """'' if `actual` matches `expected` (same pytree structure; tensors
+    equal within rtol/atol, same dtype and shape, NaN where eager has NaN),
+    else why not (one line)."""
+    import torch
+    import torch.utils._pytree as pytree
+
+    got, got_spec = pytree.tree_flatten(actual)
+    want, want_spec = pytree.tree_flatten(expected)
+    if len(got) != len(want):
+        return f"wrong output structure: {got_spec}, expected {want_spec}"
+    for index, (a, e) in enumerate(zip(got, want)):
+        what = f"output {index}"
+        if not isinstance(a, torch.Tensor):
+            return f"{what} is a {type(a).__name__}, expected a tensor"
+        if a.dtype != e.dtype:
+            return f"wrong dtype: {what} is {a.dtype}, expected {e.dtype}"
+        if a.shape != e.shape:
+            return f"wrong shape: {what} is {list(a.shape)}, expected {list(e.shape)}"
+        try:
+            torch.testing.assert_close(
+                a, e, rtol=rtol, atol=atol, equal_nan=True, check_stride=False
+            )
+        except AssertionError as error:
+            lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+            return _one_line(f"wrong values: {what}: " + " ".join(lines[:4]))
+    return ""
+
+
+def run_sample(opinfo: Any, dtype_name: str, index: int, sample: Any) -> SampleResult:
+    """Exports, checks, compiles, runs and compares one sample in this process."""
+    import torch
+    import torch.utils._pytree as pytree
+    import torch2mlir
+    from torch2mlir.fx import export
+
+    def result(status: str, reason: str = "") -> SampleResult:
+        return SampleResult(
+            opinfo.full_name,
+            dtype_name,
+            index,
+            status,
+            reason,
+            round(time.perf_counter() - start, 3),
+        )
+
+    start = time.perf_counter()
+    module, tensors = sample_module(opinfo, sample)
+    try:
+        with torch.no_grad():
+            expected = module(*tensors)
+    except Exception as error:  # noqa: BLE001 - eager PyTorch rejects the sample
+        return result("skip", _one_line(f"eager PyTorch raised {error!r}"))
+    leaves = pytree.tree_leaves(expected)
+    if not leaves or not all(isinstance(leaf, torch.Tensor) for leaf in leaves):
+        kinds = sorted({type(leaf).__name__ for leaf in leaves}) or ["nothing"]
+        return result("unsupported", f"returns {', '.join(kinds)}, not tensors")
+    try:
+        prog = export(module, tensors)
+    except torch2mlir.CompileError as error:
+        return result("unsupported", compile_error_reason(str(error)))
+    unclaimed, random_ops = _unclaimed_ops(prog)
+    if random_ops:
+        return result("skip", f"not in scope: random op {', '.join(random_ops)}")
+    if unclaimed:
+        return result(
+            "unsupported",
+            f"exports to {', '.join(unclaimed)}, which torch2mlir does not define",
+        )
+    rtol, atol = tolerances(opinfo, getattr(torch, dtype_name))
+    try:
+        # The program exported above: torch.export takes most of the time.
+        compiled = torch2mlir.compile(prog, tensors, decompositions="none", cache=False)
+        actual = compiled(*tensors)
+    except torch2mlir.Torch2MlirError as error:
+        return result("fail", compile_error_reason(str(error)))
+    except Exception as error:  # noqa: BLE001 - a bug of ours: report it
+        return result("fail", _one_line(f"{type(error).__name__}: {error}"))
+    problem = _compare(actual, expected, rtol, atol)
+    return result("fail" if problem else "pass", problem)
+
+
+def generate_samples(opinfo: Any, dtype_name: str, limit: int | None) -> list[Any]:
+    """The first `limit` (None: all) CPU samples of `opinfo` for the dtype,
+    generated from seed 0 (the same samples in every process)."""
+    import torch
+
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        samples = opinfo.sample_inputs("cpu", getattr(torch, dtype_name))
+        first = list(itertools.islice(samples, limit))
+        if hasattr(samples, "close"):
+            samples.close()  # now, not inside a later torch.export trace
+        return first
+
+
+# ---------------------------------------------------------------------------
+# Workers
+# ---------------------------------------------------------------------------
+
+
+def _worker() -> None:
+    """Serves requests ``{"op", "dtype", "start", "limit"}``: for each sample
+    from ``start`` to ``limit``, ``{"start": i}`` then the SampleResult;
+    finally ``{"done": number of samples generated}``."""
+    import torch
+
+    torch.set_num_threads(1)
+    ops = load_op_db()
+
+    def handle(line: str) -> Any:
+        request = json.loads(line)
+        opinfo = ops[request["op"]]
+        try:
+            samples = generate_samples(opinfo, request["dtype"], request["limit"])
+        except Exception as error:  # noqa: BLE001 - the OpInfo's own bug
+            yield {"error": _one_line(f"generating samples raised {error!r}")}
+            return
+        for index in range(request["start"], len(samples)):
+            yield {"start": index}
+            yield asdict(run_sample(opinfo, request["dtype"], index, samples[index]))
+        yield {"done": len(samples)}
+
+    serve(handle)
+
+
+def run_pairs(
+    pairs: list[tuple[str, str]],
+    limits: dict[str, int | None],
+    jobs: int,
+    progress: Any = None,
+) -> list[SampleResult]:
+    """Runs the samples of every (op, dtype) in `jobs` worker processes: the
+    first ``limits[dtype]`` (None: all) of each.
+
+    A sample whose worker dies (a crash in generated code) or exceeds
+    :data:`SAMPLE_TIMEOUT` fails with that reason; the (op, dtype)'s later
+    samples run in a fresh worker. `progress` (a tqdm bar or None) advances
+    by one per (op, dtype).
+    """
+    results: list[SampleResult] = []
+
+    def work(worker: Worker, pair: tuple[str, str]) -> None:
+        op, dtype = pair
+        begin = 0
+        while True:
+            request = {
+                "op": op,
+                "dtype": dtype,
+                "start": begin,
+                "limit": limits[dtype],
+            }
+            if not worker.send(json.dumps(request)):
+                worker.restart()
+                continue
+            current, started = None, time.perf_counter()
+            while True:
+                answer = worker.receive(SAMPLE_TIMEOUT)
+                if answer is None:
+                    break
+                if "start" in answer:
+                    current, started = answer["start"], time.perf_counter()
+                elif "error" in answer:
+                    results.append(SampleResult(op, dtype, 0, "fail", answer["error"]))
+                    break
+                elif "done" in answer:
+                    break
+                else:
+                    results.append(SampleResult(**answer))
+            if answer is not None:
+                break
+            # The worker died or hung while running sample `current`.
+            if worker.timed_out:
+                reason = f"timeout: killed after {SAMPLE_TIMEOUT:.0f} s"
+            else:
+                reason = (
+                    f"crash: the worker process died (exit code {worker.exit_code()})"
+                )
+            results.append(
+                SampleResult(
+                    op,
+                    dtype,
+                    current if current is not None else begin,
+                    "fail",
+                    reason,
+                    round(time.perf_counter() - started, 3),
+                )
+            )
+            worker.restart()
+            if current is None:
+                break
+            begin = current + 1
+        if progress is not None:
+            progress.update(1)
+
+    pool_map(pairs, work, [sys.executable, __file__, "--worker"], jobs)
+    return results
+
+
+# ---------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------
+
+
+def summarize_pairs(
+    samples: list[SampleResult],
+    pairs: list[tuple[str, str]],
+    out_of_scope: dict[tuple[str, str], str],
+    core_ops: set[str],
+) -> list[PairResult]:
+    """One PairResult per (op, dtype), from its samples."""
+    by_pair: dict[tuple[str, str], list[SampleResult]] = collections.defaultdict(list)
+    for sample in samples:
+        by_pair[(sample.op, sample.dtype)].append(sample)
+    table = []
+    for op, dtype in pairs:
+        if (op, dtype) in out_of_scope:
+            table.append(
+                PairResult(
+                    op, dtype, "not in scope", out_of_scope[(op, dtype)], "", False
+                )
+            )
+            continue
+        runs = sorted(by_pair[(op, dtype)], key=lambda s: s.sample)
+        counts = dict(collections.Counter(s.status for s in runs))
+        status = "not in scope"
+        for candidate in ("fail", "unsupported"):
+            if counts.get(candidate):
+                status = candidate
+                break
+        else:
+            if counts.get("pass"):
+                status = "pass"
+        pair = PairResult(op, dtype, status, core_aten=op in core_ops, counts=counts)
+        if status != "pass":
+            chosen = [
+                s
+                for s in runs
+                if s.status == (status if status != "not in scope" else "skip")
+            ]
+            if chosen:
+                reasons = collections.Counter(s.reason for s in chosen)
+                pair.reason = reasons.most_common(1)[0][0]
+                first = next(s for s in chosen if s.reason == pair.reason)
+                if status != "not in scope":
+                    pair.reproduce = reproducer(op, dtype, first.sample)
+            else:
+                pair.reason = "no samples"
+        table.append(pair)
+    return table
+
+
+def summary(table: list[PairResult], samples: list[SampleResult]) -> dict[str, Any]:
+    """The numbers of the one-line summary (see :func:`summary_line`)."""
+    in_scope = [p for p in table if p.status != "not in scope"]
+    by_op: dict[str, list[PairResult]] = collections.defaultdict(list)
+    for pair in in_scope:
+        by_op[pair.op].append(pair)
+
+    def fully_passing(pairs: list[PairResult]) -> bool:
+        main = [p for p in pairs if p.dtype in ("float32", "int64")] or pairs
+        return all(p.status == "pass" for p in main)
+
+    core = {op: pairs for op, pairs in by_op.items() if pairs[0].core_aten}
+    run = [s for s in samples if s.status != "skip"]
+    core_pairs = [p for p in in_scope if p.core_aten]
+    return {
+        "core_ops_passing": sum(fully_passing(p) for p in core.values()),
+        "core_ops": len(core),
+        "ops_passing": sum(fully_passing(p) for p in by_op.values()),
+        "ops": len(by_op),
+        "samples_passing": sum(s.status == "pass" for s in run),
+        "samples": len(run),
+        "pairs_passing": sum(p.status == "pass" for p in in_scope),
+        "pairs": len(in_scope),
+        "core_pairs_passing": sum(p.status == "pass" for p in core_pairs),
+        "core_pairs": len(core_pairs),
+    }
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100.0 * part / max(1, whole):.1f}%)"
+
+
+def summary_line(numbers: dict[str, Any]) -> str:
+    """``OpInfo: Core ATen ops fully passing (every float32 and int64
+    sample) a/b; samples passing c/d; (op, dtype) pairs passing e/f ...``"""
+    n = numbers
+    return (
+        "OpInfo: Core ATen forward ops passing every float32 and int64 sample "
+        f"{_percent(n['core_ops_passing'], n['core_ops'])}; "
+        f"samples passing {_percent(n['samples_passing'], n['samples'])}; "
+        f"(op, dtype) pairs passing {_percent(n['pairs_passing'], n['pairs'])} "
+        f"(Core ATen {_percent(n['core_pairs_passing'], n['core_pairs'])}); "
+        f"all ops fully passing {_percent(n['ops_passing'], n['ops'])}"
+    )
+
+
+def top_reasons(table: list[PairResult], count: int = 15) -> list[tuple[str, int]]:
+    """The most common reasons of failing and unsupported pairs, with the
+    number of pairs, numbers and shapes in them generalized."""
+    reasons: collections.Counter[str] = collections.Counter()
+    for pair in table:
+        if pair.status in ("fail", "unsupported"):
+            reasons[f"{pair.status}: {_generalize(pair.reason)}"] += 1
+    return reasons.most_common(count)
+
+
+def _generalize(reason: str) -> str:
+    reason = re.sub(r"wrong values: .*", "wrong values", reason)
+    reason = re.sub(r"'?!torch\.vtensor<[^>]*>'?", "!torch.vtensor<...>", reason)
+    return reason[:160]
+
+
+def write_json(
+    path: Path,
+    table: list[PairResult],
+    samples: list[SampleResult],
+    numbers: dict[str, Any],
+    settings: dict[str, Any],
+) -> None:
+    """The whole run: settings, summary numbers, pairs and samples."""
+    import torch
+
+    samples = sorted(
+        samples, key=lambda s: (s.op, DTYPE_NAMES.index(s.dtype), s.sample)
+    )
+    document = {
+        "schema": "torch2mlir-opinfo/1",
+        "torch": torch.__version__,
+        "settings": settings,
+        "summary": numbers,
+        "summary_line": summary_line(numbers),
+        "top_reasons": [
+            {"reason": reason, "pairs": n} for reason, n in top_reasons(table)
+        ],
+        "pairs": [asdict(p) for p in table],
+        "samples": [
+            {
+                **asdict(s),
+                "reproduce": reproducer(s.op, s.dtype, s.sample)
+                if s.status == "fail"
+                else "",
+            }
+            for s in samples
+        ],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1) + "\n")
+
+
+_MARKS = {"pass": "✅", "fail": "❌", "unsupported": "➖", "not in scope": "·"}
+
+
+def write_markdown(
+    path: Path, table: list[PairResult], numbers: dict[str, Any], settings: dict
+) -> None:
+    """The coverage grid (op x dtype) and the list of non-passing pairs."""
+    by_op: dict[str, dict[str, PairResult]] = collections.defaultdict(dict)
+    for pair in table:
+        by_op[pair.op][pair.dtype] = pair
+    lines = [
+        "# OpInfo coverage",
+        "",
+        summary_line(numbers),
+        "",
+        (
+            f"Settings: {json.dumps(settings)}. Marks: ✅ pass, ❌ fail, "
+            "➖ unsupported (exports to an op torch2mlir does not define), "
+            "· not in scope; blank: the op does not declare the dtype for CPU."
+        ),
+        "",
+        "## Top reasons",
+        "",
+        "| pairs | reason |",
+        "| ---: | --- |",
+    ]
+    lines += [f"| {n} | {_cell(r)} |" for r, n in top_reasons(table)]
+    lines += [
+        "",
+        "## Coverage",
+        "",
+        "| op | core | " + " | ".join(DTYPE_NAMES) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in DTYPE_NAMES) + " |",
+    ]
+    for op in sorted(by_op):
+        row = by_op[op]
+        core = "yes" if any(p.core_aten for p in row.values()) else ""
+        cells = [_MARKS[row[d].status] if d in row else "" for d in DTYPE_NAMES]
+        lines.append(f"| {op} | {core} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "## Not passing",
+        "",
+        "| op | dtype | status | samples | reason | reproduce |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for pair in table:
+        if pair.status in ("fail", "unsupported"):
+            counts = ", ".join(f"{k} {v}" for k, v in sorted(pair.counts.items()))
+            lines.append(
+                f"| {pair.op} | {pair.dtype} | {pair.status} | {counts} | "
+                f"{_cell(pair.reason)} | `{pair.reproduce}` |"
+            )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+
+def merge_earlier_run(
+    path: Path,
+    pairs: list[tuple[str, str]],
+    samples: list[SampleResult],
+    out_of_scope: dict[tuple[str, str], str],
+    core_ops: set[str],
+) -> tuple[list[tuple[str, str]], list[SampleResult]]:
+    """This run's pairs and samples plus those of the run in `path` (a JSON
+    of :func:`write_json`) for the pairs this run did not select; fills
+    `out_of_scope` and `core_ops` for them."""
+    earlier = json.loads(path.read_text())
+    ran = set(pairs)
+    kept = [p for p in earlier["pairs"] if (p["op"], p["dtype"]) not in ran]
+    for pair in kept:
+        if pair["status"] == "not in scope" and not pair["counts"]:
+            out_of_scope[(pair["op"], pair["dtype"])] = pair["reason"]
+        if pair["core_aten"]:
+            core_ops.add(pair["op"])
+    fields = set(SampleResult.__dataclass_fields__)
+    kept_samples = [
+        SampleResult(**{k: v for k, v in sample.items() if k in fields})
+        for sample in earlier["samples"]
+        if (sample["op"], sample["dtype"]) not in ran
+    ]
+    merged = sorted(
+        [*((p["op"], p["dtype"]) for p in kept), *pairs],
+        key=lambda pair: (pair[0], DTYPE_NAMES.index(pair[1])),
+    )
+    return merged, kept_samples + samples
+
+
+def _run_one(opinfo: Any, dtype: str, index: int) -> int:
+    samples = generate_samples(opinfo, dtype, index + 1)
+    if index >= len(samples):
+        print(f"{opinfo.full_name} has {len(samples)} {dtype} samples", file=sys.stderr)
+        return 2
+    sample = samples[index]
+    print(f"{opinfo.full_name} {dtype} sample {index}: {sample}")
+    module, tensors = sample_module(opinfo, sample)
+    try:
+        import torch2mlir
+
+        compiled = torch2mlir.compile(module, tensors, cache=False)
+        compiled(*tensors)
+    except Exception:  # noqa: BLE001 - show where it failed
+        traceback.print_exc()
+    result = run_sample(opinfo, dtype, index, sample)
+    print(f"{result.status}: {result.reason}")
+    return 0 if result.status == "pass" else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "-k", dest="filter", default="", help="ops whose name contains this"
+    )
+    parser.add_argument(
+        "--op", action="append", default=[], help="this op (repeatable)"
+    )
+    parser.add_argument(
+        "--dtype",
+        action="append",
+        default=[],
+        choices=DTYPE_NAMES,
+        help="this dtype (repeatable)",
+    )
+    parser.add_argument("--sample", type=int, help="run this one sample in-process")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=DEFAULT_SAMPLES,
+        help=f"samples per (op, float32/int64) (default {DEFAULT_SAMPLES}; 0: all)",
+    )
+    parser.add_argument(
+        "--other-samples",
+        type=int,
+        default=DEFAULT_OTHER_SAMPLES,
+        help=f"samples per (op, other dtype) (default {DEFAULT_OTHER_SAMPLES}; 0: all)",
+    )
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--json", type=Path, help="write the whole run here")
+    parser.add_argument("--markdown", type=Path, help="write the coverage table here")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--update",
+        type=Path,
+        help="a JSON of an earlier run: keep its pairs that this run does not "
+        "select (rerun a subset after a fix, e.g. --update reports/opinfo.json -k softmax)",
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        _worker()
+        return 0
+    ops = load_op_db()
+    unknown = [op for op in args.op if op not in ops]
+    if unknown:
+        parser.error(
+            f"unknown ops {unknown}; names are OpInfo full names, e.g. add, max.reduction_with_dim"
+        )
+    if args.sample is not None:
+        if len(args.op) != 1 or len(args.dtype) != 1:
+            parser.error("--sample needs exactly one --op and one --dtype")
+        return _run_one(ops[args.op[0]], args.dtype[0], args.sample)
+
+    core_names = _core_aten_names()
+    selected = [
+        ops[name]
+        for name in sorted(ops)
+        if (not args.op or name in args.op) and args.filter in name
+    ]
+    pairs, out_of_scope, core_ops = [], {}, set()
+    for opinfo in selected:
+        if is_core_aten(opinfo, core_names):
+            core_ops.add(opinfo.full_name)
+        reason = scope_reason(opinfo)
+        for dtype in op_dtypes(opinfo):
+            if args.dtype and dtype not in args.dtype:
+                continue
+            pairs.append((opinfo.full_name, dtype))
+            if reason:
+                out_of_scope[(opinfo.full_name, dtype)] = reason
+    todo = [pair for pair in pairs if pair not in out_of_scope]
+    limits = {
+        name: (args.samples if name in MAIN_DTYPES else args.other_samples) or None
+        for name in DTYPE_NAMES
+    }
+    start = time.perf_counter()
+    progress = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        # Off a terminal (CI logs), a line every minute.
+        progress = tqdm(
+            total=len(todo),
+            unit="pair",
+            file=sys.stderr,
+            smoothing=0.05,
+            mininterval=1.0 if sys.stderr.isatty() else 60.0,
+        )
+    try:
+        samples = run_pairs(todo, limits, args.jobs, progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    elapsed = time.perf_counter() - start
+    if args.update:
+        pairs, samples = merge_earlier_run(
+            args.update, pairs, samples, out_of_scope, core_ops
+        )
+    table = summarize_pairs(samples, pairs, out_of_scope, core_ops)
+    numbers = summary(table, samples)
+    numbers["seconds"] = round(elapsed, 1)
+    settings = {
+        "samples_per_pair": args.samples or "all",
+        "samples_per_other_pair": args.other_samples or "all",
+        "jobs": args.jobs,
+        "filter": args.filter,
+        "ops": args.op,
+        "dtypes": args.dtype,
+        "updated": str(args.update or ""),
+    }
+    if args.json:
+        write_json(args.json, table, samples, numbers, settings)
+    if args.markdown:
+        write_markdown(args.markdown, table, numbers, settings)
+    for reason, n in top_reasons(table, 10):
+        print(f"{n:5} pairs  {reason}")
+    print(summary_line(numbers) + f"; {len(samples)} samples in {elapsed:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

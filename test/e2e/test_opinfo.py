@@ -1,0 +1,126 @@
+"""The OpInfo harness (opinfo.py) on a few ops, end to end.
+
+Runs ``opinfo.py`` as `nox -s opinfo` does, in a subprocess with one worker,
+on ``add`` and ``nn.functional.relu`` (which pass), ``bernoulli`` (random: not
+in scope), ``resize_`` (in-place: not in scope) and ``cummax`` (exports to an
+op torch2mlir does not define), then checks the JSON document and the
+Markdown table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+OPS = ["add", "nn.functional.relu", "bernoulli", "resize_", "cummax"]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    out = tmp_path_factory.mktemp("opinfo")
+    argv = [sys.executable, str(HERE / "opinfo.py"), "--jobs", "1", "--samples", "2"]
+    argv.append("--no-progress")
+    for op in OPS:
+        argv += ["--op", op]
+    for dtype in ("float32", "int64"):
+        argv += ["--dtype", dtype]
+    argv += ["--json", str(out / "opinfo.json"), "--markdown", str(out / "opinfo.md")]
+    env = dict(os.environ, TORCH2MLIR_CACHE_DIR=str(out / "cache"))
+    process = subprocess.run(
+        argv, capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert process.returncode == 0, process.stderr[-3000:]
+    return {
+        "stdout": process.stdout,
+        "json": json.loads((out / "opinfo.json").read_text()),
+        "markdown": (out / "opinfo.md").read_text(),
+    }
+
+
+def _pair(document: dict, op: str, dtype: str) -> dict:
+    matches = [p for p in document["pairs"] if (p["op"], p["dtype"]) == (op, dtype)]
+    assert len(matches) == 1, f"{op} {dtype}: {matches}"
+    return matches[0]
+
+
+def test_json_schema(run: dict) -> None:
+    document = run["json"]
+    assert document["schema"] == "torch2mlir-opinfo/1"
+    assert set(document) >= {
+        "torch",
+        "settings",
+        "summary",
+        "summary_line",
+        "top_reasons",
+        "pairs",
+        "samples",
+    }
+    assert document["settings"]["samples_per_pair"] == 2
+    for pair in document["pairs"]:
+        assert set(pair) == {
+            "op",
+            "dtype",
+            "status",
+            "reason",
+            "reproduce",
+            "core_aten",
+            "counts",
+        }
+        assert pair["status"] in ("pass", "fail", "unsupported", "not in scope")
+        assert pair["dtype"] in ("float32", "int64")
+        # Every pair that does not pass says why.
+        assert (pair["status"] == "pass") != bool(pair["reason"]), pair
+    for sample in document["samples"]:
+        assert sample["status"] in ("pass", "fail", "unsupported", "skip")
+        if sample["status"] == "fail":
+            assert sample["reproduce"].startswith("python test/e2e/opinfo.py --op ")
+    summary = document["summary"]
+    for key in ("core_ops", "samples", "pairs"):
+        assert 0 <= summary[key + "_passing"] <= summary[key]
+
+
+def test_passing_ops(run: dict) -> None:
+    document = run["json"]
+    for op in ("add", "nn.functional.relu"):
+        for dtype in ("float32", "int64"):
+            pair = _pair(document, op, dtype)
+            assert pair["status"] == "pass", pair
+            assert pair["core_aten"], pair
+            assert pair["counts"] == {"pass": 2}, pair
+
+
+def test_out_of_scope_ops(run: dict) -> None:
+    document = run["json"]
+    bernoulli = _pair(document, "bernoulli", "float32")
+    assert bernoulli["status"] == "not in scope"
+    assert "random op aten." in bernoulli["reason"]
+    resize = _pair(document, "resize_", "float32")
+    assert resize == {**resize, "status": "not in scope", "counts": {}}
+    assert "in-place" in resize["reason"]
+
+
+def test_unsupported_op_names_the_op(run: dict) -> None:
+    # cummax exports to aten.cummax, which torch2mlir does not define (yet:
+    # pick another op when it does).
+    pair = _pair(run["json"], "cummax", "float32")
+    assert pair["status"] == "unsupported", pair
+    assert "aten.cummax" in pair["reason"]
+    assert pair["reproduce"] == (
+        "python test/e2e/opinfo.py --op cummax --dtype float32 --sample 0"
+    )
+
+
+def test_markdown_and_summary_line(run: dict) -> None:
+    markdown = run["markdown"]
+    assert "| add | yes | ✅ |" in markdown
+    assert "| cummax |" in markdown and "aten.cummax" in markdown
+    line = run["json"]["summary_line"]
+    assert line in markdown
+    assert line in run["stdout"]
+    assert line.startswith("OpInfo: Core ATen forward ops passing")
