@@ -95,3 +95,33 @@ def test_an_exported_program_compiles_without_exporting_again(
     torch.testing.assert_close(compiled(y), linear(y).detach())
     with pytest.raises(ValueError, match="dynamic_shapes"):
         torch2mlir.compile(prog, (x,), dynamic_shapes=({0: torch.export.Dim("b")},))
+
+
+def test_auto_decompositions_lower_defined_ops_directly() -> None:
+    from torch2mlir.compiler import _defines_every_op
+    from torch2mlir.fx import export
+
+    class Narrow(nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.narrow(x, 1, 1, 2) * 2
+
+    class InPlace(nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            y = x * 2
+            y.add_(1)
+            return y
+
+    x = torch.randn(3, 4)
+    mlp = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)).eval()
+    assert _defines_every_op(export(mlp, (x,), decompositions="none"))
+    # aten.narrow has no torch dialect op; an in-place op needs PyTorch's
+    # functionalization: both take the Core ATen table.
+    assert not _defines_every_op(export(Narrow(), (x,), decompositions="none"))
+    assert not _defines_every_op(export(InPlace(), (x,), decompositions="none"))
+    for model in (mlp, Narrow(), InPlace()):
+        with torch.no_grad():
+            expected = model(x)
+        auto = torch2mlir.compile(model, (x,), cache=False)
+        core = torch2mlir.compile(model, (x,), decompositions="core-aten", cache=False)
+        torch.testing.assert_close(auto(x), expected)
+        torch.testing.assert_close(core(x), expected)
