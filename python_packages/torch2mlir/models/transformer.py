@@ -27,38 +27,30 @@ VOCAB = 8192
 
 
 class HiddenStates(torch.nn.Module):
-    """``model(input_ids=ids).last_hidden_state`` as a module of one tensor."""
+    """``model(**{input_name: x}).last_hidden_state`` as a module of one
+    tensor: token ids (``input_ids``, the default) or images
+    (``pixel_values``)."""
 
-    def __init__(self, model: torch.nn.Module) -> None:
+    def __init__(self, model: torch.nn.Module, input_name: str = "input_ids") -> None:
         super().__init__()
         self.model = model
+        self.input_name = input_name
 
-    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
-        return self.model(input_ids=input_ids).last_hidden_state
-
-
-class ImageHiddenStates(torch.nn.Module):
-    """``model(pixel_values=images).last_hidden_state`` as a module of one tensor."""
-
-    def __init__(self, model: torch.nn.Module) -> None:
-        super().__init__()
-        self.model = model
-
-    def forward(self, pixel_values: torch.Tensor) -> torch.Tensor:
-        return self.model(pixel_values=pixel_values).last_hidden_state
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model(**{self.input_name: x}).last_hidden_state
 
 
 def _build(
     model_class: Any,
     config: Any,
     seed: int,
-    wrapper: type[torch.nn.Module] = HiddenStates,
+    input_name: str = "input_ids",
     **kwargs: Any,
-) -> torch.nn.Module:
+) -> HiddenStates:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = model_class(config, **kwargs)
-    return wrapper(model).eval()
+    return HiddenStates(model, input_name).eval()
 
 
 def bert(
@@ -139,7 +131,7 @@ def vit(
     image_size: int = 64,
     patch_size: int = 8,
     seed: int = 0,
-) -> ImageHiddenStates:
+) -> HiddenStates:
     """A vision transformer (``transformers.ViTModel`` without the pooler:
     a strided convolution cuts ``image_size`` x ``image_size`` images into
     patches, a class token and learned position embeddings are added, then
@@ -164,7 +156,7 @@ def vit(
         transformers.ViTModel,
         config,
         seed,
-        ImageHiddenStates,
+        "pixel_values",
         add_pooling_layer=False,
     )
 

@@ -173,6 +173,7 @@ def load_runtime() -> bool:
     if _runtime is None:
         _set_codegen_limits()
         _runtime = ctypes.CDLL(_RUNTIME_LIB)
+        _runtime.torch2mlir_runtime_parallel_regions.restype = ctypes.c_int64
         openmp = openmp_library()
         if openmp is not None:
             _runtime.torch2mlir_runtime_init_openmp(openmp.encode())
@@ -190,9 +191,15 @@ def parallel_regions() -> int:
     """How many loops of compiled code have run on more than one thread in
     this process (a counter of the runtime, for tests and benchmarks)."""
     load_runtime()
-    count = _runtime.torch2mlir_runtime_parallel_regions
-    count.restype = ctypes.c_int64
-    return int(count())
+    return int(_runtime.torch2mlir_runtime_parallel_regions())
+
+
+def max_threads() -> int:
+    """Threads a parallel loop of compiled code may use now in this thread
+    (``torch.get_num_threads()`` when PyTorch's OpenMP runtime was found,
+    else 1)."""
+    load_runtime()
+    return int(_runtime.torch2mlir_runtime_max_threads())
 
 
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}

@@ -817,23 +817,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _runtime_threads() -> int:
-    """Threads the compiled code's parallel loops may use now."""
-    from ..runtime import refbackend
-
-    refbackend.load_runtime()
-    return int(refbackend._runtime.torch2mlir_runtime_max_threads())
-
-
-def _openmp_library() -> str | None:
-    from ..runtime import refbackend
-
-    return refbackend.openmp_library()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     import torch
+
+    from ..runtime import refbackend
 
     if args.threads is not None:
         torch.set_num_threads(args.threads)
@@ -847,8 +835,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
-        "threads": {"torch": torch.get_num_threads(), "torch2mlir": _runtime_threads()},
-        "openmp_library": _openmp_library(),
+        "threads": {
+            "torch": torch.get_num_threads(),
+            "torch2mlir": refbackend.max_threads(),
+        },
+        "openmp_library": refbackend.openmp_library(),
         "opt_level": args.opt_level,
         "quick": args.quick,
         "argv": list(sys.argv[1:] if argv is None else argv),
