@@ -120,6 +120,9 @@ def configure_monolithic(build_dir: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # When ccache is the compiler launcher: hash paths relative to the
+    # checkout, so worktrees and clones at other paths share cache entries.
+    os.environ.setdefault("CCACHE_BASEDIR", str(REPO))
     parser.add_argument(
         "--build-dir",
         type=Path,
