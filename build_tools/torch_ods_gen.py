@@ -8,7 +8,9 @@ pinned version, see build_tools/requirements) and writes
 Operand and result types follow the schema's argument types; traits follow
 the schema's alias annotations: an op that writes none of its arguments is
 ``HasValueSemantics`` and ``ReadOnly``, and ``AllowsTypeRefinement`` (its
-result types may be refined by shape/dtype inference).
+result types may be refined by shape/dtype inference); it is also
+``NoMemoryEffect`` unless PyTorch tags it ``nondeterministic_seeded`` (a
+random op: each execution must draw new numbers, so it is never CSE'd).
 
 Usage:
     python build_tools/torch_ods_gen.py            # write the .td
@@ -66,6 +68,11 @@ OPS: list[tuple[str, str]] = [
     ("aten::where", "ScalarOther"),
     ("aten::where", "ScalarSelf"),
     ("aten::full", ""),
+    # Random factories (counter-based in the RefBackend; see Random.cpp).
+    ("aten::rand", ""),
+    ("aten::randn", ""),
+    ("aten::randperm", ""),
+    ("aten::native_dropout", ""),
     ("aten::full_like", ""),
     ("aten::zeros", ""),
     ("aten::ones", ""),
@@ -262,6 +269,18 @@ def _cpp_class(name: str, overload: str) -> str:
 _RESERVED = {"operator", "default", "new", "delete", "register", "type", "class"}
 
 
+def _is_random(name: str, overload: str) -> bool:
+    """Whether PyTorch tags the op ``nondeterministic_seeded`` (draws numbers
+    from the generator)."""
+    import torch
+
+    namespace, op = name.split("::")
+    packet = getattr(getattr(torch.ops, namespace), op)
+    return (
+        torch.Tag.nondeterministic_seeded in getattr(packet, overload or "default").tags
+    )
+
+
 def _operand_name(name: str) -> str:
     return name + "_" if name in _RESERVED else name
 
@@ -295,6 +314,10 @@ def generate(torch) -> str:
                 "NoMemoryEffect",
             ]
         )
+        if not writes and _is_random(name, overload):
+            # Each execution draws new numbers: two calls must not be merged
+            # (CSE) and the op is not pure, so no NoMemoryEffect.
+            traits.remove("NoMemoryEffect")
         operands = []
         for arg in schema.arguments:
             operands.append(

@@ -18,6 +18,27 @@ class TwoOutputs(nn.Module):
         return x + y, (x * y).sum(1)
 
 
+class SameTwice(nn.Module):
+    def forward(
+        self, x: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        y = x + 1
+        return y, x * 2, y
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 5)])
+def test_the_same_value_returned_twice(shape: tuple[int, ...]) -> None:
+    """Each output is its own tensor, also when the program returns one
+    value twice (it crashed in buffer-results-to-out-params for static
+    shapes)."""
+    x = torch.randn(shape)
+    first, second, third = torch2mlir.compile(SameTwice(), (x,))(x)
+    torch.testing.assert_close(first, x + 1)
+    torch.testing.assert_close(second, x * 2)
+    torch.testing.assert_close(third, x + 1)
+    assert first.data_ptr() != third.data_ptr()
+
+
 @pytest.mark.parametrize("config", CONFIGS)
 def test_tuple_output(config: str) -> None:
     x, y = torch.randn(3, 4), torch.randn(3, 4)

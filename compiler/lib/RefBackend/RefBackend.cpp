@@ -14,8 +14,10 @@ using namespace mlir;
 std::string
 mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels,
                                                        bool parallelLoops) {
-  return std::string("canonicalize,"
+  return std::string("refbackend-lower-random-keys,"
+                     "canonicalize,"
                      "func.func(refbackend-fuse-elementwise),"
+                     "func.func(refbackend-distinct-results),"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "buffer-results-to-out-params{hoist-static-allocs "

@@ -86,6 +86,10 @@ _RUNTIME_LIB = str(
 )
 _runtime: ctypes.CDLL | None = None
 
+#: The runtime function that random ops call for their keys
+#: (``refbackend-lower-random-keys``).
+_RANDOM_KEY_SYMBOL = b"torch2mlir_random_key"
+
 
 #: LLVM code generation options for the JIT. A whole model is one function
 #: whose straight-line parts hold thousands of loads and stores (memref
@@ -337,6 +341,12 @@ class RefBackendModule:
             raise CompileError(f"the compiled code has no function {func_name}")
         arity = len(inputs) + len(outputs)
         self._function = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * arity))(address)
+        #: Whether the program has random ops (rand, randn, randperm,
+        #: native_dropout): then each call seeds the runtime's key stream
+        #: from PyTorch's default generator, so ``torch.manual_seed`` makes
+        #: its results reproducible and each call draws new numbers. The
+        #: object code references the runtime's key function iff it does.
+        self.uses_random = _RANDOM_KEY_SYMBOL in object_code
 
     def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
         """The call's arguments as contiguous tensors, checked against the signature.
@@ -412,6 +422,9 @@ class RefBackendModule:
         out_pointers = [
             ctypes.pointer(self._descriptor(_as_buffer(t))) for t in results
         ]
+        if self.uses_random:
+            seed = torch.empty((), dtype=torch.int64).random_().item()
+            _runtime.torch2mlir_runtime_seed_random(ctypes.c_uint64(seed))
         # The C interface takes a pointer to each memref descriptor; the
         # out-params come after all inputs: the caller's, then the bound ones.
         self._function(*args_pointers, *self._bound_pointers, *out_pointers)

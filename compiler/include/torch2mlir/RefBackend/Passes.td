@@ -24,6 +24,33 @@ def FuseElementwise : Pass<"refbackend-fuse-elementwise"> {
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def DistinctResults : Pass<"refbackend-distinct-results", "func::FuncOp"> {
+  let summary = "Give every tensor result of a function its own value";
+  let description = [{
+    When a `func.return` returns the same tensor value more than once (a
+    program such as `y = x + 1; return y, y`), every repeated operand after
+    the first becomes a copy of it (`bufferization.alloc_tensor() copy(%v)`).
+    After bufferization each result then has its own buffer, which
+    `buffer-results-to-out-params` needs: it turns each returned buffer into
+    an out-parameter of its own, and with `hoist-static-allocs` one
+    allocation cannot stand for two out-parameters. Run it on tensors,
+    before `one-shot-bufferize`.
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
+def LowerRandomKeys : Pass<"refbackend-lower-random-keys", "ModuleOp"> {
+  let summary = "Draw random keys from the RefBackend runtime";
+  let description = [{
+    Replaces each `torch_c.random_key` with a call of the runtime's
+    `torch2mlir_random_key() -> i64` (declared private in the module). The
+    runtime returns the next output of a per-thread SplitMix64 stream, which
+    the Python runtime seeds before each call of a program that has random
+    ops, with a number drawn from PyTorch's default generator.
+  }];
+  let dependentDialects = ["func::FuncDialect"];
+}
+
 def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
   let summary = "Call the RefBackend runtime's BLAS kernels for contractions";
   let description = [{

@@ -46,6 +46,7 @@ struct ConvertTorchToLinalgPass
     populateReductionPatternsAndLegality(typeConverter, patterns, target);
     populatePoolingPatternsAndLegality(typeConverter, patterns, target);
     populateNormalizationPatternsAndLegality(typeConverter, patterns, target);
+    populateRandomPatternsAndLegality(typeConverter, patterns, target);
 
     // The reason a pattern gave up, by op location, so that a failure to
     // legalize an op says why instead of only "failed to legalize".

@@ -133,3 +133,34 @@ __truncdfbf2(double value) {
   }
   return asReturnRegister(bf16BitsFromFloat(narrow));
 }
+
+//===----------------------------------------------------------------------===//
+// Random keys
+//
+// Random ops compute their elements from a 64-bit key (see
+// TorchToLinalg/Random.cpp); `refbackend-lower-random-keys` makes each
+// execution of one call torch2mlir_random_key. Keys are the outputs of a
+// SplitMix64 stream per thread: the Python runtime seeds it (from PyTorch's
+// default generator) right before calling a program with random ops, on the
+// thread that runs the program's random ops, so concurrent calls from other
+// threads do not interleave their streams.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// PyTorch's default seed (c10::default_rng_seed_val), until seeded.
+thread_local uint64_t randomState = 67280421310721ull;
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) void
+torch2mlir_runtime_seed_random(uint64_t seed) {
+  randomState = seed;
+}
+
+extern "C" __attribute__((visibility("default"))) uint64_t
+torch2mlir_random_key() {
+  randomState += 0x9E3779B97F4A7C15ull;
+  uint64_t z = randomState;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}

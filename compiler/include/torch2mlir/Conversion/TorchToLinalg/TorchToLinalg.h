@@ -39,6 +39,9 @@ void populatePoolingPatternsAndLegality(TypeConverter &typeConverter,
 void populateNormalizationPatternsAndLegality(TypeConverter &typeConverter,
                                               RewritePatternSet &patterns,
                                               ConversionTarget &target);
+void populateRandomPatternsAndLegality(TypeConverter &typeConverter,
+                                       RewritePatternSet &patterns,
+                                       ConversionTarget &target);
 
 } // namespace mlir::torch2mlir
 

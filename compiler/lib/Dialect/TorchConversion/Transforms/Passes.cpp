@@ -64,6 +64,13 @@ struct FuncBackendTypeConversionPass
   }
 };
 
+/// A torch_c op converting between a torch type and a builtin type (all of
+/// the dialect but `torch_c.random_key`, which stays for the backend).
+static bool isMaterialization(Operation *op) {
+  return isa<TorchConversionDialect>(op->getDialect()) &&
+         !isa<RandomKeyOp>(op);
+}
+
 struct FinalizingBackendTypeConversionPass
     : public ::mlir::torch2mlir::torch_c::impl::FinalizingBackendTypeConversionBase<
           FinalizingBackendTypeConversionPass> {
@@ -73,7 +80,7 @@ struct FinalizingBackendTypeConversionPass
     while (changed) {
       changed = false;
       getOperation().walk([&](Operation *op) {
-        if (!isa<TorchConversionDialect>(op->getDialect()))
+        if (!isMaterialization(op))
           return;
         Value operand = op->getOperand(0);
         Operation *producer = operand.getDefiningOp();
@@ -103,7 +110,7 @@ struct FinalizingBackendTypeConversionPass
     if (unlowered.wasInterrupted())
       return signalPassFailure();
     WalkResult leftover = getOperation().walk([&](Operation *op) {
-      if (!isa<TorchConversionDialect>(op->getDialect()))
+      if (!isMaterialization(op))
         return WalkResult::advance();
       Operation *user = op->use_empty() ? nullptr : *op->user_begin();
       Operation *producer = op->getOperand(0).getDefiningOp();
@@ -138,7 +145,8 @@ struct VerifyLinalgOnTensorsBackendContractPass
           isa_and_nonnull<func::FuncDialect, linalg::LinalgDialect,
                           tensor::TensorDialect, arith::ArithDialect,
                           math::MathDialect, scf::SCFDialect,
-                          cf::ControlFlowDialect>(dialect);
+                          cf::ControlFlowDialect>(dialect) ||
+          isa<RandomKeyOp>(op);
       if (!legalDialect) {
         op->emitError() << "'" << op->getName()
                         << "' is not supported by the linalg-on-tensors "

@@ -46,6 +46,22 @@ def TorchConversion_FromBuiltinTensorOp : TorchConversion_Op<"from_builtin_tenso
   let hasFolder = 1;
 }
 
+def TorchConversion_RandomKeyOp
+    : TorchConversion_Op<"random_key", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A fresh 64-bit key for one execution of a random op";
+  let description = [{
+    The random ops of the torch dialect (`aten.rand`, `aten.randn`,
+    `aten.randperm`, `aten.native_dropout`) lower to counter-based
+    generators: element `i` of the result is a pure function of a key and
+    `i`. This op yields the key; each execution yields a new one (it reads
+    and writes the generator state, so it is never CSE'd or hoisted). It is
+    part of the linalg-on-tensors backend contract: a backend implements it
+    (the RefBackend with a call of its runtime's `torch2mlir_random_key`).
+  }];
+  let results = (outs I64:$key);
+  let assemblyFormat = "attr-dict";
+}
+
 class TorchConversion_ScalarCast<string mnemonic, Type from, Type to>
     : TorchConversion_Op<mnemonic, [Pure]> {
   let arguments = (ins from:$operand);

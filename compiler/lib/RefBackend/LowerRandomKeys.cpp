@@ -1,0 +1,53 @@
+//===- LowerRandomKeys.cpp - torch_c.random_key to a runtime call ---------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/RefBackend/RefBackend.h"
+
+#include "torch2mlir/Dialect/TorchConversion/IR/TorchConversionOps.h"
+
+namespace mlir::torch2mlir::refbackend {
+#define GEN_PASS_DEF_LOWERRANDOMKEYS
+#include "torch2mlir/RefBackend/Passes.h.inc"
+} // namespace mlir::torch2mlir::refbackend
+
+using namespace mlir;
+
+/// The runtime function that hands out keys (Runtime.cpp).
+static constexpr StringLiteral kRandomKeyFunction = "torch2mlir_random_key";
+
+namespace {
+struct LowerRandomKeysPass
+    : public ::mlir::torch2mlir::refbackend::impl::LowerRandomKeysBase<
+          LowerRandomKeysPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<torch2mlir::torch_c::RandomKeyOp> keys;
+    module.walk([&](torch2mlir::torch_c::RandomKeyOp op) { keys.push_back(op); });
+    if (keys.empty())
+      return;
+    OpBuilder builder(module.getBodyRegion());
+    auto i64 = builder.getI64Type();
+    auto type = builder.getFunctionType({}, {i64});
+    auto callee = module.lookupSymbol<func::FuncOp>(kRandomKeyFunction);
+    if (!callee) {
+      callee = func::FuncOp::create(builder, module.getLoc(),
+                                    kRandomKeyFunction, type);
+      callee.setPrivate();
+    } else if (callee.getFunctionType() != type) {
+      callee.emitError() << "'" << kRandomKeyFunction
+                         << "' is the RefBackend runtime's and must have type "
+                         << type;
+      return signalPassFailure();
+    }
+    for (auto key : keys) {
+      builder.setInsertionPoint(key);
+      auto call = func::CallOp::create(builder, key.getLoc(), callee);
+      key.replaceAllUsesWith(call.getResult(0));
+      key.erase();
+    }
+  }
+};
+} // namespace
