@@ -33,6 +33,9 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels,
          "refbackend-widen-bool-buffers,"
          "refbackend-verify-buffer-types," +
          (parallelLoops ? "refbackend-parallelize-loops," : "") +
+         // f16/bf16 math (tan, erf, ...) in f32, as PyTorch's CPU kernels:
+         // the C library and libmvec only have f32/f64.
+         "func.func(math-extend-to-supported-types),"
          // math.ipowi (integer pow): a loop in a generated function.
          "convert-math-to-funcs{convert-ctlz=false},"
          "convert-scf-to-cf,"

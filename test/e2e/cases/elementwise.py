@@ -658,3 +658,183 @@ def _() -> nn.Module:
 @register_case("floor_divide_operator", inputs=lambda: (_ints(3, 4), _nonzero_ints(4)))
 def _() -> nn.Module:
     return Fn(lambda x, y: x // y)
+
+
+# More float math: hyperbolic and inverse functions, log2/log10, expm1 (exact
+# for tiny x), round (half to even) and trunc, isnan/isinf, atan2.
+
+_SPECIAL = torch.tensor(
+    [0.0, -0.0, 1e-30, -1e-7, 0.5, -2.5, 3.5, math.inf, -math.inf, math.nan]
+)
+
+
+@register_case("hyperbolic_and_inverse_f32", inputs=lambda: (torch.rand(4, 6) * 0.9,))
+def _() -> nn.Module:
+    return Fn(
+        lambda x: (
+            torch.tan(x),
+            torch.sinh(x),
+            torch.cosh(x),
+            torch.asinh(x),
+            torch.acosh(x + 1),
+            torch.atanh(x),
+        )
+    )
+
+
+@register_case("hyperbolic_f64_and_int_input", inputs=lambda: (_f64(3, 5), _ints(4)))
+def _() -> nn.Module:
+    return Fn(lambda x, n: (torch.sinh(x), torch.asinh(x), torch.tan(n)))
+
+
+@register_case("log2_log10_f32", inputs=lambda: (torch.rand(3, 5) * 100,))
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.log2(x), torch.log10(x), torch.log2(x - 50)))
+
+
+@register_case(
+    "expm1_tiny_and_special", inputs=lambda: (_SPECIAL, torch.randn(64) * 1e-6)
+)
+def _() -> nn.Module:
+    return Fn(lambda s, tiny: (torch.expm1(s), torch.expm1(tiny), torch.expm1(s * 100)))
+
+
+@register_case(
+    "round_trunc_halves_f32_and_i64",
+    inputs=lambda: (
+        torch.tensor(
+            [0.5, 1.5, 2.5, -0.5, -1.5, 2.4999, -2.6, 1e20, math.inf, math.nan]
+        ),
+        _ints(5),
+    ),
+)
+def _() -> nn.Module:
+    return Fn(
+        lambda x, n: (torch.round(x), torch.trunc(x), torch.round(n), torch.trunc(n))
+    )
+
+
+@register_case("isnan_isinf", inputs=lambda: (_SPECIAL, _ints(4), _SPECIAL.half()))
+def _() -> nn.Module:
+    return Fn(
+        lambda x, n, h: (torch.isnan(x), torch.isinf(x), torch.isnan(n), torch.isinf(h))
+    )
+
+
+@register_case(
+    "atan2_quadrants_and_zeros",
+    inputs=lambda: (
+        torch.tensor([1.0, 1.0, -1.0, -1.0, 0.0, -0.0, 0.0, -0.0]),
+        torch.tensor([1.0, -1.0, 1.0, -1.0, 0.0, 0.0, -0.0, -0.0]),
+    ),
+)
+def _() -> nn.Module:
+    return Fn(torch.atan2)
+
+
+@register_case("atan2_broadcast_int", inputs=lambda: (_ints(3, 4), torch.randn(4)))
+def _() -> nn.Module:
+    return Fn(torch.atan2)
+
+
+# fmod (sign of the dividend) and remainder (sign of the divisor).
+
+_SIGNS = (
+    torch.tensor([7.0, -7.0, 7.0, -7.0, 6.0, -6.0, 0.5, 5.5]),
+    torch.tensor([3.0, 3.0, -3.0, -3.0, 3.0, -3.0, math.inf, 0.0]),
+)
+
+
+@register_case("fmod_remainder_signs_f32", inputs=lambda: _SIGNS)
+def _() -> nn.Module:
+    return Fn(lambda x, y: (torch.fmod(x, y), torch.remainder(x, y), x % y))
+
+
+@register_case("fmod_remainder_i64", inputs=lambda: (_ints(4, 5), _nonzero_ints(4, 5)))
+def _() -> nn.Module:
+    return Fn(lambda x, y: (torch.fmod(x, y), torch.remainder(x, y)))
+
+
+@register_case(
+    "fmod_remainder_scalar", inputs=lambda: (torch.randn(3, 4) * 10, _ints(6))
+)
+def _() -> nn.Module:
+    return Fn(
+        lambda x, n: (
+            torch.fmod(x, 2.5),
+            torch.remainder(x, -1.5),
+            torch.fmod(n, -4),
+            torch.remainder(n, 3),
+        )
+    )
+
+
+@register_case(
+    "remainder_int_min_by_minus_one",
+    inputs=lambda: (
+        torch.tensor([-(2**63), 5, -5], dtype=torch.int64),
+        torch.tensor([-1, -1, -1], dtype=torch.int64),
+    ),
+)
+def _() -> nn.Module:
+    return Fn(lambda x, y: (torch.fmod(x, y), torch.remainder(x, y)))
+
+
+@register_case("elu_hardtanh", inputs=lambda: (torch.randn(4, 8) * 3, _ints(10)))
+def _() -> nn.Module:
+    return Fn(
+        lambda x, n: (
+            nn.functional.elu(x),
+            nn.functional.elu(x, alpha=0.5),
+            torch.ops.aten.elu(x, 1.5, 2.0, 0.5),
+            nn.functional.hardtanh(x),
+            nn.functional.hardtanh(x, -0.5, 2.0),
+            torch.ops.aten.hardtanh(n, -3, 4),
+        )
+    )
+
+
+@register_case(
+    "pow_scalar_base", inputs=lambda: (torch.randn(3, 4), _ints(5, low=0, high=10))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, n: (torch.pow(2.0, x), 3**n, torch.pow(0.5, n)))
+
+
+@register_case("div_scalar_mode", inputs=lambda: (torch.randn(3, 4) * 10, _ints(6)))
+def _() -> nn.Module:
+    return Fn(
+        lambda x, n: (
+            torch.div(x, 3, rounding_mode="floor"),
+            torch.div(x, -2.5, rounding_mode="trunc"),
+            torch.div(n, 4, rounding_mode="floor"),
+            torch.div(n, -3, rounding_mode="trunc"),
+        )
+    )
+
+
+@register_case(
+    "bitwise_scalar",
+    inputs=lambda: (_ints(3, 4, low=-100, high=100), torch.rand(5) > 0.5),
+)
+def _() -> nn.Module:
+    return Fn(
+        lambda n, b: (
+            torch.bitwise_and(n, 12),
+            torch.bitwise_or(n, -3),
+            torch.bitwise_xor(n, 7),
+            torch.bitwise_and(b, True),
+            torch.bitwise_xor(b, True),
+        )
+    )
+
+
+@register_case("round_decimals", inputs=lambda: (torch.randn(4, 5) * 1000,))
+def _() -> nn.Module:
+    return Fn(
+        lambda x: (
+            torch.round(x, decimals=2),
+            torch.round(x, decimals=0),
+            torch.round(x, decimals=-2),
+        )
+    )

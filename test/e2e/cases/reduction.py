@@ -204,3 +204,64 @@ def _() -> nn.Module:
 )
 def _() -> nn.Module:
     return Fn(lambda x: torch.cumsum(x, 0, dtype=torch.float32))
+
+
+# max.dim / min.dim (values and first index), prod over everything, var.
+
+
+@register_case("max_min_dim", inputs=lambda: (torch.randn(3, 4, 5), _ints(4, 8)))
+def _() -> nn.Module:
+    return Fn(
+        lambda x, n: (
+            *torch.max(x, dim=1),
+            *torch.min(x, dim=-1, keepdim=True),
+            *torch.max(n, dim=0),
+            *torch.min(n, dim=1),
+        )
+    )
+
+
+@register_case("max_dim_nan", inputs=lambda: (_with_nans(5, 6),))
+def _() -> nn.Module:
+    return Fn(lambda x: (*torch.max(x, dim=1), *torch.min(x, dim=0)))
+
+
+@register_case(
+    "prod_all", inputs=lambda: (torch.rand(3, 4) + 0.5, _ints(2, 3), torch.tensor(3.0))
+)
+def _() -> nn.Module:
+    return Fn(
+        lambda x, n, s: (
+            torch.prod(x),
+            torch.prod(n),
+            torch.prod(s),
+            torch.prod(x, dtype=torch.float64),
+        )
+    )
+
+
+@register_case("var_forms", inputs=lambda: (torch.randn(3, 4, 5) * 3 + 1,))
+def _() -> nn.Module:
+    return Fn(
+        lambda x: (
+            torch.var(x),
+            torch.var(x, dim=1),
+            torch.var(x, dim=(0, 2), keepdim=True, unbiased=False),
+            torch.var(x, dim=-1, correction=2),
+            torch.ops.aten.var.dim(x, [1], True, False),
+        )
+    )
+
+
+@register_case(
+    "var_single_element_is_nan", inputs=lambda: (torch.randn(4, 1).double(),)
+)
+def _() -> nn.Module:
+    return Fn(lambda x: (torch.var(x, dim=1), torch.var(x, dim=1, unbiased=False)))
+
+
+@register_case(
+    "max_min_all", inputs=lambda: (torch.randn(3, 4), _ints(5), _with_nans(2, 7))
+)
+def _() -> nn.Module:
+    return Fn(lambda x, n, z: (torch.max(x), torch.min(x), torch.max(n), torch.min(z)))

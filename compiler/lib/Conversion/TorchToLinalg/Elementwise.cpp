@@ -296,6 +296,43 @@ T2M_FLOAT_MATH(ConvertAcos, AtenAcosOp,
                return math::AcosOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertAtan, AtenAtanOp,
                return math::AtanOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertTan, AtenTanOp, return math::TanOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertSinh, AtenSinhOp,
+               return math::SinhOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertCosh, AtenCoshOp,
+               return math::CoshOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAsinh, AtenAsinhOp,
+               return math::AsinhOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAcosh, AtenAcoshOp,
+               return math::AcoshOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAtanh, AtenAtanhOp,
+               return math::AtanhOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertLog2, AtenLog2Op,
+               return math::Log2Op::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertLog10, AtenLog10Op,
+               return math::Log10Op::create(b, loc, x);)
+// expm1(x) = (u - 1) * x / log(u) with u = exp(x) (Kahan): a few ulps for
+// small x, where exp(x) - 1 loses every digit (and where math.expm1's LLVM
+// lowering computes exactly that). x when u rounds to 1, -1 when u - 1 is
+// -1, u (inf) when u is inf.
+T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
+  Type type = x.getType();
+  Value one = floatConstant(b, loc, type, 1.0);
+  Value u = math::ExpOp::create(b, loc, x);
+  Value uMinusOne = arith::SubFOp::create(b, loc, u, one);
+  Value scaled = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, uMinusOne, x),
+      math::LogOp::create(b, loc, u));
+  auto equals = [&](Value lhs, Value rhs) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lhs, rhs);
+  };
+  Value result = arith::SelectOp::create(b, loc, equals(u, one), x, scaled);
+  Value minusOne = floatConstant(b, loc, type, -1.0);
+  result = arith::SelectOp::create(b, loc, equals(uMinusOne, minusOne),
+                                   minusOne, result);
+  return arith::SelectOp::create(
+      b, loc, equals(u, floatConstant(b, loc, type, INFINITY)), u, result);
+})
 // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (x when u rounds to 1):
 // exact to a few ulps for small x, where log(1 + x) loses every digit.
 T2M_FLOAT_MATH(ConvertLog1p, AtenLog1pOp, {
@@ -369,6 +406,36 @@ struct ConvertSign : ConvertUnary<AtenSignOp> {
 };
 
 /// abs: math.absf, or math.absi on signed integers (unsigned: identity).
+/// isnan(x) and isinf(x): bool tensors; false for integers and bools.
+template <typename OpTy, bool isNan>
+struct ConvertFloatClass : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType || !resultType.getElementType().isInteger(1))
+      return reportFailure(rewriter, op, "result must be a bool tensor");
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getSelf(),
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          if (!isa<mlir::FloatType>(x.getType()))
+            return arith::ConstantIntOp::create(b, loc, 0, 1);
+          if (isNan)
+            return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x,
+                                         x);
+          return arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, x),
+              floatConstant(b, loc, x.getType(), INFINITY));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct ConvertAbs : ConvertUnary<AtenAbsOp> {
   using ConvertUnary::ConvertUnary;
   bool supports(Type element) const override {
@@ -668,12 +735,13 @@ template <typename OpTy> struct ConvertClamp : ConvertInResultDtype<OpTy> {
   }
 };
 
-/// The rounding mode of div.Tensor_mode: "" (None), "trunc" or "floor";
-/// nullopt when it is not a constant.
-static std::optional<StringRef> getRoundingMode(AtenDivTensorModeOp op) {
+/// The rounding mode of div.Tensor_mode and div.Scalar_mode: "" (None),
+/// "trunc" or "floor"; nullopt when it is not a constant.
+template <typename OpTy>
+static std::optional<StringRef> getRoundingMode(OpTy op) {
   if (isTorchNone(op.getRoundingMode()))
     return StringRef();
-  if (auto mode = op.getRoundingMode().getDefiningOp<ConstantStrOp>())
+  if (auto mode = op.getRoundingMode().template getDefiningOp<ConstantStrOp>())
     return mode.getValue();
   return std::nullopt;
 }
@@ -718,9 +786,10 @@ static Value createFloatFloorDiv(OpBuilder &b, Location loc, Value lhs,
 /// div.Tensor_mode: true division (None), truncation ("trunc") or floor
 /// ("floor"), in the result dtype (integer for integer operands unless
 /// None).
-struct ConvertDivTensorMode : ConvertInResultDtype<AtenDivTensorModeOp> {
-  using ConvertInResultDtype::ConvertInResultDtype;
-  StringRef unsupported(AtenDivTensorModeOp op, Type dtype) const override {
+template <typename OpTy>
+struct ConvertDivMode : ConvertInResultDtype<OpTy> {
+  using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
+  StringRef unsupported(OpTy op, Type dtype) const override {
     std::optional<StringRef> mode = getRoundingMode(op);
     if (!mode || (!mode->empty() && *mode != "trunc" && *mode != "floor"))
       return "rounding_mode must be None or the constant 'trunc' or 'floor'";
@@ -730,8 +799,8 @@ struct ConvertDivTensorMode : ConvertInResultDtype<AtenDivTensorModeOp> {
       return "unsupported: this division on the result dtype";
     return "";
   }
-  Value build(AtenDivTensorModeOp op, OpBuilder &b, Location loc,
-              ValueRange args, Type dtype) const override {
+  Value build(OpTy op, OpBuilder &b, Location loc, ValueRange args,
+              Type dtype) const override {
     StringRef mode = *getRoundingMode(op);
     Value lhs = args[0], rhs = args[1];
     if (isa<mlir::FloatType>(dtype)) {
@@ -768,6 +837,183 @@ struct ConvertDivTensorMode : ConvertInResultDtype<AtenDivTensorModeOp> {
         b, loc, adjust, arith::SubIOp::create(b, loc, quotient, one), quotient);
   }
 };
+/// The integer remainder of lhs / rhs, truncated (C's %): signed or
+/// unsigned. A zero divisor, an error in PyTorch, gives 0 here; so does -1
+/// (where INT_MIN % -1 would trap the CPU), which is exact.
+static Value createIntRemainder(OpBuilder &b, Location loc, Value lhs,
+                                Value rhs, bool isUnsigned) {
+  Type type = lhs.getType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
+  Value unsafe =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  if (!isUnsigned) {
+    Value minusOne =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, -1));
+    unsafe = arith::OrIOp::create(
+        b, loc, unsafe,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
+  }
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, rhs);
+  if (isUnsigned)
+    return arith::RemUIOp::create(b, loc, lhs, divisor);
+  return arith::RemSIOp::create(b, loc, lhs, divisor);
+}
+
+/// fmod (the remainder with the sign of the dividend, C's fmod and %) and
+/// remainder (with the sign of the divisor, Python's %): PyTorch's CPU
+/// kernels compute remainder as fmod plus the divisor when the fmod is
+/// nonzero and its sign differs from the divisor's.
+template <typename OpTy, bool isPython>
+struct ConvertRemainder : ConvertInResultDtype<OpTy> {
+  using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
+  StringRef unsupported(OpTy, Type dtype) const override {
+    if (isa<mlir::FloatType>(dtype) || isNonBoolInteger(dtype))
+      return "";
+    return "unsupported: a remainder of this dtype";
+  }
+  Value build(OpTy, OpBuilder &b, Location loc, ValueRange args,
+              Type dtype) const override {
+    Value lhs = args[0], rhs = args[1];
+    bool isFloat = isa<mlir::FloatType>(dtype);
+    bool isUnsigned = dtype.isUnsignedInteger();
+    Value mod = isFloat ? arith::RemFOp::create(b, loc, lhs, rhs).getResult()
+                        : createIntRemainder(b, loc, lhs, rhs, isUnsigned);
+    if (!isPython || isUnsigned)
+      return mod;
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(lhs.getType()));
+    Value nonzero, modNegative, rhsNegative, adjusted;
+    if (isFloat) {
+      nonzero =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, mod, zero);
+      modNegative =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, mod, zero);
+      rhsNegative =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rhs, zero);
+      adjusted = arith::AddFOp::create(b, loc, mod, rhs);
+    } else {
+      nonzero =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, mod, zero);
+      modNegative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, mod, zero);
+      rhsNegative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rhs, zero);
+      adjusted = arith::AddIOp::create(b, loc, mod, rhs);
+    }
+    Value adjust = arith::AndIOp::create(
+        b, loc, nonzero,
+        arith::XOrIOp::create(b, loc, modNegative, rhsNegative));
+    return arith::SelectOp::create(b, loc, adjust, adjusted, mod);
+  }
+};
+
+/// atan2(y, x): math.atan2 in the (float) result dtype.
+struct ConvertAtan2 : ConvertInResultDtype<AtenAtan2Op> {
+  using ConvertInResultDtype::ConvertInResultDtype;
+  StringRef unsupported(AtenAtan2Op, Type dtype) const override {
+    return isa<mlir::FloatType>(dtype) ? "" : "unsupported: a non-float atan2";
+  }
+  Value build(AtenAtan2Op, OpBuilder &b, Location loc, ValueRange args,
+              Type) const override {
+    return math::Atan2Op::create(b, loc, args[0], args[1]);
+  }
+};
+
+/// round.decimals(x, d): x * 10^d rounded half to even, divided by 10^d
+/// (for d < 0: x / 10^-d rounded, times 10^-d), as PyTorch's CPU kernel.
+struct ConvertRoundDecimals : OpConversionPattern<AtenRoundDecimalsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenRoundDecimalsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType || !isa<mlir::FloatType>(resultType.getElementType()))
+      return reportFailure(rewriter, op, "unsupported: a non-float round");
+    int64_t decimals;
+    if (!matchTorchConstantInt(op.getDecimals(), decimals))
+      return reportFailure(rewriter, op, "decimals must be a constant int");
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getSelf(),
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          Value scale = floatConstant(b, loc, x.getType(),
+                                      std::pow(10.0, std::abs(decimals)));
+          if (decimals >= 0)
+            return arith::DivFOp::create(
+                b, loc,
+                math::RoundEvenOp::create(
+                    b, loc, arith::MulFOp::create(b, loc, x, scale)),
+                scale);
+          return arith::MulFOp::create(
+              b, loc,
+              math::RoundEvenOp::create(
+                  b, loc, arith::DivFOp::create(b, loc, x, scale)),
+              scale);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// pow.Scalar(s, exponent): the scalar base to the power of each element.
+struct ConvertPowScalar : ConvertInResultDtype<AtenPowScalarOp> {
+  using ConvertInResultDtype::ConvertInResultDtype;
+  StringRef unsupported(AtenPowScalarOp, Type dtype) const override {
+    if (isa<mlir::FloatType>(dtype) || isNonBoolInteger(dtype))
+      return "";
+    return "unsupported: pow of this dtype";
+  }
+  Value build(AtenPowScalarOp, OpBuilder &b, Location loc, ValueRange args,
+              Type) const override {
+    return createPow(b, loc, args[0], args[1]);
+  }
+};
+
+/// elu(x, alpha, scale, input_scale) = x * scale for x > 0, else
+/// (exp(x * input_scale) - 1) * alpha * scale (PyTorch's CPU kernel; NaN stays
+/// NaN).
+struct ConvertElu : ConvertInResultDtype<AtenEluOp> {
+  using ConvertInResultDtype::ConvertInResultDtype;
+  StringRef unsupported(AtenEluOp, Type dtype) const override {
+    return isa<mlir::FloatType>(dtype) ? "" : "unsupported: a non-float elu";
+  }
+  Value build(AtenEluOp, OpBuilder &b, Location loc, ValueRange args,
+              Type) const override {
+    Value x = args[0], alpha = args[1], scale = args[2], inputScale = args[3];
+    Value one = floatConstant(b, loc, x.getType(), 1.0);
+    Value negative = arith::MulFOp::create(
+        b, loc,
+        arith::SubFOp::create(
+            b, loc,
+            math::ExpOp::create(b, loc,
+                                arith::MulFOp::create(b, loc, x, inputScale)),
+            one),
+        arith::MulFOp::create(b, loc, alpha, scale));
+    Value positive = arith::MulFOp::create(b, loc, x, scale);
+    Value isNonPositive = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OLE, x,
+        floatConstant(b, loc, x.getType(), 0.0));
+    return arith::SelectOp::create(b, loc, isNonPositive, negative, positive);
+  }
+};
+
+/// hardtanh(x, min_val, max_val) = min(max(x, min_val), max_val); NaN stays
+/// NaN.
+struct ConvertHardtanh : ConvertInResultDtype<AtenHardtanhOp> {
+  using ConvertInResultDtype::ConvertInResultDtype;
+  StringRef unsupported(AtenHardtanhOp, Type dtype) const override {
+    if (isa<mlir::FloatType>(dtype) || isNonBoolInteger(dtype))
+      return "";
+    return "unsupported: hardtanh of this dtype";
+  }
+  Value build(AtenHardtanhOp, OpBuilder &b, Location loc, ValueRange args,
+              Type dtype) const override {
+    return createMinMax(b, loc,
+                        createMinMax(b, loc, args[0], args[1], dtype, true),
+                        args[2], dtype, false);
+  }
+};
+
 enum class BitwiseKind { And, Or, Xor, LeftShift, RightShift };
 
 /// bitwise_and/or/xor and the shifts of integer (and, for and/or/xor,
@@ -865,7 +1111,36 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
   patterns.add<ConvertPowTensorScalar, ConvertPowTensorTensor,
                ConvertMinMax<AtenMaximumOp, true>,
                ConvertMinMax<AtenMinimumOp, false>, ConvertClamp<AtenClampOp>,
-               ConvertClamp<AtenClampTensorOp>, ConvertDivTensorMode>(
+               ConvertClamp<AtenClampTensorOp>,
+               ConvertDivMode<AtenDivTensorModeOp>>(
+      typeConverter, context);
+  target.addIllegalOp<AtenTanOp, AtenSinhOp, AtenCoshOp, AtenAsinhOp,
+                      AtenAcoshOp, AtenAtanhOp, AtenLog2Op, AtenLog10Op,
+                      AtenExpm1Op, AtenRoundOp, AtenTruncOp, AtenIsnanOp,
+                      AtenIsinfOp, AtenRoundDecimalsOp>();
+  patterns.add<ConvertTan, ConvertSinh, ConvertCosh, ConvertAsinh,
+               ConvertAcosh, ConvertAtanh, ConvertLog2, ConvertLog10,
+               ConvertExpm1, ConvertRounding<AtenRoundOp, math::RoundEvenOp>,
+               ConvertRounding<AtenTruncOp, math::TruncOp>,
+               ConvertFloatClass<AtenIsnanOp, true>,
+               ConvertFloatClass<AtenIsinfOp, false>, ConvertRoundDecimals>(
+      typeConverter, context);
+  target.addIllegalOp<AtenDivScalarModeOp, AtenFmodTensorOp, AtenFmodScalarOp,
+                      AtenRemainderTensorOp, AtenRemainderScalarOp,
+                      AtenAtan2Op, AtenPowScalarOp, AtenEluOp,
+                      AtenHardtanhOp>();
+  patterns.add<ConvertDivMode<AtenDivScalarModeOp>,
+               ConvertRemainder<AtenFmodTensorOp, false>,
+               ConvertRemainder<AtenFmodScalarOp, false>,
+               ConvertRemainder<AtenRemainderTensorOp, true>,
+               ConvertRemainder<AtenRemainderScalarOp, true>, ConvertAtan2,
+               ConvertPowScalar, ConvertElu, ConvertHardtanh>(typeConverter,
+                                                               context);
+  target.addIllegalOp<AtenBitwiseAndScalarOp, AtenBitwiseOrScalarOp,
+                      AtenBitwiseXorScalarOp>();
+  patterns.add<ConvertBitwise<AtenBitwiseAndScalarOp, BitwiseKind::And>,
+               ConvertBitwise<AtenBitwiseOrScalarOp, BitwiseKind::Or>,
+               ConvertBitwise<AtenBitwiseXorScalarOp, BitwiseKind::Xor>>(
       typeConverter, context);
   target.addIllegalOp<AtenBitwiseAndTensorOp, AtenBitwiseOrTensorOp,
                       AtenBitwiseXorTensorOp, AtenBitwiseLeftShiftTensorOp,

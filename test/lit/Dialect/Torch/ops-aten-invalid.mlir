@@ -54,7 +54,7 @@ func.func @float_as_int() -> !torch.int {
 // -----
 
 func.func @unknown_torch_op(%a: !torch.vtensor<[2],f32>) {
-  // expected-error @+1 {{custom op 'torch.aten.sinh' is unknown}}
-  %0 = torch.aten.sinh %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
+  // expected-error @+1 {{custom op 'torch.aten.not_an_aten_op' is unknown}}
+  %0 = torch.aten.not_an_aten_op %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
   return
 }

@@ -539,6 +539,145 @@ struct DecomposeFullReduction : OpRewritePattern<OpTy> {
   }
 };
 
+/// max.dim(x, d, keepdim) = (amax(x, [d], keepdim), argmax(x, d, keepdim))
+/// and min.dim likewise: the same values and the same first index (NaN
+/// counting as the extreme) as PyTorch's CPU kernel.
+template <typename OpTy, typename ValuesOpTy, typename IndicesOpTy>
+struct DecomposeMinMaxDim : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return rewriter.notifyMatchFailure(op, "dim must be a constant");
+    Location loc = op.getLoc();
+    Value values =
+        ValuesOpTy::create(rewriter, loc, op.getValues().getType(),
+                           op.getSelf(), createIntList(rewriter, loc, {dim}),
+                           op.getKeepdim());
+    Value indices =
+        IndicesOpTy::create(rewriter, loc, op.getIndices().getType(),
+                            op.getSelf(), op.getDim(), op.getKeepdim());
+    rewriter.replaceOp(op, {values, indices});
+    return success();
+  }
+};
+
+/// max(x) = amax(x, all dims) and min(x) = amin(x, all dims): a 0-d
+/// result, NaN if any element is NaN.
+template <typename OpTy, typename ReductionOpTy>
+struct DecomposeMinMaxAll : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getSelf());
+    if (!inputType)
+      return rewriter.notifyMatchFailure(op, "needs a known rank");
+    Location loc = op.getLoc();
+    int64_t rank = inputType.getSizes().size();
+    Value dims = createIntList(
+        rewriter, loc, llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    rewriter.replaceOpWithNewOp<ReductionOpTy>(
+        op, op.getType(), op.getSelf(), dims,
+        createConstantBool(rewriter, loc, false));
+    return success();
+  }
+};
+
+/// prod(x, dtype) = prod.dim_int(view(x, [-1]), 0, false, dtype).
+struct DecomposeAtenProd : OpRewritePattern<AtenProdOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenProdOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getSelf());
+    if (!inputType)
+      return rewriter.notifyMatchFailure(op, "needs a known rank and dtype");
+    Location loc = op.getLoc();
+    int64_t numel = productOfSizes(inputType.getSizes());
+    Value flat = createView(rewriter, loc, op.getSelf(),
+                            {numel == kUnknownSize ? -1 : numel});
+    rewriter.replaceOpWithNewOp<AtenProdDimIntOp>(
+        op, op.getType(), flat, createConstantInt(rewriter, loc, 0),
+        createConstantBool(rewriter, loc, false), op.getDtype());
+    return success();
+  }
+};
+
+/// The correction of var.correction (None: 1) and var.dim (unbiased: 1,
+/// else 0), if constant.
+static std::optional<double> getVarCorrection(AtenVarCorrectionOp op) {
+  if (isTorchNone(op.getCorrection()))
+    return 1.0;
+  int64_t asInt;
+  if (matchTorchConstantInt(op.getCorrection(), asInt))
+    return static_cast<double>(asInt);
+  double asFloat;
+  if (matchTorchConstantFloat(op.getCorrection(), asFloat))
+    return asFloat;
+  return std::nullopt;
+}
+static std::optional<double> getVarCorrection(AtenVarDimOp op) {
+  bool unbiased;
+  if (!matchTorchConstantBool(op.getUnbiased(), unbiased))
+    return std::nullopt;
+  return unbiased ? 1.0 : 0.0;
+}
+
+/// var(x, dims, correction, keepdim) = sum((x - mean(x, dims))^2, dims) /
+/// max(N - correction, 0), N the number of elements reduced (two passes;
+/// N - correction = 0 gives inf or NaN, as in PyTorch).
+template <typename OpTy>
+struct DecomposeAtenVar : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = getRankedTensorType(op.getSelf());
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!inputType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs known types");
+    if (!isa<mlir::FloatType>(resultType.getDtype()) ||
+        inputType.getDtype() != resultType.getDtype())
+      return rewriter.notifyMatchFailure(op,
+                                         "unsupported: var of a non-float dtype");
+    std::optional<double> correction = getVarCorrection(op);
+    if (!correction)
+      return rewriter.notifyMatchFailure(
+          op, "the correction (unbiased) must be a constant");
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    auto dims = getReductionDims(op.getDim(), sizes.size());
+    if (failed(dims))
+      return rewriter.notifyMatchFailure(op,
+                                         "dims must be constant and in range");
+    int64_t count = 1;
+    SmallVector<int64_t> keptSizes(sizes);
+    for (int64_t dim : *dims) {
+      if (sizes[dim] == kUnknownSize)
+        return rewriter.notifyMatchFailure(op,
+                                           "unsupported: unknown reduced size");
+      count *= sizes[dim];
+      keptSizes[dim] = 1;
+    }
+    Location loc = op.getLoc();
+    Value dimList = createIntList(rewriter, loc, *dims);
+    Value none = createConstantNone(rewriter, loc);
+    auto keptType =
+        inputType.getWithSizesAndDtype(keptSizes, inputType.getDtype());
+    Value mean = AtenMeanDimOp::create(rewriter, loc, keptType, op.getSelf(),
+                                       dimList,
+                                       createConstantBool(rewriter, loc, true),
+                                       none);
+    Value diff = AtenSubTensorOp::create(rewriter, loc, inputType, op.getSelf(),
+                                         mean, createConstantInt(rewriter, loc, 1));
+    Value square = AtenMulTensorOp::create(rewriter, loc, inputType, diff, diff);
+    Value sum = AtenSumDimIntListOp::create(rewriter, loc, resultType, square,
+                                            dimList, op.getKeepdim(), none);
+    double divisor = std::max(static_cast<double>(count) - *correction, 0.0);
+    rewriter.replaceOpWithNewOp<AtenDivScalarOp>(
+        op, resultType, sum, createConstantFloat(rewriter, loc, divisor));
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//
@@ -789,6 +928,13 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeWhereScalar<AtenWhereScalarSelfOp, true>, AtenWhereScalarSelfOp>(patterns, legal);
     addUnlessLegal<DecomposeToBinary<AtenMinOtherOp, AtenMinimumOp>, AtenMinOtherOp>(patterns, legal);
     addUnlessLegal<DecomposeToBinary<AtenMaxOtherOp, AtenMaximumOp>, AtenMaxOtherOp>(patterns, legal);
+    addUnlessLegal<DecomposeMinMaxDim<AtenMaxDimOp, AtenAmaxOp, AtenArgmaxOp>, AtenMaxDimOp>(patterns, legal);
+    addUnlessLegal<DecomposeMinMaxDim<AtenMinDimOp, AtenAminOp, AtenArgminOp>, AtenMinDimOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenProd, AtenProdOp>(patterns, legal);
+    addUnlessLegal<DecomposeMinMaxAll<AtenMaxOp, AtenAmaxOp>, AtenMaxOp>(patterns, legal);
+    addUnlessLegal<DecomposeMinMaxAll<AtenMinOp, AtenAminOp>, AtenMinOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenVar<AtenVarCorrectionOp>, AtenVarCorrectionOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenVar<AtenVarDimOp>, AtenVarDimOp>(patterns, legal);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
