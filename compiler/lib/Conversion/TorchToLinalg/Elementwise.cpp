@@ -316,6 +316,10 @@ T2M_FLOAT_MATH(ConvertLog10, AtenLog10Op,
 // lowering computes exactly that). x when u rounds to 1, -1 when u - 1 is
 // -1, u (inf) when u is inf.
 T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
+  // float16/bfloat16: in float32 (u - 1) * x would overflow early.
+  Type elementType = x.getType();
+  if (cast<mlir::FloatType>(elementType).getWidth() < 32)
+    x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
   Type type = x.getType();
   Value one = floatConstant(b, loc, type, 1.0);
   Value u = math::ExpOp::create(b, loc, x);
@@ -330,8 +334,11 @@ T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
   Value minusOne = floatConstant(b, loc, type, -1.0);
   result = arith::SelectOp::create(b, loc, equals(uMinusOne, minusOne),
                                    minusOne, result);
-  return arith::SelectOp::create(
+  result = arith::SelectOp::create(
       b, loc, equals(u, floatConstant(b, loc, type, INFINITY)), u, result);
+  if (type != elementType)
+    result = arith::TruncFOp::create(b, loc, elementType, result);
+  return result;
 })
 // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (x when u rounds to 1):
 // exact to a few ulps for small x, where log(1 + x) loses every digit.

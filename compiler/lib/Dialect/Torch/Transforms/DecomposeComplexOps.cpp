@@ -623,9 +623,24 @@ static std::optional<double> getVarCorrection(AtenVarDimOp op) {
   return unbiased ? 1.0 : 0.0;
 }
 
+/// `_to_copy(value, dtype)` to the same sizes.
+static Value createCast(PatternRewriter &rewriter, Location loc, Value value,
+                        Type dtype) {
+  auto type = cast<BaseTensorType>(value.getType());
+  Value none = createConstantNone(rewriter, loc);
+  Value falseValue = createConstantBool(rewriter, loc, false);
+  return Aten_ToCopyOp::create(
+      rewriter, loc, type.getWithSizesAndDtype(type.getOptionalSizes(), dtype),
+      value,
+      createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none, none,
+      none, falseValue, none);
+}
+
 /// var(x, dims, correction, keepdim) = sum((x - mean(x, dims))^2, dims) /
 /// max(N - correction, 0), N the number of elements reduced (two passes;
-/// N - correction = 0 gives inf or NaN, as in PyTorch).
+/// N - correction = 0 gives inf or NaN, as in PyTorch). float16 and
+/// bfloat16 inputs are computed in float32 and the result rounded, as
+/// PyTorch accumulates them.
 template <typename OpTy>
 struct DecomposeAtenVar : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -658,22 +673,33 @@ struct DecomposeAtenVar : OpRewritePattern<OpTy> {
       keptSizes[dim] = 1;
     }
     Location loc = op.getLoc();
+    Value input = op.getSelf();
+    Type dtype = inputType.getDtype();
+    bool narrow = dtype.isF16() || dtype.isBF16();
+    if (narrow) {
+      dtype = rewriter.getF32Type();
+      input = createCast(rewriter, loc, input, dtype);
+      inputType = cast<BaseTensorType>(input.getType());
+    }
+    auto sumType = resultType.getWithSizesAndDtype(resultType.getOptionalSizes(),
+                                                   dtype);
     Value dimList = createIntList(rewriter, loc, *dims);
     Value none = createConstantNone(rewriter, loc);
-    auto keptType =
-        inputType.getWithSizesAndDtype(keptSizes, inputType.getDtype());
-    Value mean = AtenMeanDimOp::create(rewriter, loc, keptType, op.getSelf(),
-                                       dimList,
+    auto keptType = inputType.getWithSizesAndDtype(keptSizes, dtype);
+    Value mean = AtenMeanDimOp::create(rewriter, loc, keptType, input, dimList,
                                        createConstantBool(rewriter, loc, true),
                                        none);
-    Value diff = AtenSubTensorOp::create(rewriter, loc, inputType, op.getSelf(),
-                                         mean, createConstantInt(rewriter, loc, 1));
+    Value diff = AtenSubTensorOp::create(rewriter, loc, inputType, input, mean,
+                                         createConstantInt(rewriter, loc, 1));
     Value square = AtenMulTensorOp::create(rewriter, loc, inputType, diff, diff);
-    Value sum = AtenSumDimIntListOp::create(rewriter, loc, resultType, square,
+    Value sum = AtenSumDimIntListOp::create(rewriter, loc, sumType, square,
                                             dimList, op.getKeepdim(), none);
     double divisor = std::max(static_cast<double>(count) - *correction, 0.0);
-    rewriter.replaceOpWithNewOp<AtenDivScalarOp>(
-        op, resultType, sum, createConstantFloat(rewriter, loc, divisor));
+    Value var = AtenDivScalarOp::create(
+        rewriter, loc, sumType, sum, createConstantFloat(rewriter, loc, divisor));
+    if (narrow)
+      var = createCast(rewriter, loc, var, resultType.getDtype());
+    rewriter.replaceOp(op, var);
     return success();
   }
 };
