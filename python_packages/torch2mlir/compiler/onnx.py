@@ -200,7 +200,7 @@ def compile_onnx(
             the opset and the ONNX node) or code generation failed.
     """
     from ..onnx import OnnxImporter, prepare_model
-    from ..onnx.fold import fold_constants
+    from ..onnx.fold import fold_constants, shapes_from_users
 
     timings: dict[str, float] = {}
     start = time.perf_counter()
@@ -208,6 +208,9 @@ def compile_onnx(
     # Shape computations on static shapes become constants, so that their
     # users (Reshape, Expand, Range, ...) get static result types.
     prepared = fold_constants(prepared)
+    # Values whose sizes only their users tell (a reduction over run-time
+    # axes, then a cast to a graph output).
+    prepared = shapes_from_users(prepared)
     module = OnnxImporter(prepared).import_model()
     initializers = {t.name for t in prepared.graph.initializer}
     input_names = [i.name for i in prepared.graph.input if i.name not in initializers]
