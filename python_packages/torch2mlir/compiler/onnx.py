@@ -41,6 +41,9 @@ _HOISTED_DTYPES = {
     "si16": torch.int16,
     "si8": torch.int8,
     "ui8": torch.uint8,
+    "ui16": torch.uint16,
+    "ui32": torch.uint32,
+    "ui64": torch.uint64,
 }
 
 
@@ -77,7 +80,7 @@ def hoist_literals(
     its own arguments.
 
     Returns:
-        The literal values as CPU tensors (dtypes float32/64, int8-64, uint8;
+        The literal values as CPU tensors (dtypes float32/64, int8-64, uint8-64;
         other literals stay in place).
     """
     block = func.regions[0].blocks[0]
