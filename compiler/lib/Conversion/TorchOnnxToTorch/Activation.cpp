@@ -152,6 +152,24 @@ LogicalResult lowerPRelu(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// SwiGLU-28(A, B): Swish_alpha(A) * B = A * sigmoid(alpha * A) * B; A and
+/// B have the result's shape (no broadcasting).
+LogicalResult lowerSwiGLU(const OpBinder &binder, PatternRewriter &rewriter) {
+  double alpha;
+  if (failed(binder.getFloat("alpha", alpha, 1.0)))
+    return binder.fail(rewriter, "attribute 'alpha' must be a float");
+  Value value = binder.getOperand(1);
+  auto valueType = value ? getKnownTensorType(value) : nullptr;
+  auto resultType = binder.getResultType();
+  if (!valueType || !resultType || valueType != resultType)
+    return binder.fail(rewriter, "B must have known sizes and dtype, those of "
+                                 "the result");
+  return lowerFloatUnary(binder, rewriter, [&](ElementwiseBuilder &b, Value a) {
+    Value gate = b.mul(a, b.unary<AtenSigmoidOp>(b.mul(a, alpha)));
+    return b.mul(gate, value);
+  });
+}
+
 /// Gelu-20: aten.gelu with approximate "none" or "tanh".
 LogicalResult lowerGelu(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
@@ -378,6 +396,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
                                  return b.mul(x, b.unary<AtenSigmoidOp>(
                                                      b.mul(x, v[0])));
                                }));
+  lowerings.on("SwiGLU", 28, lowerSwiGLU);
   lowerings.on("PRelu", 7, lowerPRelu);
   lowerings.on("Gelu", 20, lowerGelu);
 

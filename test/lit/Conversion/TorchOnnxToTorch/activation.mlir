@@ -158,3 +158,26 @@ func.func @swish(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> attribu
   %0 = torch.operator "onnx.Swish"(%x) {torch.onnx.alpha = 2.0 : f32} : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }
+
+// -----
+
+// SwiGLU: A * sigmoid(alpha * A) * B.
+// CHECK-LABEL: func.func @swiglu
+// CHECK: %[[ALPHA:.*]] = torch.constant.float 1.500000e+00
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Scalar %arg0, %[[ALPHA]] :
+// CHECK: %[[SIG:.*]] = torch.aten.sigmoid %[[SCALED]]
+// CHECK: %[[GATE:.*]] = torch.aten.mul.Tensor %arg0, %[[SIG]]
+// CHECK: torch.aten.mul.Tensor %[[GATE]], %arg1 : {{.*}} -> !torch.vtensor<[2,4],f32>
+func.func @swiglu(%a: !torch.vtensor<[2,4],f32>, %b: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32> attributes {torch.onnx_meta.opset_version = 28 : si64} {
+  %0 = torch.operator "onnx.SwiGLU"(%a, %b) {torch.onnx.alpha = 1.5 : f32} : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// A and B must have one shape: SwiGLU does not broadcast.
+func.func @swiglu_broadcast(%a: !torch.vtensor<[2,4],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,4],f32> attributes {torch.onnx_meta.opset_version = 28 : si64} {
+  // expected-error @+1 {{B must have known sizes and dtype, those of the result}}
+  %0 = torch.operator "onnx.SwiGLU"(%a, %b) : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
