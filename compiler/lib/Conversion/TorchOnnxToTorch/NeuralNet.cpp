@@ -370,7 +370,7 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
   return success();
 }
 
-/// MaxPool and AveragePool over 2 spatial dims.
+/// MaxPool and AveragePool over 2 spatial dims, or 1 (over a unit height).
 template <bool isMax>
 LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
@@ -378,8 +378,14 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
   auto resultType = binder.getResultType();
   if (!inputType || !resultType)
     return binder.fail(rewriter, "needs known sizes and dtypes");
-  if (inputType.getSizes().size() != 4)
-    return binder.fail(rewriter, "unsupported: only 2-D pooling (NCHW input)");
+  int64_t rank = inputType.getSizes().size();
+  if (rank != 3 && rank != 4)
+    return binder.fail(rewriter,
+                       "unsupported: only 1-D and 2-D pooling (NCL or NCHW "
+                       "input)");
+  if (rank == 3 &&
+      (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown()))
+    return binder.fail(rewriter, "unsupported: 1-D pooling with dynamic sizes");
   if (isMax && binder.getNumResults() > 1 &&
       !binder.getOp()->getResult(1).use_empty())
     return binder.fail(rewriter, "unsupported: the Indices output of MaxPool");
@@ -393,6 +399,22 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "ceil_mode, count_include_pad and "
                                  "storage_order must be ints");
   Location loc = binder.getLoc();
+  ValueTensorType finalType = resultType;
+  if (rank == 3) {
+    // [N, C, L] -> [N, C, 1, L], pooled with a unit kernel height.
+    params.kernel.insert(params.kernel.begin(), 1);
+    params.strides.insert(params.strides.begin(), 1);
+    params.dilations.insert(params.dilations.begin(), 1);
+    params.padBegin.insert(params.padBegin.begin(), 0);
+    params.padEnd.insert(params.padEnd.begin(), 0);
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    SmallVector<int64_t> unit{sizes[0], sizes[1], 1, sizes[2]};
+    inputType = withSizes(x, unit);
+    x = createView(rewriter, loc, x, unit, inputType);
+    SmallVector<int64_t> outSizes(resultType.getSizes());
+    outSizes.insert(outSizes.begin() + 2, 1);
+    resultType = withSizes(binder.getOp()->getResult(0), outSizes);
+  }
   SmallVector<int64_t> padding;
   Value result;
   if constexpr (isMax) {
@@ -455,6 +477,8 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
       result = AtenDivTensorOp::create(rewriter, loc, resultType, mean, count);
     }
   }
+  if (rank == 3)
+    result = createView(rewriter, loc, result, finalType.getSizes(), finalType);
   SmallVector<Value> replacements{result};
   for (unsigned i = 1; i < binder.getNumResults(); ++i)
     replacements.push_back(result); // Unused (checked above).

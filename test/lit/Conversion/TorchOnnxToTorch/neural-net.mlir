@@ -77,6 +77,45 @@ func.func @avgpool_asymmetric_excluding_pads(%x: !torch.vtensor<[1,1,5,5],f32>) 
 
 // -----
 
+// 1-D MaxPool: [N, C, L] viewed as [N, C, 1, L], pooled with a unit kernel
+// height, viewed back.
+// CHECK-LABEL: func.func @maxpool_1d
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3,1,32],f32>
+// CHECK: %[[KERNEL:.*]] = torch.prim.ListConstruct %int1, %int2
+// CHECK: %[[POOL:.*]] = torch.aten.max_pool2d %[[X]], %[[KERNEL]], {{.*}} -> !torch.vtensor<[1,3,1,31],f32>
+// CHECK: torch.aten.view %[[POOL]], {{.*}} -> !torch.vtensor<[1,3,31],f32>
+func.func @maxpool_1d(%x: !torch.vtensor<[1,3,32],f32>) -> !torch.vtensor<[1,3,31],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64]} : (!torch.vtensor<[1,3,32],f32>) -> !torch.vtensor<[1,3,31],f32>
+  return %0 : !torch.vtensor<[1,3,31],f32>
+}
+
+// -----
+
+// 1-D AveragePool with asymmetric pads not counted: the mask of ones is
+// [1, 1, 1, L] too.
+// CHECK-LABEL: func.func @avgpool_1d_excluding_pads
+// CHECK: torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,2,1,5],f32>
+// CHECK: torch.aten.full {{.*}} -> !torch.vtensor<[1,1,1,5],f32>
+// CHECK: %[[MEAN:.*]] = torch.aten.avg_pool2d {{.*}} -> !torch.vtensor<[1,2,1,3],f32>
+// CHECK: %[[COUNT:.*]] = torch.aten.avg_pool2d {{.*}} -> !torch.vtensor<[1,1,1,3],f32>
+// CHECK: %[[DIV:.*]] = torch.aten.div.Tensor %[[MEAN]], %[[COUNT]]
+// CHECK: torch.aten.view %[[DIV]], {{.*}} -> !torch.vtensor<[1,2,3],f32>
+func.func @avgpool_1d_excluding_pads(%x: !torch.vtensor<[1,2,5],f32>) -> !torch.vtensor<[1,2,3],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.AveragePool"(%x) {torch.onnx.kernel_shape = [2 : si64], torch.onnx.pads = [0 : si64, 1 : si64], torch.onnx.strides = [2 : si64]} : (!torch.vtensor<[1,2,5],f32>) -> !torch.vtensor<[1,2,3],f32>
+  return %0 : !torch.vtensor<[1,2,3],f32>
+}
+
+// -----
+
+// 3-D pooling is not supported.
+func.func @maxpool_3d(%x: !torch.vtensor<[1,1,4,4,4],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  // expected-error @+1 {{unsupported: only 1-D and 2-D pooling (NCL or NCHW input)}}
+  %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4,4],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
+  return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+}
+
+// -----
+
 // Gemm: transB permutes B, alpha and beta scale.
 // CHECK-LABEL: func.func @gemm
 // CHECK-DAG: %[[BETA:.*]] = torch.constant.float 2.000000e+00
