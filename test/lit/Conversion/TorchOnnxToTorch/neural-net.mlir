@@ -224,3 +224,46 @@ func.func @lp_pool_dilations(%x: !torch.vtensor<[1,1,4,4],f32>) -> !torch.vtenso
   %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.dilations = [2 : si64, 2 : si64], torch.onnx.kernel_shape = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32>
   return %0 : !torch.vtensor<[1,1,2,2],f32>
 }
+
+// -----
+
+// CausalConvWithState (k = 2, no past state): the input left-padded with
+// k - 1 zeros; output = sum over taps j of padded[.., j : j + L] *
+// weight[:, 0, j], then SiLU; present_state = the last k - 1 positions.
+// CHECK-LABEL: func.func @causal_conv_silu
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %arg0, {{.*}} -> !torch.vtensor<[1,2,6],f32>
+// CHECK: %[[TAPS:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[1,2,2],f32>
+// CHECK: %[[W0:.*]] = torch.aten.slice.Tensor %[[PADDED]], %int2, %int0, %int5, %int1
+// CHECK: %[[T0:.*]] = torch.aten.slice.Tensor %[[TAPS]], %int2, %int0, %int1, %int1
+// CHECK: %[[P0:.*]] = torch.aten.mul.Tensor %[[W0]], %[[T0]]
+// CHECK: %[[W1:.*]] = torch.aten.slice.Tensor %[[PADDED]], %int2, %int1, %int6, %int1
+// CHECK: %[[T1:.*]] = torch.aten.slice.Tensor %[[TAPS]], %int2, %int1, %int2, %int1
+// CHECK: %[[P1:.*]] = torch.aten.mul.Tensor %[[W1]], %[[T1]]
+// CHECK: %[[SUM:.*]] = torch.aten.add.Tensor %[[P0]], %[[P1]], %int1
+// CHECK: %[[OUT:.*]] = torch.aten.silu %[[SUM]]
+// CHECK: %[[STATE:.*]] = torch.aten.slice.Tensor %[[PADDED]], %int2, %int5, %int6, %int1 : {{.*}} -> !torch.vtensor<[1,2,1],f32>
+// CHECK: return %[[OUT]], %[[STATE]]
+func.func @causal_conv_silu(%x: !torch.vtensor<[1,2,5],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>) attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  %0:2 = torch.operator "onnx.CausalConvWithState"(%x, %w) {torch.onnx.activation = "silu"} : (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[2,1,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>)
+  return %0#0, %0#1 : !torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>
+}
+
+// -----
+
+// A past state is prepended instead of zeros.
+// CHECK-LABEL: func.func @causal_conv_past_state
+// CHECK: %[[PARTS:.*]] = torch.prim.ListConstruct %arg2, %arg0
+// CHECK: torch.aten.cat %[[PARTS]], %int2 : {{.*}} -> !torch.vtensor<[1,2,7],f32>
+func.func @causal_conv_past_state(%x: !torch.vtensor<[1,2,5],f32>, %w: !torch.vtensor<[2,1,3],f32>, %past: !torch.vtensor<[1,2,2],f32>) -> !torch.vtensor<[1,2,5],f32> attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  %none = torch.constant.none
+  %0:2 = torch.operator "onnx.CausalConvWithState"(%x, %w, %none, %past) : (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[2,1,3],f32>, !torch.none, !torch.vtensor<[1,2,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,2],f32>)
+  return %0#0 : !torch.vtensor<[1,2,5],f32>
+}
+
+// -----
+
+func.func @causal_conv_bad_activation(%x: !torch.vtensor<[1,2,5],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> !torch.vtensor<[1,2,5],f32> attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  // expected-error @+1 {{unsupported activation 'gelu'}}
+  %0:2 = torch.operator "onnx.CausalConvWithState"(%x, %w) {torch.onnx.activation = "gelu"} : (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[2,1,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>)
+  return %0#0 : !torch.vtensor<[1,2,5],f32>
+}
