@@ -21,7 +21,8 @@
 //
 // RotaryEmbedding (opset 23) rotates feature pairs of Q or K by cached
 // cos/sin values of each position, with slices, products and concats;
-// TensorScatter (opset 24) writes new entries into a KV cache.
+// TensorScatter (opset 24) writes new entries into a KV cache;
+// LinearAttention (opset 27) runs its state recurrence unrolled over time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -776,6 +777,164 @@ LogicalResult lowerTensorScatter(const OpBinder &binder,
   return success();
 }
 
+/// LinearAttention-27(query, key, value, past_state?, decay?, beta?): the
+/// recurrence over the T (static) time steps, unrolled, in float32 with a
+/// state S [B, Hkv, dk, dv] (past_state or zeros). Step t, with q, k, v the
+/// heads of step t:
+///   gated rules:  S *= exp(decay_t)            (per head or per key dim)
+///   delta rules:  v = beta_t * (v - k @ S)
+///   S += k^T v;   o_t = scale * q @ S           (S repeated per query head)
+/// The outputs o_t are concatenated along time; present_state is S.
+LogicalResult lowerLinearAttention(const OpBinder &binder,
+                                   PatternRewriter &rewriter) {
+  Value query = binder.getOperand(0), key = binder.getOperand(1),
+        value = binder.getOperand(2), past = binder.getOperand(3),
+        decay = binder.getOperand(4), beta = binder.getOperand(5);
+  int64_t qHeads, kvHeads;
+  double scale;
+  std::string rule;
+  if (failed(binder.getInt("q_num_heads", qHeads)) ||
+      failed(binder.getInt("kv_num_heads", kvHeads)) ||
+      failed(binder.getFloat("scale", scale, 0.0)) ||
+      failed(binder.getString("update_rule", rule, "gated_delta")))
+    return binder.fail(rewriter, "needs int q_num_heads and kv_num_heads, a "
+                                 "float scale and a string update_rule");
+  if (rule != "linear" && rule != "gated" && rule != "delta" &&
+      rule != "gated_delta")
+    return binder.fail(rewriter, "unsupported update_rule '" + rule + "'");
+  bool gating = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  if (gating != static_cast<bool>(decay) || delta != static_cast<bool>(beta))
+    return binder.fail(rewriter, "update_rule '" + rule +
+                                     "' does not match the decay/beta inputs "
+                                     "given");
+  auto qType = getKnownTensorType(query);
+  auto kType = key ? getKnownTensorType(key) : nullptr;
+  auto vType = value ? getKnownTensorType(value) : nullptr;
+  auto resultType = binder.getResultType();
+  if (!qType || !kType || !vType || !resultType ||
+      !qType.areAllSizesKnown() || !kType.areAllSizesKnown() ||
+      !vType.areAllSizesKnown() || qType.getSizes().size() != 3 ||
+      kType.getSizes().size() != 3 || vType.getSizes().size() != 3)
+    return binder.fail(rewriter, "needs static [B, T, H*D] query, key and "
+                                 "value");
+  if (qHeads <= 0 || kvHeads <= 0 || qHeads % kvHeads != 0)
+    return binder.fail(rewriter, "q_num_heads must be a positive multiple of "
+                                 "kv_num_heads");
+  ArrayRef<int64_t> qs = qType.getSizes();
+  int64_t batch = qs[0], steps = qs[1];
+  if (qs[2] % qHeads != 0 || vType.getSizes()[2] % kvHeads != 0)
+    return binder.fail(rewriter, "head counts must divide the hidden sizes");
+  int64_t dk = qs[2] / qHeads, dv = vType.getSizes()[2] / kvHeads;
+  if (kType.getSizes() != ArrayRef<int64_t>{batch, steps, kvHeads * dk} ||
+      vType.getSizes()[0] != batch || vType.getSizes()[1] != steps)
+    return binder.fail(rewriter, "key must be [B, T, kv_num_heads * dk] and "
+                                 "value [B, T, kv_num_heads * dv]");
+  if (scale == 0.0)
+    scale = 1.0 / std::sqrt(static_cast<double>(dk));
+
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Type f32 = Float32Type::get(context);
+  AttentionBuilder b(rewriter, loc, f32);
+  auto toF32 = [&](Value v) { return createToDtype(rewriter, loc, v, f32); };
+  auto one = b.constInt(1);
+  // Input `v` ([B, T, X]) at step t, viewed to `sizes`.
+  auto at = [&](Value v, int64_t t, ArrayRef<int64_t> sizes) {
+    int64_t width = sizesOf(v)[2];
+    Value step = AtenSelectIntOp::create(rewriter, loc, b.type({batch, width}),
+                                         v, one, b.constInt(t));
+    return b.view(step, sizes);
+  };
+  int64_t decayWidth = 0, betaHeads = 0;
+  if (decay) {
+    auto decayType = getKnownTensorType(decay);
+    if (!decayType || decayType.getSizes().size() != 3 ||
+        (decayType.getSizes()[2] != kvHeads &&
+         decayType.getSizes()[2] != kvHeads * dk))
+      return binder.fail(rewriter, "decay must be [B, T, kv_num_heads] or "
+                                   "[B, T, kv_num_heads * dk]");
+    decayWidth = decayType.getSizes()[2] / kvHeads;
+  }
+  if (beta) {
+    auto betaType = getKnownTensorType(beta);
+    if (!betaType || betaType.getSizes().size() != 3 ||
+        (betaType.getSizes()[2] != kvHeads && betaType.getSizes()[2] != 1))
+      return binder.fail(rewriter, "beta must be [B, T, kv_num_heads] or "
+                                   "[B, T, 1]");
+    betaHeads = betaType.getSizes()[2];
+  }
+  SmallVector<int64_t> stateSizes{batch, kvHeads, dk, dv};
+  Type stateDtype = qType.getDtype();
+  Value state;
+  if (past) {
+    auto pastType = getKnownTensorType(past);
+    if (!pastType || pastType.getSizes() != ArrayRef<int64_t>(stateSizes))
+      return binder.fail(rewriter, "past_state must be [B, kv_num_heads, dk, "
+                                   "dv]");
+    stateDtype = pastType.getDtype();
+    state = toF32(past);
+  } else {
+    Value none = createConstantNone(rewriter, loc);
+    state = AtenZerosOp::create(rewriter, loc, b.type(stateSizes),
+                                b.intList(stateSizes),
+                                b.constInt(*getScalarTypeCode(f32)), none,
+                                none, none);
+  }
+  Value q = toF32(query), k = toF32(key), v = toF32(value);
+  Value decay32 = decay ? toF32(decay) : Value();
+  Value beta32 = beta ? toF32(beta) : Value();
+  int64_t group = qHeads / kvHeads;
+  SmallVector<Value> outputs;
+  for (int64_t t = 0; t < steps; ++t) {
+    if (gating) {
+      Value g = at(decay32, t, {batch, kvHeads, decayWidth, 1});
+      g = AtenExpOp::create(rewriter, loc, cast<ValueTensorType>(g.getType()),
+                            g);
+      state = AtenMulTensorOp::create(rewriter, loc, b.type(stateSizes), state,
+                                      g);
+    }
+    Value kt = at(k, t, {batch, kvHeads, 1, dk});
+    Value vt = at(v, t, {batch, kvHeads, 1, dv});
+    if (delta) {
+      Value retrieved = b.matmul(kt, state, {batch, kvHeads, 1, dv});
+      Value diff = AtenSubTensorOp::create(
+          rewriter, loc, b.type({batch, kvHeads, 1, dv}), vt, retrieved, one);
+      Value bt = at(beta32, t, {batch, betaHeads, 1, 1});
+      vt = AtenMulTensorOp::create(rewriter, loc,
+                                   b.type({batch, kvHeads, 1, dv}), bt, diff);
+    }
+    Value outer = AtenMulTensorOp::create(
+        rewriter, loc, b.type(stateSizes),
+        b.view(kt, {batch, kvHeads, dk, 1}), vt);
+    state = AtenAddTensorOp::create(rewriter, loc, b.type(stateSizes), state,
+                                    outer, one);
+    Value read = b.repeatHeads(state, group);
+    Value qt = at(q, t, {batch, qHeads, 1, dk});
+    Value ot = b.matmul(qt, read, {batch, qHeads, 1, dv});
+    ot = AtenMulScalarOp::create(rewriter, loc, b.type({batch, qHeads, 1, dv}),
+                                 ot, b.constFloat(scale));
+    outputs.push_back(b.view(ot, {batch, 1, qHeads * dv}));
+  }
+  Value output = outputs.front();
+  if (steps > 1)
+    output = AtenCatOp::create(rewriter, loc,
+                               b.type({batch, steps, qHeads * dv}),
+                               createTensorList(rewriter, loc, outputs),
+                               one);
+  output = createToDtype(rewriter, loc, output, qType.getDtype());
+  Operation *op = binder.getOp();
+  SmallVector<Value> results{output};
+  if (op->getNumResults() > 1)
+    results.push_back(createToDtype(rewriter, loc, state, stateDtype));
+  for (unsigned i = 0, e = results.size(); i < e; ++i)
+    if (results[i].getType() != op->getResult(i).getType())
+      results[i] = TensorStaticInfoCastOp::create(
+          rewriter, loc, op->getResult(i).getType(), results[i]);
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxAttentionLowerings(
@@ -783,4 +942,5 @@ void mlir::torch2mlir::onnx_c::populateOnnxAttentionLowerings(
   lowerings.on("Attention", 23, lowerAttention);
   lowerings.on("RotaryEmbedding", 23, lowerRotaryEmbedding);
   lowerings.on("TensorScatter", 24, lowerTensorScatter);
+  lowerings.on("LinearAttention", 27, lowerLinearAttention);
 }

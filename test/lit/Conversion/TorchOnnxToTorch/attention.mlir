@@ -204,3 +204,35 @@ func.func @tensor_scatter_bad_mode(%cache: !torch.vtensor<[2,4,3],f32>, %update:
   %0 = torch.operator "onnx.TensorScatter"(%cache, %update) {torch.onnx.mode = "ring"} : (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,2,3],f32>) -> !torch.vtensor<[2,4,3],f32>
   return %0 : !torch.vtensor<[2,4,3],f32>
 }
+
+// -----
+
+// LinearAttention, update_rule "linear", T = 2 unrolled: S starts at zeros;
+// each step adds k^T v to S and reads scale * q @ S; the steps'
+// outputs are concatenated along time, S is present_state.
+// CHECK-LABEL: func.func @linear_attention_linear
+// CHECK: %[[S0:.*]] = torch.aten.zeros {{.*}} -> !torch.vtensor<[1,2,2,2],f32>
+// CHECK: %[[K0:.*]] = torch.aten.select.int %arg1, %int1, %int0
+// CHECK: %[[V0:.*]] = torch.aten.select.int %arg2, %int1, %int0
+// CHECK: %[[O0:.*]] = torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[1,2,2,2],f32>
+// CHECK: %[[S1:.*]] = torch.aten.add.Tensor %[[S0]], %[[O0]], %int1
+// CHECK: %[[Q0:.*]] = torch.aten.select.int %arg0, %int1, %int0
+// CHECK: torch.aten.matmul %{{.*}}, %[[S1]] : {{.*}} -> !torch.vtensor<[1,2,1,2],f32>
+// CHECK: torch.aten.select.int %arg1, %int1, %int1
+// CHECK: %[[S2:.*]] = torch.aten.add.Tensor %[[S1]], %{{.*}}, %int1
+// CHECK: torch.aten.matmul %{{.*}}, %[[S2]]
+// CHECK: %[[OUT:.*]] = torch.aten.cat %{{.*}}, %int1 : {{.*}} -> !torch.vtensor<[1,2,4],f32>
+// CHECK: return %[[OUT]], %[[S2]]
+func.func @linear_attention_linear(%q: !torch.vtensor<[1,2,4],f32>, %k: !torch.vtensor<[1,2,4],f32>, %v: !torch.vtensor<[1,2,4],f32>) -> (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>) attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  %0:2 = torch.operator "onnx.LinearAttention"(%q, %k, %v) {torch.onnx.kv_num_heads = 2 : si64, torch.onnx.q_num_heads = 2 : si64, torch.onnx.update_rule = "linear"} : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>) -> (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>)
+  return %0#0, %0#1 : !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>
+}
+
+// -----
+
+// The gated rules need decay (and the delta rules beta).
+func.func @linear_attention_gated_without_decay(%q: !torch.vtensor<[1,2,4],f32>, %k: !torch.vtensor<[1,2,4],f32>, %v: !torch.vtensor<[1,2,4],f32>) -> !torch.vtensor<[1,2,4],f32> attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  // expected-error @+1 {{update_rule 'gated' does not match the decay/beta inputs given}}
+  %0:2 = torch.operator "onnx.LinearAttention"(%q, %k, %v) {torch.onnx.kv_num_heads = 2 : si64, torch.onnx.q_num_heads = 2 : si64, torch.onnx.update_rule = "gated"} : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>) -> (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>)
+  return %0#0 : !torch.vtensor<[1,2,4],f32>
+}
