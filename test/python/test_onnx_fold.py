@@ -1,11 +1,12 @@
-"""torch2mlir.onnx.fold: shape computations on static shapes become constants."""
+"""torch2mlir.onnx.fold: shape computations on static shapes become constants;
+static shapes flow back from shape-preserving users."""
 
 from __future__ import annotations
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
-from torch2mlir.onnx.fold import fold_constants
+from torch2mlir.onnx.fold import fold_constants, shapes_from_users
 
 
 def _flatten_model(ir_version: int = 8) -> onnx.ModelProto:
@@ -59,3 +60,48 @@ def test_dynamic_shapes_do_not_fold() -> None:
     model.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "batch"
     model = fold_constants(onnx.shape_inference.infer_shapes(model))
     assert "Shape" in [n.op_type for n in model.graph.node]
+
+
+def _reduce_then_cast_model(out_shape: list[int | str]) -> onnx.ModelProto:
+    """ReduceSum over run-time axes, then Cast and Sqrt to the output."""
+    nodes = [
+        helper.make_node("ReduceSum", ["x", "axes"], ["r"], keepdims=1),
+        helper.make_node("Cast", ["r"], ["c"], to=TensorProto.DOUBLE),
+        helper.make_node("Sqrt", ["c"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "reduce",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 2, 2]),
+            helper.make_tensor_value_info("axes", TensorProto.INT64, [1]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.DOUBLE, out_shape)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    return onnx.shape_inference.infer_shapes(model)
+
+
+def _shapes(model: onnx.ModelProto) -> dict[str, tuple[int, list[int]]]:
+    return {
+        v.name: (
+            v.type.tensor_type.elem_type,
+            [d.dim_value for d in v.type.tensor_type.shape.dim],
+        )
+        for v in model.graph.value_info
+        if v.type.tensor_type.HasField("shape")
+    }
+
+
+def test_static_shapes_flow_back_through_casts_and_unary_ops() -> None:
+    model = _reduce_then_cast_model([3, 1, 2])
+    assert "r" not in _shapes(model)  # inference cannot know the axes
+    shapes = _shapes(shapes_from_users(model))
+    # The element types stay the values' own; the sizes are the output's.
+    assert shapes["r"] == (TensorProto.FLOAT, [3, 1, 2])
+    assert shapes["c"] == (TensorProto.DOUBLE, [3, 1, 2])
+
+
+def test_dynamic_user_shapes_do_not_flow_back() -> None:
+    model = shapes_from_users(_reduce_then_cast_model(["n", 1, 2]))
+    assert "r" not in _shapes(model)

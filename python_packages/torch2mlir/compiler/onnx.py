@@ -41,6 +41,9 @@ _HOISTED_DTYPES = {
     "si16": torch.int16,
     "si8": torch.int8,
     "ui8": torch.uint8,
+    "ui16": torch.uint16,
+    "ui32": torch.uint32,
+    "ui64": torch.uint64,
 }
 
 
@@ -77,7 +80,7 @@ def hoist_literals(
     its own arguments.
 
     Returns:
-        The literal values as CPU tensors (dtypes float32/64, int8-64, uint8;
+        The literal values as CPU tensors (dtypes float32/64, int8-64, uint8-64;
         other literals stay in place).
     """
     block = func.regions[0].blocks[0]
@@ -200,7 +203,7 @@ def compile_onnx(
             the opset and the ONNX node) or code generation failed.
     """
     from ..onnx import OnnxImporter, prepare_model
-    from ..onnx.fold import fold_constants
+    from ..onnx.fold import fold_constants, shapes_from_users
 
     timings: dict[str, float] = {}
     start = time.perf_counter()
@@ -208,6 +211,9 @@ def compile_onnx(
     # Shape computations on static shapes become constants, so that their
     # users (Reshape, Expand, Range, ...) get static result types.
     prepared = fold_constants(prepared)
+    # Values whose sizes only their users tell (a reduction over run-time
+    # axes, then a cast to a graph output).
+    prepared = shapes_from_users(prepared)
     module = OnnxImporter(prepared).import_model()
     initializers = {t.name for t in prepared.graph.initializer}
     input_names = [i.name for i in prepared.graph.input if i.name not in initializers]

@@ -10,6 +10,10 @@ ONNX's reference implementation (``onnx.reference``: the semantics are the
 spec's by construction), replaces them by initializers, and infers shapes
 again, until nothing more folds.
 
+:func:`shapes_from_users` fills in the other direction: a value whose
+shape inference could not see (a reduction over axes computed at run time)
+has the static shape of a shape-preserving unary op's result that uses it.
+
 Only small results are folded (shape-like values; ``max_elements``), only
 deterministic ops of the default domain without subgraphs, and only in the
 main graph.
@@ -23,7 +27,7 @@ import numpy as np
 import onnx
 from onnx import ModelProto, numpy_helper
 
-__all__ = ["fold_constants"]
+__all__ = ["fold_constants", "shapes_from_users"]
 
 # Default-domain ops that are pure functions of their inputs (no randomness,
 # no subgraphs) and cheap on small tensors.
@@ -225,4 +229,82 @@ def fold_constants(
             )
         except Exception:  # noqa: BLE001 - keep what folded
             break
+    return model
+
+
+# Default-domain ops whose first output has the shape of their first input
+# (elementwise unary ops and casts).
+_SAME_SHAPE = frozenset(
+    [
+        "Abs",
+        "Acos",
+        "Asin",
+        "Atan",
+        "Cast",
+        "CastLike",
+        "Ceil",
+        "Cos",
+        "Cosh",
+        "Erf",
+        "Exp",
+        "Floor",
+        "Identity",
+        "IsInf",
+        "IsNaN",
+        "Log",
+        "Neg",
+        "Not",
+        "Reciprocal",
+        "Relu",
+        "Round",
+        "Sigmoid",
+        "Sign",
+        "Sin",
+        "Sinh",
+        "Softplus",
+        "Softsign",
+        "Sqrt",
+        "Tan",
+        "Tanh",
+    ]
+)
+
+
+def shapes_from_users(model: ModelProto) -> ModelProto:
+    """`model` with the static shapes of its main graph's values refined
+    backwards (in place): when shape inference left a value's shape unknown
+    or partial, and a shape-preserving unary op (:data:`_SAME_SHAPE`) of the
+    default domain reads it and has a static result shape, the value has
+    that shape too. The element type is kept.
+
+    Example: ``ReduceSum(x, axes)`` with axes computed at run time, then
+    ``Sqrt`` to a graph output of type ``float[3,2,1]``: the ReduceSum
+    result is ``float[3,2,1]``.
+    """
+    graph = model.graph
+    infos = {v.name: v for v in [*graph.input, *graph.value_info, *graph.output]}
+    changed = True
+    while changed:
+        changed = False
+        for node in reversed(graph.node):
+            if node.domain not in ("", "ai.onnx") or node.op_type not in _SAME_SHAPE:
+                continue
+            if not node.input or not node.output:
+                continue
+            source, result = node.input[0], node.output[0]
+            shape = _static_shape(infos[result].type) if result in infos else None
+            if shape is None or not source:
+                continue
+            info = infos.get(source)
+            if info is None or info.type.WhichOneof("value") != "tensor_type":
+                continue
+            if _static_shape(info.type) is not None:
+                continue
+            tensor = info.type.tensor_type
+            if tensor.HasField("shape") and len(tensor.shape.dim) != len(shape):
+                continue  # contradicts inference: leave it to the lowering
+            tensor.ClearField("shape")
+            for size in shape:
+                tensor.shape.dim.add().dim_value = size
+            changed = True
     return model

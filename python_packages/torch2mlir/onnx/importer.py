@@ -55,9 +55,9 @@ __all__ = [
 #: ONNX ``TensorProto.DataType`` -> the dtype spelled in
 #: ``!torch.vtensor<[...],dtype>``. Element types not listed here (STRING,
 #: the float8/float6/float4 and 4/2-bit integer types) are rejected with an
-#: :class:`InputError`. The torch dialect of this build may reject some of
-#: the listed spellings too (it has no ``ui16``/``ui32``/``ui64`` yet); that
-#: is reported as an :class:`InputError` naming the value.
+#: :class:`InputError`. Should the torch dialect of a build reject one of
+#: the listed spellings, that is reported as an :class:`InputError` naming
+#: the value.
 ONNX_DTYPE_TO_MLIR: dict[int, str] = {
     TensorProto.FLOAT: "f32",
     TensorProto.DOUBLE: "f64",

@@ -6,12 +6,15 @@
 // HardSigmoid, ...) and the math functions without an ATen op in the
 // dialect (Sinh, Tan, Round, Mod, IsInf, ...) become short chains of the
 // core elementwise ops (exp, log, comparisons, where), each following the
-// formula of the ONNX spec. They take float tensors unless noted.
+// formula of the ONNX spec. They take float tensors unless noted. The
+// linear (de)quantization ops (QuantizeLinear, DequantizeLinear,
+// DynamicQuantizeLinear, QLinearMatMul) are such formulas too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -152,6 +155,24 @@ LogicalResult lowerPRelu(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// SwiGLU-28(A, B): Swish_alpha(A) * B = A * sigmoid(alpha * A) * B; A and
+/// B have the result's shape (no broadcasting).
+LogicalResult lowerSwiGLU(const OpBinder &binder, PatternRewriter &rewriter) {
+  double alpha;
+  if (failed(binder.getFloat("alpha", alpha, 1.0)))
+    return binder.fail(rewriter, "attribute 'alpha' must be a float");
+  Value value = binder.getOperand(1);
+  auto valueType = value ? getKnownTensorType(value) : nullptr;
+  auto resultType = binder.getResultType();
+  if (!valueType || !resultType || valueType != resultType)
+    return binder.fail(rewriter, "B must have known sizes and dtype, those of "
+                                 "the result");
+  return lowerFloatUnary(binder, rewriter, [&](ElementwiseBuilder &b, Value a) {
+    Value gate = b.mul(a, b.unary<AtenSigmoidOp>(b.mul(a, alpha)));
+    return b.mul(gate, value);
+  });
+}
+
 /// Gelu-20: aten.gelu with approximate "none" or "tanh".
 LogicalResult lowerGelu(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
@@ -270,6 +291,295 @@ Value createRoundHalfEven(ElementwiseBuilder &b, Value x) {
   return b.where(b.compare<AtenEqScalarOp>(d, 0.5), tie, nearest);
 }
 
+/// A quantization parameter (scale or zero point) shaped to broadcast with
+/// x of `sizes`: one value as is, per axis ([D]) viewed along `axis`,
+/// blocked (x's rank, ceil(D / blockSize) along `axis`) repeated blockSize
+/// times along the axis (and cut to D). Null if it is none of those (or
+/// `axis` is -1 and it is not one value).
+Value broadcastQuantParam(PatternRewriter &rewriter, Location loc,
+                          Value param, ArrayRef<int64_t> sizes, int64_t axis,
+                          int64_t blockSize) {
+  auto type = getKnownTensorType(param);
+  if (!type || !type.areAllSizesKnown())
+    return nullptr;
+  ArrayRef<int64_t> p = type.getSizes();
+  int64_t rank = sizes.size();
+  int64_t numel = 1;
+  for (int64_t size : p)
+    numel *= size;
+  if (numel == 1 && blockSize == 0)
+    return param;
+  if (axis < 0)
+    return nullptr; // Per-axis or blocked parameters need a valid axis.
+  if (p.size() == 1 && p[0] == sizes[axis] && blockSize == 0) {
+    SmallVector<int64_t> shape(rank, 1);
+    shape[axis] = sizes[axis];
+    return createView(rewriter, loc, param, shape, withSizes(param, shape));
+  }
+  if (blockSize <= 0 || static_cast<int64_t>(p.size()) != rank ||
+      p[axis] != (sizes[axis] + blockSize - 1) / blockSize)
+    return nullptr;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && p[d] != sizes[d])
+      return nullptr;
+  SmallVector<int64_t> unit(p), repeated(p), flat(p);
+  unit.insert(unit.begin() + axis + 1, 1);
+  repeated.insert(repeated.begin() + axis + 1, blockSize);
+  flat[axis] *= blockSize;
+  Value value = createView(rewriter, loc, param, unit, withSizes(param, unit));
+  value = AtenExpandOp::create(rewriter, loc, withSizes(param, repeated), value,
+                               createIntList(rewriter, loc, repeated),
+                               createConstantBool(rewriter, loc, false));
+  value = createView(rewriter, loc, value, flat, withSizes(param, flat));
+  if (flat[axis] != sizes[axis]) {
+    SmallVector<int64_t> cut(flat);
+    cut[axis] = sizes[axis];
+    value = AtenSliceTensorOp::create(
+        rewriter, loc, withSizes(param, cut), value,
+        createConstantInt(rewriter, loc, axis), createConstantInt(rewriter, loc, 0),
+        createConstantInt(rewriter, loc, sizes[axis]),
+        createConstantInt(rewriter, loc, 1));
+  }
+  return value;
+}
+
+/// The range of an integer dtype as doubles.
+std::pair<double, double> getIntegerRange(IntegerType type) {
+  unsigned width = type.getWidth();
+  if (type.isUnsigned())
+    return {0.0, std::ldexp(1.0, width) - 1.0};
+  return {-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1.0};
+}
+
+/// The quantization of the float tensor `x` (type `computeType`, a float
+/// dtype with x's sizes) to `resultType`: saturate(round(x / scale) + zp),
+/// round half to even, `scale` and `zeroPoint` (maybe null) broadcasting.
+Value createQuantize(PatternRewriter &rewriter, Location loc, Value x,
+                     Value scale, Value zeroPoint, ValueTensorType computeType,
+                     ValueTensorType resultType) {
+  ElementwiseBuilder b(rewriter, loc, computeType);
+  Type dtype = computeType.getDtype();
+  Value y = createRoundHalfEven(
+      b, b.div(x, createToDtype(rewriter, loc, scale, dtype)));
+  if (zeroPoint)
+    y = b.add(y, createToDtype(rewriter, loc, zeroPoint, dtype));
+  auto [lowest, highest] =
+      getIntegerRange(cast<IntegerType>(resultType.getDtype()));
+  y = b.clamp(y, lowest, highest);
+  return createToDtype(rewriter, loc, y, resultType.getDtype());
+}
+
+/// The quantization attributes: axis (normalized; -1 when out of range)
+/// and block_size.
+LogicalResult getQuantAxis(const OpBinder &binder, PatternRewriter &rewriter,
+                           int64_t rank, int64_t &axis, int64_t &blockSize) {
+  if (failed(binder.getInt("axis", axis, 1)) ||
+      failed(binder.getInt("block_size", blockSize, 0)))
+    return binder.fail(rewriter, "attributes axis and block_size must be ints");
+  // An axis out of range only matters for per-axis or blocked parameters
+  // (the default axis 1 of a 1-D input with one scale is fine).
+  if (failed(normalizeAxis(axis, rank)))
+    axis = -1;
+  return success();
+}
+
+/// QuantizeLinear(x, y_scale, y_zero_point?): to the result's integer dtype
+/// (8 or 16 bits, saturating), computed in float32 (float64 for double x).
+LogicalResult lowerQuantizeLinear(const OpBinder &binder,
+                                  PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), scale = binder.getOperand(1),
+        zeroPoint = binder.getOperand(2);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  int64_t saturate;
+  if (failed(binder.getInt("saturate", saturate, 1)))
+    return binder.fail(rewriter, "attribute 'saturate' must be an int");
+  if (!inputType || !resultType || !scale || !inputType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs static sizes and a scale");
+  auto intType = dyn_cast<IntegerType>(resultType.getDtype());
+  if (!intType || intType.getWidth() == 1 || intType.getWidth() > 16 ||
+      !isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a quantized type other than "
+                                 "(u)int8/(u)int16, or a non-float input");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t axis, blockSize;
+  if (failed(getQuantAxis(binder, rewriter, sizes.size(), axis, blockSize)))
+    return failure();
+  Location loc = binder.getLoc();
+  Value scaleB =
+      broadcastQuantParam(rewriter, loc, scale, sizes, axis, blockSize);
+  Value zeroB = zeroPoint ? broadcastQuantParam(rewriter, loc, zeroPoint,
+                                                sizes, axis, blockSize)
+                          : Value();
+  if (!scaleB || (zeroPoint && !zeroB))
+    return binder.fail(rewriter, "y_scale/y_zero_point must be one value, "
+                                 "one per axis index, or one per block");
+  Type computeDtype = inputType.getDtype().isF64()
+                          ? inputType.getDtype()
+                          : Float32Type::get(rewriter.getContext());
+  auto computeType =
+      ValueTensorType::get(rewriter.getContext(), sizes, computeDtype);
+  Value result = createQuantize(rewriter, loc,
+                                createToDtype(rewriter, loc, x, computeDtype),
+                                scaleB, zeroB, computeType, resultType);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// DequantizeLinear(x, x_scale, x_zero_point?): (x - zero_point) * scale in
+/// float32, to the result's dtype.
+LogicalResult lowerDequantizeLinear(const OpBinder &binder,
+                                    PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), scale = binder.getOperand(1),
+        zeroPoint = binder.getOperand(2);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || !scale || !inputType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs static sizes and a scale");
+  auto intType = dyn_cast<IntegerType>(inputType.getDtype());
+  if (!intType || intType.getWidth() == 1 ||
+      !isa<mlir::FloatType>(resultType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-integer input");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t axis, blockSize;
+  if (failed(getQuantAxis(binder, rewriter, sizes.size(), axis, blockSize)))
+    return failure();
+  Location loc = binder.getLoc();
+  Value scaleB =
+      broadcastQuantParam(rewriter, loc, scale, sizes, axis, blockSize);
+  Value zeroB = zeroPoint ? broadcastQuantParam(rewriter, loc, zeroPoint,
+                                                sizes, axis, blockSize)
+                          : Value();
+  if (!scaleB || (zeroPoint && !zeroB))
+    return binder.fail(rewriter, "x_scale/x_zero_point must be one value, "
+                                 "one per axis index, or one per block");
+  Type f32 = Float32Type::get(rewriter.getContext());
+  ElementwiseBuilder b(rewriter, loc,
+                       ValueTensorType::get(rewriter.getContext(), sizes, f32));
+  Value y = createToDtype(rewriter, loc, x, f32);
+  if (zeroB)
+    y = b.sub(y, createToDtype(rewriter, loc, zeroB, f32));
+  y = b.mul(y, createToDtype(rewriter, loc, scaleB, f32));
+  rewriter.replaceOp(binder.getOp(),
+                     createToDtype(rewriter, loc, y, resultType.getDtype()));
+  return success();
+}
+
+/// DynamicQuantizeLinear(x) -> (y: uint8, y_scale, y_zero_point): with
+/// lo = min(0, min(x)), hi = max(0, max(x)): scale = (hi - lo) / 255 (1/255
+/// when hi == lo), zero_point = saturate(round(-lo / scale)), y =
+/// saturate(round(x / scale) + zero_point).
+LogicalResult lowerDynamicQuantizeLinear(const OpBinder &binder,
+                                         PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  auto scaleType = binder.getResultType(1);
+  auto zeroType = binder.getResultType(2);
+  if (!inputType || !resultType || !scaleType || !zeroType ||
+      !inputType.areAllSizesKnown() || !inputType.getDtype().isF32() ||
+      !resultType.getDtype().isUnsignedInteger(8))
+    return binder.fail(rewriter, "needs a float32 input of static sizes and "
+                                 "a uint8 result");
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  auto scalarType = ValueTensorType::get(context, ArrayRef<int64_t>{},
+                                         inputType.getDtype());
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0, e = sizes.size(); d < e; ++d)
+    dims.push_back(d);
+  Value dimList = createIntList(rewriter, loc, dims);
+  Value f = createConstantBool(rewriter, loc, false);
+  ElementwiseBuilder s(rewriter, loc, scalarType);
+  Value zero = s.splat(0.0);
+  Value hi = AtenMaximumOp::create(
+      rewriter, loc, scalarType,
+      AtenAmaxOp::create(rewriter, loc, scalarType, x, dimList, f), zero);
+  Value lo = AtenMinimumOp::create(
+      rewriter, loc, scalarType,
+      AtenAminOp::create(rewriter, loc, scalarType, x, dimList, f), zero);
+  Value range = s.sub(hi, lo);
+  range = s.where(s.compare<AtenEqScalarOp>(range, 0.0), s.splat(1.0), range);
+  Value scale = s.mul(range, 1.0 / 255.0);
+  Value initial = s.unary<AtenNegOp>(s.div(lo, scale));
+  Value zeroPoint = createRoundHalfEven(s, s.clamp(initial, 0.0, 255.0));
+  Value y = createQuantize(rewriter, loc, x, scale, zeroPoint, inputType,
+                           resultType);
+  SmallVector<Value> results{y, scale,
+                             createToDtype(rewriter, loc, zeroPoint,
+                                           zeroType.getDtype())};
+  for (unsigned i = 0; i < 3; ++i)
+    if (results[i].getType() != binder.getOp()->getResult(i).getType())
+      results[i] = TensorStaticInfoCastOp::create(
+          rewriter, loc, binder.getOp()->getResult(i).getType(), results[i]);
+  rewriter.replaceOp(binder.getOp(), results);
+  return success();
+}
+
+/// QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): as the
+/// spec's reference, the integer product (a - a_zp) @ (b - b_zp) (exact in
+/// float64), times a_scale * b_scale / y_scale (in the scales' dtype), plus
+/// y_zp, rounded half to even and saturated. Per-tensor parameters.
+LogicalResult lowerQLinearMatMul(const OpBinder &binder,
+                                 PatternRewriter &rewriter) {
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < 8; ++i)
+    operands.push_back(binder.getOperand(i));
+  if (llvm::any_of(operands, [](Value v) { return !v; }))
+    return binder.fail(rewriter, "needs all eight inputs");
+  Value a = operands[0], aScale = operands[1], aZero = operands[2],
+        b = operands[3], bScale = operands[4], bZero = operands[5],
+        yScale = operands[6], yZero = operands[7];
+  auto aType = getKnownTensorType(a), bType = getKnownTensorType(b);
+  auto resultType = binder.getResultType();
+  if (!aType || !bType || !resultType || !resultType.areAllSizesKnown() ||
+      !isa<IntegerType>(resultType.getDtype()))
+    return binder.fail(rewriter, "needs static sizes and an integer result");
+  for (Value param : {aScale, aZero, bScale, bZero, yScale, yZero}) {
+    auto type = getKnownTensorType(param);
+    if (!type || !type.areAllSizesKnown() ||
+        llvm::any_of(type.getSizes(), [](int64_t s) { return s != 1; }))
+      return binder.fail(rewriter, "unsupported: per-axis quantization "
+                                   "parameters");
+  }
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Type f64 = Float64Type::get(context);
+  auto wideType = [&](Value v) {
+    return ValueTensorType::get(context,
+                                cast<ValueTensorType>(v.getType()).getSizes(),
+                                f64);
+  };
+  auto centered = [&](Value v, Value zero) -> Value {
+    return AtenSubTensorOp::create(rewriter, loc, wideType(v),
+                                   createToDtype(rewriter, loc, v, f64),
+                                   createToDtype(rewriter, loc, zero, f64),
+                                   createConstantInt(rewriter, loc, 1));
+  };
+  auto productType =
+      ValueTensorType::get(context, resultType.getSizes(), f64);
+  Value product = AtenMatmulOp::create(rewriter, loc, productType,
+                                       centered(a, aZero), centered(b, bZero));
+  Type scaleDtype = cast<ValueTensorType>(aScale.getType()).getDtype();
+  auto scaleType = cast<ValueTensorType>(aScale.getType());
+  Value factor = AtenDivTensorOp::create(
+      rewriter, loc, scaleType,
+      AtenMulTensorOp::create(rewriter, loc, scaleType, aScale,
+                              createToDtype(rewriter, loc, bScale, scaleDtype)),
+      createToDtype(rewriter, loc, yScale, scaleDtype));
+  ElementwiseBuilder eb(rewriter, loc, productType);
+  Value y = eb.mul(product, createToDtype(rewriter, loc, factor, f64));
+  y = eb.add(y, createToDtype(rewriter, loc, yZero, f64));
+  y = createRoundHalfEven(eb, y);
+  auto [lowest, highest] =
+      getIntegerRange(cast<IntegerType>(resultType.getDtype()));
+  y = eb.clamp(y, lowest, highest);
+  rewriter.replaceOp(binder.getOp(),
+                     createToDtype(rewriter, loc, y, resultType.getDtype()));
+  return success();
+}
+
 /// CastLike(x, like): Cast to the dtype of `like` (the result's).
 LogicalResult lowerCastLike(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
@@ -378,6 +688,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
                                  return b.mul(x, b.unary<AtenSigmoidOp>(
                                                      b.mul(x, v[0])));
                                }));
+  lowerings.on("SwiGLU", 28, lowerSwiGLU);
   lowerings.on("PRelu", 7, lowerPRelu);
   lowerings.on("Gelu", 20, lowerGelu);
 
@@ -413,4 +724,8 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
   lowerings.on("IsInf", 10, lowerIsInf);
   lowerings.on("Mod", 10, lowerMod);
   lowerings.on("CastLike", 15, lowerCastLike);
+  lowerings.on("QuantizeLinear", 10, lowerQuantizeLinear);
+  lowerings.on("DequantizeLinear", 10, lowerDequantizeLinear);
+  lowerings.on("DynamicQuantizeLinear", 11, lowerDynamicQuantizeLinear);
+  lowerings.on("QLinearMatMul", 10, lowerQLinearMatMul);
 }

@@ -19,6 +19,11 @@
 // nonpad_kv_seqlen[b] (opset 24). A query row whose bias is -inf for every
 // key has no key to attend: its probabilities are 0, so is its Y.
 //
+// RotaryEmbedding (opset 23) rotates feature pairs of Q or K by cached
+// cos/sin values of each position, with slices, products and concats;
+// TensorScatter (opset 24) writes new entries into a KV cache;
+// LinearAttention (opset 27) runs its state recurrence unrolled over time.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
@@ -555,9 +560,387 @@ LogicalResult lowerAttention(const OpBinder &binder,
   return success();
 }
 
+/// RotaryEmbedding-23(X, cos_cache, sin_cache, position_ids?): X as
+/// [B, S, H, D] (from [B, H, S, D], or [B, S, H*D] with num_heads), the
+/// first R = rotary_embedding_dim (0: D) features of each head split into
+/// halves x1, x2 (interleaved: even and odd features), rotated by the cached
+/// cos/sin of each position ([B, S, R/2], gathered by position_ids from a
+/// [P, R/2] cache when given):
+///   real = cos * x1 - sin * x2,   imag = sin * x1 + cos * x2
+/// and put back in place (interleaved: real and imag alternate); the other
+/// D - R features pass through. Static sizes.
+LogicalResult lowerRotaryEmbedding(const OpBinder &binder,
+                                   PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), cosCache = binder.getOperand(1),
+        sinCache = binder.getOperand(2), positions = binder.getOperand(3);
+  auto inputType = getKnownTensorType(x);
+  auto cosType = cosCache ? getKnownTensorType(cosCache) : nullptr;
+  auto sinType = sinCache ? getKnownTensorType(sinCache) : nullptr;
+  auto resultType = binder.getResultType();
+  int64_t interleaved, rotaryDim, numHeads;
+  if (failed(binder.getInt("interleaved", interleaved, 0)) ||
+      failed(binder.getInt("rotary_embedding_dim", rotaryDim, 0)) ||
+      failed(binder.getInt("num_heads", numHeads, 0)))
+    return binder.fail(rewriter, "attributes interleaved, "
+                                 "rotary_embedding_dim and num_heads must be "
+                                 "ints");
+  if (!inputType || !cosType || !sinType || !resultType ||
+      !inputType.areAllSizesKnown() || !cosType.areAllSizesKnown() ||
+      cosType != sinType || cosType.getDtype() != inputType.getDtype())
+    return binder.fail(rewriter, "needs static sizes, and caches of one type "
+                                 "with the input's dtype");
+  ArrayRef<int64_t> in = inputType.getSizes();
+  int64_t rank = in.size();
+  if (rank != 3 && rank != 4)
+    return binder.fail(rewriter, "the input must be 3-D or 4-D");
+  if (rank == 3 && (numHeads <= 0 || in[2] % numHeads != 0))
+    return binder.fail(rewriter, "a 3-D input needs num_heads dividing its "
+                                 "hidden size");
+  int64_t batch = in[0], seq = rank == 4 ? in[2] : in[1],
+          heads = rank == 4 ? in[1] : numHeads,
+          headSize = rank == 4 ? in[3] : in[2] / numHeads;
+  if (rotaryDim == 0)
+    rotaryDim = headSize;
+  if (rotaryDim < 0 || rotaryDim > headSize || rotaryDim % 2 != 0)
+    return binder.fail(rewriter, "rotary_embedding_dim must be even and at "
+                                 "most the head size");
+  int64_t half = rotaryDim / 2;
+  ArrayRef<int64_t> cacheSizes = cosType.getSizes();
+  if (cacheSizes.back() != half ||
+      (positions ? cacheSizes.size() != 2
+                 : cacheSizes != ArrayRef<int64_t>{batch, seq, half}))
+    return binder.fail(rewriter, "the caches must be [P, R/2] with "
+                                 "position_ids, else [B, S, R/2]");
+  auto positionsType = positions ? getKnownTensorType(positions) : nullptr;
+  if (positions && (!positionsType || positionsType.getSizes() !=
+                                          ArrayRef<int64_t>{batch, seq}))
+    return binder.fail(rewriter, "position_ids must be [B, S]");
+
+  Location loc = binder.getLoc();
+  AttentionBuilder b(rewriter, loc, inputType.getDtype());
+  auto slice = [&](Value value, int64_t start, int64_t end, int64_t step) {
+    SmallVector<int64_t> sizes(sizesOf(value));
+    sizes.back() = (end - start + step - 1) / step;
+    return AtenSliceTensorOp::create(rewriter, loc, b.type(sizes), value,
+                                     b.constInt(3), b.constInt(start),
+                                     b.constInt(end), b.constInt(step))
+        .getResult();
+  };
+  auto cat = [&](ArrayRef<Value> parts, int64_t dim) {
+    SmallVector<int64_t> sizes(sizesOf(parts.front()));
+    sizes[dim] = 0;
+    for (Value part : parts)
+      sizes[dim] += sizesOf(part)[dim];
+    return AtenCatOp::create(rewriter, loc, b.type(sizes),
+                             createTensorList(rewriter, loc, parts),
+                             b.constInt(dim))
+        .getResult();
+  };
+  auto one = b.constInt(1);
+  SmallVector<int64_t> bshh{batch, seq, heads, half};
+  auto mul = [&](Value lhs, Value rhs) -> Value {
+    return AtenMulTensorOp::create(rewriter, loc, b.type(bshh), lhs, rhs);
+  };
+
+  Value input = rank == 4 ? createPermute(rewriter, loc, x, {0, 2, 1, 3})
+                          : b.view(x, {batch, seq, heads, headSize});
+  // cos/sin as [B, S, 1, R/2].
+  auto perPosition = [&](Value cache) {
+    if (positions) {
+      Type si64 = getSi64Type(rewriter.getContext());
+      Value flat = b.view(createToDtype(rewriter, loc, positions, si64),
+                          {batch * seq});
+      cache = AtenIndexSelectOp::create(rewriter, loc,
+                                        b.type({batch * seq, half}), cache,
+                                        b.constInt(0), flat);
+    }
+    return b.view(cache, {batch, seq, 1, half});
+  };
+  Value cos = perPosition(cosCache), sin = perPosition(sinCache);
+  Value rotated = rotaryDim == headSize ? input : slice(input, 0, rotaryDim, 1);
+  Value x1 = interleaved ? slice(rotated, 0, rotaryDim, 2)
+                         : slice(rotated, 0, half, 1);
+  Value x2 = interleaved ? slice(rotated, 1, rotaryDim, 2)
+                         : slice(rotated, half, rotaryDim, 1);
+  Value real = AtenSubTensorOp::create(rewriter, loc, b.type(bshh),
+                                       mul(cos, x1), mul(sin, x2), one);
+  Value imag = AtenAddTensorOp::create(rewriter, loc, b.type(bshh),
+                                       mul(sin, x1), mul(cos, x2), one);
+  Value output;
+  if (interleaved) {
+    SmallVector<int64_t> pairSizes{batch, seq, heads, half, 1};
+    Value pairs = cat({b.view(real, pairSizes), b.view(imag, pairSizes)}, 4);
+    output = b.view(pairs, {batch, seq, heads, rotaryDim});
+  } else {
+    output = cat({real, imag}, 3);
+  }
+  if (rotaryDim < headSize)
+    output = cat({output, slice(input, rotaryDim, headSize, 1)}, 3);
+  output = rank == 4 ? createPermute(rewriter, loc, output, {0, 2, 1, 3})
+                     : b.view(output, in);
+  if (output.getType() != resultType)
+    output = TensorStaticInfoCastOp::create(rewriter, loc, resultType, output);
+  rewriter.replaceOp(binder.getOp(), output);
+  return success();
+}
+
+/// TensorScatter-24(past_cache, update, write_indices?; mode, axis): the
+/// cache with update's L entries along `axis` written from write_indices[b]
+/// on (mode "circular": modulo the cache length M). As a select: position p
+/// of batch b takes update entry k = p - write_indices[b] (mod M) when
+/// 0 <= k < L, else keeps the cache's. Static sizes; axis is not 0.
+LogicalResult lowerTensorScatter(const OpBinder &binder,
+                                 PatternRewriter &rewriter) {
+  Value cache = binder.getOperand(0), update = binder.getOperand(1),
+        writeIndices = binder.getOperand(2);
+  auto cacheType = getKnownTensorType(cache);
+  auto updateType = update ? getKnownTensorType(update) : nullptr;
+  auto resultType = binder.getResultType();
+  std::string mode;
+  int64_t axis;
+  if (failed(binder.getString("mode", mode, "linear")) ||
+      failed(binder.getInt("axis", axis, -2)))
+    return binder.fail(rewriter, "attributes mode (string) and axis (int) "
+                                 "expected");
+  if (mode != "linear" && mode != "circular")
+    return binder.fail(rewriter, "unsupported mode '" + mode + "'");
+  if (!cacheType || !updateType || !resultType ||
+      !cacheType.areAllSizesKnown() || !updateType.areAllSizesKnown() ||
+      cacheType.getDtype() != updateType.getDtype())
+    return binder.fail(rewriter, "needs static sizes and one dtype");
+  ArrayRef<int64_t> sizes = cacheType.getSizes();
+  int64_t rank = sizes.size();
+  if (failed(normalizeAxis(axis, rank)) || axis == 0)
+    return binder.fail(rewriter, "axis must be a dim other than the batch");
+  ArrayRef<int64_t> updateSizes = updateType.getSizes();
+  int64_t cacheLen = sizes[axis], updateLen = updateSizes[axis];
+  if (static_cast<int64_t>(updateSizes.size()) != rank ||
+      updateLen > cacheLen)
+    return binder.fail(rewriter, "update must have the cache's rank and at "
+                                 "most its length along the axis");
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && updateSizes[d] != sizes[d])
+      return binder.fail(rewriter, "update and cache sizes differ off the "
+                                   "axis");
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Type si64 = getSi64Type(context);
+  auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
+  auto si64Type = [&](ArrayRef<int64_t> shape) {
+    return getTensorType(context, shape, si64);
+  };
+  SmallVector<int64_t> batchShape(rank, 1), posShape(rank, 1),
+      bothShape(rank, 1);
+  posShape[axis] = bothShape[axis] = cacheLen;
+  // Without write_indices every batch writes from 0.
+  Value start = createScalarLiteral(rewriter, loc, si64, 0);
+  if (writeIndices) {
+    batchShape[0] = bothShape[0] = sizes[0];
+    start = createView(rewriter, loc,
+                       createToDtype(rewriter, loc, writeIndices, si64),
+                       batchShape, si64Type(batchShape));
+  }
+  Value positions = createView(rewriter, loc, createArange(rewriter, loc, cacheLen),
+                               posShape, si64Type(posShape));
+  Value k = AtenSubTensorOp::create(rewriter, loc, si64Type(bothShape),
+                                    positions, start, cst(1));
+  if (mode == "circular") {
+    Value length = createScalarLiteral(rewriter, loc, si64, cacheLen);
+    Value quotient = AtenDivTensorModeOp::create(
+        rewriter, loc, si64Type(bothShape), k, length,
+        ConstantStrOp::create(rewriter, loc, StringType::get(context),
+                              rewriter.getStringAttr("floor")));
+    k = AtenSubTensorOp::create(
+        rewriter, loc, si64Type(bothShape), k,
+        AtenMulScalarOp::create(rewriter, loc, si64Type(bothShape), quotient,
+                                cst(cacheLen)),
+        cst(1));
+  }
+  auto boolType = getTensorType(context, bothShape, rewriter.getI1Type());
+  Value valid = AtenLogicalAndOp::create(
+      rewriter, loc, boolType,
+      AtenGeScalarOp::create(rewriter, loc, boolType, k, cst(0)),
+      AtenLtScalarOp::create(rewriter, loc, boolType, k, cst(updateLen)));
+  Value index = AtenClampOp::create(rewriter, loc, si64Type(bothShape), k,
+                                    cst(0), cst(std::max<int64_t>(updateLen - 1, 0)));
+  Value f = createConstantBool(rewriter, loc, false);
+  Value sizeList = createIntList(rewriter, loc, sizes);
+  index = AtenExpandOp::create(rewriter, loc, si64Type(sizes), index, sizeList,
+                               f);
+  valid = AtenExpandOp::create(
+      rewriter, loc, getTensorType(context, sizes, rewriter.getI1Type()), valid,
+      sizeList, f);
+  Value written = AtenGatherOp::create(rewriter, loc, cacheType, update,
+                                       cst(axis), index, f);
+  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(binder.getOp(), resultType,
+                                               valid, written, cache);
+  return success();
+}
+
+/// LinearAttention-27(query, key, value, past_state?, decay?, beta?): the
+/// recurrence over the T (static) time steps, unrolled, in float32 with a
+/// state S [B, Hkv, dk, dv] (past_state or zeros). Step t, with q, k, v the
+/// heads of step t:
+///   gated rules:  S *= exp(decay_t)            (per head or per key dim)
+///   delta rules:  v = beta_t * (v - k @ S)
+///   S += k^T v;   o_t = scale * q @ S           (S repeated per query head)
+/// The outputs o_t are concatenated along time; present_state is S.
+LogicalResult lowerLinearAttention(const OpBinder &binder,
+                                   PatternRewriter &rewriter) {
+  Value query = binder.getOperand(0), key = binder.getOperand(1),
+        value = binder.getOperand(2), past = binder.getOperand(3),
+        decay = binder.getOperand(4), beta = binder.getOperand(5);
+  int64_t qHeads, kvHeads;
+  double scale;
+  std::string rule;
+  if (failed(binder.getInt("q_num_heads", qHeads)) ||
+      failed(binder.getInt("kv_num_heads", kvHeads)) ||
+      failed(binder.getFloat("scale", scale, 0.0)) ||
+      failed(binder.getString("update_rule", rule, "gated_delta")))
+    return binder.fail(rewriter, "needs int q_num_heads and kv_num_heads, a "
+                                 "float scale and a string update_rule");
+  if (rule != "linear" && rule != "gated" && rule != "delta" &&
+      rule != "gated_delta")
+    return binder.fail(rewriter, "unsupported update_rule '" + rule + "'");
+  bool gating = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  if (gating != static_cast<bool>(decay) || delta != static_cast<bool>(beta))
+    return binder.fail(rewriter, "update_rule '" + rule +
+                                     "' does not match the decay/beta inputs "
+                                     "given");
+  auto qType = getKnownTensorType(query);
+  auto kType = key ? getKnownTensorType(key) : nullptr;
+  auto vType = value ? getKnownTensorType(value) : nullptr;
+  auto resultType = binder.getResultType();
+  if (!qType || !kType || !vType || !resultType ||
+      !qType.areAllSizesKnown() || !kType.areAllSizesKnown() ||
+      !vType.areAllSizesKnown() || qType.getSizes().size() != 3 ||
+      kType.getSizes().size() != 3 || vType.getSizes().size() != 3)
+    return binder.fail(rewriter, "needs static [B, T, H*D] query, key and "
+                                 "value");
+  if (qHeads <= 0 || kvHeads <= 0 || qHeads % kvHeads != 0)
+    return binder.fail(rewriter, "q_num_heads must be a positive multiple of "
+                                 "kv_num_heads");
+  ArrayRef<int64_t> qs = qType.getSizes();
+  int64_t batch = qs[0], steps = qs[1];
+  if (qs[2] % qHeads != 0 || vType.getSizes()[2] % kvHeads != 0)
+    return binder.fail(rewriter, "head counts must divide the hidden sizes");
+  int64_t dk = qs[2] / qHeads, dv = vType.getSizes()[2] / kvHeads;
+  if (kType.getSizes() != ArrayRef<int64_t>{batch, steps, kvHeads * dk} ||
+      vType.getSizes()[0] != batch || vType.getSizes()[1] != steps)
+    return binder.fail(rewriter, "key must be [B, T, kv_num_heads * dk] and "
+                                 "value [B, T, kv_num_heads * dv]");
+  if (scale == 0.0)
+    scale = 1.0 / std::sqrt(static_cast<double>(dk));
+
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Type f32 = Float32Type::get(context);
+  AttentionBuilder b(rewriter, loc, f32);
+  auto toF32 = [&](Value v) { return createToDtype(rewriter, loc, v, f32); };
+  auto one = b.constInt(1);
+  // Input `v` ([B, T, X]) at step t, viewed to `sizes`.
+  auto at = [&](Value v, int64_t t, ArrayRef<int64_t> sizes) {
+    int64_t width = sizesOf(v)[2];
+    Value step = AtenSelectIntOp::create(rewriter, loc, b.type({batch, width}),
+                                         v, one, b.constInt(t));
+    return b.view(step, sizes);
+  };
+  int64_t decayWidth = 0, betaHeads = 0;
+  if (decay) {
+    auto decayType = getKnownTensorType(decay);
+    if (!decayType || decayType.getSizes().size() != 3 ||
+        (decayType.getSizes()[2] != kvHeads &&
+         decayType.getSizes()[2] != kvHeads * dk))
+      return binder.fail(rewriter, "decay must be [B, T, kv_num_heads] or "
+                                   "[B, T, kv_num_heads * dk]");
+    decayWidth = decayType.getSizes()[2] / kvHeads;
+  }
+  if (beta) {
+    auto betaType = getKnownTensorType(beta);
+    if (!betaType || betaType.getSizes().size() != 3 ||
+        (betaType.getSizes()[2] != kvHeads && betaType.getSizes()[2] != 1))
+      return binder.fail(rewriter, "beta must be [B, T, kv_num_heads] or "
+                                   "[B, T, 1]");
+    betaHeads = betaType.getSizes()[2];
+  }
+  SmallVector<int64_t> stateSizes{batch, kvHeads, dk, dv};
+  Type stateDtype = qType.getDtype();
+  Value state;
+  if (past) {
+    auto pastType = getKnownTensorType(past);
+    if (!pastType || pastType.getSizes() != ArrayRef<int64_t>(stateSizes))
+      return binder.fail(rewriter, "past_state must be [B, kv_num_heads, dk, "
+                                   "dv]");
+    stateDtype = pastType.getDtype();
+    state = toF32(past);
+  } else {
+    Value none = createConstantNone(rewriter, loc);
+    state = AtenZerosOp::create(rewriter, loc, b.type(stateSizes),
+                                b.intList(stateSizes),
+                                b.constInt(*getScalarTypeCode(f32)), none,
+                                none, none);
+  }
+  Value q = toF32(query), k = toF32(key), v = toF32(value);
+  Value decay32 = decay ? toF32(decay) : Value();
+  Value beta32 = beta ? toF32(beta) : Value();
+  int64_t group = qHeads / kvHeads;
+  SmallVector<Value> outputs;
+  for (int64_t t = 0; t < steps; ++t) {
+    if (gating) {
+      Value g = at(decay32, t, {batch, kvHeads, decayWidth, 1});
+      g = AtenExpOp::create(rewriter, loc, cast<ValueTensorType>(g.getType()),
+                            g);
+      state = AtenMulTensorOp::create(rewriter, loc, b.type(stateSizes), state,
+                                      g);
+    }
+    Value kt = at(k, t, {batch, kvHeads, 1, dk});
+    Value vt = at(v, t, {batch, kvHeads, 1, dv});
+    if (delta) {
+      Value retrieved = b.matmul(kt, state, {batch, kvHeads, 1, dv});
+      Value diff = AtenSubTensorOp::create(
+          rewriter, loc, b.type({batch, kvHeads, 1, dv}), vt, retrieved, one);
+      Value bt = at(beta32, t, {batch, betaHeads, 1, 1});
+      vt = AtenMulTensorOp::create(rewriter, loc,
+                                   b.type({batch, kvHeads, 1, dv}), bt, diff);
+    }
+    Value outer = AtenMulTensorOp::create(
+        rewriter, loc, b.type(stateSizes),
+        b.view(kt, {batch, kvHeads, dk, 1}), vt);
+    state = AtenAddTensorOp::create(rewriter, loc, b.type(stateSizes), state,
+                                    outer, one);
+    Value read = b.repeatHeads(state, group);
+    Value qt = at(q, t, {batch, qHeads, 1, dk});
+    Value ot = b.matmul(qt, read, {batch, qHeads, 1, dv});
+    ot = AtenMulScalarOp::create(rewriter, loc, b.type({batch, qHeads, 1, dv}),
+                                 ot, b.constFloat(scale));
+    outputs.push_back(b.view(ot, {batch, 1, qHeads * dv}));
+  }
+  Value output = outputs.front();
+  if (steps > 1)
+    output = AtenCatOp::create(rewriter, loc,
+                               b.type({batch, steps, qHeads * dv}),
+                               createTensorList(rewriter, loc, outputs),
+                               one);
+  output = createToDtype(rewriter, loc, output, qType.getDtype());
+  Operation *op = binder.getOp();
+  SmallVector<Value> results{output};
+  if (op->getNumResults() > 1)
+    results.push_back(createToDtype(rewriter, loc, state, stateDtype));
+  for (unsigned i = 0, e = results.size(); i < e; ++i)
+    if (results[i].getType() != op->getResult(i).getType())
+      results[i] = TensorStaticInfoCastOp::create(
+          rewriter, loc, op->getResult(i).getType(), results[i]);
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxAttentionLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Attention", 23, lowerAttention);
+  lowerings.on("RotaryEmbedding", 23, lowerRotaryEmbedding);
+  lowerings.on("TensorScatter", 24, lowerTensorScatter);
+  lowerings.on("LinearAttention", 27, lowerLinearAttention);
 }

@@ -149,6 +149,16 @@ LogicalResult lowerClip(const OpBinder &binder, PatternRewriter &rewriter) {
         maxT ? maxT : createConstantNone(rewriter, loc));
     return success();
   }
+  if (isa<ConstantNoneOp>(min.getDefiningOp()) &&
+      isa<ConstantNoneOp>(max.getDefiningOp())) {
+    // No bounds: the input itself (aten.clamp needs at least one).
+    Value result = x;
+    if (x.getType() != resultType)
+      result = TensorStaticInfoCastOp::create(rewriter, binder.getLoc(),
+                                              resultType, x);
+    rewriter.replaceOp(binder.getOp(), result);
+    return success();
+  }
   rewriter.replaceOpWithNewOp<AtenClampOp>(binder.getOp(), resultType, x, min,
                                            max);
   return success();
@@ -237,15 +247,18 @@ LogicalResult lowerLeakyRelu(const OpBinder &binder,
 }
 
 /// Identity and Dropout in inference: the input itself. Dropout's optional
-/// mask output is all true and must be unused.
+/// mask output is all true (static sizes when it is used).
 LogicalResult lowerIdentity(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
   if (!x)
     return binder.fail(rewriter, "expects a tensor operand");
   Operation *op = binder.getOp();
-  for (OpResult result : op->getResults().drop_front())
-    if (!result.use_empty())
-      return binder.fail(rewriter, "unsupported: a used Dropout mask output");
+  bool maskUsed = op->getNumResults() > 1 && !op->getResult(1).use_empty();
+  auto maskType = maskUsed ? binder.getResultType(1) : nullptr;
+  if (maskUsed && (!maskType || !maskType.areAllSizesKnown() ||
+                   !maskType.getDtype().isInteger(1)))
+    return binder.fail(rewriter, "unsupported: a used Dropout mask output "
+                                 "without static sizes");
   if (binder.getOpsetVersion() >= 12 && binder.getOperand(2)) {
     // Dropout-12: training_mode is an input; only inference is supported.
     SmallVector<int64_t> mode;
@@ -254,11 +267,21 @@ LogicalResult lowerIdentity(const OpBinder &binder, PatternRewriter &rewriter) {
       return binder.fail(rewriter,
                          "unsupported: training_mode other than constant false");
   }
+  Location loc = binder.getLoc();
   Value result = x;
   if (x.getType() != op->getResult(0).getType())
-    result = TensorStaticInfoCastOp::create(rewriter, binder.getLoc(),
+    result = TensorStaticInfoCastOp::create(rewriter, loc,
                                             op->getResult(0).getType(), x);
   SmallVector<Value> replacements(op->getNumResults(), result);
+  if (maskUsed) {
+    Value none = createConstantNone(rewriter, loc);
+    replacements[1] = AtenFullOp::create(
+        rewriter, loc, maskType,
+        createIntList(rewriter, loc, maskType.getSizes()),
+        createConstantBool(rewriter, loc, true),
+        createConstantInt(rewriter, loc, *getScalarTypeCode(maskType.getDtype())),
+        none, none, none);
+  }
   rewriter.replaceOp(op, replacements);
   return success();
 }

@@ -370,7 +370,7 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
   return success();
 }
 
-/// MaxPool and AveragePool over 2 spatial dims.
+/// MaxPool and AveragePool over 2 spatial dims, or 1 (over a unit height).
 template <bool isMax>
 LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
@@ -378,8 +378,14 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
   auto resultType = binder.getResultType();
   if (!inputType || !resultType)
     return binder.fail(rewriter, "needs known sizes and dtypes");
-  if (inputType.getSizes().size() != 4)
-    return binder.fail(rewriter, "unsupported: only 2-D pooling (NCHW input)");
+  int64_t rank = inputType.getSizes().size();
+  if (rank != 3 && rank != 4)
+    return binder.fail(rewriter,
+                       "unsupported: only 1-D and 2-D pooling (NCL or NCHW "
+                       "input)");
+  if (rank == 3 &&
+      (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown()))
+    return binder.fail(rewriter, "unsupported: 1-D pooling with dynamic sizes");
   if (isMax && binder.getNumResults() > 1 &&
       !binder.getOp()->getResult(1).use_empty())
     return binder.fail(rewriter, "unsupported: the Indices output of MaxPool");
@@ -393,6 +399,22 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "ceil_mode, count_include_pad and "
                                  "storage_order must be ints");
   Location loc = binder.getLoc();
+  ValueTensorType finalType = resultType;
+  if (rank == 3) {
+    // [N, C, L] -> [N, C, 1, L], pooled with a unit kernel height.
+    params.kernel.insert(params.kernel.begin(), 1);
+    params.strides.insert(params.strides.begin(), 1);
+    params.dilations.insert(params.dilations.begin(), 1);
+    params.padBegin.insert(params.padBegin.begin(), 0);
+    params.padEnd.insert(params.padEnd.begin(), 0);
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    SmallVector<int64_t> unit{sizes[0], sizes[1], 1, sizes[2]};
+    inputType = withSizes(x, unit);
+    x = createView(rewriter, loc, x, unit, inputType);
+    SmallVector<int64_t> outSizes(resultType.getSizes());
+    outSizes.insert(outSizes.begin() + 2, 1);
+    resultType = withSizes(binder.getOp()->getResult(0), outSizes);
+  }
   SmallVector<int64_t> padding;
   Value result;
   if constexpr (isMax) {
@@ -455,6 +477,8 @@ LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
       result = AtenDivTensorOp::create(rewriter, loc, resultType, mean, count);
     }
   }
+  if (rank == 3)
+    result = createView(rewriter, loc, result, finalType.getSizes(), finalType);
   SmallVector<Value> replacements{result};
   for (unsigned i = 1; i < binder.getNumResults(); ++i)
     replacements.push_back(result); // Unused (checked above).
@@ -745,12 +769,127 @@ LogicalResult lowerMatMul(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// CausalConvWithState-27(input [B, C, L], weight [C, 1, k], bias?,
+/// past_state? [B, C, k - 1]; activation): a depthwise causal conv over the
+/// input with the past state (zeros without one) prepended:
+///   output[:, c, t] = sum_j padded[:, c, t + j] * weight[c, 0, j] + bias[c]
+/// as k shifted slices times per-channel weights (in float32 at least),
+/// then SiLU for activation "silu"/"swish"; present_state is the last
+/// k - 1 positions of padded.
+LogicalResult lowerCausalConvWithState(const OpBinder &binder,
+                                       PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), weight = binder.getOperand(1),
+        bias = binder.getOperand(2), past = binder.getOperand(3);
+  auto inputType = getKnownTensorType(x);
+  auto weightType = weight ? getKnownTensorType(weight) : nullptr;
+  auto resultType = binder.getResultType();
+  std::string activation;
+  if (failed(binder.getString("activation", activation, "none")))
+    return binder.fail(rewriter, "attribute 'activation' must be a string");
+  if (activation != "none" && activation != "silu" && activation != "swish")
+    return binder.fail(rewriter, "unsupported activation '" + activation + "'");
+  if (!inputType || !weightType || !resultType ||
+      !inputType.areAllSizesKnown() || !weightType.areAllSizesKnown() ||
+      inputType.getSizes().size() != 3 || weightType.getSizes().size() != 3)
+    return binder.fail(rewriter, "needs static sizes, a [B, C, L] input and a "
+                                 "[C, 1, k] weight");
+  ArrayRef<int64_t> in = inputType.getSizes();
+  int64_t batch = in[0], channels = in[1], length = in[2];
+  int64_t k = weightType.getSizes()[2];
+  if (weightType.getSizes()[0] != channels || weightType.getSizes()[1] != 1 ||
+      k < 1)
+    return binder.fail(rewriter, "the weight must be [C, 1, k], k >= 1");
+  Type dtype = inputType.getDtype();
+  if (!isa<mlir::FloatType>(dtype) || weightType.getDtype() != dtype)
+    return binder.fail(rewriter, "input and weight must be of one float dtype");
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  // Products and sums in float32 at least (as the spec's reference).
+  Type computeType = dtype.isF64() ? dtype : Float32Type::get(context);
+  auto type = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(context, sizes, computeType);
+  };
+  auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
+  auto wide = [&](Value v) {
+    return createToDtype(rewriter, loc, v, computeType);
+  };
+  SmallVector<int64_t> padSizes{batch, channels, length + k - 1};
+  Value padded;
+  if (past) {
+    auto pastType = getKnownTensorType(past);
+    if (!pastType ||
+        pastType != getTensorType(context, {batch, channels, k - 1}, dtype))
+      return binder.fail(rewriter, "past_state must be [B, C, k - 1] of the "
+                                   "input's dtype");
+    padded = AtenCatOp::create(
+        rewriter, loc, getTensorType(context, padSizes, dtype),
+        createTensorList(rewriter, loc, {past, x}), cst(2));
+  } else {
+    padded = AtenConstantPadNdOp::create(
+        rewriter, loc, getTensorType(context, padSizes, dtype), x,
+        createIntList(rewriter, loc, {k - 1, 0}),
+        createConstantFloat(rewriter, loc, 0.0));
+  }
+  Value paddedWide = wide(padded);
+  // weight[:, 0, j] as [1, C, 1] per tap.
+  Value taps = createView(rewriter, loc, wide(weight), {1, channels, k},
+                          type({1, channels, k}));
+  SmallVector<int64_t> outSizes{batch, channels, length};
+  Value sum;
+  for (int64_t j = 0; j < k; ++j) {
+    Value window = AtenSliceTensorOp::create(rewriter, loc, type(outSizes),
+                                             paddedWide, cst(2), cst(j),
+                                             cst(j + length), cst(1));
+    Value tap = AtenSliceTensorOp::create(rewriter, loc, type({1, channels, 1}),
+                                          taps, cst(2), cst(j), cst(j + 1),
+                                          cst(1));
+    Value product =
+        AtenMulTensorOp::create(rewriter, loc, type(outSizes), window, tap);
+    sum = sum ? AtenAddTensorOp::create(rewriter, loc, type(outSizes), sum,
+                                        product, cst(1))
+                    .getResult()
+              : product;
+  }
+  if (bias) {
+    auto biasType = getKnownTensorType(bias);
+    if (!biasType || biasType != getTensorType(context, {channels}, dtype))
+      return binder.fail(rewriter, "bias must be [C] of the input's dtype");
+    sum = AtenAddTensorOp::create(
+        rewriter, loc, type(outSizes), sum,
+        createView(rewriter, loc, wide(bias), {1, channels, 1},
+                   type({1, channels, 1})),
+        cst(1));
+  }
+  // The conv result is rounded to the input dtype, the SiLU of that
+  // computed wide again.
+  sum = createToDtype(rewriter, loc, sum, dtype);
+  if (activation != "none") {
+    Value silu =
+        AtenSiluOp::create(rewriter, loc, type(outSizes), wide(sum));
+    sum = createToDtype(rewriter, loc, silu, dtype);
+  }
+  Operation *op = binder.getOp();
+  SmallVector<Value> results{sum};
+  if (op->getNumResults() > 1)
+    results.push_back(AtenSliceTensorOp::create(
+        rewriter, loc, getTensorType(context, {batch, channels, k - 1}, dtype),
+        padded, cst(2),
+        cst(length), cst(length + k - 1), cst(1)));
+  for (unsigned i = 0, e = results.size(); i < e; ++i)
+    if (results[i].getType() != op->getResult(i).getType())
+      results[i] = TensorStaticInfoCastOp::create(
+          rewriter, loc, op->getResult(i).getType(), results[i]);
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxNeuralNetLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Conv", 1, lowerConv);
   lowerings.on("ConvTranspose", 1, lowerConvTranspose);
+  lowerings.on("CausalConvWithState", 27, lowerCausalConvWithState);
   lowerings.on("MaxPool", 1, lowerPool</*isMax=*/true>);
   lowerings.on("AveragePool", 1, lowerPool</*isMax=*/false>);
   lowerings.on("GlobalAveragePool", 1, lowerGlobalPool</*isMax=*/false>);

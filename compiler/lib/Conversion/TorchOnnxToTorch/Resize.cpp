@@ -17,6 +17,8 @@
 // (with keep_aspect_ratio_policy, the min or max of those over the axes).
 // The output sizes themselves must be static.
 //
+// GridSample and AffineGrid (the grids GridSample reads) live here too.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
@@ -733,10 +735,88 @@ LogicalResult lowerGridSample(const OpBinder &binder,
   return success();
 }
 
+/// AffineGrid-20(theta, size; align_corners): for the static spatial sizes
+/// of the result, the normalized coordinates of every point (x fastest,
+/// then y, then z; in [-1, 1], at pixel centers unless align_corners) as a
+/// literal [P, k + 1] of homogeneous rows [x, y, (z,) 1], times theta^T:
+/// grid[n, p] = theta[n] @ row[p]. theta is [N, k, k + 1], k = 2 or 3.
+LogicalResult lowerAffineGrid(const OpBinder &binder,
+                              PatternRewriter &rewriter) {
+  Value theta = binder.getOperand(0);
+  auto thetaType = getKnownTensorType(theta);
+  auto resultType = binder.getResultType();
+  int64_t alignCorners;
+  if (failed(binder.getInt("align_corners", alignCorners, 0)))
+    return binder.fail(rewriter, "attribute 'align_corners' must be an int");
+  if (!thetaType || !resultType || !thetaType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "needs static theta and result sizes");
+  ArrayRef<int64_t> thetaSizes = thetaType.getSizes();
+  ArrayRef<int64_t> out = resultType.getSizes();
+  Type dtype = thetaType.getDtype();
+  auto floatType = dyn_cast<mlir::FloatType>(dtype);
+  if (!floatType || dtype != resultType.getDtype())
+    return binder.fail(rewriter, "theta and the result must be of one float "
+                                 "dtype");
+  if (thetaSizes.size() != 3 || (thetaSizes[1] != 2 && thetaSizes[1] != 3) ||
+      thetaSizes[2] != thetaSizes[1] + 1)
+    return binder.fail(rewriter, "theta must be [N, 2, 3] or [N, 3, 4]");
+  int64_t n = thetaSizes[0], k = thetaSizes[1];
+  if (static_cast<int64_t>(out.size()) != k + 2 || out[0] != n ||
+      out.back() != k)
+    return binder.fail(rewriter, "the result must be [N, (D,) H, W, k]");
+  ArrayRef<int64_t> spatial = out.slice(1, k); // (D,) H, W
+  auto coordinate = [&](int64_t i, int64_t size) {
+    if (alignCorners)
+      return size == 1 ? -1.0 : -1.0 + 2.0 * i / (size - 1);
+    return -1.0 + (2.0 * i + 1.0) / size;
+  };
+  int64_t points = 1;
+  for (int64_t size : spatial)
+    points *= size;
+  SmallVector<APFloat> rows;
+  rows.reserve(points * (k + 1));
+  SmallVector<int64_t> index(k, 0); // over spatial, last fastest
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  auto push = [&](double value) {
+    APFloat element(value);
+    bool lost;
+    element.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    rows.push_back(element);
+  };
+  for (int64_t p = 0; p < points; ++p) {
+    // Row [x, y, (z,) 1]: x is the last spatial dim.
+    for (int64_t d = k - 1; d >= 0; --d)
+      push(coordinate(index[d], spatial[d]));
+    push(1.0);
+    for (int64_t d = k - 1; d >= 0; --d) {
+      if (++index[d] < spatial[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Value base = ValueTensorLiteralOp::create(
+      rewriter, loc, getTensorType(context, {points, k + 1}, dtype),
+      DenseElementsAttr::get(RankedTensorType::get({points, k + 1}, dtype),
+                             rows));
+  Value transposed = AtenTransposeIntOp::create(
+      rewriter, loc, getTensorType(context, {n, k + 1, k}, dtype), theta,
+      createConstantInt(rewriter, loc, 1), createConstantInt(rewriter, loc, 2));
+  Value grid = AtenMatmulOp::create(
+      rewriter, loc, getTensorType(context, {n, points, k}, dtype), base,
+      transposed);
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, grid, out, resultType));
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxResizeLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Resize", 11, lowerResize);
   lowerings.on("GridSample", 16, lowerGridSample);
+  lowerings.on("AffineGrid", 20, lowerAffineGrid);
 }

@@ -484,9 +484,141 @@ LogicalResult lowerGatherElements(const OpBinder &binder,
   return success();
 }
 
+/// Slice-10+ whose starts, axes or steps are computed at run time, with
+/// static input and result sizes. For each input dim d: the run-time start
+/// and step of the `axes` entry equal to d (start 0, step 1 when there is
+/// none), the start wrapped and clamped as the spec says ([0, size] for a
+/// positive step, [0, size - 1] for a negative one), and an index_select of
+/// start + step * arange(result size). The ends only decide the result
+/// sizes, which the static result type already holds.
+LogicalResult lowerRuntimeSlice(const OpBinder &binder,
+                                PatternRewriter &rewriter, Value x,
+                                ValueTensorType inputType,
+                                ValueTensorType resultType) {
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Value starts = binder.getOperand(1);
+  Value axesInput = binder.getOperand(3), stepsInput = binder.getOperand(4);
+  auto startsType = getKnownTensorType(starts);
+  if (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown() ||
+      !startsType || startsType.getSizes().size() != 1 ||
+      startsType.getSizes()[0] == kUnknownSize)
+    return binder.fail(rewriter,
+                       "unsupported: starts/ends/axes/steps computed at run "
+                       "time with dynamic input, result or starts sizes");
+  ArrayRef<int64_t> inSizes = inputType.getSizes();
+  ArrayRef<int64_t> outSizes = resultType.getSizes();
+  int64_t rank = inSizes.size();
+  int64_t n = startsType.getSizes()[0];
+  Type si64 = getSi64Type(context);
+  auto si64Type = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(context, sizes, si64);
+  };
+  auto boolType = [&](ArrayRef<int64_t> sizes) {
+    return getTensorType(context, sizes, rewriter.getI1Type());
+  };
+  auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
+  Value one = cst(1);
+  starts = createToDtype(rewriter, loc, starts, si64);
+  Value steps;
+  if (stepsInput) {
+    auto stepsType = getKnownTensorType(stepsInput);
+    if (!stepsType || stepsType.getSizes() != startsType.getSizes())
+      return binder.fail(rewriter, "steps must have the length of starts");
+    steps = createToDtype(rewriter, loc, stepsInput, si64);
+  }
+  // Constant axes name the sliced dims; run-time ones may name any.
+  SmallVector<int64_t> constantAxes;
+  Value axes;
+  if (!axesInput) {
+    for (int64_t i = 0; i < n; ++i)
+      constantAxes.push_back(i);
+  } else if (succeeded(binder.getConstantInts(3, constantAxes))) {
+    if (static_cast<int64_t>(constantAxes.size()) != n)
+      return binder.fail(rewriter, "axes must have the length of starts");
+    for (int64_t &axis : constantAxes)
+      if (failed(normalizeAxis(axis, rank)))
+        return binder.fail(rewriter, "axis out of range");
+  } else {
+    auto axesType = getKnownTensorType(axesInput);
+    if (!axesType || axesType.getSizes() != startsType.getSizes())
+      return binder.fail(rewriter, "axes must have the length of starts");
+    axes = wrapNegativeIndices(
+        rewriter, loc, createToDtype(rewriter, loc, axesInput, si64), rank);
+  }
+  Value scalarType = cst(*getScalarTypeCode(si64));
+  Value result = x;
+  SmallVector<int64_t> sizes(inSizes);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value start, step;
+    if (!axes) {
+      const auto *it = llvm::find(constantAxes, d);
+      if (it == constantAxes.end())
+        continue; // Not sliced.
+      Value index = cst(it - constantAxes.begin());
+      start = AtenSelectIntOp::create(rewriter, loc, si64Type({}), starts,
+                                      cst(0), index);
+      if (steps)
+        step = AtenSelectIntOp::create(rewriter, loc, si64Type({}), steps,
+                                       cst(0), index);
+    } else {
+      // The entry of axes equal to d, if any (ONNX axes are distinct):
+      // start = sum(mask * starts), step = sum(mask * steps) + 1 - sum(mask).
+      Value mask = createToDtype(
+          rewriter, loc,
+          AtenEqScalarOp::create(rewriter, loc, boolType({n}), axes, cst(d)),
+          si64);
+      auto sumOf = [&](Value v) -> Value {
+        return AtenSumOp::create(rewriter, loc, si64Type({}), v, scalarType);
+      };
+      start = sumOf(
+          AtenMulTensorOp::create(rewriter, loc, si64Type({n}), mask, starts));
+      if (steps) {
+        Value picked = sumOf(AtenMulTensorOp::create(
+            rewriter, loc, si64Type({n}), mask, steps));
+        Value absent =
+            AtenRsubScalarOp::create(rewriter, loc, si64Type({}), sumOf(mask),
+                                     one, one);
+        step = AtenAddTensorOp::create(rewriter, loc, si64Type({}), picked,
+                                       absent, one);
+      }
+    }
+    int64_t dimSize = inSizes[d];
+    // Wrap, then clamp to [0, size] (positive step) or [0, size - 1].
+    start = wrapNegativeIndices(rewriter, loc, start, dimSize);
+    Value upTo = AtenClampOp::create(rewriter, loc, si64Type({}), start,
+                                     cst(0), cst(dimSize));
+    Value indices = createArange(rewriter, loc, outSizes[d]);
+    if (step) {
+      Value downFrom = AtenClampOp::create(rewriter, loc, si64Type({}), start,
+                                           cst(0), cst(std::max<int64_t>(dimSize - 1, 0)));
+      Value negative =
+          AtenLtScalarOp::create(rewriter, loc, boolType({}), step, cst(0));
+      start = AtenWhereSelfOp::create(rewriter, loc, si64Type({}), negative,
+                                      downFrom, upTo);
+      indices = AtenMulTensorOp::create(rewriter, loc, si64Type({outSizes[d]}),
+                                        indices, step);
+    } else {
+      start = upTo;
+    }
+    indices = AtenAddTensorOp::create(rewriter, loc, si64Type({outSizes[d]}),
+                                      indices, start, one);
+    sizes[d] = outSizes[d];
+    result = AtenIndexSelectOp::create(rewriter, loc, withSizes(x, sizes),
+                                       result, cst(d), indices);
+  }
+  if (ArrayRef<int64_t>(sizes) != outSizes)
+    return binder.fail(rewriter, "the result sizes differ from the input's in "
+                                 "a dim that no constant axis slices");
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 /// Slice-10+/13 (starts, ends, axes, steps as constant inputs) and Slice-1
 /// (attributes): one aten.slice.Tensor per axis. Out-of-range bounds clamp
-/// as in both specs.
+/// as in both specs. Bounds computed at run time: lowerRuntimeSlice.
 LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
   auto inputType = getKnownTensorType(x);
@@ -499,9 +631,7 @@ LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
         failed(binder.getConstantInts(2, ends)) ||
         (binder.getOperand(3) && failed(binder.getConstantInts(3, axes))) ||
         (binder.getOperand(4) && failed(binder.getConstantInts(4, steps))))
-      return binder.fail(rewriter,
-                         "unsupported: starts/ends/axes/steps computed at run "
-                         "time");
+      return lowerRuntimeSlice(binder, rewriter, x, inputType, resultType);
   } else if (failed(binder.getInts("starts", starts)) ||
              failed(binder.getInts("ends", ends)) ||
              failed(binder.getInts("axes", axes))) {
@@ -516,9 +646,12 @@ LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
   if (starts.size() != ends.size() || starts.size() != axes.size() ||
       starts.size() != steps.size())
     return binder.fail(rewriter, "starts, ends, axes and steps differ in length");
-  for (int64_t step : steps)
-    if (step <= 0)
-      return binder.fail(rewriter, "unsupported: a step <= 0");
+  for (int64_t step : steps) {
+    if (step == 0)
+      return binder.fail(rewriter, "a step of 0");
+    if (step < 0 && binder.getOpsetVersion() >= 10)
+      return lowerRuntimeSlice(binder, rewriter, x, inputType, resultType);
+  }
   Location loc = binder.getLoc();
   Value result = x;
   SmallVector<int64_t> sizes(inputType.getSizes());
@@ -547,6 +680,138 @@ LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
   if (result.getType() != resultType)
     result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
   rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// CenterCropPad-18(input, shape): each dim whose static result size
+/// differs from the input's is cropped to a centered window (the start
+/// rounded down) or zero-padded on both sides (the odd pixel on the right).
+/// The `shape` values are the result sizes of the `axes` dims, which the
+/// static result type holds.
+LogicalResult lowerCenterCropPad(const OpBinder &binder,
+                                 PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  SmallVector<int64_t> axes;
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: dynamic input or result sizes");
+  if (failed(binder.getInts("axes", axes)))
+    return binder.fail(rewriter, "attribute 'axes' must be ints");
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  int64_t rank = in.size();
+  if (static_cast<int64_t>(out.size()) != rank)
+    return binder.fail(rewriter, "the result rank differs from the input's");
+  SmallVector<bool> listed(rank, axes.empty());
+  for (int64_t axis : axes) {
+    if (failed(normalizeAxis(axis, rank)))
+      return binder.fail(rewriter, "axis out of range");
+    listed[axis] = true;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (!listed[d] && in[d] != out[d])
+      return binder.fail(rewriter, "the result size of a dim not in 'axes' "
+                                   "differs from the input's");
+  Location loc = binder.getLoc();
+  Value result = x;
+  SmallVector<int64_t> sizes(in);
+  SmallVector<int64_t> pads(2 * rank, 0); // last dim first, low then high
+  bool padded = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (out[d] < in[d]) {
+      int64_t start = (in[d] - out[d]) / 2;
+      sizes[d] = out[d];
+      result = AtenSliceTensorOp::create(
+          rewriter, loc, withSizes(x, sizes), result,
+          createConstantInt(rewriter, loc, d),
+          createConstantInt(rewriter, loc, start),
+          createConstantInt(rewriter, loc, start + out[d]),
+          createConstantInt(rewriter, loc, 1));
+    } else if (out[d] > in[d]) {
+      int64_t total = out[d] - in[d];
+      pads[2 * (rank - 1 - d)] = total / 2;
+      pads[2 * (rank - 1 - d) + 1] = total - total / 2;
+      padded = true;
+    }
+  }
+  if (padded) {
+    Value zero = isa<mlir::FloatType>(inputType.getDtype())
+                     ? createConstantFloat(rewriter, loc, 0.0)
+                     : createConstantInt(rewriter, loc, 0);
+    result = AtenConstantPadNdOp::create(rewriter, loc, resultType, result,
+                                         createIntList(rewriter, loc, pads),
+                                         zero);
+  }
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// ReverseSequence(input, sequence_lens): a gather along the time axis of
+/// index[b, t] = t < lens[b] ? lens[b] - 1 - t : t (static sizes; the index
+/// is computed on [B, T]-shaped tensors and expanded over the other dims).
+LogicalResult lowerReverseSequence(const OpBinder &binder,
+                                   PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), lens = binder.getOperand(1);
+  auto inputType = getKnownTensorType(x);
+  auto lensType = lens ? getKnownTensorType(lens) : nullptr;
+  auto resultType = binder.getResultType();
+  int64_t batchAxis, timeAxis;
+  if (failed(binder.getInt("batch_axis", batchAxis, 1)) ||
+      failed(binder.getInt("time_axis", timeAxis, 0)))
+    return binder.fail(rewriter, "attributes batch_axis and time_axis must "
+                                 "be ints");
+  if ((batchAxis != 0 && batchAxis != 1) || (timeAxis != 0 && timeAxis != 1) ||
+      batchAxis == timeAxis)
+    return binder.fail(rewriter, "batch_axis and time_axis must be 0 and 1 "
+                                 "(or 1 and 0)");
+  if (!inputType || !lensType || !resultType ||
+      !inputType.areAllSizesKnown() || inputType.getSizes().size() < 2)
+    return binder.fail(rewriter, "needs static input sizes, rank >= 2");
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  int64_t rank = sizes.size(), batch = sizes[batchAxis],
+          time = sizes[timeAxis];
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Type si64 = getSi64Type(context);
+  auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
+  // [B] and [T] viewed to rank-r shapes with 1s except on their own axis.
+  auto along = [&](int64_t axis, int64_t size) {
+    SmallVector<int64_t> shape(rank, 1);
+    shape[axis] = size;
+    return shape;
+  };
+  SmallVector<int64_t> batchShape = along(batchAxis, batch),
+                       timeShape = along(timeAxis, time);
+  SmallVector<int64_t> bothShape(rank, 1);
+  bothShape[batchAxis] = batch;
+  bothShape[timeAxis] = time;
+  Value lengths =
+      createView(rewriter, loc, createToDtype(rewriter, loc, lens, si64),
+                 batchShape, getTensorType(context, batchShape, si64));
+  Value t = createView(rewriter, loc, createArange(rewriter, loc, time),
+                       timeShape, getTensorType(context, timeShape, si64));
+  auto bothType = getTensorType(context, bothShape, si64);
+  Value reversed = AtenSubTensorOp::create(
+      rewriter, loc, bothType,
+      AtenSubScalarOp::create(rewriter, loc, getTensorType(context, batchShape, si64),
+                              lengths, cst(1), cst(1)),
+      t, cst(1));
+  Value inside = AtenLtTensorOp::create(
+      rewriter, loc, getTensorType(context, bothShape, rewriter.getI1Type()),
+      t, lengths);
+  Value index =
+      AtenWhereSelfOp::create(rewriter, loc, bothType, inside, reversed, t);
+  if (ArrayRef<int64_t>(bothShape) != sizes)
+    index = AtenExpandOp::create(rewriter, loc,
+                                 getTensorType(context, sizes, si64), index,
+                                 createIntList(rewriter, loc, sizes),
+                                 createConstantBool(rewriter, loc, false));
+  rewriter.replaceOpWithNewOp<AtenGatherOp>(
+      binder.getOp(), resultType, x, cst(timeAxis), index,
+      createConstantBool(rewriter, loc, false));
   return success();
 }
 
@@ -866,5 +1131,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxShapeLowerings(
   lowerings.on("Scatter", 9, lowerScatterElements);
   lowerings.on("ScatterND", 11, lowerScatterND);
   lowerings.on("Slice", 1, lowerSlice);
+  lowerings.on("CenterCropPad", 18, lowerCenterCropPad);
+  lowerings.on("ReverseSequence", 10, lowerReverseSequence);
   lowerings.on("Expand", 8, lowerExpand);
 }

@@ -3,7 +3,8 @@
 // Part of the torch2mlir project.
 //
 // Split, Tile, Pad, Trilu, Range, Size, Hardmax, EyeLike, OneHot,
-// DepthToSpace, SpaceToDepth, Einsum, DFT and the window functions. Their size-like inputs
+// DepthToSpace, SpaceToDepth, Einsum, DFT, the window functions, Compress
+// and NonZero. Their size-like inputs
 // (split, repeats, pads, k, Range's bounds) are often graph inputs rather
 // than constants; when the result sizes are static (ONNX shape inference or
 // the model's declared outputs) they stand in for what only the values
@@ -26,6 +27,142 @@ using namespace mlir::torch2mlir::torch;
 using namespace mlir::torch2mlir::onnx_c;
 
 namespace {
+
+/// The positions of the first `count` true elements of the 1-D bool tensor
+/// `mask` ([M]), as si64 [count]: with r the inclusive running count of
+/// trues, position k is the number of elements whose r is <= k.
+Value createTruePositions(PatternRewriter &rewriter, Location loc, Value mask,
+                          int64_t count) {
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  int64_t m = cast<ValueTensorType>(mask.getType()).getSizes()[0];
+  Value code = createConstantInt(rewriter, loc, *getScalarTypeCode(si64));
+  Value running = AtenCumsumOp::create(
+      rewriter, loc, getTensorType(context, {m}, si64),
+      createToDtype(rewriter, loc, mask, si64),
+      createConstantInt(rewriter, loc, 0), code);
+  running = createView(rewriter, loc, running, {1, m},
+                       getTensorType(context, {1, m}, si64));
+  Value k = createView(rewriter, loc, createArange(rewriter, loc, count),
+                       {count, 1}, getTensorType(context, {count, 1}, si64));
+  Value before = AtenLeTensorOp::create(
+      rewriter, loc, getTensorType(context, {count, m}, rewriter.getI1Type()),
+      running, k);
+  return AtenSumDimIntListOp::create(
+      rewriter, loc, getTensorType(context, {count}, si64),
+      createToDtype(rewriter, loc, before, si64),
+      createIntList(rewriter, loc, {1}),
+      createConstantBool(rewriter, loc, false), code);
+}
+
+/// Compress(input, condition; axis?): the slices (elements, without axis,
+/// of the flattened input) where condition is true. The number of trues
+/// is the static result size; their positions are computed at run time.
+LogicalResult lowerCompress(const OpBinder &binder,
+                            PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), condition = binder.getOperand(1);
+  auto inputType = getKnownTensorType(x);
+  auto conditionType = condition ? getKnownTensorType(condition) : nullptr;
+  auto resultType = binder.getResultType();
+  if (!inputType || !conditionType || !resultType ||
+      !inputType.areAllSizesKnown() || !resultType.areAllSizesKnown() ||
+      !conditionType.areAllSizesKnown() ||
+      conditionType.getSizes().size() != 1)
+    return binder.fail(rewriter, "needs static sizes and a 1-D condition");
+  ArrayRef<int64_t> in = inputType.getSizes();
+  int64_t rank = in.size();
+  Location loc = binder.getLoc();
+  Value input = x;
+  int64_t axis = 0;
+  if (binder.hasAttr("axis")) {
+    if (failed(binder.getInt("axis", axis)) ||
+        failed(normalizeAxis(axis, rank)))
+      return binder.fail(rewriter, "axis must be an int in range");
+  } else {
+    int64_t numel = 1;
+    for (int64_t size : in)
+      numel *= size;
+    input = createView(rewriter, loc, x, {numel}, withSizes(x, {numel}));
+  }
+  ArrayRef<int64_t> sizes = cast<ValueTensorType>(input.getType()).getSizes();
+  ArrayRef<int64_t> out = resultType.getSizes();
+  if (out.size() != sizes.size() ||
+      conditionType.getSizes()[0] > sizes[axis] ||
+      out[axis] > conditionType.getSizes()[0])
+    return binder.fail(rewriter, "the condition or result sizes do not fit "
+                                 "the input");
+  Value mask = condition;
+  if (!conditionType.getDtype().isInteger(1))
+    mask = createToDtype(rewriter, loc, condition, rewriter.getI1Type());
+  Value positions = createTruePositions(rewriter, loc, mask, out[axis]);
+  rewriter.replaceOpWithNewOp<AtenIndexSelectOp>(
+      binder.getOp(), resultType, input, createConstantInt(rewriter, loc, axis),
+      positions);
+  return success();
+}
+
+/// NonZero(X): the indices [rank, K] of the K nonzero elements in row-major
+/// order; K is the static result size. The flat positions (see
+/// createTruePositions) are unraveled with floor divisions by the strides.
+LogicalResult lowerNonZero(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: dynamic input or result sizes "
+                                 "(the number of nonzeros must be static)");
+  ArrayRef<int64_t> in = inputType.getSizes();
+  int64_t rank = in.size();
+  ArrayRef<int64_t> out = resultType.getSizes();
+  if (rank == 0 || out.size() != 2 || out[0] != rank)
+    return binder.fail(rewriter, "unsupported: a 0-d input, or a result that "
+                                 "is not [rank, K]");
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Type si64 = getSi64Type(context);
+  int64_t count = out[1], numel = 1;
+  for (int64_t size : in)
+    numel *= size;
+  Value flat = createView(rewriter, loc, x, {numel}, withSizes(x, {numel}));
+  Value mask = flat;
+  if (!inputType.getDtype().isInteger(1))
+    mask = AtenNeScalarOp::create(
+        rewriter, loc, getTensorType(context, {numel}, rewriter.getI1Type()),
+        flat, createConstantInt(rewriter, loc, 0));
+  Value positions = createTruePositions(rewriter, loc, mask, count);
+  auto rowType = getTensorType(context, {count}, si64);
+  Value floor = ConstantStrOp::create(rewriter, loc, StringType::get(context),
+                                      rewriter.getStringAttr("floor"));
+  auto floorDiv = [&](Value value, int64_t divisor) -> Value {
+    if (divisor == 1)
+      return value;
+    return AtenDivTensorModeOp::create(
+        rewriter, loc, rowType, value,
+        createScalarLiteral(rewriter, loc, si64, divisor), floor);
+  };
+  SmallVector<Value> rows;
+  int64_t stride = numel;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t outer = stride;
+    stride /= in[d];
+    // (p // stride) - (p // outer) * size
+    Value index = floorDiv(positions, stride);
+    if (d > 0)
+      index = AtenSubTensorOp::create(
+          rewriter, loc, rowType, index,
+          AtenMulScalarOp::create(rewriter, loc, rowType,
+                                  floorDiv(positions, outer),
+                                  createConstantInt(rewriter, loc, in[d])),
+          createConstantInt(rewriter, loc, 1));
+    rows.push_back(createView(rewriter, loc, index, {1, count},
+                              getTensorType(context, {1, count}, si64)));
+  }
+  rewriter.replaceOpWithNewOp<AtenCatOp>(
+      binder.getOp(), resultType, createTensorList(rewriter, loc, rows),
+      createConstantInt(rewriter, loc, 0));
+  return success();
+}
 
 /// Size: the element count of a tensor with static sizes, an int64 0-d
 /// literal.
@@ -1128,6 +1265,8 @@ LogicalResult lowerEinsum(const OpBinder &binder, PatternRewriter &rewriter) {
 void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Size", 1, lowerSize);
+  lowerings.on("Compress", 9, lowerCompress);
+  lowerings.on("NonZero", 9, lowerNonZero);
   lowerings.on("Split", 2, lowerSplit);
   lowerings.on("Trilu", 14, lowerTrilu);
   lowerings.on("Einsum", 12, lowerEinsum);

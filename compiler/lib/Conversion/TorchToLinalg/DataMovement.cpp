@@ -478,6 +478,17 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
     start = std::clamp<int64_t>(start, 0, size);
     end = std::clamp<int64_t>(end, start, size);
     int64_t length = (end - start + step - 1) / step;
+    if (length == 0) {
+      // An empty slice reads nothing; tensor.extract_slice would reject its
+      // offset when it is at the end of the dim (or the dim is empty).
+      SmallVector<int64_t> shape(inputType.getShape());
+      shape[dim] = 0;
+      Value empty = createEmpty(
+          rewriter, loc, RankedTensorType::get(shape, inputType.getElementType()),
+          input);
+      rewriter.replaceOp(op, castTo(rewriter, loc, empty, resultType));
+      return success();
+    }
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));

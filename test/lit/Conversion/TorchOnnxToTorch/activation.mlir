@@ -158,3 +158,73 @@ func.func @swish(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> attribu
   %0 = torch.operator "onnx.Swish"(%x) {torch.onnx.alpha = 2.0 : f32} : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }
+
+// -----
+
+// SwiGLU: A * sigmoid(alpha * A) * B.
+// CHECK-LABEL: func.func @swiglu
+// CHECK: %[[ALPHA:.*]] = torch.constant.float 1.500000e+00
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Scalar %arg0, %[[ALPHA]] :
+// CHECK: %[[SIG:.*]] = torch.aten.sigmoid %[[SCALED]]
+// CHECK: %[[GATE:.*]] = torch.aten.mul.Tensor %arg0, %[[SIG]]
+// CHECK: torch.aten.mul.Tensor %[[GATE]], %arg1 : {{.*}} -> !torch.vtensor<[2,4],f32>
+func.func @swiglu(%a: !torch.vtensor<[2,4],f32>, %b: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32> attributes {torch.onnx_meta.opset_version = 28 : si64} {
+  %0 = torch.operator "onnx.SwiGLU"(%a, %b) {torch.onnx.alpha = 1.5 : f32} : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// A and B must have one shape: SwiGLU does not broadcast.
+func.func @swiglu_broadcast(%a: !torch.vtensor<[2,4],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,4],f32> attributes {torch.onnx_meta.opset_version = 28 : si64} {
+  // expected-error @+1 {{B must have known sizes and dtype, those of the result}}
+  %0 = torch.operator "onnx.SwiGLU"(%a, %b) : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// QuantizeLinear per axis: scale and zero point viewed along axis 1, x /
+// scale rounded half to even, plus the zero point, clamped to [0, 255],
+// cast to ui8.
+// CHECK-LABEL: func.func @quantize_axis
+// CHECK-DAG: %[[LO:.*]] = torch.constant.float 0.000000e+00
+// CHECK-DAG: %[[HI:.*]] = torch.constant.float 2.550000e+02
+// CHECK: %[[S:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[1,3],f32>
+// CHECK: %[[Z:.*]] = torch.aten.view %arg2, {{.*}} -> !torch.vtensor<[1,3],ui8>
+// CHECK: %[[D:.*]] = torch.aten.div.Tensor %arg0, %[[S]]
+// CHECK: torch.aten.floor %[[D]]
+// CHECK: torch.aten.where.self
+// CHECK: %[[R:.*]] = torch.aten.where.self
+// CHECK: %[[ZF:.*]] = torch.aten.to.dtype %[[Z]], %int6
+// CHECK: %[[Y:.*]] = torch.aten.add.Tensor %[[R]], %[[ZF]], %int1
+// CHECK: %[[C:.*]] = torch.aten.clamp %[[Y]], %[[LO]], %[[HI]]
+// CHECK: torch.aten.to.dtype %[[C]], %int0, {{.*}} -> !torch.vtensor<[2,3],ui8>
+func.func @quantize_axis(%x: !torch.vtensor<[2,3],f32>, %s: !torch.vtensor<[3],f32>, %z: !torch.vtensor<[3],ui8>) -> !torch.vtensor<[2,3],ui8> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.QuantizeLinear"(%x, %s, %z) : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],ui8>) -> !torch.vtensor<[2,3],ui8>
+  return %0 : !torch.vtensor<[2,3],ui8>
+}
+
+// -----
+
+// DequantizeLinear, blocked (block_size 2 along axis 1): the [2,2] scale is
+// repeated to [2,4]: viewed [2,2,1], expanded [2,2,2], viewed [2,4].
+// CHECK-LABEL: func.func @dequantize_blocked
+// CHECK: %[[U:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[2,2,1],f32>
+// CHECK: %[[E:.*]] = torch.aten.expand %[[U]], {{.*}} -> !torch.vtensor<[2,2,2],f32>
+// CHECK: %[[S:.*]] = torch.aten.view %[[E]], {{.*}} -> !torch.vtensor<[2,4],f32>
+// CHECK: %[[X:.*]] = torch.aten.to.dtype %arg0, %int6
+// CHECK: torch.aten.mul.Tensor %[[X]], %[[S]] : {{.*}} -> !torch.vtensor<[2,4],f32>
+func.func @dequantize_blocked(%x: !torch.vtensor<[2,4],si8>, %s: !torch.vtensor<[2,2],f32>) -> !torch.vtensor<[2,4],f32> attributes {torch.onnx_meta.opset_version = 21 : si64} {
+  %0 = torch.operator "onnx.DequantizeLinear"(%x, %s) {torch.onnx.axis = 1 : si64, torch.onnx.block_size = 2 : si64} : (!torch.vtensor<[2,4],si8>, !torch.vtensor<[2,2],f32>) -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// A scale that is neither one value, per axis nor per block.
+func.func @quantize_bad_scale(%x: !torch.vtensor<[2,3],f32>, %s: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2,3],ui8> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  // expected-error @+1 {{y_scale/y_zero_point must be one value, one per axis index, or one per block}}
+  %0 = torch.operator "onnx.QuantizeLinear"(%x, %s) : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[2,3],ui8>
+  return %0 : !torch.vtensor<[2,3],ui8>
+}

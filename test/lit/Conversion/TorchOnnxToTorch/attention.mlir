@@ -114,3 +114,125 @@ func.func @attention_softmax_precision(%q: !torch.vtensor<[1,1,2,4],f32>, %k: !t
   %0 = torch.operator "onnx.Attention"(%q, %k, %v) {torch.onnx.softmax_precision = 7 : si64} : (!torch.vtensor<[1,1,2,4],f32>, !torch.vtensor<[1,1,2,4],f32>, !torch.vtensor<[1,1,2,4],f32>) -> !torch.vtensor<[1,1,2,4],f32>
   return %0 : !torch.vtensor<[1,1,2,4],f32>
 }
+
+// -----
+
+// RotaryEmbedding, interleaved: [B, H, S, D] -> [B, S, H, D]; cos/sin
+// gathered by position and viewed to [B, S, 1, D/2]; the even (x1) and odd
+// (x2) features rotate, real = cos*x1 - sin*x2, imag = sin*x1 + cos*x2,
+// and alternate again through a [.., D/2, 2] concat.
+// CHECK-LABEL: func.func @rotary_interleaved
+// CHECK: %[[X:.*]] = torch.aten.permute %arg0, {{.*}} -> !torch.vtensor<[1,3,2,4],f32>
+// CHECK: %[[COSG:.*]] = torch.aten.index_select %arg1, %int0, {{.*}} -> !torch.vtensor<[3,2],f32>
+// CHECK: %[[COS:.*]] = torch.aten.view %[[COSG]], {{.*}} -> !torch.vtensor<[1,3,1,2],f32>
+// CHECK: %[[SING:.*]] = torch.aten.index_select %arg2, %int0, {{.*}} -> !torch.vtensor<[3,2],f32>
+// CHECK: %[[SIN:.*]] = torch.aten.view %[[SING]], {{.*}} -> !torch.vtensor<[1,3,1,2],f32>
+// CHECK: %[[X1:.*]] = torch.aten.slice.Tensor %[[X]], %int3, %int0, %int4, %int2
+// CHECK: %[[X2:.*]] = torch.aten.slice.Tensor %[[X]], %int3, %int1, %int4, %int2
+// CHECK-DAG: %[[SX2:.*]] = torch.aten.mul.Tensor %[[SIN]], %[[X2]]
+// CHECK-DAG: %[[CX1:.*]] = torch.aten.mul.Tensor %[[COS]], %[[X1]]
+// CHECK: %[[REAL:.*]] = torch.aten.sub.Tensor %[[CX1]], %[[SX2]], %int1
+// CHECK-DAG: %[[CX2:.*]] = torch.aten.mul.Tensor %[[COS]], %[[X2]]
+// CHECK-DAG: %[[SX1:.*]] = torch.aten.mul.Tensor %[[SIN]], %[[X1]]
+// CHECK: %[[IMAG:.*]] = torch.aten.add.Tensor %[[SX1]], %[[CX2]], %int1
+// CHECK: torch.aten.view %[[REAL]], {{.*}} -> !torch.vtensor<[1,3,2,2,1],f32>
+// CHECK: torch.aten.view %[[IMAG]], {{.*}} -> !torch.vtensor<[1,3,2,2,1],f32>
+// CHECK: %[[PAIRS:.*]] = torch.aten.cat %{{.*}}, %int4 : {{.*}} -> !torch.vtensor<[1,3,2,2,2],f32>
+// CHECK: %[[OUT:.*]] = torch.aten.view %[[PAIRS]], {{.*}} -> !torch.vtensor<[1,3,2,4],f32>
+// CHECK: torch.aten.permute %[[OUT]], {{.*}} -> !torch.vtensor<[1,2,3,4],f32>
+func.func @rotary_interleaved(%x: !torch.vtensor<[1,2,3,4],f32>, %cos: !torch.vtensor<[8,2],f32>, %sin: !torch.vtensor<[8,2],f32>, %pos: !torch.vtensor<[1,3],si64>) -> !torch.vtensor<[1,2,3,4],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  %0 = torch.operator "onnx.RotaryEmbedding"(%x, %cos, %sin, %pos) {torch.onnx.interleaved = 1 : si64} : (!torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[8,2],f32>, !torch.vtensor<[8,2],f32>, !torch.vtensor<[1,3],si64>) -> !torch.vtensor<[1,2,3,4],f32>
+  return %0 : !torch.vtensor<[1,2,3,4],f32>
+}
+
+// -----
+
+// A partial rotation (rotary_embedding_dim 2 of 4) over a 3-D input with
+// num_heads: halves x1 = [0, 1), x2 = [1, 2), the rest [2, 4) passes.
+// CHECK-LABEL: func.func @rotary_partial_3d
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3,2,4],f32>
+// CHECK: %[[ROT:.*]] = torch.aten.slice.Tensor %[[X]], %int3, %int0, %int2, %int1
+// CHECK: torch.aten.slice.Tensor %[[ROT]], %int3, %int0, %int1, %int1
+// CHECK: torch.aten.slice.Tensor %[[ROT]], %int3, %int1, %int2, %int1
+// CHECK: torch.aten.cat %{{.*}}, %int3 : {{.*}} -> !torch.vtensor<[1,3,2,2],f32>
+// CHECK: %[[PASS:.*]] = torch.aten.slice.Tensor %[[X]], %int3, %int2, %int4, %int1
+// CHECK: torch.aten.cat %{{.*}}, %int3 : {{.*}} -> !torch.vtensor<[1,3,2,4],f32>
+// CHECK: torch.aten.view %{{.*}} -> !torch.vtensor<[1,3,8],f32>
+func.func @rotary_partial_3d(%x: !torch.vtensor<[1,3,8],f32>, %cos: !torch.vtensor<[1,3,1],f32>, %sin: !torch.vtensor<[1,3,1],f32>) -> !torch.vtensor<[1,3,8],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  %0 = torch.operator "onnx.RotaryEmbedding"(%x, %cos, %sin) {torch.onnx.num_heads = 2 : si64, torch.onnx.rotary_embedding_dim = 2 : si64} : (!torch.vtensor<[1,3,8],f32>, !torch.vtensor<[1,3,1],f32>, !torch.vtensor<[1,3,1],f32>) -> !torch.vtensor<[1,3,8],f32>
+  return %0 : !torch.vtensor<[1,3,8],f32>
+}
+
+// -----
+
+func.func @rotary_odd_dim(%x: !torch.vtensor<[1,2,3,4],f32>, %cos: !torch.vtensor<[8,2],f32>, %sin: !torch.vtensor<[8,2],f32>, %pos: !torch.vtensor<[1,3],si64>) -> !torch.vtensor<[1,2,3,4],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  // expected-error @+1 {{rotary_embedding_dim must be even and at most the head size}}
+  %0 = torch.operator "onnx.RotaryEmbedding"(%x, %cos, %sin, %pos) {torch.onnx.rotary_embedding_dim = 3 : si64} : (!torch.vtensor<[1,2,3,4],f32>, !torch.vtensor<[8,2],f32>, !torch.vtensor<[8,2],f32>, !torch.vtensor<[1,3],si64>) -> !torch.vtensor<[1,2,3,4],f32>
+  return %0 : !torch.vtensor<[1,2,3,4],f32>
+}
+
+// -----
+
+// TensorScatter, circular: position p of batch b takes update entry
+// k = (p - w[b]) mod 4 when k < 2 (gather of clamp(k, 0, 1)), else keeps
+// the cache's.
+// CHECK-LABEL: func.func @tensor_scatter_circular
+// CHECK: %[[M:.*]] = torch.vtensor.literal(dense<4> : tensor<i64>)
+// CHECK: %[[W:.*]] = torch.aten.view %arg2, {{.*}} -> !torch.vtensor<[2,1,1],si64>
+// CHECK: %[[P:.*]] = torch.aten.view {{.*}} -> !torch.vtensor<[1,4,1],si64>
+// CHECK: %[[D:.*]] = torch.aten.sub.Tensor %[[P]], %[[W]], %int1 : {{.*}} -> !torch.vtensor<[2,4,1],si64>
+// CHECK: %[[Q:.*]] = torch.aten.div.Tensor_mode %[[D]], %[[M]], %str
+// CHECK: %[[QM:.*]] = torch.aten.mul.Scalar %[[Q]], %int4
+// CHECK: %[[K:.*]] = torch.aten.sub.Tensor %[[D]], %[[QM]], %int1
+// CHECK-DAG: %[[LT:.*]] = torch.aten.lt.Scalar %[[K]], %int2
+// CHECK-DAG: %[[GE:.*]] = torch.aten.ge.Scalar %[[K]], %int0
+// CHECK: %[[VALID:.*]] = torch.aten.logical_and %[[GE]], %[[LT]]
+// CHECK: %[[IDX:.*]] = torch.aten.clamp %[[K]], %int0, %int1
+// CHECK: %[[IDXE:.*]] = torch.aten.expand %[[IDX]], {{.*}} -> !torch.vtensor<[2,4,3],si64>
+// CHECK: %[[VALIDE:.*]] = torch.aten.expand %[[VALID]], {{.*}} -> !torch.vtensor<[2,4,3],i1>
+// CHECK: %[[NEW:.*]] = torch.aten.gather %arg1, %int1, %[[IDXE]], %false
+// CHECK: torch.aten.where.self %[[VALIDE]], %[[NEW]], %arg0
+func.func @tensor_scatter_circular(%cache: !torch.vtensor<[2,4,3],f32>, %update: !torch.vtensor<[2,2,3],f32>, %w: !torch.vtensor<[2],si64>) -> !torch.vtensor<[2,4,3],f32> attributes {torch.onnx_meta.opset_version = 24 : si64} {
+  %0 = torch.operator "onnx.TensorScatter"(%cache, %update, %w) {torch.onnx.mode = "circular"} : (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,2,3],f32>, !torch.vtensor<[2],si64>) -> !torch.vtensor<[2,4,3],f32>
+  return %0 : !torch.vtensor<[2,4,3],f32>
+}
+
+// -----
+
+func.func @tensor_scatter_bad_mode(%cache: !torch.vtensor<[2,4,3],f32>, %update: !torch.vtensor<[2,2,3],f32>) -> !torch.vtensor<[2,4,3],f32> attributes {torch.onnx_meta.opset_version = 24 : si64} {
+  // expected-error @+1 {{unsupported mode 'ring'}}
+  %0 = torch.operator "onnx.TensorScatter"(%cache, %update) {torch.onnx.mode = "ring"} : (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,2,3],f32>) -> !torch.vtensor<[2,4,3],f32>
+  return %0 : !torch.vtensor<[2,4,3],f32>
+}
+
+// -----
+
+// LinearAttention, update_rule "linear", T = 2 unrolled: S starts at zeros;
+// each step adds k^T v to S and reads scale * q @ S; the steps'
+// outputs are concatenated along time, S is present_state.
+// CHECK-LABEL: func.func @linear_attention_linear
+// CHECK: %[[S0:.*]] = torch.aten.zeros {{.*}} -> !torch.vtensor<[1,2,2,2],f32>
+// CHECK: %[[K0:.*]] = torch.aten.select.int %arg1, %int1, %int0
+// CHECK: %[[V0:.*]] = torch.aten.select.int %arg2, %int1, %int0
+// CHECK: %[[O0:.*]] = torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[1,2,2,2],f32>
+// CHECK: %[[S1:.*]] = torch.aten.add.Tensor %[[S0]], %[[O0]], %int1
+// CHECK: %[[Q0:.*]] = torch.aten.select.int %arg0, %int1, %int0
+// CHECK: torch.aten.matmul %{{.*}}, %[[S1]] : {{.*}} -> !torch.vtensor<[1,2,1,2],f32>
+// CHECK: torch.aten.select.int %arg1, %int1, %int1
+// CHECK: %[[S2:.*]] = torch.aten.add.Tensor %[[S1]], %{{.*}}, %int1
+// CHECK: torch.aten.matmul %{{.*}}, %[[S2]]
+// CHECK: %[[OUT:.*]] = torch.aten.cat %{{.*}}, %int1 : {{.*}} -> !torch.vtensor<[1,2,4],f32>
+// CHECK: return %[[OUT]], %[[S2]]
+func.func @linear_attention_linear(%q: !torch.vtensor<[1,2,4],f32>, %k: !torch.vtensor<[1,2,4],f32>, %v: !torch.vtensor<[1,2,4],f32>) -> (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>) attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  %0:2 = torch.operator "onnx.LinearAttention"(%q, %k, %v) {torch.onnx.kv_num_heads = 2 : si64, torch.onnx.q_num_heads = 2 : si64, torch.onnx.update_rule = "linear"} : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>) -> (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>)
+  return %0#0, %0#1 : !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>
+}
+
+// -----
+
+// The gated rules need decay (and the delta rules beta).
+func.func @linear_attention_gated_without_decay(%q: !torch.vtensor<[1,2,4],f32>, %k: !torch.vtensor<[1,2,4],f32>, %v: !torch.vtensor<[1,2,4],f32>) -> !torch.vtensor<[1,2,4],f32> attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  // expected-error @+1 {{update_rule 'gated' does not match the decay/beta inputs given}}
+  %0:2 = torch.operator "onnx.LinearAttention"(%q, %k, %v) {torch.onnx.kv_num_heads = 2 : si64, torch.onnx.q_num_heads = 2 : si64, torch.onnx.update_rule = "gated"} : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>) -> (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,2,2],f32>)
+  return %0#0 : !torch.vtensor<[1,2,4],f32>
+}

@@ -47,6 +47,15 @@ func.func @clip13_runtime_bounds(%x: !torch.vtensor<[3],f32>, %lo: !torch.vtenso
   return %0 : !torch.vtensor<[3],f32>
 }
 
+// Clip without bounds is the identity (aten.clamp needs one).
+// CHECK-LABEL: func.func @clip13_no_bounds
+// CHECK-NOT: torch.aten.clamp
+// CHECK: return %arg0
+func.func @clip13_no_bounds(%x: !torch.vtensor<[3],si8>) -> !torch.vtensor<[3],si8> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.Clip"(%x) : (!torch.vtensor<[3],si8>) -> !torch.vtensor<[3],si8>
+  return %0 : !torch.vtensor<[3],si8>
+}
+
 // -----
 
 // Variadic Sum folds left with broadcasting adds.
@@ -60,7 +69,7 @@ func.func @sum3(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3],f32>, %c: 
 
 // -----
 
-// Dropout in inference is the identity; a used mask output is rejected.
+// Dropout in inference is the identity; its mask output is all true.
 // CHECK-LABEL: func.func @dropout
 // CHECK-NEXT: return %arg0
 func.func @dropout(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
@@ -70,10 +79,20 @@ func.func @dropout(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> attri
 
 // -----
 
-func.func @dropout_mask(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],i1> attributes {torch.onnx_meta.opset_version = 13 : si64} {
-  // expected-error @+1 {{unsupported: a used Dropout mask output}}
+// CHECK-LABEL: func.func @dropout_mask
+// CHECK: %[[MASK:.*]] = torch.aten.full %{{.*}}, %true, %int11, {{.*}} -> !torch.vtensor<[3],i1>
+// CHECK: return %arg0, %[[MASK]]
+func.func @dropout_mask(%x: !torch.vtensor<[3],f32>) -> (!torch.vtensor<[3],f32>, !torch.vtensor<[3],i1>) attributes {torch.onnx_meta.opset_version = 13 : si64} {
   %0:2 = torch.operator "onnx.Dropout"(%x) : (!torch.vtensor<[3],f32>) -> (!torch.vtensor<[3],f32>, !torch.vtensor<[3],i1>)
-  return %0#1 : !torch.vtensor<[3],i1>
+  return %0#0, %0#1 : !torch.vtensor<[3],f32>, !torch.vtensor<[3],i1>
+}
+
+// -----
+
+func.func @dropout_mask_dynamic(%x: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],i1> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  // expected-error @+1 {{unsupported: a used Dropout mask output without static sizes}}
+  %0:2 = torch.operator "onnx.Dropout"(%x) : (!torch.vtensor<[?],f32>) -> (!torch.vtensor<[?],f32>, !torch.vtensor<[?],i1>)
+  return %0#1 : !torch.vtensor<[?],i1>
 }
 
 // -----

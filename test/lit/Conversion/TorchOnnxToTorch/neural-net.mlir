@@ -77,6 +77,45 @@ func.func @avgpool_asymmetric_excluding_pads(%x: !torch.vtensor<[1,1,5,5],f32>) 
 
 // -----
 
+// 1-D MaxPool: [N, C, L] viewed as [N, C, 1, L], pooled with a unit kernel
+// height, viewed back.
+// CHECK-LABEL: func.func @maxpool_1d
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3,1,32],f32>
+// CHECK: %[[KERNEL:.*]] = torch.prim.ListConstruct %int1, %int2
+// CHECK: %[[POOL:.*]] = torch.aten.max_pool2d %[[X]], %[[KERNEL]], {{.*}} -> !torch.vtensor<[1,3,1,31],f32>
+// CHECK: torch.aten.view %[[POOL]], {{.*}} -> !torch.vtensor<[1,3,31],f32>
+func.func @maxpool_1d(%x: !torch.vtensor<[1,3,32],f32>) -> !torch.vtensor<[1,3,31],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64]} : (!torch.vtensor<[1,3,32],f32>) -> !torch.vtensor<[1,3,31],f32>
+  return %0 : !torch.vtensor<[1,3,31],f32>
+}
+
+// -----
+
+// 1-D AveragePool with asymmetric pads not counted: the mask of ones is
+// [1, 1, 1, L] too.
+// CHECK-LABEL: func.func @avgpool_1d_excluding_pads
+// CHECK: torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,2,1,5],f32>
+// CHECK: torch.aten.full {{.*}} -> !torch.vtensor<[1,1,1,5],f32>
+// CHECK: %[[MEAN:.*]] = torch.aten.avg_pool2d {{.*}} -> !torch.vtensor<[1,2,1,3],f32>
+// CHECK: %[[COUNT:.*]] = torch.aten.avg_pool2d {{.*}} -> !torch.vtensor<[1,1,1,3],f32>
+// CHECK: %[[DIV:.*]] = torch.aten.div.Tensor %[[MEAN]], %[[COUNT]]
+// CHECK: torch.aten.view %[[DIV]], {{.*}} -> !torch.vtensor<[1,2,3],f32>
+func.func @avgpool_1d_excluding_pads(%x: !torch.vtensor<[1,2,5],f32>) -> !torch.vtensor<[1,2,3],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.AveragePool"(%x) {torch.onnx.kernel_shape = [2 : si64], torch.onnx.pads = [0 : si64, 1 : si64], torch.onnx.strides = [2 : si64]} : (!torch.vtensor<[1,2,5],f32>) -> !torch.vtensor<[1,2,3],f32>
+  return %0 : !torch.vtensor<[1,2,3],f32>
+}
+
+// -----
+
+// 3-D pooling is not supported.
+func.func @maxpool_3d(%x: !torch.vtensor<[1,1,4,4,4],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  // expected-error @+1 {{unsupported: only 1-D and 2-D pooling (NCL or NCHW input)}}
+  %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4,4],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
+  return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+}
+
+// -----
+
 // Gemm: transB permutes B, alpha and beta scale.
 // CHECK-LABEL: func.func @gemm
 // CHECK-DAG: %[[BETA:.*]] = torch.constant.float 2.000000e+00
@@ -184,4 +223,47 @@ func.func @lp_pool_dilations(%x: !torch.vtensor<[1,1,4,4],f32>) -> !torch.vtenso
   // expected-error @+1 {{unsupported: LpPool with dilations}}
   %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.dilations = [2 : si64, 2 : si64], torch.onnx.kernel_shape = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32>
   return %0 : !torch.vtensor<[1,1,2,2],f32>
+}
+
+// -----
+
+// CausalConvWithState (k = 2, no past state): the input left-padded with
+// k - 1 zeros; output = sum over taps j of padded[.., j : j + L] *
+// weight[:, 0, j], then SiLU; present_state = the last k - 1 positions.
+// CHECK-LABEL: func.func @causal_conv_silu
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %arg0, {{.*}} -> !torch.vtensor<[1,2,6],f32>
+// CHECK: %[[TAPS:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[1,2,2],f32>
+// CHECK: %[[W0:.*]] = torch.aten.slice.Tensor %[[PADDED]], %int2, %int0, %int5, %int1
+// CHECK: %[[T0:.*]] = torch.aten.slice.Tensor %[[TAPS]], %int2, %int0, %int1, %int1
+// CHECK: %[[P0:.*]] = torch.aten.mul.Tensor %[[W0]], %[[T0]]
+// CHECK: %[[W1:.*]] = torch.aten.slice.Tensor %[[PADDED]], %int2, %int1, %int6, %int1
+// CHECK: %[[T1:.*]] = torch.aten.slice.Tensor %[[TAPS]], %int2, %int1, %int2, %int1
+// CHECK: %[[P1:.*]] = torch.aten.mul.Tensor %[[W1]], %[[T1]]
+// CHECK: %[[SUM:.*]] = torch.aten.add.Tensor %[[P0]], %[[P1]], %int1
+// CHECK: %[[OUT:.*]] = torch.aten.silu %[[SUM]]
+// CHECK: %[[STATE:.*]] = torch.aten.slice.Tensor %[[PADDED]], %int2, %int5, %int6, %int1 : {{.*}} -> !torch.vtensor<[1,2,1],f32>
+// CHECK: return %[[OUT]], %[[STATE]]
+func.func @causal_conv_silu(%x: !torch.vtensor<[1,2,5],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>) attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  %0:2 = torch.operator "onnx.CausalConvWithState"(%x, %w) {torch.onnx.activation = "silu"} : (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[2,1,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>)
+  return %0#0, %0#1 : !torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>
+}
+
+// -----
+
+// A past state is prepended instead of zeros.
+// CHECK-LABEL: func.func @causal_conv_past_state
+// CHECK: %[[PARTS:.*]] = torch.prim.ListConstruct %arg2, %arg0
+// CHECK: torch.aten.cat %[[PARTS]], %int2 : {{.*}} -> !torch.vtensor<[1,2,7],f32>
+func.func @causal_conv_past_state(%x: !torch.vtensor<[1,2,5],f32>, %w: !torch.vtensor<[2,1,3],f32>, %past: !torch.vtensor<[1,2,2],f32>) -> !torch.vtensor<[1,2,5],f32> attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  %none = torch.constant.none
+  %0:2 = torch.operator "onnx.CausalConvWithState"(%x, %w, %none, %past) : (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[2,1,3],f32>, !torch.none, !torch.vtensor<[1,2,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,2],f32>)
+  return %0#0 : !torch.vtensor<[1,2,5],f32>
+}
+
+// -----
+
+func.func @causal_conv_bad_activation(%x: !torch.vtensor<[1,2,5],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> !torch.vtensor<[1,2,5],f32> attributes {torch.onnx_meta.opset_version = 27 : si64} {
+  // expected-error @+1 {{unsupported activation 'gelu'}}
+  %0:2 = torch.operator "onnx.CausalConvWithState"(%x, %w) {torch.onnx.activation = "gelu"} : (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[2,1,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>)
+  return %0#0 : !torch.vtensor<[1,2,5],f32>
 }

@@ -120,3 +120,37 @@ func.func @grid_sample_1d(%x: !torch.vtensor<[1,2,4],f32>, %grid: !torch.vtensor
   %0 = torch.operator "onnx.GridSample"(%x, %grid) : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,5,1],f32>) -> !torch.vtensor<[1,2,5],f32>
   return %0 : !torch.vtensor<[1,2,5],f32>
 }
+
+// -----
+
+// AffineGrid, align_corners: the homogeneous coordinates [x, y, 1] of the
+// 2x3 grid (x fastest; -1 to 1 through the corner pixels) as a literal,
+// times theta^T.
+// CHECK-LABEL: func.func @affine_grid_2d_align_corners
+// CHECK: %[[BASE:.*]] = torch.vtensor.literal(dense<{{\[}}[-1.000000e+00, -1.000000e+00, 1.000000e+00], [0.000000e+00, -1.000000e+00, 1.000000e+00], [1.000000e+00, -1.000000e+00, 1.000000e+00], [-1.000000e+00, 1.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00], [1.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<6x3xf32>)
+// CHECK: %[[T:.*]] = torch.aten.transpose.int %arg0, %int1, %int2 : {{.*}} -> !torch.vtensor<[2,3,2],f32>
+// CHECK: %[[GRID:.*]] = torch.aten.matmul %[[BASE]], %[[T]] : {{.*}} -> !torch.vtensor<[2,6,2],f32>
+// CHECK: torch.aten.view %[[GRID]], {{.*}} -> !torch.vtensor<[2,2,3,2],f32>
+func.func @affine_grid_2d_align_corners(%theta: !torch.vtensor<[2,2,3],f32>, %size: !torch.vtensor<[4],si64>) -> !torch.vtensor<[2,2,3,2],f32> attributes {torch.onnx_meta.opset_version = 20 : si64} {
+  %0 = torch.operator "onnx.AffineGrid"(%theta, %size) {torch.onnx.align_corners = 1 : si64} : (!torch.vtensor<[2,2,3],f32>, !torch.vtensor<[4],si64>) -> !torch.vtensor<[2,2,3,2],f32>
+  return %0 : !torch.vtensor<[2,2,3,2],f32>
+}
+
+// -----
+
+// Without align_corners, pixel centers: a size of 2 gives -0.5 and 0.5, a
+// size of 1 gives 0.
+// CHECK-LABEL: func.func @affine_grid_2d_centers
+// CHECK: torch.vtensor.literal(dense<{{\[}}[-5.000000e-01, 0.000000e+00, 1.000000e+00], [5.000000e-01, 0.000000e+00, 1.000000e+00]]> : tensor<2x3xf32>)
+func.func @affine_grid_2d_centers(%theta: !torch.vtensor<[1,2,3],f32>, %size: !torch.vtensor<[4],si64>) -> !torch.vtensor<[1,1,2,2],f32> attributes {torch.onnx_meta.opset_version = 20 : si64} {
+  %0 = torch.operator "onnx.AffineGrid"(%theta, %size) : (!torch.vtensor<[1,2,3],f32>, !torch.vtensor<[4],si64>) -> !torch.vtensor<[1,1,2,2],f32>
+  return %0 : !torch.vtensor<[1,1,2,2],f32>
+}
+
+// -----
+
+func.func @affine_grid_bad_theta(%theta: !torch.vtensor<[1,2,4],f32>, %size: !torch.vtensor<[4],si64>) -> !torch.vtensor<[1,1,2,2],f32> attributes {torch.onnx_meta.opset_version = 20 : si64} {
+  // expected-error @+1 {{theta must be [N, 2, 3] or [N, 3, 4]}}
+  %0 = torch.operator "onnx.AffineGrid"(%theta, %size) : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[4],si64>) -> !torch.vtensor<[1,1,2,2],f32>
+  return %0 : !torch.vtensor<[1,1,2,2],f32>
+}

@@ -69,13 +69,55 @@ func.func @slice_clamped(%x: !torch.vtensor<[3,5],f32>) -> !torch.vtensor<[3,2],
 
 // -----
 
+// A constant negative step: index_select of start + step * arange(n), the
+// start (-1) wrapped to 4 and clamped to [0, 4] because the step is < 0.
+// CHECK-LABEL: func.func @slice_negative_step
+// CHECK: torch.aten.select.int
+// CHECK: %[[STEP:[0-9]+]] = torch.aten.select.int
+// CHECK: %[[AR:.*]] = torch.aten.arange.start_step %int0, %int5, %int1
+// CHECK: %[[DOWN:.*]] = torch.aten.clamp %{{.*}}, %int0, %int4
+// CHECK: %[[NEG:.*]] = torch.aten.lt.Scalar %[[STEP]], %int0
+// CHECK: %[[START:.*]] = torch.aten.where.self %[[NEG]], %[[DOWN]], %{{.*}}
+// CHECK: %[[MUL:.*]] = torch.aten.mul.Tensor %[[AR]], %[[STEP]]
+// CHECK: %[[IDX:.*]] = torch.aten.add.Tensor %[[MUL]], %[[START]], %int1
+// CHECK: torch.aten.index_select %arg0, %int0, %[[IDX]] : {{.*}} -> !torch.vtensor<[5],f32>
 func.func @slice_negative_step(%x: !torch.vtensor<[5],f32>) -> !torch.vtensor<[5],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
   %s = torch.vtensor.literal(dense<[-1]> : tensor<1xi64>) : !torch.vtensor<[1],si64>
   %e = torch.vtensor.literal(dense<[-100]> : tensor<1xi64>) : !torch.vtensor<[1],si64>
   %a = torch.vtensor.literal(dense<[0]> : tensor<1xi64>) : !torch.vtensor<[1],si64>
-  // expected-error @+1 {{unsupported: a step <= 0}}
   %0 = torch.operator "onnx.Slice"(%x, %s, %e, %a, %s) : (!torch.vtensor<[5],f32>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>) -> !torch.vtensor<[5],f32>
   return %0 : !torch.vtensor<[5],f32>
+}
+
+// -----
+
+// Starts, axes and steps computed at run time: every dim picks its entry
+// of axes (wrapped) with a mask; start = sum(mask * starts), step =
+// sum(mask * steps) + 1 - sum(mask); one index_select per dim, of the
+// static result size.
+// CHECK-LABEL: func.func @slice_runtime
+// CHECK: %[[AXES:.*]] = torch.aten.where.self
+// CHECK: %[[M0:.*]] = torch.aten.eq.Scalar %[[AXES]], %int0
+// CHECK: %[[M0I:.*]] = torch.aten.to.dtype %[[M0]], %int4
+// CHECK: torch.aten.mul.Tensor %[[M0I]], %arg1
+// CHECK: torch.aten.rsub.Scalar
+// CHECK: torch.aten.arange.start_step %int0, %int4, %int1
+// CHECK: %[[R0:.*]] = torch.aten.index_select %arg0, %int0, %{{.*}} : {{.*}} -> !torch.vtensor<[4,6],f32>
+// CHECK: torch.aten.eq.Scalar %[[AXES]], %int1
+// CHECK: torch.aten.arange.start_step %int0, %int2, %int1
+// CHECK: torch.aten.index_select %[[R0]], %int1, %{{.*}} : {{.*}} -> !torch.vtensor<[4,2],f32>
+func.func @slice_runtime(%x: !torch.vtensor<[4,6],f32>, %starts: !torch.vtensor<[1],si64>, %ends: !torch.vtensor<[1],si64>, %axes: !torch.vtensor<[1],si64>, %steps: !torch.vtensor<[1],si64>) -> !torch.vtensor<[4,2],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.Slice"(%x, %starts, %ends, %axes, %steps) : (!torch.vtensor<[4,6],f32>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>) -> !torch.vtensor<[4,2],f32>
+  return %0 : !torch.vtensor<[4,2],f32>
+}
+
+// -----
+
+// Run-time bounds need static input and result sizes.
+func.func @slice_runtime_dynamic(%x: !torch.vtensor<[?,6],f32>, %starts: !torch.vtensor<[1],si64>, %ends: !torch.vtensor<[1],si64>) -> !torch.vtensor<[?,2],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  // expected-error @+1 {{unsupported: starts/ends/axes/steps computed at run time with dynamic input, result or starts sizes}}
+  %0 = torch.operator "onnx.Slice"(%x, %starts, %ends) : (!torch.vtensor<[?,6],f32>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>) -> !torch.vtensor<[?,2],f32>
+  return %0 : !torch.vtensor<[?,2],f32>
 }
 
 // -----
@@ -136,4 +178,53 @@ func.func @shape_start_end(%x: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2
 func.func @gather_runtime(%x: !torch.vtensor<[3,5],f32>, %i: !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[3,2,2],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
   %0 = torch.operator "onnx.Gather"(%x, %i) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[3,5],f32>, !torch.vtensor<[2,2],si64>) -> !torch.vtensor<[3,2,2],f32>
   return %0 : !torch.vtensor<[3,2,2],f32>
+}
+
+// -----
+
+// CenterCropPad: dim 0 cropped 20 -> 10 from (20 - 10) / 2 = 5; dim 1
+// padded 8 -> 11, the odd pixel on the right (pads listed last dim first).
+// CHECK-LABEL: func.func @center_crop_pad
+// CHECK: %[[CROP:.*]] = torch.aten.slice.Tensor %arg0, %int0, %int5, %int15, %int1 : {{.*}} -> !torch.vtensor<[10,8,3],f32>
+// CHECK: %[[PADS:.*]] = torch.prim.ListConstruct %int0, %int0, %int1, %int2, %int0, %int0
+// CHECK: torch.aten.constant_pad_nd %[[CROP]], %[[PADS]], %{{.*}} : {{.*}} -> !torch.vtensor<[10,11,3],f32>
+func.func @center_crop_pad(%x: !torch.vtensor<[20,8,3],f32>, %shape: !torch.vtensor<[3],si64>) -> !torch.vtensor<[10,11,3],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  %0 = torch.operator "onnx.CenterCropPad"(%x, %shape) : (!torch.vtensor<[20,8,3],f32>, !torch.vtensor<[3],si64>) -> !torch.vtensor<[10,11,3],f32>
+  return %0 : !torch.vtensor<[10,11,3],f32>
+}
+
+// -----
+
+// A dim outside `axes` must keep its size.
+func.func @center_crop_pad_not_in_axes(%x: !torch.vtensor<[20,8],f32>, %shape: !torch.vtensor<[1],si64>) -> !torch.vtensor<[10,4],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  // expected-error @+1 {{the result size of a dim not in 'axes' differs from the input's}}
+  %0 = torch.operator "onnx.CenterCropPad"(%x, %shape) {torch.onnx.axes = [0 : si64]} : (!torch.vtensor<[20,8],f32>, !torch.vtensor<[1],si64>) -> !torch.vtensor<[10,4],f32>
+  return %0 : !torch.vtensor<[10,4],f32>
+}
+
+// -----
+
+// ReverseSequence (time axis 0, batch axis 1): gather along time of
+// where(t < lens[b], lens[b] - 1 - t, t), computed on [T, B, 1] and
+// expanded over the feature dim.
+// CHECK-LABEL: func.func @reverse_sequence
+// CHECK: %[[LENS:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[1,3,1],si64>
+// CHECK: %[[T:.*]] = torch.aten.view {{.*}} -> !torch.vtensor<[4,1,1],si64>
+// CHECK: %[[LAST:.*]] = torch.aten.sub.Scalar %[[LENS]], %int1, %int1
+// CHECK: %[[REV:.*]] = torch.aten.sub.Tensor %[[LAST]], %[[T]], %int1 : {{.*}} -> !torch.vtensor<[4,3,1],si64>
+// CHECK: %[[IN:.*]] = torch.aten.lt.Tensor %[[T]], %[[LENS]]
+// CHECK: %[[IDX:.*]] = torch.aten.where.self %[[IN]], %[[REV]], %[[T]]
+// CHECK: %[[FULL:.*]] = torch.aten.expand %[[IDX]]
+// CHECK: torch.aten.gather %arg0, %int0, %[[FULL]], %false : {{.*}} -> !torch.vtensor<[4,3,2],f32>
+func.func @reverse_sequence(%x: !torch.vtensor<[4,3,2],f32>, %lens: !torch.vtensor<[3],si64>) -> !torch.vtensor<[4,3,2],f32> attributes {torch.onnx_meta.opset_version = 10 : si64} {
+  %0 = torch.operator "onnx.ReverseSequence"(%x, %lens) {torch.onnx.batch_axis = 1 : si64, torch.onnx.time_axis = 0 : si64} : (!torch.vtensor<[4,3,2],f32>, !torch.vtensor<[3],si64>) -> !torch.vtensor<[4,3,2],f32>
+  return %0 : !torch.vtensor<[4,3,2],f32>
+}
+
+// -----
+
+func.func @reverse_sequence_same_axes(%x: !torch.vtensor<[4,3],f32>, %lens: !torch.vtensor<[3],si64>) -> !torch.vtensor<[4,3],f32> attributes {torch.onnx_meta.opset_version = 10 : si64} {
+  // expected-error @+1 {{batch_axis and time_axis must be 0 and 1 (or 1 and 0)}}
+  %0 = torch.operator "onnx.ReverseSequence"(%x, %lens) {torch.onnx.batch_axis = 0 : si64, torch.onnx.time_axis = 0 : si64} : (!torch.vtensor<[4,3],f32>, !torch.vtensor<[3],si64>) -> !torch.vtensor<[4,3],f32>
+  return %0 : !torch.vtensor<[4,3],f32>
 }

@@ -244,3 +244,71 @@ func.func @dft_no_axis_fits(%x: !torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor
   %0 = torch.operator "onnx.DFT"(%x) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor<[1,5,3,2],f32>
   return %0 : !torch.vtensor<[1,5,3,2],f32>
 }
+
+// -----
+
+// Compress along an axis: the positions of the first K trues (K = 2, the
+// static result size) are, for k < K, the number of elements whose
+// running count of trues is <= k; index_select takes those slices.
+// CHECK-LABEL: func.func @compress_axis
+// CHECK: %[[MASK:.*]] = torch.aten.to.dtype %arg1, %int4
+// CHECK: %[[COUNT:.*]] = torch.aten.cumsum %[[MASK]], %int0, %int4
+// CHECK: %[[ROW:.*]] = torch.aten.view %[[COUNT]], {{.*}} -> !torch.vtensor<[1,3],si64>
+// CHECK: %[[K:.*]] = torch.aten.arange.start_step %int0, %int2, %int1
+// CHECK: %[[COL:.*]] = torch.aten.view %[[K]], {{.*}} -> !torch.vtensor<[2,1],si64>
+// CHECK: %[[LE:.*]] = torch.aten.le.Tensor %[[ROW]], %[[COL]] : {{.*}} -> !torch.vtensor<[2,3],i1>
+// CHECK: %[[LEI:.*]] = torch.aten.to.dtype %[[LE]], %int4
+// CHECK: %[[POS:.*]] = torch.aten.sum.dim_IntList %[[LEI]], {{.*}} -> !torch.vtensor<[2],si64>
+// CHECK: torch.aten.index_select %arg0, %int0, %[[POS]] : {{.*}} -> !torch.vtensor<[2,2],f32>
+func.func @compress_axis(%x: !torch.vtensor<[3,2],f32>, %c: !torch.vtensor<[3],i1>) -> !torch.vtensor<[2,2],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.Compress"(%x, %c) {torch.onnx.axis = 0 : si64} : (!torch.vtensor<[3,2],f32>, !torch.vtensor<[3],i1>) -> !torch.vtensor<[2,2],f32>
+  return %0 : !torch.vtensor<[2,2],f32>
+}
+
+// -----
+
+// Without an axis, Compress selects from the flattened input.
+// CHECK-LABEL: func.func @compress_flat
+// CHECK: %[[FLAT:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[6],f32>
+// CHECK: torch.aten.index_select %[[FLAT]], %int0, %{{.*}} -> !torch.vtensor<[3],f32>
+func.func @compress_flat(%x: !torch.vtensor<[3,2],f32>, %c: !torch.vtensor<[5],i1>) -> !torch.vtensor<[3],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.Compress"(%x, %c) : (!torch.vtensor<[3,2],f32>, !torch.vtensor<[5],i1>) -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// The number of selected slices must be static.
+func.func @compress_dynamic(%x: !torch.vtensor<[3,2],f32>, %c: !torch.vtensor<[3],i1>) -> !torch.vtensor<[?,2],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  // expected-error @+1 {{needs static sizes and a 1-D condition}}
+  %0 = torch.operator "onnx.Compress"(%x, %c) {torch.onnx.axis = 0 : si64} : (!torch.vtensor<[3,2],f32>, !torch.vtensor<[3],i1>) -> !torch.vtensor<[?,2],f32>
+  return %0 : !torch.vtensor<[?,2],f32>
+}
+
+// -----
+
+// NonZero: the flat positions of the K = 4 trues, unraveled with floor
+// divisions by the strides (3, 1): row = p // 3, column = p - (p // 3) * 3.
+// CHECK-LABEL: func.func @nonzero
+// CHECK: %[[THREE:.*]] = torch.vtensor.literal(dense<3> : tensor<i64>)
+// CHECK: %[[POS:.*]] = torch.aten.sum.dim_IntList {{.*}} -> !torch.vtensor<[4],si64>
+// CHECK: %[[ROW:.*]] = torch.aten.div.Tensor_mode %[[POS]], %[[THREE]], %str
+// CHECK: %[[ROW2:.*]] = torch.aten.view %[[ROW]], {{.*}} -> !torch.vtensor<[1,4],si64>
+// CHECK: %[[Q:.*]] = torch.aten.div.Tensor_mode %[[POS]], %[[THREE]], %str
+// CHECK: %[[QM:.*]] = torch.aten.mul.Scalar %[[Q]], %int3
+// CHECK: %[[COL:.*]] = torch.aten.sub.Tensor %[[POS]], %[[QM]], %int1
+// CHECK: %[[COL2:.*]] = torch.aten.view %[[COL]], {{.*}} -> !torch.vtensor<[1,4],si64>
+// CHECK: %[[ROWS:.*]] = torch.prim.ListConstruct %[[ROW2]], %[[COL2]]
+// CHECK: torch.aten.cat %[[ROWS]], %int0 : {{.*}} -> !torch.vtensor<[2,4],si64>
+func.func @nonzero(%x: !torch.vtensor<[2,3],i1>) -> !torch.vtensor<[2,4],si64> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.NonZero"(%x) : (!torch.vtensor<[2,3],i1>) -> !torch.vtensor<[2,4],si64>
+  return %0 : !torch.vtensor<[2,4],si64>
+}
+
+// -----
+
+func.func @nonzero_dynamic(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,?],si64> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  // expected-error @+1 {{unsupported: dynamic input or result sizes (the number of nonzeros must be static)}}
+  %0 = torch.operator "onnx.NonZero"(%x) : (!torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,?],si64>
+  return %0 : !torch.vtensor<[2,?],si64>
+}

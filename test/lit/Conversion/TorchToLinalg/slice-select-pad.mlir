@@ -129,3 +129,18 @@ func.func @select_out_of_range(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<
   %0 = torch.aten.select.int %a, %i0, %i3 : !torch.vtensor<[3,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// An empty slice at the end of a dim is an empty tensor (extract_slice
+// would reject the offset 8 of a size-8 dim).
+// CHECK-LABEL: func.func @slice_empty_at_end
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x0xf32>
+// CHECK: torch_c.from_builtin_tensor %[[E]] : tensor<2x0xf32> -> !torch.vtensor<[2,0],f32>
+func.func @slice_empty_at_end(%x: !torch.vtensor<[2,8],f32>) -> !torch.vtensor<[2,0],f32> {
+  %int1 = torch.constant.int 1
+  %int8 = torch.constant.int 8
+  %0 = torch.aten.slice.Tensor %x, %int1, %int8, %int8, %int1 : !torch.vtensor<[2,8],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[2,0],f32>
+  return %0 : !torch.vtensor<[2,0],f32>
+}

@@ -84,9 +84,14 @@ func.func @matmul_3x2_dynamic_batch(%a: !torch.vtensor<[?,2,3],f32>, %b: !torch.
 
 // -----
 
-// 1-D operands are not supported: the op stays.
+// A 1-D operand becomes a matrix (lhs: one row, rhs: one column), the
+// matmul of matrices is decomposed again, and the added dims are viewed
+// away: 1x1 is a [1,3] x [3,1] mm viewed to a 0-d tensor.
 // CHECK-LABEL: func.func @matmul_1x1(
-// CHECK: %[[R:.*]] = torch.aten.matmul %{{.*}}, %{{.*}} : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[],f32>
+// CHECK: %[[ROW:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3],f32>
+// CHECK: %[[COL:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[3,1],f32>
+// CHECK: %[[MM:.*]] = torch.aten.mm %[[ROW]], %[[COL]] : {{.*}} -> !torch.vtensor<[1,1],f32>
+// CHECK: %[[R:.*]] = torch.aten.view %[[MM]], {{.*}} -> !torch.vtensor<[],f32>
 // CHECK: return %[[R]]
 func.func @matmul_1x1(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[],f32> {
   %0 = torch.aten.matmul %a, %b : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[],f32>
@@ -96,10 +101,36 @@ func.func @matmul_1x1(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) 
 // -----
 
 // CHECK-LABEL: func.func @matmul_2x1(
-// CHECK: torch.aten.matmul %{{.*}}, %{{.*}} : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[2],f32>
+// CHECK: %[[COL:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[3,1],f32>
+// CHECK: %[[MM:.*]] = torch.aten.mm %arg0, %[[COL]] : {{.*}} -> !torch.vtensor<[2,1],f32>
+// CHECK: torch.aten.view %[[MM]], {{.*}} -> !torch.vtensor<[2],f32>
 func.func @matmul_2x1(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[2],f32> {
   %0 = torch.aten.matmul %a, %b : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[2],f32>
   return %0 : !torch.vtensor<[2],f32>
+}
+
+// -----
+
+// A 1-D lhs against a batch: [1,3] broadcast over the batch, bmm, the row
+// dim viewed away.
+// CHECK-LABEL: func.func @matmul_1x3(
+// CHECK: %[[ROW:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3],f32>
+// CHECK: torch.aten.expand %[[ROW]], {{.*}} -> !torch.vtensor<[2,1,3],f32>
+// CHECK: %[[BMM:.*]] = torch.aten.bmm {{.*}} -> !torch.vtensor<[2,1,4],f32>
+// CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[2,4],f32>
+func.func @matmul_1x3(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,4],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[3],f32>, !torch.vtensor<[2,3,4],f32> -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// With a dynamic result size the 1-D case is not decomposed: the op stays.
+// CHECK-LABEL: func.func @matmul_2x1_dynamic(
+// CHECK: torch.aten.matmul %arg0, %arg1 : !torch.vtensor<[?,3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[?],f32>
+func.func @matmul_2x1_dynamic(%a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[?],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[?,3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
 }
 
 // -----

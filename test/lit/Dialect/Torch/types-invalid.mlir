@@ -8,7 +8,7 @@ func.func private @index_dtype(!torch.vtensor<[2],index>)
 // -----
 
 // Signless integers other than i1 are not torch dtypes (si32 is).
-// expected-error @+1 {{invalid dtype 'i32' for a torch tensor (expected one of f16, bf16, f32, f64, si8, si16, si32, si64, ui8, i1, complex<f32>, complex<f64>)}}
+// expected-error @+1 {{invalid dtype 'i32' for a torch tensor (expected one of f16, bf16, f32, f64, si8, si16, si32, si64, ui8, ui16, ui32, ui64, i1, complex<f32>, complex<f64>)}}
 func.func private @signless_i32(!torch.vtensor<[2],i32>)
 
 // -----
@@ -18,8 +18,9 @@ func.func private @signless_i64(!torch.vtensor<[],i64>)
 
 // -----
 
-// expected-error @+1 {{invalid dtype 'ui16' for a torch tensor}}
-func.func private @ui16_nonvalue(!torch.tensor<[2],ui16>)
+// Unsigned integers are torch dtypes at 8, 16, 32 and 64 bits only.
+// expected-error @+1 {{invalid dtype 'ui4' for a torch tensor}}
+func.func private @ui4_nonvalue(!torch.tensor<[2],ui4>)
 
 // -----
 

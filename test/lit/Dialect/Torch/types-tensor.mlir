@@ -44,10 +44,13 @@ func.func private @nonvalue_tensors(!torch.tensor<[2,3],f16>, !torch.tensor, !to
 // CHECK-SAME: !torch.vtensor<[1],si32>
 // CHECK-SAME: !torch.vtensor<[1],si64>
 // CHECK-SAME: !torch.vtensor<[1],ui8>
+// CHECK-SAME: !torch.vtensor<[1],ui16>
+// CHECK-SAME: !torch.vtensor<[1],ui32>
+// CHECK-SAME: !torch.vtensor<[1],ui64>
 // CHECK-SAME: !torch.vtensor<[1],i1>
 // CHECK-SAME: !torch.vtensor<[1],complex<f32>>
 // CHECK-SAME: !torch.vtensor<[1],complex<f64>>)
-func.func private @dtypes(!torch.vtensor<[1],f16>, !torch.vtensor<[1],bf16>, !torch.vtensor<[1],f32>, !torch.vtensor<[1],f64>, !torch.vtensor<[1],si8>, !torch.vtensor<[1],si16>, !torch.vtensor<[1],si32>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],ui8>, !torch.vtensor<[1],i1>, !torch.vtensor<[1],complex<f32>>, !torch.vtensor<[1],complex<f64>>)
+func.func private @dtypes(!torch.vtensor<[1],f16>, !torch.vtensor<[1],bf16>, !torch.vtensor<[1],f32>, !torch.vtensor<[1],f64>, !torch.vtensor<[1],si8>, !torch.vtensor<[1],si16>, !torch.vtensor<[1],si32>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],ui8>, !torch.vtensor<[1],ui16>, !torch.vtensor<[1],ui32>, !torch.vtensor<[1],ui64>, !torch.vtensor<[1],i1>, !torch.vtensor<[1],complex<f32>>, !torch.vtensor<[1],complex<f64>>)
 
 // Tensor types as values, not only in signatures.
 // CHECK-LABEL: func.func @tensor_values(

@@ -342,6 +342,12 @@ std::optional<int64_t> mlir::torch2mlir::torch::getScalarTypeCode(Type dtype) {
     return 11;
   if (dtype.isBF16())
     return 15;
+  if (dtype.isUnsignedInteger(16))
+    return 27;
+  if (dtype.isUnsignedInteger(32))
+    return 28;
+  if (dtype.isUnsignedInteger(64))
+    return 29;
   if (auto complex = dyn_cast<ComplexType>(dtype)) {
     if (complex.getElementType().isF32())
       return 9;

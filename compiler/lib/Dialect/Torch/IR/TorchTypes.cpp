@@ -114,9 +114,9 @@ bool mlir::torch2mlir::torch::isValidTorchDtype(Type type) {
     unsigned width = integer.getWidth();
     if (integer.isSignless())
       return width == 1;
-    if (integer.isSigned())
-      return width == 8 || width == 16 || width == 32 || width == 64;
-    return width == 8; // ui8
+    // si8..si64 and ui8..ui64 (torch.uint16/32/64 are PyTorch's "limited
+    // support" unsigned dtypes; ONNX models use them).
+    return width == 8 || width == 16 || width == 32 || width == 64;
   }
   return false;
 }
@@ -206,7 +206,8 @@ verifyTensorParams(function_ref<InFlightDiagnostic()> emitError, bool hasSizes,
   if (dtype && !isValidTorchDtype(dtype))
     return emitError() << "invalid dtype " << dtype
                        << " for a torch tensor (expected one of f16, bf16, "
-                          "f32, f64, si8, si16, si32, si64, ui8, i1, "
+                          "f32, f64, si8, si16, si32, si64, ui8, ui16, ui32, ui64, "
+                          "i1, "
                           "complex<f32>, complex<f64>)";
   return success();
 }

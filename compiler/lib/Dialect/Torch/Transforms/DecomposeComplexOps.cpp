@@ -91,7 +91,8 @@ struct DecomposeAtenLinear : OpRewritePattern<AtenLinearOp> {
 
 /// matmul by operand ranks: 2x2 -> mm, 3x3 (same batch) -> bmm,
 /// Nx2 (N >= 3) -> view to 2-D, mm, view back; other ranks >= 2 broadcast
-/// their batch dims (expand), flatten them and bmm.
+/// their batch dims (expand), flatten them and bmm; a 1-D operand becomes a
+/// matrix (one row or one column) and the added dim is viewed away.
 struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AtenMatmulOp op,
@@ -160,8 +161,47 @@ struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
           createIntList(rewriter, loc, resultType.getSizes()));
       return success();
     }
+    if (lhs.size() == 1 || rhs.size() == 1)
+      return decomposeVectorOperand(op, lhs, rhs, resultType, rewriter);
     return rewriter.notifyMatchFailure(
-        op, "unsupported: matmul of a 1-D operand");
+        op, "unsupported: matmul of a 0-D operand");
+  }
+
+  /// A 1-D operand as a matrix (lhs [K] -> [1, K], rhs [K] -> [K, 1]), the
+  /// matmul of rank >= 2 operands, and the added dim viewed away.
+  static LogicalResult decomposeVectorOperand(AtenMatmulOp op,
+                                              ArrayRef<int64_t> lhs,
+                                              ArrayRef<int64_t> rhs,
+                                              BaseTensorType resultType,
+                                              PatternRewriter &rewriter) {
+    if (lhs.empty() || rhs.empty())
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: matmul of a 0-D operand");
+    if (!resultType.areAllSizesKnown() ||
+        (lhs.size() == 1 && lhs[0] == kUnknownSize) ||
+        (rhs.size() == 1 && rhs[0] == kUnknownSize))
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: matmul of a 1-D operand with unknown sizes");
+    Location loc = op.getLoc();
+    Value self = op.getSelf(), other = op.getOther();
+    SmallVector<int64_t> productSizes(resultType.getSizes());
+    if (lhs.size() == 1) {
+      self = createView(rewriter, loc, self, {1, lhs[0]});
+      // [..., N] -> [..., 1, N]; for a 1-D rhs too, [] -> [1].
+      productSizes.insert(productSizes.end() - (rhs.size() == 1 ? 0 : 1), 1);
+    }
+    if (rhs.size() == 1) {
+      other = createView(rewriter, loc, other, {rhs[0], 1});
+      productSizes.push_back(1);
+    }
+    auto productType =
+        resultType.getWithSizesAndDtype(productSizes, resultType.getDtype());
+    Value product =
+        AtenMatmulOp::create(rewriter, loc, productType, self, other);
+    rewriter.replaceOpWithNewOp<AtenViewOp>(
+        op, resultType, product,
+        createIntList(rewriter, loc, resultType.getSizes()));
+    return success();
   }
 };
 
