@@ -577,3 +577,28 @@ def test_grid_sampler_bicubic() -> None:
 def test_upsample_bilinear_uint8() -> None:
     x = randint(1, 1, 4, 4, dtype=torch.uint8)
     check(lambda a: aten.upsample_bilinear2d.vec(a, [7, 7], False, None), x)
+
+
+@pytest.mark.parametrize(
+    ("size", "kernel", "dilation", "padding", "stride"),
+    [
+        ((4, 5), (2, 2), 1, 0, 1),
+        ((7, 6), (3, 2), (1, 2), (1, 0), (2, 1)),
+        ((5, 5), 3, 1, 1, 2),
+    ],
+)
+@pytest.mark.parametrize("batched", [True, False])
+def test_col2im(size, kernel, dilation, padding, stride, batched: bool) -> None:
+    image = randn(2, 3, *size)
+    cols = F.unfold(image, kernel, dilation, padding, stride)
+    x = cols if batched else cols[0]
+    check(lambda a: F.fold(a, size, kernel, dilation, padding, stride), x)
+
+
+def test_col2im_dtypes() -> None:
+    cols = F.unfold(randn(1, 2, 4, 4), 2, 1, 0, 1)
+    for dtype in (torch.float64, torch.bfloat16):
+        check(
+            lambda a: aten.col2im(a, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1]),
+            cols.to(dtype),
+        )

@@ -202,6 +202,126 @@ static Value castConvElement(OpBuilder &b, Location loc, Value value,
   return arith::TruncFOp::create(b, loc, type, value);
 }
 
+/// A transposed convolution of f16/bf16 as PyTorch's CPU kernel rounds it:
+/// per kernel tap, the product summed over input channels in f32 and
+/// rounded to the element type (its gemm into columns), then the taps
+/// added in the element type in kernel order (its col2im), then the bias.
+/// `source` [N, G, C, L...] is the spread, padded input and `weight`
+/// [G, F, C, K...] the flipped weight (tap k of the original kernel is
+/// K - 1 - k here).
+static Value createReducedPrecisionTransposedConvolution(
+    ConversionPatternRewriter &rewriter, Location loc, Value source,
+    Value weight, Value bias, RankedTensorType resultType, int64_t groups,
+    int64_t perGroupOut, ArrayRef<int64_t> kernel, ArrayRef<int64_t> dilation) {
+  MLIRContext *context = rewriter.getContext();
+  int64_t d = kernel.size();
+  Type element = resultType.getElementType();
+  Type f32 = rewriter.getF32Type();
+  int64_t n = resultType.getDimSize(0);
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  // taps[n, g, f, o..., k...] = sum_c x * w, in f32, rounded.
+  SmallVector<int64_t> tapShape{n, groups, perGroupOut};
+  tapShape.append(resultType.getShape().begin() + 2,
+                  resultType.getShape().end());
+  tapShape.append(kernel.begin(), kernel.end());
+  auto tapAccType = RankedTensorType::get(tapShape, f32);
+  int64_t loops = 3 + 2 * d + 1;
+  SmallVector<AffineExpr> sourceExprs{dim(0), dim(1), dim(loops - 1)};
+  SmallVector<AffineExpr> weightExprs{dim(1), dim(2), dim(loops - 1)};
+  SmallVector<AffineExpr> tapExprs{dim(0), dim(1), dim(2)};
+  for (int64_t i = 0; i < d; ++i) {
+    sourceExprs.push_back(dim(3 + i) + dim(3 + d + i) * dilation[i]);
+    weightExprs.push_back(dim(3 + d + i));
+  }
+  for (int64_t i = 0; i < 2 * d; ++i)
+    tapExprs.push_back(dim(3 + i));
+  SmallVector<utils::IteratorType> iterators(loops - 1,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value taps =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{tapAccType}, ValueRange{source, weight},
+          ValueRange{createZeroFilled(rewriter, loc, tapAccType)},
+          ArrayRef<AffineMap>{AffineMap::get(loops, 0, sourceExprs, context),
+                              AffineMap::get(loops, 0, weightExprs, context),
+                              AffineMap::get(loops, 0, tapExprs, context)},
+          iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value product = arith::MulFOp::create(
+                b, l, castConvElement(b, l, args[0], f32),
+                castConvElement(b, l, args[1], f32));
+            linalg::YieldOp::create(
+                b, l,
+                ValueRange{
+                    arith::AddFOp::create(b, l, args[2], product).getResult()});
+          })
+          .getResult(0);
+  // out[n, g, f, o...] = sum over the original taps in order (k' = K-1-k),
+  // each rounded, added in the element type. A window tensor gives the
+  // tap loops their range.
+  SmallVector<int64_t> outShape(tapShape.begin(), tapShape.end() - d);
+  auto outType = RankedTensorType::get(outShape, element);
+  int64_t outLoops = 3 + 2 * d;
+  SmallVector<AffineExpr> readExprs, windowExprs, outExprs;
+  for (int64_t i = 0; i < 3 + d; ++i) {
+    readExprs.push_back(dim(i));
+    outExprs.push_back(dim(i));
+  }
+  for (int64_t i = 0; i < d; ++i) {
+    readExprs.push_back(kernel[i] - 1 - dim(3 + d + i));
+    windowExprs.push_back(dim(3 + d + i));
+  }
+  SmallVector<utils::IteratorType> outIterators(3 + d,
+                                                utils::IteratorType::parallel);
+  outIterators.append(d, utils::IteratorType::reduction);
+  Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
+                                         rewriter.getI8Type());
+  Value sum =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{outType}, ValueRange{taps, window},
+          ValueRange{createZeroFilled(rewriter, loc, outType)},
+          ArrayRef<AffineMap>{
+              AffineMap::get(outLoops, 0, readExprs, context),
+              AffineMap::get(outLoops, 0, windowExprs, context),
+              AffineMap::get(outLoops, 0, outExprs, context)},
+          outIterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value tap = castConvElement(b, l, args[0], element);
+            linalg::YieldOp::create(
+                b, l,
+                ValueRange{arith::AddFOp::create(b, l, args[2], tap).getResult()});
+          })
+          .getResult(0);
+  if (bias) {
+    Value groupedBias = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({groups, perGroupOut}, element),
+        bias, SmallVector<ReassociationIndices>{{0, 1}});
+    sum = linalg::GenericOp::create(
+              rewriter, loc, TypeRange{outType}, ValueRange{sum, groupedBias},
+              ValueRange{tensor::EmptyOp::create(rewriter, loc, outShape,
+                                                 element)},
+              ArrayRef<AffineMap>{
+                  rewriter.getMultiDimIdentityMap(3 + d),
+                  AffineMap::get(3 + d, 0, {dim(1), dim(2)}, context),
+                  rewriter.getMultiDimIdentityMap(3 + d)},
+              SmallVector<utils::IteratorType>(3 + d,
+                                               utils::IteratorType::parallel),
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(
+                    b, l,
+                    ValueRange{
+                        arith::AddFOp::create(b, l, args[0], args[1])
+                            .getResult()});
+              })
+              .getResult(0);
+  }
+  SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
+  for (int64_t i = 0; i < d; ++i)
+    mergeChannels.push_back({i + 3});
+  return tensor::CollapseShapeOp::create(rewriter, loc, resultType, sum,
+                                         mergeChannels);
+}
+
 /// Any convolution as one linalg.generic over the grouped form
 ///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c, k]
 /// (reduction over c and k), accumulating in getConvAccumulatorType.
@@ -341,6 +461,11 @@ static Value createGeneralConvolution(
   Value groupedSource = tensor::ExpandShapeOp::create(
       rewriter, loc, RankedTensorType::get(groupedSourceShape, element),
       source, splitChannels);
+
+  if (transposed && accType != element)
+    return createReducedPrecisionTransposedConvolution(
+        rewriter, loc, groupedSource, groupedWeight, bias, resultType, groups,
+        perGroupOut, kernel, dilation);
 
   // The accumulator [N, G, F, O...]: the bias or zeros.
   SmallVector<int64_t> accShape{n, groups, perGroupOut};

@@ -1257,7 +1257,9 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                                " (bicubic)");
     if (padding < 0 || padding > 2)
       return reportFailure(rewriter, op, "invalid padding_mode");
-    Type acc = getOpMathType(element);
+    // PyTorch's CPU kernel computes in the element type (f16 and bf16
+    // round after each operation), and so does this lowering.
+    Type acc = element;
     int64_t height = inputType.getDimSize(2), width = inputType.getDimSize(3);
     Location loc = op.getLoc();
     if (!resultType.hasStaticShape())
@@ -1357,12 +1359,13 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                   return arith::MulFOp::create(
                       b, l, at(xi, yi), arith::MulFOp::create(b, l, wy, wx));
                 };
-                out = arith::AddFOp::create(
-                    b, l,
-                    arith::AddFOp::create(b, l, term(x0, y0, west, north),
-                                          term(x1, y0, east, north)),
-                    arith::AddFOp::create(b, l, term(x0, y1, west, south),
-                                          term(x1, y1, east, south)));
+                // Summed in PyTorch's order: ((nw + ne) + sw) + se.
+                out = arith::AddFOp::create(b, l, term(x0, y0, west, north),
+                                            term(x1, y0, east, north));
+                out = arith::AddFOp::create(b, l, out,
+                                            term(x0, y1, west, south));
+                out = arith::AddFOp::create(b, l, out,
+                                            term(x1, y1, east, south));
               }
               return {castFloat(b, l, out, element)};
             })
@@ -1733,6 +1736,132 @@ struct ConvertPdistForward : OpConversionPattern<Aten_PdistForwardOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// col2im
+//===----------------------------------------------------------------------===//
+
+/// col2im(x [N, C*kh*kw, L], output_size, kernel, dilation, padding,
+/// stride): the sum of the sliding blocks (fold), in opmath. Output (c, h, w) adds,
+/// over the taps (i, j) in order, x[c*kh*kw + i*kw + j, bh*nbw + bw] where
+/// h + pad - i*dilation = bh*stride (and likewise for w) lands on a block.
+struct ConvertCol2Im : OpConversionPattern<AtenCol2imOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenCol2imOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    if (!resultType || (rank != 2 && rank != 3) ||
+        resultType.getRank() != rank + 1)
+      return reportFailure(rewriter, op, "expects a 2-D or 3-D input");
+    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
+      return reportFailure(rewriter, op, "unsupported: dynamic shapes");
+    SmallVector<int64_t> size, kernel, dilation, padding, stride;
+    if (failed(matchIntList(op.getOutputSize(), 2, size)) ||
+        failed(matchIntList(op.getKernelSize(), 2, kernel)) ||
+        failed(matchIntList(op.getDilation(), 2, dilation)) ||
+        failed(matchIntList(op.getPadding(), 2, padding)) ||
+        failed(matchIntList(op.getStride(), 2, stride)))
+      return reportFailure(rewriter, op,
+                           "output_size, kernel_size, dilation, padding and "
+                           "stride must be constants");
+    SmallVector<int64_t> blocks;
+    for (int i = 0; i < 2; ++i) {
+      if (kernel[i] <= 0 || dilation[i] <= 0 || stride[i] <= 0 ||
+          padding[i] < 0)
+        return reportFailure(rewriter, op, "invalid col2im parameters");
+      blocks.push_back((size[i] + 2 * padding[i] -
+                        dilation[i] * (kernel[i] - 1) - 1) /
+                           stride[i] +
+                       1);
+    }
+    if (inputType.getDimSize(rank - 1) != blocks[0] * blocks[1] ||
+        inputType.getDimSize(rank - 2) % (kernel[0] * kernel[1]) != 0)
+      return reportFailure(rewriter, op,
+                           "input sizes do not match the blocks");
+    Type element = resultType.getElementType();
+    if (!isa<mlir::FloatType>(element))
+      return reportFailure(rewriter, op,
+                           "unsupported: col2im of integers (PyTorch has no "
+                           "integer kernel)");
+    Type acc = getOpMathType(element);
+    Location loc = op.getLoc();
+    int64_t lead = rank - 2; // 1 when batched
+    auto accType = RankedTensorType::get(resultType.getShape(), acc);
+    Value sum =
+        createWindowGeneric(
+            rewriter, loc, {}, {}, {createZeroFilled(rewriter, loc, accType)},
+            kernel,
+            [&](OpBuilder &b, Location l, ValueRange args)
+                -> SmallVector<Value> {
+              SmallVector<Value> position;
+              for (int64_t i = 0; i < lead; ++i)
+                position.push_back(linalg::IndexOp::create(b, l, i));
+              Value c = linalg::IndexOp::create(b, l, lead);
+              Value valid = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+              Value zero = cstIndex(b, l, 0);
+              SmallVector<Value> blockIndex;
+              for (int64_t i = 0; i < 2; ++i) {
+                Value out = linalg::IndexOp::create(b, l, lead + 1 + i);
+                Value tap = linalg::IndexOp::create(b, l, lead + 3 + i);
+                Value shifted = arith::SubIOp::create(
+                    b, l,
+                    arith::AddIOp::create(b, l, out,
+                                          cstIndex(b, l, padding[i])),
+                    arith::MulIOp::create(b, l, tap,
+                                          cstIndex(b, l, dilation[i])));
+                Value q = arith::DivSIOp::create(b, l, shifted,
+                                                 cstIndex(b, l, stride[i]));
+                Value r = arith::RemSIOp::create(b, l, shifted,
+                                                 cstIndex(b, l, stride[i]));
+                Value inside = arith::AndIOp::create(
+                    b, l,
+                    arith::AndIOp::create(
+                        b, l,
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                              shifted, zero),
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, r,
+                                              zero)),
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q,
+                                          cstIndex(b, l, blocks[i])));
+                valid = arith::AndIOp::create(b, l, valid, inside);
+                blockIndex.push_back(
+                    arith::SelectOp::create(b, l, inside, q, zero));
+              }
+              Value tapH = linalg::IndexOp::create(b, l, lead + 3);
+              Value tapW = linalg::IndexOp::create(b, l, lead + 4);
+              Value row = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(
+                      b, l, c, cstIndex(b, l, kernel[0] * kernel[1])),
+                  arith::AddIOp::create(
+                      b, l,
+                      arith::MulIOp::create(b, l, tapH,
+                                            cstIndex(b, l, kernel[1])),
+                      tapW));
+              Value column = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(b, l, blockIndex[0],
+                                        cstIndex(b, l, blocks[1])),
+                  blockIndex[1]);
+              position.push_back(row);
+              position.push_back(column);
+              Value value = tensor::ExtractOp::create(b, l, input, position);
+              Value updated = arith::AddFOp::create(
+                  b, l, args.back(), castFloat(b, l, value, acc));
+              return {arith::SelectOp::create(b, l, valid, updated,
+                                              args.back())};
+            })
+            .front();
+    if (acc != element)
+      sum = castTensor(rewriter, loc, sum, resultType);
+    rewriter.replaceOp(op, sum);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateNNPatternsAndLegality(
@@ -1749,7 +1878,7 @@ void mlir::torch2mlir::populateNNPatternsAndLegality(
       Aten_NativeBatchNormLegitFunctionalOp, AtenUpsampleNearest2dVecOp,
       AtenUpsampleBilinear2dVecOp, AtenGridSampler2dOp, Aten_EmbeddingBagOp,
       Aten_EmbeddingBagForwardOnlyOp, Aten_CdistForwardOp,
-      Aten_PdistForwardOp>();
+      Aten_PdistForwardOp, AtenCol2imOp>();
   patterns.add<
       ConvertPadNd<AtenReflectionPad1dOp, 1, true>,
       ConvertPadNd<AtenReflectionPad2dOp, 2, true>,
@@ -1771,5 +1900,5 @@ void mlir::torch2mlir::populateNNPatternsAndLegality(
       ConvertUpsampleNearest2d, ConvertUpsampleBilinear2d,
       ConvertGridSampler2d, ConvertEmbeddingBag<Aten_EmbeddingBagOp>,
       ConvertEmbeddingBag<Aten_EmbeddingBagForwardOnlyOp>, ConvertCdistForward,
-      ConvertPdistForward>(typeConverter, context);
+      ConvertPdistForward, ConvertCol2Im>(typeConverter, context);
 }

@@ -59,3 +59,19 @@ func.func @group_norm_indivisible(%a: !torch.vtensor<[2,6,4],f32>) -> (!torch.vt
   %0:3 = torch.aten.native_group_norm %a, %none, %none, %int2, %int6, %int4, %int4, %eps : !torch.vtensor<[2,6,4],f32>, !torch.none, !torch.none, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[2,6,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>
   return %0#0, %0#1, %0#2 : !torch.vtensor<[2,6,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>
 }
+
+// -----
+
+func.func @col2im_int(%a: !torch.vtensor<[1,8,9],si64>) -> !torch.vtensor<[1,2,4,4],si64> {
+  %int4 = torch.constant.int 4
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %size = torch.prim.ListConstruct %int4, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.col2im' could not be lowered to linalg-on-tensors: unsupported: col2im of integers (PyTorch has no integer kernel)}}
+  %0 = torch.aten.col2im %a, %size, %k, %d, %p, %d : !torch.vtensor<[1,8,9],si64>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.vtensor<[1,2,4,4],si64>
+  return %0 : !torch.vtensor<[1,2,4,4],si64>
+}
