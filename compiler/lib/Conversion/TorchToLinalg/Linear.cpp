@@ -184,8 +184,380 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
   }
 };
 
-/// 2-D convolution, NCHW x FCHW, with stride, zero padding, dilation and
-/// groups; the bias initializes the accumulator.
+/// The type a convolution accumulates `element` in: f32 for f16 and bf16
+/// (as PyTorch's CPU kernels), the type itself otherwise.
+static Type getConvAccumulatorType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+static Value castConvElement(OpBuilder &b, Location loc, Value value,
+                             Type type) {
+  if (value.getType() == type)
+    return value;
+  if (cast<mlir::FloatType>(value.getType()).getWidth() <
+      cast<mlir::FloatType>(type).getWidth())
+    return arith::ExtFOp::create(b, loc, type, value);
+  return arith::TruncFOp::create(b, loc, type, value);
+}
+
+/// A transposed convolution of f16/bf16 as PyTorch's CPU kernel rounds it:
+/// per kernel tap, the product summed over input channels in f32 and
+/// rounded to the element type (its gemm into columns), then the taps
+/// added in the element type in kernel order (its col2im), then the bias.
+/// `source` [N, G, C, L...] is the spread, padded input and `weight`
+/// [G, F, C, K...] the flipped weight (tap k of the original kernel is
+/// K - 1 - k here).
+static Value createReducedPrecisionTransposedConvolution(
+    ConversionPatternRewriter &rewriter, Location loc, Value source,
+    Value weight, Value bias, RankedTensorType resultType, int64_t groups,
+    int64_t perGroupOut, ArrayRef<int64_t> kernel, ArrayRef<int64_t> dilation) {
+  MLIRContext *context = rewriter.getContext();
+  int64_t d = kernel.size();
+  Type element = resultType.getElementType();
+  Type f32 = rewriter.getF32Type();
+  int64_t n = resultType.getDimSize(0);
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  // taps[n, g, f, o..., k...] = sum_c x * w, in f32, rounded.
+  SmallVector<int64_t> tapShape{n, groups, perGroupOut};
+  tapShape.append(resultType.getShape().begin() + 2,
+                  resultType.getShape().end());
+  tapShape.append(kernel.begin(), kernel.end());
+  auto tapAccType = RankedTensorType::get(tapShape, f32);
+  int64_t loops = 3 + 2 * d + 1;
+  SmallVector<AffineExpr> sourceExprs{dim(0), dim(1), dim(loops - 1)};
+  SmallVector<AffineExpr> weightExprs{dim(1), dim(2), dim(loops - 1)};
+  SmallVector<AffineExpr> tapExprs{dim(0), dim(1), dim(2)};
+  for (int64_t i = 0; i < d; ++i) {
+    sourceExprs.push_back(dim(3 + i) + dim(3 + d + i) * dilation[i]);
+    weightExprs.push_back(dim(3 + d + i));
+  }
+  for (int64_t i = 0; i < 2 * d; ++i)
+    tapExprs.push_back(dim(3 + i));
+  SmallVector<utils::IteratorType> iterators(loops - 1,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value taps =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{tapAccType}, ValueRange{source, weight},
+          ValueRange{createZeroFilled(rewriter, loc, tapAccType)},
+          ArrayRef<AffineMap>{AffineMap::get(loops, 0, sourceExprs, context),
+                              AffineMap::get(loops, 0, weightExprs, context),
+                              AffineMap::get(loops, 0, tapExprs, context)},
+          iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value product = arith::MulFOp::create(
+                b, l, castConvElement(b, l, args[0], f32),
+                castConvElement(b, l, args[1], f32));
+            linalg::YieldOp::create(
+                b, l,
+                ValueRange{
+                    arith::AddFOp::create(b, l, args[2], product).getResult()});
+          })
+          .getResult(0);
+  // out[n, g, f, o...] = sum over the original taps in order (k' = K-1-k),
+  // each rounded, added in the element type. A window tensor gives the
+  // tap loops their range.
+  SmallVector<int64_t> outShape(tapShape.begin(), tapShape.end() - d);
+  auto outType = RankedTensorType::get(outShape, element);
+  int64_t outLoops = 3 + 2 * d;
+  SmallVector<AffineExpr> readExprs, windowExprs, outExprs;
+  for (int64_t i = 0; i < 3 + d; ++i) {
+    readExprs.push_back(dim(i));
+    outExprs.push_back(dim(i));
+  }
+  for (int64_t i = 0; i < d; ++i) {
+    readExprs.push_back(kernel[i] - 1 - dim(3 + d + i));
+    windowExprs.push_back(dim(3 + d + i));
+  }
+  SmallVector<utils::IteratorType> outIterators(3 + d,
+                                                utils::IteratorType::parallel);
+  outIterators.append(d, utils::IteratorType::reduction);
+  Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
+                                         rewriter.getI8Type());
+  Value sum =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{outType}, ValueRange{taps, window},
+          ValueRange{createZeroFilled(rewriter, loc, outType)},
+          ArrayRef<AffineMap>{
+              AffineMap::get(outLoops, 0, readExprs, context),
+              AffineMap::get(outLoops, 0, windowExprs, context),
+              AffineMap::get(outLoops, 0, outExprs, context)},
+          outIterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value tap = castConvElement(b, l, args[0], element);
+            linalg::YieldOp::create(
+                b, l,
+                ValueRange{arith::AddFOp::create(b, l, args[2], tap).getResult()});
+          })
+          .getResult(0);
+  if (bias) {
+    Value groupedBias = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({groups, perGroupOut}, element),
+        bias, SmallVector<ReassociationIndices>{{0, 1}});
+    sum = linalg::GenericOp::create(
+              rewriter, loc, TypeRange{outType}, ValueRange{sum, groupedBias},
+              ValueRange{tensor::EmptyOp::create(rewriter, loc, outShape,
+                                                 element)},
+              ArrayRef<AffineMap>{
+                  rewriter.getMultiDimIdentityMap(3 + d),
+                  AffineMap::get(3 + d, 0, {dim(1), dim(2)}, context),
+                  rewriter.getMultiDimIdentityMap(3 + d)},
+              SmallVector<utils::IteratorType>(3 + d,
+                                               utils::IteratorType::parallel),
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(
+                    b, l,
+                    ValueRange{
+                        arith::AddFOp::create(b, l, args[0], args[1])
+                            .getResult()});
+              })
+              .getResult(0);
+  }
+  SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
+  for (int64_t i = 0; i < d; ++i)
+    mergeChannels.push_back({i + 3});
+  return tensor::CollapseShapeOp::create(rewriter, loc, resultType, sum,
+                                         mergeChannels);
+}
+
+/// Any convolution as one linalg.generic over the grouped form
+///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c, k]
+/// (reduction over c and k), accumulating in getConvAccumulatorType.
+/// Plain convolutions zero-pad x. A transposed convolution (weight
+/// [G*C, F, K...]) is the plain convolution, stride 1, of x spread out by
+/// `stride` (stride - 1 zeros between elements) and padded by
+/// dilation * (K - 1) - padding before (cropped where negative), with the
+/// weight flipped along its spatial dims and its channel dims swapped.
+static Value createGeneralConvolution(
+    ConversionPatternRewriter &rewriter, Location loc, Value input,
+    Value weight, Value bias, RankedTensorType resultType,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, bool transposed, int64_t groups) {
+  MLIRContext *context = rewriter.getContext();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  int64_t d = inputType.getRank() - 2;
+  Type element = resultType.getElementType();
+  Type accType = getConvAccumulatorType(element);
+  bool isFloat = isa<mlir::FloatType>(element);
+  int64_t n = inputType.getDimSize(0), cin = inputType.getDimSize(1);
+  int64_t perGroupIn = cin / groups;
+  int64_t perGroupOut = resultType.getDimSize(1) / groups;
+  ArrayRef<int64_t> kernel = weightType.getShape().drop_front(2);
+  auto cst = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, l, v);
+  };
+
+  // The (padded or spread) input and the grouped weight [G, F, C, K...].
+  Value source;
+  SmallVector<int64_t> convStride(stride);
+  Value groupedWeight;
+  if (!transposed) {
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    SmallVector<int64_t> low{0, 0};
+    low.append(padding.begin(), padding.end());
+    source = createPad(rewriter, loc, input, low, low, zero);
+    SmallVector<int64_t> shape{groups, perGroupOut, perGroupIn};
+    shape.append(kernel.begin(), kernel.end());
+    SmallVector<ReassociationIndices> split{{0, 1}};
+    for (int64_t i = 0; i < d + 1; ++i)
+      split.push_back({i + 2});
+    groupedWeight = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(shape, element), weight, split);
+  } else {
+    SmallVector<int64_t> shape{n, cin}, offsets;
+    for (int64_t i = 0; i < d; ++i) {
+      shape.push_back(resultType.getDimSize(2 + i) +
+                      (kernel[i] - 1) * dilation[i]);
+      offsets.push_back((kernel[i] - 1) * dilation[i] - padding[i]);
+    }
+    auto spreadType = RankedTensorType::get(shape, element);
+    SmallVector<int64_t> inSizes(inputType.getShape().drop_front(2));
+    source =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{spreadType}, ValueRange{},
+            ValueRange{tensor::EmptyOp::create(rewriter, loc, shape, element)},
+            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(d + 2)},
+            SmallVector<utils::IteratorType>(d + 2,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange) {
+              Value valid =
+                  arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+              SmallVector<Value> indices{linalg::IndexOp::create(b, l, 0),
+                                         linalg::IndexOp::create(b, l, 1)};
+              for (int64_t i = 0; i < d; ++i) {
+                Value j = arith::SubIOp::create(
+                    b, l, linalg::IndexOp::create(b, l, 2 + i),
+                    cst(b, l, offsets[i]));
+                Value q = arith::DivSIOp::create(b, l, j, cst(b, l, stride[i]));
+                Value r = arith::RemSIOp::create(b, l, j, cst(b, l, stride[i]));
+                Value inside = arith::AndIOp::create(
+                    b, l,
+                    arith::AndIOp::create(
+                        b, l,
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                              j, cst(b, l, 0)),
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              r, cst(b, l, 0))),
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q,
+                                          cst(b, l, inSizes[i])));
+                valid = arith::AndIOp::create(b, l, valid, inside);
+                indices.push_back(
+                    arith::SelectOp::create(b, l, inside, q, cst(b, l, 0)));
+              }
+              Value value = tensor::ExtractOp::create(b, l, input, indices);
+              Value zero =
+                  arith::ConstantOp::create(b, l, b.getZeroAttr(element));
+              linalg::YieldOp::create(
+                  b, l,
+                  ValueRange{
+                      arith::SelectOp::create(b, l, valid, value, zero)
+                          .getResult()});
+            })
+            .getResult(0);
+    convStride.assign(d, 1);
+    // weight [G*C, F, K...] read as [G, C, F, K...] into [G, F, C, K...],
+    // flipped.
+    SmallVector<int64_t> splitShape{groups, perGroupIn, perGroupOut};
+    splitShape.append(kernel.begin(), kernel.end());
+    SmallVector<ReassociationIndices> split{{0, 1}};
+    for (int64_t i = 0; i < d + 1; ++i)
+      split.push_back({i + 2});
+    Value splitWeight = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(splitShape, element), weight,
+        split);
+    SmallVector<int64_t> shapeOut{groups, perGroupOut, perGroupIn};
+    shapeOut.append(kernel.begin(), kernel.end());
+    SmallVector<AffineExpr> exprs{getAffineDimExpr(0, context),
+                                  getAffineDimExpr(2, context),
+                                  getAffineDimExpr(1, context)};
+    for (int64_t i = 0; i < d; ++i)
+      exprs.push_back(kernel[i] - 1 - getAffineDimExpr(3 + i, context));
+    auto flippedType = RankedTensorType::get(shapeOut, element);
+    groupedWeight =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{flippedType}, ValueRange{splitWeight},
+            ValueRange{
+                tensor::EmptyOp::create(rewriter, loc, shapeOut, element)},
+            ArrayRef<AffineMap>{AffineMap::get(d + 3, 0, exprs, context),
+                                rewriter.getMultiDimIdentityMap(d + 3)},
+            SmallVector<utils::IteratorType>(d + 3,
+                                             utils::IteratorType::parallel),
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            })
+            .getResult(0);
+  }
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> groupedSourceShape{n, groups, perGroupIn};
+  groupedSourceShape.append(sourceType.getShape().begin() + 2,
+                            sourceType.getShape().end());
+  SmallVector<ReassociationIndices> splitChannels{{0}, {1, 2}};
+  for (int64_t i = 0; i < d; ++i)
+    splitChannels.push_back({i + 3});
+  Value groupedSource = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get(groupedSourceShape, element),
+      source, splitChannels);
+
+  if (transposed && accType != element)
+    return createReducedPrecisionTransposedConvolution(
+        rewriter, loc, groupedSource, groupedWeight, bias, resultType, groups,
+        perGroupOut, kernel, dilation);
+
+  // The accumulator [N, G, F, O...]: the bias or zeros.
+  SmallVector<int64_t> accShape{n, groups, perGroupOut};
+  accShape.append(resultType.getShape().begin() + 2,
+                  resultType.getShape().end());
+  auto accTensorType = RankedTensorType::get(accShape, accType);
+  Value init;
+  if (!bias) {
+    init = createZeroFilled(rewriter, loc, accTensorType);
+  } else {
+    Value groupedBias = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({groups, perGroupOut}, element),
+        bias, SmallVector<ReassociationIndices>{{0, 1}});
+    init = linalg::GenericOp::create(
+               rewriter, loc, TypeRange{accTensorType},
+               ValueRange{groupedBias},
+               ValueRange{tensor::EmptyOp::create(rewriter, loc, accShape,
+                                                  accType)},
+               ArrayRef<AffineMap>{
+                   AffineMap::get(d + 3, 0,
+                                  {getAffineDimExpr(1, context),
+                                   getAffineDimExpr(2, context)},
+                                  context),
+                   rewriter.getMultiDimIdentityMap(d + 3)},
+               SmallVector<utils::IteratorType>(d + 3,
+                                                utils::IteratorType::parallel),
+               [&](OpBuilder &b, Location l, ValueRange args) {
+                 Value value = args[0];
+                 if (isFloat)
+                   value = castConvElement(b, l, value, accType);
+                 linalg::YieldOp::create(b, l, value);
+               })
+               .getResult(0);
+  }
+
+  // Loops: n, g, f, o..., c, k...
+  int64_t loops = 2 * d + 4;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  SmallVector<AffineExpr> sourceExprs{dim(0), dim(1), dim(3 + d)};
+  SmallVector<AffineExpr> weightExprs{dim(1), dim(2), dim(3 + d)};
+  SmallVector<AffineExpr> outExprs{dim(0), dim(1), dim(2)};
+  for (int64_t i = 0; i < d; ++i) {
+    sourceExprs.push_back(dim(3 + i) * convStride[i] +
+                          dim(4 + d + i) * dilation[i]);
+    weightExprs.push_back(dim(4 + d + i));
+    outExprs.push_back(dim(3 + i));
+  }
+  SmallVector<utils::IteratorType> iterators(3 + d,
+                                             utils::IteratorType::parallel);
+  iterators.append(d + 1, utils::IteratorType::reduction);
+  Value conv =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{accTensorType},
+          ValueRange{groupedSource, groupedWeight}, ValueRange{init},
+          ArrayRef<AffineMap>{AffineMap::get(loops, 0, sourceExprs, context),
+                              AffineMap::get(loops, 0, weightExprs, context),
+                              AffineMap::get(loops, 0, outExprs, context)},
+          iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value sum;
+            if (isFloat) {
+              Value product = arith::MulFOp::create(
+                  b, l, castConvElement(b, l, args[0], accType),
+                  castConvElement(b, l, args[1], accType));
+              sum = arith::AddFOp::create(b, l, args[2], product);
+            } else {
+              sum = arith::AddIOp::create(
+                  b, l, args[2], arith::MulIOp::create(b, l, args[0], args[1]));
+            }
+            linalg::YieldOp::create(b, l, sum);
+          })
+          .getResult(0);
+  SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
+  for (int64_t i = 0; i < d; ++i)
+    mergeChannels.push_back({i + 3});
+  auto mergedType = RankedTensorType::get(resultType.getShape(), accType);
+  Value merged = tensor::CollapseShapeOp::create(rewriter, loc, mergedType,
+                                                 conv, mergeChannels);
+  if (accType == element)
+    return merged;
+  return createElementwise(rewriter, loc, resultType, ValueRange{merged},
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             return castConvElement(b, l, args[0], element);
+                           });
+}
+
+/// aten.convolution: 1-, 2- and 3-D, plain or transposed, with stride,
+/// zero padding, dilation, output_padding and groups. A plain 2-D
+/// convolution of f32, f64 or integers becomes linalg.conv_2d_nchw_fchw (or
+/// its grouped form), which the RefBackend runs with its own kernels; the
+/// others use createGeneralConvolution. The bias initializes the
+/// accumulator.
 struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -195,26 +567,77 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
     Value input = adaptor.getInput(), weight = adaptor.getWeight();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto weightType = cast<RankedTensorType>(weight.getType());
-    if (!resultType || resultType.getRank() != 4 || inputType.getRank() != 4)
-      return reportFailure(rewriter, 
-          op, "unsupported: only 2-D convolution of batched NCHW input");
+    int64_t rank = inputType.getRank();
+    if (!resultType || rank < 3 || rank > 5 || resultType.getRank() != rank ||
+        weightType.getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "unsupported: only 1-D, 2-D and 3-D convolution of "
+                           "batched input");
+    int64_t d = rank - 2;
     bool transposed;
-    if (!matchTorchConstantBool(op.getTransposed(), transposed) || transposed)
-      return reportFailure(rewriter, op, "unsupported: transposed convolution");
-    SmallVector<int64_t> stride, padding, dilation;
+    if (!matchTorchConstantBool(op.getTransposed(), transposed))
+      return reportFailure(rewriter, op, "transposed must be a constant");
+    SmallVector<int64_t> stride, padding, dilation, outputPadding;
     int64_t groups;
-    if (failed(matchIntList(op.getStride(), 2, stride)) ||
-        failed(matchIntList(op.getPadding(), 2, padding)) ||
-        failed(matchIntList(op.getDilation(), 2, dilation)) ||
+    if (failed(matchIntList(op.getStride(), d, stride)) ||
+        failed(matchIntList(op.getPadding(), d, padding)) ||
+        failed(matchIntList(op.getDilation(), d, dilation)) ||
         !matchTorchConstantInt(op.getGroups(), groups))
       return reportFailure(rewriter, 
           op, "stride, padding, dilation and groups must be constants");
+    if (transposed &&
+        failed(matchIntList(op.getOutputPadding(), d, outputPadding)))
+      return reportFailure(rewriter, op, "output_padding must be constant");
     Type element = resultType.getElementType();
     if (failed(checkSameElementType(rewriter, op, {input, weight}, element)))
       return failure();
+    if (element.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: bool convolution");
     if (!resultType.hasStaticShape() || !weightType.hasStaticShape() ||
-        ShapedType::isDynamic(inputType.getDimSize(1)))
-      return reportFailure(rewriter, op, "unsupported: dynamic channels or output");
+        !inputType.hasStaticShape())
+      return reportFailure(rewriter, op, "unsupported: dynamic shapes");
+    // The output sizes PyTorch computes, checked against the result type.
+    int64_t cin = inputType.getDimSize(1);
+    int64_t cout = transposed ? weightType.getDimSize(1) * groups
+                              : weightType.getDimSize(0);
+    int64_t weightIn = transposed ? weightType.getDimSize(0)
+                                  : weightType.getDimSize(1) * groups;
+    if (groups <= 0 || cin % groups != 0 || cout % groups != 0 ||
+        weightIn != cin || resultType.getDimSize(1) != cout)
+      return reportFailure(rewriter, op,
+                           "channels of input, weight and result do not match "
+                           "the groups");
+    for (int64_t i = 0; i < d; ++i) {
+      int64_t in = inputType.getDimSize(2 + i);
+      int64_t k = weightType.getDimSize(2 + i);
+      if (stride[i] <= 0 || dilation[i] <= 0 || padding[i] < 0)
+        return reportFailure(rewriter, op, "invalid stride/dilation/padding");
+      int64_t expected =
+          transposed ? (in - 1) * stride[i] - 2 * padding[i] +
+                           dilation[i] * (k - 1) + outputPadding[i] + 1
+                     : (in + 2 * padding[i] - dilation[i] * (k - 1) - 1) /
+                               stride[i] +
+                           1;
+      if (expected != resultType.getDimSize(2 + i) || expected <= 0)
+        return reportFailure(rewriter, op,
+                             "result size does not match the convolution");
+    }
+    Value bias;
+    if (!isTorchNone(op.getBias())) {
+      bias = adaptor.getBias();
+      auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+      if (!biasType || biasType.getRank() != 1 ||
+          biasType.getElementType() != element)
+        return reportFailure(rewriter, op, "bias must be 1-D of the result dtype");
+    }
+    if (d != 2 || transposed ||
+        getConvAccumulatorType(element) != element) {
+      rewriter.replaceOp(
+          op, createGeneralConvolution(rewriter, op.getLoc(), input, weight,
+                                       bias, resultType, stride, padding,
+                                       dilation, transposed, groups));
+      return success();
+    }
     Location loc = op.getLoc();
 
     Value zero =
@@ -224,14 +647,9 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
 
     // The accumulator: the bias broadcast along dim 1, or zeros.
     Value init;
-    if (isTorchNone(op.getBias())) {
+    if (!bias) {
       init = createZeroFilled(rewriter, loc, resultType);
     } else {
-      Value bias = adaptor.getBias();
-      auto biasType = dyn_cast<RankedTensorType>(bias.getType());
-      if (!biasType || biasType.getRank() != 1 ||
-          biasType.getElementType() != element)
-        return reportFailure(rewriter, op, "bias must be 1-D of the result dtype");
       MLIRContext *context = rewriter.getContext();
       Value empty = createEmpty(rewriter, loc, resultType);
       init = linalg::GenericOp::create(

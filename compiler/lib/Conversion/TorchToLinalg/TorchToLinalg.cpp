@@ -45,6 +45,7 @@ struct ConvertTorchToLinalgPass
     populateCreationPatternsAndLegality(typeConverter, patterns, target);
     populateReductionPatternsAndLegality(typeConverter, patterns, target);
     populatePoolingPatternsAndLegality(typeConverter, patterns, target);
+    populateNNPatternsAndLegality(typeConverter, patterns, target);
     populateNormalizationPatternsAndLegality(typeConverter, patterns, target);
     populateRandomPatternsAndLegality(typeConverter, patterns, target);
 

@@ -1,19 +1,23 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file | FileCheck %s
 
-// avg_pool2d: linalg.pooling_nchw_sum over the zero-padded input, then a
-// generic dividing by PyTorch's divisor for each output position.
+// avg_pool2d (lowered with the other average pools, NN.cpp): a generic
+// summing each window of the zero-padded input (the window dims are
+// reduction loops, the input read at o * stride + k), then a generic
+// dividing by PyTorch's divisor for each output position.
 
 // count_include_pad: the window clipped to input + padding,
 //   start = i * stride - pad, end = min(start + kernel, in + pad).
-// CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// CHECK-DAG: #[[TAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @avg_pool(
 // CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,2,4,4],f32> -> tensor<1x2x4x4xf32>
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NOT: tensor.pad
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<1x2x2x2xf32>)
-// CHECK: %[[WINDOW:.*]] = tensor.empty() : tensor<2x2xf32>
-// CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[A]], %[[WINDOW]] : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%[[INIT]] : tensor<1x2x2x2xf32>)
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[SUM]] : tensor<1x2x2x2xf32>)
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x2x2xf32>)
+// CHECK: %[[WINDOW:.*]] = tensor.empty() : tensor<2x2xi8>
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[WIN]], #[[TAP]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[A]], %[[WINDOW]] : tensor<1x2x4x4xf32>, tensor<2x2xi8>) outs(%[[INIT]] : tensor<1x2x2x2xf32>)
+// CHECK: arith.addf
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x2x2x2xf32>)
 // CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %{{.*}}: f32):
 // CHECK: %[[OH:.*]] = linalg.index 2 : index
 // CHECK: %[[H0:.*]] = arith.muli %[[OH]], %{{.*}} : index
@@ -24,11 +28,8 @@
 // CHECK: %[[ROWS:.*]] = arith.muli %{{.*}}, %[[HCOUNT]] : index
 // CHECK: %[[OW:.*]] = linalg.index 3 : index
 // CHECK-NOT: arith.maxsi
-// CHECK: %[[W0:.*]] = arith.muli %[[OW]], %{{.*}} : index
-// CHECK: %[[WSTART:.*]] = arith.subi %[[W0]], %{{.*}} : index
-// CHECK: %[[WEND0:.*]] = arith.addi %[[WSTART]], %{{.*}} : index
-// CHECK: %[[WEND:.*]] = arith.minsi %[[WEND0]], %{{.*}} : index
-// CHECK: %[[WCOUNT:.*]] = arith.subi %[[WEND]], %[[WSTART]] : index
+// CHECK: %[[WEND:.*]] = arith.minsi
+// CHECK-NEXT: %[[WCOUNT:.*]] = arith.subi %[[WEND]], %{{.*}} : index
 // CHECK-NEXT: %[[COUNT:.*]] = arith.muli %[[ROWS]], %[[WCOUNT]] : index
 // CHECK-NEXT: %[[COUNT64:.*]] = arith.index_cast %[[COUNT]] : index to i64
 // CHECK: %[[DIVISOR:.*]] = arith.sitofp %[[COUNT64]] : i64 to f32
@@ -56,7 +57,7 @@ func.func @avg_pool(%a: !torch.vtensor<[1,2,4,4],f32>) -> !torch.vtensor<[1,2,2,
 // CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: tensor.yield %[[ZERO]] : f32
 // CHECK: } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
-// CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[PADDED]], %{{.*}} : tensor<1x2x6x6xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[PADDED]], %{{.*}} : tensor<1x2x6x6xf32>, tensor<2x2xi8>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x2x3x3xf32>)
 // CHECK: %[[OH:.*]] = linalg.index 2 : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
@@ -89,11 +90,13 @@ func.func @avg_pool_exclude_pad(%a: !torch.vtensor<[1,2,4,4],f32>) -> !torch.vte
 
 // divisor_override: a constant divisor.
 // CHECK-LABEL: func.func @avg_pool_divisor_override(
-// CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum
+// CHECK: %[[SUM:.*]] = linalg.generic
 // CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x2x2x2xf32>)
 // CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[D:.*]] = arith.constant 3.000000e+00 : f32
-// CHECK-NEXT: %[[AVG:.*]] = arith.divf %[[S]], %[[D]] : f32
+// CHECK-NEXT: %[[D:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[D64:.*]] = arith.index_cast %[[D]] : index to i64
+// CHECK-NEXT: %[[DF:.*]] = arith.sitofp %[[D64]] : i64 to f32
+// CHECK-NEXT: %[[AVG:.*]] = arith.divf %[[S]], %[[DF]] : f32
 // CHECK-NEXT: linalg.yield %[[AVG]] : f32
 // CHECK-NOT: linalg.index
 func.func @avg_pool_divisor_override(%a: !torch.vtensor<[1,2,4,4],f32>) -> !torch.vtensor<[1,2,2,2],f32> {

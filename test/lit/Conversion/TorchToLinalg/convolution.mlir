@@ -96,15 +96,15 @@ func.func @conv_groups(%x: !torch.vtensor<[2,4,5,5],f32>, %w: !torch.vtensor<[6,
 
 // -----
 
-// Transposed convolution has no lowering: the op is reported.
-func.func @conv_transposed(%x: !torch.vtensor<[1,4,5,5],f32>, %w: !torch.vtensor<[4,2,3,3],f32>) -> !torch.vtensor<[1,2,7,7],f32> {
+// A result size that is not the convolution's is reported, not lowered.
+func.func @conv_wrong_size(%x: !torch.vtensor<[1,4,5,5],f32>, %w: !torch.vtensor<[2,4,3,3],f32>) -> !torch.vtensor<[1,2,4,3],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %none = torch.constant.none
-  %true = torch.constant.bool true
+  %false = torch.constant.bool false
   %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
-  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors}}
-  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %true, %p, %int1 : !torch.vtensor<[1,4,5,5],f32>, !torch.vtensor<[4,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,7,7],f32>
-  return %0 : !torch.vtensor<[1,2,7,7],f32>
+  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors: result size does not match the convolution}}
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[1,4,5,5],f32>, !torch.vtensor<[2,4,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,4,3],f32>
+  return %0 : !torch.vtensor<[1,2,4,3],f32>
 }

@@ -757,6 +757,14 @@ struct DecomposeMaxPool2dWithIndices
     if (!op.getResult1().use_empty())
       return rewriter.notifyMatchFailure(
           op, "unsupported: max_pool2d_with_indices whose indices are used");
+    // max_pool2d lowers batched input of signed elements only;
+    // TorchToLinalg lowers max_pool2d_with_indices of the others.
+    BaseTensorType selfType = getRankedTensorType(op.getSelf());
+    if (!selfType || selfType.getSizes().size() != 4 ||
+        selfType.getDtype().isUnsignedInteger() ||
+        selfType.getDtype().isInteger(1))
+      return rewriter.notifyMatchFailure(
+          op, "kept: unbatched max_pool2d or unsigned or bool elements");
     Value pooled = AtenMaxPool2dOp::create(
         rewriter, op.getLoc(), op.getResult0().getType(), op.getSelf(),
         op.getKernelSize(), op.getStride(), op.getPadding(), op.getDilation(),

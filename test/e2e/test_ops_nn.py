@@ -1,0 +1,604 @@
+"""Neural-network ops (TorchToLinalg/NN.cpp and the convolution in Linear.cpp).
+
+Padding (reflection, replication), pooling (max with indices, average,
+adaptive average), convolutions (1-3 D, transposed, grouped, dilated),
+group and training-mode batch norm, upsampling, grid sampling, embedding
+bags and distances, each compiled and compared with eager PyTorch. The
+modules call the ATen ops themselves (``torch.ops.aten.X``) so that the
+program reaches torch2mlir's lowering of that op rather than PyTorch's
+decomposition of it; a few go through the ``nn.functional`` API as users
+write it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+from harness import import_torch2mlir
+from torch import nn
+
+torch2mlir = import_torch2mlir()
+aten = torch.ops.aten
+
+
+class Call(nn.Module):
+    """A module calling `fn` on its inputs (constants baked into `fn`)."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *inputs: torch.Tensor) -> Any:
+        return self.fn(*inputs)
+
+
+def check(
+    fn: Callable[..., Any],
+    *inputs: torch.Tensor,
+    rtol: float | None = None,
+    atol: float | None = None,
+    dynamic_shapes: Any = None,
+    run_with: tuple[torch.Tensor, ...] | None = None,
+) -> None:
+    """Compiles `fn`, runs it on `inputs` (or `run_with`) and compares with
+    eager (same dtypes and shapes, NaN where eager has NaN)."""
+    module = Call(fn).eval()
+    compiled = torch2mlir.compile(
+        module, inputs, dynamic_shapes=dynamic_shapes, cache=False
+    )
+    args = run_with if run_with is not None else inputs
+    expected = module(*args)
+    actual = compiled(*args)
+    torch.testing.assert_close(
+        actual, expected, rtol=rtol, atol=atol, equal_nan=True, check_stride=False
+    )
+
+
+def randn(*shape: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    return torch.randn(*shape, dtype=torch.float32).to(dtype)
+
+
+def randint(*shape: int, dtype: torch.dtype = torch.int64) -> torch.Tensor:
+    low = 0 if dtype == torch.uint8 else -50
+    return torch.randint(low, 50, shape, dtype=dtype)
+
+
+@pytest.fixture(autouse=True)
+def _seed() -> None:
+    torch.manual_seed(0)
+
+
+# ---------------------------------------------------------------------------
+# Padding
+# ---------------------------------------------------------------------------
+
+PADS = [
+    (aten.reflection_pad1d, (3, 5), [2, 1]),
+    (aten.reflection_pad1d, (2, 3, 5), [0, 4]),
+    (aten.reflection_pad2d, (2, 4, 5), [1, 2, 3, 0]),
+    (aten.reflection_pad2d, (1, 2, 4, 5), [3, 3, 2, 1]),
+    (aten.reflection_pad3d, (1, 2, 3, 4, 5), [1, 2, 2, 1, 0, 2]),
+    (aten.replication_pad1d, (2, 3, 4), [3, 1]),
+    (aten.replication_pad2d, (1, 2, 3, 4), [4, 0, 1, 5]),
+    (aten.replication_pad2d, (2, 3, 4), [-1, 2, 1, -2]),
+    (aten.replication_pad3d, (2, 2, 3, 4), [1, 1, 2, 0, 0, 3]),
+]
+
+
+@pytest.mark.parametrize(("op", "shape", "padding"), PADS)
+def test_padding_float(op: Any, shape: tuple[int, ...], padding: list[int]) -> None:
+    check(lambda x: op(x, padding), randn(*shape))
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int8, torch.uint8, torch.float16])
+def test_padding_dtypes(dtype: torch.dtype) -> None:
+    x = (
+        randint(2, 3, 4, dtype=dtype)
+        if not dtype.is_floating_point
+        else randn(2, 3, 4, dtype=dtype)
+    )
+    check(lambda a: aten.reflection_pad2d(a, [2, 1, 1, 2]), x)
+    check(lambda a: aten.replication_pad1d(a, [2, 3]), x)
+
+
+def test_padding_non_contiguous() -> None:
+    x = randn(2, 5, 4).transpose(1, 2)
+    check(lambda a: aten.reflection_pad1d(a, [3, 2]), x)
+
+
+def test_padding_dynamic_batch() -> None:
+    batch = torch.export.Dim("batch", min=1, max=8)
+    check(
+        lambda a: aten.replication_pad2d(a, [1, 2, 2, 1]),
+        randn(3, 2, 4, 5),
+        dynamic_shapes=(({0: batch},),),
+        run_with=(randn(5, 2, 4, 5),),
+    )
+
+
+def test_pad_functional() -> None:
+    check(lambda a: F.pad(a, (1, 2, 2, 1), mode="reflect"), randn(1, 2, 4, 5))
+    check(
+        lambda a: F.pad(a, (1, 2, 2, 1, 1, 1), mode="replicate"), randn(1, 2, 3, 4, 5)
+    )
+
+
+# ---------------------------------------------------------------------------
+# Pooling
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kernel", "stride", "padding", "dilation", "ceil"),
+    [
+        ([2, 2], [], [0, 0], [1, 1], False),
+        ([3, 2], [2, 1], [1, 1], [1, 1], False),
+        ([3, 3], [2, 2], [1, 0], [2, 1], True),
+        ([2, 3], [3, 2], [1, 1], [1, 2], True),
+    ],
+)
+def test_max_pool2d_with_indices(kernel, stride, padding, dilation, ceil) -> None:
+    check(
+        lambda x: aten.max_pool2d_with_indices(
+            x, kernel, stride, padding, dilation, ceil
+        ),
+        randn(2, 3, 7, 8),
+    )
+
+
+def test_max_pool_indices_nan_and_ties() -> None:
+    x = torch.tensor([[[[float("nan"), 1.0, float("nan"), 2.0], [2.0, 2.0, 1.0, 1.0]]]])
+    check(lambda a: aten.max_pool2d_with_indices(a, [1, 4], [1, 1]), x)
+    check(lambda a: aten.max_pool2d_with_indices(a, [2, 2], [1, 1], [1, 1]), x)
+    inf = torch.full((1, 1, 1, 3), float("-inf"))
+    check(lambda a: aten.max_pool2d_with_indices(a, [1, 2], [1, 1], [0, 1]), inf)
+
+
+@pytest.mark.parametrize(
+    "dtype", [torch.int64, torch.int8, torch.uint8, torch.bfloat16]
+)
+def test_max_pool_dtypes(dtype: torch.dtype) -> None:
+    x = (
+        randn(2, 5, 6, dtype=dtype)
+        if dtype.is_floating_point
+        else randint(2, 5, 6, dtype=dtype)
+    )
+    check(lambda a: aten.max_pool2d_with_indices(a, [2, 3], [2, 2], [1, 1]), x)
+    check(lambda a: F.max_pool2d(a, 2), x)
+
+
+def test_max_pool3d_with_indices() -> None:
+    check(
+        lambda x: aten.max_pool3d_with_indices(
+            x, [2, 3, 2], [1, 2, 2], [1, 1, 0], [1, 1, 2], True
+        ),
+        randn(2, 2, 5, 6, 7),
+    )
+    check(lambda x: F.max_pool3d(x, 2, return_indices=True), randn(2, 4, 6, 4))
+
+
+def test_max_pool1d() -> None:
+    check(lambda x: F.max_pool1d(x, 3, 2, 1, return_indices=True), randn(2, 3, 9))
+
+
+@pytest.mark.parametrize(
+    ("kernel", "stride", "padding", "ceil", "include_pad", "divisor"),
+    [
+        ([2, 2], [], [0, 0], False, True, None),
+        ([3, 3], [2, 2], [1, 1], True, True, None),
+        ([3, 2], [2, 1], [1, 1], True, False, None),
+        ([2, 3], [1, 2], [1, 0], False, True, 5),
+    ],
+)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int64])
+def test_avg_pool2d(kernel, stride, padding, ceil, include_pad, divisor, dtype) -> None:
+    x = (
+        randn(2, 3, 6, 7, dtype=dtype)
+        if dtype.is_floating_point
+        else randint(2, 3, 6, 7)
+    )
+    check(
+        lambda a: aten.avg_pool2d(
+            a, kernel, stride, padding, ceil, include_pad, divisor
+        ),
+        x,
+        atol=1e-3 if dtype == torch.float16 else None,
+        rtol=1e-3 if dtype == torch.float16 else None,
+    )
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64])
+def test_avg_pool1d_3d(dtype: torch.dtype) -> None:
+    x1 = randn(2, 3, 9, dtype=dtype) if dtype.is_floating_point else randint(2, 3, 9)
+    check(lambda a: aten.avg_pool1d(a, [3], [2], [1], True, False), x1)
+    check(lambda a: aten.avg_pool1d(a, [2]), x1[0])
+    x3 = (
+        randn(2, 2, 5, 6, 4, dtype=dtype)
+        if dtype.is_floating_point
+        else randint(2, 2, 5, 6, 4)
+    )
+    check(
+        lambda a: aten.avg_pool3d(a, [2, 3, 2], [2, 2, 1], [1, 1, 0], True, True, None),
+        x3,
+    )
+    check(
+        lambda a: aten.avg_pool3d(a, [2, 2, 2], [1, 2, 2], [0, 1, 1], False, False, 3),
+        x3,
+    )
+
+
+@pytest.mark.parametrize(
+    ("op", "shape", "out"),
+    [
+        (aten._adaptive_avg_pool2d, (2, 3, 7, 5), [3, 2]),
+        (aten._adaptive_avg_pool2d, (3, 5, 9), [4, 9]),
+        (aten._adaptive_avg_pool3d, (1, 2, 5, 7, 4), [2, 3, 3]),
+        (aten.adaptive_avg_pool1d, (2, 3, 10), [4]),
+    ],
+)
+def test_adaptive_avg_pool(op: Any, shape: tuple[int, ...], out: list[int]) -> None:
+    check(lambda x: op(x, out), randn(*shape))
+
+
+def test_adaptive_avg_pool_half() -> None:
+    check(
+        lambda x: aten._adaptive_avg_pool2d(x, [3, 4]),
+        randn(1, 2, 7, 9, dtype=torch.bfloat16),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Convolution
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("x_shape", "w_shape", "stride", "padding", "dilation", "groups"),
+    [
+        ((2, 4, 11), (6, 2, 3), [2], [1], [2], 2),
+        ((1, 3, 10), (5, 3, 4), [1], [0], [1], 1),
+        ((2, 4, 5, 6, 7), (4, 2, 2, 3, 2), [1, 2, 1], [1, 0, 1], [1, 1, 2], 2),
+        ((1, 2, 4, 4, 4), (3, 2, 3, 3, 3), [2, 2, 2], [1, 1, 1], [1, 1, 1], 1),
+    ],
+)
+def test_convolution_1d_3d(x_shape, w_shape, stride, padding, dilation, groups) -> None:
+    x, w, b = randn(*x_shape), randn(*w_shape), randn(w_shape[0])
+    check(
+        lambda a, c, d: aten.convolution(
+            a, c, d, stride, padding, dilation, False, [0], groups
+        ),
+        x,
+        w,
+        b,
+        rtol=1e-5,
+        atol=1e-5,
+    )
+
+
+@pytest.mark.parametrize(
+    ("x_shape", "w_shape", "stride", "padding", "dilation", "out_pad", "groups"),
+    [
+        ((2, 4, 5), (4, 3, 3), [2], [1], [1], [1], 1),
+        ((1, 4, 5, 6), (4, 2, 3, 2), [2, 3], [1, 0], [1, 2], [1, 2], 2),
+        ((1, 2, 4, 5), (2, 3, 2, 2), [1, 1], [2, 1], [1, 1], [0, 0], 1),
+        (
+            (1, 2, 3, 3, 4),
+            (2, 2, 2, 3, 2),
+            [2, 1, 2],
+            [0, 1, 1],
+            [1, 1, 1],
+            [1, 0, 0],
+            1,
+        ),
+    ],
+)
+def test_convolution_transposed(
+    x_shape, w_shape, stride, padding, dilation, out_pad, groups
+) -> None:
+    x, w, b = randn(*x_shape), randn(*w_shape), randn(w_shape[1] * groups)
+    check(
+        lambda a, c, d: aten.convolution(
+            a, c, d, stride, padding, dilation, True, out_pad, groups
+        ),
+        x,
+        w,
+        b,
+        rtol=1e-5,
+        atol=1e-5,
+    )
+
+
+def test_conv_functional_forms() -> None:
+    x, w = randn(2, 4, 9), randn(4, 2, 3)
+    check(
+        lambda a, c: F.conv_transpose1d(
+            a, c, stride=2, padding=1, output_padding=1, groups=2
+        ),
+        x,
+        w,
+        rtol=1e-5,
+        atol=1e-5,
+    )
+    check(
+        lambda a, c: F.conv1d(a, c, padding="same"),
+        x,
+        randn(3, 4, 3),
+        rtol=1e-5,
+        atol=1e-5,
+    )
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.int64])
+def test_convolution_dtypes(dtype: torch.dtype) -> None:
+    def make(*shape: int) -> torch.Tensor:
+        return (
+            randn(*shape, dtype=dtype)
+            if dtype.is_floating_point
+            else randint(*shape) // 10
+        )
+
+    x, w = make(1, 4, 6, 6), make(2, 4, 3, 3)
+    tol = {"rtol": 1e-2, "atol": 1e-2} if dtype.is_floating_point else {}
+    check(
+        lambda a, c: aten.convolution(
+            a, c, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1
+        ),
+        x,
+        w,
+        **tol,
+    )
+    check(
+        lambda a, c: aten.convolution(
+            a, c, None, [2, 2], [0, 0], [1, 1], True, [1, 0], 1
+        ),
+        x,
+        w.transpose(0, 1),
+        **tol,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Normalization
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "groups", "affine"),
+    [
+        ((2, 6, 5), 3, True),
+        ((3, 4, 2, 3), 2, False),
+        ((2, 4), 2, True),
+        ((1, 6, 2, 2, 2), 1, True),
+    ],
+)
+def test_native_group_norm(shape: tuple[int, ...], groups: int, affine: bool) -> None:
+    x = randn(*shape) * 3 + 1
+    c = shape[1]
+    hxw = x[0, 0].numel()
+    if affine:
+        w, b = randn(c), randn(c)
+        check(
+            lambda a, ww, bb: aten.native_group_norm(
+                a, ww, bb, shape[0], c, hxw, groups, 1e-5
+            ),
+            x,
+            w,
+            b,
+        )
+    else:
+        check(
+            lambda a: aten.native_group_norm(
+                a, None, None, shape[0], c, hxw, groups, 1e-3
+            ),
+            x,
+        )
+
+
+def test_group_norm_bf16() -> None:
+    x = randn(2, 4, 3, 3, dtype=torch.bfloat16)
+    check(lambda a: F.group_norm(a, 2), x, rtol=1.6e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_functional(training: bool) -> None:
+    x, w, b = randn(4, 3, 5) * 2 + 1, randn(3), randn(3)
+    rm, rv = randn(3), torch.rand(3) + 0.5
+    check(
+        lambda a, ww, bb, m, v: aten._native_batch_norm_legit_functional(
+            a, ww, bb, m, v, training, 0.1, 1e-5
+        ),
+        x,
+        w,
+        b,
+        rm,
+        rv,
+    )
+
+
+def test_batch_norm_no_stats() -> None:
+    x = randn(2, 4, 3, 3)
+    check(
+        lambda a: aten._native_batch_norm_legit.no_stats(
+            a, None, None, True, 0.1, 1e-5
+        ),
+        x,
+    )
+
+
+def test_batch_norm_training_module() -> None:
+    # F.batch_norm(training=True) on a module's inputs: the export has
+    # _native_batch_norm_legit_functional.
+    x, rm, rv = randn(3, 2, 4, 4), torch.zeros(2), torch.ones(2)
+    check(
+        lambda a, m, v: F.batch_norm(a, m.clone(), v.clone(), training=True), x, rm, rv
+    )
+
+
+# ---------------------------------------------------------------------------
+# Resampling
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "scales"),
+    [
+        ([8, 10], None),
+        ([5, 7], None),
+        ([3, 2], None),
+        (None, [2.0, 3.0]),
+        (None, [1.7, 0.6]),
+    ],
+)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.uint8])
+def test_upsample_nearest2d(size, scales, dtype) -> None:
+    x = (
+        randn(2, 3, 4, 5)
+        if dtype.is_floating_point
+        else randint(2, 3, 4, 5, dtype=dtype)
+    )
+    check(lambda a: aten.upsample_nearest2d.vec(a, size, scales), x)
+
+
+@pytest.mark.parametrize("align_corners", [True, False])
+@pytest.mark.parametrize(
+    ("size", "scales"),
+    [
+        ([8, 10], None),
+        ([3, 7], None),
+        ([1, 1], None),
+        (None, [1.5, 0.7]),
+        ([4, 5], None),
+    ],
+)
+def test_upsample_bilinear2d(align_corners, size, scales) -> None:
+    check(
+        lambda a: aten.upsample_bilinear2d.vec(a, size, align_corners, scales),
+        randn(2, 3, 4, 5),
+    )
+
+
+def test_interpolate_bilinear_f64() -> None:
+    x = randn(1, 2, 3, 4, dtype=torch.float64)
+    check(lambda a: F.interpolate(a, scale_factor=2.5, mode="bilinear"), x)
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+@pytest.mark.parametrize("padding", [0, 1, 2])
+@pytest.mark.parametrize("align_corners", [True, False])
+def test_grid_sampler_2d(mode: int, padding: int, align_corners: bool) -> None:
+    x, grid = randn(2, 3, 5, 6), randn(2, 4, 7, 2) * 1.4
+    check(
+        lambda a, g: aten.grid_sampler_2d(a, g, mode, padding, align_corners), x, grid
+    )
+
+
+# ---------------------------------------------------------------------------
+# Embedding bags and distances
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("include_last_offset", [False, True])
+def test_embedding_bag(mode: str, include_last_offset: bool) -> None:
+    weight = randn(10, 4)
+    indices = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0])
+    offsets = (
+        torch.tensor([0, 3, 3, 7])
+        if not include_last_offset
+        else torch.tensor([0, 3, 3, 7, 9])
+    )
+    check(
+        lambda w, i, o: F.embedding_bag(
+            i, w, o, mode=mode, include_last_offset=include_last_offset
+        ),
+        weight,
+        indices,
+        offsets,
+    )
+    check(
+        lambda w, i, o: F.embedding_bag(
+            i, w, o, mode=mode, include_last_offset=include_last_offset, padding_idx=4
+        ),
+        weight,
+        indices,
+        offsets,
+    )
+
+
+def test_embedding_bag_per_sample_weights() -> None:
+    weight, indices = randn(10, 3), torch.tensor([[1, 2, 4], [4, 3, 9]])
+    psw = randn(2, 3)
+    check(
+        lambda w, i, p: F.embedding_bag(i, w, per_sample_weights=p, mode="sum"),
+        weight,
+        indices,
+        psw,
+    )
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, float("inf")])
+def test_cdist(p: float) -> None:
+    x1, x2 = randn(2, 5, 3), randn(2, 4, 3)
+    x2[0, 1] = x1[0, 2]  # a zero distance
+    check(lambda a, b: aten._cdist_forward(a, b, p, None), x1, x2)
+    check(lambda a, b: torch.cdist(a, b, p=p), x1[0], x2[0])
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 0.5, float("inf")])
+def test_pdist(p: float) -> None:
+    x = randn(6, 4, dtype=torch.float64)
+    check(lambda a: F.pdist(a, p), x)
+
+
+# ---------------------------------------------------------------------------
+# Unsupported cases: a clear error, never a wrong result
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=torch2mlir.Torch2MlirError,
+    reason="grid_sampler_2d bicubic mode (2) is not lowered",
+)
+def test_grid_sampler_bicubic() -> None:
+    x, grid = randn(1, 1, 4, 4), randn(1, 2, 2, 2)
+    check(lambda a, g: aten.grid_sampler_2d(a, g, 2, 0, False), x, grid)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=torch2mlir.Torch2MlirError,
+    reason="uint8 bilinear upsampling uses PyTorch's fixed-point weights; not lowered",
+)
+def test_upsample_bilinear_uint8() -> None:
+    x = randint(1, 1, 4, 4, dtype=torch.uint8)
+    check(lambda a: aten.upsample_bilinear2d.vec(a, [7, 7], False, None), x)
+
+
+@pytest.mark.parametrize(
+    ("size", "kernel", "dilation", "padding", "stride"),
+    [
+        ((4, 5), (2, 2), 1, 0, 1),
+        ((7, 6), (3, 2), (1, 2), (1, 0), (2, 1)),
+        ((5, 5), 3, 1, 1, 2),
+    ],
+)
+@pytest.mark.parametrize("batched", [True, False])
+def test_col2im(size, kernel, dilation, padding, stride, batched: bool) -> None:
+    image = randn(2, 3, *size)
+    cols = F.unfold(image, kernel, dilation, padding, stride)
+    x = cols if batched else cols[0]
+    check(lambda a: F.fold(a, size, kernel, dilation, padding, stride), x)
+
+
+def test_col2im_dtypes() -> None:
+    cols = F.unfold(randn(1, 2, 4, 4), 2, 1, 0, 1)
+    for dtype in (torch.float64, torch.bfloat16):
+        check(
+            lambda a: aten.col2im(a, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1]),
+            cols.to(dtype),
+        )

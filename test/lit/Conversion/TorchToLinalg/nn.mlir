@@ -1,0 +1,191 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file | FileCheck %s
+
+// reflection_pad1d: each output reads the input at its position minus the
+// padding before, mirrored about the first and last element.
+// CHECK-LABEL: func.func @reflection_pad1d(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,4],f32> -> tensor<2x4xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%{{.*}} : tensor<2x7xf32>)
+// CHECK: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK: %[[COL:.*]] = linalg.index 1 : index
+// CHECK: %[[SHIFTED:.*]] = arith.subi %[[COL]], %c2 : index
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[SHIFTED]], %c0 : index
+// CHECK: %[[FLIPPED:.*]] = arith.subi %c0, %[[SHIFTED]] : index
+// CHECK: %[[LOW:.*]] = arith.select %[[NEG]], %[[FLIPPED]], %[[SHIFTED]] : index
+// CHECK: %[[OVER:.*]] = arith.cmpi sgt, %[[LOW]], %c3 : index
+// CHECK: %[[MIRROR:.*]] = arith.subi %c6, %[[LOW]] : index
+// CHECK: %[[IDX:.*]] = arith.select %[[OVER]], %[[MIRROR]], %[[LOW]] : index
+// CHECK: tensor.extract %[[A]][%[[ROW]], %[[IDX]]] : tensor<2x4xf32>
+func.func @reflection_pad1d(%a: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,7],f32> {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %p = torch.prim.ListConstruct %int2, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.reflection_pad1d %a, %p : !torch.vtensor<[2,4],f32>, !torch.list<int> -> !torch.vtensor<[2,7],f32>
+  return %0 : !torch.vtensor<[2,7],f32>
+}
+
+// -----
+
+// max_pool2d_with_indices: one generic with the window as reduction loops
+// and two accumulators, the max (from -inf) and its flat index (from -1:
+// the first in-bounds element is always taken, then larger ones or NaN).
+// CHECK-LABEL: func.func @max_pool_indices(
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[VALS:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<1x1x2x2xf32>)
+// CHECK: %[[IDXS:.*]] = linalg.fill ins(%c-1_i64 : i64) outs(%{{.*}} : tensor<1x1x2x2xi64>)
+// CHECK: %[[WINDOW:.*]] = tensor.empty() : tensor<2x2xi8>
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[WINDOW]] : tensor<2x2xi8>) outs(%[[VALS]], %[[IDXS]] : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+// CHECK: ^bb0(%{{.*}}: i8, %[[BEST:.*]]: f32, %[[BESTIDX:.*]]: i64):
+// CHECK: %[[V:.*]] = tensor.extract
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : f32
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[BEST]] : f32
+// CHECK: %[[BETTER:.*]] = arith.ori %[[GT]], %[[NAN]] : i1
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[BESTIDX]], %{{.*}} : i64
+// CHECK: %[[TAKE0:.*]] = arith.ori %[[FIRST]], %[[BETTER]] : i1
+// CHECK: %[[TAKE:.*]] = arith.andi %{{.*}}, %[[TAKE0]] : i1
+// CHECK: %[[FLAT:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[NV:.*]] = arith.select %[[TAKE]], %[[V]], %[[BEST]] : f32
+// CHECK: %[[NI:.*]] = arith.select %[[TAKE]], %[[FLAT]], %[[BESTIDX]] : i64
+// CHECK: linalg.yield %[[NV]], %[[NI]] : f32, i64
+func.func @max_pool_indices(%a: !torch.vtensor<[1,1,4,4],f32>) -> (!torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>) {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0:2 = torch.aten.max_pool2d_with_indices %a, %k, %k, %p, %d, %false : !torch.vtensor<[1,1,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>
+  return %0#0, %0#1 : !torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>
+}
+
+// -----
+
+// avg_pool1d of integers: the window sum, then a truncating division
+// (arith.divsi) by the clipped window size.
+// CHECK-LABEL: func.func @avg_pool1d_int(
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x6xi64>, tensor<2xi8>) outs(%{{.*}} : tensor<2x3x3xi64>)
+// CHECK: arith.addi
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<2x3x3xi64>)
+// CHECK: ^bb0(%[[S:.*]]: i64, %{{.*}}: i64):
+// CHECK: %[[COUNT:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[AVG:.*]] = arith.divsi %[[S]], %[[COUNT]] : i64
+// CHECK: linalg.yield %[[AVG]] : i64
+func.func @avg_pool1d_int(%a: !torch.vtensor<[2,3,6],si64>) -> !torch.vtensor<[2,3,3],si64> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %k = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.avg_pool1d %a, %k, %k, %p, %false, %true : !torch.vtensor<[2,3,6],si64>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool -> !torch.vtensor<[2,3,3],si64>
+  return %0 : !torch.vtensor<[2,3,3],si64>
+}
+
+// -----
+
+// A grouped 1-D convolution: one generic over [N, G, F/G, O] reducing over
+// (C/G, K), input read at o * stride + k.
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv1d_grouped(
+// CHECK: %[[GW:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] output_shape [2, 3, 2, 3] : tensor<6x2x3xf32> into tensor<2x3x2x3xf32>
+// CHECK: %[[GX:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] output_shape [1, 2, 2, 8] : tensor<1x4x8xf32> into tensor<1x2x2x8xf32>
+// CHECK: %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[GX]], %[[GW]] : tensor<1x2x2x8xf32>, tensor<2x3x2x3xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: tensor.collapse_shape %[[CONV]] {{\[\[}}0], [1, 2], [3]] : tensor<1x2x3x3xf32> into tensor<1x6x3xf32>
+func.func @conv1d_grouped(%x: !torch.vtensor<[1,4,8],f32>, %w: !torch.vtensor<[6,2,3],f32>) -> !torch.vtensor<[1,6,3],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %false, %p, %int2 : !torch.vtensor<[1,4,8],f32>, !torch.vtensor<[6,2,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,6,3],f32>
+  return %0 : !torch.vtensor<[1,6,3],f32>
+}
+
+// -----
+
+// A transposed convolution: the input spread by the stride (zeros between)
+// and padded by dilation * (K - 1) - padding, the weight flipped with its
+// channel dims swapped, then a stride-1 convolution.
+// CHECK-DAG: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, -d3 + 1)>
+// CHECK-LABEL: func.func @conv_transpose1d(
+// CHECK: %[[SPREAD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x7xf32>)
+// CHECK: %[[J:.*]] = arith.subi %{{.*}}, %c1 : index
+// CHECK: %[[Q:.*]] = arith.divsi %[[J]], %c2 : index
+// CHECK: %[[R:.*]] = arith.remsi %[[J]], %c2{{.*}} : index
+// CHECK: tensor.extract
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK: %[[FLIPPED:.*]] = linalg.generic {indexing_maps = [#[[FLIP]], #{{.*}}]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}}, %[[FLIPPED]] : tensor<1x1x2x7xf32>, tensor<1x1x2x2xf32>) outs(%{{.*}} : tensor<1x1x1x6xf32>)
+func.func @conv_transpose1d(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> !torch.vtensor<[1,1,6],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %s = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[2,1,2],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,6],f32>
+  return %0 : !torch.vtensor<[1,1,6],f32>
+}
+
+// -----
+
+// upsample_nearest2d: the source rows and columns are constant vectors
+// computed with PyTorch's nearest_idx (2x: o >> 1; else floor(o * in/out)).
+// CHECK-LABEL: func.func @upsample_nearest(
+// CHECK: %[[ROWS:.*]] = arith.constant dense<[0, 0, 1, 1]> : tensor<4xindex>
+// CHECK: %[[COLS:.*]] = arith.constant dense<[0, 0, 1, 2]> : tensor<4xindex>
+// CHECK: linalg.generic {{.*}} ins(%[[ROWS]], %[[COLS]] : tensor<4xindex>, tensor<4xindex>) outs(%{{.*}} : tensor<1x1x4x4xf32>)
+// CHECK: ^bb0(%[[H:.*]]: index, %[[W:.*]]: index, %{{.*}}: f32):
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %[[H]], %[[W]]] : tensor<1x1x2x3xf32>
+func.func @upsample_nearest(%a: !torch.vtensor<[1,1,2,3],f32>) -> !torch.vtensor<[1,1,4,4],f32> {
+  %int4 = torch.constant.int 4
+  %none = torch.constant.none
+  %size = torch.prim.ListConstruct %int4, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.upsample_nearest2d.vec %a, %size, %none : !torch.vtensor<[1,1,2,3],f32>, !torch.list<int>, !torch.none -> !torch.vtensor<[1,1,4,4],f32>
+  return %0 : !torch.vtensor<[1,1,4,4],f32>
+}
+
+// -----
+
+// Adaptive average pooling, 5 -> 3 (windows [0,2), [1,4), [3,5)): the
+// window loop runs to the largest window (3); elements past a window's end
+// are not added; the sum is divided by the window's size.
+// CHECK-LABEL: func.func @adaptive(
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<3xi8>) outs(%{{.*}} : tensor<1x3xf32>)
+// CHECK: %[[START:.*]] = arith.divui
+// CHECK: %[[END:.*]] = arith.divui
+// CHECK: %[[POS:.*]] = arith.addi %[[START]], %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[POS]], %[[END]] : index
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.sitofp
+// CHECK: arith.divf
+func.func @adaptive(%a: !torch.vtensor<[1,5],f32>) -> !torch.vtensor<[1,3],f32> {
+  %int3 = torch.constant.int 3
+  %size = torch.prim.ListConstruct %int3 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.adaptive_avg_pool1d %a, %size : !torch.vtensor<[1,5],f32>, !torch.list<int> -> !torch.vtensor<[1,3],f32>
+  return %0 : !torch.vtensor<[1,3],f32>
+}
+
+// -----
+
+// _pdist_forward: the (i, j) row pairs, i < j, are constant vectors.
+// CHECK-LABEL: func.func @pdist(
+// CHECK: %[[I:.*]] = arith.constant dense<[0, 0, 1]> : tensor<3xindex>
+// CHECK: %[[J:.*]] = arith.constant dense<[1, 2, 2]> : tensor<3xindex>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[I]], %[[J]], %{{.*}} : tensor<3xindex>, tensor<3xindex>, tensor<2xi8>)
+// CHECK: arith.mulf
+// CHECK: math.sqrt
+func.func @pdist(%a: !torch.vtensor<[3,2],f32>) -> !torch.vtensor<[3],f32> {
+  %p = torch.constant.float 2.000000e+00
+  %0 = torch.aten._pdist_forward %a, %p : !torch.vtensor<[3,2],f32>, !torch.float -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
