@@ -426,7 +426,17 @@ class FxImporter:
                 vals = []
             result_types = [self.value_type(v, what) for v in vals]
             op_name = f"torch.{name}"
-            if self.context.is_registered_operation(op_name):
+            returns_list = (
+                len(schema.returns) == 1
+                and schema.returns[0].type.kind() == "ListType"
+            )
+            if self.context.is_registered_operation(op_name) and returns_list:
+                # A list result (split_with_sizes -> Tensor[]): the op makes
+                # the list, prim.ListUnpack gives its typed elements.
+                list_type = self.type("!torch.list<vtensor>")
+                made = self._create(op_name, [list_type], operands).result
+                op = self._create("torch.prim.ListUnpack", result_types, [made])
+            elif self.context.is_registered_operation(op_name):
                 op = self._create(op_name, result_types, operands)
             else:
                 op = self._create(
