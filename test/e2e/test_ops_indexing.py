@@ -50,7 +50,8 @@ def check(
         Fn(fn),
         args,
         decompositions="core-aten",
-        dynamic_shapes=dynamic_shapes,
+        # forward(*args): the shapes of the args go in one tuple.
+        dynamic_shapes=None if dynamic_shapes is None else (dynamic_shapes,),
         cache=False,
     )
     run_on = inputs if inputs is not None else args
@@ -183,7 +184,9 @@ def test_index_put_bool_mask_after_none() -> None:
     x = torch.randn(2, 5, 3)
     mask = torch.tensor([True, False, True, True, False])
     v = torch.randn(2, 3, 3)
-    check(lambda x, m, v: torch.index_put(x, (None, m), v, accumulate=True), x, mask, v)
+    check(
+        lambda x, m, v: torch.ops.aten.index_put(x, [None, m], v, True), x, mask, v
+    )
 
 
 def test_index_put_dynamic() -> None:
