@@ -292,7 +292,7 @@ def test_select_scatter_negative_index() -> None:
 
 @pytest.mark.parametrize(
     ("start", "end", "step", "length"),
-    [(1, 5, 2, 2), (-3, None, 1, 3), (None, None, 3, 2), (2, 2, 1, 0)],
+    [(1, 5, 2, 2), (-3, None, 1, 3), (None, None, 3, 2), (2, 2, 1, 0), (6, None, 1, 0)],
 )
 def test_slice_scatter(start, end, step, length: int) -> None:
     check(
@@ -452,6 +452,29 @@ def test_split_chunk_unbind() -> None:
     x = torch.randn(5, 4)
     check(lambda x: torch.split(x, 2), x)
     check(lambda x: torch.chunk(x, 2, dim=1), x)
+    check(lambda x: torch.unbind(x, 1), x)
+
+
+def test_slice_and_cat_at_the_end() -> None:
+    # Empty pieces at the end of a dim (offset == size).
+    x = torch.randn(5, 3)
+    check(lambda x: x[5:], x)
+    check(lambda x: torch.cat([x, x[5:], x[:0]]), x)
+    check(lambda x: torch.cat([x[5:], x[:0]]), x)
+
+
+def test_index_select_0d() -> None:
+    check(lambda x, i: torch.index_select(x, 0, i), torch.tensor(2.5), torch.tensor([0]))
+    check(lambda x, i: torch.index_select(x, -1, i), torch.tensor(2.5), torch.tensor(0))
+
+
+def test_index_mixed_none_and_tensors() -> None:
+    # x[i, :, j]: the broadcast dims go first.
+    x = torch.randn(3, 4, 5)
+    i = torch.tensor([[0], [2]])
+    j = torch.tensor([4, -1, 0])
+    check(lambda x, i, j: x[i, :, j], x, i, j)
+    check(lambda x, j: x[:, 1:3, j], x, j)
 
 
 # ---------------------------------------------------------------------------
@@ -488,7 +511,21 @@ def test_empty_shapes_and_dtypes() -> None:
     )
 
 
-def test_nonzero() -> None:
+def test_nonzero_inside_the_program() -> None:
+    # The number of rows is known at run time only: fine inside the
+    # program (NaN is nonzero).
     x = torch.tensor([[0.0, 1.0, float("nan")], [0.0, 0.0, -2.0]])
-    check(lambda x: torch.nonzero(x), x)
-    check(lambda x: torch.nonzero(x), torch.tensor([[True, False], [False, True]]))
+    check(lambda x: torch.nonzero(x).sum(0), x)
+    check(
+        lambda x: torch.nonzero(x).sum(0),
+        torch.tensor([[True, False], [False, True]]),
+        inputs=(torch.tensor([[True, True], [False, True]]),),
+    )
+    check(lambda x: torch.nonzero(x).sum(0), torch.tensor([[0, 3, 0]], dtype=torch.int8))
+
+
+def test_nonzero_as_output_is_a_clear_error() -> None:
+    # The RefBackend allocates the outputs before the call: a
+    # data-dependent output size cannot be returned.
+    with pytest.raises(torch2mlir.CompileError, match="dynamic shape"):
+        check(lambda x: torch.nonzero(x), torch.randn(3, 2))

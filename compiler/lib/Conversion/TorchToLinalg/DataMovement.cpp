@@ -156,6 +156,9 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
         continue;
       if (inputType.getRank() != rank)
         return reportFailure(rewriter, op, "inputs must have the result rank");
+      // An empty part adds nothing (and its offset may be past the end).
+      if (inputType.getDimSize(dim) == 0)
+        continue;
       if (inputType.getElementType() != element) {
         bool srcUnsigned = getTorchDtype(torchInput) &&
                            getTorchDtype(torchInput).isUnsignedInteger();
@@ -167,6 +170,12 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
             });
       }
       parts.push_back(input);
+    }
+    if (parts.empty() && resultType.hasStaticShape()) {
+      // Every part is empty along dim: so is the result.
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          op, resultType.getShape(), resultType.getElementType());
+      return success();
     }
     if (parts.empty())
       return reportFailure(rewriter, op, "no non-empty input");
@@ -478,6 +487,10 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
     start = std::clamp<int64_t>(start, 0, size);
     end = std::clamp<int64_t>(end, start, size);
     int64_t length = (end - start + step - 1) / step;
+    // An empty slice may start at the end; tensor.extract_slice wants
+    // offsets inside the dim.
+    if (length == 0)
+      start = 0;
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
