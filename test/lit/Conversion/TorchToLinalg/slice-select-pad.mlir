@@ -129,3 +129,18 @@ func.func @select_out_of_range(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<
   %0 = torch.aten.select.int %a, %i0, %i3 : !torch.vtensor<[3,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// An empty slice that starts at the end of the dim: extract_slice wants an
+// offset inside the dim, and any offset gives the same empty tensor.
+// CHECK-LABEL: func.func @slice_empty_at_end(
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [0, 3] [1, 1] : tensor<5x3xf32> to tensor<0x3xf32>
+func.func @slice_empty_at_end(%a: !torch.vtensor<[5,3],f32>) -> !torch.vtensor<[0,3],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int5 = torch.constant.int 5
+  %none = torch.constant.none
+  %0 = torch.aten.slice.Tensor %a, %int0, %int5, %none, %int1 : !torch.vtensor<[5,3],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[0,3],f32>
+  return %0 : !torch.vtensor<[0,3],f32>
+}
