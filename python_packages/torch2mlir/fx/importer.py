@@ -87,6 +87,18 @@ _SYMINT_OPS = {
     operator.neg: "torch.aten.neg.int",
 }
 
+#: Comparisons of symbolic sizes: torch.export emits them for its run-time
+#: assertions on data-dependent sizes (``u0 >= 0`` after ``aten.nonzero``),
+#: which are not imported; neither are they.
+_SYMINT_COMPARISONS = {
+    operator.ge,
+    operator.le,
+    operator.gt,
+    operator.lt,
+    operator.eq,
+    operator.ne,
+}
+
 #: ATen ops imported as another op of the same signature.
 _ALIASES = {"aten.sym_size.int": "aten.size.int"}
 
@@ -107,7 +119,7 @@ def imported_op_name(target: Any, context: ir.Context) -> str | None:
     imported (``getitem``, run-time assertions), or None when the importer
     would emit an opaque ``torch.operator`` (an op torch2mlir does not define)
     or cannot import it at all."""
-    if target is operator.getitem:
+    if target is operator.getitem or target in _SYMINT_COMPARISONS:
         return ""
     if target in _SYMINT_OPS:
         return _SYMINT_OPS[target]
@@ -388,6 +400,10 @@ class FxImporter:
             source, index = node.args
             self._values[node] = self._values[source][index]
             return
+        if target in _SYMINT_COMPARISONS:
+            # Only run-time assertions use them; a use elsewhere fails as
+            # an operand without a value.
+            return
         if target in _SYMINT_OPS:
             with self.location_of(node):
                 operands = [
@@ -426,7 +442,17 @@ class FxImporter:
                 vals = []
             result_types = [self.value_type(v, what) for v in vals]
             op_name = f"torch.{name}"
-            if self.context.is_registered_operation(op_name):
+            returns_list = (
+                len(schema.returns) == 1
+                and schema.returns[0].type.kind() == "ListType"
+            )
+            if self.context.is_registered_operation(op_name) and returns_list:
+                # A list result (split_with_sizes -> Tensor[]): the op makes
+                # the list, prim.ListUnpack gives its typed elements.
+                list_type = self.type("!torch.list<vtensor>")
+                made = self._create(op_name, [list_type], operands).result
+                op = self._create("torch.prim.ListUnpack", result_types, [made])
+            elif self.context.is_registered_operation(op_name):
                 op = self._create(op_name, result_types, operands)
             else:
                 op = self._create(

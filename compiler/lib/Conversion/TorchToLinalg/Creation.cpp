@@ -32,10 +32,15 @@ template <> struct FillOperands<AtenScalarTensorOp> {
   static Value fill(AtenScalarTensorOp::Adaptor a) { return a.getS(); }
   static Value like(AtenScalarTensorOp::Adaptor) { return {}; }
 };
+template <> struct FillOperands<AtenFillScalarOp> {
+  static Value fill(AtenFillScalarOp::Adaptor a) { return a.getValue(); }
+  static Value like(AtenFillScalarOp::Adaptor a) { return a.getSelf(); }
+};
 
 /// full(size, fill_value, dtype, ...), full_like(self, fill_value, dtype,
-/// ...) and scalar_tensor(s, dtype, ...): linalg.fill of the value cast to
-/// the result dtype. full_like takes the dynamic sizes of `self`.
+/// ...), scalar_tensor(s, dtype, ...) and fill.Scalar(self, value):
+/// linalg.fill of the value cast to the result dtype. full_like and
+/// fill.Scalar take the dynamic sizes of `self`.
 template <typename OpTy>
 struct ConvertFillFactory : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -146,6 +151,54 @@ struct ConvertAtenArangeStartStep : OpConversionPattern<AtenArangeStartStepOp> {
   }
 };
 
+/// empty.memory_format(size, ...) and empty_strided(size, stride, ...):
+/// PyTorch leaves the contents undefined; here they are zeros, so that no
+/// uninitialized memory is ever read. Strides and memory formats only
+/// describe a layout, which value semantics does not have.
+template <typename OpTy>
+struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Location loc = op.getLoc();
+    SmallVector<Value> dynamicSizes;
+    if (!resultType.hasStaticShape()) {
+      auto list = op.getSize().template getDefiningOp<PrimListConstructOp>();
+      if (!list || static_cast<int64_t>(list.getElements().size()) !=
+                       resultType.getRank())
+        return reportFailure(rewriter, op,
+                             "unsupported: dynamic sizes not given by a "
+                             "prim.ListConstruct of the result's rank");
+      for (int64_t i = 0; i < resultType.getRank(); ++i) {
+        if (!resultType.isDynamicDim(i))
+          continue;
+        Value size = this->getTypeConverter()->materializeTargetConversion(
+            rewriter, loc, rewriter.getI64Type(), list.getElements()[i]);
+        if (!size)
+          return reportFailure(rewriter, op, "sizes must be ints");
+        dynamicSizes.push_back(arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(), size));
+      }
+    }
+    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          resultType.getElementType(),
+                                          dynamicSizes);
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(resultType.getElementType()));
+    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc,
+                                                  ValueRange{zero},
+                                                  ValueRange{empty})
+                               .getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateCreationPatternsAndLegality(
@@ -158,4 +211,10 @@ void mlir::torch2mlir::populateCreationPatternsAndLegality(
                ConvertFillFactory<AtenFullLikeOp>,
                ConvertFillFactory<AtenScalarTensorOp>,
                ConvertAtenArangeStartStep>(typeConverter, context);
+  target.addIllegalOp<AtenFillScalarOp, AtenEmptyMemoryFormatOp,
+                      AtenEmptyStridedOp>();
+  patterns.add<ConvertFillFactory<AtenFillScalarOp>,
+               ConvertEmptyFactory<AtenEmptyMemoryFormatOp>,
+               ConvertEmptyFactory<AtenEmptyStridedOp>>(typeConverter,
+                                                        context);
 }

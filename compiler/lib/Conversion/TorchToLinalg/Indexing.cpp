@@ -157,15 +157,21 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     int64_t dim;
     if (!matchTorchConstantInt(op.getDim(), dim))
       return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, rank);
+    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
       return reportFailure(rewriter, op, "dim out of range");
     if (!isIndexTensor(op.getIndex()) || indexType.getRank() > 1)
       return reportFailure(rewriter, op,
                            "index must be a 0-d or 1-d integer tensor");
-    if (rank == 0 || resultType.getRank() != rank)
-      return reportFailure(rewriter, op, "unsupported: 0-d index_select");
+    if (resultType.getRank() != rank)
+      return reportFailure(rewriter, op, "result rank must be the input's");
     Location loc = op.getLoc();
+    if (rank == 0) {
+      // A 0-d input is its only element (the index, of one element, must
+      // be 0 or -1).
+      rewriter.replaceOp(op, input);
+      return success();
+    }
     if (indexType.getRank() == 0)
       index =
           createReshape(rewriter, loc, index,
@@ -277,7 +283,9 @@ namespace {
 /// tensors). The index tensors are broadcast together; with the indexed
 /// dims consecutive, the result is x.shape[:first] + broadcast shape +
 /// x.shape[last + 1:], and result[p..., b..., s...] = x[p..., i0[b], ...,
-/// s...]. Negative indices count from the end of their dim.
+/// s...]; otherwise (None between them) the broadcast dims come first,
+/// then the dims not indexed. Negative indices count from the end of their
+/// dim.
 struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -318,15 +326,12 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
     }
     if (dims.empty())
       return reportFailure(rewriter, op, "no index tensor");
-    for (size_t i = 1; i < dims.size(); ++i)
-      if (dims[i] != dims[i - 1] + 1)
-        return reportFailure(
-            rewriter, op,
-            "unsupported: index tensors on non-consecutive dims (the "
-            "broadcast dims move to the front)");
     if (static_cast<int64_t>(list.getElements().size()) > rank)
       return reportFailure(rewriter, op, "more indices than dims");
-    int64_t first = dims.front(), count = dims.size();
+    bool consecutive = true;
+    for (size_t i = 1; i < dims.size(); ++i)
+      consecutive &= dims[i] == dims[i - 1] + 1;
+    int64_t count = dims.size();
     int64_t broadcastRank = 0;
     for (Value index : indices)
       broadcastRank = std::max<int64_t>(
@@ -335,12 +340,31 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
     if (resultType.getRank() != resultRank)
       return reportFailure(rewriter, op, "result rank does not match");
 
-    // Result sizes: input dims around the broadcast part, whose sizes come
-    // from an index tensor that is not 1 there.
+    // What each result dim is: an input dim (>= 0) or broadcast dim j
+    // (encoded -1 - j). Consecutive indexed dims are replaced by the
+    // broadcast dims in place; otherwise those go first (as in NumPy).
+    SmallVector<int64_t> layout;
+    auto addInputDims = [&](int64_t from, int64_t to) {
+      for (int64_t d = from; d < to; ++d)
+        if (!llvm::is_contained(dims, d))
+          layout.push_back(d);
+    };
+    if (consecutive)
+      addInputDims(0, dims.front());
+    for (int64_t j = 0; j < broadcastRank; ++j)
+      layout.push_back(-1 - j);
+    addInputDims(consecutive ? dims.front() : 0, rank);
+    int64_t broadcastStart = consecutive ? dims.front() : 0;
+
+    // Result sizes: the input's, and for the broadcast dims an index
+    // tensor's that is not 1 there.
     SmallVector<OpFoldResult> sizes;
-    for (int64_t i = 0; i < first; ++i)
-      sizes.push_back(getSize(rewriter, loc, input, i));
-    for (int64_t j = 0; j < broadcastRank; ++j) {
+    for (int64_t entry : layout) {
+      if (entry >= 0) {
+        sizes.push_back(getSize(rewriter, loc, input, entry));
+        continue;
+      }
+      int64_t j = -1 - entry;
       OpFoldResult size = rewriter.getIndexAttr(1);
       for (Value index : indices) {
         auto type = cast<RankedTensorType>(index.getType());
@@ -352,8 +376,6 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
       }
       sizes.push_back(size);
     }
-    for (int64_t i = first + count; i < rank; ++i)
-      sizes.push_back(getSize(rewriter, loc, input, i));
 
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineMap> maps;
@@ -361,34 +383,32 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
       auto type = cast<RankedTensorType>(index.getType());
       SmallVector<AffineExpr> exprs;
       for (int64_t k = 0; k < type.getRank(); ++k) {
-        int64_t j = k + (broadcastRank - type.getRank());
+        int64_t r = broadcastStart + k + (broadcastRank - type.getRank());
         exprs.push_back(type.getDimSize(k) == 1 &&
-                                resultType.getDimSize(first + j) != 1
+                                resultType.getDimSize(r) != 1
                             ? getAffineConstantExpr(0, context)
-                            : getAffineDimExpr(first + j, context));
+                            : getAffineDimExpr(r, context));
       }
       maps.push_back(AffineMap::get(resultRank, 0, exprs, context));
     }
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, indices, maps,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          SmallVector<Value> at;
-          for (int64_t i = 0; i < first; ++i)
-            at.push_back(linalg::IndexOp::create(b, l, i));
+          SmallVector<Value> at(rank);
+          for (auto [r, entry] : llvm::enumerate(layout))
+            if (entry >= 0)
+              at[entry] = linalg::IndexOp::create(b, l, r);
           for (int64_t i = 0; i < count; ++i) {
             // x[-1] is x[size - 1].
             Value index = toIndex(b, l, args[i]);
-            Value size = tensor::DimOp::create(b, l, input, first + i);
+            Value size = tensor::DimOp::create(b, l, input, dims[i]);
             Value zero = arith::ConstantIndexOp::create(b, l, 0);
             Value negative = arith::CmpIOp::create(
                 b, l, arith::CmpIPredicate::slt, index, zero);
             Value wrapped = arith::AddIOp::create(b, l, index, size);
-            at.push_back(
-                arith::SelectOp::create(b, l, negative, wrapped, index));
+            at[dims[i]] =
+                arith::SelectOp::create(b, l, negative, wrapped, index);
           }
-          for (int64_t i = first + count; i < rank; ++i)
-            at.push_back(
-                linalg::IndexOp::create(b, l, i - count + broadcastRank));
           return tensor::ExtractOp::create(b, l, input, at);
         });
     rewriter.replaceOp(op, result);

@@ -48,6 +48,8 @@ struct ConvertTorchToLinalgPass
     populateNNPatternsAndLegality(typeConverter, patterns, target);
     populateNormalizationPatternsAndLegality(typeConverter, patterns, target);
     populateRandomPatternsAndLegality(typeConverter, patterns, target);
+    populateScatterPatternsAndLegality(typeConverter, patterns, target);
+    populateSortPatternsAndLegality(typeConverter, patterns, target);
 
     // The reason a pattern gave up, by op location, so that a failure to
     // legalize an op says why instead of only "failed to legalize".

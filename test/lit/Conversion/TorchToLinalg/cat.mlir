@@ -84,3 +84,33 @@ func.func @cat_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f3
   %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,3],f32>
   return %0 : !torch.vtensor<[?,3],f32>
 }
+
+// -----
+
+// Parts that are empty along the dim add nothing (an insert at their
+// offset, the end of the result, would be out of bounds).
+// CHECK-LABEL: func.func @cat_empty_parts(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<5x3xf32>
+// CHECK: %[[R:.*]] = tensor.insert_slice %[[A]] into %[[EMPTY]][0, 0] [5, 3] [1, 1]
+// CHECK-NOT: tensor.insert_slice
+// CHECK: torch_c.from_builtin_tensor %[[R]]
+func.func @cat_empty_parts(%a: !torch.vtensor<[5,3],f32>, %b: !torch.vtensor<[0,3],f32>) -> !torch.vtensor<[5,3],f32> {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %a, %b : (!torch.vtensor<[5,3],f32>, !torch.vtensor<[0,3],f32>) -> !torch.list<vtensor>
+  %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[5,3],f32>
+  return %0 : !torch.vtensor<[5,3],f32>
+}
+
+// -----
+
+// Every part empty: so is the result.
+// CHECK-LABEL: func.func @cat_all_empty(
+// CHECK: %[[R:.*]] = tensor.empty() : tensor<0x3xf32>
+// CHECK: torch_c.from_builtin_tensor %[[R]]
+func.func @cat_all_empty(%a: !torch.vtensor<[0,3],f32>) -> !torch.vtensor<[0,3],f32> {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %a, %a : (!torch.vtensor<[0,3],f32>, !torch.vtensor<[0,3],f32>) -> !torch.list<vtensor>
+  %0 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[0,3],f32>
+  return %0 : !torch.vtensor<[0,3],f32>
+}

@@ -101,17 +101,50 @@ func.func @embedding_float_indices(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vt
 // CHECK-LABEL: func.func @index_tensor_broadcast(
 // CHECK: linalg.generic {indexing_maps = [#[[I]], #[[J]], #{{.*}}]
 // CHECK: ^bb0(%[[IV:.*]]: i64, %[[JV:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[K:.*]] = linalg.index 2 : index
 // CHECK: %[[II:.*]] = arith.index_cast %[[IV]] : i64 to index
 // CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[II]], %{{.*}} : index
 // CHECK: %[[WRAP:.*]] = arith.addi %[[II]], %{{.*}} : index
 // CHECK: arith.select %[[NEG]], %[[WRAP]], %[[II]] : index
-// CHECK: %[[K:.*]] = linalg.index 2 : index
 // CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] : tensor<4x5x2xf32>
 // CHECK: -> tensor<3x4x2xf32>
 func.func @index_tensor_broadcast(%x: !torch.vtensor<[4,5,2],f32>, %i: !torch.vtensor<[3,1],si64>, %j: !torch.vtensor<[4],si64>) -> !torch.vtensor<[3,4,2],f32> {
   %l = torch.prim.ListConstruct %i, %j : (!torch.vtensor<[3,1],si64>, !torch.vtensor<[4],si64>) -> !torch.list<optional<vtensor>>
   %0 = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,5,2],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[3,4,2],f32>
   return %0 : !torch.vtensor<[3,4,2],f32>
+}
+
+// -----
+
+// x[i, :, j] (a None between the index tensors): the broadcast dim of i
+// and j comes first, then the dim that is not indexed.
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @index_tensor_non_consecutive(
+// CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: linalg.generic {indexing_maps = [#[[B]], #[[B]], #{{.*}}]
+// CHECK: ^bb0(%[[IV:[^ ]+]]: i64, %[[JV:[^ ]+]]: i64, %{{.*}}: f32):
+// CHECK: %[[MID:.*]] = linalg.index 1 : index
+// CHECK: %[[I:.*]] = arith.select
+// CHECK: %[[J:.*]] = arith.select
+// CHECK: tensor.extract %[[X]][%[[I]], %[[MID]], %[[J]]] : tensor<4x5x2xf32>
+// CHECK: -> tensor<3x5xf32>
+func.func @index_tensor_non_consecutive(%x: !torch.vtensor<[4,5,2],f32>, %i: !torch.vtensor<[3],si64>, %j: !torch.vtensor<[3],si64>) -> !torch.vtensor<[3,5],f32> {
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %i, %none, %j : (!torch.vtensor<[3],si64>, !torch.none, !torch.vtensor<[3],si64>) -> !torch.list<optional<vtensor>>
+  %0 = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,5,2],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[3,5],f32>
+  return %0 : !torch.vtensor<[3,5],f32>
+}
+
+// -----
+
+// index_select of a 0-d tensor (dim -1 wraps to 0) is the tensor.
+// CHECK-LABEL: func.func @index_select_0d(
+// CHECK-NOT: linalg.generic
+// CHECK: return %arg0 : !torch.vtensor<[],f32>
+func.func @index_select_0d(%a: !torch.vtensor<[],f32>, %i: !torch.vtensor<[1],si64>) -> !torch.vtensor<[],f32> {
+  %m1 = torch.constant.int -1
+  %0 = torch.aten.index_select %a, %m1, %i : !torch.vtensor<[],f32>, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor<[],f32>
+  return %0 : !torch.vtensor<[],f32>
 }
 
 // -----

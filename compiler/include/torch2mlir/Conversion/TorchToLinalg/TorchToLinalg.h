@@ -46,6 +46,12 @@ void populateNormalizationPatternsAndLegality(TypeConverter &typeConverter,
 void populateRandomPatternsAndLegality(TypeConverter &typeConverter,
                                        RewritePatternSet &patterns,
                                        ConversionTarget &target);
+void populateScatterPatternsAndLegality(TypeConverter &typeConverter,
+                                        RewritePatternSet &patterns,
+                                        ConversionTarget &target);
+void populateSortPatternsAndLegality(TypeConverter &typeConverter,
+                                     RewritePatternSet &patterns,
+                                     ConversionTarget &target);
 
 } // namespace mlir::torch2mlir
 

@@ -941,6 +941,36 @@ struct DecomposeToBinary : OpRewritePattern<OpTy> {
   }
 };
 
+/// The parts of split_with_sizes(x, sizes, dim), unpacked: one slice.Tensor
+/// per part, [offset, offset + size) along dim.
+struct DecomposeAtenSplitWithSizes : OpRewritePattern<PrimListUnpackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PrimListUnpackOp op,
+                                PatternRewriter &rewriter) const override {
+    auto split = op.getOperand().getDefiningOp<AtenSplitWithSizesOp>();
+    if (!split)
+      return rewriter.notifyMatchFailure(op, "not a split_with_sizes");
+    SmallVector<int64_t> sizes;
+    if (!matchTorchConstantIntList(split.getSplitSizes(), sizes) ||
+        sizes.size() != op.getNumResults())
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: split sizes that are not constants, one per part");
+    Location loc = op.getLoc();
+    Value step = createConstantInt(rewriter, loc, 1);
+    SmallVector<Value> parts;
+    int64_t offset = 0;
+    for (auto [result, size] : llvm::zip(op.getResults(), sizes)) {
+      parts.push_back(AtenSliceTensorOp::create(
+          rewriter, loc, result.getType(), split.getSelf(), split.getDim(),
+          createConstantInt(rewriter, loc, offset),
+          createConstantInt(rewriter, loc, offset + size), step));
+      offset += size;
+    }
+    rewriter.replaceOp(op, parts);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -1009,6 +1039,7 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeMinMaxAll<AtenMinOp, AtenAminOp>, AtenMinOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenVar<AtenVarCorrectionOp>, AtenVarCorrectionOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenVar<AtenVarDimOp>, AtenVarDimOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenSplitWithSizes, AtenSplitWithSizesOp>(patterns, legal);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -93,6 +93,19 @@ def Torch_PrimListConstructOp : Torch_Op<"prim.ListConstruct", [Pure,
   let hasVerifier = 1;
 }
 
+def Torch_PrimListUnpackOp : Torch_Op<"prim.ListUnpack", [Pure,
+    AllowsTypeRefinement]> {
+  let summary = "The elements of a Python list of known length";
+  let description = [{
+    The results of an op that returns a list (`aten.split_with_sizes`
+    returns `Tensor[]`): one result per element, each typed as the FX
+    graph's `getitem` of it.
+  }];
+  let arguments = (ins Torch_ListType:$operand);
+  let results = (outs Variadic<AnyTorchType>:$results);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($results)";
+}
+
 def Torch_ValueTensorLiteralOp : Torch_Op<"vtensor.literal", [ConstantLike,
     Pure, AllowsTypeRefinement]> {
   let summary = "A tensor literal with value semantics (weights, constants)";

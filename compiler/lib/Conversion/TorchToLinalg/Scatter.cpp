@@ -1,0 +1,876 @@
+//===- Scatter.cpp - scatter, index_put, masked_scatter, nonzero ----------===//
+//
+// Part of the torch2mlir project.
+//
+// Ops that write at computed positions. A linalg.generic cannot write to a
+// position its iteration does not own, so these are loop nests (scf.for)
+// over the positions of the index (or mask) that carry the result tensor
+// and update it with tensor.insert; bufferization makes the updates in
+// place. The loops run in PyTorch's order (row-major over the index), so
+// repeated positions accumulate (scatter_add, index_put with accumulate)
+// and the last write wins otherwise, as on PyTorch's CPU. PyTorch raises
+// on out-of-range indices; here they are not checked.
+//
+// select_scatter and slice_scatter write a box: tensor.insert_slice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::torch_to_linalg;
+
+/// An integer scalar as an `index`.
+static Value toIndex(OpBuilder &b, Location loc, Value value) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+static Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// The sizes of `tensor` as index values.
+static SmallVector<Value> getDimSizes(OpBuilder &b, Location loc,
+                                      Value tensor) {
+  SmallVector<Value> sizes;
+  for (int64_t i = 0, e = cast<RankedTensorType>(tensor.getType()).getRank();
+       i < e; ++i)
+    sizes.push_back(tensor::DimOp::create(b, loc, tensor, i));
+  return sizes;
+}
+
+using LoopBody = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, ValueRange ivs, ValueRange carried)>;
+
+/// A row-major scf.for nest over [0, upperBounds) that threads `inits`
+/// through `body`; with no bounds, `body` runs once. Returns the final
+/// carried values.
+static SmallVector<Value> createLoopNest(OpBuilder &b, Location loc,
+                                         ValueRange upperBounds,
+                                         ValueRange inits, LoopBody body) {
+  Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
+  SmallVector<Value> lbs(upperBounds.size(), zero);
+  SmallVector<Value> steps(upperBounds.size(), one);
+  return scf::buildLoopNest(b, loc, lbs, upperBounds, steps, inits, body)
+      .results;
+}
+
+/// `tensor` read at `positions` (of a shape it broadcasts to: its dims are
+/// aligned with the trailing positions; a dim of size 1 reads position 0,
+/// and so do leading dims beyond the positions, which must be 1s).
+static Value extractBroadcast(OpBuilder &b, Location loc, Value tensor,
+                              ArrayRef<Value> positions) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  int64_t rank = type.getRank();
+  int64_t offset = static_cast<int64_t>(positions.size()) - rank;
+  SmallVector<Value> at;
+  for (int64_t k = 0; k < rank; ++k) {
+    // Leading dims beyond the positions are 1s (PyTorch drops them).
+    if (offset + k < 0 || type.getDimSize(k) == 1) {
+      at.push_back(constantIndex(b, loc, 0));
+      continue;
+    }
+    Value position = positions[offset + k];
+    if (type.isDynamicDim(k)) {
+      Value size = tensor::DimOp::create(b, loc, tensor, k);
+      Value isOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          size, constantIndex(b, loc, 1));
+      position = arith::SelectOp::create(b, loc, isOne,
+                                         constantIndex(b, loc, 0), position);
+    }
+    at.push_back(position);
+  }
+  return tensor::ExtractOp::create(b, loc, tensor, at);
+}
+
+/// An index into a dim of size `size` with Python's wrap-around: -1 is
+/// size - 1.
+static Value wrapIndex(OpBuilder &b, Location loc, Value index, Value size) {
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         index, constantIndex(b, loc, 0));
+  Value wrapped = arith::AddIOp::create(b, loc, index, size);
+  return arith::SelectOp::create(b, loc, negative, wrapped, index);
+}
+
+/// Whether `torchTensor` holds integer indices (not bool, not uint8, which
+/// PyTorch reads as a mask).
+static bool isIndexTensor(Value torchTensor) {
+  Type dtype = getTorchDtype(torchTensor);
+  return dtype && isa<IntegerType>(dtype) && !isUnsignedOrBool(dtype);
+}
+
+/// How the written value combines with the one in place.
+enum class Reduction { None, Sum, Prod, Mean, Max, Min };
+
+/// `current` combined with `value` by `reduction`, in the torch dtype
+/// `dtype` (bool sums are `or`, bool products `and`; max/min propagate NaN).
+static Value combine(OpBuilder &b, Location loc, Reduction reduction,
+                     Value current, Value value, Type dtype) {
+  bool isFloat = isa<mlir::FloatType>(dtype);
+  bool isBool = dtype.isInteger(1);
+  switch (reduction) {
+  case Reduction::None:
+    return value;
+  case Reduction::Sum:
+  case Reduction::Mean:
+    if (isFloat)
+      return arith::AddFOp::create(b, loc, current, value);
+    if (isBool)
+      return arith::OrIOp::create(b, loc, current, value);
+    return arith::AddIOp::create(b, loc, current, value);
+  case Reduction::Prod:
+    if (isFloat)
+      return arith::MulFOp::create(b, loc, current, value);
+    if (isBool)
+      return arith::AndIOp::create(b, loc, current, value);
+    return arith::MulIOp::create(b, loc, current, value);
+  case Reduction::Max:
+  case Reduction::Min:
+    return createMinMax(b, loc, current, value, dtype,
+                        reduction == Reduction::Max);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+/// The value a position written by scatter_reduce(include_self=False)
+/// starts from: 0 (sum, mean), 1 (prod), the lowest (amax) or highest
+/// (amin) value of the dtype.
+static Value createReductionIdentity(OpBuilder &b, Location loc,
+                                     Reduction reduction, Type dtype) {
+  Type element = torch_to_linalg::getBuiltinElementType(dtype);
+  switch (reduction) {
+  case Reduction::Max:
+  case Reduction::Min:
+    return createExtremeValue(b, loc, dtype, reduction == Reduction::Min);
+  case Reduction::Prod:
+    return isa<mlir::FloatType>(element)
+               ? arith::ConstantOp::create(b, loc,
+                                           b.getFloatAttr(element, 1.0))
+                     .getResult()
+               : arith::ConstantOp::create(b, loc,
+                                           b.getIntegerAttr(element, 1))
+                     .getResult();
+  default:
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  }
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// scatter, scatter_add, scatter_reduce
+//===----------------------------------------------------------------------===//
+
+/// What each scatter overload writes: a `src` tensor or a scalar `value`,
+/// combined by a reduction.
+template <typename OpTy> struct ScatterTraits;
+template <> struct ScatterTraits<AtenScatterSrcOp> {
+  static Value src(AtenScatterSrcOp::Adaptor a) { return a.getSrc(); }
+  static Value value(AtenScatterSrcOp::Adaptor) { return {}; }
+  static FailureOr<Reduction> reduction(AtenScatterSrcOp) {
+    return Reduction::None;
+  }
+  static FailureOr<bool> includeSelf(AtenScatterSrcOp) { return true; }
+};
+template <> struct ScatterTraits<AtenScatterValueOp> {
+  static Value src(AtenScatterValueOp::Adaptor) { return {}; }
+  static Value value(AtenScatterValueOp::Adaptor a) { return a.getValue(); }
+  static FailureOr<Reduction> reduction(AtenScatterValueOp) {
+    return Reduction::None;
+  }
+  static FailureOr<bool> includeSelf(AtenScatterValueOp) { return true; }
+};
+template <> struct ScatterTraits<AtenScatterAddOp> {
+  static Value src(AtenScatterAddOp::Adaptor a) { return a.getSrc(); }
+  static Value value(AtenScatterAddOp::Adaptor) { return {}; }
+  static FailureOr<Reduction> reduction(AtenScatterAddOp) {
+    return Reduction::Sum;
+  }
+  static FailureOr<bool> includeSelf(AtenScatterAddOp) { return true; }
+};
+template <> struct ScatterTraits<AtenScatterReduceTwoOp> {
+  static Value src(AtenScatterReduceTwoOp::Adaptor a) { return a.getSrc(); }
+  static Value value(AtenScatterReduceTwoOp::Adaptor) { return {}; }
+  static FailureOr<Reduction> reduction(AtenScatterReduceTwoOp op) {
+    auto str = op.getReduce().getDefiningOp<ConstantStrOp>();
+    if (!str)
+      return failure();
+    return llvm::StringSwitch<FailureOr<Reduction>>(str.getValue())
+        .Case("sum", Reduction::Sum)
+        .Case("prod", Reduction::Prod)
+        .Case("mean", Reduction::Mean)
+        .Case("amax", Reduction::Max)
+        .Case("amin", Reduction::Min)
+        .Default(failure());
+  }
+  static FailureOr<bool> includeSelf(AtenScatterReduceTwoOp op) {
+    bool value;
+    if (!matchTorchConstantBool(op.getIncludeSelf(), value))
+      return failure();
+    return value;
+  }
+};
+
+/// scatter(self, dim, index, src|value) and its reductions: for each
+/// position p of `index`, result[p with p[dim] = index[p]] (op)= src[p] (or
+/// the scalar value). scatter_reduce with include_self=False first sets the
+/// written positions to the reduction's identity; "mean" divides the sums
+/// by the number of values summed (floor division for integers).
+template <typename OpTy>
+struct ConvertAtenScatter : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  using Traits = ScatterTraits<OpTy>;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Type dtype = getTorchDtype(op.getResult());
+    FailureOr<Reduction> reduction = Traits::reduction(op);
+    if (failed(reduction))
+      return reportFailure(rewriter, op,
+                           "reduce must be a constant \"sum\", \"prod\", "
+                           "\"mean\", \"amax\" or \"amin\"");
+    FailureOr<bool> includeSelf = Traits::includeSelf(op);
+    if (failed(includeSelf))
+      return reportFailure(rewriter, op, "include_self must be a constant");
+    if (*reduction == Reduction::Mean && dtype.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: a bool mean");
+    Value self = adaptor.getSelf();
+    Value index = adaptor.getIndex();
+    auto selfType = cast<RankedTensorType>(self.getType());
+    auto indexType = cast<RankedTensorType>(index.getType());
+    int64_t rank = selfType.getRank();
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+    if (!isIndexTensor(op.getIndex()) || indexType.getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "index must be an integer tensor of self's rank");
+    if (selfType != resultType)
+      return reportFailure(rewriter, op, "result type differs from self's");
+    Location loc = op.getLoc();
+    Type element = resultType.getElementType();
+    Value src = Traits::src(adaptor);
+    Value scalar = Traits::value(adaptor);
+    if (src) {
+      auto srcType = cast<RankedTensorType>(src.getType());
+      if (srcType.getElementType() != element || srcType.getRank() != rank)
+        return reportFailure(rewriter, op,
+                             "src must have self's dtype and rank");
+    } else {
+      if (!isa<IntegerType, mlir::FloatType>(scalar.getType()))
+        return reportFailure(rewriter, op, "unsupported: value type");
+      scalar = convertScalar(rewriter, loc, scalar, element,
+                             /*srcUnsigned=*/scalar.getType().isInteger(1),
+                             dtype.isUnsignedInteger());
+    }
+
+    SmallVector<Value> indexSizes = getDimSizes(rewriter, loc, index);
+    // The position of self that index position `ivs` writes.
+    auto targetOf = [&](OpBuilder &b, Location l,
+                        ValueRange ivs) -> SmallVector<Value> {
+      SmallVector<Value> at = llvm::to_vector(ivs);
+      if (rank > 0)
+        at[dim] = toIndex(b, l, tensor::ExtractOp::create(b, l, index, ivs));
+      return at;
+    };
+
+    Value result = self;
+    if (!*includeSelf && *reduction != Reduction::None) {
+      Value identity =
+          createReductionIdentity(rewriter, loc, *reduction, dtype);
+      result = createLoopNest(
+          rewriter, loc, indexSizes, result,
+          [&](OpBuilder &b, Location l, ValueRange ivs,
+              ValueRange carried) -> SmallVector<Value> {
+            return {tensor::InsertOp::create(b, l, identity, carried[0],
+                                             targetOf(b, l, ivs))};
+          })[0];
+    }
+    SmallVector<Value> inits{result};
+    bool isMean = *reduction == Reduction::Mean;
+    Value one = createReductionIdentity(rewriter, loc, Reduction::Prod, dtype);
+    if (isMean)
+      inits.push_back(createFilled(
+          rewriter, loc, resultType,
+          *includeSelf ? one
+                       : createReductionIdentity(rewriter, loc,
+                                                 Reduction::Sum, dtype),
+          self));
+    SmallVector<Value> results = createLoopNest(
+        rewriter, loc, indexSizes, inits,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange carried) -> SmallVector<Value> {
+          SmallVector<Value> at = targetOf(b, l, ivs);
+          Value value =
+              src ? tensor::ExtractOp::create(b, l, src, ivs).getResult()
+                  : scalar;
+          if (*reduction != Reduction::None)
+            value = combine(
+                b, l, *reduction,
+                tensor::ExtractOp::create(b, l, carried[0], at), value, dtype);
+          SmallVector<Value> updated{
+              tensor::InsertOp::create(b, l, value, carried[0], at)};
+          if (isMean) {
+            Value count = tensor::ExtractOp::create(b, l, carried[1], at);
+            count = combine(b, l, Reduction::Sum, count, one, dtype);
+            updated.push_back(
+                tensor::InsertOp::create(b, l, count, carried[1], at));
+          }
+          return updated;
+        });
+    result = results[0];
+    if (isMean) {
+      // The positions nothing was written to (count 0) keep their value.
+      bool isFloat = isa<mlir::FloatType>(element);
+      bool isUnsigned = dtype.isUnsignedInteger();
+      result = createElementwise(
+          rewriter, loc, resultType, ValueRange{results[0], results[1]},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value divisor = createMinMax(b, l, args[1], one, dtype, true);
+            if (isFloat)
+              return arith::DivFOp::create(b, l, args[0], divisor);
+            if (isUnsigned)
+              return arith::DivUIOp::create(b, l, args[0], divisor);
+            return arith::FloorDivSIOp::create(b, l, args[0], divisor);
+          });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// index_put
+//===----------------------------------------------------------------------===//
+
+/// index_put(self, indices, values, accumulate): self[indices] = values
+/// (+= with accumulate), PyTorch's advanced indexing assignment. Integer
+/// index tensors (None entries and missing trailing ones take whole dims)
+/// broadcast together to a shape B; the indexed view has shape
+/// self[:first] + B + self[last + 1:] when the indexed dims are consecutive,
+/// B + the other dims otherwise, and `values` broadcasts to it. A bool
+/// mask (the only index tensor) stands for its nonzero positions, taken in
+/// row-major order.
+struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenIndexPutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    auto list = op.getIndices().getDefiningOp<PrimListConstructOp>();
+    if (!list)
+      return reportFailure(rewriter, op,
+                           "indices must be a prim.ListConstruct");
+    bool accumulate;
+    if (!matchTorchConstantBool(op.getAccumulate(), accumulate))
+      return reportFailure(rewriter, op, "accumulate must be a constant");
+    Value self = adaptor.getSelf();
+    Value values = adaptor.getValues();
+    auto selfType = cast<RankedTensorType>(self.getType());
+    int64_t rank = selfType.getRank();
+    if (selfType != resultType)
+      return reportFailure(rewriter, op, "result type differs from self's");
+    if (cast<RankedTensorType>(values.getType()).getElementType() !=
+        resultType.getElementType())
+      return reportFailure(rewriter, op, "values must have self's dtype");
+    if (static_cast<int64_t>(list.getElements().size()) > rank)
+      return reportFailure(rewriter, op, "more indices than dims");
+    Location loc = op.getLoc();
+    SmallVector<int64_t> dims;
+    SmallVector<Value> indices;
+    bool hasMask = false;
+    for (auto [dim, element] : llvm::enumerate(list.getElements())) {
+      if (isTorchNone(element))
+        continue;
+      Type dtype = getTorchDtype(element);
+      bool isMask = dtype && isUnsignedOrBool(dtype) &&
+                    dtype.getIntOrFloatBitWidth() <= 8;
+      if (!isMask && !isIndexTensor(element))
+        return reportFailure(rewriter, op,
+                             "index " + Twine(dim) +
+                                 " must be an integer or bool tensor");
+      hasMask |= isMask;
+      Type converted = getTypeConverter()->convertType(element.getType());
+      Value index =
+          converted ? getTypeConverter()->materializeTargetConversion(
+                          rewriter, loc, converted, element)
+                    : Value();
+      if (!index)
+        return reportFailure(rewriter, op, "index tensors need a known rank");
+      dims.push_back(dim);
+      indices.push_back(index);
+    }
+    if (dims.empty())
+      return reportFailure(rewriter, op, "no index tensor");
+    Type dtype = getTorchDtype(op.getResult());
+    Reduction reduction = accumulate ? Reduction::Sum : Reduction::None;
+    // Writes `value` at `at` of `current`, combined with what is there.
+    auto write = [&](OpBuilder &b, Location l, Value current,
+                     ArrayRef<Value> at, Value value) -> Value {
+      if (accumulate)
+        value = combine(b, l, reduction,
+                        tensor::ExtractOp::create(b, l, current, at), value,
+                        dtype);
+      return tensor::InsertOp::create(b, l, value, current, at);
+    };
+    Value result;
+    if (hasMask) {
+      if (dims.size() != 1)
+        return reportFailure(rewriter, op,
+                             "unsupported: a bool mask with other index "
+                             "tensors");
+      FailureOr<Value> put = putMasked(rewriter, loc, self, values,
+                                       indices[0], dims[0], write);
+      if (failed(put))
+        return reportFailure(rewriter, op,
+                             "unsupported: a 0-d mask or one with more dims "
+                             "than self has after its position");
+      result = *put;
+    } else {
+      result = putIndexed(rewriter, loc, self, values, dims, indices, write);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+private:
+  using WriteFn = function_ref<Value(OpBuilder &, Location, Value,
+                                     ArrayRef<Value>, Value)>;
+
+  /// Integer index tensors `indices` of self dims `dims`.
+  static Value putIndexed(OpBuilder &rewriter, Location loc, Value self,
+                          Value values, ArrayRef<int64_t> dims,
+                          ArrayRef<Value> indices, WriteFn write) {
+    int64_t rank = cast<RankedTensorType>(self.getType()).getRank();
+    int64_t broadcastRank = 0;
+    for (Value index : indices)
+      broadcastRank = std::max<int64_t>(
+          broadcastRank, cast<RankedTensorType>(index.getType()).getRank());
+    // The broadcast sizes: from an index tensor that is not 1 there.
+    SmallVector<Value> broadcastSizes;
+    Value one = constantIndex(rewriter, loc, 1);
+    for (int64_t j = 0; j < broadcastRank; ++j) {
+      // A size of 1 (possibly known at run time only) gives way to the
+      // others.
+      Value size = one;
+      for (Value index : indices) {
+        auto type = cast<RankedTensorType>(index.getType());
+        int64_t k = j - (broadcastRank - type.getRank());
+        if (k < 0 || type.getDimSize(k) == 1)
+          continue;
+        Value dimSize = tensor::DimOp::create(rewriter, loc, index, k);
+        Value isOne = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, size, one);
+        size = arith::SelectOp::create(rewriter, loc, isOne, dimSize, size);
+      }
+      broadcastSizes.push_back(size);
+    }
+    bool consecutive = true;
+    for (size_t i = 1; i < dims.size(); ++i)
+      consecutive &= dims[i] == dims[i - 1] + 1;
+    // The loops, in the order of the indexed view's dims: a self dim
+    // (>= 0) or broadcast dim j (encoded -1 - j).
+    SmallVector<int64_t> layout;
+    auto addSelfDims = [&](int64_t from, int64_t to) {
+      for (int64_t d = from; d < to; ++d)
+        if (!llvm::is_contained(dims, d))
+          layout.push_back(d);
+    };
+    if (consecutive)
+      addSelfDims(0, dims.front());
+    for (int64_t j = 0; j < broadcastRank; ++j)
+      layout.push_back(-1 - j);
+    addSelfDims(consecutive ? dims.front() : 0, rank);
+    SmallVector<Value> selfSizes = getDimSizes(rewriter, loc, self);
+    SmallVector<Value> bounds;
+    for (int64_t entry : layout)
+      bounds.push_back(entry >= 0 ? selfSizes[entry]
+                                  : broadcastSizes[-1 - entry]);
+    return createLoopNest(
+        rewriter, loc, bounds, self,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange carried) -> SmallVector<Value> {
+          SmallVector<Value> broadcastIvs(broadcastRank);
+          SmallVector<Value> at(rank);
+          for (auto [entry, iv] : llvm::zip(layout, ivs)) {
+            if (entry >= 0)
+              at[entry] = iv;
+            else
+              broadcastIvs[-1 - entry] = iv;
+          }
+          for (auto [dim, index] : llvm::zip(dims, indices)) {
+            Value position = toIndex(
+                b, l, extractBroadcast(b, l, index, broadcastIvs));
+            at[dim] = wrapIndex(b, l, position, selfSizes[dim]);
+          }
+          Value value = extractBroadcast(b, l, values, llvm::to_vector(ivs));
+          return {write(b, l, carried[0], at, value)};
+        })[0];
+  }
+
+  /// A bool `mask` over self dims [first, first + mask rank): the
+  /// indexed view is self[:first] + [number of trues] + the dims after the
+  /// mask's.
+  static FailureOr<Value> putMasked(OpBuilder &rewriter, Location loc,
+                                    Value self, Value values, Value mask,
+                                    int64_t first, WriteFn write) {
+    int64_t rank = cast<RankedTensorType>(self.getType()).getRank();
+    int64_t maskRank = cast<RankedTensorType>(mask.getType()).getRank();
+    if (maskRank == 0 || first + maskRank > rank)
+      return failure();
+    SmallVector<Value> selfSizes = getDimSizes(rewriter, loc, self);
+    SmallVector<Value> maskSizes = getDimSizes(rewriter, loc, mask);
+    SmallVector<Value> otherSizes(selfSizes.begin(), selfSizes.begin() + first);
+    otherSizes.append(selfSizes.begin() + first + maskRank, selfSizes.end());
+    Value zero = constantIndex(rewriter, loc, 0);
+    Value one = constantIndex(rewriter, loc, 1);
+    return createLoopNest(
+        rewriter, loc, maskSizes, ValueRange{self, zero},
+        [&](OpBuilder &b, Location l, ValueRange maskIvs,
+            ValueRange carried) -> SmallVector<Value> {
+          Value isSet = convertScalar(
+              b, l, tensor::ExtractOp::create(b, l, mask, maskIvs),
+              b.getI1Type());
+          auto ifOp = scf::IfOp::create(
+              b, l, isSet,
+              [&](OpBuilder &tb, Location tl) {
+                Value count = carried[1];
+                Value updated = createLoopNest(
+                    tb, tl, otherSizes, carried[0],
+                    [&](OpBuilder &ib, Location il, ValueRange ivs,
+                        ValueRange inner) -> SmallVector<Value> {
+                      SmallVector<Value> at =
+                          llvm::to_vector(ivs.take_front(first));
+                      at.append(maskIvs.begin(), maskIvs.end());
+                      at.append(ivs.begin() + first, ivs.end());
+                      SmallVector<Value> viewAt =
+                          llvm::to_vector(ivs.take_front(first));
+                      viewAt.push_back(count);
+                      viewAt.append(ivs.begin() + first, ivs.end());
+                      Value value = extractBroadcast(ib, il, values, viewAt);
+                      return {write(ib, il, inner[0], at, value)};
+                    })[0];
+                Value next = arith::AddIOp::create(tb, tl, count, one);
+                scf::YieldOp::create(tb, tl, ValueRange{updated, next});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, carried);
+              });
+          return llvm::to_vector_of<Value>(ifOp.getResults());
+        })[0];
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// masked_scatter, nonzero
+//===----------------------------------------------------------------------===//
+
+/// masked_scatter(self, mask, source): self and mask broadcast together;
+/// the k-th set position of the mask (row-major) takes the k-th element of
+/// `source` (flattened).
+struct ConvertAtenMaskedScatter : OpConversionPattern<AtenMaskedScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenMaskedScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value self = adaptor.getSelf(), mask = adaptor.getMask();
+    Value source = adaptor.getSource();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    Type element = resultType.getElementType();
+    if (sourceType.getElementType() != element)
+      return reportFailure(rewriter, op, "source must have self's dtype");
+    if (!getTorchDtype(op.getMask()) ||
+        !getTorchDtype(op.getMask()).isInteger(1))
+      return reportFailure(rewriter, op, "mask must be a bool tensor");
+    Location loc = op.getLoc();
+    // self and mask at the result's shape.
+    Value broadcastSelf = createElementwise(
+        rewriter, loc, resultType, ValueRange{self, mask},
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    Value broadcastMask = createElementwise(
+        rewriter, loc, resultType.clone(rewriter.getI1Type()),
+        ValueRange{self, mask},
+        [](OpBuilder &, Location, ValueRange args) { return args[1]; });
+    int64_t numel = 1;
+    for (int64_t size : sourceType.getShape())
+      numel = ShapedType::isDynamic(size) || ShapedType::isDynamic(numel)
+                  ? ShapedType::kDynamic
+                  : numel * size;
+    Value flat = createReshape(rewriter, loc, source,
+                               RankedTensorType::get({numel}, element));
+    Value zero = constantIndex(rewriter, loc, 0);
+    Value one = constantIndex(rewriter, loc, 1);
+    Value result = createLoopNest(
+        rewriter, loc, getDimSizes(rewriter, loc, broadcastSelf),
+        ValueRange{broadcastSelf, zero},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange carried) -> SmallVector<Value> {
+          Value isSet = tensor::ExtractOp::create(b, l, broadcastMask, ivs);
+          auto ifOp = scf::IfOp::create(
+              b, l, isSet,
+              [&](OpBuilder &tb, Location tl) {
+                Value value = tensor::ExtractOp::create(tb, tl, flat,
+                                                        carried[1]);
+                Value updated =
+                    tensor::InsertOp::create(tb, tl, value, carried[0], ivs);
+                Value next = arith::AddIOp::create(tb, tl, carried[1], one);
+                scf::YieldOp::create(tb, tl, ValueRange{updated, next});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, carried);
+              });
+          return llvm::to_vector_of<Value>(ifOp.getResults());
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Whether the element `value` of torch dtype `dtype` is nonzero (NaN is).
+static Value isNonzero(OpBuilder &b, Location loc, Value value, Type dtype) {
+  if (isa<mlir::FloatType>(value.getType())) {
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(value.getType()));
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value,
+                                 zero);
+  }
+  return convertScalar(b, loc, value, b.getI1Type());
+}
+
+/// nonzero(x): the [n, rank] int64 positions of the nonzero elements in
+/// row-major order. n is known at run time only: one loop nest counts, a
+/// second writes the rows.
+struct ConvertAtenNonzero : OpConversionPattern<AtenNonzeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenNonzeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    Value input = adaptor.getSelf();
+    int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+    if (!resultType || resultType.getRank() != 2 ||
+        resultType.getDimSize(1) != rank ||
+        !resultType.getElementType().isInteger(64))
+      return reportFailure(rewriter, op,
+                           "result must be an int64 tensor of shape [n, " +
+                               Twine(rank) + "]");
+    Location loc = op.getLoc();
+    Type dtype = getTorchDtype(op.getSelf());
+    SmallVector<Value> sizes = getDimSizes(rewriter, loc, input);
+    Value zero = constantIndex(rewriter, loc, 0);
+    Value one = constantIndex(rewriter, loc, 1);
+    Value count = createLoopNest(
+        rewriter, loc, sizes, zero,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange carried) -> SmallVector<Value> {
+          Value set = isNonzero(
+              b, l, tensor::ExtractOp::create(b, l, input, ivs), dtype);
+          Value next = arith::AddIOp::create(b, l, carried[0], one);
+          return {arith::SelectOp::create(b, l, set, next, carried[0])};
+        })[0];
+    auto dynamicType = RankedTensorType::get({ShapedType::kDynamic, rank},
+                                             rewriter.getI64Type());
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, dynamicType.getShape(),
+                                rewriter.getI64Type(), ValueRange{count});
+    Value result = createLoopNest(
+        rewriter, loc, sizes, ValueRange{empty, zero},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange carried) -> SmallVector<Value> {
+          Value set = isNonzero(
+              b, l, tensor::ExtractOp::create(b, l, input, ivs), dtype);
+          auto ifOp = scf::IfOp::create(
+              b, l, set,
+              [&](OpBuilder &tb, Location tl) {
+                Value row = carried[0];
+                for (int64_t d = 0; d < rank; ++d) {
+                  Value position = arith::IndexCastOp::create(
+                      tb, tl, tb.getI64Type(), ivs[d]);
+                  row = tensor::InsertOp::create(
+                      tb, tl, position, row,
+                      ValueRange{carried[1], constantIndex(tb, tl, d)});
+                }
+                Value next = arith::AddIOp::create(tb, tl, carried[1], one);
+                scf::YieldOp::create(tb, tl, ValueRange{row, next});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, carried);
+              });
+          return llvm::to_vector_of<Value>(ifOp.getResults());
+        })[0];
+    if (result.getType() != resultType)
+      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// select_scatter, slice_scatter
+//===----------------------------------------------------------------------===//
+
+/// An int operand as an index value: its constant, or its converted value.
+static Value getIndexOperand(OpBuilder &b, Location loc, Value torchValue,
+                             Value converted) {
+  int64_t constant;
+  if (matchTorchConstantInt(torchValue, constant))
+    return constantIndex(b, loc, constant);
+  if (!converted || !isa<IntegerType>(converted.getType()))
+    return {};
+  return toIndex(b, loc, converted);
+}
+
+/// `src` cast to `element` if its element type differs.
+static Value castElements(OpBuilder &b, Location loc, Value src,
+                          Type srcDtype, Type element, bool dstUnsigned) {
+  auto type = cast<RankedTensorType>(src.getType());
+  if (type.getElementType() == element)
+    return src;
+  return createElementwise(
+      b, loc, type.clone(element), ValueRange{src},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        return convertScalar(nb, l, args[0], element,
+                             isUnsignedOrBool(srcDtype), dstUnsigned);
+      });
+}
+
+/// select_scatter(self, src, dim, index): self with the slice at `index`
+/// (negative counts from the end) of `dim` replaced by `src`.
+struct ConvertAtenSelectScatter : OpConversionPattern<AtenSelectScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSelectScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value self = adaptor.getSelf(), src = adaptor.getSrc();
+    auto selfType = cast<RankedTensorType>(self.getType());
+    int64_t rank = selfType.getRank();
+    if (selfType != resultType ||
+        cast<RankedTensorType>(src.getType()).getRank() != rank - 1)
+      return reportFailure(rewriter, op,
+                           "src must have self's rank - 1, and the result "
+                           "self's type");
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+    Location loc = op.getLoc();
+    Value index =
+        getIndexOperand(rewriter, loc, op.getIndex(), adaptor.getIndex());
+    if (!index)
+      return reportFailure(rewriter, op, "index must be an int");
+    index = wrapIndex(rewriter, loc, index,
+                      tensor::DimOp::create(rewriter, loc, self, dim));
+    src = castElements(rewriter, loc, src, getTorchDtype(op.getSrc()),
+                       resultType.getElementType(),
+                       getTorchDtype(op.getResult()).isUnsignedInteger());
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, src);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    offsets[dim] = index;
+    sizes.insert(sizes.begin() + dim, rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(op, src, self, offsets,
+                                                       sizes, strides);
+    return success();
+  }
+};
+
+/// slice_scatter(self, src, dim, start, end, step): self with
+/// self[..., start:end:step, ...] replaced by `src` (whose shape is that
+/// slice's). start is wrapped and clamped as slice does.
+struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSliceScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value self = adaptor.getSelf(), src = adaptor.getSrc();
+    auto selfType = cast<RankedTensorType>(self.getType());
+    int64_t rank = selfType.getRank();
+    if (selfType != resultType ||
+        cast<RankedTensorType>(src.getType()).getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "src must have self's rank, and the result "
+                           "self's type");
+    int64_t dim, step;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim out of range");
+    if (!matchTorchConstantInt(op.getStep(), step) || step <= 0)
+      return reportFailure(rewriter, op, "step must be a positive constant");
+    Location loc = op.getLoc();
+    Value size = tensor::DimOp::create(rewriter, loc, self, dim);
+    Value start = constantIndex(rewriter, loc, 0);
+    if (!isTorchNone(op.getStart())) {
+      start = getIndexOperand(rewriter, loc, op.getStart(), adaptor.getStart());
+      if (!start)
+        return reportFailure(rewriter, op, "start must be an int");
+      start = wrapIndex(rewriter, loc, start, size);
+      start = arith::MaxSIOp::create(rewriter, loc, start,
+                                     constantIndex(rewriter, loc, 0));
+      start = arith::MinSIOp::create(rewriter, loc, start, size);
+    }
+    src = castElements(rewriter, loc, src, getTorchDtype(op.getSrc()),
+                       resultType.getElementType(),
+                       getTorchDtype(op.getResult()).isUnsignedInteger());
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    offsets[dim] = start;
+    strides[dim] = rewriter.getIndexAttr(step);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, src, self, offsets, tensor::getMixedSizes(rewriter, loc, src),
+        strides);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::populateScatterPatternsAndLegality(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  MLIRContext *context = patterns.getContext();
+  target.addIllegalOp<AtenScatterSrcOp, AtenScatterValueOp, AtenScatterAddOp,
+                      AtenScatterReduceTwoOp, AtenIndexPutOp,
+                      AtenMaskedScatterOp, AtenNonzeroOp, AtenSelectScatterOp,
+                      AtenSliceScatterOp>();
+  patterns.add<ConvertAtenScatter<AtenScatterSrcOp>,
+               ConvertAtenScatter<AtenScatterValueOp>,
+               ConvertAtenScatter<AtenScatterAddOp>,
+               ConvertAtenScatter<AtenScatterReduceTwoOp>, ConvertAtenIndexPut,
+               ConvertAtenMaskedScatter, ConvertAtenNonzero,
+               ConvertAtenSelectScatter, ConvertAtenSliceScatter>(typeConverter,
+                                                                  context);
+}

@@ -1,0 +1,170 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// scatter_add: a loop nest over the index carries the result; each step
+// reads the position that the index names along dim 0 and adds src there.
+// CHECK-LABEL: func.func @scatter_add(
+// CHECK-DAG: %[[SRC:[^ ]+]] = torch_c.to_builtin_tensor %arg2
+// CHECK-DAG: %[[INDEX:[^ ]+]] = torch_c.to_builtin_tensor %arg1
+// CHECK-DAG: %[[SELF:[^ ]+]] = torch_c.to_builtin_tensor %arg0
+// CHECK: scf.for %[[I:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUTER:[^ ]+]] = %[[SELF]]) -> (tensor<3x4xf32>)
+// CHECK: scf.for %[[J:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]+]] = %[[OUTER]]) -> (tensor<3x4xf32>)
+// CHECK: %[[IDX:[^ ]+]] = tensor.extract %[[INDEX]][%[[I]], %[[J]]] : tensor<2x4xi64>
+// CHECK: %[[ROW:[^ ]+]] = arith.index_cast %[[IDX]] : i64 to index
+// CHECK: %[[V:[^ ]+]] = tensor.extract %[[SRC]][%[[I]], %[[J]]] : tensor<2x4xf32>
+// CHECK: %[[OLD:[^ ]+]] = tensor.extract %[[ACC]][%[[ROW]], %[[J]]] : tensor<3x4xf32>
+// CHECK: %[[SUM:[^ ]+]] = arith.addf %[[OLD]], %[[V]] : f32
+// CHECK: %[[NEW:[^ ]+]] = tensor.insert %[[SUM]] into %[[ACC]][%[[ROW]], %[[J]]] : tensor<3x4xf32>
+// CHECK: scf.yield %[[NEW]] : tensor<3x4xf32>
+func.func @scatter_add(%x: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[2,4],si64>, %s: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[3,4],f32> {
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.scatter_add %x, %int0, %i, %s : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[2,4],si64>, !torch.vtensor<[2,4],f32> -> !torch.vtensor<[3,4],f32>
+  return %0 : !torch.vtensor<[3,4],f32>
+}
+
+
+// -----
+
+// scatter_reduce "mean" without self on int64: the written positions
+// start at 0, a second tensor counts the values, and the sums are floor
+// divided by max(count, 1).
+// CHECK-LABEL: func.func @scatter_reduce_mean_int(
+// CHECK: scf.for
+// CHECK: tensor.insert %{{.*}} into
+// CHECK: linalg.fill
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} -> (tensor<5xi64>, tensor<5xi64>)
+// CHECK: arith.addi
+// CHECK: tensor.insert
+// CHECK: arith.addi
+// CHECK: tensor.insert
+// CHECK: linalg.generic {{.*}} ins(%[[LOOP]]#0, %[[LOOP]]#1 : tensor<5xi64>, tensor<5xi64>)
+// CHECK: %[[D:[^ ]+]] = arith.maxsi
+// CHECK: arith.floordivsi %{{.*}}, %[[D]] : i64
+func.func @scatter_reduce_mean_int(%x: !torch.vtensor<[5],si64>, %i: !torch.vtensor<[3],si64>, %s: !torch.vtensor<[3],si64>) -> !torch.vtensor<[5],si64> {
+  %int0 = torch.constant.int 0
+  %str = torch.constant.str "mean"
+  %false = torch.constant.bool false
+  %0 = torch.aten.scatter_reduce.two %x, %int0, %i, %s, %str, %false : !torch.vtensor<[5],si64>, !torch.int, !torch.vtensor<[3],si64>, !torch.vtensor<[3],si64>, !torch.str, !torch.bool -> !torch.vtensor<[5],si64>
+  return %0 : !torch.vtensor<[5],si64>
+}
+
+
+// -----
+
+func.func @scatter_reduce_bad(%x: !torch.vtensor<[5],f32>, %i: !torch.vtensor<[3],si64>, %s: !torch.vtensor<[3],f32>) -> !torch.vtensor<[5],f32> {
+  %int0 = torch.constant.int 0
+  %str = torch.constant.str "median"
+  %true = torch.constant.bool true
+  // expected-error @+1 {{'torch.aten.scatter_reduce.two' could not be lowered to linalg-on-tensors: reduce must be a constant "sum", "prod", "mean", "amax" or "amin"}}
+  %0 = torch.aten.scatter_reduce.two %x, %int0, %i, %s, %str, %true : !torch.vtensor<[5],f32>, !torch.int, !torch.vtensor<[3],si64>, !torch.vtensor<[3],f32>, !torch.str, !torch.bool -> !torch.vtensor<[5],f32>
+  return %0 : !torch.vtensor<[5],f32>
+}
+
+
+// -----
+
+// index_put with a None entry and accumulate: the loops run over the
+// indexed view (self dim 0, then the index's dim); a negative index wraps.
+// CHECK-LABEL: func.func @index_put_accumulate(
+// CHECK: scf.for %[[I:[^ ]+]] = {{.*}} -> (tensor<4x3xf32>)
+// CHECK: scf.for %[[J:[^ ]+]] = {{.*}} -> (tensor<4x3xf32>)
+// CHECK: %[[IDX:[^ ]+]] = tensor.extract %{{.*}}[%[[J]]] : tensor<2xi64>
+// CHECK: %[[POS:[^ ]+]] = arith.index_cast %[[IDX]] : i64 to index
+// CHECK: %[[NEG:[^ ]+]] = arith.cmpi slt, %[[POS]], %{{.*}} : index
+// CHECK: %[[WRAPPED:[^ ]+]] = arith.addi %[[POS]], %{{.*}} : index
+// CHECK: %[[COL:[^ ]+]] = arith.select %[[NEG]], %[[WRAPPED]], %[[POS]] : index
+// CHECK: tensor.extract %{{.*}}[%[[J]]] : tensor<3xf32>
+// CHECK: tensor.extract %{{.*}}[%[[I]], %[[COL]]] : tensor<4x3xf32>
+// CHECK: arith.addf
+// CHECK: tensor.insert %{{.*}} into %{{.*}}[%[[I]], %[[COL]]] : tensor<4x3xf32>
+func.func @index_put_accumulate(%x: !torch.vtensor<[4,3],f32>, %i: !torch.vtensor<[2],si64>, %v: !torch.vtensor<[3],f32>) -> !torch.vtensor<[4,3],f32> {
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %list = torch.prim.ListConstruct %none, %i : (!torch.none, !torch.vtensor<[2],si64>) -> !torch.list<optional<vtensor>>
+  %0 = torch.aten.index_put %x, %list, %v, %true : !torch.vtensor<[4,3],f32>, !torch.list<optional<vtensor>>, !torch.vtensor<[3],f32>, !torch.bool -> !torch.vtensor<[4,3],f32>
+  return %0 : !torch.vtensor<[4,3],f32>
+}
+
+
+// -----
+
+// index_put with a bool mask: its set positions, in order, take the
+// values; a counter carried with the result says which.
+// CHECK-LABEL: func.func @index_put_mask(
+// CHECK: scf.for %[[I:[^ ]+]] = {{.*}} iter_args(%[[ACC:[^ ]+]] = %{{.*}}, %[[COUNT:[^ ]+]] = %{{.*}}) -> (tensor<4xf32>, index)
+// CHECK: %[[SET:[^ ]+]] = tensor.extract %{{.*}}[%[[I]]] : tensor<4xi1>
+// CHECK: scf.if %[[SET]] -> (tensor<4xf32>, index)
+// CHECK: %[[V:[^ ]+]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: %[[NEW:[^ ]+]] = tensor.insert %[[V]] into %[[ACC]][%[[I]]]
+// CHECK: %[[NEXT:[^ ]+]] = arith.addi %[[COUNT]], %{{.*}} : index
+// CHECK: scf.yield %[[NEW]], %[[NEXT]]
+// CHECK: } else {
+// CHECK: scf.yield %[[ACC]], %[[COUNT]]
+func.func @index_put_mask(%x: !torch.vtensor<[4],f32>, %m: !torch.vtensor<[4],i1>, %v: !torch.vtensor<[],f32>) -> !torch.vtensor<[4],f32> {
+  %false = torch.constant.bool false
+  %list = torch.prim.ListConstruct %m : (!torch.vtensor<[4],i1>) -> !torch.list<optional<vtensor>>
+  %0 = torch.aten.index_put %x, %list, %v, %false : !torch.vtensor<[4],f32>, !torch.list<optional<vtensor>>, !torch.vtensor<[],f32>, !torch.bool -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
+
+
+// -----
+
+func.func @index_put_mask_and_index(%x: !torch.vtensor<[4,3],f32>, %m: !torch.vtensor<[4],i1>, %i: !torch.vtensor<[1],si64>, %v: !torch.vtensor<[],f32>) -> !torch.vtensor<[4,3],f32> {
+  %false = torch.constant.bool false
+  %list = torch.prim.ListConstruct %m, %i : (!torch.vtensor<[4],i1>, !torch.vtensor<[1],si64>) -> !torch.list<optional<vtensor>>
+  // expected-error @+1 {{'torch.aten.index_put' could not be lowered to linalg-on-tensors: unsupported: a bool mask with other index tensors}}
+  %0 = torch.aten.index_put %x, %list, %v, %false : !torch.vtensor<[4,3],f32>, !torch.list<optional<vtensor>>, !torch.vtensor<[],f32>, !torch.bool -> !torch.vtensor<[4,3],f32>
+  return %0 : !torch.vtensor<[4,3],f32>
+}
+
+
+// -----
+
+// slice_scatter: insert_slice at the wrapped, clamped start with the step
+// as stride.
+// CHECK-LABEL: func.func @slice_scatter(
+// CHECK-DAG: %[[SRC:[^ ]+]] = torch_c.to_builtin_tensor %arg1
+// CHECK-DAG: %[[SELF:[^ ]+]] = torch_c.to_builtin_tensor %arg0
+// CHECK: %[[START:[^ ]+]] = arith.minsi
+// CHECK: tensor.insert_slice %[[SRC]] into %[[SELF]][%[[START]], 0] [2, 3] [2, 1] : tensor<2x3xf32> into tensor<6x3xf32>
+func.func @slice_scatter(%x: !torch.vtensor<[6,3],f32>, %s: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[6,3],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int-5 = torch.constant.int -5
+  %none = torch.constant.none
+  %0 = torch.aten.slice_scatter %x, %s, %int0, %int-5, %none, %int2 : !torch.vtensor<[6,3],f32>, !torch.vtensor<[2,3],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[6,3],f32>
+  return %0 : !torch.vtensor<[6,3],f32>
+}
+
+
+// -----
+
+// select_scatter: a rank-reducing insert_slice at the wrapped index.
+// CHECK-LABEL: func.func @select_scatter(
+// CHECK: %[[AT:[^ ]+]] = arith.select
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, %[[AT]]] [3, 1] [1, 1] : tensor<3xi32> into tensor<3x4xi32>
+func.func @select_scatter(%x: !torch.vtensor<[3,4],si32>, %s: !torch.vtensor<[3],si32>) -> !torch.vtensor<[3,4],si32> {
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.select_scatter %x, %s, %int1, %int-1 : !torch.vtensor<[3,4],si32>, !torch.vtensor<[3],si32>, !torch.int, !torch.int -> !torch.vtensor<[3,4],si32>
+  return %0 : !torch.vtensor<[3,4],si32>
+}
+
+
+// -----
+
+// nonzero: one loop nest counts the nonzero elements (NaN is nonzero),
+// a second writes their positions as rows.
+// CHECK-LABEL: func.func @nonzero(
+// CHECK: %[[COUNT:[^ ]+]] = scf.for
+// CHECK: arith.cmpf une
+// CHECK: %[[ROWS:[^ ]+]] = tensor.empty(%[[COUNT]]) : tensor<?x2xi64>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ROWS]], %{{.*}} = %{{.*}}) -> (tensor<?x2xi64>, index)
+// CHECK: scf.if
+// CHECK: arith.index_cast %{{.*}} : index to i64
+// CHECK: tensor.insert
+func.func @nonzero(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[?,2],si64> {
+  %0 = torch.aten.nonzero %x : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[?,2],si64>
+  return %0 : !torch.vtensor<[?,2],si64>
+}
