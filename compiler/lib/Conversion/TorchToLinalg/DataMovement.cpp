@@ -156,6 +156,9 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
         continue;
       if (inputType.getRank() != rank)
         return reportFailure(rewriter, op, "inputs must have the result rank");
+      // An empty part adds nothing (and its offset may be past the end).
+      if (inputType.getDimSize(dim) == 0)
+        continue;
       if (inputType.getElementType() != element) {
         bool srcUnsigned = getTorchDtype(torchInput) &&
                            getTorchDtype(torchInput).isUnsignedInteger();
@@ -167,6 +170,12 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
             });
       }
       parts.push_back(input);
+    }
+    if (parts.empty() && resultType.hasStaticShape()) {
+      // Every part is empty along dim: so is the result.
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          op, resultType.getShape(), resultType.getElementType());
+      return success();
     }
     if (parts.empty())
       return reportFailure(rewriter, op, "no non-empty input");
@@ -478,17 +487,10 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
     start = std::clamp<int64_t>(start, 0, size);
     end = std::clamp<int64_t>(end, start, size);
     int64_t length = (end - start + step - 1) / step;
-    if (length == 0) {
-      // An empty slice reads nothing; tensor.extract_slice would reject its
-      // offset when it is at the end of the dim (or the dim is empty).
-      SmallVector<int64_t> shape(inputType.getShape());
-      shape[dim] = 0;
-      Value empty = createEmpty(
-          rewriter, loc, RankedTensorType::get(shape, inputType.getElementType()),
-          input);
-      rewriter.replaceOp(op, castTo(rewriter, loc, empty, resultType));
-      return success();
-    }
+    // An empty slice may start at the end; tensor.extract_slice wants
+    // offsets inside the dim.
+    if (length == 0)
+      start = 0;
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
@@ -506,6 +508,319 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
 };
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// flip, repeat, diagonal, as_strided, copy: a linalg.generic over the
+// result whose body reads the input at a computed position.
+//===----------------------------------------------------------------------===//
+
+/// A linalg.generic producing `resultType` (dynamic sizes: `dynamicSizes`)
+/// whose element at the loop position is `body(position)`.
+static Value
+createGathering(OpBuilder &b, Location loc, RankedTensorType resultType,
+                ValueRange dynamicSizes,
+                function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = resultType.getRank();
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType(),
+                                       dynamicSizes);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+             b.getMultiDimIdentityMap(rank),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               SmallVector<Value> position;
+               for (int64_t i = 0; i < rank; ++i)
+                 position.push_back(linalg::IndexOp::create(nb, l, i));
+               linalg::YieldOp::create(nb, l, body(nb, l, position));
+             })
+      .getResult(0);
+}
+
+/// The dynamic sizes of `type` computed by `sizeOf(dim)`.
+static SmallVector<Value>
+getDynamicSizes(RankedTensorType type, function_ref<Value(int64_t)> sizeOf) {
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(sizeOf(i));
+  return sizes;
+}
+
+namespace {
+
+/// flip(x, dims): result[p] = x[p with p[d] = size(d) - 1 - p[d] for each
+/// d of dims].
+struct ConvertAtenFlip : OpConversionPattern<AtenFlipOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenFlipOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    Value input = adaptor.getSelf();
+    if (!resultType || resultType != input.getType())
+      return reportFailure(rewriter, op, "result must have the input's type");
+    int64_t rank = resultType.getRank();
+    SmallVector<int64_t> dims;
+    if (!matchTorchConstantIntList(op.getDims(), dims))
+      return reportFailure(rewriter, op, "dims must be a constant int list");
+    SmallVector<bool> flipped(rank, false);
+    for (int64_t dim : dims) {
+      dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+      if (dim < 0)
+        return reportFailure(rewriter, op, "dim out of range");
+      if (rank > 0)
+        flipped[dim] = true;
+    }
+    Location loc = op.getLoc();
+    if (!llvm::is_contained(flipped, true)) {
+      rewriter.replaceOp(op, input);
+      return success();
+    }
+    Value result = createGathering(
+        rewriter, loc, resultType,
+        getDynamicSizes(resultType,
+                        [&](int64_t i) -> Value {
+                          return tensor::DimOp::create(rewriter, loc, input, i);
+                        }),
+        [&](OpBuilder &b, Location l, ValueRange position) -> Value {
+          SmallVector<Value> at = llvm::to_vector(position);
+          Value one = arith::ConstantIndexOp::create(b, l, 1);
+          for (int64_t i = 0; i < rank; ++i) {
+            if (!flipped[i])
+              continue;
+            Value last = arith::SubIOp::create(
+                b, l, tensor::DimOp::create(b, l, input, i), one);
+            at[i] = arith::SubIOp::create(b, l, last, position[i]);
+          }
+          return tensor::ExtractOp::create(b, l, input, at);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// repeat(x, repeats): x tiled repeats[i] times along dim i, x's dims
+/// aligned with the trailing repeats: result[p] = x[p mod x.shape].
+struct ConvertAtenRepeat : OpConversionPattern<AtenRepeatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenRepeatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    int64_t inputRank = cast<RankedTensorType>(input.getType()).getRank();
+    int64_t rank = resultType.getRank();
+    SmallVector<int64_t> repeats;
+    if (!matchTorchConstantIntList(op.getRepeats(), repeats))
+      return reportFailure(rewriter, op,
+                           "repeats must be a constant int list");
+    if (static_cast<int64_t>(repeats.size()) != rank || rank < inputRank ||
+        llvm::any_of(repeats, [](int64_t r) { return r < 0; }))
+      return reportFailure(rewriter, op,
+                           "repeats must be non-negative, one per result dim "
+                           "and at least one per input dim");
+    int64_t offset = rank - inputRank;
+    Location loc = op.getLoc();
+    Value result = createGathering(
+        rewriter, loc, resultType,
+        getDynamicSizes(resultType,
+                        [&](int64_t i) -> Value {
+                          if (i < offset)
+                            return arith::ConstantIndexOp::create(
+                                rewriter, loc, repeats[i]);
+                          Value size = tensor::DimOp::create(rewriter, loc,
+                                                             input, i - offset);
+                          return arith::MulIOp::create(
+                              rewriter, loc, size,
+                              arith::ConstantIndexOp::create(rewriter, loc,
+                                                             repeats[i]));
+                        }),
+        [&](OpBuilder &b, Location l, ValueRange position) -> Value {
+          SmallVector<Value> at;
+          for (int64_t k = 0; k < inputRank; ++k)
+            at.push_back(arith::RemUIOp::create(
+                b, l, position[offset + k],
+                tensor::DimOp::create(b, l, input, k)));
+          return tensor::ExtractOp::create(b, l, input, at);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// diagonal(x, offset, dim1, dim2): x's dims without dim1 and dim2, then
+/// the diagonal: result[q..., k] = x[..., k + max(0, -offset) at dim1, ...,
+/// k + max(0, offset) at dim2, ...].
+struct ConvertAtenDiagonal : OpConversionPattern<AtenDiagonalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenDiagonalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Value input = adaptor.getSelf();
+    int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+    int64_t offset, dim1, dim2;
+    if (!matchTorchConstantInt(op.getOffset(), offset) ||
+        !matchTorchConstantInt(op.getDim1(), dim1) ||
+        !matchTorchConstantInt(op.getDim2(), dim2))
+      return reportFailure(rewriter, op,
+                           "offset, dim1 and dim2 must be constants");
+    dim1 = toPositiveDim(dim1, rank);
+    dim2 = toPositiveDim(dim2, rank);
+    if (dim1 < 0 || dim2 < 0 || dim1 == dim2)
+      return reportFailure(rewriter, op,
+                           "dim1 and dim2 must be distinct dims of the input");
+    if (resultType.getRank() != rank - 1)
+      return reportFailure(rewriter, op, "result rank must be input rank - 1");
+    SmallVector<int64_t> kept;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != dim1 && i != dim2)
+        kept.push_back(i);
+    Location loc = op.getLoc();
+    auto sizeOf = [&](int64_t i) -> Value {
+      if (i < rank - 2)
+        return tensor::DimOp::create(rewriter, loc, input, kept[i]);
+      // The diagonal's length: max(0, min(size1 + min(offset, 0),
+      // size2 - max(offset, 0))).
+      Value size1 = arith::AddIOp::create(
+          rewriter, loc, tensor::DimOp::create(rewriter, loc, input, dim1),
+          arith::ConstantIndexOp::create(rewriter, loc,
+                                         std::min<int64_t>(offset, 0)));
+      Value size2 = arith::SubIOp::create(
+          rewriter, loc, tensor::DimOp::create(rewriter, loc, input, dim2),
+          arith::ConstantIndexOp::create(rewriter, loc,
+                                         std::max<int64_t>(offset, 0)));
+      return arith::MaxSIOp::create(
+          rewriter, loc, arith::MinSIOp::create(rewriter, loc, size1, size2),
+          arith::ConstantIndexOp::create(rewriter, loc, 0));
+    };
+    Value result = createGathering(
+        rewriter, loc, resultType, getDynamicSizes(resultType, sizeOf),
+        [&](OpBuilder &b, Location l, ValueRange position) -> Value {
+          SmallVector<Value> at(rank);
+          for (auto [i, dim] : llvm::enumerate(kept))
+            at[dim] = position[i];
+          Value k = position.back();
+          at[dim1] = arith::AddIOp::create(
+              b, l, k,
+              arith::ConstantIndexOp::create(b, l,
+                                             std::max<int64_t>(-offset, 0)));
+          at[dim2] = arith::AddIOp::create(
+              b, l, k,
+              arith::ConstantIndexOp::create(b, l,
+                                             std::max<int64_t>(offset, 0)));
+          return tensor::ExtractOp::create(b, l, input, at);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// as_strided(x, size, stride, storage_offset) of a contiguous x:
+/// result[p] = flat(x)[storage_offset + sum(p[i] * stride[i])]. Under
+/// value semantics x is its own contiguous storage, so this is PyTorch's
+/// result exactly when x is contiguous and starts its storage there.
+struct ConvertAtenAsStrided : OpConversionPattern<AtenAsStridedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenAsStridedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    if (!resultType || !resultType.hasStaticShape())
+      return reportFailure(rewriter, op, "result needs a static shape");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (!inputType.hasStaticShape())
+      return reportFailure(rewriter, op, "unsupported: a dynamic input shape");
+    int64_t rank = resultType.getRank();
+    SmallVector<int64_t> sizes, strides;
+    int64_t storageOffset = 0;
+    if (!matchTorchConstantIntList(op.getSize(), sizes) ||
+        !matchTorchConstantIntList(op.getStride(), strides) ||
+        static_cast<int64_t>(strides.size()) != rank ||
+        (!isTorchNone(op.getStorageOffset()) &&
+         !matchTorchConstantInt(op.getStorageOffset(), storageOffset)))
+      return reportFailure(rewriter, op,
+                           "size, stride and storage_offset must be "
+                           "constants, one stride per dim");
+    if (storageOffset < 0 ||
+        llvm::any_of(strides, [](int64_t s) { return s < 0; }))
+      return reportFailure(rewriter, op,
+                           "strides and storage_offset must be >= 0");
+    int64_t numel = inputType.getNumElements();
+    int64_t last = storageOffset;
+    bool empty = resultType.getNumElements() == 0;
+    for (int64_t i = 0; i < rank; ++i)
+      last += (resultType.getDimSize(i) - 1) * strides[i];
+    if (!empty && last >= numel)
+      return reportFailure(rewriter, op,
+                           "reads element " + Twine(last) +
+                               " of an input that has " + Twine(numel));
+    Location loc = op.getLoc();
+    Value flat = createReshape(
+        rewriter, loc, input,
+        RankedTensorType::get({numel}, inputType.getElementType()));
+    Value result = createGathering(
+        rewriter, loc, resultType, {},
+        [&](OpBuilder &b, Location l, ValueRange position) -> Value {
+          Value linear = arith::ConstantIndexOp::create(b, l, storageOffset);
+          for (int64_t i = 0; i < rank; ++i)
+            linear = arith::AddIOp::create(
+                b, l, linear,
+                arith::MulIOp::create(
+                    b, l, position[i],
+                    arith::ConstantIndexOp::create(b, l, strides[i])));
+          return tensor::ExtractOp::create(b, l, flat, linear);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// copy(self, src, non_blocking): src broadcast to self's shape and cast
+/// to self's dtype.
+struct ConvertAtenCopy : OpConversionPattern<AtenCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    Value self = adaptor.getSelf(), src = adaptor.getSrc();
+    if (!resultType || resultType.getShape() !=
+                           cast<RankedTensorType>(self.getType()).getShape())
+      return reportFailure(rewriter, op, "result must have self's shape");
+    if (cast<RankedTensorType>(src.getType()).getRank() > resultType.getRank())
+      return reportFailure(rewriter, op, "src has more dims than self");
+    Location loc = op.getLoc();
+    Type element = resultType.getElementType();
+    bool srcUnsigned = isUnsignedOrBool(getTorchDtype(op.getSrc()));
+    bool dstUnsigned = getTorchDtype(op.getResult()).isUnsignedInteger();
+    Value result = createElementwise(
+        rewriter, loc, resultType, ValueRange{src},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return convertScalar(b, l, args[0], element, srcUnsigned,
+                               dstUnsigned);
+        },
+        getDynamicSizes(resultType, [&](int64_t i) -> Value {
+          return tensor::DimOp::create(rewriter, loc, self, i);
+        }));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
 void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
@@ -518,4 +833,8 @@ void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
   target.addIllegalOp<AtenConstantPadNdOp, AtenSliceTensorOp>();
   patterns.add<ConvertAtenConstantPadNd, ConvertAtenSliceTensor>(typeConverter,
                                                                  context);
+  target.addIllegalOp<AtenFlipOp, AtenRepeatOp, AtenDiagonalOp,
+                      AtenAsStridedOp, AtenCopyOp>();
+  patterns.add<ConvertAtenFlip, ConvertAtenRepeat, ConvertAtenDiagonal,
+               ConvertAtenAsStrided, ConvertAtenCopy>(typeConverter, context);
 }
