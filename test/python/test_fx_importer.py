@@ -47,9 +47,9 @@ class LinearRelu(torch.nn.Module):
         return torch.relu(self.linear(x)) + self.offset
 
 
-class UsesSinh(torch.nn.Module):
+class UsesLgamma(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.sinh(x) * 2
+        return torch.lgamma(x) * 2
 
 
 def _literals(module: ir.Module) -> list[np.ndarray]:
@@ -99,20 +99,20 @@ def test_integer_and_bool_dtypes_are_typed() -> None:
 
 
 def test_locations_point_at_the_model_source() -> None:
-    module = export_and_import(UsesSinh(), torch.randn(3), output_type="raw")
+    module = export_and_import(UsesLgamma(), torch.randn(3), output_type="raw")
     text = module.operation.get_asm(enable_debug_info=True)
-    line = UsesSinh.forward.__code__.co_firstlineno + 1
+    line = UsesLgamma.forward.__code__.co_firstlineno + 1
     assert re.search(rf'"{re.escape(__file__)}":{line}:', text), text
 
 
 def test_unknown_op_imports_as_torch_operator_and_fails_with_its_name() -> None:
-    module = export_and_import(UsesSinh(), torch.randn(3), output_type="raw")
-    assert 'torch.operator "aten.sinh"' in str(module)
+    module = export_and_import(UsesLgamma(), torch.randn(3), output_type="raw")
+    assert 'torch.operator "aten.lgamma"' in str(module)
     with pytest.raises(torch2mlir.CompileError) as info:
-        export_and_import(UsesSinh(), torch.randn(3), output_type="torch")
+        export_and_import(UsesLgamma(), torch.randn(3), output_type="torch")
     message = str(info.value)
-    line = UsesSinh.forward.__code__.co_firstlineno + 1
-    assert "aten.sinh" in message and f"{Path(__file__).name}:{line}" in message
+    line = UsesLgamma.forward.__code__.co_firstlineno + 1
+    assert "aten.lgamma" in message and f"{Path(__file__).name}:{line}" in message
 
 
 @pytest.mark.parametrize(
