@@ -235,19 +235,15 @@ struct ConvertFloatMath : ConvertUnary<OpTy> {
     }                                                                          \
   };
 
-static Value floatConstant(OpBuilder &b, Location loc, Type type, double v) {
-  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
-}
-
 /// min(max(x + 3, 0), 6), NaN-propagating: the shared part of hardsigmoid
 /// and hardswish.
 static Value relu6OfXPlus3(OpBuilder &b, Location loc, Value x) {
   Type type = x.getType();
-  Value three = floatConstant(b, loc, type, 3.0);
+  Value three = createFloatConstant(b, loc, type, 3.0);
   Value shifted = arith::AddFOp::create(b, loc, x, three);
-  Value zero = floatConstant(b, loc, type, 0.0);
+  Value zero = createFloatConstant(b, loc, type, 0.0);
   Value low = arith::MaximumFOp::create(b, loc, shifted, zero);
-  Value six = floatConstant(b, loc, type, 6.0);
+  Value six = createFloatConstant(b, loc, type, 6.0);
   return arith::MinimumFOp::create(b, loc, low, six);
 }
 
@@ -259,13 +255,13 @@ T2M_FLOAT_MATH(ConvertErf, AtenErfOp, return math::ErfOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertTanh, AtenTanhOp, return math::TanhOp::create(b, loc, x);)
 // sigmoid(x) = 1 / (1 + exp(-x))
 T2M_FLOAT_MATH(ConvertSigmoid, AtenSigmoidOp, {
-  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value one = createFloatConstant(b, loc, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
   return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
 })
 // silu(x) = x / (1 + exp(-x)), the form of PyTorch's CPU kernel.
 T2M_FLOAT_MATH(ConvertSilu, AtenSiluOp, {
-  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value one = createFloatConstant(b, loc, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
   Value denominator = arith::AddFOp::create(b, loc, one, e);
   return arith::DivFOp::create(b, loc, x, denominator);
@@ -276,16 +272,16 @@ T2M_FLOAT_MATH(ConvertSilu, AtenSiluOp, {
 T2M_FLOAT_MATH(ConvertHardsigmoid, AtenHardsigmoidOp, {
   Value clamped = relu6OfXPlus3(b, loc, x);
   return arith::DivFOp::create(b, loc, clamped,
-                               floatConstant(b, loc, x.getType(), 6.0));
+                               createFloatConstant(b, loc, x.getType(), 6.0));
 })
 T2M_FLOAT_MATH(ConvertHardswish, AtenHardswishOp, {
   Value clamped = relu6OfXPlus3(b, loc, x);
   Value product = arith::MulFOp::create(b, loc, x, clamped);
   return arith::DivFOp::create(b, loc, product,
-                               floatConstant(b, loc, x.getType(), 6.0));
+                               createFloatConstant(b, loc, x.getType(), 6.0));
 })
 T2M_FLOAT_MATH(ConvertReciprocal, AtenReciprocalOp, {
-  return arith::DivFOp::create(b, loc, floatConstant(b, loc, x.getType(), 1.0),
+  return arith::DivFOp::create(b, loc, createFloatConstant(b, loc, x.getType(), 1.0),
                                x);
 })
 T2M_FLOAT_MATH(ConvertSin, AtenSinOp, return math::SinOp::create(b, loc, x);)
@@ -321,7 +317,7 @@ T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
   if (cast<mlir::FloatType>(elementType).getWidth() < 32)
     x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
   Type type = x.getType();
-  Value one = floatConstant(b, loc, type, 1.0);
+  Value one = createFloatConstant(b, loc, type, 1.0);
   Value u = math::ExpOp::create(b, loc, x);
   Value uMinusOne = arith::SubFOp::create(b, loc, u, one);
   Value scaled = arith::DivFOp::create(
@@ -331,11 +327,11 @@ T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lhs, rhs);
   };
   Value result = arith::SelectOp::create(b, loc, equals(u, one), x, scaled);
-  Value minusOne = floatConstant(b, loc, type, -1.0);
+  Value minusOne = createFloatConstant(b, loc, type, -1.0);
   result = arith::SelectOp::create(b, loc, equals(uMinusOne, minusOne),
                                    minusOne, result);
   result = arith::SelectOp::create(
-      b, loc, equals(u, floatConstant(b, loc, type, INFINITY)), u, result);
+      b, loc, equals(u, createFloatConstant(b, loc, type, INFINITY)), u, result);
   if (type != elementType)
     result = arith::TruncFOp::create(b, loc, elementType, result);
   return result;
@@ -343,7 +339,7 @@ T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
 // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (x when u rounds to 1):
 // exact to a few ulps for small x, where log(1 + x) loses every digit.
 T2M_FLOAT_MATH(ConvertLog1p, AtenLog1pOp, {
-  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value one = createFloatConstant(b, loc, x.getType(), 1.0);
   Value u = arith::AddFOp::create(b, loc, one, x);
   Value uMinusOne = arith::SubFOp::create(b, loc, u, one);
   Value scaled = arith::DivFOp::create(
@@ -352,7 +348,7 @@ T2M_FLOAT_MATH(ConvertLog1p, AtenLog1pOp, {
   // u == inf: log(u) * x / (u - 1) would be inf / inf.
   Value isInf =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u,
-                            floatConstant(b, loc, x.getType(), INFINITY));
+                            createFloatConstant(b, loc, x.getType(), INFINITY));
   Value exact =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
   Value result = arith::SelectOp::create(b, loc, exact, x, scaled);
@@ -391,9 +387,9 @@ struct ConvertSign : ConvertUnary<AtenSignOp> {
       Value negative =
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
       Value signOfNonPositive = arith::SelectOp::create(
-          b, loc, negative, floatConstant(b, loc, type, -1.0), zero);
+          b, loc, negative, createFloatConstant(b, loc, type, -1.0), zero);
       return arith::SelectOp::create(b, loc, positive,
-                                     floatConstant(b, loc, type, 1.0),
+                                     createFloatConstant(b, loc, type, 1.0),
                                      signOfNonPositive);
     }
     Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
@@ -436,7 +432,7 @@ struct ConvertFloatClass : OpConversionPattern<OpTy> {
                                          x);
           return arith::CmpFOp::create(
               b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, x),
-              floatConstant(b, loc, x.getType(), INFINITY));
+              createFloatConstant(b, loc, x.getType(), INFINITY));
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -480,25 +476,25 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value x = args[0];
           Type t = x.getType();
-          Value half = floatConstant(b, loc, t, 0.5);
-          Value one = floatConstant(b, loc, t, 1.0);
+          Value half = createFloatConstant(b, loc, t, 0.5);
+          Value one = createFloatConstant(b, loc, t, 1.0);
           Value inner;
           if (useTanh) {
             Value cube = arith::MulFOp::create(
                 b, loc, x, arith::MulFOp::create(b, loc, x, x));
             Value poly = arith::AddFOp::create(
                 b, loc, x,
-                arith::MulFOp::create(b, loc, floatConstant(b, loc, t, 0.044715),
+                arith::MulFOp::create(b, loc, createFloatConstant(b, loc, t, 0.044715),
                                       cube));
             inner = math::TanhOp::create(
                 b, loc,
                 arith::MulFOp::create(
-                    b, loc, floatConstant(b, loc, t, 0.7978845608028654), poly));
+                    b, loc, createFloatConstant(b, loc, t, 0.7978845608028654), poly));
           } else {
             inner = math::ErfOp::create(
                 b, loc,
                 arith::MulFOp::create(
-                    b, loc, x, floatConstant(b, loc, t, 0.7071067811865476)));
+                    b, loc, x, createFloatConstant(b, loc, t, 0.7071067811865476)));
           }
           Value factor = arith::AddFOp::create(b, loc, one, inner);
           return arith::MulFOp::create(
@@ -759,8 +755,8 @@ static std::optional<StringRef> getRoundingMode(OpTy op) {
 static Value createFloatFloorDiv(OpBuilder &b, Location loc, Value lhs,
                                  Value rhs) {
   Type type = lhs.getType();
-  Value zero = floatConstant(b, loc, type, 0.0);
-  Value one = floatConstant(b, loc, type, 1.0);
+  Value zero = createFloatConstant(b, loc, type, 0.0);
+  Value one = createFloatConstant(b, loc, type, 1.0);
   auto cmp = [&](arith::CmpFPredicate predicate, Value x, Value y) {
     return arith::CmpFOp::create(b, loc, predicate, x, y);
   };
@@ -781,7 +777,7 @@ static Value createFloatFloorDiv(OpBuilder &b, Location loc, Value lhs,
   Value floored = math::FloorOp::create(b, loc, div);
   Value roundUp = cmp(arith::CmpFPredicate::OGT,
                       arith::SubFOp::create(b, loc, div, floored),
-                      floatConstant(b, loc, type, 0.5));
+                      createFloatConstant(b, loc, type, 0.5));
   floored =
       select(roundUp, arith::AddFOp::create(b, loc, floored, one), floored);
   Value signedZero = math::CopySignOp::create(b, loc, zero, quotient);
@@ -943,7 +939,7 @@ struct ConvertRoundDecimals : OpConversionPattern<AtenRoundDecimalsOp> {
         rewriter, op.getLoc(), resultType, adaptor.getSelf(),
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value x = args[0];
-          Value scale = floatConstant(b, loc, x.getType(),
+          Value scale = createFloatConstant(b, loc, x.getType(),
                                       std::pow(10.0, std::abs(decimals)));
           if (decimals >= 0)
             return arith::DivFOp::create(
@@ -987,7 +983,7 @@ struct ConvertElu : ConvertInResultDtype<AtenEluOp> {
   Value build(AtenEluOp, OpBuilder &b, Location loc, ValueRange args,
               Type) const override {
     Value x = args[0], alpha = args[1], scale = args[2], inputScale = args[3];
-    Value one = floatConstant(b, loc, x.getType(), 1.0);
+    Value one = createFloatConstant(b, loc, x.getType(), 1.0);
     Value negative = arith::MulFOp::create(
         b, loc,
         arith::SubFOp::create(
@@ -999,7 +995,7 @@ struct ConvertElu : ConvertInResultDtype<AtenEluOp> {
     Value positive = arith::MulFOp::create(b, loc, x, scale);
     Value isNonPositive = arith::CmpFOp::create(
         b, loc, arith::CmpFPredicate::OLE, x,
-        floatConstant(b, loc, x.getType(), 0.0));
+        createFloatConstant(b, loc, x.getType(), 0.0));
     return arith::SelectOp::create(b, loc, isNonPositive, negative, positive);
   }
 };

@@ -53,11 +53,6 @@ static Value castFloat(OpBuilder &b, Location loc, Value value, Type type) {
   return arith::TruncFOp::create(b, loc, type, value);
 }
 
-static Value floatConstant(OpBuilder &b, Location loc, Type type,
-                           double value) {
-  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
-}
-
 /// A linalg.generic whose loops are the dims of `inits` (all of one rank R,
 /// read through the identity) followed by one reduction loop per entry of
 /// `windowSizes` (ranged by an empty tensor of the window's shape).
@@ -675,7 +670,7 @@ static Moments computeMoments(OpBuilder &b, Location loc, Value x,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         return castFloat(nb, l, args[0], accType);
       });
-  Value countValue = floatConstant(b, loc, accType, count);
+  Value countValue = createFloatConstant(b, loc, accType, count);
   auto elementwise = [&](ValueRange inputs,
                          function_ref<Value(OpBuilder &, Location, ValueRange)>
                              body) {
@@ -701,7 +696,7 @@ static Moments computeMoments(OpBuilder &b, Location loc, Value x,
                                              ValueRange args) -> Value {
     Value root = math::SqrtOp::create(
         nb, l, arith::AddFOp::create(nb, l, args[0], epsAcc));
-    return arith::DivFOp::create(nb, l, floatConstant(nb, l, accType, 1.0),
+    return arith::DivFOp::create(nb, l, createFloatConstant(nb, l, accType, 1.0),
                                  root);
   });
   return {mean, variance, invstd};
@@ -890,7 +885,7 @@ struct ConvertBatchNormTraining : OpConversionPattern<OpTy> {
             Value root = math::SqrtOp::create(
                 b, l, arith::AddFOp::create(b, l, args[0], epsAcc));
             return arith::DivFOp::create(
-                b, l, floatConstant(b, l, accType, 1.0), root);
+                b, l, createFloatConstant(b, l, accType, 1.0), root);
           });
     }
 
@@ -947,9 +942,9 @@ struct ConvertBatchNormTraining : OpConversionPattern<OpTy> {
         results.push_back(castTensor(rewriter, loc, runningVar,
                                      resultTypes[4]));
       } else {
-        Value keep = floatConstant(rewriter, loc, accType, 1.0 - momentum);
-        Value take = floatConstant(rewriter, loc, accType, momentum);
-        Value unbias = floatConstant(rewriter, loc, accType,
+        Value keep = createFloatConstant(rewriter, loc, accType, 1.0 - momentum);
+        Value take = createFloatConstant(rewriter, loc, accType, momentum);
+        Value unbias = createFloatConstant(rewriter, loc, accType,
                                      static_cast<double>(count) /
                                          static_cast<double>(count - 1));
         auto update = [&](Value running, Value batch, bool unbiased,
@@ -1200,19 +1195,19 @@ static Value reflectCoordinate(OpBuilder &b, Location loc, Value x,
                                int64_t twiceLow, int64_t twiceHigh) {
   Type type = x.getType();
   if (twiceLow == twiceHigh)
-    return floatConstant(b, loc, type, 0.0);
-  Value low = floatConstant(b, loc, type, twiceLow / 2.0);
-  Value span = floatConstant(b, loc, type, (twiceHigh - twiceLow) / 2.0);
+    return createFloatConstant(b, loc, type, 0.0);
+  Value low = createFloatConstant(b, loc, type, twiceLow / 2.0);
+  Value span = createFloatConstant(b, loc, type, (twiceHigh - twiceLow) / 2.0);
   Value distance =
       math::AbsFOp::create(b, loc, arith::SubFOp::create(b, loc, x, low));
   Value extra = arith::RemFOp::create(b, loc, distance, span);
   Value flips = math::FloorOp::create(
       b, loc, arith::DivFOp::create(b, loc, distance, span));
-  Value two = floatConstant(b, loc, type, 2.0);
+  Value two = createFloatConstant(b, loc, type, 2.0);
   Value even = arith::CmpFOp::create(
       b, loc, arith::CmpFPredicate::OEQ,
       arith::RemFOp::create(b, loc, flips, two),
-      floatConstant(b, loc, type, 0.0));
+      createFloatConstant(b, loc, type, 0.0));
   return arith::SelectOp::create(
       b, loc, even, arith::AddFOp::create(b, loc, extra, low),
       arith::AddFOp::create(b, loc, arith::SubFOp::create(b, loc, span, extra),
@@ -1280,15 +1275,15 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                         b, l, grid,
                         ValueRange{n, h, w, cstIndex(b, l, component)}),
                     acc);
-                Value one = floatConstant(b, l, acc, 1.0);
+                Value one = createFloatConstant(b, l, acc, 1.0);
                 Value x;
                 if (alignCorners)
                   x = arith::MulFOp::create(
                       b, l,
                       arith::DivFOp::create(
                           b, l, arith::AddFOp::create(b, l, g, one),
-                          floatConstant(b, l, acc, 2.0)),
-                      floatConstant(b, l, acc, size - 1));
+                          createFloatConstant(b, l, acc, 2.0)),
+                      createFloatConstant(b, l, acc, size - 1));
                 else
                   x = arith::DivFOp::create(
                       b, l,
@@ -1296,18 +1291,18 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                           b, l,
                           arith::MulFOp::create(
                               b, l, arith::AddFOp::create(b, l, g, one),
-                              floatConstant(b, l, acc, size)),
+                              createFloatConstant(b, l, acc, size)),
                           one),
-                      floatConstant(b, l, acc, 2.0));
+                      createFloatConstant(b, l, acc, 2.0));
                 if (padding == 2)
                   x = alignCorners
                           ? reflectCoordinate(b, l, x, 0, 2 * (size - 1))
                           : reflectCoordinate(b, l, x, -1, 2 * size - 1);
                 if (padding != 0)
                   x = arith::MinimumFOp::create(
-                      b, l, floatConstant(b, l, acc, size - 1),
+                      b, l, createFloatConstant(b, l, acc, size - 1),
                       arith::MaximumFOp::create(
-                          b, l, x, floatConstant(b, l, acc, 0.0)));
+                          b, l, x, createFloatConstant(b, l, acc, 0.0)));
                 return x;
               };
               Value x = coordinate(0, width), y = coordinate(1, height);
@@ -1318,13 +1313,13 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                                    Value &inside) -> Value {
                   Value lowOk = arith::CmpFOp::create(
                       b, l, arith::CmpFPredicate::OGE, v,
-                      floatConstant(b, l, acc, 0.0));
+                      createFloatConstant(b, l, acc, 0.0));
                   Value highOk = arith::CmpFOp::create(
                       b, l, arith::CmpFPredicate::OLT, v,
-                      floatConstant(b, l, acc, size));
+                      createFloatConstant(b, l, acc, size));
                   inside = arith::AndIOp::create(b, l, lowOk, highOk);
                   Value safe = arith::SelectOp::create(
-                      b, l, inside, v, floatConstant(b, l, acc, 0.0));
+                      b, l, inside, v, createFloatConstant(b, l, acc, 0.0));
                   return arith::IndexCastOp::create(
                       b, l, b.getIndexType(),
                       arith::FPToSIOp::create(b, l, b.getI64Type(), safe));
@@ -1339,14 +1334,14 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                     acc);
                 return arith::SelectOp::create(
                     b, l, arith::AndIOp::create(b, l, insideX, insideY), value,
-                    floatConstant(b, l, acc, 0.0));
+                    createFloatConstant(b, l, acc, 0.0));
               };
               Value out;
               if (mode == 1) {
                 out = at(math::RoundEvenOp::create(b, l, x),
                          math::RoundEvenOp::create(b, l, y));
               } else {
-                Value one = floatConstant(b, l, acc, 1.0);
+                Value one = createFloatConstant(b, l, acc, 1.0);
                 Value x0 = math::FloorOp::create(b, l, x);
                 Value y0 = math::FloorOp::create(b, l, y);
                 Value x1 = arith::AddFOp::create(b, l, x0, one);
@@ -1455,7 +1450,7 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
                                     ValueRange{empty})
           .getResult(0);
     };
-    Value accInit = filled(accType, floatConstant(rewriter, loc, acc, 0.0));
+    Value accInit = filled(accType, createFloatConstant(rewriter, loc, acc, 0.0));
     Value countInit = filled(
         countType,
         arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0)));
@@ -1591,14 +1586,14 @@ static Value accumulateDistance(OpBuilder &b, Location loc, Value acc,
     term = arith::UIToFPOp::create(
         b, loc, type,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, difference,
-                              floatConstant(b, loc, type, 0.0)));
+                              createFloatConstant(b, loc, type, 0.0)));
   else if (p == 1.0)
     term = magnitude;
   else if (p == 2.0)
     term = arith::MulFOp::create(b, loc, magnitude, magnitude);
   else
     term = math::PowFOp::create(b, loc, magnitude,
-                                floatConstant(b, loc, type, p));
+                                createFloatConstant(b, loc, type, p));
   return arith::AddFOp::create(b, loc, acc, term);
 }
 
@@ -1609,7 +1604,7 @@ static Value finishDistance(OpBuilder &b, Location loc, Value acc, double p) {
   if (p == 2.0)
     return math::SqrtOp::create(b, loc, acc);
   return math::PowFOp::create(b, loc, acc,
-                              floatConstant(b, loc, acc.getType(), 1.0 / p));
+                              createFloatConstant(b, loc, acc.getType(), 1.0 / p));
 }
 
 /// _cdist_forward(x1 [B..., P, M], x2 [B..., R, M], p, compute_mode):

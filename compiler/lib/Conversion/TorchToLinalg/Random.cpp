@@ -36,10 +36,6 @@ Value constantI64(OpBuilder &b, Location loc, uint64_t value) {
   return arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(value), 64);
 }
 
-Value constantFloat(OpBuilder &b, Location loc, Type type, double value) {
-  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
-}
-
 /// 64 random bits for the counter `counter` (i64) under `key` (i64).
 Value randomBits(OpBuilder &b, Location loc, Value key, Value counter) {
   auto xorShift = [&](Value x, uint64_t shift) {
@@ -76,7 +72,7 @@ Value uniform(OpBuilder &b, Location loc, Value bits, mlir::FloatType type,
   Value value = arith::UIToFPOp::create(b, loc, type, top);
   return arith::MulFOp::create(
       b, loc, value,
-      constantFloat(b, loc, type,
+      createFloatConstant(b, loc, type,
                     std::ldexp(1.0, -static_cast<int>(precision))));
 }
 
@@ -204,7 +200,7 @@ struct ConvertRandomFactory : OpConversionPattern<OpTy> {
           Value u1 = uniform(b, l, randomBits(b, l, key, first), type, precision);
           Value u2 =
               uniform(b, l, randomBits(b, l, key, second), type, precision);
-          Value one = constantFloat(b, l, type, 1.0);
+          Value one = createFloatConstant(b, l, type, 1.0);
           // 1 - u1 is in (0, 1]: the logarithm is finite.
           Value log = math::LogOp::create(
               b, l, arith::SubFOp::create(b, l, one, u1));
@@ -212,11 +208,11 @@ struct ConvertRandomFactory : OpConversionPattern<OpTy> {
               b, l,
               arith::MulFOp::create(
                   b, l,
-                  constantFloat(b, l, type, -2.0),
+                  createFloatConstant(b, l, type, -2.0),
                   log));
           Value angle = arith::MulFOp::create(
               b, l,
-              constantFloat(b, l, type, 2 * llvm::numbers::pi),
+              createFloatConstant(b, l, type, 2 * llvm::numbers::pi),
               u2);
           Value normal = arith::MulFOp::create(
               b, l, radius, math::CosOp::create(b, l, angle));
@@ -268,9 +264,9 @@ struct ConvertAtenNativeDropout : OpConversionPattern<AtenNativeDropoutOp> {
     mlir::FloatType type = computeType(element);
     Value pCompute = convertScalar(rewriter, loc, p, rewriter.getF64Type());
     Value oneF64 =
-        constantFloat(rewriter, loc, rewriter.getF64Type(), 1.0);
+        createFloatConstant(rewriter, loc, rewriter.getF64Type(), 1.0);
     Value zeroF64 =
-        constantFloat(rewriter, loc, rewriter.getF64Type(), 0.0);
+        createFloatConstant(rewriter, loc, rewriter.getF64Type(), 0.0);
     Value keepProbability = arith::SubFOp::create(rewriter, loc, oneF64, pCompute);
     Value noneKept = arith::CmpFOp::create(rewriter, loc,
                                            arith::CmpFPredicate::OEQ,

@@ -504,3 +504,10 @@ LogicalResult torch_to_linalg::reportFailure(ConversionPatternRewriter &rewriter
     (*failureReasons)[op->getLoc()] = reason.str();
   return rewriter.notifyMatchFailure(op, reason);
 }
+
+Value mlir::torch2mlir::torch_to_linalg::createFloatConstant(OpBuilder &b,
+                                                            Location loc,
+                                                            Type type,
+                                                            double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}

@@ -104,6 +104,9 @@ Value createMinMax(OpBuilder &b, Location loc, Value lhs, Value rhs, Type dtype,
 /// range (unsigned for ui8 and bool) otherwise.
 Value createExtremeValue(OpBuilder &b, Location loc, Type dtype, bool highest);
 
+/// An arith.constant of the float `type` holding `value` (rounded to it).
+Value createFloatConstant(OpBuilder &b, Location loc, Type type, double value);
+
 /// The smallest (for max) value of `type`: -inf for floats, INT_MIN for ints.
 Value createLowestValue(OpBuilder &b, Location loc, Type type);
 
