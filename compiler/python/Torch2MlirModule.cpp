@@ -43,8 +43,12 @@ public:
   ~ObjectJit() { torch2mlirObjectJitDestroy(jit); }
 
   uint64_t lookup(const std::string &name) {
-    return torch2mlirObjectJitLookup(
-        jit, mlirStringRefCreate(name.data(), name.size()));
+    std::string error;
+    uint64_t address = torch2mlirObjectJitLookup(
+        jit, mlirStringRefCreate(name.data(), name.size()), appendTo, &error);
+    if (!address)
+      throw std::runtime_error(error);
+    return address;
   }
 
 private:
@@ -113,5 +117,7 @@ NB_MODULE(_torch2mlir, m) {
            "Links `object`; external symbols resolve in the process and "
            "in `shared_libs`. Raises RuntimeError on failure.")
       .def("lookup", &ObjectJit::lookup, nb::arg("name"),
-           "The address of symbol `name`, or 0.");
+           "The address of symbol `name`. Raises RuntimeError with the "
+           "JIT's reason if it has none or a symbol it needs does not "
+           "resolve.");
 }

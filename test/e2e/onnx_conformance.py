@@ -117,6 +117,10 @@ def compare(expected: np.ndarray, actual: np.ndarray, what: str) -> str:
         return f"{what}: shape {actual.shape}, expected {expected.shape}"
     if actual.dtype != expected.dtype:
         return f"{what}: dtype {actual.dtype}, expected {expected.dtype}"
+    if expected.dtype.name == "bfloat16":
+        # ml_dtypes' bfloat16 is not an np.floating: compare its values
+        # (exactly widened to float32) so that NaN matches NaN.
+        expected, actual = expected.astype(np.float32), actual.astype(np.float32)
     if np.issubdtype(expected.dtype, np.floating):
         close = np.isclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True)
     else:

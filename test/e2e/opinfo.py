@@ -858,6 +858,15 @@ def main(argv: list[str] | None = None) -> int:
         help="a JSON of an earlier run: keep its pairs that this run does not "
         "select (rerun a subset after a fix, e.g. --update reports/opinfo.json -k softmax)",
     )
+    parser.add_argument(
+        "--core", action="store_true", help="only the OpInfos of Core ATen ops"
+    )
+    parser.add_argument(
+        "--not-passing",
+        action="store_true",
+        help="with --update: only the pairs that did not pass in that run "
+        "(rerun what a change may have fixed)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -869,6 +878,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             f"unknown ops {unknown}; names are OpInfo full names, e.g. add, max.reduction_with_dim"
         )
+    if args.not_passing and not args.update:
+        parser.error("--not-passing needs --update")
     if args.sample is not None:
         if len(args.op) != 1 or len(args.dtype) != 1:
             parser.error("--sample needs exactly one --op and one --dtype")
@@ -880,13 +891,25 @@ def main(argv: list[str] | None = None) -> int:
         for name in sorted(ops)
         if (not args.op or name in args.op) and args.filter in name
     ]
+    passed_before: set[tuple[str, str]] = set()
+    if args.not_passing:
+        passed_before = {
+            (p["op"], p["dtype"])
+            for p in json.loads(args.update.read_text())["pairs"]
+            if p["status"] in ("pass", "not in scope")
+        }
     pairs, out_of_scope, core_ops = [], {}, set()
     for opinfo in selected:
-        if is_core_aten(opinfo, core_names):
+        core = is_core_aten(opinfo, core_names)
+        if args.core and not core:
+            continue
+        if core:
             core_ops.add(opinfo.full_name)
         reason = scope_reason(opinfo)
         for dtype in op_dtypes(opinfo):
             if args.dtype and dtype not in args.dtype:
+                continue
+            if (opinfo.full_name, dtype) in passed_before:
                 continue
             pairs.append((opinfo.full_name, dtype))
             if reason:
@@ -929,6 +952,8 @@ def main(argv: list[str] | None = None) -> int:
         "filter": args.filter,
         "ops": args.op,
         "dtypes": args.dtype,
+        "core_only": args.core,
+        "not_passing_only": args.not_passing,
         "updated": str(args.update or ""),
     }
     if args.json:

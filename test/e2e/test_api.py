@@ -146,3 +146,27 @@ def test_auto_decompositions_lower_defined_ops_directly() -> None:
         core = torch2mlir.compile(model, (x,), decompositions="core-aten", cache=False)
         torch.testing.assert_close(auto(x), expected)
         torch.testing.assert_close(core(x), expected)
+
+
+def test_a_symbol_that_does_not_resolve_is_named() -> None:
+    """Code calling a function that neither the process nor the runtime
+    defines fails to link with a CompileError naming the symbol (it read
+    "no function main" before: the JIT links at the first lookup)."""
+    from torch2mlir import ir
+    from torch2mlir.runtime.refbackend import RefBackendModule
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(
+            """
+            llvm.func @torch2mlir_test_no_such_function()
+            llvm.func @_mlir_ciface_main() {
+              llvm.call @torch2mlir_test_no_such_function() : () -> ()
+              llvm.return
+            }
+            """
+        )
+        with pytest.raises(torch2mlir.CompileError) as info:
+            RefBackendModule(module, "main", [], [], cache=False)
+    message = str(info.value)
+    assert "torch2mlir_test_no_such_function" in message, message
+    assert "@main" in message, message

@@ -208,12 +208,13 @@ Torch2MlirObjectJit torch2mlirObjectJitCreate(MlirStringRef object,
   return Torch2MlirObjectJit{jit->release()};
 }
 
-uint64_t torch2mlirObjectJitLookup(Torch2MlirObjectJit jit,
-                                   MlirStringRef name) {
+uint64_t torch2mlirObjectJitLookup(Torch2MlirObjectJit jit, MlirStringRef name,
+                                   MlirStringCallback onError,
+                                   void *userData) {
   auto *session = static_cast<llvm::orc::LLJIT *>(jit.ptr);
   auto address = session->lookup(unwrap(name));
   if (!address) {
-    llvm::consumeError(address.takeError());
+    report(onError, userData, llvm::toString(address.takeError()));
     return 0;
   }
   return address->getValue();

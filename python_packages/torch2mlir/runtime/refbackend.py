@@ -339,9 +339,15 @@ class RefBackendModule:
         if vector_math_library() is not None:
             libraries.append(vector_math_library())
         self._jit = _torch2mlir.ObjectJit(object_code, libraries)
-        address = self._jit.lookup("_mlir_ciface_" + func_name)
-        if not address:
-            raise CompileError(f"the compiled code has no function {func_name}")
+        try:
+            address = self._jit.lookup("_mlir_ciface_" + func_name)
+        except RuntimeError as error:
+            raise CompileError(
+                f"linking the compiled code of @{func_name} failed: {error}. A "
+                "symbol that does not resolve is a runtime function the "
+                "code calls but neither the process nor the torch2mlir "
+                "runtime defines; please report it with the program"
+            ) from error
         arity = len(inputs) + len(outputs)
         self._function = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * arity))(address)
         #: Whether the program has random ops (rand, randn, randperm,

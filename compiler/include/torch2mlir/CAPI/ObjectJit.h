@@ -42,9 +42,12 @@ MLIR_CAPI_EXPORTED Torch2MlirObjectJit torch2mlirObjectJitCreate(
     const MlirStringRef *sharedLibs, MlirStringCallback onError,
     void *userData);
 
-/// The address of symbol `name` in `jit`, or 0 if it has none.
-MLIR_CAPI_EXPORTED uint64_t torch2mlirObjectJitLookup(Torch2MlirObjectJit jit,
-                                                      MlirStringRef name);
+/// The address of symbol `name` in `jit`. On failure (no such symbol, or
+/// one it needs does not resolve: the JIT links lazily, at the first lookup)
+/// calls `onError` with the JIT's reason and returns 0.
+MLIR_CAPI_EXPORTED uint64_t torch2mlirObjectJitLookup(
+    Torch2MlirObjectJit jit, MlirStringRef name, MlirStringCallback onError,
+    void *userData);
 
 /// Frees the session and its code.
 MLIR_CAPI_EXPORTED void torch2mlirObjectJitDestroy(Torch2MlirObjectJit jit);
