@@ -11,7 +11,8 @@ is exported with the Core ATen decompositions, which keep these ops.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import torch
@@ -184,9 +185,7 @@ def test_index_put_bool_mask_after_none() -> None:
     x = torch.randn(2, 5, 3)
     mask = torch.tensor([True, False, True, True, False])
     v = torch.randn(2, 3, 3)
-    check(
-        lambda x, m, v: torch.ops.aten.index_put(x, [None, m], v, True), x, mask, v
-    )
+    check(lambda x, m, v: torch.ops.aten.index_put(x, [None, m], v, True), x, mask, v)
 
 
 def test_index_put_dynamic() -> None:
@@ -429,7 +428,8 @@ def test_repeat_bool_and_dynamic() -> None:
 
 
 @pytest.mark.parametrize(
-    ("offset", "dim1", "dim2"), [(0, 0, 1), (1, 0, 1), (-2, 1, 0), (2, -1, 0), (7, 0, 2)]
+    ("offset", "dim1", "dim2"),
+    [(0, 0, 1), (1, 0, 1), (-2, 1, 0), (2, -1, 0), (7, 0, 2)],
 )
 def test_diagonal(offset: int, dim1: int, dim2: int) -> None:
     x = torch.arange(60.0).reshape(3, 4, 5)
@@ -464,7 +464,9 @@ def test_slice_and_cat_at_the_end() -> None:
 
 
 def test_index_select_0d() -> None:
-    check(lambda x, i: torch.index_select(x, 0, i), torch.tensor(2.5), torch.tensor([0]))
+    check(
+        lambda x, i: torch.index_select(x, 0, i), torch.tensor(2.5), torch.tensor([0])
+    )
     check(lambda x, i: torch.index_select(x, -1, i), torch.tensor(2.5), torch.tensor(0))
 
 
@@ -521,7 +523,9 @@ def test_nonzero_inside_the_program() -> None:
         torch.tensor([[True, False], [False, True]]),
         inputs=(torch.tensor([[True, True], [False, True]]),),
     )
-    check(lambda x: torch.nonzero(x).sum(0), torch.tensor([[0, 3, 0]], dtype=torch.int8))
+    check(
+        lambda x: torch.nonzero(x).sum(0), torch.tensor([[0, 3, 0]], dtype=torch.int8)
+    )
 
 
 def test_nonzero_as_output_is_a_clear_error() -> None:
@@ -529,3 +533,36 @@ def test_nonzero_as_output_is_a_clear_error() -> None:
     # data-dependent output size cannot be returned.
     with pytest.raises(torch2mlir.CompileError, match="dynamic shape"):
         check(lambda x: torch.nonzero(x), torch.randn(3, 2))
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_reduce_overload(reduce: str) -> None:
+    x = torch.arange(1.0, 13.0).reshape(3, 4)
+    index = torch.tensor([[0, 1, 0, 2], [2, 1, 0, 0]])
+    src = torch.arange(2.0, 10.0).reshape(2, 4)
+    check(lambda x, i, s: torch.scatter(x, 0, i, s, reduce=reduce), x, index, src)
+    check(lambda x, i: torch.scatter(x, 1, i, 2.0, reduce=reduce), x, index[:, :2])
+
+
+@pytest.mark.parametrize(("offset", "dim1", "dim2"), [(0, 0, 1), (1, 1, 0), (-1, 0, 2)])
+def test_diagonal_scatter(offset: int, dim1: int, dim2: int) -> None:
+    x = torch.zeros(3, 4, 5)
+    src = torch.diagonal(x, offset, dim1, dim2)
+    src = torch.arange(src.numel(), dtype=torch.float32).reshape(src.shape) + 1
+    check(lambda x, s: torch.diagonal_scatter(x, s, offset, dim1, dim2), x, src)
+
+
+def test_as_strided_scatter() -> None:
+    x = torch.zeros(12, dtype=torch.int64)
+    src = torch.arange(1, 7).reshape(3, 2)
+    check(lambda x, s: torch.as_strided_scatter(x, s, (3, 2), (4, 1), 1), x, src)
+
+
+def test_new_empty_and_empty_permuted_shapes() -> None:
+    x = torch.ones(2, 3, dtype=torch.int32)
+    check(lambda x: x.new_empty((4, 1)), x, exact_values_only=True)
+    check(lambda x: x.new_empty_strided((2, 2), (1, 2)), x, exact_values_only=True)
+    check(
+        lambda x: torch.empty_permuted((2, 3, 4), (2, 0, 1)) * 0 + x.sum(),
+        x,
+    )

@@ -443,8 +443,7 @@ class FxImporter:
             result_types = [self.value_type(v, what) for v in vals]
             op_name = f"torch.{name}"
             returns_list = (
-                len(schema.returns) == 1
-                and schema.returns[0].type.kind() == "ListType"
+                len(schema.returns) == 1 and schema.returns[0].type.kind() == "ListType"
             )
             if self.context.is_registered_operation(op_name) and returns_list:
                 # A list result (split_with_sizes -> Tensor[]): the op makes
