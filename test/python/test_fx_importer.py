@@ -187,7 +187,7 @@ def test_list_result_imports_as_list_unpack() -> None:
     )
     assert "torch.aten.split_with_sizes" in raw and "-> !torch.list<vtensor>" in raw
     assert (
-        "torch.prim.ListUnpack %0 : !torch.list<vtensor> -> "
+        "torch.prim.ListUnpack %1 : !torch.list<vtensor> -> "
         "!torch.vtensor<[2,1],f32>, !torch.vtensor<[2,3],f32>" in raw
     ), raw
     lowered = str(
