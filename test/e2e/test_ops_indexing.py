@@ -569,3 +569,17 @@ def test_new_empty_and_empty_permuted_shapes() -> None:
         x,
         exact_values_only=True,
     )
+
+
+def test_gather_0d_and_empty_index() -> None:
+    # A 0-d input or index counts as 1-d of one element; an empty index
+    # gives an empty result whatever its rank.
+    x = torch.tensor(3.5)
+    check(lambda x, i: torch.gather(x, 0, i), x, torch.tensor([0]))
+    check(lambda x, i: torch.gather(x, 0, i), x, torch.tensor(0))
+    check(lambda x, i: torch.gather(x, 0, i), torch.randn(5), torch.tensor(3))
+    check(
+        lambda x, i: torch.gather(x, 0, i),
+        torch.randn(5),
+        torch.zeros(2, 0, dtype=torch.int64),
+    )
