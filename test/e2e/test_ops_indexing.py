@@ -507,9 +507,11 @@ def test_empty_shapes_and_dtypes() -> None:
         torch.zeros(2),
         exact_values_only=True,
     )
+    # Eager's contents are arbitrary (maybe NaN): only dtypes and shapes.
     check(
-        lambda x: torch.empty_strided((2, 3), (1, 2)) * 0 + x,
+        lambda x: (torch.empty_strided((2, 3), (1, 2)), x + 1),
         torch.ones(3),
+        exact_values_only=True,
     )
 
 
@@ -533,3 +535,51 @@ def test_nonzero_as_output_is_a_clear_error() -> None:
     # data-dependent output size cannot be returned.
     with pytest.raises(torch2mlir.CompileError, match="dynamic shape"):
         check(lambda x: torch.nonzero(x), torch.randn(3, 2))
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_reduce_overload(reduce: str) -> None:
+    x = torch.arange(1.0, 13.0).reshape(3, 4)
+    index = torch.tensor([[0, 1, 0, 2], [2, 1, 0, 0]])
+    src = torch.arange(2.0, 10.0).reshape(2, 4)
+    check(lambda x, i, s: torch.scatter(x, 0, i, s, reduce=reduce), x, index, src)
+    check(lambda x, i: torch.scatter(x, 1, i, 2.0, reduce=reduce), x, index[:, :2])
+
+
+@pytest.mark.parametrize(("offset", "dim1", "dim2"), [(0, 0, 1), (1, 1, 0), (-1, 0, 2)])
+def test_diagonal_scatter(offset: int, dim1: int, dim2: int) -> None:
+    x = torch.zeros(3, 4, 5)
+    src = torch.diagonal(x, offset, dim1, dim2)
+    src = torch.arange(src.numel(), dtype=torch.float32).reshape(src.shape) + 1
+    check(lambda x, s: torch.diagonal_scatter(x, s, offset, dim1, dim2), x, src)
+
+
+def test_as_strided_scatter() -> None:
+    x = torch.zeros(12, dtype=torch.int64)
+    src = torch.arange(1, 7).reshape(3, 2)
+    check(lambda x, s: torch.as_strided_scatter(x, s, (3, 2), (4, 1), 1), x, src)
+
+
+def test_new_empty_and_empty_permuted_shapes() -> None:
+    x = torch.ones(2, 3, dtype=torch.int32)
+    check(lambda x: x.new_empty((4, 1)), x, exact_values_only=True)
+    check(lambda x: x.new_empty_strided((2, 2), (1, 2)), x, exact_values_only=True)
+    check(
+        lambda x: (torch.empty_permuted((2, 3, 4), (2, 0, 1)), x + 1),
+        x,
+        exact_values_only=True,
+    )
+
+
+def test_gather_0d_and_empty_index() -> None:
+    # A 0-d input or index counts as 1-d of one element; an empty index
+    # gives an empty result whatever its rank.
+    x = torch.tensor(3.5)
+    check(lambda x, i: torch.gather(x, 0, i), x, torch.tensor([0]))
+    check(lambda x, i: torch.gather(x, 0, i), x, torch.tensor(0))
+    check(lambda x, i: torch.gather(x, 0, i), torch.randn(5), torch.tensor(3))
+    check(
+        lambda x, i: torch.gather(x, 0, i),
+        torch.randn(5),
+        torch.zeros(2, 0, dtype=torch.int64),
+    )

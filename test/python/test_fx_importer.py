@@ -170,3 +170,41 @@ def test_bool_tensors_are_bytes_in_memory() -> None:
     result = compiled(mask, x)
     assert result.dtype == torch.bool
     assert torch.equal(result, Flip()(mask, x))
+
+
+def test_list_result_imports_as_list_unpack() -> None:
+    # split_with_sizes returns Tensor[]: the op makes the list and
+    # prim.ListUnpack gives its typed pieces; decomposition makes them
+    # slices.
+    class Split(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            return torch.split(x, [1, 3], dim=1)
+
+    raw = str(
+        export_and_import(
+            Split(), torch.randn(2, 4), output_type="raw", decompositions="none"
+        )
+    )
+    assert "torch.aten.split_with_sizes" in raw and "-> !torch.list<vtensor>" in raw
+    assert (
+        "torch.prim.ListUnpack %1 : !torch.list<vtensor> -> "
+        "!torch.vtensor<[2,1],f32>, !torch.vtensor<[2,3],f32>" in raw
+    ), raw
+    lowered = str(
+        export_and_import(
+            Split(), torch.randn(2, 4), output_type="torch", decompositions="none"
+        )
+    )
+    assert "ListUnpack" not in lowered and lowered.count("torch.aten.slice.Tensor") == 2
+
+
+def test_size_assertions_of_data_dependent_sizes_are_not_imported() -> None:
+    # nonzero's row count is data-dependent: torch.export asserts u0 >= 0
+    # with operator.ge on the symbolic size; neither is imported.
+    class Nonzero(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.nonzero(x)
+
+    raw = str(export_and_import(Nonzero(), torch.randn(3, 2), output_type="raw"))
+    assert "torch.aten.nonzero" in raw and "!torch.vtensor<[?,2],si64>" in raw
+    assert "torch.operator" not in raw

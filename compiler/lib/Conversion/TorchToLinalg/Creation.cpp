@@ -151,10 +151,12 @@ struct ConvertAtenArangeStartStep : OpConversionPattern<AtenArangeStartStepOp> {
   }
 };
 
-/// empty.memory_format(size, ...) and empty_strided(size, stride, ...):
-/// PyTorch leaves the contents undefined; here they are zeros, so that no
-/// uninitialized memory is ever read. Strides and memory formats only
-/// describe a layout, which value semantics does not have.
+/// empty.memory_format(size, ...), empty_strided(size, stride, ...),
+/// empty_permuted(size, physical_layout, ...), new_empty(self, size, ...)
+/// and new_empty_strided(self, size, stride, ...): PyTorch leaves the
+/// contents undefined; here they are zeros, so that no uninitialized memory
+/// is ever read. Strides, memory formats and physical layouts only describe
+/// a layout, which value semantics does not have.
 template <typename OpTy>
 struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -212,9 +214,13 @@ void mlir::torch2mlir::populateCreationPatternsAndLegality(
                ConvertFillFactory<AtenScalarTensorOp>,
                ConvertAtenArangeStartStep>(typeConverter, context);
   target.addIllegalOp<AtenFillScalarOp, AtenEmptyMemoryFormatOp,
-                      AtenEmptyStridedOp>();
+                      AtenEmptyStridedOp, AtenEmptyPermutedOp, AtenNewEmptyOp,
+                      AtenNewEmptyStridedOp>();
   patterns.add<ConvertFillFactory<AtenFillScalarOp>,
                ConvertEmptyFactory<AtenEmptyMemoryFormatOp>,
-               ConvertEmptyFactory<AtenEmptyStridedOp>>(typeConverter,
-                                                        context);
+               ConvertEmptyFactory<AtenEmptyStridedOp>,
+               ConvertEmptyFactory<AtenEmptyPermutedOp>,
+               ConvertEmptyFactory<AtenNewEmptyOp>,
+               ConvertEmptyFactory<AtenNewEmptyStridedOp>>(typeConverter,
+                                                           context);
 }

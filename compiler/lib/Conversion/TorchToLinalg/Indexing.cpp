@@ -213,13 +213,38 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
     dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
       return reportFailure(rewriter, op, "dim out of range");
+    Location loc = op.getLoc();
+    if (isIndexTensor(op.getIndex()) && resultType.hasStaticShape() &&
+        resultType.getNumElements() == 0) {
+      // An empty index (PyTorch does not check its rank then).
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          op, resultType.getShape(), resultType.getElementType());
+      return success();
+    }
+    if (isIndexTensor(op.getIndex()) && rank <= 1 &&
+        indexType.getRank() <= 1 && (rank == 0 || indexType.getRank() == 0)) {
+      // A 0-d input or index counts as 1-d of one element: gather in 1-d.
+      auto as1d = [&](Value value, RankedTensorType type) {
+        return createReshape(
+            rewriter, loc, value,
+            RankedTensorType::get({type.getRank() == 0 ? 1 : type.getDimSize(0)},
+                                  type.getElementType()));
+      };
+      input = as1d(input, inputType);
+      index = as1d(index, indexType);
+      auto flatType = RankedTensorType::get(
+          cast<RankedTensorType>(index.getType()).getShape(),
+          resultType.getElementType());
+      Value result = createIndexedGeneric(
+          rewriter, loc, flatType, {getSize(rewriter, loc, index, 0)}, index,
+          rewriter.getMultiDimIdentityMap(1), readAlongDim(input, 0, 1));
+      rewriter.replaceOp(op, createReshape(rewriter, loc, result, resultType));
+      return success();
+    }
     if (!isIndexTensor(op.getIndex()) || indexType.getRank() != rank)
       return reportFailure(rewriter, op,
                            "index must be an integer tensor of the input's "
                            "rank");
-    if (rank == 0)
-      return reportFailure(rewriter, op, "unsupported: 0-d gather");
-    Location loc = op.getLoc();
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(getSize(rewriter, loc, index, i));

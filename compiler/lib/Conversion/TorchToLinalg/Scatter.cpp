@@ -217,6 +217,35 @@ template <> struct ScatterTraits<AtenScatterReduceTwoOp> {
   }
 };
 
+/// The reduce argument of scatter.reduce and scatter.value_reduce.
+static FailureOr<Reduction> matchScatterReduce(Value reduce) {
+  auto str = reduce.getDefiningOp<ConstantStrOp>();
+  if (!str)
+    return failure();
+  return llvm::StringSwitch<FailureOr<Reduction>>(str.getValue())
+      .Case("add", Reduction::Sum)
+      .Case("multiply", Reduction::Prod)
+      .Default(failure());
+}
+template <> struct ScatterTraits<AtenScatterReduceOp> {
+  static Value src(AtenScatterReduceOp::Adaptor a) { return a.getSrc(); }
+  static Value value(AtenScatterReduceOp::Adaptor) { return {}; }
+  static FailureOr<Reduction> reduction(AtenScatterReduceOp op) {
+    return matchScatterReduce(op.getReduce());
+  }
+  static FailureOr<bool> includeSelf(AtenScatterReduceOp) { return true; }
+};
+template <> struct ScatterTraits<AtenScatterValueReduceOp> {
+  static Value src(AtenScatterValueReduceOp::Adaptor) { return {}; }
+  static Value value(AtenScatterValueReduceOp::Adaptor a) {
+    return a.getValue();
+  }
+  static FailureOr<Reduction> reduction(AtenScatterValueReduceOp op) {
+    return matchScatterReduce(op.getReduce());
+  }
+  static FailureOr<bool> includeSelf(AtenScatterValueReduceOp) { return true; }
+};
+
 /// scatter(self, dim, index, src|value) and its reductions: for each
 /// position p of `index`, result[p with p[dim] = index[p]] (op)= src[p] (or
 /// the scalar value). scatter_reduce with include_self=False first sets the
@@ -238,8 +267,9 @@ struct ConvertAtenScatter : OpConversionPattern<OpTy> {
     FailureOr<Reduction> reduction = Traits::reduction(op);
     if (failed(reduction))
       return reportFailure(rewriter, op,
-                           "reduce must be a constant \"sum\", \"prod\", "
-                           "\"mean\", \"amax\" or \"amin\"");
+                           "unsupported: this reduce (scatter_reduce takes a "
+                           "constant \"sum\", \"prod\", \"mean\", \"amax\" "
+                           "or \"amin\"; scatter \"add\" or \"multiply\")");
     FailureOr<bool> includeSelf = Traits::includeSelf(op);
     if (failed(includeSelf))
       return reportFailure(rewriter, op, "include_self must be a constant");
@@ -856,6 +886,129 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
   }
 };
 
+/// diagonal_scatter(self, src, offset, dim1, dim2): self with the
+/// diagonal that diagonal(self, offset, dim1, dim2) reads replaced by src
+/// (whose last dim runs along the diagonal).
+struct ConvertAtenDiagonalScatter
+    : OpConversionPattern<AtenDiagonalScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenDiagonalScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    Value self = adaptor.getSelf(), src = adaptor.getSrc();
+    auto selfType = cast<RankedTensorType>(self.getType());
+    int64_t rank = selfType.getRank();
+    if (!resultType || selfType != resultType ||
+        cast<RankedTensorType>(src.getType()).getRank() != rank - 1)
+      return reportFailure(rewriter, op,
+                           "src must have self's rank - 1, and the result "
+                           "self's type");
+    int64_t offset, dim1, dim2;
+    if (!matchTorchConstantInt(op.getOffset(), offset) ||
+        !matchTorchConstantInt(op.getDim1(), dim1) ||
+        !matchTorchConstantInt(op.getDim2(), dim2))
+      return reportFailure(rewriter, op,
+                           "offset, dim1 and dim2 must be constants");
+    dim1 = toPositiveDim(dim1, rank);
+    dim2 = toPositiveDim(dim2, rank);
+    if (dim1 < 0 || dim2 < 0 || dim1 == dim2)
+      return reportFailure(rewriter, op,
+                           "dim1 and dim2 must be distinct dims of self");
+    Location loc = op.getLoc();
+    src = castElements(rewriter, loc, src, getTorchDtype(op.getSrc()),
+                       resultType.getElementType(),
+                       getTorchDtype(op.getResult()).isUnsignedInteger());
+    SmallVector<int64_t> kept;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != dim1 && i != dim2)
+        kept.push_back(i);
+    Value result = createLoopNest(
+        rewriter, loc, getDimSizes(rewriter, loc, src), self,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange carried) -> SmallVector<Value> {
+          SmallVector<Value> at(rank);
+          for (auto [i, dim] : llvm::enumerate(kept))
+            at[dim] = ivs[i];
+          Value k = ivs.back();
+          at[dim1] = arith::AddIOp::create(
+              b, l, k, constantIndex(b, l, std::max<int64_t>(-offset, 0)));
+          at[dim2] = arith::AddIOp::create(
+              b, l, k, constantIndex(b, l, std::max<int64_t>(offset, 0)));
+          Value value = tensor::ExtractOp::create(b, l, src, ivs);
+          return {tensor::InsertOp::create(b, l, value, carried[0], at)};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// as_strided_scatter(self, src, size, stride, storage_offset) of a
+/// contiguous self: flat(self)[storage_offset + sum(p[i] * stride[i])] =
+/// src[p] (later positions win where the view overlaps itself).
+struct ConvertAtenAsStridedScatter
+    : OpConversionPattern<AtenAsStridedScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenAsStridedScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    Value self = adaptor.getSelf(), src = adaptor.getSrc();
+    auto selfType = cast<RankedTensorType>(self.getType());
+    auto srcType = cast<RankedTensorType>(src.getType());
+    if (!resultType || selfType != resultType || !selfType.hasStaticShape() ||
+        !srcType.hasStaticShape())
+      return reportFailure(rewriter, op,
+                           "self and src need static shapes, the result "
+                           "self's type");
+    int64_t rank = srcType.getRank();
+    SmallVector<int64_t> strides;
+    int64_t storageOffset = 0;
+    if (!matchTorchConstantIntList(op.getStride(), strides) ||
+        static_cast<int64_t>(strides.size()) != rank ||
+        (!isTorchNone(op.getStorageOffset()) &&
+         !matchTorchConstantInt(op.getStorageOffset(), storageOffset)))
+      return reportFailure(rewriter, op,
+                           "stride and storage_offset must be constants, one "
+                           "stride per dim of src");
+    if (storageOffset < 0 ||
+        llvm::any_of(strides, [](int64_t s) { return s < 0; }))
+      return reportFailure(rewriter, op,
+                           "strides and storage_offset must be >= 0");
+    int64_t numel = selfType.getNumElements();
+    int64_t last = storageOffset;
+    for (int64_t i = 0; i < rank; ++i)
+      last += (srcType.getDimSize(i) - 1) * strides[i];
+    if (srcType.getNumElements() != 0 && last >= numel)
+      return reportFailure(rewriter, op,
+                           "writes element " + Twine(last) +
+                               " of a self that has " + Twine(numel));
+    Location loc = op.getLoc();
+    src = castElements(rewriter, loc, src, getTorchDtype(op.getSrc()),
+                       resultType.getElementType(),
+                       getTorchDtype(op.getResult()).isUnsignedInteger());
+    auto flatType = RankedTensorType::get({numel}, resultType.getElementType());
+    Value flat = createReshape(rewriter, loc, self, flatType);
+    flat = createLoopNest(
+        rewriter, loc, getDimSizes(rewriter, loc, src), flat,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange carried) -> SmallVector<Value> {
+          Value linear = constantIndex(b, l, storageOffset);
+          for (int64_t i = 0; i < rank; ++i)
+            linear = arith::AddIOp::create(
+                b, l, linear,
+                arith::MulIOp::create(b, l, ivs[i],
+                                      constantIndex(b, l, strides[i])));
+          Value value = tensor::ExtractOp::create(b, l, src, ivs);
+          return {tensor::InsertOp::create(b, l, value, carried[0], linear)};
+        })[0];
+    rewriter.replaceOp(op, createReshape(rewriter, loc, flat, resultType));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateScatterPatternsAndLegality(
@@ -873,4 +1026,10 @@ void mlir::torch2mlir::populateScatterPatternsAndLegality(
                ConvertAtenMaskedScatter, ConvertAtenNonzero,
                ConvertAtenSelectScatter, ConvertAtenSliceScatter>(typeConverter,
                                                                   context);
+  target.addIllegalOp<AtenScatterReduceOp, AtenScatterValueReduceOp,
+                      AtenDiagonalScatterOp, AtenAsStridedScatterOp>();
+  patterns.add<ConvertAtenScatter<AtenScatterReduceOp>,
+               ConvertAtenScatter<AtenScatterValueReduceOp>,
+               ConvertAtenDiagonalScatter, ConvertAtenAsStridedScatter>(
+      typeConverter, context);
 }

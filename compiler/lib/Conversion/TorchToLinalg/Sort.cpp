@@ -6,14 +6,20 @@
 // gather, with no data-dependent control flow:
 //   1. rank[p] = the number of elements of p's slice that come before x[p]
 //      in the order (the comparison, then the position for ties: a stable
-//      sort, which is what PyTorch's CPU kernel gives for sort, stable or
-//      not);
+//      sort, PyTorch's order for stable=True);
 //   2. order[q] = the position j of q's slice whose rank is q[dim] (ranks
 //      are a permutation, so exactly one j matches);
 //   3. values[q] = x[q with q[dim] = order[q]].
 // Steps 1 and 2 take n^2 comparisons per slice. NaN sorts above every
 // number, as in PyTorch. topk is the first k of the sort (largest: the
 // descending one).
+//
+// With stable=False PyTorch leaves the order of ties unspecified; its CPU
+// kernel runs std::sort (libstdc++'s introsort), which keeps index order
+// for slices of up to 16 elements only. Here ties always keep index order,
+// so indices of ties in longer slices can differ from eager PyTorch's
+// (values never do); likewise for topk, which PyTorch computes with
+// std::partial_sort / std::nth_element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -274,7 +280,8 @@ struct ConvertAtenSort : OpConversionPattern<OpTy> {
 
 /// topk(x, k, dim, largest, sorted): the first k of the stable sort along
 /// `dim` (descending when `largest`). The result is sorted whatever
-/// `sorted` says (PyTorch leaves the order unspecified then).
+/// `sorted` says (PyTorch leaves the order unspecified then). k larger than
+/// a dynamic dim is not checked (PyTorch raises).
 struct ConvertAtenTopk : OpConversionPattern<AtenTopkOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -54,7 +54,7 @@ func.func @scatter_reduce_bad(%x: !torch.vtensor<[5],f32>, %i: !torch.vtensor<[3
   %int0 = torch.constant.int 0
   %str = torch.constant.str "median"
   %true = torch.constant.bool true
-  // expected-error @+1 {{'torch.aten.scatter_reduce.two' could not be lowered to linalg-on-tensors: reduce must be a constant "sum", "prod", "mean", "amax" or "amin"}}
+  // expected-error @+1 {{'torch.aten.scatter_reduce.two' could not be lowered to linalg-on-tensors: unsupported: this reduce (scatter_reduce takes a constant "sum", "prod", "mean", "amax" or "amin"; scatter "add" or "multiply")}}
   %0 = torch.aten.scatter_reduce.two %x, %int0, %i, %s, %str, %true : !torch.vtensor<[5],f32>, !torch.int, !torch.vtensor<[3],si64>, !torch.vtensor<[3],f32>, !torch.str, !torch.bool -> !torch.vtensor<[5],f32>
   return %0 : !torch.vtensor<[5],f32>
 }
@@ -167,4 +167,22 @@ func.func @select_scatter(%x: !torch.vtensor<[3,4],si32>, %s: !torch.vtensor<[3]
 func.func @nonzero(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[?,2],si64> {
   %0 = torch.aten.nonzero %x : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[?,2],si64>
   return %0 : !torch.vtensor<[?,2],si64>
+}
+
+// -----
+
+// diagonal_scatter(offset 1): a loop over src writes src[k] at [k, k + 1].
+// CHECK-LABEL: func.func @diagonal_scatter(
+// CHECK-DAG: %[[SRC:.*]] = torch_c.to_builtin_tensor %arg1
+// CHECK-DAG: %[[SELF:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: scf.for %[[K:[^ ]+]] = {{.*}} iter_args(%[[ACC:[^ ]+]] = %[[SELF]]) -> (tensor<3x4xf32>)
+// CHECK: %[[ROW:[^ ]+]] = arith.addi %[[K]], %c0{{.*}} : index
+// CHECK: %[[COL:[^ ]+]] = arith.addi %[[K]], %c1{{.*}} : index
+// CHECK: %[[V:[^ ]+]] = tensor.extract %[[SRC]][%[[K]]] : tensor<3xf32>
+// CHECK: tensor.insert %[[V]] into %[[ACC]][%[[ROW]], %[[COL]]] : tensor<3x4xf32>
+func.func @diagonal_scatter(%x: !torch.vtensor<[3,4],f32>, %s: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3,4],f32> {
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.diagonal_scatter %x, %s, %int1, %int0, %int1 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[3],f32>, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[3,4],f32>
+  return %0 : !torch.vtensor<[3,4],f32>
 }

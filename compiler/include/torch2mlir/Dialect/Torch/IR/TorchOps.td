@@ -103,7 +103,7 @@ def Torch_PrimListUnpackOp : Torch_Op<"prim.ListUnpack", [Pure,
   }];
   let arguments = (ins Torch_ListType:$operand);
   let results = (outs Variadic<AnyTorchType>:$results);
-  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($results)";
+  let assemblyFormat = "$operand attr-dict `:` qualified(type($operand)) `->` type($results)";
 }
 
 def Torch_ValueTensorLiteralOp : Torch_Op<"vtensor.literal", [ConstantLike,
