@@ -173,6 +173,16 @@ bool torch2mlirCompileToObject(MlirModule module, int optLevel,
   return true;
 }
 
+namespace {
+/// A JIT session and the errors its execution session reported: ORC tells
+/// the reporter which symbols did not resolve, and the failing lookup only
+/// that the lookup failed.
+struct ObjectJitSession {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::string sessionErrors;
+};
+} // namespace
+
 Torch2MlirObjectJit torch2mlirObjectJitCreate(MlirStringRef object,
                                               intptr_t numSharedLibs,
                                               const MlirStringRef *sharedLibs,
@@ -205,21 +215,32 @@ Torch2MlirObjectJit torch2mlirObjectJitCreate(MlirStringRef object,
                                                      "torch2mlir-object");
   if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer)))
     return fail("cannot link the object: ", std::move(error));
-  return Torch2MlirObjectJit{jit->release()};
+  auto *session = new ObjectJitSession{std::move(*jit), {}};
+  session->jit->getExecutionSession().setErrorReporter(
+      [session](llvm::Error error) {
+        if (!session->sessionErrors.empty())
+          session->sessionErrors += "; ";
+        session->sessionErrors += llvm::toString(std::move(error));
+      });
+  return Torch2MlirObjectJit{session};
 }
 
 uint64_t torch2mlirObjectJitLookup(Torch2MlirObjectJit jit, MlirStringRef name,
                                    MlirStringCallback onError,
                                    void *userData) {
-  auto *session = static_cast<llvm::orc::LLJIT *>(jit.ptr);
-  auto address = session->lookup(unwrap(name));
+  auto *session = static_cast<ObjectJitSession *>(jit.ptr);
+  session->sessionErrors.clear();
+  auto address = session->jit->lookup(unwrap(name));
   if (!address) {
-    report(onError, userData, llvm::toString(address.takeError()));
+    std::string why = llvm::toString(address.takeError());
+    if (!session->sessionErrors.empty())
+      why = session->sessionErrors;
+    report(onError, userData, why);
     return 0;
   }
   return address->getValue();
 }
 
 void torch2mlirObjectJitDestroy(Torch2MlirObjectJit jit) {
-  delete static_cast<llvm::orc::LLJIT *>(jit.ptr);
+  delete static_cast<ObjectJitSession *>(jit.ptr);
 }

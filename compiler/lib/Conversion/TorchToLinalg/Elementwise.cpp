@@ -144,6 +144,8 @@ struct ConvertUnary : OpConversionPattern<OpTy> {
   virtual Value buildScalar(OpBuilder &b, Location loc, Value x,
                             bool isUnsigned) const = 0;
   virtual bool supports(Type element) const = 0;
+  /// The type buildScalar computes in for a result of `element`.
+  virtual Type getComputeType(Type element) const { return element; }
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
@@ -160,9 +162,12 @@ struct ConvertUnary : OpConversionPattern<OpTy> {
     Value result = createElementwise(
         rewriter, op.getLoc(), resultType, adaptor.getOperands().front(),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = convertScalar(b, l, args[0], element, srcUnsigned,
+          Type compute = getComputeType(element);
+          Value x = convertScalar(b, l, args[0], compute, srcUnsigned,
                                   dstUnsigned);
-          return buildScalar(b, l, x, dstUnsigned);
+          Value y = buildScalar(b, l, x, dstUnsigned);
+          return compute == element ? y
+                                    : arith::TruncFOp::create(b, l, element, y);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -216,13 +221,20 @@ struct ConvertExp : ConvertUnary<AtenExpOp> {
   }
 };
 
-/// Float-only math, computed in the result dtype (int inputs are cast to
-/// the float result first, as PyTorch does).
+/// Float-only math (int inputs are cast to the float result first, as
+/// PyTorch does), computed in the result dtype, except that f16/bf16
+/// compute in f32 and round once, as PyTorch's CPU kernels do (their
+/// vectorized loops convert to float).
 template <typename OpTy>
 struct ConvertFloatMath : ConvertUnary<OpTy> {
   using ConvertUnary<OpTy>::ConvertUnary;
   bool supports(Type element) const override {
     return isa<mlir::FloatType>(element);
+  }
+  Type getComputeType(Type element) const override {
+    if (element.isF16() || element.isBF16())
+      return Float32Type::get(element.getContext());
+    return element;
   }
 };
 
@@ -474,7 +486,13 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
     Value result = createElementwise(
         rewriter, op.getLoc(), resultType, ValueRange{adaptor.getSelf()},
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value x = args[0];
+          // f16/bf16 compute in f32 and round once, as PyTorch's kernel.
+          Type element = args[0].getType();
+          bool widen = element.isF16() || element.isBF16();
+          Value x = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(),
+                                                  args[0])
+                                .getResult()
+                          : args[0];
           Type t = x.getType();
           Value half = createFloatConstant(b, loc, t, 0.5);
           Value one = createFloatConstant(b, loc, t, 1.0);
@@ -497,8 +515,10 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
                     b, loc, x, createFloatConstant(b, loc, t, 0.7071067811865476)));
           }
           Value factor = arith::AddFOp::create(b, loc, one, inner);
-          return arith::MulFOp::create(
+          Value y = arith::MulFOp::create(
               b, loc, arith::MulFOp::create(b, loc, half, x), factor);
+          return widen ? arith::TruncFOp::create(b, loc, element, y).getResult()
+                       : y;
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -285,9 +285,13 @@ struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
     for (int64_t i = 0; i + 1 < rank; ++i)
       sizes.push_back(getSize(rewriter, loc, indices, i));
     sizes.push_back(getSize(rewriter, loc, weight, 1));
+    // (d0, ..., d[rank-1]) -> (d0, ..., d[rank-2]); no results for 0-d
+    // indices (getMajorSubMap(0) would be a null map).
+    SmallVector<AffineExpr> indexDims;
+    for (int64_t i = 0; i + 1 < rank; ++i)
+      indexDims.push_back(rewriter.getAffineDimExpr(i));
     AffineMap indicesMap =
-        AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext())
-            .getMajorSubMap(rank - 1);
+        AffineMap::get(rank, /*symbolCount=*/0, indexDims, rewriter.getContext());
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, indices, indicesMap,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {

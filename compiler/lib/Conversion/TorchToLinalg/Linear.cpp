@@ -26,6 +26,53 @@ static LogicalResult checkSameElementType(ConversionPatternRewriter &rewriter,
   return success();
 }
 
+/// The type a matmul or convolution accumulates `element` in: f32 for f16
+/// and bf16 (as PyTorch's CPU kernels: their gemm sums in float and rounds
+/// once), the type itself otherwise.
+static Type getAccumulatorType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+/// `value` (a float scalar) extended or truncated to the float `type`.
+static Value castFloatElement(OpBuilder &b, Location loc, Value value,
+                              Type type) {
+  if (value.getType() == type)
+    return value;
+  if (cast<mlir::FloatType>(value.getType()).getWidth() <
+      cast<mlir::FloatType>(type).getWidth())
+    return arith::ExtFOp::create(b, loc, type, value);
+  return arith::TruncFOp::create(b, loc, type, value);
+}
+
+/// `tensor` with its float elements cast to `resultType`'s (the identity
+/// when they already match).
+static Value castFloatTensor(OpBuilder &b, Location loc, Value tensor,
+                             RankedTensorType resultType,
+                             ValueRange dynamicSizes) {
+  if (cast<RankedTensorType>(tensor.getType()).getElementType() ==
+      resultType.getElementType())
+    return tensor;
+  return createElementwise(
+      b, loc, resultType, ValueRange{tensor},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        return castFloatElement(nb, l, args[0], resultType.getElementType());
+      },
+      dynamicSizes);
+}
+
+/// A zero-filled tensor of `type`.
+static Value createZeros(OpBuilder &b, Location loc, RankedTensorType type,
+                         ValueRange dynamicSizes) {
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType(), dynamicSizes);
+  return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
+      .getResult(0);
+}
+
 /// linalg.matmul of `lhs` by the torch value `rhs` (`rhsConverted` is its
 /// builtin tensor) accumulating into `init`. When `rhs` is
 /// `aten.permute(w, [1, 0])` (how nn.Linear's weight arrives) the matmul
@@ -69,7 +116,8 @@ static Value createMatmul(ConversionPatternRewriter &rewriter,
 
 /// mm(a, b) = linalg.matmul into a zero-filled [M, N], and
 /// bmm(a, b) = linalg.batch_matmul into a zero-filled [B, M, N]. Result
-/// dims come from `a` except the last, from `b`.
+/// dims come from `a` except the last, from `b`. f16/bf16 accumulate in
+/// f32 and round once (getAccumulatorType).
 template <typename OpTy, typename LinalgOpTy, int64_t rank>
 struct ConvertMatmulLike : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -92,22 +140,19 @@ struct ConvertMatmulLike : OpConversionPattern<OpTy> {
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(
             tensor::DimOp::create(rewriter, loc, i == rank - 1 ? rhs : lhs, i));
-    Value zero = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(resultType.getElementType()));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                          resultType.getElementType(),
-                                          dynamicSizes);
-    Value init =
-        linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{empty})
-            .getResult(0);
-    if constexpr (std::is_same_v<LinalgOpTy, linalg::MatmulOp>) {
-      rewriter.replaceOp(op, createMatmul(rewriter, this->getTypeConverter(),
-                                         loc, resultType, lhs, op.getMat2(),
-                                         rhs, init));
-      return success();
-    }
-    rewriter.replaceOpWithNewOp<LinalgOpTy>(
-        op, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init});
+    auto accType = resultType.clone(
+        getAccumulatorType(resultType.getElementType()));
+    Value init = createZeros(rewriter, loc, accType, dynamicSizes);
+    Value product;
+    if constexpr (std::is_same_v<LinalgOpTy, linalg::MatmulOp>)
+      product = createMatmul(rewriter, this->getTypeConverter(), loc, accType,
+                             lhs, op.getMat2(), rhs, init);
+    else
+      product = LinalgOpTy::create(rewriter, loc, TypeRange{accType},
+                                   ValueRange{lhs, rhs}, ValueRange{init})
+                    .getResult(0);
+    rewriter.replaceOp(op, castFloatTensor(rewriter, loc, product, resultType,
+                                           dynamicSizes));
     return success();
   }
 };
@@ -116,6 +161,7 @@ using ConvertAtenBmm = ConvertMatmulLike<AtenBmmOp, linalg::BatchMatmulOp, 3>;
 
 /// addmm(self, a, b, beta, alpha) = beta * self + alpha * (a @ b). With
 /// beta = alpha = 1 the matmul accumulates straight into broadcast `self`.
+/// f16/bf16 compute in f32 and round once, as PyTorch's CPU gemm does.
 struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -136,44 +182,50 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(
             tensor::DimOp::create(rewriter, loc, i == 0 ? lhs : rhs, i));
+    Type accElement = getAccumulatorType(element);
+    auto accType = resultType.clone(accElement);
+    auto toAcc = [&](OpBuilder &b, Location l, Value x) -> Value {
+      return accElement == element ? x : castFloatElement(b, l, x, accElement);
+    };
     double beta = 0, alpha = 0;
     bool unitScales = matchTorchConstantFloat(op.getBeta(), beta) &&
                       matchTorchConstantFloat(op.getAlpha(), alpha) &&
                       beta == 1.0 && alpha == 1.0;
     if (unitScales) {
       Value init = createElementwise(
-          rewriter, loc, resultType, ValueRange{self},
-          [](OpBuilder &, Location, ValueRange args) { return args[0]; },
+          rewriter, loc, accType, ValueRange{self},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return toAcc(b, l, args[0]);
+          },
           dynamicSizes);
-      rewriter.replaceOp(op, createMatmul(rewriter, getTypeConverter(), loc,
-                                         resultType, lhs, op.getMat2(), rhs,
-                                         init));
+      Value sum = createMatmul(rewriter, getTypeConverter(), loc, accType, lhs,
+                               op.getMat2(), rhs, init);
+      rewriter.replaceOp(
+          op, castFloatTensor(rewriter, loc, sum, resultType, dynamicSizes));
       return success();
     }
     if (!isa<IntegerType, mlir::FloatType>(adaptor.getBeta().getType()) ||
         !isa<IntegerType, mlir::FloatType>(adaptor.getAlpha().getType()))
       return reportFailure(rewriter, op, "unsupported: beta/alpha type");
-    Value betaValue = convertScalar(rewriter, loc, adaptor.getBeta(), element);
-    Value alphaValue = convertScalar(rewriter, loc, adaptor.getAlpha(), element);
-    Value product = createMatmul(
-        rewriter, getTypeConverter(), loc, resultType, lhs, op.getMat2(), rhs,
-        linalg::FillOp::create(
-            rewriter, loc,
-            ValueRange{arith::ConstantOp::create(rewriter, loc,
-                                                 rewriter.getZeroAttr(element))},
-            ValueRange{tensor::EmptyOp::create(rewriter, loc,
-                                               resultType.getShape(), element,
-                                               dynamicSizes)})
-            .getResult(0));
+    Value betaValue =
+        convertScalar(rewriter, loc, adaptor.getBeta(), accElement);
+    Value alphaValue =
+        convertScalar(rewriter, loc, adaptor.getAlpha(), accElement);
+    Value product =
+        createMatmul(rewriter, getTypeConverter(), loc, accType, lhs,
+                     op.getMat2(), rhs,
+                     createZeros(rewriter, loc, accType, dynamicSizes));
     bool isFloat = isa<mlir::FloatType>(element);
     Value result = createElementwise(
         rewriter, loc, resultType, ValueRange{self, product},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           if (isFloat) {
-            Value scaledSelf = arith::MulFOp::create(b, l, args[0], betaValue);
+            Value scaledSelf =
+                arith::MulFOp::create(b, l, toAcc(b, l, args[0]), betaValue);
             Value scaledProduct =
                 arith::MulFOp::create(b, l, args[1], alphaValue);
-            return arith::AddFOp::create(b, l, scaledSelf, scaledProduct);
+            Value sum = arith::AddFOp::create(b, l, scaledSelf, scaledProduct);
+            return castFloatElement(b, l, sum, element);
           }
           Value scaledSelf = arith::MulIOp::create(b, l, args[0], betaValue);
           Value scaledProduct = arith::MulIOp::create(b, l, args[1], alphaValue);
@@ -183,24 +235,6 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
     return success();
   }
 };
-
-/// The type a convolution accumulates `element` in: f32 for f16 and bf16
-/// (as PyTorch's CPU kernels), the type itself otherwise.
-static Type getConvAccumulatorType(Type element) {
-  if (element.isF16() || element.isBF16())
-    return Float32Type::get(element.getContext());
-  return element;
-}
-
-static Value castConvElement(OpBuilder &b, Location loc, Value value,
-                             Type type) {
-  if (value.getType() == type)
-    return value;
-  if (cast<mlir::FloatType>(value.getType()).getWidth() <
-      cast<mlir::FloatType>(type).getWidth())
-    return arith::ExtFOp::create(b, loc, type, value);
-  return arith::TruncFOp::create(b, loc, type, value);
-}
 
 /// A transposed convolution of f16/bf16 as PyTorch's CPU kernel rounds it:
 /// per kernel tap, the product summed over input channels in f32 and
@@ -248,8 +282,8 @@ static Value createReducedPrecisionTransposedConvolution(
           iterators,
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value product = arith::MulFOp::create(
-                b, l, castConvElement(b, l, args[0], f32),
-                castConvElement(b, l, args[1], f32));
+                b, l, castFloatElement(b, l, args[0], f32),
+                castFloatElement(b, l, args[1], f32));
             linalg::YieldOp::create(
                 b, l,
                 ValueRange{
@@ -286,7 +320,7 @@ static Value createReducedPrecisionTransposedConvolution(
               AffineMap::get(outLoops, 0, outExprs, context)},
           outIterators,
           [&](OpBuilder &b, Location l, ValueRange args) {
-            Value tap = castConvElement(b, l, args[0], element);
+            Value tap = castFloatElement(b, l, args[0], element);
             linalg::YieldOp::create(
                 b, l,
                 ValueRange{arith::AddFOp::create(b, l, args[2], tap).getResult()});
@@ -324,7 +358,7 @@ static Value createReducedPrecisionTransposedConvolution(
 
 /// Any convolution as one linalg.generic over the grouped form
 ///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c, k]
-/// (reduction over c and k), accumulating in getConvAccumulatorType.
+/// (reduction over c and k), accumulating in getAccumulatorType.
 /// Plain convolutions zero-pad x. A transposed convolution (weight
 /// [G*C, F, K...]) is the plain convolution, stride 1, of x spread out by
 /// `stride` (stride - 1 zeros between elements) and padded by
@@ -340,7 +374,7 @@ static Value createGeneralConvolution(
   auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t d = inputType.getRank() - 2;
   Type element = resultType.getElementType();
-  Type accType = getConvAccumulatorType(element);
+  Type accType = getAccumulatorType(element);
   bool isFloat = isa<mlir::FloatType>(element);
   int64_t n = inputType.getDimSize(0), cin = inputType.getDimSize(1);
   int64_t perGroupIn = cin / groups;
@@ -495,7 +529,7 @@ static Value createGeneralConvolution(
                [&](OpBuilder &b, Location l, ValueRange args) {
                  Value value = args[0];
                  if (isFloat)
-                   value = castConvElement(b, l, value, accType);
+                   value = castFloatElement(b, l, value, accType);
                  linalg::YieldOp::create(b, l, value);
                })
                .getResult(0);
@@ -528,8 +562,8 @@ static Value createGeneralConvolution(
             Value sum;
             if (isFloat) {
               Value product = arith::MulFOp::create(
-                  b, l, castConvElement(b, l, args[0], accType),
-                  castConvElement(b, l, args[1], accType));
+                  b, l, castFloatElement(b, l, args[0], accType),
+                  castFloatElement(b, l, args[1], accType));
               sum = arith::AddFOp::create(b, l, args[2], product);
             } else {
               sum = arith::AddIOp::create(
@@ -548,7 +582,7 @@ static Value createGeneralConvolution(
     return merged;
   return createElementwise(rewriter, loc, resultType, ValueRange{merged},
                            [&](OpBuilder &b, Location l, ValueRange args) {
-                             return castConvElement(b, l, args[0], element);
+                             return castFloatElement(b, l, args[0], element);
                            });
 }
 
@@ -631,7 +665,7 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
         return reportFailure(rewriter, op, "bias must be 1-D of the result dtype");
     }
     if (d != 2 || transposed ||
-        getConvAccumulatorType(element) != element) {
+        getAccumulatorType(element) != element) {
       rewriter.replaceOp(
           op, createGeneralConvolution(rewriter, op.getLoc(), input, weight,
                                        bias, resultType, stride, padding,

@@ -100,6 +100,8 @@ struct ConvertNativeBatchNormLegitNoTraining
 ///   mean = sum(x) / N, rstd = rsqrt(sum((x - mean)^2) / N + eps),
 ///   y = (x - mean) * rstd * weight + bias,
 /// with mean and rstd returned in the keepdim shape, as PyTorch does.
+/// f16/bf16 compute in f32 and round the results once, as PyTorch's CPU
+/// kernel (its mixed-type path) does.
 struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -135,6 +137,15 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
       return reportFailure(rewriter, op, "eps must be a float");
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
+    Type resultElement = element;
+    if (element.isF16() || element.isBF16())
+      element = rewriter.getF32Type();
+    // `v` in the compute type `element`.
+    auto widen = [&](OpBuilder &b, Location l, Value v) -> Value {
+      if (v.getType() == element)
+        return v;
+      return arith::ExtFOp::create(b, l, element, v);
+    };
     eps = convertScalar(rewriter, loc, eps, element);
 
     // Maps: the full input, and its leading (kept) dims.
@@ -170,10 +181,11 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
                     rewriter, loc, TypeRange{reducedType}, ValueRange{input},
                     ValueRange{createReducedZeros()},
                     ArrayRef<AffineMap>{identity, kept}, reduceIterators,
-                    [](OpBuilder &b, Location l, ValueRange args) {
+                    [&](OpBuilder &b, Location l, ValueRange args) {
                       linalg::YieldOp::create(
                           b, l,
-                          arith::AddFOp::create(b, l, args[0], args[1])
+                          arith::AddFOp::create(b, l, widen(b, l, args[0]),
+                                                args[1])
                               .getResult());
                     })
                     .getResult(0);
@@ -189,8 +201,9 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
                         ValueRange{createReducedZeros()},
                         ArrayRef<AffineMap>{identity, kept, kept},
                         reduceIterators,
-                        [](OpBuilder &b, Location l, ValueRange args) {
-                          Value d = arith::SubFOp::create(b, l, args[0], args[1]);
+                        [&](OpBuilder &b, Location l, ValueRange args) {
+                          Value d = arith::SubFOp::create(
+                              b, l, widen(b, l, args[0]), args[1]);
                           Value sq = arith::MulFOp::create(b, l, d, d);
                           linalg::YieldOp::create(
                               b, l,
@@ -232,15 +245,30 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
                                              utils::IteratorType::parallel),
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value y = arith::MulFOp::create(
-                  b, l, arith::SubFOp::create(b, l, args[0], args[1]), args[2]);
-              linalg::YieldOp::create(
-                  b, l, applyAffine(b, l, y, args.drop_front(3), hasWeight,
-                                    hasBias));
+                  b, l,
+                  arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]),
+                  args[2]);
+              SmallVector<Value> affine;
+              for (Value v : args.drop_front(3).drop_back())
+                affine.push_back(widen(b, l, v));
+              y = applyAffine(b, l, y, affine, hasWeight, hasBias);
+              if (y.getType() != resultElement)
+                y = arith::TruncFOp::create(b, l, resultElement, y);
+              linalg::YieldOp::create(b, l, y);
             })
             .getResult(0);
-    rewriter.replaceOp(op, {normalizedValue,
-                            createReshape(rewriter, loc, mean, statType),
-                            createReshape(rewriter, loc, rstd, statType)});
+    // The statistics in their own dtype (f32 or the input's).
+    auto toStat = [&](Value stat) {
+      Type statElement = statType.getElementType();
+      if (statElement != element)
+        stat = createElementwise(
+            rewriter, loc, reducedType.clone(statElement), ValueRange{stat},
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              return convertScalar(b, l, args[0], statElement);
+            });
+      return createReshape(rewriter, loc, stat, statType);
+    };
+    rewriter.replaceOp(op, {normalizedValue, toStat(mean), toStat(rstd)});
     return success();
   }
 };

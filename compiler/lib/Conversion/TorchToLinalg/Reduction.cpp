@@ -158,12 +158,14 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     if (!matchTorchConstantInt(op.getDim(), dim))
       return reportFailure(rewriter, op, "dim must be a constant");
     int64_t rank = inputType.getRank();
-    if (rank == 0)
-      return reportFailure(rewriter, op, "unsupported: 0-d softmax");
-    dim = toPositiveDim(dim, rank);
+    // A 0-d tensor is a softmax over one element, along dim 0 or -1.
+    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
       return reportFailure(rewriter, op, "dim out of range");
     Location loc = op.getLoc();
+    if (rank == 0)
+      input = createReshape(rewriter, loc, input,
+                            RankedTensorType::get({1}, element));
     Value lowest = createLowestValue(rewriter, loc, element);
     Value max = createReduction(
         rewriter, loc, input, {dim}, lowest,
@@ -189,7 +191,7 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
             return arith::SubFOp::create(b, l, x, math::LogOp::create(b, l, s));
           return arith::DivFOp::create(b, l, math::ExpOp::create(b, l, x), s);
         });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, createReshape(rewriter, loc, result, resultType));
     return success();
   }
 };
@@ -291,6 +293,10 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     SmallVector<int64_t> sliceShape = llvm::to_vector(castType.getShape());
     sliceShape[dim] = 1;
     auto sliceType = RankedTensorType::get(sliceShape, element);
+    // f16/bf16 run their sum in f32 and round each output, as PyTorch's CPU
+    // kernel (its acc_type) does.
+    bool widen = element.isF16() || element.isBF16();
+    auto sumType = widen ? sliceType.clone(rewriter.getF32Type()) : sliceType;
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(i == dim ? OpFoldResult(rewriter.getIndexAttr(1))
@@ -298,7 +304,7 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value length = tensor::DimOp::create(rewriter, loc, input, dim);
-    Value sum = createZeroFilled(rewriter, loc, sliceType, input);
+    Value sum = createZeroFilled(rewriter, loc, sumType, input);
     Value result = createEmpty(rewriter, loc, castType, input);
     bool isFloat = isa<mlir::FloatType>(element);
     auto loop = scf::ForOp::create(
@@ -314,21 +320,32 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
           AffineMap id = b.getMultiDimIdentityMap(rank);
           Value next =
               linalg::GenericOp::create(
-                  b, l, TypeRange{sliceType}, ValueRange{slice},
+                  b, l, TypeRange{sumType}, ValueRange{slice},
                   ValueRange{carried[0]}, ArrayRef<AffineMap>{id, id},
                   SmallVector<utils::IteratorType>(
                       rank, utils::IteratorType::parallel),
                   [&](OpBuilder &nb, Location nl, ValueRange args) {
+                    Value x = args[0];
+                    if (widen)
+                      x = arith::ExtFOp::create(nb, nl, args[1].getType(), x);
                     Value added =
-                        isFloat ? arith::AddFOp::create(nb, nl, args[0], args[1])
+                        isFloat ? arith::AddFOp::create(nb, nl, x, args[1])
                                       .getResult()
-                                : arith::AddIOp::create(nb, nl, args[0], args[1])
+                                : arith::AddIOp::create(nb, nl, x, args[1])
                                       .getResult();
                     linalg::YieldOp::create(nb, nl, added);
                   })
                   .getResult(0);
+          Value rounded = next;
+          if (widen)
+            rounded = createElementwise(
+                b, l, sliceType, ValueRange{next},
+                [&](OpBuilder &nb, Location nl, ValueRange args) {
+                  return arith::TruncFOp::create(nb, nl, element, args[0])
+                      .getResult();
+                });
           Value updated = tensor::InsertSliceOp::create(
-              b, l, next, carried[1], offsets, sizes, strides);
+              b, l, rounded, carried[1], offsets, sizes, strides);
           scf::YieldOp::create(b, l, ValueRange{next, updated});
         });
     rewriter.replaceOp(

@@ -83,6 +83,22 @@ func.func @embedding(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[2,5],si
 
 // -----
 
+// embedding of a 0-d index: one row, result[k] = weight[indices[], k]
+// (the indices map has no results; it crashed building a null map).
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @embedding_0d_index(
+// CHECK: linalg.generic {indexing_maps = [#[[SCALAR]], #{{.*}}], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<i64>)
+// CHECK: linalg.index 0 : index
+// CHECK: -> tensor<4xf32>
+func.func @embedding_0d_index(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[],si64>) -> !torch.vtensor<[4],f32> {
+  %m1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten.embedding %w, %i, %m1, %false, %false : !torch.vtensor<[10,4],f32>, !torch.vtensor<[],si64>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
+
+// -----
+
 func.func @embedding_float_indices(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3,4],f32> {
   %m1 = torch.constant.int -1
   %false = torch.constant.bool false

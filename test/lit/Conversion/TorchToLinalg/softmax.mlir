@@ -61,3 +61,18 @@ func.func @log_softmax(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f3
   %0 = torch.aten._log_softmax %a, %int0, %false : !torch.vtensor<[2,3],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,3],f32>
   return %0 : !torch.vtensor<[2,3],f32>
 }
+
+// -----
+
+// A 0-d tensor is a softmax over one element (dim 0 or -1): computed as 1-d
+// and reshaped back.
+// CHECK-LABEL: func.func @log_softmax_0d(
+// CHECK: tensor.expand_shape %{{.*}} [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK: math.log
+// CHECK: tensor.collapse_shape %{{.*}} [] : tensor<1xf32> into tensor<f32>
+func.func @log_softmax_0d(%a: !torch.vtensor<[],f32>) -> !torch.vtensor<[],f32> {
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten._log_softmax %a, %int-1, %false : !torch.vtensor<[],f32>, !torch.int, !torch.bool -> !torch.vtensor<[],f32>
+  return %0 : !torch.vtensor<[],f32>
+}
