@@ -382,11 +382,12 @@ bool hasType(Value value, ArrayRef<int64_t> sizes, Type dtype) {
 
 /// The inputs of one direction, and what the steps carry.
 struct DirectionState {
-  Value xw;           // [S, B, G*H]: X @ W^T plus the foldable biases
-  Value rT;           // [H, G*H]
-  Value rb;           // [G*H] or null: the recurrence bias not in `xw`
-  Value peephole;     // [3H] or null (LSTM)
-  Value h, c;         // [B, H]: the state
+  Value xw;             // [S, B, G*H]: X @ W^T plus the foldable biases
+  Value rT;             // [H, G*H]
+  Value rTzr, rTh;      // GRU (linear_before_reset = 0): [H, 2H], [H, H]
+  Value rb;             // [G*H] or null: the recurrence bias not in `xw`
+  Value pi, po, pf;     // LSTM peepholes, [H] each, or null
+  Value h, c;           // [B, H]: the state
   ArrayRef<Activation> activations;
 };
 
@@ -402,15 +403,15 @@ Value buildCellStep(RecurrentBuilder &b, CellKind kind, bool linearBeforeReset,
     Value gates = b.add(gx, b.matmul(s.h, s.rT));
     Value gi = b.gate(gates, 0, hidden), go = b.gate(gates, 1, hidden),
           gf = b.gate(gates, 2, hidden), gc = b.gate(gates, 3, hidden);
-    if (s.peephole) {
-      gi = b.add(gi, b.mul(b.gate(s.peephole, 0, hidden), s.c));
-      gf = b.add(gf, b.mul(b.gate(s.peephole, 2, hidden), s.c));
+    if (s.pi) {
+      gi = b.add(gi, b.mul(s.pi, s.c));
+      gf = b.add(gf, b.mul(s.pf, s.c));
     }
     Value i = b.activate(act[0], gi), f = b.activate(act[0], gf);
     Value candidate = b.activate(act[1], gc);
     newC = b.add(b.mul(f, s.c), b.mul(i, candidate));
-    if (s.peephole)
-      go = b.add(go, b.mul(b.gate(s.peephole, 1, hidden), newC));
+    if (s.po)
+      go = b.add(go, b.mul(s.po, newC));
     Value o = b.activate(act[0], go);
     // h(C) is not a gate: `clip` does not apply to it (onnxruntime).
     return b.mul(o, b.activate(act[2], newC, /*clipInput=*/false));
@@ -425,14 +426,14 @@ Value buildCellStep(RecurrentBuilder &b, CellKind kind, bool linearBeforeReset,
       zr = b.add(gxzr, b.slice(hr, 1, 0, 2 * hidden));
       recurrentH = b.gate(hr, 2, hidden);
     } else {
-      zr = b.add(gxzr, b.matmul(s.h, b.slice(s.rT, 1, 0, 2 * hidden)));
+      zr = b.add(gxzr, b.matmul(s.h, s.rTzr));
     }
     Value z = b.activate(act[0], b.gate(zr, 0, hidden));
     Value r = b.activate(act[0], b.gate(zr, 1, hidden));
     Value preH =
         linearBeforeReset
             ? b.add(gxh, b.mul(r, recurrentH))
-            : b.add(gxh, b.matmul(b.mul(r, s.h), b.gate(s.rT, 2, hidden)));
+            : b.add(gxh, b.matmul(b.mul(r, s.h), s.rTh));
     Value candidate = b.activate(act[1], preH);
     return b.add(b.mul(b.oneMinus(z), candidate), b.mul(z, s.h));
   }
@@ -527,11 +528,15 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
   }
   // The masks of the steps with sequence_lens: [B, 1], true where t is
   // within the sequence of batch entry b.
+  SmallVector<Value> masks(seqLength);
   auto stepMask = [&](int64_t t) {
-    Value valid = AtenGtScalarOp::create(
-        rewriter, loc, b.type({batch}, rewriter.getI1Type()), seqLens,
-        b.constInt(t));
-    return b.unsqueeze(valid, 1);
+    if (!masks[t])
+      masks[t] = b.unsqueeze(
+          AtenGtScalarOp::create(rewriter, loc,
+                                 b.type({batch}, rewriter.getI1Type()),
+                                 seqLens, b.constInt(t)),
+          1);
+    return masks[t];
   };
   Value zero = createScalarLiteral(rewriter, loc, dtype, 0.0);
   size_t perDirection = attrs.activations.size() / dirs;
@@ -562,8 +567,16 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
     if (isLstm)
       s.c = initialC ? b.select(initialC, 0, d)
                      : createZeros(rewriter, loc, {batch, hidden}, dtype);
-    if (peepholes)
-      s.peephole = b.select(peepholes, 0, d);
+    if (peepholes) {
+      Value p = b.select(peepholes, 0, d);
+      s.pi = b.gate(p, 0, hidden);
+      s.po = b.gate(p, 1, hidden);
+      s.pf = b.gate(p, 2, hidden);
+    }
+    if (kind == CellKind::Gru && !attrs.linearBeforeReset) {
+      s.rTzr = b.slice(s.rT, 1, 0, 2 * hidden);
+      s.rTh = b.gate(s.rT, 2, hidden);
+    }
 
     SmallVector<Value> outputs(seqLength);
     for (int64_t step = 0; step < seqLength; ++step) {
