@@ -515,6 +515,26 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
   }
   if (binder.getNumResults() > (isLstm ? 3u : 2u))
     return binder.fail(rewriter, "too many results");
+  SmallVector<int64_t> ySizes =
+      attrs.batchFirst ? SmallVector<int64_t>{batch, seqLength, dirs, hidden}
+                       : SmallVector<int64_t>{seqLength, dirs, batch, hidden};
+  for (unsigned i = 0, e = binder.getNumResults(); i < e; ++i) {
+    auto resultType = binder.getAnyResultType(i);
+    ArrayRef<int64_t> want = i == 0 ? ArrayRef<int64_t>(ySizes) : stateSizes;
+    if (!resultType || (resultType.hasDtype() &&
+                        resultType.getDtype() != dtype))
+      return binder.fail(rewriter, "result " + Twine(i) +
+                                       " must be a tensor of X's dtype");
+    if (resultType.hasSizes() &&
+        (resultType.getSizes().size() != want.size() ||
+         llvm::any_of(llvm::zip(resultType.getSizes(), want), [](auto pair) {
+           auto [got, expected] = pair;
+           return got != kUnknownSize && got != expected;
+         })))
+      return binder.fail(rewriter, "result " + Twine(i) +
+                                       " has sizes that do not match the "
+                                       "inputs");
+  }
 
   Location loc = binder.getLoc();
   RecurrentBuilder b(rewriter, loc, dtype, attrs.clip);

@@ -198,3 +198,11 @@ func.func @rnn_wrong_weight(%x: !torch.vtensor<[1,1,2],f32>, %w: !torch.vtensor<
   %0:2 = torch.operator "onnx.RNN"(%x, %w, %r) {torch.onnx.hidden_size = 4 : si64} : (!torch.vtensor<[1,1,2],f32>, !torch.vtensor<[1,4,3],f32>, !torch.vtensor<[1,4,4],f32>) -> (!torch.vtensor, !torch.vtensor<[1,1,4],f32>)
   return %0#1 : !torch.vtensor<[1,1,4],f32>
 }
+
+// -----
+
+func.func @gru_wrong_result(%x: !torch.vtensor<[1,1,3],f32>, %w: !torch.vtensor<[1,6,3],f32>, %r: !torch.vtensor<[1,6,2],f32>) -> !torch.vtensor<[1,1,4],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  // expected-error @+1 {{result 1 has sizes that do not match the inputs}}
+  %0:2 = torch.operator "onnx.GRU"(%x, %w, %r) {torch.onnx.hidden_size = 2 : si64} : (!torch.vtensor<[1,1,3],f32>, !torch.vtensor<[1,6,3],f32>, !torch.vtensor<[1,6,2],f32>) -> (!torch.vtensor, !torch.vtensor<[1,1,4],f32>)
+  return %0#1 : !torch.vtensor<[1,1,4],f32>
+}
