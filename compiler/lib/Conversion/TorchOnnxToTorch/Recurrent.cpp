@@ -33,8 +33,6 @@
 
 #include "Utils.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -471,6 +469,8 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
   int64_t seqLength = xSizes[attrs.batchFirst ? 1 : 0];
   int64_t batch = xSizes[attrs.batchFirst ? 0 : 1];
   int64_t inputSize = xSizes[2];
+  if (seqLength == 0 || batch == 0)
+    return binder.fail(rewriter, "unsupported: an empty sequence or batch");
   int64_t dirs = attrs.numDirections;
   int64_t numGates = getNumGates(kind);
   auto rType = r ? getKnownTensorType(r) : nullptr;
