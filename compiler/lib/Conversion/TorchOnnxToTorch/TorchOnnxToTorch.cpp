@@ -264,6 +264,7 @@ struct ConvertTorchOnnxToTorchPass
     populateOnnxLossLowerings(lowerings);
     populateOnnxAttentionLowerings(lowerings);
     populateOnnxResizeLowerings(lowerings);
+    populateOnnxRecurrentLowerings(lowerings);
     RewritePatternSet set(context);
     populateTorchOnnxToTorchPatterns(set, lowerings);
     patterns = FrozenRewritePatternSet(std::move(set));
@@ -427,6 +428,29 @@ Value mlir::torch2mlir::onnx_c::createArange(PatternRewriter &rewriter,
       createConstantInt(rewriter, loc, 1),
       createConstantInt(rewriter, loc, *getScalarTypeCode(si64)), none, none,
       none);
+}
+
+Value mlir::torch2mlir::onnx_c::createZeros(PatternRewriter &rewriter,
+                                            Location loc,
+                                            ArrayRef<int64_t> sizes,
+                                            Type dtype) {
+  Value none = createConstantNone(rewriter, loc);
+  return AtenZerosOp::create(
+      rewriter, loc, ValueTensorType::get(rewriter.getContext(), sizes, dtype),
+      createIntList(rewriter, loc, sizes),
+      createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none, none,
+      none);
+}
+
+void mlir::torch2mlir::onnx_c::replaceOpWithCastResults(
+    PatternRewriter &rewriter, Operation *op, ArrayRef<Value> results) {
+  assert(results.size() == op->getNumResults() && "one value per result");
+  SmallVector<Value> replacements(results);
+  for (auto [value, result] : llvm::zip(replacements, op->getResults()))
+    if (value.getType() != result.getType())
+      value = TensorStaticInfoCastOp::create(rewriter, op->getLoc(),
+                                             result.getType(), value);
+  rewriter.replaceOp(op, replacements);
 }
 
 Value mlir::torch2mlir::onnx_c::wrapNegativeIndices(PatternRewriter &rewriter,

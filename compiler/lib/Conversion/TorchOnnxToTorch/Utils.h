@@ -58,6 +58,16 @@ FailureOr<SmallVector<int64_t>> broadcastSizes(ArrayRef<int64_t> a,
 /// `aten.arange.start_step(0, n, 1)`: the si64 tensor [0, 1, ..., n-1].
 Value createArange(PatternRewriter &rewriter, Location loc, int64_t n);
 
+/// `aten.zeros(sizes, dtype)`.
+Value createZeros(PatternRewriter &rewriter, Location loc,
+                  ArrayRef<int64_t> sizes, Type dtype);
+
+/// Replaces `op` by `results` (one per result of `op`), each cast with
+/// `torch.tensor_static_info_cast` where its type is more precise than the
+/// result's (e.g. an omitted optional output, imported as `!torch.vtensor`).
+void replaceOpWithCastResults(PatternRewriter &rewriter, Operation *op,
+                              ArrayRef<Value> results);
+
 } // namespace mlir::torch2mlir::onnx_c
 
 #endif // TORCH2MLIR_LIB_CONVERSION_TORCHONNXTOTORCH_UTILS_H

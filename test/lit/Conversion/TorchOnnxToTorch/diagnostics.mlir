@@ -29,6 +29,15 @@ func.func @too_old(%x: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],i1> attrib
 
 // -----
 
+// A recurrence over a dynamic sequence length cannot be unrolled.
+// CHECK: error: loc("{{[a-z0-9]*}}"): 'onnx.LSTM' (opset 22, node 'lstm0') could not be lowered to the torch dialect: unsupported: X has dynamic sizes; the recurrence is unrolled over time and needs a static sequence length and batch size; convert the model to another opset (--opset-version) or report the op
+func.func @lstm_dynamic_sequence(%x: !torch.vtensor<[?,1,2],f32>, %w: !torch.vtensor<[1,12,2],f32>, %r: !torch.vtensor<[1,12,3],f32>) -> !torch.vtensor<[1,1,3],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0:2 = torch.operator "onnx.LSTM"(%x, %w, %r) {torch.onnx.hidden_size = 3 : si64} : (!torch.vtensor<[?,1,2],f32>, !torch.vtensor<[1,12,2],f32>, !torch.vtensor<[1,12,3],f32>) -> (!torch.vtensor, !torch.vtensor<[1,1,3],f32>) loc("lstm0")
+  return %0#1 : !torch.vtensor<[1,1,3],f32>
+}
+
+// -----
+
 // Custom domains are left alone (no error from this pass).
 // CHECK-NOT: error
 // CHECK: func.func @custom_domain

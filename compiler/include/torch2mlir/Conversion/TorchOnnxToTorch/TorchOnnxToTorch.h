@@ -121,6 +121,8 @@ void populateOnnxLossLowerings(OnnxLoweringSet &lowerings);
 void populateOnnxAttentionLowerings(OnnxLoweringSet &lowerings);
 /// Resize and GridSample (nearest, linear, cubic interpolation).
 void populateOnnxResizeLowerings(OnnxLoweringSet &lowerings);
+/// RNN, GRU and LSTM, unrolled over a static sequence length.
+void populateOnnxRecurrentLowerings(OnnxLoweringSet &lowerings);
 
 /// Adds the pattern that applies `lowerings` to `torch.operator "onnx.*"`.
 void populateTorchOnnxToTorchPatterns(RewritePatternSet &patterns,
