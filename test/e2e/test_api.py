@@ -170,3 +170,65 @@ def test_a_symbol_that_does_not_resolve_is_named() -> None:
     message = str(info.value)
     assert "torch2mlir_test_no_such_function" in message, message
     assert "@main" in message, message
+
+
+class TrainingBatchNorm(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.norm = nn.BatchNorm2d(4, momentum=0.3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.norm(self.conv(x)))
+
+
+def test_training_batch_norm_updates_its_running_stats() -> None:
+    """In training mode the compiled model updates BatchNorm's buffers at
+    every call, as eager does (the export's BUFFER_MUTATION outputs)."""
+    import copy
+
+    torch.manual_seed(0)
+    eager = TrainingBatchNorm().train()
+    model = copy.deepcopy(eager)
+    first = torch.randn(2, 3, 8, 8)
+    compiled = torch2mlir.compile(model, (first,), cache=False)
+    for x in (first, torch.randn(2, 3, 8, 8) * 3 + 1):
+        torch.testing.assert_close(compiled(x), eager(x))
+        for name in ("running_mean", "running_var", "num_batches_tracked"):
+            torch.testing.assert_close(
+                getattr(model.norm, name), getattr(eager.norm, name), msg=name
+            )
+    assert int(model.norm.num_batches_tracked) == 2
+
+
+class AddsToItsInput(nn.Module):
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        y.mul_(2)
+        return x + y
+
+
+def test_an_input_mutated_in_place_is_updated() -> None:
+    x, y = torch.randn(3), torch.randn(3)
+    compiled = torch2mlir.compile(AddsToItsInput(), (x, y.clone()), cache=False)
+    expected_y = y * 2
+    result = compiled(x, y)
+    torch.testing.assert_close(y, expected_y)
+    torch.testing.assert_close(result, x + expected_y)
+
+
+def test_export_and_import_returns_mutated_inputs_last() -> None:
+    from torch2mlir.fx import export_and_import
+
+    module = export_and_import(AddsToItsInput(), torch.randn(3), torch.randn(3))
+    text = str(module)
+    signature = next(line for line in text.splitlines() if "func.func @main" in line)
+    assert signature.count("!torch.vtensor<[3],f32>") == 4, signature
+
+
+def test_a_buffer_update_without_state_is_refused() -> None:
+    from torch2mlir.fx import export_and_import
+
+    with pytest.raises(torch2mlir.CompileError) as info:
+        export_and_import(TrainingBatchNorm().train(), torch.randn(2, 3, 8, 8))
+    message = str(info.value)
+    assert "norm.running_mean" in message and "eval" in message, message

@@ -158,10 +158,15 @@ class CompiledModule:
     """
 
     def __init__(
-        self, runner: RefBackendModule, out_spec: Any, timings: dict[str, float]
+        self,
+        runner: RefBackendModule,
+        out_spec: Any,
+        timings: dict[str, float],
+        mutated_arguments: Sequence[int] = (),
     ) -> None:
         self._runner = runner
         self._out_spec = out_spec
+        self._mutated = list(mutated_arguments)
         self.timings = timings
         self.cache = "off"
         self.inputs = runner.inputs
@@ -170,13 +175,32 @@ class CompiledModule:
     def __call__(self, *args: Any) -> Any:
         """Runs the compiled model on tensors shaped like the example inputs.
 
+        Inputs and buffers the model updates in place (``x.add_(1)``, a
+        training-mode BatchNorm's running statistics) are updated as eager
+        PyTorch updates them.
+
         Raises:
             InputError: an argument does not match the compiled signature.
         """
         results = self._runner(*args)
+        if self._mutated:
+            kept = len(results) - len(self._mutated)
+            results, updates = results[:kept], results[kept:]
+            self._write_back(args, updates)
         if self._out_spec is None:
             return results[0] if len(results) == 1 else tuple(results)
         return pytree.tree_unflatten(results, self._out_spec)
+
+    def _write_back(self, args: tuple[Any, ...], updates: Sequence[Any]) -> None:
+        """Copies each new value of mutated state into its tensor: a user
+        argument, or a bound buffer (which shares the model's storage)."""
+        user = len(self._runner.inputs)
+        with torch.no_grad():
+            for position, value in zip(self._mutated, updates):
+                if position < user:
+                    args[position].copy_(value)
+                else:
+                    self._runner.bound_tensor(position - user).copy_(value)
 
 
 def _dynamic_shapes(prog: Any, input_names: Sequence[str]) -> DynamicShapes:
@@ -216,9 +240,10 @@ def compile(
     """Compiles `model` for the CPU: torch.export -> torch -> linalg -> LLVM.
 
     Args:
-        model: the module; call ``model.eval()`` first for inference (a
-            program that updates buffers, like training-mode BatchNorm, is
-            rejected). Or a program that ``torch.export.export`` (or
+        model: the module; call ``model.eval()`` first for inference. In
+            training mode, buffers it updates (BatchNorm's running
+            statistics) are updated in place at each call, as in eager
+            PyTorch, and so are inputs it mutates. Or a program that ``torch.export.export`` (or
             :func:`torch2mlir.fx.export`) already made: it is not exported
             again, only decomposed per `decompositions` (pass ``"none"`` when
             it is decomposed already), and `dynamic_shapes` must be None (the
@@ -351,9 +376,10 @@ def compile(
                 "constants": constants,
                 "out_spec": pytree.treespec_dumps(out_spec) if out_spec else None,
                 "shapes": shapes,
+                "mutated_arguments": importer.mutated_arguments,
             },
         )
-    compiled = CompiledModule(runner, out_spec, timings)
+    compiled = CompiledModule(runner, out_spec, timings, importer.mutated_arguments)
     compiled.cache = "object" if runner.cache_hit else ("miss" if key else "off")
     return compiled
 
@@ -447,5 +473,8 @@ def _from_program_entry(
     out_spec = entry["out_spec"]
     out_spec = pytree.treespec_loads(out_spec) if out_spec else None
     return CompiledModule(
-        runner, out_spec, {"export": 0.0, "import": 0.0, "lowering": 0.0, "jit": 0.0}
+        runner,
+        out_spec,
+        {"export": 0.0, "import": 0.0, "lowering": 0.0, "jit": 0.0},
+        entry.get("mutated_arguments", ()),
     )

@@ -151,6 +151,7 @@ class FxImporter:
         "_values",
         "context",
         "module",
+        "mutated_arguments",
         "parameter_sources",
         "parameters",
     )
@@ -168,6 +169,13 @@ class FxImporter:
         #: (``"layer1.0.conv1.weight"``) and whether it is a lifted constant
         #: (a tensor the program created, which the module does not hold).
         self.parameter_sources: list[tuple[str, bool]] = []
+        #: The state the program updates in place (a training-mode
+        #: BatchNorm's running stats, an ``x.add_(1)`` on an input): per
+        #: trailing function result after the user outputs, the position of
+        #: the function argument whose new value it is. The caller copies
+        #: each result into that argument's tensor after a call, as eager
+        #: PyTorch would have updated it.
+        self.mutated_arguments: list[int] = []
 
     # -- types ------------------------------------------------------------
 
@@ -513,23 +521,41 @@ class FxImporter:
                 )
         output_node = next(n for n in graph.nodes if n.op == "output")
         outputs = list(output_node.args[0])
-        user_outputs = [
-            out
-            for out, spec in zip(outputs, signature.output_specs)
-            if spec.kind == OutputKind.USER_OUTPUT
-        ]
-        if len(user_outputs) != len(outputs):
-            raise CompileError(
-                "the program mutates its buffers or inputs; way out: export the model in "
-                "eval mode (model.eval()) so that it has no state updates"
-            )
+        user_outputs, mutations = [], []
+        for out, spec in zip(outputs, signature.output_specs):
+            if spec.kind == OutputKind.USER_OUTPUT:
+                user_outputs.append(out)
+            elif spec.kind == OutputKind.USER_INPUT_MUTATION or (
+                spec.kind == OutputKind.BUFFER_MUTATION and params_as_arguments
+            ):
+                mutations.append((out, spec.target))
+            else:
+                raise CompileError(
+                    f"the program updates {spec.target or 'its state'} "
+                    f"({spec.kind.name}), which this import cannot carry; way "
+                    "out: torch2mlir.compile keeps buffers as updatable state, "
+                    "or export the model in eval mode (model.eval())"
+                )
 
         if params_as_arguments:
-            used = {node: t for node, t in literal_inputs.items() if node.users}
+            used = {
+                node: t
+                for node, t in literal_inputs.items()
+                if node.users
+                or any(sources[node][0] == target for _, target in mutations)
+            }
             user_inputs = user_inputs + list(used)
             self.parameters = [t.detach() for t in used.values()]
             self.parameter_sources = [sources[node] for node in used]
             literal_inputs = {}
+        # The argument each mutation result updates: a user input by its
+        # placeholder name, a buffer by its qualified name.
+        argument_of = {node.name: i for i, node in enumerate(user_inputs)}
+        for i, node in enumerate(user_inputs):
+            if node in sources:
+                argument_of[sources[node][0]] = i
+        self.mutated_arguments = [argument_of[target] for _, target in mutations]
+        user_outputs = user_outputs + [out for out, _ in mutations]
         with self.context, ir.Location.unknown():
             input_types = [self.value_type(n.meta["val"], n.name) for n in user_inputs]
             output_types = [
@@ -588,6 +614,11 @@ def import_exported_program(
 
     Raises:
         CompileError: an input or output that is not a tensor, a dtype with
-            no MLIR spelling, a program with state mutations.
+            no MLIR spelling, a program that updates a buffer (its new
+            value would be lost with the buffer imported as a literal).
+
+    A program that updates its inputs in place (``x.add_(1)``) returns their
+    new values after its outputs, in the order of
+    ``FxImporter.mutated_arguments``.
     """
     return importer(context).import_program(prog, func_name)

@@ -357,6 +357,11 @@ class RefBackendModule:
         #: object code references the runtime's key function iff it does.
         self.uses_random = _RANDOM_KEY_SYMBOL in object_code
 
+    def bound_tensor(self, index: int) -> torch.Tensor:
+        """The `index`-th bound input (it shares the caller's storage when
+        that was contiguous)."""
+        return self._bound[index]
+
     def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
         """The call's arguments as contiguous tensors, checked against the signature.
 
