@@ -182,7 +182,7 @@ LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
 /// before and as much after as makes the result as long as the output
 /// (output_padding and output_shape only add zeros there), convolved with
 /// stride 1 by the weight with its spatial dims reversed and its channel
-/// dims swapped per group. 1-D runs as 2-D over a unit height.
+/// dims swapped per group.
 LogicalResult lowerConvTranspose(const OpBinder &binder,
                                  PatternRewriter &rewriter) {
   Value x = binder.getOperand(0), w = binder.getOperand(1);
@@ -195,9 +195,9 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
       !resultType.areAllSizesKnown())
     return binder.fail(rewriter, "needs static sizes and known dtypes");
   int64_t rank = inputType.getSizes().size();
-  if (rank != 3 && rank != 4)
+  if (rank < 3 || rank > 5)
     return binder.fail(rewriter,
-                       "unsupported: only 1-D and 2-D ConvTranspose");
+                       "unsupported: only 1-D, 2-D and 3-D ConvTranspose");
   if (!isa<mlir::FloatType>(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: a non-float input");
   int64_t numSpatial = rank - 2;
@@ -255,53 +255,42 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
   auto type = [&](ArrayRef<int64_t> sizes) {
     return getTensorType(context, sizes, dtype);
   };
+  auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
   Value zero = createConstantFloat(rewriter, loc, 0.0);
-  Value one = createConstantInt(rewriter, loc, 1);
-  // 1-D: [N, C, L] -> [N, C, 1, L] (and the weight likewise).
-  auto to2d = [&](Value value) -> Value {
-    SmallVector<int64_t> sizes(cast<ValueTensorType>(value.getType()).getSizes());
-    sizes.insert(sizes.begin() + 2, 1);
-    return createView(rewriter, loc, value, sizes, type(sizes));
-  };
-  SmallVector<int64_t> outSpatial(out.drop_front(2));
-  if (numSpatial == 1) {
-    x = to2d(x);
-    w = to2d(w);
-    kernel.insert(kernel.begin(), 1);
-    strides.insert(strides.begin(), 1);
-    dilations.insert(dilations.begin(), 1);
-    padBegin.insert(padBegin.begin(), 0);
-    outSpatial.insert(outSpatial.begin(), 1);
-  }
-  SmallVector<int64_t> sizes(cast<ValueTensorType>(x.getType()).getSizes());
-  int64_t n = sizes[0], c = sizes[1], h = sizes[2], wd = sizes[3];
-  int64_t sh = strides[0], sw = strides[1];
-  // Zeros between the elements: [N, C, H, 1, W, 1] padded to
-  // [N, C, H, sh, W, sw], viewed as [N, C, H*sh, W*sw].
-  if (sh > 1 || sw > 1) {
-    Value split = createView(rewriter, loc, x, {n, c, h, 1, wd, 1},
-                             type({n, c, h, 1, wd, 1}));
-    Value spread = AtenConstantPadNdOp::create(
-        rewriter, loc, type({n, c, h, sh, wd, sw}), split,
-        createIntList(rewriter, loc, {0, sw - 1, 0, 0, 0, sh - 1}), zero);
-    x = createView(rewriter, loc, spread, {n, c, h * sh, wd * sw},
-                   type({n, c, h * sh, wd * sw}));
+  int64_t n = in[0], c = in[1];
+  // Zeros between the elements: [N, C, D0, 1, D1, 1, ...] padded to
+  // [N, C, D0, s0, D1, s1, ...], viewed as [N, C, D0*s0, D1*s1, ...].
+  if (llvm::any_of(strides, [](int64_t s) { return s > 1; })) {
+    SmallVector<int64_t> split{n, c}, spread{n, c}, grid{n, c}, padList;
+    for (int64_t i = 0; i < numSpatial; ++i) {
+      split.append({in[2 + i], 1});
+      spread.append({in[2 + i], strides[i]});
+      grid.push_back(in[2 + i] * strides[i]);
+    }
+    // constant_pad_nd lists the last dim first: (begin, end) per dim.
+    for (int64_t i = numSpatial - 1; i >= 0; --i)
+      padList.append({0, strides[i] - 1, 0, 0});
+    Value view = createView(rewriter, loc, x, split, type(split));
+    Value padded = AtenConstantPadNdOp::create(
+        rewriter, loc, type(spread), view, createIntList(rewriter, loc, padList),
+        zero);
+    x = createView(rewriter, loc, padded, grid, type(grid));
   }
   // The input length each spatial dim needs, and the pads (negative:
-  // crop) that give it from the H*sh x W*sw grid, whose last sh-1 (sw-1)
-  // zeros are beyond the last element.
+  // crop) that give it from the grid, whose last s-1 zeros are beyond the
+  // last element.
   SmallVector<int64_t> before, after;
-  int64_t grid[2] = {h * sh, wd * sw};
-  int64_t dilated[2] = {(h - 1) * sh + 1, (wd - 1) * sw + 1};
-  for (int64_t i = 0; i < 2; ++i) {
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t grid = in[2 + i] * strides[i];
+    int64_t dilated = (in[2 + i] - 1) * strides[i] + 1;
     int64_t reach = (kernel[i] - 1) * dilations[i];
     int64_t begin = reach - padBegin[i];
-    int64_t needed = outSpatial[i] + reach;
+    int64_t needed = out[2 + i] + reach;
     before.push_back(begin);
-    after.push_back(needed - begin - dilated[i] - (grid[i] - dilated[i]));
+    after.push_back(needed - begin - dilated - (grid - dilated));
   }
   // Crop first (slices), then pad (constant_pad_nd), per spatial dim.
-  for (int64_t i = 0; i < 2; ++i) {
+  for (int64_t i = 0; i < numSpatial; ++i) {
     int64_t dim = 2 + i;
     SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
     int64_t start = std::max<int64_t>(0, -before[i]);
@@ -310,63 +299,52 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
       if (end <= start)
         return binder.fail(rewriter, "pads crop the whole output");
       current[dim] = end - start;
-      x = AtenSliceTensorOp::create(
-          rewriter, loc, type(current), x, createConstantInt(rewriter, loc, dim),
-          createConstantInt(rewriter, loc, start),
-          createConstantInt(rewriter, loc, end), one);
+      x = AtenSliceTensorOp::create(rewriter, loc, type(current), x, cst(dim),
+                                    cst(start), cst(end), cst(1));
     }
   }
-  int64_t padH0 = std::max<int64_t>(0, before[0]),
-          padH1 = std::max<int64_t>(0, after[0]),
-          padW0 = std::max<int64_t>(0, before[1]),
-          padW1 = std::max<int64_t>(0, after[1]);
-  if (padH0 || padH1 || padW0 || padW1) {
-    SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
-    current[2] += padH0 + padH1;
-    current[3] += padW0 + padW1;
-    x = AtenConstantPadNdOp::create(
-        rewriter, loc, type(current), x,
-        createIntList(rewriter, loc, {padW0, padW1, padH0, padH1}), zero);
+  SmallVector<int64_t> padLow, padHigh;
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    padLow.push_back(std::max<int64_t>(0, before[i]));
+    padHigh.push_back(std::max<int64_t>(0, after[i]));
   }
-  // The weight: [Cin, Cout/g, kh, kw] -> [Cout, Cin/g, kh, kw], reversed.
-  int64_t cin = c, coutPerGroup = ws[1], kh = kernel[0], kw = kernel[1];
-  int64_t cinPerGroup = cin / group;
-  Value weight = createView(rewriter, loc, w,
-                            {group, cinPerGroup, coutPerGroup, kh, kw},
-                            type({group, cinPerGroup, coutPerGroup, kh, kw}));
-  weight = createPermute(rewriter, loc, weight, {0, 2, 1, 3, 4});
-  weight = createView(rewriter, loc, weight,
-                      {group * coutPerGroup, cinPerGroup, kh, kw},
-                      type({group * coutPerGroup, cinPerGroup, kh, kw}));
-  for (int64_t dim : {2, 3}) {
-    int64_t size = dim == 2 ? kh : kw;
+  if (llvm::any_of(padLow, [](int64_t p) { return p > 0; }) ||
+      llvm::any_of(padHigh, [](int64_t p) { return p > 0; }))
+    x = createSpatialPad(rewriter, loc, x, padLow, padHigh, zero);
+  // The weight: [Cin, Cout/g, k...] -> [Cout, Cin/g, k...], reversed.
+  int64_t coutPerGroup = ws[1], cinPerGroup = c / group;
+  SmallVector<int64_t> grouped{group, cinPerGroup, coutPerGroup};
+  grouped.append(kernel);
+  SmallVector<int64_t> perm{0, 2, 1};
+  for (int64_t i = 0; i < numSpatial; ++i)
+    perm.push_back(3 + i);
+  SmallVector<int64_t> swapped{group * coutPerGroup, cinPerGroup};
+  swapped.append(kernel);
+  Value weight = createView(rewriter, loc, w, grouped, type(grouped));
+  weight = createPermute(rewriter, loc, weight, perm);
+  weight = createView(rewriter, loc, weight, swapped, type(swapped));
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t size = kernel[i];
     if (size == 1)
       continue;
     SmallVector<int64_t> reversed;
-    for (int64_t i = size - 1; i >= 0; --i)
-      reversed.push_back(i);
+    for (int64_t j = size - 1; j >= 0; --j)
+      reversed.push_back(j);
     Value indices = ValueTensorLiteralOp::create(
         rewriter, loc, getTensorType(context, {size}, getSi64Type(context)),
         DenseElementsAttr::get(
             RankedTensorType::get({size}, rewriter.getI64Type()),
             ArrayRef<int64_t>(reversed)));
     weight = AtenIndexSelectOp::create(rewriter, loc, weight.getType(), weight,
-                                       createConstantInt(rewriter, loc, dim),
-                                       indices);
+                                       cst(2 + i), indices);
   }
-  SmallVector<int64_t> convSizes{n, group * coutPerGroup, outSpatial[0],
-                                 outSpatial[1]};
-  Value result = AtenConvolutionOp::create(
-      rewriter, loc, type(convSizes), x, weight,
+  rewriter.replaceOpWithNewOp<AtenConvolutionOp>(
+      binder.getOp(), resultType, x, weight,
       bias ? bias : createConstantNone(rewriter, loc),
-      createIntList(rewriter, loc, {1, 1}), createIntList(rewriter, loc, {0, 0}),
+      createIntList(rewriter, loc, ones), createIntList(rewriter, loc, zeros),
       createIntList(rewriter, loc, dilations),
       createConstantBool(rewriter, loc, false),
-      createIntList(rewriter, loc, {0, 0}),
-      createConstantInt(rewriter, loc, group));
-  if (numSpatial == 1)
-    result = createView(rewriter, loc, result, out, resultType);
-  rewriter.replaceOp(binder.getOp(), result);
+      createIntList(rewriter, loc, zeros), cst(group));
   return success();
 }
 

@@ -274,10 +274,17 @@ func.func @conv_transpose(%x: !torch.vtensor<[1,2,3,3],f32>, %w: !torch.vtensor<
 
 // -----
 
-func.func @conv_transpose_3d(%x: !torch.vtensor<[1,1,2,2,2],f32>, %w: !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
-  // expected-error @+1 {{unsupported: only 1-D and 2-D ConvTranspose}}
-  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) : (!torch.vtensor<[1,1,2,2,2],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
-  return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+// 3-D ConvTranspose with stride 2: zeros after each element along every
+// spatial dim ([.., 2, 1, 2, 1, 2, 1] padded to [.., 2, 2, 2, 2, 2, 2]).
+// CHECK-LABEL: func.func @conv_transpose_3d
+// CHECK: %[[SPLIT:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,1,2,1,2,1,2,1],f32>
+// CHECK: %[[SPREAD:.*]] = torch.aten.constant_pad_nd %[[SPLIT]], {{.*}} -> !torch.vtensor<[1,1,2,2,2,2,2,2],f32>
+// CHECK: %[[GRID:.*]] = torch.aten.view %[[SPREAD]], {{.*}} -> !torch.vtensor<[1,1,4,4,4],f32>
+// CHECK: torch.aten.constant_pad_nd %[[GRID]], {{.*}} -> !torch.vtensor<[1,1,5,5,5],f32>
+// CHECK: torch.aten.convolution {{.*}} -> !torch.vtensor<[1,1,4,4,4],f32>
+func.func @conv_transpose_3d(%x: !torch.vtensor<[1,1,2,2,2],f32>, %w: !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,4,4,4],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) {torch.onnx.strides = [2 : si64, 2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,2,2,2],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,4,4,4],f32>
+  return %0 : !torch.vtensor<[1,1,4,4,4],f32>
 }
 
 // -----
