@@ -216,7 +216,7 @@ public:
 
   /// Softmax along the last dim that gives 0 (not NaN) for a row that is
   /// -inf everywhere: exp(x - m) / sum with m = 0 for such rows and the
-  /// sum of a row of zeros taken as 1.
+  /// sum of a row of zeros taken as 1. The sum rounds as the reference's.
   Value safeSoftmax(Value x) {
     ArrayRef<int64_t> sizes = sizesOf(x);
     Type xDtype = elementType(x);
@@ -230,14 +230,27 @@ public:
         compare<AtenEqScalarOp>(max, constFloat(kNegInf)), max);
     Value exp = AtenExpOp::create(rewriter, loc, type(sizes, xDtype),
                                   binary("sub", x, safeMax, xDtype));
-    Type accumulator = accumulatorType(xDtype);
-    Value sum = createToDtype(
-        rewriter, loc,
-        AtenSumDimIntListOp::create(
-            rewriter, loc, type(rowSizes, accumulator),
-            createToDtype(rewriter, loc, exp, accumulator), lastDim, t,
-            createConstantNone(rewriter, loc)),
-        xDtype);
+    Value sum;
+    if (xDtype.isBF16()) {
+      // The reference (numpy with ml_dtypes) sums bfloat16 left to right,
+      // rounding after each add; float16 and wider it sums in float32.
+      int64_t last = sizes.size() - 1;
+      for (int64_t j = 0; j < sizes.back(); ++j) {
+        Value column = AtenSliceTensorOp::create(
+            rewriter, loc, type(rowSizes, xDtype), exp, constInt(last),
+            constInt(j), constInt(j + 1), constInt(1));
+        sum = sum ? binary("add", sum, column, xDtype) : column;
+      }
+    } else {
+      Type accumulator = accumulatorType(xDtype);
+      sum = createToDtype(
+          rewriter, loc,
+          AtenSumDimIntListOp::create(
+              rewriter, loc, type(rowSizes, accumulator),
+              createToDtype(rewriter, loc, exp, accumulator), lastDim, t,
+              createConstantNone(rewriter, loc)),
+          xDtype);
+    }
     Value safeSum = AtenWhereSelfOp::create(
         rewriter, loc, type(rowSizes, xDtype),
         compare<AtenEqScalarOp>(sum, constFloat(0.0)),
@@ -487,7 +500,14 @@ LogicalResult lowerAttention(const OpBinder &binder,
 
   // Scores: (Q * sqrt(scale)) @ (K * sqrt(scale))^T.
   double scale = params.scale ? *params.scale : 1.0 / std::sqrt(headSize);
-  Value sqrtScale = b.constFloat(std::sqrt(scale));
+  // The reference casts sqrt(scale) to Q's dtype before the products.
+  APFloat rounded(std::sqrt(scale));
+  bool losesInfo;
+  rounded.convert(cast<mlir::FloatType>(dtype).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &losesInfo);
+  rounded.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  Value sqrtScale = b.constFloat(rounded.convertToDouble());
   int64_t repeats = qHeads / kvHeads;
   Value scaledQ =
       AtenMulScalarOp::create(rewriter, loc, q.getType(), q, sqrtScale);

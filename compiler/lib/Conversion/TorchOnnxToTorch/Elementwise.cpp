@@ -286,6 +286,93 @@ LogicalResult lowerIdentity(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// Dropout: the identity in inference (before opset 12, or training_mode
+/// absent or constant false). In training (training_mode true, or known
+/// at run time only) mask = (uniform [0, 1) < 1 - ratio) or not training,
+/// output = x * mask * scale with scale = 1 / (1 - ratio) (0 when ratio
+/// is 1) when training, else 1. The outputs are random unless ratio is 0.
+LogicalResult lowerDropout(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value training = binder.getOpsetVersion() >= 12 ? binder.getOperand(2)
+                                                  : Value();
+  SmallVector<int64_t> mode;
+  if (!training ||
+      (succeeded(binder.getConstantInts(2, mode)) && mode.size() == 1 &&
+       mode[0] == 0))
+    return lowerIdentity(binder, rewriter);
+  Value x = binder.getOperand(0), ratio = binder.getOperand(1);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      !isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: Dropout in training of a "
+                                 "non-float input or without static sizes");
+  auto trainingType = getKnownTensorType(training);
+  auto ratioType = ratio ? getKnownTensorType(ratio) : nullptr;
+  if (!trainingType || !trainingType.getSizes().empty() ||
+      !trainingType.getDtype().isInteger(1) ||
+      (ratio && (!ratioType || !ratioType.getSizes().empty())))
+    return binder.fail(rewriter, "ratio and training_mode must be scalars "
+                                 "(0-d float and bool tensors)");
+  Operation *op = binder.getOp();
+  bool maskUsed = op->getNumResults() > 1 && !op->getResult(1).use_empty();
+  MLIRContext *context = rewriter.getContext();
+  Location loc = binder.getLoc();
+  Type f32 = Float32Type::get(context);
+  Type i1 = rewriter.getI1Type();
+  ArrayRef<int64_t> sizes = inputType.getSizes();
+  auto scalarType = getTensorType(context, {}, f32);
+  auto boolScalarType = getTensorType(context, {}, i1);
+  auto boolType = getTensorType(context, sizes, i1);
+  auto computeType = getTensorType(context, sizes, f32);
+  Value none = createConstantNone(rewriter, loc);
+  Value one = createConstantInt(rewriter, loc, 1);
+  Value uniform = AtenRandOp::create(
+      rewriter, loc, computeType, createIntList(rewriter, loc, sizes),
+      createConstantInt(rewriter, loc, *getScalarTypeCode(f32)), none, none,
+      none);
+  Value keep =
+      ratio ? AtenRsubScalarOp::create(rewriter, loc, scalarType,
+                                       createToDtype(rewriter, loc, ratio, f32),
+                                       createConstantFloat(rewriter, loc, 1.0),
+                                       one)
+                  .getResult()
+            : createScalarLiteral(rewriter, loc, f32, 0.5);
+  Value notTraining =
+      AtenLogicalNotOp::create(rewriter, loc, boolScalarType, training);
+  Value mask = AtenLogicalOrOp::create(
+      rewriter, loc, boolType,
+      AtenLtTensorOp::create(rewriter, loc, boolType, uniform, keep),
+      notTraining);
+  Value scale = AtenWhereSelfOp::create(
+      rewriter, loc, scalarType,
+      AtenEqScalarOp::create(rewriter, loc, boolScalarType, keep,
+                             createConstantFloat(rewriter, loc, 0.0)),
+      createScalarLiteral(rewriter, loc, f32, 0.0),
+      AtenReciprocalOp::create(rewriter, loc, scalarType, keep));
+  scale = AtenWhereSelfOp::create(rewriter, loc, scalarType, training, scale,
+                                  createScalarLiteral(rewriter, loc, f32, 1.0));
+  Value kept = AtenMulTensorOp::create(
+      rewriter, loc, computeType, createToDtype(rewriter, loc, x, f32),
+      createToDtype(rewriter, loc, mask, f32));
+  Value output = createToDtype(
+      rewriter, loc,
+      AtenMulTensorOp::create(rewriter, loc, computeType, kept, scale),
+      inputType.getDtype());
+  if (output.getType() != op->getResult(0).getType())
+    output = TensorStaticInfoCastOp::create(rewriter, loc,
+                                            op->getResult(0).getType(), output);
+  SmallVector<Value> replacements{output};
+  if (op->getNumResults() > 1) {
+    Value maskResult = mask;
+    if (maskUsed && mask.getType() != op->getResult(1).getType())
+      maskResult = TensorStaticInfoCastOp::create(
+          rewriter, loc, op->getResult(1).getType(), mask);
+    replacements.push_back(maskResult);
+  }
+  rewriter.replaceOp(op, replacements);
+  return success();
+}
+
 } // namespace
 
 void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
@@ -386,5 +473,5 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
   lowerings.on("Cast", 6, lowerCast);
   lowerings.on("LeakyRelu", 6, lowerLeakyRelu);
   lowerings.on("Identity", 1, lowerIdentity);
-  lowerings.on("Dropout", 7, lowerIdentity);
+  lowerings.on("Dropout", 7, lowerDropout);
 }

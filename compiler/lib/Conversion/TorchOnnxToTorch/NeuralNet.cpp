@@ -182,7 +182,7 @@ LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
 /// before and as much after as makes the result as long as the output
 /// (output_padding and output_shape only add zeros there), convolved with
 /// stride 1 by the weight with its spatial dims reversed and its channel
-/// dims swapped per group. 1-D runs as 2-D over a unit height.
+/// dims swapped per group.
 LogicalResult lowerConvTranspose(const OpBinder &binder,
                                  PatternRewriter &rewriter) {
   Value x = binder.getOperand(0), w = binder.getOperand(1);
@@ -195,9 +195,9 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
       !resultType.areAllSizesKnown())
     return binder.fail(rewriter, "needs static sizes and known dtypes");
   int64_t rank = inputType.getSizes().size();
-  if (rank != 3 && rank != 4)
+  if (rank < 3 || rank > 5)
     return binder.fail(rewriter,
-                       "unsupported: only 1-D and 2-D ConvTranspose");
+                       "unsupported: only 1-D, 2-D and 3-D ConvTranspose");
   if (!isa<mlir::FloatType>(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: a non-float input");
   int64_t numSpatial = rank - 2;
@@ -255,53 +255,42 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
   auto type = [&](ArrayRef<int64_t> sizes) {
     return getTensorType(context, sizes, dtype);
   };
+  auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
   Value zero = createConstantFloat(rewriter, loc, 0.0);
-  Value one = createConstantInt(rewriter, loc, 1);
-  // 1-D: [N, C, L] -> [N, C, 1, L] (and the weight likewise).
-  auto to2d = [&](Value value) -> Value {
-    SmallVector<int64_t> sizes(cast<ValueTensorType>(value.getType()).getSizes());
-    sizes.insert(sizes.begin() + 2, 1);
-    return createView(rewriter, loc, value, sizes, type(sizes));
-  };
-  SmallVector<int64_t> outSpatial(out.drop_front(2));
-  if (numSpatial == 1) {
-    x = to2d(x);
-    w = to2d(w);
-    kernel.insert(kernel.begin(), 1);
-    strides.insert(strides.begin(), 1);
-    dilations.insert(dilations.begin(), 1);
-    padBegin.insert(padBegin.begin(), 0);
-    outSpatial.insert(outSpatial.begin(), 1);
-  }
-  SmallVector<int64_t> sizes(cast<ValueTensorType>(x.getType()).getSizes());
-  int64_t n = sizes[0], c = sizes[1], h = sizes[2], wd = sizes[3];
-  int64_t sh = strides[0], sw = strides[1];
-  // Zeros between the elements: [N, C, H, 1, W, 1] padded to
-  // [N, C, H, sh, W, sw], viewed as [N, C, H*sh, W*sw].
-  if (sh > 1 || sw > 1) {
-    Value split = createView(rewriter, loc, x, {n, c, h, 1, wd, 1},
-                             type({n, c, h, 1, wd, 1}));
-    Value spread = AtenConstantPadNdOp::create(
-        rewriter, loc, type({n, c, h, sh, wd, sw}), split,
-        createIntList(rewriter, loc, {0, sw - 1, 0, 0, 0, sh - 1}), zero);
-    x = createView(rewriter, loc, spread, {n, c, h * sh, wd * sw},
-                   type({n, c, h * sh, wd * sw}));
+  int64_t n = in[0], c = in[1];
+  // Zeros between the elements: [N, C, D0, 1, D1, 1, ...] padded to
+  // [N, C, D0, s0, D1, s1, ...], viewed as [N, C, D0*s0, D1*s1, ...].
+  if (llvm::any_of(strides, [](int64_t s) { return s > 1; })) {
+    SmallVector<int64_t> split{n, c}, spread{n, c}, grid{n, c}, padList;
+    for (int64_t i = 0; i < numSpatial; ++i) {
+      split.append({in[2 + i], 1});
+      spread.append({in[2 + i], strides[i]});
+      grid.push_back(in[2 + i] * strides[i]);
+    }
+    // constant_pad_nd lists the last dim first: (begin, end) per dim.
+    for (int64_t i = numSpatial - 1; i >= 0; --i)
+      padList.append({0, strides[i] - 1, 0, 0});
+    Value view = createView(rewriter, loc, x, split, type(split));
+    Value padded = AtenConstantPadNdOp::create(
+        rewriter, loc, type(spread), view, createIntList(rewriter, loc, padList),
+        zero);
+    x = createView(rewriter, loc, padded, grid, type(grid));
   }
   // The input length each spatial dim needs, and the pads (negative:
-  // crop) that give it from the H*sh x W*sw grid, whose last sh-1 (sw-1)
-  // zeros are beyond the last element.
+  // crop) that give it from the grid, whose last s-1 zeros are beyond the
+  // last element.
   SmallVector<int64_t> before, after;
-  int64_t grid[2] = {h * sh, wd * sw};
-  int64_t dilated[2] = {(h - 1) * sh + 1, (wd - 1) * sw + 1};
-  for (int64_t i = 0; i < 2; ++i) {
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t grid = in[2 + i] * strides[i];
+    int64_t dilated = (in[2 + i] - 1) * strides[i] + 1;
     int64_t reach = (kernel[i] - 1) * dilations[i];
     int64_t begin = reach - padBegin[i];
-    int64_t needed = outSpatial[i] + reach;
+    int64_t needed = out[2 + i] + reach;
     before.push_back(begin);
-    after.push_back(needed - begin - dilated[i] - (grid[i] - dilated[i]));
+    after.push_back(needed - begin - dilated - (grid - dilated));
   }
   // Crop first (slices), then pad (constant_pad_nd), per spatial dim.
-  for (int64_t i = 0; i < 2; ++i) {
+  for (int64_t i = 0; i < numSpatial; ++i) {
     int64_t dim = 2 + i;
     SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
     int64_t start = std::max<int64_t>(0, -before[i]);
@@ -310,179 +299,422 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
       if (end <= start)
         return binder.fail(rewriter, "pads crop the whole output");
       current[dim] = end - start;
-      x = AtenSliceTensorOp::create(
-          rewriter, loc, type(current), x, createConstantInt(rewriter, loc, dim),
-          createConstantInt(rewriter, loc, start),
-          createConstantInt(rewriter, loc, end), one);
+      x = AtenSliceTensorOp::create(rewriter, loc, type(current), x, cst(dim),
+                                    cst(start), cst(end), cst(1));
     }
   }
-  int64_t padH0 = std::max<int64_t>(0, before[0]),
-          padH1 = std::max<int64_t>(0, after[0]),
-          padW0 = std::max<int64_t>(0, before[1]),
-          padW1 = std::max<int64_t>(0, after[1]);
-  if (padH0 || padH1 || padW0 || padW1) {
-    SmallVector<int64_t> current(cast<ValueTensorType>(x.getType()).getSizes());
-    current[2] += padH0 + padH1;
-    current[3] += padW0 + padW1;
-    x = AtenConstantPadNdOp::create(
-        rewriter, loc, type(current), x,
-        createIntList(rewriter, loc, {padW0, padW1, padH0, padH1}), zero);
+  SmallVector<int64_t> padLow, padHigh;
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    padLow.push_back(std::max<int64_t>(0, before[i]));
+    padHigh.push_back(std::max<int64_t>(0, after[i]));
   }
-  // The weight: [Cin, Cout/g, kh, kw] -> [Cout, Cin/g, kh, kw], reversed.
-  int64_t cin = c, coutPerGroup = ws[1], kh = kernel[0], kw = kernel[1];
-  int64_t cinPerGroup = cin / group;
-  Value weight = createView(rewriter, loc, w,
-                            {group, cinPerGroup, coutPerGroup, kh, kw},
-                            type({group, cinPerGroup, coutPerGroup, kh, kw}));
-  weight = createPermute(rewriter, loc, weight, {0, 2, 1, 3, 4});
-  weight = createView(rewriter, loc, weight,
-                      {group * coutPerGroup, cinPerGroup, kh, kw},
-                      type({group * coutPerGroup, cinPerGroup, kh, kw}));
-  for (int64_t dim : {2, 3}) {
-    int64_t size = dim == 2 ? kh : kw;
+  if (llvm::any_of(padLow, [](int64_t p) { return p > 0; }) ||
+      llvm::any_of(padHigh, [](int64_t p) { return p > 0; }))
+    x = createSpatialPad(rewriter, loc, x, padLow, padHigh, zero);
+  // The weight: [Cin, Cout/g, k...] -> [Cout, Cin/g, k...], reversed.
+  int64_t coutPerGroup = ws[1], cinPerGroup = c / group;
+  SmallVector<int64_t> grouped{group, cinPerGroup, coutPerGroup};
+  grouped.append(kernel);
+  SmallVector<int64_t> perm{0, 2, 1};
+  for (int64_t i = 0; i < numSpatial; ++i)
+    perm.push_back(3 + i);
+  SmallVector<int64_t> swapped{group * coutPerGroup, cinPerGroup};
+  swapped.append(kernel);
+  Value weight = createView(rewriter, loc, w, grouped, type(grouped));
+  weight = createPermute(rewriter, loc, weight, perm);
+  weight = createView(rewriter, loc, weight, swapped, type(swapped));
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t size = kernel[i];
     if (size == 1)
       continue;
     SmallVector<int64_t> reversed;
-    for (int64_t i = size - 1; i >= 0; --i)
-      reversed.push_back(i);
+    for (int64_t j = size - 1; j >= 0; --j)
+      reversed.push_back(j);
     Value indices = ValueTensorLiteralOp::create(
         rewriter, loc, getTensorType(context, {size}, getSi64Type(context)),
         DenseElementsAttr::get(
             RankedTensorType::get({size}, rewriter.getI64Type()),
             ArrayRef<int64_t>(reversed)));
     weight = AtenIndexSelectOp::create(rewriter, loc, weight.getType(), weight,
-                                       createConstantInt(rewriter, loc, dim),
-                                       indices);
+                                       cst(2 + i), indices);
   }
-  SmallVector<int64_t> convSizes{n, group * coutPerGroup, outSpatial[0],
-                                 outSpatial[1]};
-  Value result = AtenConvolutionOp::create(
-      rewriter, loc, type(convSizes), x, weight,
+  rewriter.replaceOpWithNewOp<AtenConvolutionOp>(
+      binder.getOp(), resultType, x, weight,
       bias ? bias : createConstantNone(rewriter, loc),
-      createIntList(rewriter, loc, {1, 1}), createIntList(rewriter, loc, {0, 0}),
+      createIntList(rewriter, loc, ones), createIntList(rewriter, loc, zeros),
       createIntList(rewriter, loc, dilations),
       createConstantBool(rewriter, loc, false),
-      createIntList(rewriter, loc, {0, 0}),
-      createConstantInt(rewriter, loc, group));
-  if (numSpatial == 1)
-    result = createView(rewriter, loc, result, out, resultType);
-  rewriter.replaceOp(binder.getOp(), result);
+      createIntList(rewriter, loc, zeros), cst(group));
   return success();
 }
 
-/// MaxPool and AveragePool over 2 spatial dims, or 1 (over a unit height).
-template <bool isMax>
-LogicalResult lowerPool(const OpBinder &binder, PatternRewriter &rewriter) {
+/// Lifts a 1-D pooling node to 2-D over a unit height: [N, C, L] ->
+/// [N, C, 1, L] with a unit kernel, and `resultType` likewise.
+void liftPoolTo2d(PatternRewriter &rewriter, Location loc, Value &x,
+                  ValueTensorType &resultType, SpatialParams &params) {
+  params.kernel.insert(params.kernel.begin(), 1);
+  params.strides.insert(params.strides.begin(), 1);
+  params.dilations.insert(params.dilations.begin(), 1);
+  params.padBegin.insert(params.padBegin.begin(), 0);
+  params.padEnd.insert(params.padEnd.begin(), 0);
+  ArrayRef<int64_t> sizes = cast<ValueTensorType>(x.getType()).getSizes();
+  SmallVector<int64_t> unit{sizes[0], sizes[1], 1, sizes[2]};
+  x = createView(rewriter, loc, x, unit, withSizes(x, unit));
+  SmallVector<int64_t> outSizes(resultType.getSizes());
+  outSizes.insert(outSizes.begin() + 2, 1);
+  resultType = getTensorType(rewriter.getContext(), outSizes,
+                             resultType.getDtype());
+}
+
+/// The smallest value of `dtype` (-inf for floats): what max pooling pads
+/// with.
+Value createLowestScalar(PatternRewriter &rewriter, Location loc, Type dtype) {
+  if (isa<mlir::FloatType>(dtype))
+    return createConstantFloat(rewriter, loc,
+                               -std::numeric_limits<double>::infinity());
+  auto intType = cast<IntegerType>(dtype);
+  if (intType.isUnsigned())
+    return createConstantInt(rewriter, loc, 0);
+  return createConstantInt(rewriter, loc, llvm::minIntN(intType.getWidth()));
+}
+
+/// A tensor of `sizes` and `dtype` filled with `value` (aten.full).
+Value createFull(PatternRewriter &rewriter, Location loc,
+                 ArrayRef<int64_t> sizes, Type dtype, double value) {
+  Value none = createConstantNone(rewriter, loc);
+  return AtenFullOp::create(
+      rewriter, loc, getTensorType(rewriter.getContext(), sizes, dtype),
+      createIntList(rewriter, loc, sizes),
+      createConstantFloat(rewriter, loc, value),
+      createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none, none,
+      none);
+}
+
+/// ONNX MaxPool Indices from ATen's. ATen numbers each argmax within its
+/// (n, c) plane of the pooled tensor (`pooledSizes`: the spatial sizes of
+/// the input after the explicit pads `padBegin` before and some after);
+/// ONNX over the whole unpadded input [N, C, `inSizes`...], the spatial
+/// dims row-major, or column-major with storage_order=1.
+Value convertPoolIndices(PatternRewriter &rewriter, Location loc,
+                         Value indices, ArrayRef<int64_t> pooledSizes,
+                         ArrayRef<int64_t> padBegin, ArrayRef<int64_t> inSizes,
+                         bool columnMajor) {
+  MLIRContext *context = rewriter.getContext();
+  auto type = cast<ValueTensorType>(indices.getType());
+  Type si64 = getSi64Type(context);
+  int64_t numSpatial = inSizes.size();
+  int64_t planeSize = 1, pooledPlaneSize = 1;
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    planeSize *= inSizes[i];
+    pooledPlaneSize *= pooledSizes[i];
+  }
+  auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
+  Value plane = indices;
+  if (columnMajor || pooledSizes != inSizes) {
+    Value floor = ConstantStrOp::create(rewriter, loc, StringType::get(context),
+                                        rewriter.getStringAttr("floor"));
+    auto floorDiv = [&](Value value, int64_t divisor) -> Value {
+      if (divisor == 1)
+        return value;
+      return AtenDivTensorModeOp::create(
+          rewriter, loc, type, value,
+          createScalarLiteral(rewriter, loc, si64, divisor), floor);
+    };
+    // Each spatial coordinate in the pooled tensor:
+    // (p // stride) - (p // outer) * size, minus the pads before.
+    Value flat;
+    int64_t stride = pooledPlaneSize;
+    for (int64_t d = 0; d < numSpatial; ++d) {
+      int64_t outer = stride;
+      stride /= pooledSizes[d];
+      Value coord = floorDiv(indices, stride);
+      if (d > 0)
+        coord = AtenSubTensorOp::create(
+            rewriter, loc, type, coord,
+            AtenMulScalarOp::create(rewriter, loc, type,
+                                    floorDiv(indices, outer),
+                                    cst(pooledSizes[d])),
+            cst(1));
+      if (padBegin[d])
+        coord = AtenSubScalarOp::create(rewriter, loc, type, coord,
+                                        cst(padBegin[d]), cst(1));
+      int64_t weight = 1;
+      for (int64_t j = 0; j < numSpatial; ++j)
+        if (columnMajor ? j < d : j > d)
+          weight *= inSizes[j];
+      if (weight != 1)
+        coord = AtenMulScalarOp::create(rewriter, loc, type, coord,
+                                        cst(weight));
+      flat = flat ? AtenAddTensorOp::create(rewriter, loc, type, flat, coord,
+                                            cst(1))
+                        .getResult()
+                  : coord;
+    }
+    plane = flat;
+  }
+  // Plus the offset of the (n, c) plane.
+  ArrayRef<int64_t> sizes = type.getSizes();
+  int64_t planes = sizes[0] * sizes[1];
+  SmallVector<int64_t> offsetSizes{sizes[0], sizes[1]};
+  offsetSizes.append(numSpatial, 1);
+  Value offsets = AtenMulScalarOp::create(
+      rewriter, loc, getTensorType(context, {planes}, si64),
+      createArange(rewriter, loc, planes), cst(planeSize));
+  offsets = createView(rewriter, loc, offsets, offsetSizes,
+                       getTensorType(context, offsetSizes, si64));
+  return AtenAddTensorOp::create(rewriter, loc, type, plane, offsets, cst(1));
+}
+
+/// MaxPool over 1 to 3 spatial dims, as aten.max_poolNd_with_indices (1-D
+/// over a unit height); asymmetric pads pad the input with the dtype's
+/// lowest value first. The Indices output is ATen's, renumbered over the
+/// whole tensor (see convertPoolIndices).
+LogicalResult lowerMaxPool(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
   auto inputType = getKnownTensorType(x);
   auto resultType = binder.getResultType();
   if (!inputType || !resultType)
     return binder.fail(rewriter, "needs known sizes and dtypes");
   int64_t rank = inputType.getSizes().size();
-  if (rank != 3 && rank != 4)
-    return binder.fail(rewriter,
-                       "unsupported: only 1-D and 2-D pooling (NCL or NCHW "
-                       "input)");
-  if (rank == 3 &&
+  if (rank < 3 || rank > 5)
+    return binder.fail(rewriter, "unsupported: only 1-D, 2-D and 3-D pooling "
+                                 "(NCL, NCHW or NCDHW input)");
+  Type dtype = inputType.getDtype();
+  if (dtype.isInteger(1) || !getScalarTypeCode(dtype))
+    return binder.fail(rewriter, "unsupported: MaxPool of this dtype");
+  bool indicesUsed = binder.getNumResults() > 1 &&
+                     !binder.getOp()->getResult(1).use_empty();
+  if ((rank == 3 || indicesUsed) &&
       (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown()))
-    return binder.fail(rewriter, "unsupported: 1-D pooling with dynamic sizes");
-  if (isMax && binder.getNumResults() > 1 &&
-      !binder.getOp()->getResult(1).use_empty())
-    return binder.fail(rewriter, "unsupported: the Indices output of MaxPool");
+    return binder.fail(rewriter, "unsupported: 1-D pooling or the Indices "
+                                 "output with dynamic sizes");
   SpatialParams params;
   if (failed(getSpatialParams(binder, rewriter, inputType, {}, params)))
     return failure();
-  int64_t ceilMode, countIncludePad, storageOrder;
+  int64_t ceilMode, storageOrder;
   if (failed(binder.getInt("ceil_mode", ceilMode, 0)) ||
-      failed(binder.getInt("count_include_pad", countIncludePad, 0)) ||
       failed(binder.getInt("storage_order", storageOrder, 0)))
-    return binder.fail(rewriter, "ceil_mode, count_include_pad and "
-                                 "storage_order must be ints");
+    return binder.fail(rewriter, "ceil_mode and storage_order must be ints");
+  if (storageOrder != 0 && storageOrder != 1)
+    return binder.fail(rewriter, "storage_order must be 0 or 1");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  ValueTensorType finalType = resultType;
+  if (rank == 3)
+    liftPoolTo2d(rewriter, loc, x, resultType, params);
+  SmallVector<int64_t> padding;
+  x = applyAsymmetricPads(rewriter, loc, x, params, padding,
+                          createLowestScalar(rewriter, loc, dtype));
+  auto indicesType =
+      getTensorType(context, resultType.getSizes(), getSi64Type(context));
+  Value kernel = createIntList(rewriter, loc, params.kernel);
+  Value strides = createIntList(rewriter, loc, params.strides);
+  Value pads = createIntList(rewriter, loc, padding);
+  Value dilations = createIntList(rewriter, loc, params.dilations);
+  Value ceil = createConstantBool(rewriter, loc, ceilMode);
+  Operation *pool;
+  if (params.kernel.size() == 2)
+    pool = AtenMaxPool2dWithIndicesOp::create(rewriter, loc, resultType,
+                                              indicesType, x, kernel, strides,
+                                              pads, dilations, ceil);
+  else
+    pool = AtenMaxPool3dWithIndicesOp::create(rewriter, loc, resultType,
+                                              indicesType, x, kernel, strides,
+                                              pads, dilations, ceil);
+  Value values = pool->getResult(0);
+  if (rank == 3)
+    values = createView(rewriter, loc, values, finalType.getSizes(), finalType);
+  SmallVector<Value> replacements{values};
+  if (binder.getNumResults() > 1) {
+    if (!indicesUsed) {
+      replacements.push_back(values); // Unused.
+    } else {
+      ArrayRef<int64_t> pooled =
+          cast<ValueTensorType>(x.getType()).getSizes().drop_front(2);
+      SmallVector<int64_t> inSizes(inputType.getSizes().drop_front(2));
+      if (rank == 3)
+        inSizes.insert(inSizes.begin(), 1);
+      Value indices = convertPoolIndices(rewriter, loc, pool->getResult(1),
+                                         pooled, params.padBegin, inSizes,
+                                         storageOrder == 1);
+      auto onnxIndicesType = binder.getResultType(1);
+      if (!onnxIndicesType)
+        return binder.fail(rewriter, "Indices needs known sizes and dtype");
+      if (rank == 3)
+        indices = createView(rewriter, loc, indices,
+                             onnxIndicesType.getSizes(), onnxIndicesType);
+      replacements.push_back(indices);
+    }
+  }
+  rewriter.replaceOp(binder.getOp(), replacements);
+  return success();
+}
+
+/// AveragePool with dilations (ATen's avg_pool has none): the window sums
+/// are a convolution of the zero-padded input, viewed as [N*C, 1, ...],
+/// with a kernel of ones at the node's strides and dilations; the counts
+/// the same convolution of a mask that is 1 where a tap counts (the input,
+/// and the pads with count_include_pad) and 0 elsewhere (the other pads,
+/// and what ceil_mode adds after the end pads, which never counts).
+LogicalResult lowerDilatedAveragePool(const OpBinder &binder,
+                                      PatternRewriter &rewriter, Value x,
+                                      ValueTensorType resultType,
+                                      const SpatialParams &params,
+                                      bool countIncludePad) {
+  auto inputType = cast<ValueTensorType>(x.getType());
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  int64_t numSpatial = in.size() - 2;
+  for (int64_t i = 0; i < numSpatial; ++i)
+    if (in[2 + i] == kUnknownSize || out[2 + i] == kUnknownSize)
+      return binder.fail(rewriter, "unsupported: dilated AveragePool with "
+                                   "dynamic spatial sizes");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type dtype = inputType.getDtype();
+  // The pads after each dim that the last window needs (ceil_mode).
+  SmallVector<int64_t> padHigh, noPads(numSpatial, 0), extra;
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t extent = (params.kernel[i] - 1) * params.dilations[i] + 1;
+    int64_t needed = (out[2 + i] - 1) * params.strides[i] + extent;
+    padHigh.push_back(std::max(params.padEnd[i],
+                               needed - in[2 + i] - params.padBegin[i]));
+    extra.push_back(padHigh.back() - params.padEnd[i]);
+  }
+  Value zero = createConstantFloat(rewriter, loc, 0.0);
+  SmallVector<int64_t> flatSizes{kUnknownSize, 1};
+  SmallVector<int64_t> viewSizes{-1, 1};
+  if (in[0] != kUnknownSize && in[1] != kUnknownSize)
+    flatSizes[0] = in[0] * in[1];
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    flatSizes.push_back(in[2 + i]);
+    viewSizes.push_back(in[2 + i]);
+  }
+  Value flat = createView(rewriter, loc, x, viewSizes,
+                          getTensorType(context, flatSizes, dtype));
+  Value padded = createSpatialPad(rewriter, loc, flat, params.padBegin,
+                                  padHigh, zero);
+  SmallVector<int64_t> maskSizes{1, 1};
+  maskSizes.append(in.begin() + 2, in.end());
+  Value mask = createFull(rewriter, loc, maskSizes, dtype, 1.0);
+  if (countIncludePad) {
+    mask = createSpatialPad(rewriter, loc, mask, params.padBegin,
+                            params.padEnd,
+                            createConstantFloat(rewriter, loc, 1.0));
+    mask = createSpatialPad(rewriter, loc, mask, noPads, extra, zero);
+  } else {
+    mask = createSpatialPad(rewriter, loc, mask, params.padBegin, padHigh,
+                            zero);
+  }
+  SmallVector<int64_t> kernelSizes{1, 1};
+  kernelSizes.append(params.kernel);
+  Value ones = createFull(rewriter, loc, kernelSizes, dtype, 1.0);
+  auto windowSum = [&](Value input, int64_t batch) -> Value {
+    SmallVector<int64_t> sizes{batch, 1};
+    sizes.append(out.begin() + 2, out.end());
+    return AtenConvolutionOp::create(
+        rewriter, loc, getTensorType(context, sizes, dtype), input, ones,
+        createConstantNone(rewriter, loc),
+        createIntList(rewriter, loc, params.strides),
+        createIntList(rewriter, loc, noPads),
+        createIntList(rewriter, loc, params.dilations),
+        createConstantBool(rewriter, loc, false),
+        createIntList(rewriter, loc, noPads),
+        createConstantInt(rewriter, loc, 1));
+  };
+  Value sum = windowSum(padded, flatSizes[0]);
+  Value count = windowSum(mask, 1);
+  Value mean = AtenDivTensorOp::create(rewriter, loc, sum.getType(), sum,
+                                       count);
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, mean, resultType.getSizes(),
+                                resultType));
+  return success();
+}
+
+/// AveragePool over 1 to 3 spatial dims: aten.avg_pool2d/3d (1-D over a
+/// unit height), or a convolution with dilations (lowerDilatedAveragePool).
+LogicalResult lowerAveragePool(const OpBinder &binder,
+                               PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  int64_t rank = inputType.getSizes().size();
+  if (rank < 3 || rank > 5)
+    return binder.fail(rewriter, "unsupported: only 1-D, 2-D and 3-D pooling "
+                                 "(NCL, NCHW or NCDHW input)");
+  if (!isa<mlir::FloatType>(inputType.getDtype()) ||
+      !getScalarTypeCode(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: AveragePool of a non-float "
+                                 "dtype");
+  if (rank == 3 &&
+      (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown()))
+    return binder.fail(rewriter, "unsupported: 1-D pooling with dynamic sizes");
+  SpatialParams params;
+  if (failed(getSpatialParams(binder, rewriter, inputType, {}, params)))
+    return failure();
+  int64_t ceilMode, countIncludePad;
+  if (failed(binder.getInt("ceil_mode", ceilMode, 0)) ||
+      failed(binder.getInt("count_include_pad", countIncludePad, 0)))
+    return binder.fail(rewriter, "ceil_mode and count_include_pad must be "
+                                 "ints");
+  if (llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
+    return lowerDilatedAveragePool(binder, rewriter, x, resultType, params,
+                                   countIncludePad);
   Location loc = binder.getLoc();
   ValueTensorType finalType = resultType;
   if (rank == 3) {
-    // [N, C, L] -> [N, C, 1, L], pooled with a unit kernel height.
-    params.kernel.insert(params.kernel.begin(), 1);
-    params.strides.insert(params.strides.begin(), 1);
-    params.dilations.insert(params.dilations.begin(), 1);
-    params.padBegin.insert(params.padBegin.begin(), 0);
-    params.padEnd.insert(params.padEnd.begin(), 0);
-    ArrayRef<int64_t> sizes = inputType.getSizes();
-    SmallVector<int64_t> unit{sizes[0], sizes[1], 1, sizes[2]};
-    inputType = withSizes(x, unit);
-    x = createView(rewriter, loc, x, unit, inputType);
-    SmallVector<int64_t> outSizes(resultType.getSizes());
-    outSizes.insert(outSizes.begin() + 2, 1);
-    resultType = withSizes(binder.getOp()->getResult(0), outSizes);
+    liftPoolTo2d(rewriter, loc, x, resultType, params);
+    inputType = cast<ValueTensorType>(x.getType());
   }
+  bool asymmetric = params.padBegin != params.padEnd;
+  if (asymmetric && !countIncludePad && !inputType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: asymmetric pads with "
+                                 "count_include_pad=0 and dynamic sizes");
   SmallVector<int64_t> padding;
+  Value zero = createConstantFloat(rewriter, loc, 0.0);
+  auto avgPool = [&](Value input, ValueTensorType type,
+                     bool includePad) -> Value {
+    Value kernel = createIntList(rewriter, loc, params.kernel);
+    Value strides = createIntList(rewriter, loc, params.strides);
+    Value pads = createIntList(rewriter, loc, padding);
+    Value ceil = createConstantBool(rewriter, loc, ceilMode);
+    Value include = createConstantBool(rewriter, loc, includePad);
+    Value none = createConstantNone(rewriter, loc);
+    if (params.kernel.size() == 2)
+      return AtenAvgPool2dOp::create(rewriter, loc, type, input, kernel,
+                                     strides, pads, ceil, include, none);
+    return AtenAvgPool3dOp::create(rewriter, loc, type, input, kernel, strides,
+                                   pads, ceil, include, none);
+  };
+  Value padded = applyAsymmetricPads(rewriter, loc, x, params, padding, zero);
   Value result;
-  if constexpr (isMax) {
-    if (!isa<mlir::FloatType>(inputType.getDtype()))
-      return binder.fail(rewriter, "unsupported: MaxPool of integer tensors");
-    Value lowest = createConstantFloat(
-        rewriter, loc, -std::numeric_limits<double>::infinity());
-    x = applyAsymmetricPads(rewriter, loc, x, params, padding, lowest);
-    result = AtenMaxPool2dOp::create(
-        rewriter, loc, resultType, x, createIntList(rewriter, loc, params.kernel),
-        createIntList(rewriter, loc, params.strides),
-        createIntList(rewriter, loc, padding),
-        createIntList(rewriter, loc, params.dilations),
-        createConstantBool(rewriter, loc, ceilMode));
+  if (!asymmetric || countIncludePad) {
+    result = avgPool(padded, resultType, countIncludePad);
   } else {
-    if (llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
-      return binder.fail(rewriter, "unsupported: AveragePool with dilations");
-    if (!getScalarTypeCode(inputType.getDtype()))
-      return binder.fail(rewriter, "unsupported dtype");
-    bool asymmetric = params.padBegin != params.padEnd;
-    if (asymmetric && !countIncludePad && !inputType.areAllSizesKnown())
-      return binder.fail(rewriter, "unsupported: asymmetric pads with "
-                                   "count_include_pad=0 and dynamic sizes");
-    Value zero = createConstantFloat(rewriter, loc, 0.0);
-    auto avgPool = [&](Value input, ValueTensorType type, bool includePad) {
-      return AtenAvgPool2dOp::create(
-          rewriter, loc, type, input,
-          createIntList(rewriter, loc, params.kernel),
-          createIntList(rewriter, loc, params.strides),
-          createIntList(rewriter, loc, padding),
-          createConstantBool(rewriter, loc, ceilMode),
-          createConstantBool(rewriter, loc, includePad),
-          createConstantNone(rewriter, loc));
-    };
-    Value padded = applyAsymmetricPads(rewriter, loc, x, params, padding, zero);
-    if (!asymmetric || countIncludePad) {
-      result = avgPool(padded, resultType, countIncludePad);
-    } else {
-      // Explicit pads count as input for aten.avg_pool2d: divide the mean
-      // over the padded input by the same mean of a mask (1 on the input,
-      // 0 on the pads), which gives sum(input) / count(input) per window.
-      ArrayRef<int64_t> sizes = inputType.getSizes();
-      Value none = createConstantNone(rewriter, loc);
-      SmallVector<int64_t> maskSizes{1, 1, sizes[2], sizes[3]};
-      Value ones = AtenFullOp::create(
-          rewriter, loc, withSizes(x, maskSizes),
-          createIntList(rewriter, loc, maskSizes),
-          createConstantFloat(rewriter, loc, 1.0),
-          createConstantInt(rewriter, loc,
-                            *getScalarTypeCode(inputType.getDtype())),
-          none, none, none);
-      Value mask = applyAsymmetricPads(rewriter, loc, ones, params, padding,
-                                       zero);
-      SmallVector<int64_t> countSizes{1, 1, resultType.getSizes()[2],
-                                      resultType.getSizes()[3]};
-      Value mean = avgPool(padded, resultType, true);
-      Value count =
-          avgPool(mask, withSizes(binder.getOp()->getResult(0), countSizes),
-                  true);
-      result = AtenDivTensorOp::create(rewriter, loc, resultType, mean, count);
-    }
+    // Explicit pads count as input for aten.avg_pool: divide the mean over
+    // the padded input by the same mean of a mask (1 on the input, 0 on
+    // the pads), which gives sum(input) / count(input) per window.
+    SmallVector<int64_t> maskSizes{1, 1}, countSizes{1, 1};
+    maskSizes.append(inputType.getSizes().begin() + 2,
+                     inputType.getSizes().end());
+    countSizes.append(resultType.getSizes().begin() + 2,
+                      resultType.getSizes().end());
+    Value ones =
+        createFull(rewriter, loc, maskSizes, inputType.getDtype(), 1.0);
+    Value mask = applyAsymmetricPads(rewriter, loc, ones, params, padding,
+                                     zero);
+    Value mean = avgPool(padded, resultType, true);
+    Value count = avgPool(
+        mask,
+        getTensorType(rewriter.getContext(), countSizes, inputType.getDtype()),
+        true);
+    result = AtenDivTensorOp::create(rewriter, loc, resultType, mean, count);
   }
   if (rank == 3)
     result = createView(rewriter, loc, result, finalType.getSizes(), finalType);
-  SmallVector<Value> replacements{result};
-  for (unsigned i = 1; i < binder.getNumResults(); ++i)
-    replacements.push_back(result); // Unused (checked above).
-  rewriter.replaceOp(binder.getOp(), replacements);
+  rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
 
@@ -890,8 +1122,8 @@ void mlir::torch2mlir::onnx_c::populateOnnxNeuralNetLowerings(
   lowerings.on("Conv", 1, lowerConv);
   lowerings.on("ConvTranspose", 1, lowerConvTranspose);
   lowerings.on("CausalConvWithState", 27, lowerCausalConvWithState);
-  lowerings.on("MaxPool", 1, lowerPool</*isMax=*/true>);
-  lowerings.on("AveragePool", 1, lowerPool</*isMax=*/false>);
+  lowerings.on("MaxPool", 1, lowerMaxPool);
+  lowerings.on("AveragePool", 1, lowerAveragePool);
   lowerings.on("GlobalAveragePool", 1, lowerGlobalPool</*isMax=*/false>);
   lowerings.on("GlobalMaxPool", 1, lowerGlobalPool</*isMax=*/true>);
   lowerings.on("LpPool", 11, lowerLpPool);

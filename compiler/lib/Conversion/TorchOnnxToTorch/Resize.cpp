@@ -385,6 +385,72 @@ std::pair<Value, Value> buildAxisMatrix(MatrixBuilder &m,
   return {matrix, extrapolated};
 }
 
+/// `x` resized to `resultType` along each of params.axes whose scale
+/// (0-d float64) is not null: the axis is contracted with its
+/// interpolation matrix (buildAxisMatrix), then extrapolated positions
+/// take extrapolation_value. `roi` is given for tf_crop_and_resize only.
+Value resizeAxes(MatrixBuilder &m, const ResizeParams &params, Value x,
+                 ValueTensorType resultType, ArrayRef<Value> axisScales,
+                 ArrayRef<double> minScales, Value roi) {
+  PatternRewriter &rewriter = m.rewriter;
+  Location loc = m.loc;
+  auto inputType = cast<ValueTensorType>(x.getType());
+  ArrayRef<int64_t> inSizes = inputType.getSizes(),
+                    outSizes = resultType.getSizes();
+  int64_t rank = inSizes.size();
+  int64_t numAxes = params.axes.size();
+  Value result = x;
+  Type dtype = inputType.getDtype();
+  for (int64_t i = 0; i < numAxes; ++i) {
+    if (!axisScales[i])
+      continue;
+    int64_t axis = params.axes[i];
+    int64_t in = inSizes[axis], out = outSizes[axis];
+    Value roiStart, roiEnd;
+    if (roi) {
+      roiStart = m.element(roi, i);
+      roiEnd = m.element(roi, i + numAxes);
+    }
+    auto [matrix, extrapolated] =
+        buildAxisMatrix(m, params, in, out, axisScales[i], minScales[i],
+                        roiStart, roiEnd);
+    // Move the axis last, contract it with W^T, move it back.
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      inverse[perm[d]] = d;
+    bool isLast = axis == rank - 1;
+    Value moved = isLast ? result : createPermute(rewriter, loc, result, perm);
+    Value transposed = createToDtype(
+        rewriter, loc, createPermute(rewriter, loc, matrix, {1, 0}), dtype);
+    SmallVector<int64_t> productSizes(
+        cast<ValueTensorType>(moved.getType()).getSizes());
+    productSizes.back() = out;
+    Value product = AtenMatmulOp::create(
+        rewriter, loc, getTensorType(m.context, productSizes, dtype), moved,
+        transposed);
+    result =
+        isLast ? product : createPermute(rewriter, loc, product, inverse);
+    if (extrapolated) {
+      SmallVector<int64_t> maskSizes(rank, 1);
+      maskSizes[axis] = out;
+      Value mask = m.view(extrapolated, maskSizes);
+      auto type = cast<ValueTensorType>(result.getType());
+      result = AtenWhereSelfOp::create(
+          rewriter, loc, type, mask,
+          createScalarLiteral(rewriter, loc, dtype, params.extrapolationValue),
+          result);
+    }
+  }
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  return result;
+}
+
 LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0), roi = binder.getOperand(1),
         scales = binder.getOperand(2), sizes = binder.getOperand(3);
@@ -480,56 +546,78 @@ LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
     axisScales.assign(numAxes, scale);
   }
 
-  Value result = x;
-  Type dtype = inputType.getDtype();
-  for (int64_t i = 0; i < numAxes; ++i) {
-    if (!axisScales[i])
-      continue;
-    int64_t axis = params.axes[i];
-    int64_t in = inSizes[axis], out = outSizes[axis];
-    Value roiStart, roiEnd;
-    if (cropping) {
-      roiStart = m.element(roi, i);
-      roiEnd = m.element(roi, i + numAxes);
-    }
-    auto [matrix, extrapolated] =
-        buildAxisMatrix(m, params, in, out, axisScales[i], minScales[i],
-                        roiStart, roiEnd);
-    // Move the axis last, contract it with W^T, move it back.
-    SmallVector<int64_t> perm;
+  rewriter.replaceOp(binder.getOp(),
+                     resizeAxes(m, params, x, resultType, axisScales,
+                                minScales, cropping ? roi : Value()));
+  return success();
+}
+
+/// Upsample-7/9 (X, scales; mode): Resize with coordinate mode asymmetric
+/// and nearest mode floor (x_in = floor(x_out / scale)), the scales an
+/// attribute (opset 7) or an input (opset 9).
+LogicalResult lowerUpsample(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown())
+    return binder.fail(rewriter, "unsupported: an input or result without "
+                                 "static sizes");
+  if (!isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "unsupported: a non-float input");
+  ArrayRef<int64_t> inSizes = inputType.getSizes(),
+                    outSizes = resultType.getSizes();
+  int64_t rank = inSizes.size();
+  ResizeParams params;
+  if (failed(binder.getString("mode", params.mode, "nearest")))
+    return binder.fail(rewriter, "attribute 'mode' must be a string");
+  if (params.mode == "bilinear")
+    params.mode = "linear";
+  if (params.mode != "nearest" && params.mode != "linear")
+    return binder.fail(rewriter, "unsupported mode '" + params.mode +
+                                     "' (expects nearest or linear)");
+  params.coordinateMode = CoordinateMode::Asymmetric;
+  params.nearestMode = NearestMode::Floor;
+  params.cubicCoeffA = -0.75;
+  params.extrapolationValue = 0.0;
+  params.excludeOutside = 0;
+  params.aspectPolicy = "stretch";
+  params.antialias = false;
+  for (int64_t d = 0; d < rank; ++d)
+    params.axes.push_back(d);
+  for (int64_t d = 0; d < rank; ++d)
+    if (inSizes[d] == 0 || outSizes[d] == 0)
+      return binder.fail(rewriter, "unsupported: empty dims");
+  Location loc = binder.getLoc();
+  MatrixBuilder m(rewriter, loc);
+  SmallVector<Value> axisScales(rank);
+  SmallVector<double> minScales;
+  for (int64_t d = 0; d < rank; ++d)
+    minScales.push_back(static_cast<double>(outSizes[d]) / inSizes[d]);
+  if (binder.getOpsetVersion() < 9) {
+    SmallVector<double> scales;
+    if (failed(binder.getFloats("scales", scales)) ||
+        static_cast<int64_t>(scales.size()) != rank)
+      return binder.fail(rewriter, "attribute 'scales' must list one float "
+                                   "per dim");
     for (int64_t d = 0; d < rank; ++d)
-      if (d != axis)
-        perm.push_back(d);
-    perm.push_back(axis);
-    SmallVector<int64_t> inverse(rank);
+      if (scales[d] != 1.0)
+        axisScales[d] = m.constant(scales[d]);
+  } else {
+    Value scales = binder.getOperand(1);
+    auto scalesType = scales ? getKnownTensorType(scales) : nullptr;
+    if (!scalesType || scalesType.getSizes().size() != 1 ||
+        scalesType.getSizes()[0] != rank)
+      return binder.fail(rewriter, "input 'scales' must list one value per "
+                                   "dim");
+    // The scales are values at run time: every axis is resized, as a
+    // scale other than 1 may keep a size.
     for (int64_t d = 0; d < rank; ++d)
-      inverse[perm[d]] = d;
-    bool isLast = axis == rank - 1;
-    Value moved = isLast ? result : createPermute(rewriter, loc, result, perm);
-    Value transposed = createToDtype(
-        rewriter, loc, createPermute(rewriter, loc, matrix, {1, 0}), dtype);
-    SmallVector<int64_t> productSizes(
-        cast<ValueTensorType>(moved.getType()).getSizes());
-    productSizes.back() = out;
-    Value product = AtenMatmulOp::create(
-        rewriter, loc, getTensorType(m.context, productSizes, dtype), moved,
-        transposed);
-    result =
-        isLast ? product : createPermute(rewriter, loc, product, inverse);
-    if (extrapolated) {
-      SmallVector<int64_t> maskSizes(rank, 1);
-      maskSizes[axis] = out;
-      Value mask = m.view(extrapolated, maskSizes);
-      auto type = cast<ValueTensorType>(result.getType());
-      result = AtenWhereSelfOp::create(
-          rewriter, loc, type, mask,
-          createScalarLiteral(rewriter, loc, dtype, params.extrapolationValue),
-          result);
-    }
+      axisScales[d] = m.element(scales, d);
   }
-  if (result.getType() != resultType)
-    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
-  rewriter.replaceOp(binder.getOp(), result);
+  rewriter.replaceOp(binder.getOp(), resizeAxes(m, params, x, resultType,
+                                                axisScales, minScales,
+                                                Value()));
   return success();
 }
 
@@ -817,6 +905,7 @@ LogicalResult lowerAffineGrid(const OpBinder &binder,
 void mlir::torch2mlir::onnx_c::populateOnnxResizeLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Resize", 11, lowerResize);
+  lowerings.on("Upsample", 7, lowerUpsample);
   lowerings.on("GridSample", 16, lowerGridSample);
   lowerings.on("AffineGrid", 20, lowerAffineGrid);
 }

@@ -487,12 +487,17 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
     start = std::clamp<int64_t>(start, 0, size);
     end = std::clamp<int64_t>(end, start, size);
     int64_t length = (end - start + step - 1) / step;
-    // An empty slice may start at the end; tensor.extract_slice wants
-    // offsets inside the dim.
-    if (length == 0)
-      start = 0;
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+    // An empty slice may start at the end, or slice an empty dim;
+    // tensor.extract_slice wants offsets inside the dim: an empty tensor.
+    if (length == 0) {
+      sizes[dim] = rewriter.getIndexAttr(0);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                            inputType.getElementType());
+      rewriter.replaceOp(op, castTo(rewriter, loc, empty, resultType));
+      return success();
+    }
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     offsets[dim] = rewriter.getIndexAttr(start);
     sizes[dim] = rewriter.getIndexAttr(length);

@@ -1,9 +1,10 @@
 // RUN: torch2mlir-opt %s -convert-torch-onnx-to-torch -split-input-file -verify-diagnostics | FileCheck %s
 
-// 4-D Attention: (Q * s) @ (K * s)^T with s = sqrt(1/sqrt(8)), a softmax
-// that gives 0 for fully masked rows, then @ V.
+// 4-D Attention: (Q * s) @ (K * s)^T with s = sqrt(1/sqrt(8)) rounded to
+// Q's dtype (as the reference), a softmax that gives 0 for fully masked
+// rows, then @ V.
 // CHECK-LABEL: func.func @attention_4d
-// CHECK: %[[S:.*]] = torch.constant.float 0.59460355750136051
+// CHECK: %[[S:.*]] = torch.constant.float 0.59460353851318359
 // CHECK: %[[Q:.*]] = torch.aten.mul.Scalar %arg0, %[[S]]
 // CHECK: %[[K:.*]] = torch.aten.mul.Scalar %arg1, %[[S]]
 // CHECK: %[[KT:.*]] = torch.aten.permute %[[K]], {{.*}} -> !torch.vtensor<[2,3,8,6],f32>
@@ -17,6 +18,25 @@
 func.func @attention_4d(%q: !torch.vtensor<[2,3,4,8],f32>, %k: !torch.vtensor<[2,3,6,8],f32>, %v: !torch.vtensor<[2,3,6,8],f32>) -> !torch.vtensor<[2,3,4,8],f32> attributes {torch.onnx_meta.opset_version = 23 : si64} {
   %0 = torch.operator "onnx.Attention"(%q, %k, %v) : (!torch.vtensor<[2,3,4,8],f32>, !torch.vtensor<[2,3,6,8],f32>, !torch.vtensor<[2,3,6,8],f32>) -> !torch.vtensor<[2,3,4,8],f32>
   return %0 : !torch.vtensor<[2,3,4,8],f32>
+}
+
+// -----
+
+// bfloat16: s rounded to bfloat16, and the softmax sum adds the columns
+// left to right in bfloat16, as the reference (numpy with ml_dtypes) does.
+// CHECK-LABEL: func.func @attention_bf16
+// CHECK: %[[S:.*]] = torch.constant.float 5.937500e-01
+// CHECK: torch.aten.mul.Scalar %arg0, %[[S]]
+// CHECK: %[[E:.*]] = torch.aten.exp
+// CHECK-NOT: torch.aten.sum.dim_IntList
+// CHECK: %[[C0:.*]] = torch.aten.slice.Tensor %[[E]], %int3, %int0, %int1, %int1 : {{.*}} -> !torch.vtensor<[1,1,2,1],bf16>
+// CHECK: %[[C1:.*]] = torch.aten.slice.Tensor %[[E]], %int3, %int1, %int2, %int1
+// CHECK: %[[S01:.*]] = torch.aten.add.Tensor %[[C0]], %[[C1]], %int1 : {{.*}} -> !torch.vtensor<[1,1,2,1],bf16>
+// CHECK: %[[C2:.*]] = torch.aten.slice.Tensor %[[E]], %int3, %int2, %int3, %int1
+// CHECK: torch.aten.add.Tensor %[[S01]], %[[C2]], %int1
+func.func @attention_bf16(%q: !torch.vtensor<[1,1,2,8],bf16>, %k: !torch.vtensor<[1,1,3,8],bf16>, %v: !torch.vtensor<[1,1,3,8],bf16>) -> !torch.vtensor<[1,1,2,8],bf16> attributes {torch.onnx_meta.opset_version = 23 : si64} {
+  %0 = torch.operator "onnx.Attention"(%q, %k, %v) : (!torch.vtensor<[1,1,2,8],bf16>, !torch.vtensor<[1,1,3,8],bf16>, !torch.vtensor<[1,1,3,8],bf16>) -> !torch.vtensor<[1,1,2,8],bf16>
+  return %0 : !torch.vtensor<[1,1,2,8],bf16>
 }
 
 // -----

@@ -130,3 +130,29 @@ func.func @reduce_runtime_axes(%x: !torch.vtensor<[2,3],f32>, %axes: !torch.vten
   %0 = torch.operator "onnx.ReduceMax"(%x, %axes) {torch.onnx.keepdims = 0 : si64} : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[?],si64>) -> !torch.vtensor<[2],f32>
   return %0 : !torch.vtensor<[2],f32>
 }
+
+// -----
+
+// Dropout-12 in training (training_mode known at run time): a uniform
+// draw kept below 1 - ratio (or everything when not training), scaled by
+// 1 / (1 - ratio) when training.
+// CHECK-LABEL: func.func @dropout_training
+// CHECK: %[[U:.*]] = torch.aten.rand {{.*}} -> !torch.vtensor<[3,4],f32>
+// CHECK: %[[KEEP:.*]] = torch.aten.rsub.Scalar %arg1, %{{.*}}, %int1
+// CHECK: %[[NOT:.*]] = torch.aten.logical_not %arg2
+// CHECK: %[[LT:.*]] = torch.aten.lt.Tensor %[[U]], %[[KEEP]]
+// CHECK: %[[MASK:.*]] = torch.aten.logical_or %[[LT]], %[[NOT]]
+// CHECK: torch.aten.reciprocal %[[KEEP]]
+// CHECK: return %{{.*}}, %[[MASK]]
+func.func @dropout_training(%x: !torch.vtensor<[3,4],f32>, %r: !torch.vtensor<[],f32>, %t: !torch.vtensor<[],i1>) -> (!torch.vtensor<[3,4],f32>, !torch.vtensor<[3,4],i1>) attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0:2 = torch.operator "onnx.Dropout"(%x, %r, %t) : (!torch.vtensor<[3,4],f32>, !torch.vtensor<[],f32>, !torch.vtensor<[],i1>) -> (!torch.vtensor<[3,4],f32>, !torch.vtensor<[3,4],i1>)
+  return %0#0, %0#1 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[3,4],i1>
+}
+
+// -----
+
+func.func @dropout_training_int(%x: !torch.vtensor<[3,4],si32>, %r: !torch.vtensor<[],f32>, %t: !torch.vtensor<[],i1>) -> !torch.vtensor<[3,4],si32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  // expected-error @+1 {{unsupported: Dropout in training of a non-float input or without static sizes}}
+  %0 = torch.operator "onnx.Dropout"(%x, %r, %t) : (!torch.vtensor<[3,4],si32>, !torch.vtensor<[],f32>, !torch.vtensor<[],i1>) -> !torch.vtensor<[3,4],si32>
+  return %0 : !torch.vtensor<[3,4],si32>
+}

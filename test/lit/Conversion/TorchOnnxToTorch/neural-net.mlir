@@ -53,7 +53,7 @@ func.func @conv3d(%x: !torch.vtensor<[1,1,4,4,4],f32>, %w: !torch.vtensor<[1,1,2
 // CHECK: %[[NEGINF:.*]] = torch.constant.float 0xFFF0000000000000
 // CHECK: %[[PADS:.*]] = torch.prim.ListConstruct %int0, %int1, %int0, %int1
 // CHECK: torch.aten.constant_pad_nd %arg0, %[[PADS]], %[[NEGINF]]
-// CHECK: torch.aten.max_pool2d {{.*}}, %true : {{.*}} -> !torch.vtensor<[1,1,3,3],f32>
+// CHECK: torch.aten.max_pool2d_with_indices {{.*}}, %true : {{.*}} -> !torch.vtensor<[1,1,3,3],f32>, !torch.vtensor<[1,1,3,3],si64>
 func.func @maxpool_asymmetric(%x: !torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32> attributes {torch.onnx_meta.opset_version = 12 : si64} {
   %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.ceil_mode = 1 : si64, torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.pads = [0 : si64, 0 : si64, 1 : si64, 1 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,5,5],f32>) -> !torch.vtensor<[1,1,3,3],f32>
   return %0 : !torch.vtensor<[1,1,3,3],f32>
@@ -82,7 +82,7 @@ func.func @avgpool_asymmetric_excluding_pads(%x: !torch.vtensor<[1,1,5,5],f32>) 
 // CHECK-LABEL: func.func @maxpool_1d
 // CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,3,1,32],f32>
 // CHECK: %[[KERNEL:.*]] = torch.prim.ListConstruct %int1, %int2
-// CHECK: %[[POOL:.*]] = torch.aten.max_pool2d %[[X]], %[[KERNEL]], {{.*}} -> !torch.vtensor<[1,3,1,31],f32>
+// CHECK: %[[POOL:.*]], %{{.*}} = torch.aten.max_pool2d_with_indices %[[X]], %[[KERNEL]], {{.*}} -> !torch.vtensor<[1,3,1,31],f32>
 // CHECK: torch.aten.view %[[POOL]], {{.*}} -> !torch.vtensor<[1,3,31],f32>
 func.func @maxpool_1d(%x: !torch.vtensor<[1,3,32],f32>) -> !torch.vtensor<[1,3,31],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
   %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64]} : (!torch.vtensor<[1,3,32],f32>) -> !torch.vtensor<[1,3,31],f32>
@@ -107,11 +107,93 @@ func.func @avgpool_1d_excluding_pads(%x: !torch.vtensor<[1,2,5],f32>) -> !torch.
 
 // -----
 
-// 3-D pooling is not supported.
+// 3-D MaxPool: aten.max_pool3d_with_indices.
+// CHECK-LABEL: func.func @maxpool_3d
+// CHECK: torch.aten.max_pool3d_with_indices %arg0, {{.*}} -> !torch.vtensor<[1,1,3,3,3],f32>, !torch.vtensor<[1,1,3,3,3],si64>
 func.func @maxpool_3d(%x: !torch.vtensor<[1,1,4,4,4],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
-  // expected-error @+1 {{unsupported: only 1-D and 2-D pooling (NCL or NCHW input)}}
   %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4,4],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
   return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+}
+
+// -----
+
+// MaxPool of si8 with asymmetric pads: padded with the lowest si8.
+// CHECK-LABEL: func.func @maxpool_si8_asymmetric
+// CHECK: %[[LOWEST:.*]] = torch.constant.int -128
+// CHECK: torch.aten.constant_pad_nd %arg0, {{.*}}, %[[LOWEST]]
+// CHECK: torch.aten.max_pool2d_with_indices
+func.func @maxpool_si8_asymmetric(%x: !torch.vtensor<[1,1,5,5],si8>) -> !torch.vtensor<[1,1,3,3],si8> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.ceil_mode = 1 : si64, torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.pads = [0 : si64, 0 : si64, 1 : si64, 1 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,5,5],si8>) -> !torch.vtensor<[1,1,3,3],si8>
+  return %0 : !torch.vtensor<[1,1,3,3],si8>
+}
+
+// -----
+
+// The Indices of MaxPool with symmetric pads: ATen's per-plane index plus
+// (n * C + c) * H * W.
+// CHECK-LABEL: func.func @maxpool_indices
+// CHECK: %[[VALUES:.*]], %[[PLANE:.*]] = torch.aten.max_pool2d_with_indices %arg0
+// CHECK: %[[ARANGE:.*]] = torch.aten.arange.start_step %int0, %int6
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Scalar %[[ARANGE]], %int16
+// CHECK: %[[OFFSETS:.*]] = torch.aten.view %[[SCALED]], {{.*}} -> !torch.vtensor<[2,3,1,1],si64>
+// CHECK: %[[INDICES:.*]] = torch.aten.add.Tensor %[[PLANE]], %[[OFFSETS]]
+// CHECK: return %[[VALUES]], %[[INDICES]]
+func.func @maxpool_indices(%x: !torch.vtensor<[2,3,4,4],f32>) -> (!torch.vtensor<[2,3,4,4],f32>, !torch.vtensor<[2,3,4,4],si64>) attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0:2 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [3 : si64, 3 : si64], torch.onnx.pads = [1 : si64, 1 : si64, 1 : si64, 1 : si64]} : (!torch.vtensor<[2,3,4,4],f32>) -> (!torch.vtensor<[2,3,4,4],f32>, !torch.vtensor<[2,3,4,4],si64>)
+  return %0#0, %0#1 : !torch.vtensor<[2,3,4,4],f32>, !torch.vtensor<[2,3,4,4],si64>
+}
+
+// -----
+
+// The Indices with storage_order=1 (column-major): h + w * H from ATen's
+// h * W + w.
+// CHECK-LABEL: func.func @maxpool_indices_column_major
+// CHECK: %{{.*}}, %[[PLANE:.*]] = torch.aten.max_pool2d_with_indices %arg0
+// CHECK: %[[H:.*]] = torch.aten.div.Tensor_mode %[[PLANE]], {{.*}}, %str
+// CHECK: %[[ROWS:.*]] = torch.aten.div.Tensor_mode %[[PLANE]], {{.*}}, %str
+// CHECK: %[[ROWSW:.*]] = torch.aten.mul.Scalar %[[ROWS]], %int5
+// CHECK: %[[W:.*]] = torch.aten.sub.Tensor %[[PLANE]], %[[ROWSW]], %int1
+// CHECK: %[[WH:.*]] = torch.aten.mul.Scalar %[[W]], %int4
+// CHECK: torch.aten.add.Tensor %[[H]], %[[WH]], %int1
+func.func @maxpool_indices_column_major(%x: !torch.vtensor<[1,1,4,5],f32>) -> (!torch.vtensor<[1,1,3,4],f32>, !torch.vtensor<[1,1,3,4],si64>) attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0:2 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.storage_order = 1 : si64} : (!torch.vtensor<[1,1,4,5],f32>) -> (!torch.vtensor<[1,1,3,4],f32>, !torch.vtensor<[1,1,3,4],si64>)
+  return %0#0, %0#1 : !torch.vtensor<[1,1,3,4],f32>, !torch.vtensor<[1,1,3,4],si64>
+}
+
+// -----
+
+func.func @maxpool_bool(%x: !torch.vtensor<[1,1,4,4],i1>) -> !torch.vtensor<[1,1,3,3],i1> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  // expected-error @+1 {{'onnx.MaxPool' (opset 22) could not be lowered to the torch dialect: unsupported: MaxPool of this dtype}}
+  %0 = torch.operator "onnx.MaxPool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4],i1>) -> !torch.vtensor<[1,1,3,3],i1>
+  return %0 : !torch.vtensor<[1,1,3,3],i1>
+}
+
+// -----
+
+// AveragePool with dilations: window sums and counts are convolutions with
+// a kernel of ones over [N*C, 1, H, W]; ceil_mode pads one more row and
+// column, which the count mask leaves at 0.
+// CHECK-LABEL: func.func @avgpool_dilations
+// CHECK: %[[FLAT:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[2,1,4,4],f32>
+// CHECK: %[[PADDED:.*]] = torch.aten.constant_pad_nd %[[FLAT]], {{.*}} -> !torch.vtensor<[2,1,5,5],f32>
+// CHECK: %[[ONES:.*]] = torch.aten.full {{.*}} -> !torch.vtensor<[1,1,4,4],f32>
+// CHECK: %[[MASK:.*]] = torch.aten.constant_pad_nd %[[ONES]], {{.*}} -> !torch.vtensor<[1,1,5,5],f32>
+// CHECK: %[[KERNEL:.*]] = torch.aten.full {{.*}} -> !torch.vtensor<[1,1,2,2],f32>
+// CHECK: %[[SUM:.*]] = torch.aten.convolution %[[PADDED]], %[[KERNEL]], {{.*}} -> !torch.vtensor<[2,1,2,2],f32>
+// CHECK: %[[COUNT:.*]] = torch.aten.convolution %[[MASK]], %[[KERNEL]], {{.*}} -> !torch.vtensor<[1,1,2,2],f32>
+// CHECK: %[[MEAN:.*]] = torch.aten.div.Tensor %[[SUM]], %[[COUNT]]
+// CHECK: torch.aten.view %[[MEAN]], {{.*}} -> !torch.vtensor<[1,2,2,2],f32>
+func.func @avgpool_dilations(%x: !torch.vtensor<[1,2,4,4],f32>) -> !torch.vtensor<[1,2,2,2],f32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  %0 = torch.operator "onnx.AveragePool"(%x) {torch.onnx.ceil_mode = 1 : si64, torch.onnx.dilations = [2 : si64, 2 : si64], torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,2,4,4],f32>) -> !torch.vtensor<[1,2,2,2],f32>
+  return %0 : !torch.vtensor<[1,2,2,2],f32>
+}
+
+// -----
+
+func.func @avgpool_int(%x: !torch.vtensor<[1,1,4,4],si32>) -> !torch.vtensor<[1,1,3,3],si32> attributes {torch.onnx_meta.opset_version = 22 : si64} {
+  // expected-error @+1 {{unsupported: AveragePool of a non-float dtype}}
+  %0 = torch.operator "onnx.AveragePool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4],si32>) -> !torch.vtensor<[1,1,3,3],si32>
+  return %0 : !torch.vtensor<[1,1,3,3],si32>
 }
 
 // -----
@@ -192,10 +274,17 @@ func.func @conv_transpose(%x: !torch.vtensor<[1,2,3,3],f32>, %w: !torch.vtensor<
 
 // -----
 
-func.func @conv_transpose_3d(%x: !torch.vtensor<[1,1,2,2,2],f32>, %w: !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
-  // expected-error @+1 {{unsupported: only 1-D and 2-D ConvTranspose}}
-  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) : (!torch.vtensor<[1,1,2,2,2],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,3,3,3],f32>
-  return %0 : !torch.vtensor<[1,1,3,3,3],f32>
+// 3-D ConvTranspose with stride 2: zeros after each element along every
+// spatial dim ([.., 2, 1, 2, 1, 2, 1] padded to [.., 2, 2, 2, 2, 2, 2]).
+// CHECK-LABEL: func.func @conv_transpose_3d
+// CHECK: %[[SPLIT:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,1,2,1,2,1,2,1],f32>
+// CHECK: %[[SPREAD:.*]] = torch.aten.constant_pad_nd %[[SPLIT]], {{.*}} -> !torch.vtensor<[1,1,2,2,2,2,2,2],f32>
+// CHECK: %[[GRID:.*]] = torch.aten.view %[[SPREAD]], {{.*}} -> !torch.vtensor<[1,1,4,4,4],f32>
+// CHECK: torch.aten.constant_pad_nd %[[GRID]], {{.*}} -> !torch.vtensor<[1,1,5,5,5],f32>
+// CHECK: torch.aten.convolution {{.*}} -> !torch.vtensor<[1,1,4,4,4],f32>
+func.func @conv_transpose_3d(%x: !torch.vtensor<[1,1,2,2,2],f32>, %w: !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,4,4,4],f32> attributes {torch.onnx_meta.opset_version = 11 : si64} {
+  %0 = torch.operator "onnx.ConvTranspose"(%x, %w) {torch.onnx.strides = [2 : si64, 2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,2,2,2],f32>, !torch.vtensor<[1,1,2,2,2],f32>) -> !torch.vtensor<[1,1,4,4,4],f32>
+  return %0 : !torch.vtensor<[1,1,4,4,4],f32>
 }
 
 // -----

@@ -154,3 +154,36 @@ func.func @affine_grid_bad_theta(%theta: !torch.vtensor<[1,2,4],f32>, %size: !to
   %0 = torch.operator "onnx.AffineGrid"(%theta, %size) : (!torch.vtensor<[1,2,4],f32>, !torch.vtensor<[4],si64>) -> !torch.vtensor<[1,1,2,2],f32>
   return %0 : !torch.vtensor<[1,1,2,2],f32>
 }
+
+// -----
+
+// Upsample-9: Resize of every dim by the run-time scales, asymmetric
+// coordinates and floor nearest mode.
+// CHECK-LABEL: func.func @upsample_nearest
+// CHECK: torch.aten.select.int %arg1, %int0, %int0
+// CHECK: torch.aten.floor
+// CHECK: torch.aten.matmul {{.*}} -> !torch.vtensor<[1,1,4,6],f32>
+func.func @upsample_nearest(%x: !torch.vtensor<[1,1,2,2],f32>, %scales: !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,1,4,6],f32> attributes {torch.onnx_meta.opset_version = 9 : si64} {
+  %0 = torch.operator "onnx.Upsample"(%x, %scales) {torch.onnx.mode = "nearest"} : (!torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,1,4,6],f32>
+  return %0 : !torch.vtensor<[1,1,4,6],f32>
+}
+
+// -----
+
+// Upsample-7 reads its scales from the attribute: unit scales are skipped.
+// CHECK-LABEL: func.func @upsample_7
+// CHECK-NOT: torch.aten.select.int
+// CHECK-COUNT-2: torch.aten.matmul
+// CHECK-NOT: torch.aten.matmul
+func.func @upsample_7(%x: !torch.vtensor<[1,1,2,2],f32>) -> !torch.vtensor<[1,1,4,6],f32> attributes {torch.onnx_meta.opset_version = 7 : si64} {
+  %0 = torch.operator "onnx.Upsample"(%x) {torch.onnx.scales = [1.0 : f32, 1.0 : f32, 2.0 : f32, 3.0 : f32]} : (!torch.vtensor<[1,1,2,2],f32>) -> !torch.vtensor<[1,1,4,6],f32>
+  return %0 : !torch.vtensor<[1,1,4,6],f32>
+}
+
+// -----
+
+func.func @upsample_cubic(%x: !torch.vtensor<[1,1,2,2],f32>, %scales: !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,1,4,6],f32> attributes {torch.onnx_meta.opset_version = 9 : si64} {
+  // expected-error @+1 {{'onnx.Upsample' (opset 9) could not be lowered to the torch dialect: unsupported mode 'cubic' (expects nearest or linear)}}
+  %0 = torch.operator "onnx.Upsample"(%x, %scales) {torch.onnx.mode = "cubic"} : (!torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,1,4,6],f32>
+  return %0 : !torch.vtensor<[1,1,4,6],f32>
+}

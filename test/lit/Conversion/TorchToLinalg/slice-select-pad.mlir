@@ -133,9 +133,10 @@ func.func @select_out_of_range(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<
 // -----
 
 // An empty slice that starts at the end of the dim: extract_slice wants an
-// offset inside the dim, and any offset gives the same empty tensor.
+// offset inside the dim, so an empty slice is a tensor.empty.
 // CHECK-LABEL: func.func @slice_empty_at_end(
-// CHECK: tensor.extract_slice %{{.*}}[0, 0] [0, 3] [1, 1] : tensor<5x3xf32> to tensor<0x3xf32>
+// CHECK-NOT: tensor.extract_slice
+// CHECK: tensor.empty() : tensor<0x3xf32>
 func.func @slice_empty_at_end(%a: !torch.vtensor<[5,3],f32>) -> !torch.vtensor<[0,3],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -143,4 +144,17 @@ func.func @slice_empty_at_end(%a: !torch.vtensor<[5,3],f32>) -> !torch.vtensor<[
   %none = torch.constant.none
   %0 = torch.aten.slice.Tensor %a, %int0, %int5, %none, %int1 : !torch.vtensor<[5,3],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[0,3],f32>
   return %0 : !torch.vtensor<[0,3],f32>
+}
+
+// -----
+
+// A slice of an empty dim (no offset is inside it): a tensor.empty too.
+// CHECK-LABEL: func.func @slice_of_empty_dim(
+// CHECK-NOT: tensor.extract_slice
+// CHECK: tensor.empty() : tensor<0xf32>
+func.func @slice_of_empty_dim(%a: !torch.vtensor<[0],f32>) -> !torch.vtensor<[0],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.slice.Tensor %a, %int0, %int0, %int0, %int1 : !torch.vtensor<[0],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[0],f32>
+  return %0 : !torch.vtensor<[0],f32>
 }
