@@ -550,6 +550,54 @@ LogicalResult lowerMaxPool(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// The pads after each spatial dim that the last window needs: the node's
+/// end pads, or more with ceil_mode. `in` and `out` are the full NC...
+/// sizes, spatial sizes known.
+static SmallVector<int64_t> getWindowHighPads(const SpatialParams &params,
+                                              ArrayRef<int64_t> in,
+                                              ArrayRef<int64_t> out) {
+  SmallVector<int64_t> padHigh;
+  for (int64_t i = 0, e = in.size() - 2; i < e; ++i) {
+    int64_t extent = (params.kernel[i] - 1) * params.dilations[i] + 1;
+    int64_t needed = (out[2 + i] - 1) * params.strides[i] + extent;
+    padHigh.push_back(std::max(params.padEnd[i],
+                               needed - in[2 + i] - params.padBegin[i]));
+  }
+  return padHigh;
+}
+
+/// The [1, 1, kernel...] kernel of ones of createWindowSum.
+static Value createWindowKernel(PatternRewriter &rewriter, Location loc,
+                                const SpatialParams &params, Type dtype) {
+  SmallVector<int64_t> kernelSizes{1, 1};
+  kernelSizes.append(params.kernel);
+  return createFull(rewriter, loc, kernelSizes, dtype, 1.0);
+}
+
+/// The sum over each pooling window of `input`, an already padded
+/// [B, 1, spatial...] tensor: a convolution with `ones` (createWindowKernel)
+/// at the node's strides and dilations. `outSpatial` are the pooled sizes.
+static Value createWindowSum(PatternRewriter &rewriter, Location loc,
+                             Value input, Value ones,
+                             const SpatialParams &params,
+                             ArrayRef<int64_t> outSpatial) {
+  MLIRContext *context = rewriter.getContext();
+  auto type = cast<ValueTensorType>(input.getType());
+  Type dtype = type.getDtype();
+  SmallVector<int64_t> noPads(params.kernel.size(), 0);
+  SmallVector<int64_t> sizes{type.getSizes()[0], 1};
+  sizes.append(outSpatial.begin(), outSpatial.end());
+  return AtenConvolutionOp::create(
+      rewriter, loc, getTensorType(context, sizes, dtype), input, ones,
+      createConstantNone(rewriter, loc),
+      createIntList(rewriter, loc, params.strides),
+      createIntList(rewriter, loc, noPads),
+      createIntList(rewriter, loc, params.dilations),
+      createConstantBool(rewriter, loc, false),
+      createIntList(rewriter, loc, noPads),
+      createConstantInt(rewriter, loc, 1));
+}
+
 /// AveragePool with dilations (ATen's avg_pool has none): the window sums
 /// are a convolution of the zero-padded input, viewed as [N*C, 1, ...],
 /// with a kernel of ones at the node's strides and dilations; the counts
@@ -572,14 +620,10 @@ LogicalResult lowerDilatedAveragePool(const OpBinder &binder,
   MLIRContext *context = rewriter.getContext();
   Type dtype = inputType.getDtype();
   // The pads after each dim that the last window needs (ceil_mode).
-  SmallVector<int64_t> padHigh, noPads(numSpatial, 0), extra;
-  for (int64_t i = 0; i < numSpatial; ++i) {
-    int64_t extent = (params.kernel[i] - 1) * params.dilations[i] + 1;
-    int64_t needed = (out[2 + i] - 1) * params.strides[i] + extent;
-    padHigh.push_back(std::max(params.padEnd[i],
-                               needed - in[2 + i] - params.padBegin[i]));
-    extra.push_back(padHigh.back() - params.padEnd[i]);
-  }
+  SmallVector<int64_t> padHigh = getWindowHighPads(params, in, out);
+  SmallVector<int64_t> noPads(numSpatial, 0), extra;
+  for (int64_t i = 0; i < numSpatial; ++i)
+    extra.push_back(padHigh[i] - params.padEnd[i]);
   Value zero = createConstantFloat(rewriter, loc, 0.0);
   SmallVector<int64_t> flatSizes{kUnknownSize, 1};
   SmallVector<int64_t> viewSizes{-1, 1};
@@ -605,24 +649,10 @@ LogicalResult lowerDilatedAveragePool(const OpBinder &binder,
     mask = createSpatialPad(rewriter, loc, mask, params.padBegin, padHigh,
                             zero);
   }
-  SmallVector<int64_t> kernelSizes{1, 1};
-  kernelSizes.append(params.kernel);
-  Value ones = createFull(rewriter, loc, kernelSizes, dtype, 1.0);
-  auto windowSum = [&](Value input, int64_t batch) -> Value {
-    SmallVector<int64_t> sizes{batch, 1};
-    sizes.append(out.begin() + 2, out.end());
-    return AtenConvolutionOp::create(
-        rewriter, loc, getTensorType(context, sizes, dtype), input, ones,
-        createConstantNone(rewriter, loc),
-        createIntList(rewriter, loc, params.strides),
-        createIntList(rewriter, loc, noPads),
-        createIntList(rewriter, loc, params.dilations),
-        createConstantBool(rewriter, loc, false),
-        createIntList(rewriter, loc, noPads),
-        createConstantInt(rewriter, loc, 1));
-  };
-  Value sum = windowSum(padded, flatSizes[0]);
-  Value count = windowSum(mask, 1);
+  ArrayRef<int64_t> outSpatial = out.drop_front(2);
+  Value ones = createWindowKernel(rewriter, loc, params, dtype);
+  Value sum = createWindowSum(rewriter, loc, padded, ones, params, outSpatial);
+  Value count = createWindowSum(rewriter, loc, mask, ones, params, outSpatial);
   Value mean = AtenDivTensorOp::create(rewriter, loc, sum.getType(), sum,
                                        count);
   rewriter.replaceOp(binder.getOp(),
@@ -718,9 +748,51 @@ LogicalResult lowerAveragePool(const OpBinder &binder,
   return success();
 }
 
-/// LpPool: (sum over each window of |x|^p)^(1/p), the sum being the
-/// window average (pads counted) times the window size. 2-D, or 1-D over
-/// a unit height.
+/// LpPool over any number of spatial dims, with dilations: |x|^p over the
+/// input viewed as [N*C, 1, ...], zero-padded, summed over each window by
+/// a convolution with a kernel of ones (createWindowSum), to the 1/p.
+static LogicalResult lowerWindowLpPool(const OpBinder &binder,
+                                       PatternRewriter &rewriter, Value x,
+                                       ValueTensorType resultType,
+                                       const SpatialParams &params,
+                                       int64_t p) {
+  auto inputType = cast<ValueTensorType>(x.getType());
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  for (int64_t i = 2, e = in.size(); i < e; ++i)
+    if (in[i] == kUnknownSize || out[i] == kUnknownSize)
+      return binder.fail(rewriter, "unsupported: 3-D or dilated LpPool with "
+                                   "dynamic spatial sizes");
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type dtype = inputType.getDtype();
+  SmallVector<int64_t> flatSizes{kUnknownSize, 1}, viewSizes{-1, 1};
+  if (in[0] != kUnknownSize && in[1] != kUnknownSize)
+    flatSizes[0] = in[0] * in[1];
+  flatSizes.append(in.begin() + 2, in.end());
+  viewSizes.append(in.begin() + 2, in.end());
+  auto flatType = getTensorType(context, flatSizes, dtype);
+  Value flat = createView(rewriter, loc, x, viewSizes, flatType);
+  Value magnitude = AtenAbsOp::create(rewriter, loc, flatType, flat);
+  Value powered = AtenPowTensorScalarOp::create(
+      rewriter, loc, flatType, magnitude,
+      createConstantFloat(rewriter, loc, static_cast<double>(p)));
+  powered = createSpatialPad(rewriter, loc, powered, params.padBegin,
+                             getWindowHighPads(params, in, out),
+                             createConstantFloat(rewriter, loc, 0.0));
+  Value sum = createWindowSum(rewriter, loc, powered,
+                              createWindowKernel(rewriter, loc, params, dtype),
+                              params, out.drop_front(2));
+  Value result = AtenPowTensorScalarOp::create(
+      rewriter, loc, sum.getType(), sum,
+      createConstantFloat(rewriter, loc, 1.0 / p));
+  rewriter.replaceOp(binder.getOp(),
+                     createView(rewriter, loc, result, out, resultType));
+  return success();
+}
+
+/// LpPool: (sum over each window of |x|^p)^(1/p). 1-D (over a unit
+/// height) and 2-D without dilations: the sum is the window average (pads
+/// counted) times the window size; 3-D or dilated: lowerWindowLpPool.
 LogicalResult lowerLpPool(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
   auto inputType = getKnownTensorType(x);
@@ -728,8 +800,9 @@ LogicalResult lowerLpPool(const OpBinder &binder, PatternRewriter &rewriter) {
   if (!inputType || !resultType || !resultType.areAllSizesKnown())
     return binder.fail(rewriter, "needs known sizes and dtypes");
   int64_t rank = inputType.getSizes().size();
-  if (rank != 3 && rank != 4)
-    return binder.fail(rewriter, "unsupported: only 1-D and 2-D LpPool");
+  if (rank < 3 || rank > 5)
+    return binder.fail(rewriter, "unsupported: only 1-D, 2-D and 3-D LpPool "
+                                 "(NCL, NCHW or NCDHW input)");
   if (!isa<mlir::FloatType>(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: a non-float input");
   SpatialParams params;
@@ -739,8 +812,9 @@ LogicalResult lowerLpPool(const OpBinder &binder, PatternRewriter &rewriter) {
   if (failed(binder.getInt("p", p, 2)) ||
       failed(binder.getInt("ceil_mode", ceilMode, 0)) || p < 1)
     return binder.fail(rewriter, "p must be a positive int, ceil_mode an int");
-  if (llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
-    return binder.fail(rewriter, "unsupported: LpPool with dilations");
+  if (rank == 5 ||
+      llvm::any_of(params.dilations, [](int64_t d) { return d != 1; }))
+    return lowerWindowLpPool(binder, rewriter, x, resultType, params, p);
   Location loc = binder.getLoc();
   if (rank == 3) {
     // [N, C, L] -> [N, C, 1, L].

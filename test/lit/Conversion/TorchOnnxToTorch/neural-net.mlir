@@ -308,10 +308,49 @@ func.func @lp_pool_1d(%x: !torch.vtensor<[1,3,8],f32>) -> !torch.vtensor<[1,3,7]
 
 // -----
 
+// LpPool with dilations: |x|^2 over the input viewed as [N*C, 1, H, W],
+// summed over each window by a dilated convolution with a kernel of ones,
+// then the square root.
+// CHECK-LABEL: func.func @lp_pool_dilations
+// CHECK-DAG: %[[HALF:.*]] = torch.constant.float 5.000000e-01
+// CHECK-DAG: %[[P:.*]] = torch.constant.float 2.000000e+00
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[1,1,4,4],f32>
+// CHECK: %[[A:.*]] = torch.aten.abs %[[X]]
+// CHECK: %[[POW:.*]] = torch.aten.pow.Tensor_Scalar %[[A]], %[[P]]
+// CHECK: %[[PAD:.*]] = torch.aten.constant_pad_nd %[[POW]]
+// CHECK: %[[ONES:.*]] = torch.aten.full {{.*}} -> !torch.vtensor<[1,1,2,2],f32>
+// CHECK: %[[DIL:.*]] = torch.prim.ListConstruct %int2, %int2
+// CHECK: %[[SUM:.*]] = torch.aten.convolution %[[PAD]], %[[ONES]], %none, %{{.*}}, %{{.*}}, %[[DIL]], {{.*}} -> !torch.vtensor<[1,1,2,2],f32>
+// CHECK: %[[ROOT:.*]] = torch.aten.pow.Tensor_Scalar %[[SUM]], %[[HALF]]
+// CHECK: torch.aten.view %[[ROOT]], {{.*}} -> !torch.vtensor<[1,1,2,2],f32>
 func.func @lp_pool_dilations(%x: !torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
-  // expected-error @+1 {{unsupported: LpPool with dilations}}
   %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.dilations = [2 : si64, 2 : si64], torch.onnx.kernel_shape = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,4,4],f32>) -> !torch.vtensor<[1,1,2,2],f32>
   return %0 : !torch.vtensor<[1,1,2,2],f32>
+}
+
+// -----
+
+// LpPool 3-D: the same window sums over [N*C, 1, D, H, W].
+// CHECK-LABEL: func.func @lp_pool_3d
+// CHECK: %[[X:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[2,1,4,4,4],f32>
+// CHECK: %[[A:.*]] = torch.aten.abs %[[X]]
+// CHECK: %[[POW:.*]] = torch.aten.pow.Tensor_Scalar %[[A]]
+// CHECK: %[[PAD:.*]] = torch.aten.constant_pad_nd %[[POW]]
+// CHECK: %[[ONES:.*]] = torch.aten.full {{.*}} -> !torch.vtensor<[1,1,2,2,2],f32>
+// CHECK: %[[SUM:.*]] = torch.aten.convolution %[[PAD]], %[[ONES]], {{.*}} -> !torch.vtensor<[2,1,3,3,3],f32>
+// CHECK: %[[ROOT:.*]] = torch.aten.pow.Tensor_Scalar %[[SUM]]
+// CHECK: torch.aten.view %[[ROOT]], {{.*}} -> !torch.vtensor<[1,2,3,3,3],f32>
+func.func @lp_pool_3d(%x: !torch.vtensor<[1,2,4,4,4],f32>) -> !torch.vtensor<[1,2,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64, 2 : si64]} : (!torch.vtensor<[1,2,4,4,4],f32>) -> !torch.vtensor<[1,2,3,3,3],f32>
+  return %0 : !torch.vtensor<[1,2,3,3,3],f32>
+}
+
+// -----
+
+func.func @lp_pool_3d_dynamic(%x: !torch.vtensor<[1,2,?,4,4],f32>) -> !torch.vtensor<[1,2,3,3,3],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
+  // expected-error @+1 {{unsupported: 3-D or dilated LpPool with dynamic spatial sizes}}
+  %0 = torch.operator "onnx.LpPool"(%x) {torch.onnx.kernel_shape = [2 : si64, 2 : si64, 2 : si64]} : (!torch.vtensor<[1,2,?,4,4],f32>) -> !torch.vtensor<[1,2,3,3,3],f32>
+  return %0 : !torch.vtensor<[1,2,3,3,3],f32>
 }
 
 // -----
