@@ -183,6 +183,43 @@ LogicalResult lowerSize(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// OptionalHasElement: false with no input (none, or omitted), true with a
+/// plain tensor input (an optional that always holds it); a 0-d bool.
+LogicalResult lowerOptionalHasElement(const OpBinder &binder,
+                                      PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  if (!resultType || !resultType.getSizes().empty() ||
+      !resultType.getDtype().isInteger(1))
+    return binder.fail(rewriter, "OptionalHasElement needs a 0-d bool result");
+  Value input = binder.getOperand(0);
+  if (input && !isa<ValueTensorType>(input.getType()))
+    return binder.fail(rewriter, "unsupported: OptionalHasElement of an "
+                                 "optional or sequence value (only a tensor "
+                                 "or no input)");
+  Value result = ValueTensorLiteralOp::create(
+      rewriter, binder.getLoc(), resultType,
+      DenseElementsAttr::get(RankedTensorType::get({}, rewriter.getI1Type()),
+                             static_cast<bool>(input)));
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
+/// OptionalGetElement of a plain tensor: the tensor itself.
+LogicalResult lowerOptionalGetElement(const OpBinder &binder,
+                                      PatternRewriter &rewriter) {
+  Value input = binder.getOperand(0);
+  auto resultType = binder.getAnyResultType();
+  if (!input || !isa<ValueTensorType>(input.getType()) || !resultType)
+    return binder.fail(rewriter, "unsupported: OptionalGetElement of an "
+                                 "optional or sequence value, or of no input "
+                                 "(only a tensor)");
+  if (input.getType() != resultType)
+    input = TensorStaticInfoCastOp::create(rewriter, binder.getLoc(),
+                                           resultType, input);
+  rewriter.replaceOp(binder.getOp(), input);
+  return success();
+}
+
 /// The sizes of Split's outputs along the axis of size `dimSize`: the
 /// `split` attribute (opset < 13) or constant input, else the outputs'
 /// static sizes, else `num_outputs` (18+) or as many equal parts as
@@ -1265,6 +1302,8 @@ LogicalResult lowerEinsum(const OpBinder &binder, PatternRewriter &rewriter) {
 void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
     OnnxLoweringSet &lowerings) {
   lowerings.on("Size", 1, lowerSize);
+  lowerings.on("OptionalHasElement", 15, lowerOptionalHasElement);
+  lowerings.on("OptionalGetElement", 15, lowerOptionalGetElement);
   lowerings.on("Compress", 9, lowerCompress);
   lowerings.on("NonZero", 9, lowerNonZero);
   lowerings.on("Split", 2, lowerSplit);

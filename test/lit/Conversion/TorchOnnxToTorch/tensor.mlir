@@ -137,6 +137,41 @@ func.func @size(%x: !torch.vtensor<[3,4,5],f32>) -> !torch.vtensor<[],si64> attr
 
 // -----
 
+// OptionalHasElement: false with no input (omitted, or an empty name
+// imported as none), true with a plain tensor.
+// CHECK-LABEL: func.func @optional_has_element
+// CHECK-DAG: %[[F:.*]] = torch.vtensor.literal(dense<false> : tensor<i1>) : !torch.vtensor<[],i1>
+// CHECK-DAG: %[[T:.*]] = torch.vtensor.literal(dense<true> : tensor<i1>) : !torch.vtensor<[],i1>
+// CHECK: return %[[F]], %[[F]], %[[T]]
+func.func @optional_has_element(%x: !torch.vtensor<[4],f32>) -> (!torch.vtensor<[],i1>, !torch.vtensor<[],i1>, !torch.vtensor<[],i1>) attributes {torch.onnx_meta.opset_version = 28 : si64} {
+  %none = torch.constant.none
+  %0 = torch.operator "onnx.OptionalHasElement"() : () -> !torch.vtensor<[],i1>
+  %1 = torch.operator "onnx.OptionalHasElement"(%none) : (!torch.none) -> !torch.vtensor<[],i1>
+  %2 = torch.operator "onnx.OptionalHasElement"(%x) : (!torch.vtensor<[4],f32>) -> !torch.vtensor<[],i1>
+  return %0, %1, %2 : !torch.vtensor<[],i1>, !torch.vtensor<[],i1>, !torch.vtensor<[],i1>
+}
+
+// -----
+
+// OptionalGetElement of a plain tensor: the tensor itself.
+// CHECK-LABEL: func.func @optional_get_element
+// CHECK-NOT: onnx.OptionalGetElement
+// CHECK: return %arg0
+func.func @optional_get_element(%x: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> attributes {torch.onnx_meta.opset_version = 28 : si64} {
+  %0 = torch.operator "onnx.OptionalGetElement"(%x) : (!torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
+
+// -----
+
+func.func @optional_get_element_none() -> !torch.vtensor<[4],f32> attributes {torch.onnx_meta.opset_version = 28 : si64} {
+  // expected-error @+1 {{unsupported: OptionalGetElement of an optional or sequence value, or of no input}}
+  %0 = torch.operator "onnx.OptionalGetElement"() : () -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
+
+// -----
+
 // Hardmax: arange(n) == argmax(keepdim), as x's dtype.
 // CHECK-LABEL: func.func @hardmax
 // CHECK: %[[ARGMAX:.*]] = torch.aten.argmax %arg0, %int1, %true : {{.*}} -> !torch.vtensor<[3,1],si64>
