@@ -910,8 +910,15 @@ struct ConvertBatchNormTraining : OpConversionPattern<OpTy> {
             SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value value = castFloat(b, l, args[0], accType);
+              // PyTorch's CPU kernel normalizes with the saved statistics,
+              // which f16/bf16 round to the input's dtype.
+              auto saved = [&](Value stat) {
+                return castFloat(b, l, castFloat(b, l, stat, element), accType);
+              };
               Value y = arith::MulFOp::create(
-                  b, l, arith::SubFOp::create(b, l, value, args[1]), args[2]);
+                  b, l,
+                  arith::SubFOp::create(b, l, value, saved(args[1])),
+                  saved(args[2]));
               size_t next = 3;
               if (hasWeight)
                 y = arith::MulFOp::create(
