@@ -403,38 +403,19 @@ Value convertPoolIndices(PatternRewriter &rewriter, Location loc,
   auto type = cast<ValueTensorType>(indices.getType());
   Type si64 = getSi64Type(context);
   int64_t numSpatial = inSizes.size();
-  int64_t planeSize = 1, pooledPlaneSize = 1;
-  for (int64_t i = 0; i < numSpatial; ++i) {
-    planeSize *= inSizes[i];
-    pooledPlaneSize *= pooledSizes[i];
-  }
+  int64_t planeSize = 1;
+  for (int64_t size : inSizes)
+    planeSize *= size;
   auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
   Value plane = indices;
   if (columnMajor || pooledSizes != inSizes) {
-    Value floor = ConstantStrOp::create(rewriter, loc, StringType::get(context),
-                                        rewriter.getStringAttr("floor"));
-    auto floorDiv = [&](Value value, int64_t divisor) -> Value {
-      if (divisor == 1)
-        return value;
-      return AtenDivTensorModeOp::create(
-          rewriter, loc, type, value,
-          createScalarLiteral(rewriter, loc, si64, divisor), floor);
-    };
-    // Each spatial coordinate in the pooled tensor:
-    // (p // stride) - (p // outer) * size, minus the pads before.
+    // Each spatial coordinate in the pooled tensor, minus the pads before,
+    // weighted by its stride in the unpadded input.
     Value flat;
-    int64_t stride = pooledPlaneSize;
+    SmallVector<Value> coordinates =
+        createUnravelIndex(rewriter, loc, indices, pooledSizes);
     for (int64_t d = 0; d < numSpatial; ++d) {
-      int64_t outer = stride;
-      stride /= pooledSizes[d];
-      Value coord = floorDiv(indices, stride);
-      if (d > 0)
-        coord = AtenSubTensorOp::create(
-            rewriter, loc, type, coord,
-            AtenMulScalarOp::create(rewriter, loc, type,
-                                    floorDiv(indices, outer),
-                                    cst(pooledSizes[d])),
-            cst(1));
+      Value coord = coordinates[d];
       if (padBegin[d])
         coord = AtenSubScalarOp::create(rewriter, loc, type, coord,
                                         cst(padBegin[d]), cst(1));

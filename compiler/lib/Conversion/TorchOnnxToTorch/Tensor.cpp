@@ -131,33 +131,10 @@ LogicalResult lowerNonZero(const OpBinder &binder, PatternRewriter &rewriter) {
         rewriter, loc, getTensorType(context, {numel}, rewriter.getI1Type()),
         flat, createConstantInt(rewriter, loc, 0));
   Value positions = createTruePositions(rewriter, loc, mask, count);
-  auto rowType = getTensorType(context, {count}, si64);
-  Value floor = ConstantStrOp::create(rewriter, loc, StringType::get(context),
-                                      rewriter.getStringAttr("floor"));
-  auto floorDiv = [&](Value value, int64_t divisor) -> Value {
-    if (divisor == 1)
-      return value;
-    return AtenDivTensorModeOp::create(
-        rewriter, loc, rowType, value,
-        createScalarLiteral(rewriter, loc, si64, divisor), floor);
-  };
   SmallVector<Value> rows;
-  int64_t stride = numel;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t outer = stride;
-    stride /= in[d];
-    // (p // stride) - (p // outer) * size
-    Value index = floorDiv(positions, stride);
-    if (d > 0)
-      index = AtenSubTensorOp::create(
-          rewriter, loc, rowType, index,
-          AtenMulScalarOp::create(rewriter, loc, rowType,
-                                  floorDiv(positions, outer),
-                                  createConstantInt(rewriter, loc, in[d])),
-          createConstantInt(rewriter, loc, 1));
+  for (Value index : createUnravelIndex(rewriter, loc, positions, in))
     rows.push_back(createView(rewriter, loc, index, {1, count},
                               getTensorType(context, {1, count}, si64)));
-  }
   rewriter.replaceOpWithNewOp<AtenCatOp>(
       binder.getOp(), resultType, createTensorList(rewriter, loc, rows),
       createConstantInt(rewriter, loc, 0));

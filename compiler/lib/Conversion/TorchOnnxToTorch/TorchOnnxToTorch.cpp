@@ -430,6 +430,41 @@ Value mlir::torch2mlir::onnx_c::createArange(PatternRewriter &rewriter,
       none);
 }
 
+SmallVector<Value>
+mlir::torch2mlir::onnx_c::createUnravelIndex(PatternRewriter &rewriter,
+                                             Location loc, Value flat,
+                                             ArrayRef<int64_t> sizes) {
+  MLIRContext *context = rewriter.getContext();
+  Type type = flat.getType();
+  Value floor = ConstantStrOp::create(rewriter, loc, StringType::get(context),
+                                      rewriter.getStringAttr("floor"));
+  auto floorDiv = [&](int64_t divisor) -> Value {
+    if (divisor == 1)
+      return flat;
+    return AtenDivTensorModeOp::create(
+        rewriter, loc, type, flat,
+        createScalarLiteral(rewriter, loc, getSi64Type(context), divisor),
+        floor);
+  };
+  int64_t stride = 1;
+  for (int64_t size : sizes)
+    stride *= size;
+  SmallVector<Value> coordinates;
+  for (auto [d, size] : llvm::enumerate(sizes)) {
+    int64_t outer = stride;
+    stride /= size;
+    Value coordinate = floorDiv(stride);
+    if (d > 0)
+      coordinate = AtenSubTensorOp::create(
+          rewriter, loc, type, coordinate,
+          AtenMulScalarOp::create(rewriter, loc, type, floorDiv(outer),
+                                  createConstantInt(rewriter, loc, size)),
+          createConstantInt(rewriter, loc, 1));
+    coordinates.push_back(coordinate);
+  }
+  return coordinates;
+}
+
 Value mlir::torch2mlir::onnx_c::createZeros(PatternRewriter &rewriter,
                                             Location loc,
                                             ArrayRef<int64_t> sizes,

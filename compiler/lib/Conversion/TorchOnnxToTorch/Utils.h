@@ -58,6 +58,12 @@ FailureOr<SmallVector<int64_t>> broadcastSizes(ArrayRef<int64_t> a,
 /// `aten.arange.start_step(0, n, 1)`: the si64 tensor [0, 1, ..., n-1].
 Value createArange(PatternRewriter &rewriter, Location loc, int64_t n);
 
+/// The coordinates of the row-major flat positions `flat` (an si64 tensor)
+/// in a tensor of `sizes`: per dim d, (p // stride_d) - (p // stride_{d-1})
+/// * sizes[d], each of `flat`'s type.
+SmallVector<Value> createUnravelIndex(PatternRewriter &rewriter, Location loc,
+                                      Value flat, ArrayRef<int64_t> sizes);
+
 /// `aten.zeros(sizes, dtype)`.
 Value createZeros(PatternRewriter &rewriter, Location loc,
                   ArrayRef<int64_t> sizes, Type dtype);

@@ -35,17 +35,6 @@ static Type getAccumulatorType(Type element) {
   return element;
 }
 
-/// `value` (a float scalar) extended or truncated to the float `type`.
-static Value castFloatElement(OpBuilder &b, Location loc, Value value,
-                              Type type) {
-  if (value.getType() == type)
-    return value;
-  if (cast<mlir::FloatType>(value.getType()).getWidth() <
-      cast<mlir::FloatType>(type).getWidth())
-    return arith::ExtFOp::create(b, loc, type, value);
-  return arith::TruncFOp::create(b, loc, type, value);
-}
-
 /// `tensor` with its float elements cast to `resultType`'s (the identity
 /// when they already match).
 static Value castFloatTensor(OpBuilder &b, Location loc, Value tensor,
@@ -57,7 +46,7 @@ static Value castFloatTensor(OpBuilder &b, Location loc, Value tensor,
   return createElementwise(
       b, loc, resultType, ValueRange{tensor},
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        return castFloatElement(nb, l, args[0], resultType.getElementType());
+        return castFloat(nb, l, args[0], resultType.getElementType());
       },
       dynamicSizes);
 }
@@ -185,7 +174,7 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
     Type accElement = getAccumulatorType(element);
     auto accType = resultType.clone(accElement);
     auto toAcc = [&](OpBuilder &b, Location l, Value x) -> Value {
-      return accElement == element ? x : castFloatElement(b, l, x, accElement);
+      return accElement == element ? x : castFloat(b, l, x, accElement);
     };
     double beta = 0, alpha = 0;
     bool unitScales = matchTorchConstantFloat(op.getBeta(), beta) &&
@@ -225,7 +214,7 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
             Value scaledProduct =
                 arith::MulFOp::create(b, l, args[1], alphaValue);
             Value sum = arith::AddFOp::create(b, l, scaledSelf, scaledProduct);
-            return castFloatElement(b, l, sum, element);
+            return castFloat(b, l, sum, element);
           }
           Value scaledSelf = arith::MulIOp::create(b, l, args[0], betaValue);
           Value scaledProduct = arith::MulIOp::create(b, l, args[1], alphaValue);
@@ -282,8 +271,8 @@ static Value createReducedPrecisionTransposedConvolution(
           iterators,
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value product = arith::MulFOp::create(
-                b, l, castFloatElement(b, l, args[0], f32),
-                castFloatElement(b, l, args[1], f32));
+                b, l, castFloat(b, l, args[0], f32),
+                castFloat(b, l, args[1], f32));
             linalg::YieldOp::create(
                 b, l,
                 ValueRange{
@@ -320,7 +309,7 @@ static Value createReducedPrecisionTransposedConvolution(
               AffineMap::get(outLoops, 0, outExprs, context)},
           outIterators,
           [&](OpBuilder &b, Location l, ValueRange args) {
-            Value tap = castFloatElement(b, l, args[0], element);
+            Value tap = castFloat(b, l, args[0], element);
             linalg::YieldOp::create(
                 b, l,
                 ValueRange{arith::AddFOp::create(b, l, args[2], tap).getResult()});
@@ -529,7 +518,7 @@ static Value createGeneralConvolution(
                [&](OpBuilder &b, Location l, ValueRange args) {
                  Value value = args[0];
                  if (isFloat)
-                   value = castFloatElement(b, l, value, accType);
+                   value = castFloat(b, l, value, accType);
                  linalg::YieldOp::create(b, l, value);
                })
                .getResult(0);
@@ -562,8 +551,8 @@ static Value createGeneralConvolution(
             Value sum;
             if (isFloat) {
               Value product = arith::MulFOp::create(
-                  b, l, castFloatElement(b, l, args[0], accType),
-                  castFloatElement(b, l, args[1], accType));
+                  b, l, castFloat(b, l, args[0], accType),
+                  castFloat(b, l, args[1], accType));
               sum = arith::AddFOp::create(b, l, args[2], product);
             } else {
               sum = arith::AddIOp::create(
@@ -582,7 +571,7 @@ static Value createGeneralConvolution(
     return merged;
   return createElementwise(rewriter, loc, resultType, ValueRange{merged},
                            [&](OpBuilder &b, Location l, ValueRange args) {
-                             return castFloatElement(b, l, args[0], element);
+                             return castFloat(b, l, args[0], element);
                            });
 }
 

@@ -42,17 +42,6 @@ static Type getStatsType(Type element) {
   return Float32Type::get(element.getContext());
 }
 
-/// The float `value` extended or truncated to `type`.
-static Value castFloat(OpBuilder &b, Location loc, Value value, Type type) {
-  Type from = value.getType();
-  if (from == type)
-    return value;
-  if (cast<mlir::FloatType>(from).getWidth() <
-      cast<mlir::FloatType>(type).getWidth())
-    return arith::ExtFOp::create(b, loc, type, value);
-  return arith::TruncFOp::create(b, loc, type, value);
-}
-
 /// A linalg.generic whose loops are the dims of `inits` (all of one rank R,
 /// read through the identity) followed by one reduction loop per entry of
 /// `windowSizes` (ranged by an empty tensor of the window's shape).

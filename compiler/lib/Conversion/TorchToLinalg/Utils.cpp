@@ -505,6 +505,16 @@ LogicalResult torch_to_linalg::reportFailure(ConversionPatternRewriter &rewriter
   return rewriter.notifyMatchFailure(op, reason);
 }
 
+Value mlir::torch2mlir::torch_to_linalg::castFloat(OpBuilder &b, Location loc,
+                                                   Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  if (cast<mlir::FloatType>(value.getType()).getWidth() <
+      cast<mlir::FloatType>(type).getWidth())
+    return arith::ExtFOp::create(b, loc, type, value);
+  return arith::TruncFOp::create(b, loc, type, value);
+}
+
 Value mlir::torch2mlir::torch_to_linalg::createFloatConstant(OpBuilder &b,
                                                             Location loc,
                                                             Type type,

@@ -107,6 +107,9 @@ Value createExtremeValue(OpBuilder &b, Location loc, Type dtype, bool highest);
 /// An arith.constant of the float `type` holding `value` (rounded to it).
 Value createFloatConstant(OpBuilder &b, Location loc, Type type, double value);
 
+/// The float scalar `value` extended or truncated to the float `type`.
+Value castFloat(OpBuilder &b, Location loc, Value value, Type type);
+
 /// The smallest (for max) value of `type`: -inf for floats, INT_MIN for ints.
 Value createLowestValue(OpBuilder &b, Location loc, Type type);
 

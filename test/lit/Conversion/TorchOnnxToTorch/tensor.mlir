@@ -328,10 +328,10 @@ func.func @compress_dynamic(%x: !torch.vtensor<[3,2],f32>, %c: !torch.vtensor<[3
 // CHECK: %[[THREE:.*]] = torch.vtensor.literal(dense<3> : tensor<i64>)
 // CHECK: %[[POS:.*]] = torch.aten.sum.dim_IntList {{.*}} -> !torch.vtensor<[4],si64>
 // CHECK: %[[ROW:.*]] = torch.aten.div.Tensor_mode %[[POS]], %[[THREE]], %str
-// CHECK: %[[ROW2:.*]] = torch.aten.view %[[ROW]], {{.*}} -> !torch.vtensor<[1,4],si64>
 // CHECK: %[[Q:.*]] = torch.aten.div.Tensor_mode %[[POS]], %[[THREE]], %str
 // CHECK: %[[QM:.*]] = torch.aten.mul.Scalar %[[Q]], %int3
 // CHECK: %[[COL:.*]] = torch.aten.sub.Tensor %[[POS]], %[[QM]], %int1
+// CHECK: %[[ROW2:.*]] = torch.aten.view %[[ROW]], {{.*}} -> !torch.vtensor<[1,4],si64>
 // CHECK: %[[COL2:.*]] = torch.aten.view %[[COL]], {{.*}} -> !torch.vtensor<[1,4],si64>
 // CHECK: %[[ROWS:.*]] = torch.prim.ListConstruct %[[ROW2]], %[[COL2]]
 // CHECK: torch.aten.cat %[[ROWS]], %int0 : {{.*}} -> !torch.vtensor<[2,4],si64>
