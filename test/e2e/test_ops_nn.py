@@ -602,3 +602,41 @@ def test_col2im_dtypes() -> None:
             lambda a: aten.col2im(a, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1]),
             cols.to(dtype),
         )
+
+
+@pytest.mark.parametrize(
+    "conv",
+    [
+        {"in_channels": 3, "out_channels": 4, "kernel_size": 3, "padding": 1},
+        {
+            "in_channels": 3,
+            "out_channels": 5,
+            "kernel_size": (3, 2),
+            "stride": 2,
+            "dilation": (1, 2),
+            "padding": (1, 0),
+            "bias": False,
+        },
+    ],
+    ids=["same", "strided_dilated"],
+)
+def test_conv2d_with_dynamic_batch_and_spatial_sizes(conv: dict) -> None:
+    """One compile runs any batch, height and width in the declared ranges
+    (the output sizes are computed at run time)."""
+    from torch.export import Dim
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(**conv), nn.ReLU()).eval()
+    dims = {
+        0: Dim("b", min=1, max=8),
+        2: Dim("h", min=6, max=64),
+        3: Dim("w", min=6, max=64),
+    }
+    compiled = torch2mlir.compile(
+        model, (torch.randn(2, 3, 16, 16),), dynamic_shapes=(dims,), cache=False
+    )
+    for shape in [(1, 3, 8, 9), (3, 3, 20, 17), (8, 3, 64, 6)]:
+        x = torch.randn(*shape)
+        with torch.no_grad():
+            expected = model(x)
+        torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-4)

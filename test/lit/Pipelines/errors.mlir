@@ -5,7 +5,7 @@
 // An op that TorchToLinalg owns but cannot lower stops the pipeline with
 // an error naming it.
 // CHECK: error: 'torch.aten.convolution' could not be lowered to linalg-on-tensors
-func.func @dynamic_conv(%x: !torch.vtensor<[?,4,5,5],f32>, %w: !torch.vtensor<[2,4,3,3],f32>) -> !torch.vtensor<[?,2,3,3],f32> {
+func.func @dynamic_weight_conv(%x: !torch.vtensor<[?,4,5,5],f32>, %w: !torch.vtensor<[2,4,?,3],f32>) -> !torch.vtensor<[?,2,3,3],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %none = torch.constant.none
@@ -13,7 +13,7 @@ func.func @dynamic_conv(%x: !torch.vtensor<[?,4,5,5],f32>, %w: !torch.vtensor<[2
   %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
   // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors}}
-  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[?,4,5,5],f32>, !torch.vtensor<[2,4,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[?,2,3,3],f32>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[?,4,5,5],f32>, !torch.vtensor<[2,4,?,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[?,2,3,3],f32>
   return %0 : !torch.vtensor<[?,2,3,3],f32>
 }
 

@@ -616,9 +616,19 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       return failure();
     if (element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool convolution");
-    if (!resultType.hasStaticShape() || !weightType.hasStaticShape() ||
-        !inputType.hasStaticShape())
-      return reportFailure(rewriter, op, "unsupported: dynamic shapes");
+    // Dynamic batch and spatial sizes: the 2-D, ungrouped, not transposed
+    // convolution of f32/f64 (linalg.conv_2d_nchw_fchw); the channels and
+    // the weight stay static.
+    bool dynamic = !resultType.hasStaticShape() || !inputType.hasStaticShape();
+    if (!weightType.hasStaticShape() || inputType.isDynamicDim(1) ||
+        resultType.isDynamicDim(1))
+      return reportFailure(rewriter, op,
+                           "unsupported: a dynamic weight or channel count");
+    if (dynamic && (d != 2 || transposed || groups != 1 ||
+                    getAccumulatorType(element) != element))
+      return reportFailure(rewriter, op,
+                           "unsupported: dynamic sizes, except for a 2-D, "
+                           "ungrouped, not transposed f32/f64 convolution");
     // The output sizes PyTorch computes, checked against the result type.
     int64_t cin = inputType.getDimSize(1);
     int64_t cout = transposed ? weightType.getDimSize(1) * groups
@@ -635,6 +645,8 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       int64_t k = weightType.getDimSize(2 + i);
       if (stride[i] <= 0 || dilation[i] <= 0 || padding[i] < 0)
         return reportFailure(rewriter, op, "invalid stride/dilation/padding");
+      if (ShapedType::isDynamic(in) || resultType.isDynamicDim(2 + i))
+        continue; // Checked by the program's shape guards at run time.
       int64_t expected =
           transposed ? (in - 1) * stride[i] - 2 * padding[i] +
                            dilation[i] * (k - 1) + outputPadding[i] + 1
@@ -668,13 +680,36 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
     input = createPad(rewriter, loc, input, {0, 0, padding[0], padding[1]},
                       {0, 0, padding[0], padding[1]}, zero);
 
+    // The result's dynamic sizes: the batch, and per spatial dim
+    // (padded - dilation * (k - 1) - 1) / stride + 1.
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < 4; ++i) {
+      if (!resultType.isDynamicDim(i))
+        continue;
+      Value size = tensor::DimOp::create(rewriter, loc, input, i);
+      if (i >= 2) {
+        int64_t span = dilation[i - 2] * (weightType.getDimSize(i) - 1) + 1;
+        size = arith::SubIOp::create(
+            rewriter, loc, size,
+            arith::ConstantIndexOp::create(rewriter, loc, span));
+        size = arith::DivUIOp::create(
+            rewriter, loc, size,
+            arith::ConstantIndexOp::create(rewriter, loc, stride[i - 2]));
+        size = arith::AddIOp::create(
+            rewriter, loc, size, arith::ConstantIndexOp::create(rewriter, loc, 1));
+      }
+      dynamicSizes.push_back(size);
+    }
+    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          element, dynamicSizes);
     // The accumulator: the bias broadcast along dim 1, or zeros.
     Value init;
     if (!bias) {
-      init = createZeroFilled(rewriter, loc, resultType);
+      init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                    ValueRange{empty})
+                 .getResult(0);
     } else {
       MLIRContext *context = rewriter.getContext();
-      Value empty = createEmpty(rewriter, loc, resultType);
       init = linalg::GenericOp::create(
                  rewriter, loc, TypeRange{resultType}, ValueRange{bias},
                  ValueRange{empty},
