@@ -44,27 +44,7 @@ def light_inputs(name: str) -> list[np.ndarray]:
     ]
 
 
-#: name -> why it does not match yet (the test fails if it starts to).
-XFAILS = {
-    "squeezenet": (
-        "ill-conditioned reference: its weights are ConstantOfShape splats, so "
-        "the logits reach ~1e10, where one float32 ulp is 1024; our conv and "
-        "GlobalAveragePool results differ from the ONNX reference by about "
-        "one ulp (1e-7 relative, checked node by node), which moves up to "
-        "0.03 of softmax probability between near-equal logits"
-    ),
-}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=XFAILS[n], strict=True))
-        if n in XFAILS
-        else n
-        for n in sorted(MODELS)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(MODELS))
 def test_light_model(name: str) -> None:
     torch2mlir = import_torch2mlir()
     rtol, atol = MODELS[name]

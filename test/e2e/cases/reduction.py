@@ -41,6 +41,21 @@ def _() -> nn.Module:
     return Fn(lambda x: x.sum((0, 2), keepdim=True))
 
 
+# Long float sums: PyTorch's cascade summation stays within a few ulps of the
+# exact sum, where a sequential f32 (or f16) loop drifts by O(n) ulps (about
+# 1e-4 relative here); torch2mlir accumulates one step wider.
+@register_case("sum_long_f32", inputs=lambda: (torch.rand(1 << 20),))
+def _() -> nn.Module:
+    return Fn(lambda x: (x.sum(), x.view(256, 4096).sum(1)))
+
+
+@register_case(
+    "mean_long_f16", inputs=lambda: (torch.rand(16, 4096, dtype=torch.float16),)
+)
+def _() -> nn.Module:
+    return Fn(lambda x: (x.mean(), x.mean(1)))
+
+
 @register_case("mean_dim", inputs=lambda: (torch.randn(3, 4, 5),))
 def _() -> nn.Module:
     return Fn(lambda x: x.mean(0))

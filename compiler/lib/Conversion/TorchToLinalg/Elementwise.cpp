@@ -79,6 +79,9 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Type element = resultType.getElementType();
+    // f16/bf16 compute in f32 with the scalars kept in f32, as PyTorch's
+    // CPU kernels do (x / 65536 is not x / inf).
+    Type compute = getOpMathType(element);
     Location loc = op.getLoc();
     bool selfUnsigned = isUnsignedDtype(getTorchDtype(op.getSelf()));
     bool otherUnsigned = false;
@@ -91,7 +94,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
       otherScalar = adaptor.getOther();
       if (!isa<IntegerType, mlir::FloatType>(otherScalar.getType()))
         return reportFailure(rewriter, op, "unsupported: scalar operand type");
-      otherScalar = convertScalar(rewriter, loc, otherScalar, element);
+      otherScalar = convertScalar(rewriter, loc, otherScalar, compute);
     }
     Value alpha;
     if constexpr (hasAlpha) {
@@ -100,7 +103,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
         alpha = adaptor.getAlpha();
         if (!isa<IntegerType, mlir::FloatType>(alpha.getType()))
           return reportFailure(rewriter, op, "unsupported: alpha type");
-        alpha = convertScalar(rewriter, loc, alpha, element);
+        alpha = convertScalar(rewriter, loc, alpha, compute);
       }
     }
     if (!isSupported(element))
@@ -113,9 +116,11 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
           Value rhs = otherIsTensor
                           ? convertScalar(b, l, args[1], element, otherUnsigned)
                           : otherScalar;
+          lhs = castFloat(b, l, lhs, compute);
+          rhs = castFloat(b, l, rhs, compute);
           if (alpha)
             rhs = createBinary(b, l, BinaryKind::Mul, rhs, alpha);
-          return createBinary(b, l, kind, lhs, rhs);
+          return castFloat(b, l, createBinary(b, l, kind, lhs, rhs), element);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -232,9 +237,7 @@ struct ConvertFloatMath : ConvertUnary<OpTy> {
     return isa<mlir::FloatType>(element);
   }
   Type getComputeType(Type element) const override {
-    if (element.isF16() || element.isBF16())
-      return Float32Type::get(element.getContext());
-    return element;
+    return getOpMathType(element);
   }
 };
 

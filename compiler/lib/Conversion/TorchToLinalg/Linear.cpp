@@ -26,31 +26,6 @@ static LogicalResult checkSameElementType(ConversionPatternRewriter &rewriter,
   return success();
 }
 
-/// The type a matmul or convolution accumulates `element` in: f32 for f16
-/// and bf16 (as PyTorch's CPU kernels: their gemm sums in float and rounds
-/// once), the type itself otherwise.
-static Type getAccumulatorType(Type element) {
-  if (element.isF16() || element.isBF16())
-    return Float32Type::get(element.getContext());
-  return element;
-}
-
-/// `tensor` with its float elements cast to `resultType`'s (the identity
-/// when they already match).
-static Value castFloatTensor(OpBuilder &b, Location loc, Value tensor,
-                             RankedTensorType resultType,
-                             ValueRange dynamicSizes) {
-  if (cast<RankedTensorType>(tensor.getType()).getElementType() ==
-      resultType.getElementType())
-    return tensor;
-  return createElementwise(
-      b, loc, resultType, ValueRange{tensor},
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        return castFloat(nb, l, args[0], resultType.getElementType());
-      },
-      dynamicSizes);
-}
-
 /// A zero-filled tensor of `type`.
 static Value createZeros(OpBuilder &b, Location loc, RankedTensorType type,
                          ValueRange dynamicSizes) {
@@ -106,7 +81,7 @@ static Value createMatmul(ConversionPatternRewriter &rewriter,
 /// mm(a, b) = linalg.matmul into a zero-filled [M, N], and
 /// bmm(a, b) = linalg.batch_matmul into a zero-filled [B, M, N]. Result
 /// dims come from `a` except the last, from `b`. f16/bf16 accumulate in
-/// f32 and round once (getAccumulatorType).
+/// f32 and round once (getOpMathType).
 template <typename OpTy, typename LinalgOpTy, int64_t rank>
 struct ConvertMatmulLike : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -130,7 +105,7 @@ struct ConvertMatmulLike : OpConversionPattern<OpTy> {
         dynamicSizes.push_back(
             tensor::DimOp::create(rewriter, loc, i == rank - 1 ? rhs : lhs, i));
     auto accType = resultType.clone(
-        getAccumulatorType(resultType.getElementType()));
+        getOpMathType(resultType.getElementType()));
     Value init = createZeros(rewriter, loc, accType, dynamicSizes);
     Value product;
     if constexpr (std::is_same_v<LinalgOpTy, linalg::MatmulOp>)
@@ -140,8 +115,7 @@ struct ConvertMatmulLike : OpConversionPattern<OpTy> {
       product = LinalgOpTy::create(rewriter, loc, TypeRange{accType},
                                    ValueRange{lhs, rhs}, ValueRange{init})
                     .getResult(0);
-    rewriter.replaceOp(op, castFloatTensor(rewriter, loc, product, resultType,
-                                           dynamicSizes));
+    rewriter.replaceOp(op, castFloatTensor(rewriter, loc, product, resultType));
     return success();
   }
 };
@@ -171,7 +145,7 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(
             tensor::DimOp::create(rewriter, loc, i == 0 ? lhs : rhs, i));
-    Type accElement = getAccumulatorType(element);
+    Type accElement = getOpMathType(element);
     auto accType = resultType.clone(accElement);
     auto toAcc = [&](OpBuilder &b, Location l, Value x) -> Value {
       return accElement == element ? x : castFloat(b, l, x, accElement);
@@ -190,7 +164,7 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
       Value sum = createMatmul(rewriter, getTypeConverter(), loc, accType, lhs,
                                op.getMat2(), rhs, init);
       rewriter.replaceOp(
-          op, castFloatTensor(rewriter, loc, sum, resultType, dynamicSizes));
+          op, castFloatTensor(rewriter, loc, sum, resultType));
       return success();
     }
     if (!isa<IntegerType, mlir::FloatType>(adaptor.getBeta().getType()) ||
@@ -347,7 +321,7 @@ static Value createReducedPrecisionTransposedConvolution(
 
 /// Any convolution as one linalg.generic over the grouped form
 ///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c, k]
-/// (reduction over c and k), accumulating in getAccumulatorType.
+/// (reduction over c and k), accumulating in getOpMathType.
 /// Plain convolutions zero-pad x. A transposed convolution (weight
 /// [G*C, F, K...]) is the plain convolution, stride 1, of x spread out by
 /// `stride` (stride - 1 zeros between elements) and padded by
@@ -363,7 +337,7 @@ static Value createGeneralConvolution(
   auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t d = inputType.getRank() - 2;
   Type element = resultType.getElementType();
-  Type accType = getAccumulatorType(element);
+  Type accType = getOpMathType(element);
   bool isFloat = isa<mlir::FloatType>(element);
   int64_t n = inputType.getDimSize(0), cin = inputType.getDimSize(1);
   int64_t perGroupIn = cin / groups;
@@ -625,7 +599,7 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       return reportFailure(rewriter, op,
                            "unsupported: a dynamic weight or channel count");
     if (dynamic && (d != 2 || transposed || groups != 1 ||
-                    getAccumulatorType(element) != element))
+                    getOpMathType(element) != element))
       return reportFailure(rewriter, op,
                            "unsupported: dynamic sizes, except for a 2-D, "
                            "ungrouped, not transposed f32/f64 convolution");
@@ -666,7 +640,7 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
         return reportFailure(rewriter, op, "bias must be 1-D of the result dtype");
     }
     if (d != 2 || transposed ||
-        getAccumulatorType(element) != element) {
+        getOpMathType(element) != element) {
       rewriter.replaceOp(
           op, createGeneralConvolution(rewriter, op.getLoc(), input, weight,
                                        bias, resultType, stride, padding,

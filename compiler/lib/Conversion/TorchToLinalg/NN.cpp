@@ -26,22 +26,6 @@ static Value cstIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// The type PyTorch's CPU kernels compute `element` in (opmath): f32 for
-/// f16 and bf16, the type itself otherwise.
-static Type getOpMathType(Type element) {
-  if (element.isF16() || element.isBF16())
-    return Float32Type::get(element.getContext());
-  return element;
-}
-
-/// The type normalization statistics are accumulated in: f64 for f32 and
-/// f64 (as PyTorch's batch norm does), f32 for f16 and bf16.
-static Type getStatsType(Type element) {
-  if (element.isF32() || element.isF64())
-    return Float64Type::get(element.getContext());
-  return Float32Type::get(element.getContext());
-}
-
 /// A linalg.generic whose loops are the dims of `inits` (all of one rank R,
 /// read through the identity) followed by one reduction loop per entry of
 /// `windowSizes` (ranged by an empty tensor of the window's shape).
@@ -740,7 +724,7 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
     int64_t perGroup = c / groups;
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
-    Type accType = getStatsType(element);
+    Type accType = getSumAccumulatorType(element);
 
     Value grouped = createReshape(
         rewriter, loc, input,
@@ -842,7 +826,7 @@ struct ConvertBatchNormTraining : OpConversionPattern<OpTy> {
     if (!isa<mlir::FloatType>(eps.getType()))
       return reportFailure(rewriter, op, "eps must be a float");
     Type element = resultTypes[0].getElementType();
-    Type accType = getStatsType(element);
+    Type accType = getSumAccumulatorType(element);
     int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
     int64_t hw = inputType.getNumElements() / std::max<int64_t>(n * c, 1);
     if (n * c == 0)

@@ -92,7 +92,9 @@ static Value createWithReduced(
 
 namespace {
 
-/// sum.dim_IntList(x, dims, keepdim, dtype): accumulates in the result dtype.
+/// sum.dim_IntList(x, dims, keepdim, dtype): each element is converted to the
+/// result dtype and added; integers accumulate in the result dtype, floats
+/// one step wider (getSumAccumulatorType) and round once.
 struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -119,17 +121,22 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
     Type inputDtype = getTorchDtype(op.getSelf());
     bool srcUnsigned = inputDtype && inputDtype.isUnsignedInteger();
     Location loc = op.getLoc();
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
     bool isFloat = isa<mlir::FloatType>(element);
+    Type accType = getSumAccumulatorType(element);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(accType));
     Value sum = createReduction(
         rewriter, loc, input, dims, zero,
         [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           x = convertScalar(b, l, x, element, srcUnsigned);
           if (isFloat)
-            return arith::AddFOp::create(b, l, x, acc);
+            return arith::AddFOp::create(b, l, castFloat(b, l, x, accType),
+                                         acc);
           return arith::AddIOp::create(b, l, x, acc);
         });
+    sum = castFloatTensor(
+        rewriter, loc, sum,
+        cast<RankedTensorType>(sum.getType()).clone(element));
     rewriter.replaceOp(op, createReshape(rewriter, loc, sum, resultType));
     return success();
   }

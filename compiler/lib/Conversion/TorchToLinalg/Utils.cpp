@@ -515,6 +515,32 @@ Value mlir::torch2mlir::torch_to_linalg::castFloat(OpBuilder &b, Location loc,
   return arith::TruncFOp::create(b, loc, type, value);
 }
 
+Value mlir::torch2mlir::torch_to_linalg::castFloatTensor(
+    OpBuilder &b, Location loc, Value tensor, RankedTensorType resultType) {
+  if (cast<RankedTensorType>(tensor.getType()).getElementType() ==
+      resultType.getElementType())
+    return tensor;
+  return createElementwise(
+      b, loc, resultType, ValueRange{tensor},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        return castFloat(nb, l, args[0], resultType.getElementType());
+      });
+}
+
+Type mlir::torch2mlir::torch_to_linalg::getOpMathType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+Type mlir::torch2mlir::torch_to_linalg::getSumAccumulatorType(Type element) {
+  if (element.isF32() || element.isF64())
+    return Float64Type::get(element.getContext());
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
 Value mlir::torch2mlir::torch_to_linalg::createFloatConstant(OpBuilder &b,
                                                             Location loc,
                                                             Type type,

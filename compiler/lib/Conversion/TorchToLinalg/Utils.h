@@ -110,6 +110,23 @@ Value createFloatConstant(OpBuilder &b, Location loc, Type type, double value);
 /// The float scalar `value` extended or truncated to the float `type`.
 Value castFloat(OpBuilder &b, Location loc, Value value, Type type);
 
+/// `tensor` with its float elements cast to `resultType`'s (the identity
+/// when they already match). Dynamic sizes are read from `tensor`.
+Value castFloatTensor(OpBuilder &b, Location loc, Value tensor,
+                      RankedTensorType resultType);
+
+/// The type PyTorch's CPU kernels compute `element` in (its opmath type):
+/// f32 for f16 and bf16, the type itself otherwise. Matmuls, convolutions
+/// and the float math functions compute in it and round once.
+Type getOpMathType(Type element);
+
+/// The type a float sum of `element`s accumulates in: f64 for f32 and f64,
+/// f32 for f16 and bf16; the type itself for integers. PyTorch sums floats
+/// with a cascade whose error stays within a few ulps of the exact sum; a
+/// sequential loop in the element type drifts by O(n) ulps, so sums,
+/// means and normalization statistics accumulate one step wider instead.
+Type getSumAccumulatorType(Type element);
+
 /// The smallest (for max) value of `type`: -inf for floats, INT_MIN for ints.
 Value createLowestValue(OpBuilder &b, Location loc, Type type);
 

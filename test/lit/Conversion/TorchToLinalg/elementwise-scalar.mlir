@@ -79,3 +79,38 @@ func.func @mul_scalar_runtime(%a: !torch.vtensor<[4],f32>, %f: !torch.float) -> 
   %0 = torch.aten.mul.Scalar %a, %f : !torch.vtensor<[4],f32>, !torch.float -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// f16 and bf16 compute in f32 with the scalar kept in f32 (PyTorch's opmath
+// type): 65536 would round to inf in f16.
+// CHECK-LABEL: func.func @div_scalar_f16(
+// CHECK: %[[S64:.*]] = torch_c.to_i64 %int65536
+// CHECK: %[[S:.*]] = arith.sitofp %[[S64]] : i64 to f32
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf16>) outs(%{{.*}} : tensor<4xf16>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[XW:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT: %[[Q:.*]] = arith.divf %[[XW]], %[[S]] : f32
+// CHECK-NEXT: %[[R:.*]] = arith.truncf %[[Q]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[R]] : f16
+func.func @div_scalar_f16(%a: !torch.vtensor<[4],f16>) -> !torch.vtensor<[4],f16> {
+  %int65536 = torch.constant.int 65536
+  %0 = torch.aten.div.Scalar %a, %int65536 : !torch.vtensor<[4],f16>, !torch.int -> !torch.vtensor<[4],f16>
+  return %0 : !torch.vtensor<[4],f16>
+}
+
+// -----
+
+// A bf16 tensor-tensor add with alpha: alpha is applied in f32 too.
+// CHECK-LABEL: func.func @add_alpha_bf16(
+// CHECK: ^bb0(%[[X:.*]]: bf16, %[[Y:.*]]: bf16, %{{.*}}: bf16):
+// CHECK-NEXT: %[[XW:.*]] = arith.extf %[[X]] : bf16 to f32
+// CHECK-NEXT: %[[YW:.*]] = arith.extf %[[Y]] : bf16 to f32
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[YW]], %{{.*}} : f32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[XW]], %[[SCALED]] : f32
+// CHECK-NEXT: arith.truncf %[[SUM]] : f32 to bf16
+func.func @add_alpha_bf16(%a: !torch.vtensor<[4],bf16>, %b: !torch.vtensor<[4],bf16>) -> !torch.vtensor<[4],bf16> {
+  %alpha = torch.constant.float 3.000000e-01
+  %0 = torch.aten.add.Tensor %a, %b, %alpha : !torch.vtensor<[4],bf16>, !torch.vtensor<[4],bf16>, !torch.float -> !torch.vtensor<[4],bf16>
+  return %0 : !torch.vtensor<[4],bf16>
+}

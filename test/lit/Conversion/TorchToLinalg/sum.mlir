@@ -1,20 +1,27 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file | FileCheck %s
 
 // sum.dim_IntList: a reduction generic into a zero-filled tensor of the kept
-// dims, reshaped to the keepdim result.
+// dims, reshaped to the keepdim result. A float sum accumulates one step
+// wider (f32 in f64, f16/bf16 in f32) and is rounded once at the end.
 
 // CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK: #[[KEPT:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK: #[[ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @sum_keepdim(
 // CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,3,4],f32> -> tensor<2x3x4xf32>
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<2x4xf32>
-// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[EMPTY]] : tensor<2x4xf32>) -> tensor<2x4xf32>
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]] : tensor<2x3x4xf32>) outs(%[[FILL]] : tensor<2x4xf32>) {
-// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[X]], %[[ACC]] : f32
-// CHECK-NEXT: linalg.yield %[[ADD]] : f32
-// CHECK: %[[R:.*]] = tensor.expand_shape %[[SUM]] {{\[\[}}0], [1, 2]] output_shape [2, 1, 4] : tensor<2x4xf32> into tensor<2x1x4xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<2x4xf64>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f64) outs(%[[EMPTY]] : tensor<2x4xf64>) -> tensor<2x4xf64>
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]] : tensor<2x3x4xf32>) outs(%[[FILL]] : tensor<2x4xf64>) {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f64):
+// CHECK-NEXT: %[[XW:.*]] = arith.extf %[[X]] : f32 to f64
+// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[XW]], %[[ACC]] : f64
+// CHECK-NEXT: linalg.yield %[[ADD]] : f64
+// CHECK: %[[ROUND:.*]] = linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUM]] : tensor<2x4xf64>) outs(%{{.*}} : tensor<2x4xf32>) {
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[S]] : f64 to f32
+// CHECK-NEXT: linalg.yield %[[T]] : f32
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[ROUND]] {{\[\[}}0], [1, 2]] output_shape [2, 1, 4] : tensor<2x4xf32> into tensor<2x1x4xf32>
 // CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<2x1x4xf32> -> !torch.vtensor<[2,1,4],f32>
 func.func @sum_keepdim(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,1,4],f32> {
   %int1 = torch.constant.int 1
@@ -31,9 +38,10 @@ func.func @sum_keepdim(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,1,4
 // CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK: #[[KEPT:.*]] = affine_map<(d0, d1, d2) -> (d1)>
 // CHECK-LABEL: func.func @sum_no_keepdim(
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["reduction", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["reduction", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<3xf64>)
+// CHECK: %[[ROUND:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<3xf64>) outs(%{{.*}} : tensor<3xf32>)
 // CHECK-NOT: tensor.expand_shape
-// CHECK: torch_c.from_builtin_tensor %[[SUM]] : tensor<3xf32> -> !torch.vtensor<[3],f32>
+// CHECK: torch_c.from_builtin_tensor %[[ROUND]] : tensor<3xf32> -> !torch.vtensor<[3],f32>
 func.func @sum_no_keepdim(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[3],f32> {
   %int0 = torch.constant.int 0
   %int-1 = torch.constant.int -1
@@ -72,8 +80,10 @@ func.func @sum_all_int(%a: !torch.vtensor<[2,3],si32>) -> !torch.vtensor<[],si64
 // CHECK-LABEL: func.func @sum_dynamic(
 // CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[?,3],f32> -> tensor<?x3xf32>
 // CHECK: %[[DIM:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
-// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?xf32>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<?x3xf32>) outs(%{{.*}} : tensor<?xf32>)
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?xf64>
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<?x3xf32>) outs(%{{.*}} : tensor<?xf64>)
+// CHECK: %[[SDIM:.*]] = tensor.dim %[[SUM]], %{{.*}} : tensor<?xf64>
+// CHECK: tensor.empty(%[[SDIM]]) : tensor<?xf32>
 func.func @sum_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?],f32> {
   %int1 = torch.constant.int 1
   %false = torch.constant.bool false
@@ -81,4 +91,46 @@ func.func @sum_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?],f32>
   %l = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
   %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
+}
+
+// -----
+
+// f16 accumulates in f32 (PyTorch's opmath) and f64 in f64, without a
+// rounding step; an int input to a float result is converted to the result
+// dtype first, then widened.
+// CHECK-LABEL: func.func @sum_f16(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf16>) outs(%{{.*}} : tensor<f32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[XW:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT: arith.addf %[[XW]], %[[ACC]] : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @sum_f16(%a: !torch.vtensor<[8],f16>) -> !torch.vtensor<[],f16> {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.sum.dim_IntList %a, %none, %false, %none : !torch.vtensor<[8],f16>, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[],f16>
+  return %0 : !torch.vtensor<[],f16>
+}
+
+// CHECK-LABEL: func.func @sum_f64(
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf64>) outs(%{{.*}} : tensor<f64>)
+// CHECK-NOT: arith.truncf
+// CHECK: torch_c.from_builtin_tensor %[[SUM]] : tensor<f64>
+func.func @sum_f64(%a: !torch.vtensor<[8],f64>) -> !torch.vtensor<[],f64> {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.sum.dim_IntList %a, %none, %false, %none : !torch.vtensor<[8],f64>, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[],f64>
+  return %0 : !torch.vtensor<[],f64>
+}
+
+// CHECK-LABEL: func.func @sum_int_to_float(
+// CHECK: ^bb0(%[[X:.*]]: i64, %[[ACC:.*]]: f64):
+// CHECK-NEXT: %[[XF:.*]] = arith.sitofp %[[X]] : i64 to f32
+// CHECK-NEXT: %[[XW:.*]] = arith.extf %[[XF]] : f32 to f64
+// CHECK-NEXT: arith.addf %[[XW]], %[[ACC]] : f64
+func.func @sum_int_to_float(%a: !torch.vtensor<[8],si64>) -> !torch.vtensor<[],f32> {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %int6 = torch.constant.int 6
+  %0 = torch.aten.sum.dim_IntList %a, %none, %false, %int6 : !torch.vtensor<[8],si64>, !torch.none, !torch.bool, !torch.int -> !torch.vtensor<[],f32>
+  return %0 : !torch.vtensor<[],f32>
 }
