@@ -746,30 +746,15 @@ struct ConvertAtenAsStrided : OpConversionPattern<AtenAsStridedOp> {
     auto inputType = cast<RankedTensorType>(input.getType());
     if (!inputType.hasStaticShape())
       return reportFailure(rewriter, op, "unsupported: a dynamic input shape");
-    int64_t rank = resultType.getRank();
-    SmallVector<int64_t> sizes, strides;
-    int64_t storageOffset = 0;
-    if (!matchTorchConstantIntList(op.getSize(), sizes) ||
-        !matchTorchConstantIntList(op.getStride(), strides) ||
-        static_cast<int64_t>(strides.size()) != rank ||
-        (!isTorchNone(op.getStorageOffset()) &&
-         !matchTorchConstantInt(op.getStorageOffset(), storageOffset)))
-      return reportFailure(rewriter, op,
-                           "size, stride and storage_offset must be "
-                           "constants, one stride per dim");
-    if (storageOffset < 0 ||
-        llvm::any_of(strides, [](int64_t s) { return s < 0; }))
-      return reportFailure(rewriter, op,
-                           "strides and storage_offset must be >= 0");
+    SmallVector<int64_t> sizes;
+    if (!matchTorchConstantIntList(op.getSize(), sizes))
+      return reportFailure(rewriter, op, "size must be a constant list");
     int64_t numel = inputType.getNumElements();
-    int64_t last = storageOffset;
-    bool empty = resultType.getNumElements() == 0;
-    for (int64_t i = 0; i < rank; ++i)
-      last += (resultType.getDimSize(i) - 1) * strides[i];
-    if (!empty && last >= numel)
-      return reportFailure(rewriter, op,
-                           "reads element " + Twine(last) +
-                               " of an input that has " + Twine(numel));
+    FailureOr<StridedLayout> layout = matchAsStridedLayout(
+        rewriter, op, op.getStride(), op.getStorageOffset(),
+        resultType.getShape(), numel, "reads", "an input");
+    if (failed(layout))
+      return failure();
     Location loc = op.getLoc();
     Value flat = createReshape(
         rewriter, loc, input,
@@ -777,14 +762,8 @@ struct ConvertAtenAsStrided : OpConversionPattern<AtenAsStridedOp> {
     Value result = createGathering(
         rewriter, loc, resultType, {},
         [&](OpBuilder &b, Location l, ValueRange position) -> Value {
-          Value linear = arith::ConstantIndexOp::create(b, l, storageOffset);
-          for (int64_t i = 0; i < rank; ++i)
-            linear = arith::AddIOp::create(
-                b, l, linear,
-                arith::MulIOp::create(
-                    b, l, position[i],
-                    arith::ConstantIndexOp::create(b, l, strides[i])));
-          return tensor::ExtractOp::create(b, l, flat, linear);
+          return tensor::ExtractOp::create(
+              b, l, flat, createStridedIndex(b, l, position, *layout));
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -963,28 +963,12 @@ struct ConvertAtenAsStridedScatter
       return reportFailure(rewriter, op,
                            "self and src need static shapes, the result "
                            "self's type");
-    int64_t rank = srcType.getRank();
-    SmallVector<int64_t> strides;
-    int64_t storageOffset = 0;
-    if (!matchTorchConstantIntList(op.getStride(), strides) ||
-        static_cast<int64_t>(strides.size()) != rank ||
-        (!isTorchNone(op.getStorageOffset()) &&
-         !matchTorchConstantInt(op.getStorageOffset(), storageOffset)))
-      return reportFailure(rewriter, op,
-                           "stride and storage_offset must be constants, one "
-                           "stride per dim of src");
-    if (storageOffset < 0 ||
-        llvm::any_of(strides, [](int64_t s) { return s < 0; }))
-      return reportFailure(rewriter, op,
-                           "strides and storage_offset must be >= 0");
     int64_t numel = selfType.getNumElements();
-    int64_t last = storageOffset;
-    for (int64_t i = 0; i < rank; ++i)
-      last += (srcType.getDimSize(i) - 1) * strides[i];
-    if (srcType.getNumElements() != 0 && last >= numel)
-      return reportFailure(rewriter, op,
-                           "writes element " + Twine(last) +
-                               " of a self that has " + Twine(numel));
+    FailureOr<StridedLayout> layout = matchAsStridedLayout(
+        rewriter, op, op.getStride(), op.getStorageOffset(), srcType.getShape(),
+        numel, "writes", "a self");
+    if (failed(layout))
+      return failure();
     Location loc = op.getLoc();
     src = castElements(rewriter, loc, src, getTorchDtype(op.getSrc()),
                        resultType.getElementType(),
@@ -995,14 +979,10 @@ struct ConvertAtenAsStridedScatter
         rewriter, loc, getDimSizes(rewriter, loc, src), flat,
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange carried) -> SmallVector<Value> {
-          Value linear = constantIndex(b, l, storageOffset);
-          for (int64_t i = 0; i < rank; ++i)
-            linear = arith::AddIOp::create(
-                b, l, linear,
-                arith::MulIOp::create(b, l, ivs[i],
-                                      constantIndex(b, l, strides[i])));
           Value value = tensor::ExtractOp::create(b, l, src, ivs);
-          return {tensor::InsertOp::create(b, l, value, carried[0], linear)};
+          return {tensor::InsertOp::create(
+              b, l, value, carried[0],
+              createStridedIndex(b, l, ivs, *layout))};
         })[0];
     rewriter.replaceOp(op, createReshape(rewriter, loc, flat, resultType));
     return success();

@@ -547,3 +547,49 @@ Value mlir::torch2mlir::torch_to_linalg::createFloatConstant(OpBuilder &b,
                                                             double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
+
+FailureOr<StridedLayout> mlir::torch2mlir::torch_to_linalg::matchAsStridedLayout(
+    ConversionPatternRewriter &rewriter, Operation *op, Value stride,
+    Value storageOffset, ArrayRef<int64_t> viewShape, int64_t numel,
+    StringRef access, StringRef storage) {
+  StridedLayout layout;
+  int64_t rank = viewShape.size();
+  if (!torch::matchTorchConstantIntList(stride, layout.strides) ||
+      static_cast<int64_t>(layout.strides.size()) != rank ||
+      (!torch::isTorchNone(storageOffset) &&
+       !torch::matchTorchConstantInt(storageOffset, layout.storageOffset))) {
+    (void)reportFailure(rewriter, op,
+                        "stride and storage_offset must be constants, one "
+                        "stride per dim of the view");
+    return failure();
+  }
+  if (layout.storageOffset < 0 ||
+      llvm::any_of(layout.strides, [](int64_t s) { return s < 0; })) {
+    (void)reportFailure(rewriter, op, "strides and storage_offset must be >= 0");
+    return failure();
+  }
+  if (llvm::is_contained(viewShape, 0))
+    return layout;
+  int64_t last = layout.storageOffset;
+  for (int64_t i = 0; i < rank; ++i)
+    last += (viewShape[i] - 1) * layout.strides[i];
+  if (last >= numel) {
+    (void)reportFailure(rewriter, op,
+                        access + " element " + Twine(last) + " of " + storage +
+                            " that has " + Twine(numel));
+    return failure();
+  }
+  return layout;
+}
+
+Value mlir::torch2mlir::torch_to_linalg::createStridedIndex(
+    OpBuilder &b, Location loc, ValueRange position,
+    const StridedLayout &layout) {
+  Value index = arith::ConstantIndexOp::create(b, loc, layout.storageOffset);
+  for (auto [i, stride] : llvm::enumerate(layout.strides))
+    index = arith::AddIOp::create(
+        b, loc, index,
+        arith::MulIOp::create(b, loc, position[i],
+                              arith::ConstantIndexOp::create(b, loc, stride)));
+  return index;
+}

@@ -139,6 +139,29 @@ FailureOr<SmallVector<Value>>
 getConvertedTensorList(ConversionPatternRewriter &rewriter, Location loc,
                        const TypeConverter *converter, Value list);
 
+/// The constant strides (one per view dim) and storage offset of an
+/// as_strided view of a contiguous storage.
+struct StridedLayout {
+  SmallVector<int64_t> strides;
+  int64_t storageOffset = 0;
+};
+
+/// Matches the `stride` list and `storageOffset` (None is 0) operands of
+/// as_strided/as_strided_scatter as constants, one stride per dim of
+/// `viewShape`, and checks that the view stays inside a storage of `numel`
+/// elements. Otherwise reports on `op` why; the out-of-range reason reads
+/// "<access> element N of <storage> that has numel".
+FailureOr<StridedLayout>
+matchAsStridedLayout(ConversionPatternRewriter &rewriter, Operation *op,
+                     Value stride, Value storageOffset,
+                     ArrayRef<int64_t> viewShape, int64_t numel,
+                     StringRef access, StringRef storage);
+
+/// The storage index of view element `position`:
+/// storageOffset + sum(position[i] * strides[i]).
+Value createStridedIndex(OpBuilder &b, Location loc, ValueRange position,
+                         const StridedLayout &layout);
+
 /// Where reportFailure records why ops were not lowered, by op location.
 using FailureReasons = llvm::DenseMap<Location, std::string>;
 
