@@ -41,6 +41,7 @@ OPS: list[tuple[str, str]] = [
     ("aten::transpose", "int"),
     ("aten::permute", ""),
     ("aten::view", ""),
+    ("aten::view", "dtype"),
     ("aten::_unsafe_view", ""),
     ("aten::reshape", ""),
     ("aten::flatten", "using_ints"),

@@ -53,6 +53,18 @@ def _() -> nn.Module:
     return Fn(lambda x: x.view(3, 8))
 
 
+@register_case("view_trailing_unit_dim", inputs=lambda: (torch.randn(9, 1),))
+def _() -> nn.Module:
+    # [9, 1] -> [1, 1, 9]: no grouping of dims, through a flat tensor.
+    return Fn(lambda x: x.view(1, 1, 9))
+
+
+@register_case("view_dtype_same_width", inputs=lambda: (torch.randn(3, 4),))
+def _() -> nn.Module:
+    # The bits of float32 read as int32, and of bool as uint8.
+    return Fn(lambda x: (x.view(torch.int32), (x > 0).view(torch.uint8)))
+
+
 @register_case("reshape_to_1d", inputs=lambda: (torch.randn(2, 3, 4),))
 def _() -> nn.Module:
     return Fn(lambda x: x.reshape(-1))

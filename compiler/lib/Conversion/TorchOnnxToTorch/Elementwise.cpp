@@ -182,6 +182,45 @@ LogicalResult lowerCast(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// The number of bits an element of `dtype` takes in memory (bool: a
+/// byte), or 0 for a dtype without a fixed-width bit pattern here.
+static unsigned getStorageBitWidth(Type dtype) {
+  if (dtype.isInteger(1))
+    return 8;
+  if (isa<IntegerType, mlir::FloatType>(dtype))
+    return dtype.getIntOrFloatBitWidth();
+  return 0;
+}
+
+/// BitCast(to): the same bits read as another dtype of the same width
+/// (aten.view.dtype).
+LogicalResult lowerBitCast(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  auto inputType = x ? getKnownTensorType(x) : nullptr;
+  auto resultType = binder.getResultType();
+  if (!inputType || !resultType)
+    return binder.fail(rewriter, "needs known sizes and dtypes");
+  if (inputType.getSizes() != resultType.getSizes())
+    return binder.fail(rewriter, "the result must have the input's sizes");
+  Type from = inputType.getDtype(), to = resultType.getDtype();
+  std::optional<int64_t> code = getScalarTypeCode(to);
+  unsigned width = getStorageBitWidth(from);
+  if (!code || width == 0 || getStorageBitWidth(to) == 0)
+    return binder.fail(rewriter, "unsupported: BitCast from or to this dtype "
+                                 "(only integers, floats and bool)");
+  if (width != getStorageBitWidth(to))
+    return binder.fail(rewriter, "the input and result dtypes must have the "
+                                 "same bit width");
+  if (from == to) {
+    rewriter.replaceOp(binder.getOp(), x);
+    return success();
+  }
+  rewriter.replaceOpWithNewOp<AtenViewDtypeOp>(
+      binder.getOp(), resultType, x,
+      createConstantInt(rewriter, binder.getLoc(), *code));
+  return success();
+}
+
 /// BitShift(x, amount, direction): a shift by an amount outside
 /// [0, bit width) gives 0, or for a right shift of a signed type the sign
 /// fill (-1 or 0), which is the arithmetic shift by width - 1.
@@ -471,6 +510,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
 
   lowerings.on("Clip", 6, lowerClip);
   lowerings.on("Cast", 6, lowerCast);
+  lowerings.on("BitCast", 26, lowerBitCast);
   lowerings.on("LeakyRelu", 6, lowerLeakyRelu);
   lowerings.on("Identity", 1, lowerIdentity);
   lowerings.on("Dropout", 7, lowerDropout);

@@ -866,7 +866,70 @@ LogicalResult lowerGlobalPool(const OpBinder &binder,
   return success();
 }
 
-/// BatchNormalization in inference mode (running statistics).
+/// BatchNormalization with training_mode=1 (opset 14+): Y is normalized
+/// with the batch's mean and biased variance over every dim but the
+/// channels (dim 1), and the running statistics outputs are
+///   input_mean * momentum + batch_mean * (1 - momentum)
+/// and likewise for the variance (biased, as the ONNX reference computes
+/// it; PyTorch's training batch norm would update with the unbiased one).
+LogicalResult lowerTrainingBatchNorm(const OpBinder &binder,
+                                     PatternRewriter &rewriter,
+                                     ArrayRef<Value> operands,
+                                     ValueTensorType resultType,
+                                     double momentum, double epsilon) {
+  Value x = operands[0];
+  auto inputType = getKnownTensorType(x);
+  if (!inputType || inputType.getSizes().size() < 2 ||
+      !isa<mlir::FloatType>(inputType.getDtype()))
+    return binder.fail(rewriter, "training_mode=1 needs a float input of "
+                                 "known rank (>= 2)");
+  for (Value stat : operands.drop_front(3)) {
+    auto statType = getKnownTensorType(stat);
+    if (!statType || statType.getSizes().size() != 1 ||
+        !isa<mlir::FloatType>(statType.getDtype()))
+      return binder.fail(rewriter, "training_mode=1 needs float input_mean "
+                                   "and input_var of known sizes");
+  }
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type dtype = inputType.getDtype();
+  int64_t rank = inputType.getSizes().size();
+  SmallVector<int64_t> dims{0};
+  for (int64_t d = 2; d < rank; ++d)
+    dims.push_back(d);
+  auto statType = getTensorType(context, {inputType.getSizes()[1]}, dtype);
+  Value dimList = createIntList(rewriter, loc, dims);
+  Value f = createConstantBool(rewriter, loc, false);
+  Value mean = AtenMeanDimOp::create(rewriter, loc, statType, x, dimList, f,
+                                     createConstantNone(rewriter, loc));
+  Value variance = AtenVarCorrectionOp::create(
+      rewriter, loc, statType, x, dimList, createConstantInt(rewriter, loc, 0),
+      f);
+  Value y = AtenBatchNormOp::create(
+      rewriter, loc, resultType, x, operands[1], operands[2], mean, variance,
+      f, createConstantFloat(rewriter, loc, momentum),
+      createConstantFloat(rewriter, loc, epsilon), f);
+  auto update = [&](Value running, Value batch) -> Value {
+    auto type = cast<ValueTensorType>(running.getType());
+    Value kept = AtenMulScalarOp::create(
+        rewriter, loc, type, running,
+        createConstantFloat(rewriter, loc, momentum));
+    return AtenAddTensorOp::create(
+        rewriter, loc, type, kept,
+        createToDtype(rewriter, loc, batch, type.getDtype()),
+        createConstantFloat(rewriter, loc, 1.0 - momentum));
+  };
+  SmallVector<Value> results{y};
+  if (binder.getNumResults() > 1)
+    results.push_back(update(operands[3], mean));
+  if (binder.getNumResults() > 2)
+    results.push_back(update(operands[4], variance));
+  replaceOpWithCastResults(rewriter, binder.getOp(), results);
+  return success();
+}
+
+/// BatchNormalization: inference mode (the running statistics), or
+/// training_mode=1 (lowerTrainingBatchNorm).
 LogicalResult lowerBatchNorm(const OpBinder &binder,
                              PatternRewriter &rewriter) {
   SmallVector<Value> operands;
@@ -881,10 +944,11 @@ LogicalResult lowerBatchNorm(const OpBinder &binder,
       failed(binder.getInt("training_mode", training, 0)) ||
       failed(binder.getInt("spatial", spatial, 1)))
     return binder.fail(rewriter, "malformed attributes");
-  if (training)
-    return binder.fail(rewriter, "unsupported: training_mode=1");
   if (!spatial)
     return binder.fail(rewriter, "unsupported: spatial=0");
+  if (training)
+    return lowerTrainingBatchNorm(binder, rewriter, operands, resultType,
+                                  momentum, epsilon);
   for (OpResult result : binder.getOp()->getResults().drop_front())
     if (!result.use_empty())
       return binder.fail(rewriter, "unsupported: the running statistics outputs");

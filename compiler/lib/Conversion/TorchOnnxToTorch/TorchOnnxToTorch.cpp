@@ -265,6 +265,7 @@ struct ConvertTorchOnnxToTorchPass
     populateOnnxAttentionLowerings(lowerings);
     populateOnnxResizeLowerings(lowerings);
     populateOnnxRecurrentLowerings(lowerings);
+    populateOnnxUnpoolLowerings(lowerings);
     RewritePatternSet set(context);
     populateTorchOnnxToTorchPatterns(set, lowerings);
     patterns = FrozenRewritePatternSet(std::move(set));

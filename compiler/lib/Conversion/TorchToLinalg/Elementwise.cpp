@@ -538,6 +538,49 @@ struct ConvertToCopy : ConvertUnary<Aten_ToCopyOp> {
   }
 };
 
+/// view.dtype to a dtype of the same width: each element's bits read as
+/// the result dtype. A bool is a byte of 0 or 1: bool -> ui8/si8 widens
+/// it, ui8/si8 -> bool reads a nonzero byte as true.
+struct ConvertViewDtype : OpConversionPattern<AtenViewDtypeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenViewDtypeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getSelf().getType());
+    if (!resultType || !inputType)
+      return reportFailure(rewriter, op, "needs known ranks and dtypes");
+    Type from = inputType.getElementType(), to = resultType.getElementType();
+    if (!from.isIntOrFloat() || !to.isIntOrFloat())
+      return reportFailure(rewriter, op,
+                           "unsupported: view.dtype of a complex dtype");
+    auto storageWidth = [](Type type) {
+      return type.isInteger(1) ? 8u : type.getIntOrFloatBitWidth();
+    };
+    if (storageWidth(from) != storageWidth(to))
+      return reportFailure(rewriter, op,
+                           "unsupported: view.dtype between dtypes of "
+                           "different widths (it resizes the last dim)");
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getSelf(),
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          if (from == to)
+            return x;
+          if (from.isInteger(1))
+            return arith::ExtUIOp::create(b, loc, to, x);
+          if (to.isInteger(1))
+            return arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ne, x,
+                arith::ConstantOp::create(b, loc, b.getIntegerAttr(from, 0)));
+          return arith::BitcastOp::create(b, loc, to, x);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// The result type of `op`, or a reportFailure.
 static FailureOr<RankedTensorType>
 getResultTensorType(ConversionPatternRewriter &rewriter, Operation *op,
@@ -1111,9 +1154,10 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
       ConvertBinary<AtenMulScalarOp, BinaryKind::Mul, false, false>,
       ConvertBinary<AtenDivScalarOp, BinaryKind::Div, false, false>>(
       typeConverter, context);
-  target.addIllegalOp<AtenReluOp, AtenNegOp, AtenExpOp, Aten_ToCopyOp>();
-  patterns.add<ConvertRelu, ConvertNeg, ConvertExp, ConvertToCopy>(
-      typeConverter, context);
+  target.addIllegalOp<AtenReluOp, AtenNegOp, AtenExpOp, Aten_ToCopyOp,
+                      AtenViewDtypeOp>();
+  patterns.add<ConvertRelu, ConvertNeg, ConvertExp, ConvertToCopy,
+               ConvertViewDtype>(typeConverter, context);
   target.addIllegalOp<AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp,
                       AtenTanhOp, AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp,
                       AtenGeluOp>();

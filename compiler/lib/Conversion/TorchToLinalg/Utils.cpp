@@ -372,7 +372,9 @@ getReassociation(ArrayRef<int64_t> big, ArrayRef<int64_t> small) {
       if (product > small[j])
         return std::nullopt;
     }
-    if (product != small[j])
+    // Each group takes at least one dim (a trailing 1 of `small` may find
+    // none left: [9, 1] is no grouping of [1, 1, 9]).
+    if (group.empty() || product != small[j])
       return std::nullopt;
     if (j + 1 == small.size())
       while (i < big.size() && big[i] == 1)

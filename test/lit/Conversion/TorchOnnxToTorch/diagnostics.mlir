@@ -3,9 +3,9 @@
 // The error names the op, the opset, the ONNX node (the importer's NameLoc),
 // the reason and the way out.
 
-// CHECK: error: loc("{{[a-z0-9]*}}"): 'onnx.BatchNormalization' (opset 15, node 'bn0') could not be lowered to the torch dialect: unsupported: training_mode=1; convert the model to another opset (--opset-version) or report the op
-func.func @batchnorm_training(%x: !torch.vtensor<[1,2],f32>, %s: !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32> attributes {torch.onnx_meta.opset_version = 15 : si64} {
-  %0 = torch.operator "onnx.BatchNormalization"(%x, %s, %s, %s, %s) {torch.onnx.training_mode = 1 : si64} : (!torch.vtensor<[1,2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32> loc("bn0")
+// CHECK: error: loc("{{[a-z0-9]*}}"): 'onnx.BatchNormalization' (opset 7, node 'bn0') could not be lowered to the torch dialect: unsupported: spatial=0; convert the model to another opset (--opset-version) or report the op
+func.func @batchnorm_not_spatial(%x: !torch.vtensor<[1,2],f32>, %s: !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32> attributes {torch.onnx_meta.opset_version = 7 : si64} {
+  %0 = torch.operator "onnx.BatchNormalization"(%x, %s, %s, %s, %s) {torch.onnx.spatial = 0 : si64} : (!torch.vtensor<[1,2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32> loc("bn0")
   return %0 : !torch.vtensor<[1,2],f32>
 }
 

@@ -395,3 +395,49 @@ func.func @causal_conv_bad_activation(%x: !torch.vtensor<[1,2,5],f32>, %w: !torc
   %0:2 = torch.operator "onnx.CausalConvWithState"(%x, %w) {torch.onnx.activation = "gelu"} : (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[2,1,2],f32>) -> (!torch.vtensor<[1,2,5],f32>, !torch.vtensor<[1,2,1],f32>)
   return %0#0 : !torch.vtensor<[1,2,5],f32>
 }
+
+// -----
+
+// BatchNormalization training_mode=1: Y normalized with the batch's mean
+// and biased variance over every dim but the channels; the running
+// statistics are input * momentum + batch * (1 - momentum).
+// CHECK-LABEL: func.func @batchnorm_training
+// CHECK-DAG: %[[KEEP:.*]] = torch.constant.float 7.500000e-01
+// CHECK-DAG: %[[TAKE:.*]] = torch.constant.float 2.500000e-01
+// CHECK-DAG: %[[EPS:.*]] = torch.constant.float 1.000000e-02
+// CHECK: %[[DIMS:.*]] = torch.prim.ListConstruct %int0, %int2, %int3 :
+// CHECK: %[[MEAN:.*]] = torch.aten.mean.dim %arg0, %[[DIMS]], %false, %none : {{.*}} -> !torch.vtensor<[3],f32>
+// CHECK: %[[VAR:.*]] = torch.aten.var.correction %arg0, %[[DIMS]], %int0, %false : {{.*}} -> !torch.vtensor<[3],f32>
+// CHECK: %[[Y:.*]] = torch.aten.batch_norm %arg0, %arg1, %arg2, %[[MEAN]], %[[VAR]], %false, %[[KEEP]], %[[EPS]], %false :
+// CHECK: %[[RM:.*]] = torch.aten.mul.Scalar %arg3, %[[KEEP]]
+// CHECK: %[[RUNNING_MEAN:.*]] = torch.aten.add.Tensor %[[RM]], %[[MEAN]], %[[TAKE]]
+// CHECK: %[[RV:.*]] = torch.aten.mul.Scalar %arg4, %[[KEEP]]
+// CHECK: %[[RUNNING_VAR:.*]] = torch.aten.add.Tensor %[[RV]], %[[VAR]], %[[TAKE]]
+// CHECK: return %[[Y]], %[[RUNNING_MEAN]], %[[RUNNING_VAR]]
+func.func @batchnorm_training(%x: !torch.vtensor<[2,3,4,5],f32>, %s: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>, %m: !torch.vtensor<[3],f32>, %v: !torch.vtensor<[3],f32>) -> (!torch.vtensor<[2,3,4,5],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) attributes {torch.onnx_meta.opset_version = 15 : si64} {
+  %0:3 = torch.operator "onnx.BatchNormalization"(%x, %s, %b, %m, %v) {torch.onnx.epsilon = 1.000000e-02 : f64, torch.onnx.momentum = 7.500000e-01 : f64, torch.onnx.training_mode = 1 : si64} : (!torch.vtensor<[2,3,4,5],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) -> (!torch.vtensor<[2,3,4,5],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>)
+  return %0#0, %0#1, %0#2 : !torch.vtensor<[2,3,4,5],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// training_mode=1 with Y only: no running statistics; a rank-2 input
+// reduces over the batch only.
+// CHECK-LABEL: func.func @batchnorm_training_y_only
+// CHECK: %[[DIMS:.*]] = torch.prim.ListConstruct %int0 :
+// CHECK: torch.aten.var.correction %arg0, %[[DIMS]], %int0, %false
+// CHECK-NOT: torch.aten.mul.Scalar
+// CHECK: torch.aten.batch_norm
+// CHECK-NOT: torch.aten.mul.Scalar
+func.func @batchnorm_training_y_only(%x: !torch.vtensor<[8,3],f32>, %s: !torch.vtensor<[3],f32>) -> !torch.vtensor<[8,3],f32> attributes {torch.onnx_meta.opset_version = 15 : si64} {
+  %0 = torch.operator "onnx.BatchNormalization"(%x, %s, %s, %s, %s) {torch.onnx.training_mode = 1 : si64} : (!torch.vtensor<[8,3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) -> !torch.vtensor<[8,3],f32>
+  return %0 : !torch.vtensor<[8,3],f32>
+}
+
+// -----
+
+func.func @batchnorm_training_int(%x: !torch.vtensor<[2,3],si32>, %s: !torch.vtensor<[3],si32>) -> !torch.vtensor<[2,3],si32> attributes {torch.onnx_meta.opset_version = 15 : si64} {
+  // expected-error @+1 {{'onnx.BatchNormalization' (opset 15) could not be lowered to the torch dialect: training_mode=1 needs a float input of known rank (>= 2)}}
+  %0 = torch.operator "onnx.BatchNormalization"(%x, %s, %s, %s, %s) {torch.onnx.training_mode = 1 : si64} : (!torch.vtensor<[2,3],si32>, !torch.vtensor<[3],si32>, !torch.vtensor<[3],si32>, !torch.vtensor<[3],si32>, !torch.vtensor<[3],si32>) -> !torch.vtensor<[2,3],si32>
+  return %0 : !torch.vtensor<[2,3],si32>
+}

@@ -67,6 +67,21 @@ func.func @regroup(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[3,2],f32> {
 
 // -----
 
+// A trailing size-1 dim of the source finds no dim of the result left
+// ([9, 1] does not group into [1, 1, 9]): through a flat 1-D tensor.
+// CHECK-LABEL: func.func @trailing_unit(
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<9x1xi64> into tensor<9xi64>
+// CHECK: tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2]] output_shape [1, 1, 9] : tensor<9xi64> into tensor<1x1x9xi64>
+func.func @trailing_unit(%a: !torch.vtensor<[9,1],si64>) -> !torch.vtensor<[1,1,9],si64> {
+  %int1 = torch.constant.int 1
+  %int9 = torch.constant.int 9
+  %l = torch.prim.ListConstruct %int1, %int1, %int9 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[9,1],si64>, !torch.list<int> -> !torch.vtensor<[1,1,9],si64>
+  return %0 : !torch.vtensor<[1,1,9],si64>
+}
+
+// -----
+
 // Same shape: no op.
 // CHECK-LABEL: func.func @same_shape(
 // CHECK-SAME: %[[ARG:.*]]: !torch.vtensor<[2,3],f32>)

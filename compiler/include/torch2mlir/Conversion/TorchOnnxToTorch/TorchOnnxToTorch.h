@@ -123,6 +123,8 @@ void populateOnnxAttentionLowerings(OnnxLoweringSet &lowerings);
 void populateOnnxResizeLowerings(OnnxLoweringSet &lowerings);
 /// RNN, GRU and LSTM, unrolled over a static sequence length.
 void populateOnnxRecurrentLowerings(OnnxLoweringSet &lowerings);
+/// MaxUnpool and Col2Im: scatters into a zero image.
+void populateOnnxUnpoolLowerings(OnnxLoweringSet &lowerings);
 
 /// Adds the pattern that applies `lowerings` to `torch.operator "onnx.*"`.
 void populateTorchOnnxToTorchPatterns(RewritePatternSet &patterns,
