@@ -201,6 +201,28 @@ def test_training_batch_norm_updates_its_running_stats() -> None:
     assert int(model.norm.num_batches_tracked) == 2
 
 
+class AccumulatesIntoATransposedBuffer(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        # A non-contiguous buffer: the compiled code reads a contiguous copy.
+        self.register_buffer("total", torch.zeros(4, 3).t())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.total.add_(x)
+        return self.total * 2
+
+
+def test_a_non_contiguous_buffer_is_updated() -> None:
+    eager = AccumulatesIntoATransposedBuffer()
+    model = AccumulatesIntoATransposedBuffer()
+    assert not model.total.is_contiguous()
+    compiled = torch2mlir.compile(model, (torch.randn(3, 4),), cache=False)
+    for _ in range(2):
+        x = torch.randn(3, 4)
+        torch.testing.assert_close(compiled(x), eager(x))
+        torch.testing.assert_close(model.total, eager.total)
+
+
 class AddsToItsInput(nn.Module):
     def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         y.mul_(2)

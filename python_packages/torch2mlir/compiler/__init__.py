@@ -193,14 +193,14 @@ class CompiledModule:
 
     def _write_back(self, args: tuple[Any, ...], updates: Sequence[Any]) -> None:
         """Copies each new value of mutated state into its tensor: a user
-        argument, or a bound buffer (which shares the model's storage)."""
+        argument, or a bound buffer of the model."""
         user = len(self._runner.inputs)
         with torch.no_grad():
             for position, value in zip(self._mutated, updates):
                 if position < user:
                     args[position].copy_(value)
                 else:
-                    self._runner.bound_tensor(position - user).copy_(value)
+                    self._runner.update_bound_tensor(position - user, value)
 
 
 def _dynamic_shapes(prog: Any, input_names: Sequence[str]) -> DynamicShapes:

@@ -315,7 +315,10 @@ class RefBackendModule:
                     f"output {spec.name} has a dynamic shape {spec.describe()}; the RefBackend "
                     "needs static output shapes"
                 )
-        bound = [t.detach().contiguous() for t in bound_inputs or []]
+        # The caller's tensors, and the contiguous views the code reads (a
+        # copy when the caller's tensor is not contiguous).
+        self._bound_sources = [t.detach() for t in bound_inputs or []]
+        bound = [t.contiguous() for t in self._bound_sources]
         self.func_name = func_name
         self.inputs = inputs[: len(inputs) - len(bound)]
         self.outputs = outputs
@@ -361,6 +364,20 @@ class RefBackendModule:
         """The `index`-th bound input (it shares the caller's storage when
         that was contiguous)."""
         return self._bound[index]
+
+    def update_bound_tensor(self, index: int, value: torch.Tensor) -> None:
+        """Stores `value` (same shape) as the new contents of the `index`-th
+        bound input: in the tensor the compiled code reads, and in the
+        caller's tensor when that is a different (non-contiguous) one. This
+        is how a training-mode buffer update reaches the model."""
+        bound, source = self._bound[index], self._bound_sources[index]
+        with torch.no_grad():
+            bound.copy_(value)
+            if (
+                bound.data_ptr() != source.data_ptr()
+                or bound.stride() != source.stride()
+            ):
+                source.copy_(bound)
 
     def check_inputs(self, args: tuple[Any, ...]) -> list[torch.Tensor]:
         """The call's arguments as contiguous tensors, checked against the signature.
