@@ -509,11 +509,7 @@ LogicalResult lowerDynamicQuantizeLinear(const OpBinder &binder,
   SmallVector<Value> results{y, scale,
                              createToDtype(rewriter, loc, zeroPoint,
                                            zeroType.getDtype())};
-  for (unsigned i = 0; i < 3; ++i)
-    if (results[i].getType() != binder.getOp()->getResult(i).getType())
-      results[i] = TensorStaticInfoCastOp::create(
-          rewriter, loc, binder.getOp()->getResult(i).getType(), results[i]);
-  rewriter.replaceOp(binder.getOp(), results);
+  replaceOpWithCastResults(rewriter, binder.getOp(), results);
   return success();
 }
 

@@ -947,11 +947,7 @@ LogicalResult lowerLinearAttention(const OpBinder &binder,
   SmallVector<Value> results{output};
   if (op->getNumResults() > 1)
     results.push_back(createToDtype(rewriter, loc, state, stateDtype));
-  for (unsigned i = 0, e = results.size(); i < e; ++i)
-    if (results[i].getType() != op->getResult(i).getType())
-      results[i] = TensorStaticInfoCastOp::create(
-          rewriter, loc, op->getResult(i).getType(), results[i]);
-  rewriter.replaceOp(op, results);
+  replaceOpWithCastResults(rewriter, op, results);
   return success();
 }
 

@@ -1226,11 +1226,7 @@ LogicalResult lowerCausalConvWithState(const OpBinder &binder,
         rewriter, loc, getTensorType(context, {batch, channels, k - 1}, dtype),
         padded, cst(2),
         cst(length), cst(length + k - 1), cst(1)));
-  for (unsigned i = 0, e = results.size(); i < e; ++i)
-    if (results[i].getType() != op->getResult(i).getType())
-      results[i] = TensorStaticInfoCastOp::create(
-          rewriter, loc, op->getResult(i).getType(), results[i]);
-  rewriter.replaceOp(op, results);
+  replaceOpWithCastResults(rewriter, op, results);
   return success();
 }
 
