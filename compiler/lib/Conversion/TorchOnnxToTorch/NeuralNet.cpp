@@ -446,20 +446,33 @@ Value convertPoolIndices(PatternRewriter &rewriter, Location loc,
   return AtenAddTensorOp::create(rewriter, loc, type, plane, offsets, cst(1));
 }
 
-/// MaxPool over 1 to 3 spatial dims, as aten.max_poolNd_with_indices (1-D
-/// over a unit height); asymmetric pads pad the input with the dtype's
-/// lowest value first. The Indices output is ATen's, renumbered over the
-/// whole tensor (see convertPoolIndices).
-LogicalResult lowerMaxPool(const OpBinder &binder, PatternRewriter &rewriter) {
-  Value x = binder.getOperand(0);
-  auto inputType = getKnownTensorType(x);
-  auto resultType = binder.getResultType();
+/// The known input and result types of a pool over 1 to 3 spatial dims
+/// (an NCL, NCHW or NCDHW input), or a failure that says why.
+static LogicalResult matchPoolTypes(const OpBinder &binder,
+                                    PatternRewriter &rewriter,
+                                    ValueTensorType &inputType,
+                                    ValueTensorType &resultType) {
+  inputType = getKnownTensorType(binder.getOperand(0));
+  resultType = binder.getResultType();
   if (!inputType || !resultType)
     return binder.fail(rewriter, "needs known sizes and dtypes");
   int64_t rank = inputType.getSizes().size();
   if (rank < 3 || rank > 5)
     return binder.fail(rewriter, "unsupported: only 1-D, 2-D and 3-D pooling "
                                  "(NCL, NCHW or NCDHW input)");
+  return success();
+}
+
+/// MaxPool over 1 to 3 spatial dims, as aten.max_poolNd_with_indices (1-D
+/// over a unit height); asymmetric pads pad the input with the dtype's
+/// lowest value first. The Indices output is ATen's, renumbered over the
+/// whole tensor (see convertPoolIndices).
+LogicalResult lowerMaxPool(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0);
+  ValueTensorType inputType, resultType;
+  if (failed(matchPoolTypes(binder, rewriter, inputType, resultType)))
+    return failure();
+  int64_t rank = inputType.getSizes().size();
   Type dtype = inputType.getDtype();
   if (dtype.isInteger(1) || !getScalarTypeCode(dtype))
     return binder.fail(rewriter, "unsupported: MaxPool of this dtype");
@@ -647,14 +660,10 @@ LogicalResult lowerDilatedAveragePool(const OpBinder &binder,
 LogicalResult lowerAveragePool(const OpBinder &binder,
                                PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
-  auto inputType = getKnownTensorType(x);
-  auto resultType = binder.getResultType();
-  if (!inputType || !resultType)
-    return binder.fail(rewriter, "needs known sizes and dtypes");
+  ValueTensorType inputType, resultType;
+  if (failed(matchPoolTypes(binder, rewriter, inputType, resultType)))
+    return failure();
   int64_t rank = inputType.getSizes().size();
-  if (rank < 3 || rank > 5)
-    return binder.fail(rewriter, "unsupported: only 1-D, 2-D and 3-D pooling "
-                                 "(NCL, NCHW or NCDHW input)");
   if (!isa<mlir::FloatType>(inputType.getDtype()) ||
       !getScalarTypeCode(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: AveragePool of a non-float "

@@ -451,17 +451,29 @@ Value resizeAxes(MatrixBuilder &m, const ResizeParams &params, Value x,
   return result;
 }
 
-LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
-  Value x = binder.getOperand(0), roi = binder.getOperand(1),
-        scales = binder.getOperand(2), sizes = binder.getOperand(3);
-  auto inputType = getKnownTensorType(x);
-  auto resultType = binder.getResultType();
+/// The static-sized input `x` and result types of Resize/Upsample (float
+/// only), or a failure that says why.
+static LogicalResult matchResizeTypes(const OpBinder &binder,
+                                      PatternRewriter &rewriter, Value x,
+                                      ValueTensorType &inputType,
+                                      ValueTensorType &resultType) {
+  inputType = getKnownTensorType(x);
+  resultType = binder.getResultType();
   if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
       !resultType.areAllSizesKnown())
     return binder.fail(rewriter, "unsupported: an input or result without "
                                  "static sizes");
   if (!isa<mlir::FloatType>(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: a non-float input");
+  return success();
+}
+
+LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value x = binder.getOperand(0), roi = binder.getOperand(1),
+        scales = binder.getOperand(2), sizes = binder.getOperand(3);
+  ValueTensorType inputType, resultType;
+  if (failed(matchResizeTypes(binder, rewriter, x, inputType, resultType)))
+    return failure();
   ArrayRef<int64_t> inSizes = inputType.getSizes(),
                     outSizes = resultType.getSizes();
   int64_t rank = inSizes.size();
@@ -557,14 +569,9 @@ LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
 /// attribute (opset 7) or an input (opset 9).
 LogicalResult lowerUpsample(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
-  auto inputType = getKnownTensorType(x);
-  auto resultType = binder.getResultType();
-  if (!inputType || !resultType || !inputType.areAllSizesKnown() ||
-      !resultType.areAllSizesKnown())
-    return binder.fail(rewriter, "unsupported: an input or result without "
-                                 "static sizes");
-  if (!isa<mlir::FloatType>(inputType.getDtype()))
-    return binder.fail(rewriter, "unsupported: a non-float input");
+  ValueTensorType inputType, resultType;
+  if (failed(matchResizeTypes(binder, rewriter, x, inputType, resultType)))
+    return failure();
   ArrayRef<int64_t> inSizes = inputType.getSizes(),
                     outSizes = resultType.getSizes();
   int64_t rank = inSizes.size();
