@@ -144,6 +144,64 @@ def test_still_usable_after_an_input_error(compiled: Callable[..., object]) -> N
     torch.testing.assert_close(compiled(lhs, rhs), torch.mm(lhs, rhs) + 1)
 
 
+
+# Tensors whose memory the compiled code cannot read: refused before any
+# pointer reaches it (a meta tensor's null data pointer used to segfault).
+
+
+def _unreadable_inputs() -> dict[str, Callable[[], torch.Tensor]]:
+    from torch.testing._internal.two_tensor import TwoTensor
+
+    rhs = torch.randn(*RHS_SHAPE)
+    return {
+        "meta": lambda: rhs.to("meta"),
+        "sparse_coo": lambda: rhs.to_sparse(),
+        "sparse_csr": lambda: rhs.to_sparse_csr(),
+        "quantized": lambda: torch.quantize_per_tensor(rhs, 0.1, 0, torch.qint8),
+        "nested": lambda: torch.nested.nested_tensor([rhs[0], rhs[1]]),
+        "dispatch subclass": lambda: TwoTensor(rhs, rhs.clone()),
+    }
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["meta", "sparse_coo", "sparse_csr", "quantized", "nested", "dispatch subclass"],
+)
+def test_unreadable_tensors_are_refused(compiled: Callable[..., object], kind: str) -> None:
+    value = _unreadable_inputs()[kind]()
+    with pytest.raises(torch2mlir.InputError) as info:
+        compiled(torch.randn(*LHS_SHAPE), value)
+    message = str(info.value)
+    assert names_argument(message, 1, "rhs"), message
+    advice = {
+        "meta": "meta tensor has no data",
+        "sparse_coo": "to_dense()",
+        "sparse_csr": "to_dense()",
+        "quantized": "dequantize()",
+        "nested": "to_padded_tensor",
+        "dispatch subclass": "plain torch.Tensor",
+    }[kind]
+    assert advice in message, message
+    # And the module still works.
+    lhs, rhs = torch.randn(*LHS_SHAPE), torch.randn(*RHS_SHAPE)
+    torch.testing.assert_close(compiled(lhs, rhs), torch.mm(lhs, rhs) + 1)
+
+
+def test_negative_views_are_read_as_their_values(compiled: Callable[..., object]) -> None:
+    # A negative view shares memory with its base and negates lazily: the
+    # compiled code must see -rhs, not rhs.
+    lhs, rhs = torch.randn(*LHS_SHAPE), torch.randn(*RHS_SHAPE)
+    view = torch._neg_view(rhs)
+    assert view.is_neg()
+    torch.testing.assert_close(compiled(lhs, view), torch.mm(lhs, -rhs) + 1)
+
+
+def test_weights_on_meta_are_refused_at_compile_time() -> None:
+    model = torch.nn.Linear(4, 3, device="meta")
+    with pytest.raises(torch2mlir.InputError, match="meta tensor has no data"):
+        torch2mlir.compile(model, (torch.randn(2, 4, device="meta"),), cache=False)
+
+
 # Ops that the compiler does not lower.
 
 

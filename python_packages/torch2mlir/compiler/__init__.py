@@ -149,9 +149,11 @@ class CompiledModule:
     """A model compiled for the CPU by the RefBackend; call it like the model.
 
     Attributes:
-        timings: seconds spent per phase: ``fingerprint`` (the cache key),
-            ``export``, ``import``, ``lowering`` (all pipelines) and ``jit``
-            (LLVM code generation); zeros for phases a cache hit skipped.
+        timings: seconds spent per phase: ``export`` (torch.export and
+            decompositions), ``cache`` (keying and reading the compile
+            cache), ``import``, ``lowering`` (all pipelines) and ``jit``
+            (LLVM code generation, or loading cached code); zeros for
+            phases a cache hit skipped.
         cache: ``"program"``, ``"object"``, ``"miss"`` or ``"off"``: what
             the on-disk compile cache provided (see :func:`compile`).
         inputs, outputs: the compiled signature (TensorSpec per tensor).
@@ -247,8 +249,7 @@ def compile(
             :func:`torch2mlir.fx.export`) already made: it is not exported
             again, only decomposed per `decompositions` (pass ``"none"`` when
             it is decomposed already), and `dynamic_shapes` must be None (the
-            program carries its own); the compile cache then skips the
-            program level (export) and keeps the object level (code generation).
+            program carries its own).
         example_args: positional example inputs (tensors); the compiled
             module accepts tensors of the same shapes and dtypes.
         decompositions: ``"auto"`` (default): no PyTorch decompositions
@@ -262,13 +263,17 @@ def compile(
             compiled module then accepts any size in the declared ranges
             and raises InputError for sizes outside them.
         opt_level: LLVM optimization level of the JIT (0-3).
-        cache: use the on-disk compile cache (torch2mlir.runtime.cache):
-            compiling the same model structure for the same input shapes
-            again, in any process, skips export, lowering and code
-            generation (the result's ``cache`` attribute says which level
-            hit: ``"program"``, ``"object"``, ``"miss"``, or ``"off"`` when
-            the model could not be keyed). Weights are not part of the key:
-            they are bound from `model` at each compile.
+        cache: use the on-disk compile cache (torch2mlir.runtime.cache).
+            The key is the exported program (graph, signature, constants,
+            shapes and dtypes), the options and the torch2mlir build, so
+            a hit returns exactly what a fresh compile would: torch.export
+            runs every time, and a hit skips decomposition, import,
+            lowering and code generation, in any process. The result's
+            ``cache`` attribute says which level hit: ``"program"``,
+            ``"object"`` (machine code only), ``"miss"``, or ``"off"``
+            (disabled, a custom decomposition table, or a program with a
+            constant that cannot be keyed). Weights are not part of the
+            key: they are bound from `model` at each compile.
 
     Returns:
         A :class:`CompiledModule` returning what the model returns (tensor,
@@ -281,61 +286,65 @@ def compile(
     """
     from ..fx import decompose, export
 
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
-    options = f"{decompositions!r}|{dynamic_shapes!r}|{opt_level}"
-    key = None
+    if isinstance(decompositions, str) and decompositions not in (
+        "auto",
+        "core-aten",
+        "none",
+    ):
+        raise ValueError(
+            f"decompositions={decompositions!r}: expected 'auto', 'core-aten', "
+            "'none' or a table"
+        )
     exported = isinstance(model, torch.export.ExportedProgram)
     if exported and dynamic_shapes is not None:
         raise ValueError(
             "dynamic_shapes applies to torch.export: an ExportedProgram carries its own"
         )
-    if (
-        cache
-        and not exported
-        and _cache.enabled()
-        and isinstance(decompositions, (str, type(None)))
-    ):
-        key = _cache.model_fingerprint(model, example_args, options)
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    # torch.export always runs: the program it makes is the cache key (a
+    # key taken from the model object alone cannot see globals, private
+    # attributes or closures that steer forward).
+    raw = (
+        model
+        if exported
+        else export(
+            model,
+            tuple(example_args),
+            decompositions="none",
+            dynamic_shapes=dynamic_shapes,
+        )
+    )
+    timings["export"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    key = None
+    if cache and _cache.enabled() and isinstance(decompositions, (str, type(None))):
+        options = f"{decompositions!r}|{opt_level}"
+        key = _cache.program_key(raw, options)
     entry = _cache.load_program(key) if key else None
+    timings["cache"] = time.perf_counter() - start
     if entry is not None:
-        compiled = _from_program_entry(model, entry, opt_level)
+        compiled = _from_program_entry(raw, entry, opt_level, timings)
         if compiled is not None:
-            compiled.timings["fingerprint"] = time.perf_counter() - start
-            compiled.cache = "program"
             return compiled
-    timings["fingerprint"] = time.perf_counter() - start
 
     start = time.perf_counter()
     lowered = None
-    if exported:
-        prog = decompose(
-            model, "core-aten" if decompositions == "auto" else decompositions
-        )
-    else:
+    if decompositions == "auto" and not exported and _defines_every_op(raw):
         # Core ATen decompositions re-trace the whole program (about 40% of
-        # a cold compile of ResNet-18). With "auto", when torch2mlir defines
-        # every op of the exported program itself, it lowers them with its
-        # own decompositions (those of decompositions="none") and falls back
-        # to PyTorch's table only if that fails.
-        direct = decompositions == "auto"
-        prog = export(
-            model,
-            tuple(example_args),
-            decompositions="none" if direct else decompositions,
-            dynamic_shapes=dynamic_shapes,
-        )
-        if direct and _defines_every_op(prog):
-            timings["export"] = time.perf_counter() - start
-            try:
-                lowered = _import_and_lower(prog, timings)
-            except CompileError:
-                lowered = None
-                start = time.perf_counter()
-        if lowered is None and direct:
-            prog = decompose(prog, "core-aten")
+        # a cold compile of ResNet-18). When torch2mlir defines every op of
+        # the exported program itself, it lowers them with its own
+        # decompositions and falls back to PyTorch's table only if that fails.
+        prog = raw
+        try:
+            lowered = _import_and_lower(prog, timings)
+        except CompileError:
+            start = time.perf_counter()
     if lowered is None:
-        timings["export"] = time.perf_counter() - start
+        table = "core-aten" if decompositions == "auto" else decompositions
+        prog = decompose(raw, table)
+        timings["export"] += time.perf_counter() - start
         lowered = _import_and_lower(prog, timings)
     module, importer, names, inputs, outputs = lowered
 
@@ -439,27 +448,30 @@ def _import_and_lower(
 
 
 def _from_program_entry(
-    model: torch.nn.Module, entry: dict[str, Any], opt_level: int
+    prog: torch.export.ExportedProgram,
+    entry: dict[str, Any],
+    opt_level: int,
+    timings: dict[str, float],
 ) -> CompiledModule | None:
-    """Rebuilds a compiled module from a cache entry, binding `model`'s
-    weights by name; None when a weight is missing or differs in shape."""
+    """Rebuilds a compiled module from the cache entry of `prog`, binding
+    its weights by name (the model's own tensors, as torch.export holds
+    them); None when a weight is missing or differs in shape or dtype."""
     bound = []
     for index, name in enumerate(entry["parameters"]):
-        if index in entry["constants"]:
-            bound.append(entry["constants"][index])
-            continue
-        try:
-            tensor = model.get_parameter(name)
-        except AttributeError:
-            try:
-                tensor = model.get_buffer(name)
-            except AttributeError:
-                return None
+        # Parameters and buffers are the model's; lifted constants too when
+        # the exported program has them, else a decomposition made them and
+        # the entry keeps them.
+        tensor = prog.state_dict.get(name)
+        if tensor is None:
+            tensor = prog.constants.get(name, entry["constants"].get(index))
+        if not isinstance(tensor, torch.Tensor):
+            return None
         bound.append(tensor)
     specs = entry["inputs"][len(entry["inputs"]) - len(bound) :]
     for tensor, spec in zip(bound, specs):
         if tuple(tensor.shape) != spec.shape or tensor.dtype != spec.dtype:
             return None
+    start = time.perf_counter()
     runner = RefBackendModule(
         None,
         "main",
@@ -472,9 +484,10 @@ def _from_program_entry(
     )
     out_spec = entry["out_spec"]
     out_spec = pytree.treespec_loads(out_spec) if out_spec else None
-    return CompiledModule(
-        runner,
-        out_spec,
-        {"export": 0.0, "import": 0.0, "lowering": 0.0, "jit": 0.0},
-        entry.get("mutated_arguments", ()),
+    timings.update({"import": 0.0, "lowering": 0.0})
+    timings["jit"] = time.perf_counter() - start
+    compiled = CompiledModule(
+        runner, out_spec, timings, entry.get("mutated_arguments", ())
     )
+    compiled.cache = "program"
+    return compiled

@@ -111,15 +111,34 @@ def hoist_literals(
     return hoisted
 
 
-def _to_tensor(value: Any) -> Any:
-    """A numpy array or scalar as a CPU tensor sharing its memory; bfloat16
-    arrays (``ml_dtypes.bfloat16``, as onnx makes them) through their bits."""
-    if not isinstance(value, (np.ndarray, np.generic)):
+def _to_tensor(value: Any, what: str) -> torch.Tensor:
+    """A numpy array or scalar as a CPU tensor (sharing its memory when it
+    is C-contiguous); bfloat16 arrays (``ml_dtypes.bfloat16``, as onnx
+    makes them) through their bits; tensors as they are.
+
+    Raises:
+        InputError: not an array or tensor, or a numpy dtype with no torch
+            counterpart (object, string, structured).
+    """
+    if isinstance(value, torch.Tensor):
         return value
+    if not isinstance(value, (np.ndarray, np.generic)):
+        raise InputError(
+            f"{what}: expected a numpy array (or a CPU tensor), got a "
+            f"{type(value).__name__}; pass np.asarray(value, dtype=...)"
+        )
     array = np.asarray(value)
+    if not array.flags.c_contiguous:
+        array = array.copy(order="C")
     if array.dtype.name == "bfloat16":
         return torch.from_numpy(array.view(np.uint16)).view(torch.bfloat16)
-    return torch.from_numpy(array)
+    try:
+        return torch.from_numpy(array)
+    except TypeError:
+        raise InputError(
+            f"{what}: numpy dtype {array.dtype} has no tensor counterpart; the "
+            "model takes numeric or bool arrays"
+        ) from None
 
 
 def _to_numpy(tensor: torch.Tensor) -> np.ndarray:
@@ -162,7 +181,14 @@ class CompiledOnnxModel:
         Raises:
             InputError: an input does not match the graph's type and shape.
         """
-        tensors = [_to_tensor(x) for x in inputs]
+        tensors = [
+            _to_tensor(
+                x,
+                f"input {i}"
+                + (f" ({self.input_names[i]})" if i < len(self.input_names) else ""),
+            )
+            for i, x in enumerate(inputs)
+        ]
         return [_to_numpy(result) for result in self._runner(*tensors)]
 
     def run(self, feeds: dict[str, Any]) -> list[np.ndarray]:

@@ -5,25 +5,27 @@ Two kinds of entries, both under :func:`cache_dir`:
 - ``objects/<key>.o``: the machine code of a module in the LLVM dialect
   (what the JIT phase produces), keyed by the module's IR, the LLVM
   optimization level, the code generation options, the host CPU and the
-  torch2mlir version. A hit skips LLVM code generation.
+  torch2mlir build. A hit skips LLVM code generation.
 - ``programs/<key>.pt``: everything :func:`torch2mlir.compile` needs to
-  rebuild a compiled module without exporting it again (the signature, the
-  names of the weights to bind, the output structure, the dynamic sizes and
-  the object key), keyed by :func:`model_fingerprint`. A hit skips
-  torch.export, import and lowering too.
+  rebuild a compiled module from an exported program (the signature, the
+  names of the weights to bind, the constants decompositions made, the
+  output structure, the dynamic sizes and the machine code), keyed by
+  :func:`program_key`: the exported program itself. ``torch.export``
+  always runs; a hit skips decomposition, import, lowering and code
+  generation.
 
 The location is ``$TORCH2MLIR_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/torch2mlir``, else ``~/.cache/torch2mlir``. Set
 ``TORCH2MLIR_CACHE=0`` (or pass ``cache=False`` to ``torch2mlir.compile``)
 to bypass it; clear it with :func:`clear_cache` or by deleting the
 directory. Entries are written atomically (rename), so concurrent processes
-can share a cache; a corrupt or unreadable entry counts as a miss.
+can share a cache. Each entry carries a SHA-256 checksum of its bytes: a
+truncated, corrupted or foreign entry is deleted and counts as a miss.
 """
 
 from __future__ import annotations
 
 import hashlib
-import inspect
 import os
 import shutil
 import sys
@@ -35,7 +37,7 @@ from typing import Any
 import torch
 
 #: Bumped when the layout of a program entry changes.
-_FORMAT = 1
+_FORMAT = 2
 
 
 def cache_dir() -> Path:
@@ -129,16 +131,13 @@ def object_key(llvm_ir: bytes, opt_level: int, codegen_options: Sequence[str]) -
 
 def load_object(key: str) -> bytes | None:
     """The cached object of `key`, or None."""
-    try:
-        return (cache_dir() / "objects" / f"{key}.o").read_bytes()
-    except OSError:
-        return None
+    return _unseal(cache_dir() / "objects" / f"{key}.o")
 
 
 def store_object(key: str, data: bytes) -> None:
     """Caches object bytes under `key` (best effort: errors are ignored)."""
     try:
-        _write_atomically(cache_dir() / "objects" / f"{key}.o", data)
+        _write_atomically(cache_dir() / "objects" / f"{key}.o", _seal(data))
     except OSError:
         pass
 
@@ -147,117 +146,108 @@ def store_object(key: str, data: bytes) -> None:
 # Program entries.
 
 
-def _describe_value(value: Any) -> str | None:
-    """A stable text of a module attribute that may steer ``forward``, or
-    None when it has no stable text (the model is then not cached)."""
-    if value is None or isinstance(value, (bool, int, float, str, torch.dtype)):
-        return repr(value)
-    if isinstance(value, (tuple, list)):
-        parts = [_describe_value(v) for v in value]
-        return None if None in parts else f"[{','.join(parts)}]"
-    if isinstance(value, torch.Tensor):
-        # A plain tensor attribute becomes a constant of the program.
-        data = value.detach().contiguous().cpu()
-        digest = hashlib.sha256(data.view(torch.uint8).numpy().tobytes()).hexdigest()
-        return f"tensor({tuple(value.shape)},{value.dtype},{digest})"
-    code = getattr(value, "__code__", None)
-    if code is not None:
-        # A Python function: its bytecode, constants and captured values
-        # (two lambdas of one scope share a qualified name).
-        captured = [_describe_value(c.cell_contents) for c in value.__closure__ or ()]
-        defaults = [_describe_value(d) for d in value.__defaults__ or ()]
-        if None in captured or None in defaults:
-            return None
-        digest = hashlib.sha256(code.co_code)
-        digest.update(
-            repr((code.co_consts, code.co_names, captured, defaults)).encode()
-        )
-        return f"{value.__module__}.{value.__qualname__}#{digest.hexdigest()}"
-    if callable(value) and hasattr(value, "__qualname__"):
-        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
-    if type(value).__repr__ is not object.__repr__:
-        text = repr(value)
-        return None if " at 0x" in text else text
-    return None
+def _tensor_digest(tensor: torch.Tensor) -> str:
+    """The shape, dtype, strides and content of a CPU tensor."""
+    data = tensor.detach()
+    if data.layout != torch.strided or data.device.type != "cpu" or data.is_quantized:
+        # Not plain memory: no content to hash soundly.
+        raise _Unkeyable(f"a {data.layout}/{data.device.type} tensor constant")
+    flat = data.contiguous().reshape(-1)
+    if flat.is_complex():
+        flat = torch.view_as_real(flat)
+    raw = flat.view(torch.uint8) if flat.numel() else flat
+    digest = hashlib.sha256(raw.numpy().tobytes()).hexdigest()
+    return f"tensor({tuple(data.shape)},{data.stride()},{data.dtype},{digest})"
 
 
-def _source_digest(cls: type, seen: dict[str, str]) -> str | None:
-    """The qualified names of `cls` and its bases, with the digest of each
-    one's source file and the version of its top-level package (torch's own
-    classes: the torch version, which the key has)."""
-    parts = []
-    for klass in cls.__mro__:
-        name = f"{klass.__module__}.{klass.__qualname__}"
-        if klass.__module__.split(".")[0] in ("torch", "builtins"):
-            parts.append(name)
-            continue
-        try:
-            path = inspect.getsourcefile(klass)
-        except TypeError:
-            return None
-        if path is None:
-            return None
-        if path not in seen:
-            try:
-                seen[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            except OSError:
-                return None
-        package = sys.modules.get(klass.__module__.split(".")[0])
-        version = getattr(package, "__version__", "")
-        parts.append(f"{name}@{seen[path]}@{version}")
-    return ";".join(parts)
+class _Unkeyable(Exception):
+    """The program holds something whose content cannot be keyed."""
 
 
-def model_fingerprint(
-    model: torch.nn.Module, example_args: Sequence[Any], options: str
-) -> str | None:
-    """A key for `model` called on arguments like `example_args`, computed
-    without exporting it; None when the model cannot be keyed safely.
+def program_key(prog: torch.export.ExportedProgram, options: str) -> str | None:
+    """The key of the program entry that compiling `prog` with `options`
+    produces; None when `prog` holds a constant that cannot be keyed (a
+    script object, a tensor that is not plain CPU memory).
 
-    It covers what the exported program depends on, short of running it:
-    every submodule's class, its source files (the whole file, so module-level
-    helpers count) and their package versions, its ``training`` flag and its
-    public attributes (numbers, strings, configs with a stable repr, plain
-    tensors by content); the names, shapes and dtypes of the parameters and
-    buffers (not their values: the compiled code takes them as arguments);
-    the example inputs' shapes and dtypes; `options` (the compile options);
-    torch and torch2mlir versions. A model with forward hooks, or an
-    attribute with no stable text, is not keyed.
+    The key is what the program *is*, as ``torch.export`` made it: its
+    graph (every node's op, target, arguments, and the dtype, shape and
+    strides of its value, as ``GraphModule.print_readable`` prints them,
+    with the graphs of higher-order ops), its input and output signature,
+    the ranges of its symbolic sizes, its output structure, the content of
+    its lifted constant tensors, the dtypes and shapes of its parameters
+    and buffers (not their values: the compiled code takes them as
+    arguments), `options` (the compile options), and the environment
+    (torch, this build of torch2mlir, the host CPU). Two programs with one
+    key compile to the same code, so a hit can only return what a fresh
+    compile would.
     """
     digest = hashlib.sha256()
-    digest.update(f"{_FORMAT}|{_environment()}|{options}".encode())
-    sources: dict[str, str] = {}
-    for name, module in model.named_modules():
-        if module._forward_hooks or module._forward_pre_hooks:
-            return None
-        source = _source_digest(type(module), sources)
-        if source is None:
-            return None
-        digest.update(f"\0{name}|{source}|{module.training}".encode())
-        for attr, value in sorted(vars(module).items()):
-            if attr.startswith("_"):
-                continue
-            text = _describe_value(value)
-            if text is None:
+    digest.update(f"{_FORMAT}|{_environment()}|{options}\0".encode())
+    digest.update(
+        prog.graph_module.print_readable(
+            print_output=False, include_stride=True, include_device=True
+        ).encode()
+    )
+    digest.update(f"\0{prog.graph_signature}\0{prog.range_constraints}".encode())
+    out_spec = getattr(prog.call_spec, "out_spec", None)
+    in_spec = getattr(prog.call_spec, "in_spec", None)
+    digest.update(f"\0{in_spec}\0{out_spec}".encode())
+    for name, tensor in sorted(prog.state_dict.items()):
+        digest.update(
+            f"\0{name}:{tuple(tensor.shape)}:{tensor.stride()}:{tensor.dtype}".encode()
+        )
+    try:
+        for name, value in sorted(prog.constants.items()):
+            if not isinstance(value, torch.Tensor):
                 return None
-            digest.update(f"|{attr}={text}".encode())
-    for name, tensor in list(model.named_parameters()) + list(model.named_buffers()):
-        digest.update(f"\0{name}:{tuple(tensor.shape)}:{tensor.dtype}".encode())
-    for arg in example_args:
-        if not isinstance(arg, torch.Tensor):
-            return None
-        digest.update(f"\0arg:{tuple(arg.shape)}:{arg.dtype}".encode())
+            digest.update(f"\0{name}={_tensor_digest(value)}".encode())
+    except _Unkeyable:
+        return None
     return digest.hexdigest()
+
+
+# A checksum guards every entry: a file that was truncated, corrupted or
+# written by something else is never loaded, it is deleted and recompiled.
+_MAGIC = b"torch2mlir-cache\0"
+_DIGEST_BYTES = 32
+
+
+def _seal(payload: bytes) -> bytes:
+    return _MAGIC + hashlib.sha256(payload).digest() + payload
+
+
+def _unseal(path: Path) -> bytes | None:
+    """The payload of the entry at `path`, or None (and the file is
+    removed) when it is missing, truncated or fails its checksum."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(_MAGIC) + _DIGEST_BYTES
+    payload = data[head:]
+    if (
+        len(data) < head
+        or not data.startswith(_MAGIC)
+        or hashlib.sha256(payload).digest() != data[len(_MAGIC) : head]
+    ):
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        return None
+    return payload
 
 
 def load_program(key: str) -> dict[str, Any] | None:
     """The program entry of `key` (see :func:`store_program`), or None."""
-    path = cache_dir() / "programs" / f"{key}.pt"
-    if not path.is_file():
+    import io
+
+    payload = _unseal(cache_dir() / "programs" / f"{key}.pt")
+    if payload is None:
         return None
     try:
-        entry = torch.load(path, weights_only=False)
-    except Exception:  # noqa: BLE001 - a corrupt or foreign entry is a miss
+        entry = torch.load(io.BytesIO(payload), weights_only=False)
+    except Exception:  # noqa: BLE001 - a foreign entry is a miss
         return None
     if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
         return None
@@ -271,6 +261,8 @@ def store_program(key: str, entry: dict[str, Any]) -> None:
     buffer = io.BytesIO()
     torch.save({**entry, "format": _FORMAT}, buffer)
     try:
-        _write_atomically(cache_dir() / "programs" / f"{key}.pt", buffer.getvalue())
+        _write_atomically(
+            cache_dir() / "programs" / f"{key}.pt", _seal(buffer.getvalue())
+        )
     except OSError:
         pass

@@ -28,7 +28,13 @@ from ..errors import CompileError, InputError
 from . import cache as _cache
 from .shapes import DynamicShapes
 
-__all__ = ["RefBackendModule", "TensorSpec", "load_runtime", "parse_vtensor_type"]
+__all__ = [
+    "RefBackendModule",
+    "TensorSpec",
+    "load_runtime",
+    "parse_vtensor_type",
+    "plain_cpu_tensor",
+]
 
 _MLIR_TO_TORCH_DTYPE = {
     "f32": torch.float32,
@@ -241,6 +247,56 @@ def _describe(tensor: torch.Tensor) -> str:
     return f"[{', '.join(str(s) for s in tensor.shape)}] {str(tensor.dtype).removeprefix('torch.')}"
 
 
+def plain_cpu_tensor(value: torch.Tensor, what: str) -> torch.Tensor:
+    """`value` as a plain strided CPU tensor whose memory holds its values,
+    checked before any pointer to it reaches compiled code; conjugate and
+    negative views are resolved (a copy).
+
+    Args:
+        value: the tensor a caller passes (or a weight to bind).
+        what: how to name it in an error (``argument 0 (x)``).
+
+    Raises:
+        InputError: a tensor the compiled code cannot read: on another
+            device than the CPU (``meta`` has no data at all), not strided
+            (sparse, mkldnn), quantized, nested, or a tensor subclass that
+            dispatches its own ops (FakeTensor, DTensor, ...). The message
+            says how to get a plain CPU tensor.
+    """
+    if value.is_nested:
+        raise InputError(
+            f"{what}: a nested tensor has no single strided buffer; pass "
+            "value.to_padded_tensor(0.0) or each component separately"
+        )
+    if value.device.type != "cpu":
+        advice = (
+            "a meta tensor has no data: pass a real tensor (torch.empty_like(value, device='cpu'))"
+            if value.device.type == "meta"
+            else "move it first: value.cpu()"
+        )
+        raise InputError(
+            f"{what}: the compiled code runs on the CPU, got a tensor on "
+            f"{value.device}; {advice}"
+        )
+    if value.layout != torch.strided:
+        raise InputError(
+            f"{what}: the compiled code reads strided (dense) tensors, got layout "
+            f"{value.layout}; pass value.to_dense()"
+        )
+    if value.is_quantized:
+        raise InputError(
+            f"{what}: a quantized tensor ({value.dtype}) is not a plain buffer; "
+            "pass value.dequantize() (or value.int_repr() for its integers)"
+        )
+    if type(value).__torch_dispatch__ is not torch.Tensor.__torch_dispatch__:
+        raise InputError(
+            f"{what}: a {type(value).__name__} (a tensor subclass with its own "
+            "dispatch) has no memory the compiled code can read; pass a plain "
+            "torch.Tensor"
+        )
+    return value.resolve_conj().resolve_neg()
+
+
 def compile_object(
     llvm_module: ir.Module, opt_level: int = 2, cache: bool = True
 ) -> tuple[bytes, bool]:
@@ -317,7 +373,10 @@ class RefBackendModule:
                 )
         # The caller's tensors, and the contiguous views the code reads (a
         # copy when the caller's tensor is not contiguous).
-        self._bound_sources = [t.detach() for t in bound_inputs or []]
+        self._bound_sources = [
+            plain_cpu_tensor(t, f"weight {i}").detach()
+            for i, t in enumerate(bound_inputs or [])
+        ]
         bound = [t.contiguous() for t in self._bound_sources]
         self.func_name = func_name
         self.inputs = inputs[: len(inputs) - len(bound)]
@@ -401,6 +460,7 @@ class RefBackendModule:
                     raise InputError(
                         f"{what}: expected a tensor {spec.describe()}, got a {type(value).__name__}"
                     )
+            value = plain_cpu_tensor(value, what)
             if value.dim() != len(spec.shape):
                 raise InputError(
                     f"{what}: expected rank {len(spec.shape)} {spec.describe()}, got rank "
