@@ -38,6 +38,8 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels,
          "func.func(math-extend-to-supported-types),"
          // math.ipowi (integer pow): a loop in a generated function.
          "convert-math-to-funcs{convert-ctlz=false},"
+         // Size checks report to the runtime and return, never abort.
+         "refbackend-lower-asserts,"
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"

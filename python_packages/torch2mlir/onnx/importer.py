@@ -22,6 +22,7 @@ Two steps, both usable alone:
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -530,9 +531,73 @@ def _check_domains(model: ModelProto, what: str) -> None:
         check(iter(function.node), own)
 
 
+#: What ONNX shape inference says when a declared type (a graph output, a
+#: value_info) contradicts what the node computes.
+_CONTRADICTION = re.compile(
+    r"Inferred elem type differs from existing elem type"
+    r"|Inferred shape and existing shape differ"
+)
+
+
+def _describe_type(type_proto: TypeProto) -> str:
+    tensor = type_proto.tensor_type
+    dims = ", ".join(
+        str(d.dim_value) if d.HasField("dim_value") else (d.dim_param or "?")
+        for d in tensor.shape.dim
+    )
+    return f"{_dtype_name(tensor.elem_type)} [{dims}]"
+
+
+def _contradicted_declaration(model: ModelProto, data_prop: bool) -> str | None:
+    """Which declared type contradicts the computed one: the types ONNX
+    infers with the declarations removed, compared with each graph output
+    and value_info of the main graph; None if none is found that way."""
+    bare = ModelProto()
+    bare.CopyFrom(model)
+    del bare.graph.value_info[:]
+    for output in bare.graph.output:
+        output.type.Clear()
+    try:
+        inferred = onnx.shape_inference.infer_shapes(
+            bare, check_type=False, strict_mode=False, data_prop=data_prop
+        )
+    except Exception:  # noqa: BLE001 - best effort, for the message only
+        return None
+    computed = {v.name: v.type for v in inferred.graph.value_info}
+    computed.update((v.name, v.type) for v in inferred.graph.output)
+    declared = [("graph output", v) for v in model.graph.output]
+    declared += [("value_info", v) for v in model.graph.value_info]
+    for kind, info in declared:
+        have, want = computed.get(info.name), info.type
+        if have is None or not (
+            have.HasField("tensor_type") and want.HasField("tensor_type")
+        ):
+            continue
+        h, w = have.tensor_type, want.tensor_type
+        differs = bool(h.elem_type and w.elem_type and h.elem_type != w.elem_type)
+        if h.HasField("shape") and w.HasField("shape"):
+            if len(h.shape.dim) != len(w.shape.dim):
+                differs = True
+            for a, b in zip(h.shape.dim, w.shape.dim):
+                if a.HasField("dim_value") and b.HasField("dim_value"):
+                    differs |= a.dim_value != b.dim_value
+        if differs:
+            return (
+                f"{kind} {info.name!r} is declared {_describe_type(want)}, "
+                f"its node computes {_describe_type(have)}"
+            )
+    return None
+
+
 def _infer_shapes(model: ModelProto, data_prop: bool, what: str) -> ModelProto:
     """ONNX shape inference (ONNX spec, "Shape Inference"); on failure, the
-    model as it is, with a warning."""
+    model as it is, with a warning.
+
+    Declared types are checked, not trusted: a graph output or value_info
+    whose element type or static size contradicts what its node computes
+    is an InputError (strict inference finds it); any other inference
+    failure falls back to the lenient mode.
+    """
     if model.ByteSize() > _PROTOBUF_LIMIT:
         warnings.warn(
             f"{what}: larger than 2 GiB; imported without shape inference "
@@ -540,6 +605,19 @@ def _infer_shapes(model: ModelProto, data_prop: bool, what: str) -> ModelProto:
             stacklevel=3,
         )
         return model
+    try:
+        return onnx.shape_inference.infer_shapes(
+            model, check_type=True, strict_mode=True, data_prop=data_prop
+        )
+    except Exception as error:  # noqa: BLE001 - InferenceError and friends
+        message = _one_line(error)
+        if _CONTRADICTION.search(message):
+            detail = _contradicted_declaration(model, data_prop) or message
+            raise InputError(
+                f"{what}: a declared type contradicts what the graph computes: "
+                f"{detail}. Way out: correct (or remove) that graph output or "
+                "value_info declaration"
+            ) from None
     try:
         return onnx.shape_inference.infer_shapes(
             model, check_type=False, strict_mode=False, data_prop=data_prop

@@ -187,6 +187,7 @@ def load_runtime() -> bool:
         _set_codegen_limits()
         _runtime = ctypes.CDLL(_RUNTIME_LIB)
         _runtime.torch2mlir_runtime_parallel_regions.restype = ctypes.c_int64
+        _runtime.torch2mlir_runtime_take_failure.restype = ctypes.c_char_p
         openmp = openmp_library()
         if openmp is not None:
             _runtime.torch2mlir_runtime_init_openmp(openmp.encode())
@@ -519,4 +520,14 @@ class RefBackendModule:
         # The C interface takes a pointer to each memref descriptor; the
         # out-params come after all inputs: the caller's, then the bound ones.
         self._function(*args_pointers, *self._bound_pointers, *out_pointers)
+        failure = _runtime.torch2mlir_runtime_take_failure()
+        if failure is not None:
+            # A run-time check of the compiled code failed (a size the code
+            # assumes, see refbackend-lower-asserts): it returned before
+            # reading or writing with that size.
+            raise InputError(
+                f"the inputs contradict the compiled program: {failure.decode()}. "
+                "Call it with sizes the model accepts (for an ONNX model: the "
+                "sizes its graph and its value_info declare)"
+            )
         return results

@@ -51,6 +51,28 @@ def LowerRandomKeys : Pass<"refbackend-lower-random-keys", "ModuleOp"> {
   let dependentDialects = ["func::FuncDialect"];
 }
 
+def LowerAsserts : Pass<"refbackend-lower-asserts", "ModuleOp"> {
+  let summary = "Turn cf.assert into a reported failure and an early return";
+  let description = [{
+    The lowerings check at run time the sizes that the compiled code assumes
+    but the types cannot prove (a reshape of a tensor with a dynamic size to
+    a static shape) with `cf.assert`. Upstream `convert-cf-to-llvm` would
+    make a failed assert abort the process. Instead, each `cf.assert` in the
+    top-level block of a function without results (results are out-params
+    by now) becomes a conditional branch to a block that calls the
+    runtime's `torch2mlir_runtime_fail(!llvm.ptr)` with the message (and
+    the assert's location) and returns: nothing after the check runs, and
+    the Python runtime raises the message as an `InputError`. An assert
+    nested in a loop or a region, or in a function with results, calls the
+    runtime under `scf.if` and execution goes on (the failure is still
+    reported after the call).
+  }];
+  let dependentDialects = [
+    "cf::ControlFlowDialect", "func::FuncDialect", "LLVM::LLVMDialect",
+    "scf::SCFDialect"
+  ];
+}
+
 def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
   let summary = "Call the RefBackend runtime's BLAS kernels for contractions";
   let description = [{

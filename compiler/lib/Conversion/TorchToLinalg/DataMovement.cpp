@@ -41,7 +41,6 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
                            "prim.ListConstruct");
     Location loc = op.getLoc();
     Value input = adaptor.getSelf();
-    auto inputType = cast<RankedTensorType>(input.getType());
     SmallVector<Value> sizes;
     int64_t inferred = -1;
     for (int64_t i = 0; i < rank; ++i) {
@@ -64,17 +63,19 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
           rewriter, loc, rewriter.getIndexType(), size));
     }
     if (inferred >= 0) {
-      Value numel = arith::ConstantIndexOp::create(rewriter, loc, 1);
-      for (int64_t i = 0; i < inputType.getRank(); ++i)
-        numel = arith::MulIOp::create(
-            rewriter, loc, numel,
-            tensor::DimOp::create(rewriter, loc, input, i));
+      Value numel = createElementCount(rewriter, loc, input);
       Value others = arith::ConstantIndexOp::create(rewriter, loc, 1);
       for (int64_t i = 0; i < rank; ++i)
         if (i != inferred)
           others = arith::MulIOp::create(rewriter, loc, others, sizes[i]);
       sizes[inferred] = arith::DivUIOp::create(rewriter, loc, numel, others);
     }
+    // The sizes come from the program at run time: the code checks that
+    // they cover the input exactly before reading it.
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (Value size : sizes)
+      count = arith::MulIOp::create(rewriter, loc, count, size);
+    assertElementCount(rewriter, loc, input, resultType.getShape(), count);
     Value shape = tensor::FromElementsOp::create(rewriter, loc, sizes);
     rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, resultType, input,
                                                    shape);

@@ -30,6 +30,8 @@ struct ConvertTorchToLinalgPass
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
                            func::FuncDialect>();
+    // Run-time size checks (refbackend-lower-asserts reports them).
+    target.addLegalDialect<cf::ControlFlowDialect>();
     // Ops without a lowering here stay, for a later pass or the backend
     // contract verifier to report.
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

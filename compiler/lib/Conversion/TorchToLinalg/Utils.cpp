@@ -6,6 +6,7 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -386,12 +387,85 @@ getReassociation(ArrayRef<int64_t> big, ArrayRef<int64_t> small) {
   return result;
 }
 
+Value torch_to_linalg::createElementCount(OpBuilder &b, Location loc,
+                                          Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    count = arith::MulIOp::create(b, loc, count,
+                                  tensor::DimOp::create(b, loc, tensor, i));
+  return count;
+}
+
+void torch_to_linalg::assertElementCount(OpBuilder &b, Location loc,
+                                         Value input, ArrayRef<int64_t> shape,
+                                         Value count) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  if (inputType.hasStaticShape() && !count)
+    return; // The types prove it (or the reassociation failed to build).
+  int64_t staticProduct = 1, inputStatic = 1;
+  bool dynamicResult = false;
+  for (int64_t size : shape) {
+    if (ShapedType::isDynamic(size))
+      dynamicResult = true;
+    else
+      staticProduct *= size;
+  }
+  for (int64_t size : inputType.getShape())
+    if (!ShapedType::isDynamic(size))
+      inputStatic *= size;
+  // With a dynamic result size (the element count over the static ones),
+  // the count must divide; it does whenever the input's static sizes alone
+  // are a multiple of the result's.
+  if (!count && dynamicResult &&
+      (staticProduct == 1 ||
+       (staticProduct != 0 && inputStatic % staticProduct == 0)))
+    return;
+  Value inputCount = createElementCount(b, loc, input);
+  Value ok;
+  if (count) {
+    ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inputCount,
+                               count);
+  } else if (!dynamicResult || staticProduct == 0) {
+    Value expected = arith::ConstantIndexOp::create(b, loc, staticProduct);
+    ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inputCount,
+                               expected);
+  } else {
+    Value divisor = arith::ConstantIndexOp::create(b, loc, staticProduct);
+    Value rest = arith::RemUIOp::create(b, loc, inputCount, divisor);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest, zero);
+  }
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "a tensor of shape [";
+  llvm::interleaveComma(inputType.getShape(), os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
+  os << "] was reshaped to [";
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
+  os << "], which needs another number of elements than the input's run-time "
+        "sizes give; the input sizes contradict what the program assumes";
+  cf::AssertOp::create(b, loc, ok, message);
+}
+
 Value torch_to_linalg::createReshape(OpBuilder &b, Location loc, Value input,
                                      RankedTensorType resultType) {
   auto inputType = cast<RankedTensorType>(input.getType());
   ArrayRef<int64_t> from = inputType.getShape(), to = resultType.getShape();
   if (from == to)
     return input;
+  // A dynamic input size reshaped to static ones: the types cannot prove
+  // that the element counts agree, so the code checks it before reading.
+  assertElementCount(b, loc, input, to);
   if (from.size() > to.size())
     if (auto reassociation = getReassociation(from, to))
       return tensor::CollapseShapeOp::create(b, loc, resultType, input,

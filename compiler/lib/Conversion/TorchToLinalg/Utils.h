@@ -84,8 +84,20 @@ Value createElementwiseOnOperands(
     ValueRange torchOperands, ValueRange converted, Type computeDtype,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// The number of elements of a ranked `tensor` (an index value).
+Value createElementCount(OpBuilder &b, Location loc, Value tensor);
+
+/// Emits a run-time check (`cf.assert`, see refbackend-lower-asserts) that
+/// `input` has as many elements as a tensor of `shape` (`count` when given:
+/// the result's element count computed from run-time sizes), or a multiple
+/// of its static sizes when `shape` has a dynamic size. Emits nothing when
+/// the types prove it.
+void assertElementCount(OpBuilder &b, Location loc, Value input,
+                        ArrayRef<int64_t> shape, Value count = Value());
+
 /// Reshapes `input` to `resultType` (same number of elements, row-major)
-/// with collapse/expand_shape where possible.
+/// with collapse/expand_shape where possible; checks the element count at
+/// run time when a dynamic input size makes it unprovable.
 Value createReshape(OpBuilder &b, Location loc, Value input,
                     RankedTensorType resultType);
 

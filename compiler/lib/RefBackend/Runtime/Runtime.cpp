@@ -164,3 +164,33 @@ torch2mlir_random_key() {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+
+//===----------------------------------------------------------------------===//
+// Run-time checks. `refbackend-lower-asserts` turns each `cf.assert` of the
+// compiled code (a size the code assumes, checked against the inputs) into a
+// call of torch2mlir_runtime_fail with the assert's message, followed by a
+// return from the entry function before any buffer is read with the wrong
+// size. The Python runtime takes the message after the call and raises it.
+// The first failure of a call is kept; the state is per thread, as the
+// checks run on the thread that calls the program.
+//===----------------------------------------------------------------------===//
+
+namespace {
+thread_local const char *runtimeFailure = nullptr;
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) void
+torch2mlir_runtime_fail(const char *message) {
+  if (!runtimeFailure)
+    runtimeFailure = message;
+}
+
+/// The message of the first failed check since the last call, or null;
+/// clears it. The message is a constant of the compiled code: copy it before
+/// that code is unloaded.
+extern "C" __attribute__((visibility("default"))) const char *
+torch2mlir_runtime_take_failure() {
+  const char *message = runtimeFailure;
+  runtimeFailure = nullptr;
+  return message;
+}

@@ -100,6 +100,7 @@ func.func @same_shape(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32
 
 // A dynamic dim maps one to one onto a dynamic dim: still a collapse.
 // CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: cf.assert
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<?x3x4xf32> into tensor<?x12xf32>
 func.func @dynamic(%a: !torch.vtensor<[?,3,4],f32>) -> !torch.vtensor<[?,12],f32> {
   %int-1 = torch.constant.int -1
@@ -139,4 +140,53 @@ func.func @view_zero_elements(%a: !torch.vtensor<[0],f32>) -> !torch.vtensor<[0,
   %l = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
   %0 = torch.aten.view %a, %l : !torch.vtensor<[0],f32>, !torch.list<int> -> !torch.vtensor<[0,1],f32>
   return %0 : !torch.vtensor<[0,1],f32>
+}
+
+// -----
+
+// A dynamic size reshaped to static ones: the types cannot prove the element
+// counts equal, so the code checks it at run time (refbackend-lower-asserts
+// turns a failure into an InputError, before anything is read).
+// CHECK-LABEL: func.func @dynamic_to_static
+// CHECK: tensor.dim %{{.*}} : tensor<?x3x4xf32>
+// CHECK: %[[C24:.*]] = arith.constant 24 : index
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %{{.*}}, %[[C24]] : index
+// CHECK: cf.assert %[[OK]], "a tensor of shape [?, 3, 4] was reshaped to [2, 12], which needs another number of elements than the input's run-time sizes give; the input sizes contradict what the program assumes"
+// CHECK: tensor.reshape %{{.*}} -> tensor<2x12xf32>
+func.func @dynamic_to_static(%a: !torch.vtensor<[?,3,4],f32>) -> !torch.vtensor<[2,12],f32> {
+  %int2 = torch.constant.int 2
+  %int12 = torch.constant.int 12
+  %l = torch.prim.ListConstruct %int2, %int12 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[?,3,4],f32>, !torch.list<int> -> !torch.vtensor<[2,12],f32>
+  return %0 : !torch.vtensor<[2,12],f32>
+}
+
+// -----
+
+// A dynamic result size that the static ones must divide: the remainder
+// is checked ([?, 6] as [?, 4] needs an even number of rows).
+// CHECK-LABEL: func.func @dynamic_needs_divisibility
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[REM:.*]] = arith.remui %{{.*}}, %[[C4]] : index
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
+// CHECK: cf.assert %[[OK]], "a tensor of shape [?, 6] was reshaped to [?, 4]
+func.func @dynamic_needs_divisibility(%a: !torch.vtensor<[?,6],f32>) -> !torch.vtensor<[?,4],f32> {
+  %int-1 = torch.constant.int -1
+  %int4 = torch.constant.int 4
+  %l = torch.prim.ListConstruct %int-1, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[?,6],f32>, !torch.list<int> -> !torch.vtensor<[?,4],f32>
+  return %0 : !torch.vtensor<[?,4],f32>
+}
+
+// -----
+
+// Sizes given at run time: their product must be the input's count.
+// CHECK-LABEL: func.func @run_time_sizes
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: cf.assert %[[OK]], "a tensor of shape [?] was reshaped to [?, ?]
+// CHECK: tensor.reshape
+func.func @run_time_sizes(%a: !torch.vtensor<[?],f32>, %m: !torch.int, %n: !torch.int) -> !torch.vtensor<[?,?],f32> {
+  %l = torch.prim.ListConstruct %m, %n : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %l : !torch.vtensor<[?],f32>, !torch.list<int> -> !torch.vtensor<[?,?],f32>
+  return %0 : !torch.vtensor<[?,?],f32>
 }

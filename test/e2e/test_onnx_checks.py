@@ -1,0 +1,142 @@
+"""ONNX models are checked, not trusted: declared types that contradict the
+computation, malformed initializers and inputs whose run-time sizes
+contradict what the compiled code assumes are InputErrors, never a
+reinterpretation, a wrong value or a read outside a buffer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from harness import import_torch2mlir
+from onnx import TensorProto, helper
+from onnx.reference import ReferenceEvaluator
+
+torch2mlir = import_torch2mlir()
+
+
+def _model(nodes, inputs, outputs, initializers=(), opset: int = 17):
+    graph = helper.make_graph(
+        nodes, "checks", inputs, outputs, initializer=list(initializers)
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def _reshape_model():
+    """x: [N, 3, 4] reshaped to a constant [2, 12]: only N = 2 is valid."""
+    return _model(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 12])],
+        [helper.make_tensor("shape", TensorProto.INT64, [2], [2, 12])],
+    )
+
+
+@pytest.mark.parametrize("batch", [1, 3, 5])
+def test_a_run_time_size_the_code_cannot_use_is_an_input_error(batch: int) -> None:
+    model = _reshape_model()
+    compiled = torch2mlir.compile_onnx(model)
+    x = np.random.default_rng(0).random((batch, 3, 4), dtype=np.float32)
+    with pytest.raises(ValueError, match="cannot reshape"):
+        ReferenceEvaluator(model).run(None, {"x": x})
+    with pytest.raises(torch2mlir.InputError, match=r"reshaped to \[2, 12\]"):
+        compiled(x)
+    # The valid size still runs, after a failed call too.
+    good = np.random.default_rng(1).random((2, 3, 4), dtype=np.float32)
+    np.testing.assert_array_equal(compiled(good)[0], good.reshape(2, 12))
+
+
+def test_a_declared_output_dtype_is_checked() -> None:
+    model = _model(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.INT32, [2, 3])],
+    )
+    with pytest.raises(torch2mlir.InputError) as info:
+        torch2mlir.compile_onnx(model)
+    message = str(info.value)
+    assert "graph output 'y' is declared INT32 [2, 3]" in message, message
+    assert "computes FLOAT [2, 3]" in message, message
+
+
+def test_a_declared_output_shape_is_checked() -> None:
+    model = _model(
+        [
+            helper.make_node(
+                "MaxPool", ["x"], ["y"], kernel_shape=[2, 2], strides=[100, 1]
+            )
+        ],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 9, 9])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 8, 8])],
+    )
+    with pytest.raises(torch2mlir.InputError) as info:
+        torch2mlir.compile_onnx(model)
+    message = str(info.value)
+    assert "graph output 'y' is declared FLOAT [1, 1, 8, 8]" in message, message
+    assert "computes FLOAT [1, 1, 1, 8]" in message, message
+
+
+def test_a_declared_value_info_is_checked() -> None:
+    model = _model(
+        [
+            helper.make_node("Add", ["x", "x"], ["t"]),
+            helper.make_node("Relu", ["t"], ["y"]),
+        ],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    )
+    model.graph.value_info.append(
+        helper.make_tensor_value_info("t", TensorProto.FLOAT, [3, 2])
+    )
+    with pytest.raises(torch2mlir.InputError, match="value_info 't' is declared"):
+        torch2mlir.compile_onnx(model)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["dims disagree with data", "unknown data_type"],
+)
+def test_malformed_initializers_are_input_errors(bad: str) -> None:
+    weight = helper.make_tensor("w", TensorProto.FLOAT, [2, 3], [1.0] * 6)
+    if bad == "dims disagree with data":
+        weight.dims[:] = [4, 3]
+    else:
+        weight.data_type = 99
+    model = _model(
+        [helper.make_node("Add", ["x", "w"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        [weight],
+    )
+    with pytest.raises(torch2mlir.InputError):
+        torch2mlir.compile_onnx(model)
+
+
+def _relu():
+    return torch2mlir.compile_onnx(
+        _model(
+            [helper.make_node("Relu", ["x"], ["y"])],
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 3])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 3])],
+        )
+    )
+
+
+def test_non_contiguous_arrays_are_read_as_their_values() -> None:
+    compiled = _relu()
+    x = np.random.default_rng(0).standard_normal((3, 4), dtype=np.float32)
+    for view in (x.T, np.flip(x, 0).T, np.asfortranarray(x.T)):
+        np.testing.assert_array_equal(compiled(view)[0], np.maximum(view, 0))
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ([[0.0] * 3] * 4, "expected a numpy array"),
+        (np.full((4, 3), "a", dtype=object), "numpy dtype object"),
+        (np.zeros((4, 3), dtype=np.float64), "expected dtype"),
+    ],
+    ids=["list", "object array", "float64"],
+)
+def test_inputs_that_are_not_the_declared_arrays(value, expected: str) -> None:
+    with pytest.raises(torch2mlir.InputError, match=expected):
+        _relu()(value)
