@@ -278,3 +278,49 @@ def test_unknown_decompositions_value() -> None:
             decompositions="all",
         )
     assert "all" in str(info.value), str(info.value)
+
+
+# The way out that an unsupported-op error gives is followed, and works.
+
+_LIBRARY = torch.library.Library("t2m_errors", "DEF")
+_LIBRARY.define("double_it(Tensor x) -> Tensor")
+
+
+@torch.library.impl(_LIBRARY, "double_it", "CompositeExplicitAutograd")
+def _double_it(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+@torch.library.register_fake("t2m_errors::double_it")
+def _double_it_fake(x: torch.Tensor) -> torch.Tensor:
+    return torch.empty_like(x)
+
+
+class UsesCustomOp(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.ops.t2m_errors.double_it(x) + 1
+
+
+def test_the_advice_for_an_unsupported_op_works() -> None:
+    x = torch.randn(3, 4)
+    with pytest.raises(torch2mlir.CompileError) as info:
+        torch2mlir.compile(UsesCustomOp(), (x,), cache=False)
+    message = str(info.value)
+    assert "t2m_errors.double_it" in message, message
+    # The advice names parameters that exist...
+    assert "torch2mlir.compile(model, args, decompositions=table)" in message, message
+    assert "export_and_import(model, *args, decompositions=table)" in message, message
+    assert "decompositions" in inspect.signature(torch2mlir.compile).parameters
+    assert (
+        "decompositions"
+        in inspect.signature(torch2mlir.fx.export_and_import).parameters
+    )
+    # ... and following it compiles the model.
+    table = torch.export.default_decompositions()
+    table[torch.ops.t2m_errors.double_it.default] = lambda x: x * 2
+    compiled = torch2mlir.compile(UsesCustomOp(), (x,), decompositions=table)
+    torch.testing.assert_close(compiled(x), x * 2 + 1)
+    module = torch2mlir.fx.export_and_import(
+        UsesCustomOp(), x, decompositions=table, output_type="linalg-on-tensors"
+    )
+    assert "t2m_errors" not in str(module)

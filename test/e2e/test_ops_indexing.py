@@ -442,6 +442,85 @@ def test_as_strided() -> None:
     check(lambda x: torch.as_strided(x, (2, 2), (1, 4), 3), x)
 
 
+# as_strided reads its input's *storage*, which a view shares with its base:
+# after any view, the result must be eager's (it used to read the view's own
+# values row-major, a wrong value without an error).
+AS_STRIDED_AFTER_VIEW = {
+    "permute": lambda x: x.permute(1, 0).as_strided((3, 2), (1, 3)),
+    "transpose": lambda x: x.transpose(0, 1).as_strided((2, 3), (3, 1), 2),
+    "t": lambda x: x.t().as_strided((2, 2), (2, 1), 1),
+    "movedim": lambda x: torch.movedim(x, 0, 1).as_strided((4,), (2,)),
+    "numpy_T": lambda x: x.T.as_strided((3,), (4,)),
+    "alias": lambda x: torch.ops.aten.alias(x).as_strided((2, 2), (1, 3)),
+    "detach": lambda x: x.detach().as_strided((2, 2), (1, 3)),
+    "_unsafe_view": lambda x: torch.ops.aten._unsafe_view(x, (3, 4)).as_strided(
+        (2, 2), (4, 1)
+    ),
+    "slice_offset": lambda x: x[1:].as_strided((2, 2), (1, 2)),
+    "diagonal": lambda x: x.diagonal().as_strided((2,), (4,)),
+    "narrow": lambda x: x.narrow(1, 1, 2).as_strided((2, 2), (3, 1)),
+    "select": lambda x: x[1].as_strided((2,), (2,)),
+    "unfold": lambda x: x.unfold(0, 2, 1).as_strided((3,), (5,)),
+    "channels_last": lambda x: x.reshape(1, 2, 2, 3)
+    .to(memory_format=torch.channels_last)
+    .as_strided((4,), (3,)),
+    "relu_of_channels_last": lambda x: torch.relu(
+        x.reshape(1, 2, 2, 3).to(memory_format=torch.channels_last)
+    ).as_strided((4,), (3,)),
+    "nested": lambda x: x.as_strided((3, 3), (1, 2), 1).as_strided((2, 2), (2, 1)),
+    "after_add": lambda x: (x + 1).t().as_strided((2, 3), (1, 2)),
+}
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        pytest.param(
+            view,
+            marks=pytest.mark.xfail(
+                reason="aten.unfold has no lowering yet: refused with a CompileError",
+                raises=torch2mlir.CompileError,
+                strict=True,
+            ),
+        )
+        if view == "unfold"
+        else view
+        for view in AS_STRIDED_AFTER_VIEW
+    ],
+)
+def test_as_strided_after_a_view(view: str) -> None:
+    fn = AS_STRIDED_AFTER_VIEW[view]
+    x = torch.arange(12.0).reshape(4, 3)
+    check(fn, x)
+    check(fn, torch.randn(4, 3))
+
+
+def test_as_strided_of_a_channels_last_input() -> None:
+    fn = lambda x: x.as_strided((6,), (2,))  # noqa: E731
+    x = torch.arange(24.0).reshape(1, 2, 3, 4).to(memory_format=torch.channels_last)
+    check(fn, x)
+    compiled = torch2mlir.compile(Fn(fn), (x,), cache=False)
+    # The result depends on the input's strides: other strides are refused.
+    with pytest.raises(torch2mlir.InputError, match="reads this tensor's storage"):
+        compiled(x.contiguous())
+
+
+def test_as_strided_of_a_transposed_parameter() -> None:
+    class Weighted(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.weight = torch.nn.Parameter(torch.randn(3, 4).t())
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return x + self.weight.as_strided((2, 3), (1, 4))
+
+    model = Weighted()
+    x = torch.randn(2, 3)
+    compiled = torch2mlir.compile(model, (x,), cache=False)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x))
+
+
 @pytest.mark.parametrize("dim", [0, -1])
 def test_split_with_sizes(dim: int) -> None:
     x = torch.arange(42).reshape(6, 7)

@@ -22,7 +22,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from .. import ir, passmanager
-from ..errors import CompileError
+from ..errors import CompileError, InputError
 from ..runtime import cache as _cache
 from ..runtime.refbackend import RefBackendModule, TensorSpec, parse_vtensor_type
 from ..runtime.shapes import DynamicShapes
@@ -165,10 +165,12 @@ class CompiledModule:
         out_spec: Any,
         timings: dict[str, float],
         mutated_arguments: Sequence[int] = (),
+        layouts: dict[int, tuple[int, ...]] | None = None,
     ) -> None:
         self._runner = runner
         self._out_spec = out_spec
         self._mutated = list(mutated_arguments)
+        self._layouts = dict(layouts or {})
         self.timings = timings
         self.cache = "off"
         self.inputs = runner.inputs
@@ -184,6 +186,8 @@ class CompiledModule:
         Raises:
             InputError: an argument does not match the compiled signature.
         """
+        for position, strides in self._layouts.items():
+            self._check_layout(args, position, strides)
         results = self._runner(*args)
         if self._mutated:
             kept = len(results) - len(self._mutated)
@@ -192,6 +196,28 @@ class CompiledModule:
         if self._out_spec is None:
             return results[0] if len(results) == 1 else tuple(results)
         return pytree.tree_unflatten(results, self._out_spec)
+
+    def _check_layout(
+        self, args: tuple[Any, ...], position: int, strides: tuple[int, ...]
+    ) -> None:
+        """The program reads the storage of argument `position` (as_strided):
+        it was compiled for `strides`, and eager PyTorch's result depends on
+        them."""
+        if position >= len(args) or not isinstance(args[position], torch.Tensor):
+            return  # the runner reports the count or the type
+        value = args[position]
+        if value.dim() != len(strides) or all(
+            size == 1 or got == want
+            for size, got, want in zip(value.shape, value.stride(), strides)
+        ):
+            return
+        spec = self._runner.inputs[position]
+        raise InputError(
+            f"argument {position} ({spec.name}): the program reads this "
+            f"tensor's storage (as_strided), compiled for strides {strides}, "
+            f"got strides {tuple(value.stride())}; pass a tensor laid out "
+            "like the example (e.g. .contiguous() or .to(memory_format=...))"
+        )
 
     def _write_back(self, args: tuple[Any, ...], updates: Sequence[Any]) -> None:
         """Copies each new value of mutated state into its tensor: a user
@@ -348,9 +374,15 @@ def compile(
         lowered = _import_and_lower(prog, timings)
     module, importer, names, inputs, outputs = lowered
 
+    user_names = names[: len(names) - len(importer.parameters)]
+    layouts = {
+        user_names.index(name): strides
+        for name, strides in importer.layout_inputs.items()
+        if name in user_names
+    }
     shapes = None
     if dynamic_shapes is not None or (exported and prog.range_constraints):
-        shapes = _dynamic_shapes(prog, names[: len(names) - len(importer.parameters)])
+        shapes = _dynamic_shapes(prog, user_names)
     start = time.perf_counter()
     try:
         runner = RefBackendModule(
@@ -386,9 +418,12 @@ def compile(
                 "out_spec": pytree.treespec_dumps(out_spec) if out_spec else None,
                 "shapes": shapes,
                 "mutated_arguments": importer.mutated_arguments,
+                "layouts": layouts,
             },
         )
-    compiled = CompiledModule(runner, out_spec, timings, importer.mutated_arguments)
+    compiled = CompiledModule(
+        runner, out_spec, timings, importer.mutated_arguments, layouts
+    )
     compiled.cache = "object" if runner.cache_hit else ("miss" if key else "off")
     return compiled
 
@@ -487,7 +522,11 @@ def _from_program_entry(
     timings.update({"import": 0.0, "lowering": 0.0})
     timings["jit"] = time.perf_counter() - start
     compiled = CompiledModule(
-        runner, out_spec, timings, entry.get("mutated_arguments", ())
+        runner,
+        out_spec,
+        timings,
+        entry["mutated_arguments"],
+        entry["layouts"],
     )
     compiled.cache = "program"
     return compiled

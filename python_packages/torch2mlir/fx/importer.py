@@ -135,6 +135,63 @@ _TORCH_DIR = torch.__file__.rsplit("/", 1)[0]
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
 
+#: Ops defined on their input's storage (its strides and offset).
+_AS_STRIDED_OPS = {torch.ops.aten.as_strided.default, torch.ops.aten.as_strided_copy.default}
+
+
+def _storage_of(value: Any) -> Any:
+    from torch.multiprocessing.reductions import StorageWeakRef
+
+    try:
+        return StorageWeakRef(value.untyped_storage())
+    except (AttributeError, NotImplementedError, RuntimeError):
+        return None
+
+
+def _storage_base(node: torch.fx.Node) -> torch.fx.Node:
+    """The node whose value owns the storage of `node`'s value: up the
+    chain of views (each node whose first tensor argument shares the
+    storage, as the exported program's fake values record it)."""
+    storage = _storage_of(node.meta.get("val"))
+    current = node
+    while storage is not None and current.op == "call_function":
+        first = current.args[0] if current.args else None
+        if current.target is operator.getitem and isinstance(first, torch.fx.Node):
+            first = first.args[0] if first.args else None  # split -> its input
+        if not isinstance(first, torch.fx.Node):
+            break
+        if _storage_of(first.meta.get("val")) != storage:
+            break
+        current = first
+    return current
+
+
+def _is_row_major(value: torch.Tensor) -> bool:
+    """Whether `value` is its storage read row-major from its offset
+    (size-1 dims may have any stride)."""
+    expected = 1
+    for size, stride in reversed(list(zip(value.shape, value.stride()))):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return value.storage_offset() == 0
+
+
+def _storage_order(shape: list[int], strides: list[int]) -> list[int] | None:
+    """The permutation of dims that lays a dense tensor out row-major in its
+    storage (largest stride first; size-1 dims, whose strides do not
+    matter, last); None when the strides overlap or leave gaps."""
+    perm = sorted(range(len(shape)), key=lambda d: -strides[d] if shape[d] != 1 else 0)
+    if 0 in shape:
+        return perm
+    expected = 1
+    for d in reversed(perm):
+        if shape[d] != 1 and strides[d] != expected:
+            return None
+        expected *= shape[d]
+    return perm
+
+
 class FxImporter:
     """Imports one ExportedProgram into a fresh ``builtin.module``.
 
@@ -151,6 +208,7 @@ class FxImporter:
         "_values",
         "context",
         "module",
+        "layout_inputs",
         "mutated_arguments",
         "parameter_sources",
         "parameters",
@@ -176,6 +234,9 @@ class FxImporter:
         #: each result into that argument's tensor after a call, as eager
         #: PyTorch would have updated it.
         self.mutated_arguments: list[int] = []
+        #: User inputs whose strides the program reads (as_strided of their
+        #: storage), by placeholder name: calls must pass those strides.
+        self.layout_inputs: dict[str, tuple[int, ...]] = {}
 
     # -- types ------------------------------------------------------------
 
@@ -431,6 +492,8 @@ class FxImporter:
         if schema.name in _ASSERTION_OPS:
             return
         what = f"{schema.name}.{target._overloadname} ({node.name})"
+        if target in _AS_STRIDED_OPS and self._import_as_strided(node, what):
+            return
         name = aten_op_name(target)
         with self.location_of(node):
             operands = []
@@ -474,6 +537,81 @@ class FxImporter:
             if isinstance(val, (tuple, list))
             else (results[0] if results else None)
         )
+
+    # -- as_strided -------------------------------------------------------
+
+    def _import_as_strided(self, node: torch.fx.Node, what: str) -> bool:
+        """Imports ``as_strided(x, size, stride, offset)`` as PyTorch defines
+        it: on the *storage* of `x`, which a view shares with its base. The
+        program has values, not storage; the storage is rebuilt from the base
+        (the first producer up the chain of views, whose strides the
+        exported program records) as the base permuted into storage order,
+        read row-major. Returns False when `x` is laid out as its own
+        row-major storage (the plain import is then right).
+
+        Raises:
+            CompileError: the base's storage cannot be rebuilt (overlapping
+                or gapped strides, or symbolic sizes).
+        """
+        source = node.args[0]
+        if not isinstance(source, torch.fx.Node):
+            return False
+        base = _storage_base(source)
+        base_val, source_val = base.meta.get("val"), source.meta.get("val")
+        if not isinstance(base_val, torch.Tensor) or not isinstance(
+            source_val, torch.Tensor
+        ):
+            return False
+        if base is source and _is_row_major(source_val):
+            return False
+        shape, strides = base_val.shape, base_val.stride()
+        if not all(
+            isinstance(v, int)
+            for v in (*shape, *strides, base_val.storage_offset())
+        ):
+            raise CompileError(
+                f"{what}: as_strided reads the storage of a view whose base has "
+                "symbolic sizes, which torch2mlir cannot rebuild; way out: "
+                "export with static sizes, or index with slicing ops instead "
+                "of as_strided"
+            )
+        perm = _storage_order(list(shape), list(strides))
+        if perm is None:
+            raise CompileError(
+                f"{what}: as_strided reads the storage of a tensor whose strides "
+                f"{tuple(strides)} (shape {tuple(shape)}) overlap or leave gaps, "
+                "which a value-semantic program cannot rebuild; way out: call "
+                ".contiguous() before as_strided"
+            )
+        size, stride = node.args[1], node.args[2]
+        offset = node.args[3] if len(node.args) > 3 else node.kwargs.get(
+            "storage_offset"
+        )
+        if offset is None:
+            offset = source_val.storage_offset()
+        if not isinstance(offset, int):
+            return False
+        offset -= base_val.storage_offset()
+        if base.op == "placeholder":
+            self.layout_inputs[base.name] = tuple(strides)
+        int_type = self.type("!torch.int")
+        with self.location_of(node):
+            value = self._values[base]
+            if perm != list(range(len(perm))):
+                permuted = self.tensor_type([shape[d] for d in perm], base_val.dtype)
+                dims = self.list_value([self.constant(d, what) for d in perm], int_type)
+                value = self._create("torch.aten.permute", [permuted], [value, dims]).result
+            operands = [
+                value,
+                self._argument(size, torch._C.ListType.ofInts(), what),
+                self._argument(stride, torch._C.ListType.ofInts(), what),
+                self.constant(offset, what),
+            ]
+            result_type = self.value_type(node.meta["val"], what)
+            name = "torch." + aten_op_name(node.target)
+            op = self._create(name, [result_type], operands)
+        self._values[node] = op.result
+        return True
 
     def import_program(
         self,

@@ -38,11 +38,22 @@ struct VerifyBackendContractPass
     bool ok = true;
     getOperation()->walk([&](Operation *op) {
       if (auto unknown = dyn_cast<OperatorOp>(op)) {
-        unknown.emitError()
-            << "unsupported op '" << unknown.getName()
-            << "': torch2mlir has no lowering for it. Way out: rewrite this "
-               "line of the model with supported ops, or decompose it before "
-               "import (export_and_import(..., decomposition_table=...))";
+        InFlightDiagnostic diag = unknown.emitError();
+        diag << "unsupported op '" << unknown.getName()
+             << "': torch2mlir has no lowering for it. ";
+        auto func = unknown->getParentOfType<func::FuncOp>();
+        bool fromOnnx = func && func->hasAttr("torch.onnx_meta.ir_version");
+        if (fromOnnx)
+          diag << "Way out: express this node of the model with supported "
+                  "ONNX ops, or convert the model to an opset whose version "
+                  "of the op is lowered (compile_onnx(..., opset_version=N))";
+        else
+          diag << "Way out: rewrite this line of the model with supported "
+                  "ops, or decompose the op before import: "
+                  "torch2mlir.compile(model, args, decompositions=table) or "
+                  "torch2mlir.fx.export_and_import(model, *args, "
+                  "decompositions=table), with a table such as "
+                  "torch.export.default_decompositions()";
         ok = false;
         return;
       }
