@@ -232,9 +232,23 @@ def bump_llvm(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
-    """ruff check the Python sources (posargs go to ruff)."""
+    """ruff check the Python sources (posargs go to ruff), and clang-format
+    check the C++ sources (`.clang-format`; fix with
+    `clang-format -i $(git ls-files 'compiler/*.cpp' 'compiler/*.h')`)."""
     session.install("-r", str(REQUIREMENTS / "lint.txt"))
     session.run("ruff", "check", *(session.posargs or LINT_PATHS))
+    if not session.posargs:
+        session.run("clang-format", "--dry-run", "--Werror", *_cxx_sources())
+
+
+def _cxx_sources() -> list[str]:
+    """The C++ sources and headers of compiler/ (generated files live in
+    build/, not here)."""
+    return sorted(
+        str(path.relative_to(REPO))
+        for pattern in ("*.cpp", "*.h")
+        for path in (REPO / "compiler").rglob(pattern)
+    )
 
 
 @nox.session(python="3.11", reuse_venv=True)
