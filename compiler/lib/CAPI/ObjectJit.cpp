@@ -99,7 +99,8 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &tm,
   llvm::ModuleAnalysisManager modules;
   llvm::PassBuilder builder(&tm);
   // Registered first, so the default registration below keeps it.
-  functions.registerPass([&] { return llvm::TargetLibraryAnalysis(libraries); });
+  functions.registerPass(
+      [&] { return llvm::TargetLibraryAnalysis(libraries); });
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(sccs);
   builder.registerFunctionAnalyses(functions);
@@ -115,8 +116,8 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &tm,
   passes.run(module, modules);
 }
 
-bool torch2mlirCompileToObject(MlirModule module, int optLevel,
-                               bool vectorMath, MlirStringCallback onObject,
+bool torch2mlirCompileToObject(MlirModule module, int optLevel, bool vectorMath,
+                               MlirStringCallback onObject,
                                MlirStringCallback onError, void *userData) {
   initializeNativeTarget();
   ModuleOp op = unwrap(module);
@@ -153,8 +154,7 @@ bool torch2mlirCompileToObject(MlirModule module, int optLevel,
   }
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  llvm::TargetLibraryInfoImpl libraries =
-      libraryInfo(**machine, vectorMath);
+  llvm::TargetLibraryInfoImpl libraries = libraryInfo(**machine, vectorMath);
   optimize(*llvmModule, **machine, optLevel, libraries);
 
   llvm::SmallVector<char, 0> object;
@@ -211,8 +211,8 @@ Torch2MlirObjectJit torch2mlirObjectJitCreate(MlirStringRef object,
       return fail("cannot load " + path + ": ", library.takeError());
     dylib.addGenerator(std::move(*library));
   }
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(unwrap(object),
-                                                     "torch2mlir-object");
+  auto buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(unwrap(object), "torch2mlir-object");
   if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer)))
     return fail("cannot link the object: ", std::move(error));
   auto *session = new ObjectJitSession{std::move(*jit), {}};
@@ -226,8 +226,7 @@ Torch2MlirObjectJit torch2mlirObjectJitCreate(MlirStringRef object,
 }
 
 uint64_t torch2mlirObjectJitLookup(Torch2MlirObjectJit jit, MlirStringRef name,
-                                   MlirStringCallback onError,
-                                   void *userData) {
+                                   MlirStringCallback onError, void *userData) {
   auto *session = static_cast<ObjectJitSession *>(jit.ptr);
   session->sessionErrors.clear();
   auto address = session->jit->lookup(unwrap(name));

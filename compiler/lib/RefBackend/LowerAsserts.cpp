@@ -78,8 +78,8 @@ struct LowerAssertsPass
     auto type = builder.getFunctionType({ptrType}, {});
     auto callee = module.lookupSymbol<func::FuncOp>(kFailFunction);
     if (!callee) {
-      callee = func::FuncOp::create(builder, module.getLoc(), kFailFunction,
-                                    type);
+      callee =
+          func::FuncOp::create(builder, module.getLoc(), kFailFunction, type);
       callee.setPrivate();
     } else if (callee.getFunctionType() != type) {
       callee.emitError() << "'" << kFailFunction
@@ -95,9 +95,8 @@ struct LowerAssertsPass
       while (module.lookupSymbol(name))
         name = "__torch2mlir_check_" + std::to_string(counter++);
       auto report = [&](OpBuilder &b) {
-        Value text = LLVM::createGlobalString(loc, b, name,
-                                              failureMessage(assertOp),
-                                              LLVM::Linkage::Internal);
+        Value text = LLVM::createGlobalString(
+            loc, b, name, failureMessage(assertOp), LLVM::Linkage::Internal);
         func::CallOp::create(b, loc, callee, ValueRange{text});
       };
 
@@ -105,8 +104,8 @@ struct LowerAssertsPass
       if (func && func.getNumResults() == 0) {
         // Top level: branch to a block that reports and returns.
         Block *block = assertOp->getBlock();
-        Block *rest =
-            block->splitBlock(std::next(Block::iterator(assertOp.getOperation())));
+        Block *rest = block->splitBlock(
+            std::next(Block::iterator(assertOp.getOperation())));
         Block *failed = builder.createBlock(rest);
         report(builder);
         func::ReturnOp::create(builder, loc);

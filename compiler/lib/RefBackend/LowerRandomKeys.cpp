@@ -25,7 +25,8 @@ struct LowerRandomKeysPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<torch2mlir::torch_c::RandomKeyOp> keys;
-    module.walk([&](torch2mlir::torch_c::RandomKeyOp op) { keys.push_back(op); });
+    module.walk(
+        [&](torch2mlir::torch_c::RandomKeyOp op) { keys.push_back(op); });
     if (keys.empty())
       return;
     OpBuilder builder(module.getBodyRegion());

@@ -61,9 +61,8 @@ double estimateCost(Region &region) {
         trips = tripCountEstimate(staticTripCount(
             loop.getLowerBound(), loop.getUpperBound(), loop.getStep()));
       } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
-        for (auto [lb, ub, step] :
-             llvm::zip(loop.getLowerBound(), loop.getUpperBound(),
-                       loop.getStep()))
+        for (auto [lb, ub, step] : llvm::zip(
+                 loop.getLowerBound(), loop.getUpperBound(), loop.getStep()))
           trips *= tripCountEstimate(staticTripCount(lb, ub, step));
       }
       cost += 1 + inner * trips;
@@ -78,9 +77,8 @@ std::optional<unsigned> pickSplitDim(scf::ParallelOp loop) {
   std::optional<unsigned> longest;
   int64_t longestTrip = 1;
   for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d) {
-    std::optional<int64_t> trip =
-        staticTripCount(loop.getLowerBound()[d], loop.getUpperBound()[d],
-                        loop.getStep()[d]);
+    std::optional<int64_t> trip = staticTripCount(
+        loop.getLowerBound()[d], loop.getUpperBound()[d], loop.getStep()[d]);
     if (!trip || *trip >= kMinSplitTripCount)
       return d;
     if (*trip > longestTrip) {
@@ -148,8 +146,8 @@ struct ParallelizeLoopsPass
     auto builder = OpBuilder::atBlockEnd(module.getBody());
     Type ptr = LLVM::LLVMPointerType::get(context);
     Type i64 = IntegerType::get(context, 64);
-    auto type = builder.getFunctionType(
-        {bodyType(), ptr, i64, i64}, /*results=*/{});
+    auto type =
+        builder.getFunctionType({bodyType(), ptr, i64, i64}, /*results=*/{});
     auto decl =
         func::FuncOp::create(builder, module.getLoc(), kParallelFor, type);
     decl.setPrivate();
@@ -167,9 +165,8 @@ struct ParallelizeLoopsPass
   /// Replaces `loop` by a runtime call of a new body function placed after
   /// `after`; returns the body, or null if the loop stays as it is.
   func::FuncOp outline(scf::ParallelOp loop, unsigned dim,
-                       const LLVMTypeConverter &converter,
-                       SymbolTable &symbols, func::FuncOp runtime,
-                       Operation *after) {
+                       const LLVMTypeConverter &converter, SymbolTable &symbols,
+                       func::FuncOp runtime, Operation *after) {
     MLIRContext *context = &getContext();
     Location loc = loop.getLoc();
     // Everything the chunk needs from outside: the bounds and the values
@@ -199,9 +196,8 @@ struct ParallelizeLoopsPass
     auto parent = loop->getParentOfType<func::FuncOp>();
     OpBuilder moduleBuilder(after);
     moduleBuilder.setInsertionPointAfter(after);
-    auto body = func::FuncOp::create(moduleBuilder, loc,
-                                     (parent.getName() + "_parallel").str(),
-                                     bodyType());
+    auto body = func::FuncOp::create(
+        moduleBuilder, loc, (parent.getName() + "_parallel").str(), bodyType());
     body.setPrivate();
     symbols.insert(body); // Renames it if the name is taken.
     Block *entry = body.addEntryBlock();
@@ -211,8 +207,7 @@ struct ParallelizeLoopsPass
       auto address = LLVM::GEPOp::create(
           builder, loc, ptr, structType, entry->getArgument(0),
           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)});
-      Value field =
-          LLVM::LoadOp::create(builder, loc, fields[index], address);
+      Value field = LLVM::LoadOp::create(builder, loc, fields[index], address);
       Type type = value.getType();
       if (isa<IndexType>(type))
         field = arith::IndexCastOp::create(builder, loc, type, field);
@@ -260,11 +255,10 @@ struct ParallelizeLoopsPass
           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)});
       LLVM::StoreOp::create(builder, loc, field, address);
     }
-    Value extent =
-        arith::SubIOp::create(builder, loc, loop.getUpperBound()[dim],
-                              loop.getLowerBound()[dim]);
-    Value trips = arith::CeilDivSIOp::create(builder, loc, extent,
-                                             loop.getStep()[dim]);
+    Value extent = arith::SubIOp::create(
+        builder, loc, loop.getUpperBound()[dim], loop.getLowerBound()[dim]);
+    Value trips =
+        arith::CeilDivSIOp::create(builder, loc, extent, loop.getStep()[dim]);
     double iterationCost = estimateCost(loop.getRegion());
     for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d)
       if (d != dim)

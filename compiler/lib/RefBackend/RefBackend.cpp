@@ -13,7 +13,7 @@ using namespace mlir;
 
 std::string
 mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels,
-                                                       bool parallelLoops) {
+                                                        bool parallelLoops) {
   return std::string("refbackend-lower-random-keys,"
                      "canonicalize,"
                      "func.func(refbackend-fuse-elementwise),"

@@ -24,8 +24,7 @@ static MemRefType getFullyDynamicType(MLIRContext *context, int64_t rank,
                                       Type element) {
   SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
   SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
-  auto layout =
-      StridedLayoutAttr::get(context, ShapedType::kDynamic, strides);
+  auto layout = StridedLayoutAttr::get(context, ShapedType::kDynamic, strides);
   return MemRefType::get(shape, element, layout);
 }
 
@@ -52,8 +51,7 @@ static func::FuncOp getOrDeclareKernel(ModuleOp module, StringRef name,
 
 /// Replaces `op` by a call of kernel `base_<suffix>` on its memref operands
 /// (cast to fully dynamic strided memrefs) followed by `scalars` (i64).
-static LogicalResult replaceWithKernelCall(ModuleOp module,
-                                           linalg::LinalgOp op,
+static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
                                            StringRef base,
                                            ArrayRef<int64_t> scalars,
                                            bool transposeRhs = false) {
@@ -66,8 +64,8 @@ static LogicalResult replaceWithKernelCall(ModuleOp module,
     OpBuilder builder(op);
     auto permutation = AffineMapAttr::get(AffineMap::getPermutationMap(
         ArrayRef<unsigned>{1, 0}, builder.getContext()));
-    operands[1] = memref::TransposeOp::create(builder, op.getLoc(),
-                                              operands[1], permutation);
+    operands[1] = memref::TransposeOp::create(builder, op.getLoc(), operands[1],
+                                              permutation);
   }
   auto firstType = cast<MemRefType>(operands.front().getType());
   StringRef suffix = getKernelSuffix(firstType.getElementType());
@@ -136,8 +134,8 @@ struct RuntimeKernelsPass
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
-              linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp>(op))
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,
+              linalg::Conv2DNgchwGfchwOp>(op))
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
@@ -147,10 +145,13 @@ struct RuntimeKernelsPass
         else if (isTransposedRhsMatmul(matmul))
           (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {},
                                       /*transposeRhs=*/true);
-      } else if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
+      } else if (auto bmm =
+                     dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
         if (!bmm.hasUserDefinedMaps())
-          (void)replaceWithKernelCall(module, op, "torch2mlir_batch_matmul", {});
-      } else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
+          (void)replaceWithKernelCall(module, op, "torch2mlir_batch_matmul",
+                                      {});
+      } else if (auto conv =
+                     dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
         (void)replaceWithKernelCall(module, op, "torch2mlir_conv2d_nchw_fchw",
                                     getConvScalars(conv));
       } else if (auto conv =

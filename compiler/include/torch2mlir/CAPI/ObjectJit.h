@@ -24,10 +24,11 @@ extern "C" {
 /// with the object's bytes and returns true; on failure calls `onError`
 /// with the reason and returns false. The object is what the RefBackend
 /// caches on disk.
-MLIR_CAPI_EXPORTED bool
-torch2mlirCompileToObject(MlirModule module, int optLevel, bool vectorMath,
-                          MlirStringCallback onObject,
-                          MlirStringCallback onError, void *userData);
+MLIR_CAPI_EXPORTED bool torch2mlirCompileToObject(MlirModule module,
+                                                  int optLevel, bool vectorMath,
+                                                  MlirStringCallback onObject,
+                                                  MlirStringCallback onError,
+                                                  void *userData);
 
 /// An object file linked into a JIT session of its own.
 typedef struct {
@@ -37,17 +38,17 @@ typedef struct {
 /// Links `object` (from torch2mlirCompileToObject) into a new JIT session
 /// whose external symbols resolve in the process and in `sharedLibs`. On
 /// failure calls `onError` and returns a null session.
-MLIR_CAPI_EXPORTED Torch2MlirObjectJit torch2mlirObjectJitCreate(
-    MlirStringRef object, intptr_t numSharedLibs,
-    const MlirStringRef *sharedLibs, MlirStringCallback onError,
-    void *userData);
+MLIR_CAPI_EXPORTED Torch2MlirObjectJit
+torch2mlirObjectJitCreate(MlirStringRef object, intptr_t numSharedLibs,
+                          const MlirStringRef *sharedLibs,
+                          MlirStringCallback onError, void *userData);
 
 /// The address of symbol `name` in `jit`. On failure (no such symbol, or
 /// one it needs does not resolve: the JIT links lazily, at the first lookup)
 /// calls `onError` with the JIT's reason and returns 0.
-MLIR_CAPI_EXPORTED uint64_t torch2mlirObjectJitLookup(
-    Torch2MlirObjectJit jit, MlirStringRef name, MlirStringCallback onError,
-    void *userData);
+MLIR_CAPI_EXPORTED uint64_t
+torch2mlirObjectJitLookup(Torch2MlirObjectJit jit, MlirStringRef name,
+                          MlirStringCallback onError, void *userData);
 
 /// Frees the session and its code.
 MLIR_CAPI_EXPORTED void torch2mlirObjectJitDestroy(Torch2MlirObjectJit jit);

@@ -80,7 +80,9 @@ public:
   Value expm1(Value x) { return add(exp(x), -1.0); }
 
 private:
-  Value scalar(double value) { return createConstantFloat(rewriter, loc, value); }
+  Value scalar(double value) {
+    return createConstantFloat(rewriter, loc, value);
+  }
   Value one() { return createConstantInt(rewriter, loc, 1); }
 
   PatternRewriter &rewriter;
@@ -122,22 +124,20 @@ OnnxLowering floatActivation(std::array<FloatParam, N> attrs, Build build) {
   return [=](const OpBinder &binder, PatternRewriter &rewriter) {
     std::array<double, N> values;
     for (size_t i = 0; i < N; ++i)
-      if (failed(binder.getFloat(attrs[i].name, values[i],
-                                 attrs[i].defaultValue)))
+      if (failed(
+              binder.getFloat(attrs[i].name, values[i], attrs[i].defaultValue)))
         return binder.fail(rewriter, Twine("attribute '") + attrs[i].name +
                                          "' must be a float");
-    return lowerFloatUnary(binder, rewriter,
-                           [&](ElementwiseBuilder &b, Value x) {
-                             return build(b, x, values);
-                           });
+    return lowerFloatUnary(
+        binder, rewriter,
+        [&](ElementwiseBuilder &b, Value x) { return build(b, x, values); });
   };
 }
 
 template <typename Build> OnnxLowering floatFunction(Build build) {
-  return floatActivation<0>({}, [=](ElementwiseBuilder &b, Value x,
-                                    std::array<double, 0>) {
-    return build(b, x);
-  });
+  return floatActivation<0>({},
+                            [=](ElementwiseBuilder &b, Value x,
+                                std::array<double, 0>) { return build(b, x); });
 }
 
 /// PRelu(x, slope): x < 0 ? slope * x : x, slope broadcasting to x.
@@ -214,7 +214,8 @@ LogicalResult lowerIsInf(const OpBinder &binder, PatternRewriter &rewriter) {
   if (!inputType || !resultType ||
       failed(binder.getInt("detect_negative", detectNegative, 1)) ||
       failed(binder.getInt("detect_positive", detectPositive, 1)))
-    return binder.fail(rewriter, "needs known sizes, dtypes and int attributes");
+    return binder.fail(rewriter,
+                       "needs known sizes, dtypes and int attributes");
   if (!isa<mlir::FloatType>(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: a non-float input");
   Location loc = binder.getLoc();
@@ -269,8 +270,8 @@ LogicalResult lowerMod(const OpBinder &binder, PatternRewriter &rewriter) {
                                           bInfinite, aFinite);
     Value byInfinity = a;
     if (!fmod) {
-      Value sameSign = e.compare<AtenGeScalarOp>(
-          e.mul(a, e.unary<AtenSignOp>(b)), 0.0);
+      Value sameSign =
+          e.compare<AtenGeScalarOp>(e.mul(a, e.unary<AtenSignOp>(b)), 0.0);
       byInfinity = e.where(sameSign, a, b);
     }
     result = e.where(useA, byInfinity, result);
@@ -296,8 +297,8 @@ Value createRoundHalfEven(ElementwiseBuilder &b, Value x) {
 /// blocked (x's rank, ceil(D / blockSize) along `axis`) repeated blockSize
 /// times along the axis (and cut to D). Null if it is none of those (or
 /// `axis` is -1 and it is not one value).
-Value broadcastQuantParam(PatternRewriter &rewriter, Location loc,
-                          Value param, ArrayRef<int64_t> sizes, int64_t axis,
+Value broadcastQuantParam(PatternRewriter &rewriter, Location loc, Value param,
+                          ArrayRef<int64_t> sizes, int64_t axis,
                           int64_t blockSize) {
   auto type = getKnownTensorType(param);
   if (!type || !type.areAllSizesKnown())
@@ -334,11 +335,12 @@ Value broadcastQuantParam(PatternRewriter &rewriter, Location loc,
   if (flat[axis] != sizes[axis]) {
     SmallVector<int64_t> cut(flat);
     cut[axis] = sizes[axis];
-    value = AtenSliceTensorOp::create(
-        rewriter, loc, withSizes(param, cut), value,
-        createConstantInt(rewriter, loc, axis), createConstantInt(rewriter, loc, 0),
-        createConstantInt(rewriter, loc, sizes[axis]),
-        createConstantInt(rewriter, loc, 1));
+    value =
+        AtenSliceTensorOp::create(rewriter, loc, withSizes(param, cut), value,
+                                  createConstantInt(rewriter, loc, axis),
+                                  createConstantInt(rewriter, loc, 0),
+                                  createConstantInt(rewriter, loc, sizes[axis]),
+                                  createConstantInt(rewriter, loc, 1));
   }
   return value;
 }
@@ -408,8 +410,8 @@ LogicalResult lowerQuantizeLinear(const OpBinder &binder,
   Location loc = binder.getLoc();
   Value scaleB =
       broadcastQuantParam(rewriter, loc, scale, sizes, axis, blockSize);
-  Value zeroB = zeroPoint ? broadcastQuantParam(rewriter, loc, zeroPoint,
-                                                sizes, axis, blockSize)
+  Value zeroB = zeroPoint ? broadcastQuantParam(rewriter, loc, zeroPoint, sizes,
+                                                axis, blockSize)
                           : Value();
   if (!scaleB || (zeroPoint && !zeroB))
     return binder.fail(rewriter, "y_scale/y_zero_point must be one value, "
@@ -447,8 +449,8 @@ LogicalResult lowerDequantizeLinear(const OpBinder &binder,
   Location loc = binder.getLoc();
   Value scaleB =
       broadcastQuantParam(rewriter, loc, scale, sizes, axis, blockSize);
-  Value zeroB = zeroPoint ? broadcastQuantParam(rewriter, loc, zeroPoint,
-                                                sizes, axis, blockSize)
+  Value zeroB = zeroPoint ? broadcastQuantParam(rewriter, loc, zeroPoint, sizes,
+                                                axis, blockSize)
                           : Value();
   if (!scaleB || (zeroPoint && !zeroB))
     return binder.fail(rewriter, "x_scale/x_zero_point must be one value, "
@@ -484,8 +486,8 @@ LogicalResult lowerDynamicQuantizeLinear(const OpBinder &binder,
   MLIRContext *context = rewriter.getContext();
   Location loc = binder.getLoc();
   ArrayRef<int64_t> sizes = inputType.getSizes();
-  auto scalarType = ValueTensorType::get(context, ArrayRef<int64_t>{},
-                                         inputType.getDtype());
+  auto scalarType =
+      ValueTensorType::get(context, ArrayRef<int64_t>{}, inputType.getDtype());
   SmallVector<int64_t> dims;
   for (int64_t d = 0, e = sizes.size(); d < e; ++d)
     dims.push_back(d);
@@ -504,11 +506,10 @@ LogicalResult lowerDynamicQuantizeLinear(const OpBinder &binder,
   Value scale = s.mul(range, 1.0 / 255.0);
   Value initial = s.unary<AtenNegOp>(s.div(lo, scale));
   Value zeroPoint = createRoundHalfEven(s, s.clamp(initial, 0.0, 255.0));
-  Value y = createQuantize(rewriter, loc, x, scale, zeroPoint, inputType,
-                           resultType);
-  SmallVector<Value> results{y, scale,
-                             createToDtype(rewriter, loc, zeroPoint,
-                                           zeroType.getDtype())};
+  Value y =
+      createQuantize(rewriter, loc, x, scale, zeroPoint, inputType, resultType);
+  SmallVector<Value> results{
+      y, scale, createToDtype(rewriter, loc, zeroPoint, zeroType.getDtype())};
   replaceOpWithCastResults(rewriter, binder.getOp(), results);
   return success();
 }
@@ -543,9 +544,8 @@ LogicalResult lowerQLinearMatMul(const OpBinder &binder,
   Location loc = binder.getLoc();
   Type f64 = Float64Type::get(context);
   auto wideType = [&](Value v) {
-    return ValueTensorType::get(context,
-                                cast<ValueTensorType>(v.getType()).getSizes(),
-                                f64);
+    return ValueTensorType::get(
+        context, cast<ValueTensorType>(v.getType()).getSizes(), f64);
   };
   auto centered = [&](Value v, Value zero) -> Value {
     return AtenSubTensorOp::create(rewriter, loc, wideType(v),
@@ -553,8 +553,7 @@ LogicalResult lowerQLinearMatMul(const OpBinder &binder,
                                    createToDtype(rewriter, loc, zero, f64),
                                    createConstantInt(rewriter, loc, 1));
   };
-  auto productType =
-      ValueTensorType::get(context, resultType.getSizes(), f64);
+  auto productType = ValueTensorType::get(context, resultType.getSizes(), f64);
   Value product = AtenMatmulOp::create(rewriter, loc, productType,
                                        centered(a, aZero), centered(b, bZero));
   Type scaleDtype = cast<ValueTensorType>(aScale.getType()).getDtype();
@@ -609,26 +608,23 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
                                      b.mul(b.expm1(x), v[0]), x);
                                }));
   // Selu: gamma * (x > 0 ? x : alpha * (exp(x) - 1)).
-  lowerings.on(
-      "Selu", 6,
-      floatActivation(Attrs2{{{"alpha", 1.67326319217681884765625},
-                              {"gamma", 1.05070102214813232421875}}},
-                      [](ElementwiseBuilder &b, Value x, auto v) {
-                        Value inner =
-                            b.where(b.compare<AtenGtScalarOp>(x, 0.0), x,
-                                    b.mul(b.expm1(x), v[0]));
-                        return b.mul(inner, v[1]);
-                      }));
-  // Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
-  lowerings.on("Celu", 12,
-               floatActivation(Attrs1{{{"alpha", 1.0}}},
+  lowerings.on("Selu", 6,
+               floatActivation(Attrs2{{{"alpha", 1.67326319217681884765625},
+                                       {"gamma", 1.05070102214813232421875}}},
                                [](ElementwiseBuilder &b, Value x, auto v) {
-                                 Value negative =
-                                     b.mul(b.expm1(b.mul(x, 1.0 / v[0])), v[0]);
-                                 return b.where(
-                                     b.compare<AtenGtScalarOp>(x, 0.0), x,
-                                     negative);
+                                 Value inner =
+                                     b.where(b.compare<AtenGtScalarOp>(x, 0.0),
+                                             x, b.mul(b.expm1(x), v[0]));
+                                 return b.mul(inner, v[1]);
                                }));
+  // Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+  lowerings.on(
+      "Celu", 12,
+      floatActivation(
+          Attrs1{{{"alpha", 1.0}}}, [](ElementwiseBuilder &b, Value x, auto v) {
+            Value negative = b.mul(b.expm1(b.mul(x, 1.0 / v[0])), v[0]);
+            return b.where(b.compare<AtenGtScalarOp>(x, 0.0), x, negative);
+          }));
   // HardSigmoid: max(0, min(1, alpha * x + beta)).
   lowerings.on("HardSigmoid", 6,
                floatActivation(Attrs2{{{"alpha", 0.2}, {"beta", 0.5}}},
@@ -637,52 +633,46 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
                                                 0.0, 1.0);
                                }));
   // HardSwish: x * max(0, min(1, x / 6 + 0.5)).
-  lowerings.on("HardSwish", 14,
-               floatFunction([](ElementwiseBuilder &b, Value x) {
-                 return b.mul(
-                     x, b.clamp(b.add(b.mul(x, 1.0 / 6.0), 0.5), 0.0, 1.0));
-               }));
+  lowerings.on(
+      "HardSwish", 14, floatFunction([](ElementwiseBuilder &b, Value x) {
+        return b.mul(x, b.clamp(b.add(b.mul(x, 1.0 / 6.0), 0.5), 0.0, 1.0));
+      }));
   // Softplus: log(exp(x) + 1).
-  lowerings.on("Softplus", 1,
-               floatFunction([](ElementwiseBuilder &b, Value x) {
+  lowerings.on("Softplus", 1, floatFunction([](ElementwiseBuilder &b, Value x) {
                  return b.log(b.add(b.exp(x), 1.0));
                }));
   // Softsign: x / (1 + |x|).
-  lowerings.on("Softsign", 1,
-               floatFunction([](ElementwiseBuilder &b, Value x) {
+  lowerings.on("Softsign", 1, floatFunction([](ElementwiseBuilder &b, Value x) {
                  return b.div(x, b.add(b.unary<AtenAbsOp>(x), 1.0));
                }));
   // Mish: x * tanh(softplus(x)).
-  lowerings.on("Mish", 18,
-               floatFunction([](ElementwiseBuilder &b, Value x) {
-                 return b.mul(x, b.unary<AtenTanhOp>(
-                                     b.log(b.add(b.exp(x), 1.0))));
+  lowerings.on("Mish", 18, floatFunction([](ElementwiseBuilder &b, Value x) {
+                 return b.mul(x,
+                              b.unary<AtenTanhOp>(b.log(b.add(b.exp(x), 1.0))));
                }));
   // ThresholdedRelu: x > alpha ? x : 0.
-  lowerings.on("ThresholdedRelu", 10,
-               floatActivation(Attrs1{{{"alpha", 1.0}}},
-                               [](ElementwiseBuilder &b, Value x, auto v) {
-                                 return b.where(
-                                     b.compare<AtenGtScalarOp>(x, v[0]), x,
-                                     b.splat(0.0));
-                               }));
+  lowerings.on(
+      "ThresholdedRelu", 10,
+      floatActivation(
+          Attrs1{{{"alpha", 1.0}}}, [](ElementwiseBuilder &b, Value x, auto v) {
+            return b.where(b.compare<AtenGtScalarOp>(x, v[0]), x, b.splat(0.0));
+          }));
   // Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0.
   lowerings.on("Shrink", 9,
-               floatActivation(Attrs2{{{"bias", 0.0}, {"lambd", 0.5}}},
-                               [](ElementwiseBuilder &b, Value x, auto v) {
-                                 Value above = b.where(
-                                     b.compare<AtenGtScalarOp>(x, v[1]),
-                                     b.add(x, -v[0]), b.splat(0.0));
-                                 return b.where(
-                                     b.compare<AtenLtScalarOp>(x, -v[1]),
-                                     b.add(x, v[0]), above);
-                               }));
+               floatActivation(
+                   Attrs2{{{"bias", 0.0}, {"lambd", 0.5}}},
+                   [](ElementwiseBuilder &b, Value x, auto v) {
+                     Value above = b.where(b.compare<AtenGtScalarOp>(x, v[1]),
+                                           b.add(x, -v[0]), b.splat(0.0));
+                     return b.where(b.compare<AtenLtScalarOp>(x, -v[1]),
+                                    b.add(x, v[0]), above);
+                   }));
   // Swish: x * sigmoid(alpha * x).
   lowerings.on("Swish", 24,
                floatActivation(Attrs1{{{"alpha", 1.0}}},
                                [](ElementwiseBuilder &b, Value x, auto v) {
-                                 return b.mul(x, b.unary<AtenSigmoidOp>(
-                                                     b.mul(x, v[0])));
+                                 return b.mul(
+                                     x, b.unary<AtenSigmoidOp>(b.mul(x, v[0])));
                                }));
   lowerings.on("SwiGLU", 28, lowerSwiGLU);
   lowerings.on("PRelu", 7, lowerPRelu);

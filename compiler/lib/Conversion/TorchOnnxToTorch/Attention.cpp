@@ -74,7 +74,9 @@ public:
   Value intList(ArrayRef<int64_t> values) {
     return createIntList(rewriter, loc, values);
   }
-  Value constInt(int64_t value) { return createConstantInt(rewriter, loc, value); }
+  Value constInt(int64_t value) {
+    return createConstantInt(rewriter, loc, value);
+  }
   Value constFloat(double value) {
     return createConstantFloat(rewriter, loc, value);
   }
@@ -109,8 +111,8 @@ public:
     ArrayRef<int64_t> s = sizesOf(value);
     SmallVector<int64_t> unsqueezed{s[0], s[1], 1, s[2], s[3]};
     SmallVector<int64_t> expanded{s[0], s[1], repeats, s[2], s[3]};
-    Value one = AtenUnsqueezeOp::create(rewriter, loc, type(unsqueezed,
-                                                             elementType(value)),
+    Value one = AtenUnsqueezeOp::create(rewriter, loc,
+                                        type(unsqueezed, elementType(value)),
                                         value, constInt(2));
     Value broadcast = AtenExpandOp::create(
         rewriter, loc, type(expanded, elementType(value)), one,
@@ -160,8 +162,7 @@ public:
 
   /// A boolean tensor of `sizes` that is true where `value` compares to
   /// `scalar` with `AtenCmpOp`.
-  template <typename AtenCmpOp>
-  Value compare(Value value, Value scalar) {
+  template <typename AtenCmpOp> Value compare(Value value, Value scalar) {
     return AtenCmpOp::create(rewriter, loc,
                              type(sizesOf(value), rewriter.getI1Type()), value,
                              scalar);
@@ -199,18 +200,17 @@ public:
   /// The float type that float16/bfloat16 arithmetic accumulates in (as
   /// numpy, the reference, does), or `type` itself.
   Type accumulatorType(Type type) {
-    return type.getIntOrFloatBitWidth() < 32 ? Float32Type::get(context)
-                                             : type;
+    return type.getIntOrFloatBitWidth() < 32 ? Float32Type::get(context) : type;
   }
 
   /// matmul(a, b) of `dtype` tensors, accumulated in float32 for
   /// float16/bfloat16 and rounded once.
   Value matmul(Value a, Value b, ArrayRef<int64_t> sizes) {
     Type accumulator = accumulatorType(dtype);
-    Value product = AtenMatmulOp::create(
-        rewriter, loc, type(sizes, accumulator),
-        createToDtype(rewriter, loc, a, accumulator),
-        createToDtype(rewriter, loc, b, accumulator));
+    Value product =
+        AtenMatmulOp::create(rewriter, loc, type(sizes, accumulator),
+                             createToDtype(rewriter, loc, a, accumulator),
+                             createToDtype(rewriter, loc, b, accumulator));
     return createToDtype(rewriter, loc, product, dtype);
   }
 
@@ -226,8 +226,8 @@ public:
     Value t = createConstantBool(rewriter, loc, true);
     Value max = AtenAmaxOp::create(rewriter, loc, type(rowSizes, xDtype), x,
                                    lastDim, t);
-    Value safeMax = zeroWhere(
-        compare<AtenEqScalarOp>(max, constFloat(kNegInf)), max);
+    Value safeMax =
+        zeroWhere(compare<AtenEqScalarOp>(max, constFloat(kNegInf)), max);
     Value exp = AtenExpOp::create(rewriter, loc, type(sizes, xDtype),
                                   binary("sub", x, safeMax, xDtype));
     Value sum;
@@ -243,13 +243,12 @@ public:
       }
     } else {
       Type accumulator = accumulatorType(xDtype);
-      sum = createToDtype(
-          rewriter, loc,
-          AtenSumDimIntListOp::create(
-              rewriter, loc, type(rowSizes, accumulator),
-              createToDtype(rewriter, loc, exp, accumulator), lastDim, t,
-              createConstantNone(rewriter, loc)),
-          xDtype);
+      sum = createToDtype(rewriter, loc,
+                          AtenSumDimIntListOp::create(
+                              rewriter, loc, type(rowSizes, accumulator),
+                              createToDtype(rewriter, loc, exp, accumulator),
+                              lastDim, t, createConstantNone(rewriter, loc)),
+                          xDtype);
     }
     Value safeSum = AtenWhereSelfOp::create(
         rewriter, loc, type(rowSizes, xDtype),
@@ -353,8 +352,8 @@ LogicalResult lowerAttention(const OpBinder &binder,
     return binder.fail(rewriter, "Q, K and V must all be 3-D or all 4-D");
 
   // The 4-D sizes: [B, H, S, D].
-  auto headSizes = [&](Value value, std::optional<int64_t> heads)
-      -> SmallVector<int64_t> {
+  auto headSizes = [&](Value value,
+                       std::optional<int64_t> heads) -> SmallVector<int64_t> {
     ArrayRef<int64_t> s = sizesOf(value);
     if (rank == 4)
       return SmallVector<int64_t>(s);
@@ -450,9 +449,9 @@ LogicalResult lowerAttention(const OpBinder &binder,
     if (ms.back() < kvLen) {
       SmallVector<int64_t> padded(ms);
       padded.back() = kvLen;
-      bias = AtenConstantPadNdOp::create(
-          rewriter, loc, b.type(padded), bias,
-          b.intList({0, kvLen - ms.back()}), b.constFloat(kNegInf));
+      bias = AtenConstantPadNdOp::create(rewriter, loc, b.type(padded), bias,
+                                         b.intList({0, kvLen - ms.back()}),
+                                         b.constFloat(kNegInf));
     }
   }
   bool window = params.leftWindow >= 0 || params.rightWindow >= 0;
@@ -492,8 +491,8 @@ LogicalResult lowerAttention(const OpBinder &binder,
         both(b.compare<AtenGeScalarOp>(diff, b.constInt(-right)));
     }
     ArrayRef<int64_t> as = sizesOf(allowed);
-    structural =
-        b.view(b.select(allowed, 0.0, kNegInf, dtype), {batch, 1, as[1], kvLen});
+    structural = b.view(b.select(allowed, 0.0, kNegInf, dtype),
+                        {batch, 1, as[1], kvLen});
   }
   if (structural)
     bias = bias ? b.binary("add", bias, structural, dtype) : structural;
@@ -511,20 +510,20 @@ LogicalResult lowerAttention(const OpBinder &binder,
   int64_t repeats = qHeads / kvHeads;
   Value scaledQ =
       AtenMulScalarOp::create(rewriter, loc, q.getType(), q, sqrtScale);
-  Value scaledK = AtenMulScalarOp::create(rewriter, loc, k.getType(), k,
-                                          sqrtScale);
+  Value scaledK =
+      AtenMulScalarOp::create(rewriter, loc, k.getType(), k, sqrtScale);
   Value keysT = createPermute(rewriter, loc, b.repeatHeads(scaledK, repeats),
                               {0, 1, 3, 2});
   Value scores = b.matmul(scaledQ, keysT, scoreSizes);
   Value rawScores = scores;
   if (params.softcap > 0.0) {
     Value cap = b.constFloat(params.softcap);
-    Value tanh = AtenTanhOp::create(
-        rewriter, loc, b.type(scoreSizes),
-        AtenDivScalarOp::create(rewriter, loc, b.type(scoreSizes), scores,
-                                cap));
-    scores = AtenMulScalarOp::create(rewriter, loc, b.type(scoreSizes), tanh,
-                                     cap);
+    Value tanh =
+        AtenTanhOp::create(rewriter, loc, b.type(scoreSizes),
+                           AtenDivScalarOp::create(
+                               rewriter, loc, b.type(scoreSizes), scores, cap));
+    scores =
+        AtenMulScalarOp::create(rewriter, loc, b.type(scoreSizes), tanh, cap);
   }
   Value cappedScores = scores;
   if (bias)
@@ -542,8 +541,8 @@ LogicalResult lowerAttention(const OpBinder &binder,
         rewriter, loc, b.type(rowSizes), bias,
         b.intList({static_cast<int64_t>(rowSizes.size()) - 1}),
         createConstantBool(rewriter, loc, true));
-    probs = b.zeroWhere(b.compare<AtenEqScalarOp>(rowMax, b.constFloat(kNegInf)),
-                        probs);
+    probs = b.zeroWhere(
+        b.compare<AtenEqScalarOp>(rowMax, b.constFloat(kNegInf)), probs);
   }
   probs = createToDtype(rewriter, loc, probs, dtype);
   Value values = b.repeatHeads(v, repeats);
@@ -632,8 +631,8 @@ LogicalResult lowerRotaryEmbedding(const OpBinder &binder,
     return binder.fail(rewriter, "the caches must be [P, R/2] with "
                                  "position_ids, else [B, S, R/2]");
   auto positionsType = positions ? getKnownTensorType(positions) : nullptr;
-  if (positions && (!positionsType || positionsType.getSizes() !=
-                                          ArrayRef<int64_t>{batch, seq}))
+  if (positions && (!positionsType ||
+                    positionsType.getSizes() != ArrayRef<int64_t>{batch, seq}))
     return binder.fail(rewriter, "position_ids must be [B, S]");
 
   Location loc = binder.getLoc();
@@ -668,11 +667,11 @@ LogicalResult lowerRotaryEmbedding(const OpBinder &binder,
   auto perPosition = [&](Value cache) {
     if (positions) {
       Type si64 = getSi64Type(rewriter.getContext());
-      Value flat = b.view(createToDtype(rewriter, loc, positions, si64),
-                          {batch * seq});
-      cache = AtenIndexSelectOp::create(rewriter, loc,
-                                        b.type({batch * seq, half}), cache,
-                                        b.constInt(0), flat);
+      Value flat =
+          b.view(createToDtype(rewriter, loc, positions, si64), {batch * seq});
+      cache =
+          AtenIndexSelectOp::create(rewriter, loc, b.type({batch * seq, half}),
+                                    cache, b.constInt(0), flat);
     }
     return b.view(cache, {batch, seq, 1, half});
   };
@@ -734,8 +733,7 @@ LogicalResult lowerTensorScatter(const OpBinder &binder,
     return binder.fail(rewriter, "axis must be a dim other than the batch");
   ArrayRef<int64_t> updateSizes = updateType.getSizes();
   int64_t cacheLen = sizes[axis], updateLen = updateSizes[axis];
-  if (static_cast<int64_t>(updateSizes.size()) != rank ||
-      updateLen > cacheLen)
+  if (static_cast<int64_t>(updateSizes.size()) != rank || updateLen > cacheLen)
     return binder.fail(rewriter, "update must have the cache's rank and at "
                                  "most its length along the axis");
   for (int64_t d = 0; d < rank; ++d)
@@ -760,8 +758,9 @@ LogicalResult lowerTensorScatter(const OpBinder &binder,
                        createToDtype(rewriter, loc, writeIndices, si64),
                        batchShape, si64Type(batchShape));
   }
-  Value positions = createView(rewriter, loc, createArange(rewriter, loc, cacheLen),
-                               posShape, si64Type(posShape));
+  Value positions =
+      createView(rewriter, loc, createArange(rewriter, loc, cacheLen), posShape,
+                 si64Type(posShape));
   Value k = AtenSubTensorOp::create(rewriter, loc, si64Type(bothShape),
                                     positions, start, cst(1));
   if (mode == "circular") {
@@ -781,12 +780,13 @@ LogicalResult lowerTensorScatter(const OpBinder &binder,
       rewriter, loc, boolType,
       AtenGeScalarOp::create(rewriter, loc, boolType, k, cst(0)),
       AtenLtScalarOp::create(rewriter, loc, boolType, k, cst(updateLen)));
-  Value index = AtenClampOp::create(rewriter, loc, si64Type(bothShape), k,
-                                    cst(0), cst(std::max<int64_t>(updateLen - 1, 0)));
+  Value index =
+      AtenClampOp::create(rewriter, loc, si64Type(bothShape), k, cst(0),
+                          cst(std::max<int64_t>(updateLen - 1, 0)));
   Value f = createConstantBool(rewriter, loc, false);
   Value sizeList = createIntList(rewriter, loc, sizes);
-  index = AtenExpandOp::create(rewriter, loc, si64Type(sizes), index, sizeList,
-                               f);
+  index =
+      AtenExpandOp::create(rewriter, loc, si64Type(sizes), index, sizeList, f);
   valid = AtenExpandOp::create(
       rewriter, loc, getTensorType(context, sizes, rewriter.getI1Type()), valid,
       sizeList, f);
@@ -832,10 +832,10 @@ LogicalResult lowerLinearAttention(const OpBinder &binder,
   auto kType = key ? getKnownTensorType(key) : nullptr;
   auto vType = value ? getKnownTensorType(value) : nullptr;
   auto resultType = binder.getResultType();
-  if (!qType || !kType || !vType || !resultType ||
-      !qType.areAllSizesKnown() || !kType.areAllSizesKnown() ||
-      !vType.areAllSizesKnown() || qType.getSizes().size() != 3 ||
-      kType.getSizes().size() != 3 || vType.getSizes().size() != 3)
+  if (!qType || !kType || !vType || !resultType || !qType.areAllSizesKnown() ||
+      !kType.areAllSizesKnown() || !vType.areAllSizesKnown() ||
+      qType.getSizes().size() != 3 || kType.getSizes().size() != 3 ||
+      vType.getSizes().size() != 3)
     return binder.fail(rewriter, "needs static [B, T, H*D] query, key and "
                                  "value");
   if (qHeads <= 0 || kvHeads <= 0 || qHeads % kvHeads != 0)
@@ -896,10 +896,9 @@ LogicalResult lowerLinearAttention(const OpBinder &binder,
     state = toF32(past);
   } else {
     Value none = createConstantNone(rewriter, loc);
-    state = AtenZerosOp::create(rewriter, loc, b.type(stateSizes),
-                                b.intList(stateSizes),
-                                b.constInt(*getScalarTypeCode(f32)), none,
-                                none, none);
+    state = AtenZerosOp::create(
+        rewriter, loc, b.type(stateSizes), b.intList(stateSizes),
+        b.constInt(*getScalarTypeCode(f32)), none, none, none);
   }
   Value q = toF32(query), k = toF32(key), v = toF32(value);
   Value decay32 = decay ? toF32(decay) : Value();
@@ -911,8 +910,8 @@ LogicalResult lowerLinearAttention(const OpBinder &binder,
       Value g = at(decay32, t, {batch, kvHeads, decayWidth, 1});
       g = AtenExpOp::create(rewriter, loc, cast<ValueTensorType>(g.getType()),
                             g);
-      state = AtenMulTensorOp::create(rewriter, loc, b.type(stateSizes), state,
-                                      g);
+      state =
+          AtenMulTensorOp::create(rewriter, loc, b.type(stateSizes), state, g);
     }
     Value kt = at(k, t, {batch, kvHeads, 1, dk});
     Value vt = at(v, t, {batch, kvHeads, 1, dv});
@@ -924,9 +923,9 @@ LogicalResult lowerLinearAttention(const OpBinder &binder,
       vt = AtenMulTensorOp::create(rewriter, loc,
                                    b.type({batch, kvHeads, 1, dv}), bt, diff);
     }
-    Value outer = AtenMulTensorOp::create(
-        rewriter, loc, b.type(stateSizes),
-        b.view(kt, {batch, kvHeads, dk, 1}), vt);
+    Value outer =
+        AtenMulTensorOp::create(rewriter, loc, b.type(stateSizes),
+                                b.view(kt, {batch, kvHeads, dk, 1}), vt);
     state = AtenAddTensorOp::create(rewriter, loc, b.type(stateSizes), state,
                                     outer, one);
     Value read = b.repeatHeads(state, group);
@@ -938,10 +937,9 @@ LogicalResult lowerLinearAttention(const OpBinder &binder,
   }
   Value output = outputs.front();
   if (steps > 1)
-    output = AtenCatOp::create(rewriter, loc,
-                               b.type({batch, steps, qHeads * dv}),
-                               createTensorList(rewriter, loc, outputs),
-                               one);
+    output =
+        AtenCatOp::create(rewriter, loc, b.type({batch, steps, qHeads * dv}),
+                          createTensorList(rewriter, loc, outputs), one);
   output = createToDtype(rewriter, loc, output, qType.getDtype());
   Operation *op = binder.getOp();
   SmallVector<Value> results{output};

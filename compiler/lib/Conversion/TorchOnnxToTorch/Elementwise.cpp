@@ -70,9 +70,9 @@ LogicalResult lowerDiv(const OpBinder &binder, PatternRewriter &rewriter) {
                                                  b);
     return success();
   }
-  Value mode = ConstantStrOp::create(
-      rewriter, binder.getLoc(), StringType::get(rewriter.getContext()),
-      rewriter.getStringAttr("trunc"));
+  Value mode = ConstantStrOp::create(rewriter, binder.getLoc(),
+                                     StringType::get(rewriter.getContext()),
+                                     rewriter.getStringAttr("trunc"));
   rewriter.replaceOpWithNewOp<AtenDivTensorModeOp>(binder.getOp(), resultType,
                                                    a, b, mode);
   return success();
@@ -124,11 +124,11 @@ LogicalResult getClipBound(const OpBinder &binder, PatternRewriter &rewriter,
     bound = createConstantFloat(
         rewriter, loc, elements.getSplatValue<APFloat>().convertToDouble());
   else if (element.isUnsignedInteger())
-    bound = createConstantInt(
-        rewriter, loc, elements.getSplatValue<APInt>().getZExtValue());
+    bound = createConstantInt(rewriter, loc,
+                              elements.getSplatValue<APInt>().getZExtValue());
   else
-    bound = createConstantInt(
-        rewriter, loc, elements.getSplatValue<APInt>().getSExtValue());
+    bound = createConstantInt(rewriter, loc,
+                              elements.getSplatValue<APInt>().getSExtValue());
   return success();
 }
 
@@ -224,8 +224,7 @@ LogicalResult lowerBitCast(const OpBinder &binder, PatternRewriter &rewriter) {
 /// BitShift(x, amount, direction): a shift by an amount outside
 /// [0, bit width) gives 0, or for a right shift of a signed type the sign
 /// fill (-1 or 0), which is the arithmetic shift by width - 1.
-LogicalResult lowerBitShift(const OpBinder &binder,
-                            PatternRewriter &rewriter) {
+LogicalResult lowerBitShift(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0), amount = binder.getOperand(1);
   auto xType = getKnownTensorType(x);
   auto amountType = getKnownTensorType(amount);
@@ -243,8 +242,8 @@ LogicalResult lowerBitShift(const OpBinder &binder,
     return binder.fail(rewriter, "expects two integer tensors of one dtype");
   Location loc = binder.getLoc();
   int64_t width = dtype.getIntOrFloatBitWidth();
-  auto boolType = getTensorType(rewriter.getContext(),
-                                amountType.getSizes(), rewriter.getI1Type());
+  auto boolType = getTensorType(rewriter.getContext(), amountType.getSizes(),
+                                rewriter.getI1Type());
   Value nonNegative = AtenGeScalarOp::create(
       rewriter, loc, boolType, amount, createConstantInt(rewriter, loc, 0));
   Value belowWidth = AtenLtScalarOp::create(
@@ -257,11 +256,11 @@ LogicalResult lowerBitShift(const OpBinder &binder,
       createScalarLiteral(rewriter, loc, dtype, signFill ? width - 1 : 0));
   Value shifted;
   if (direction == "LEFT")
-    shifted = AtenBitwiseLeftShiftTensorOp::create(rewriter, loc, resultType,
-                                                    x, safeAmount);
+    shifted = AtenBitwiseLeftShiftTensorOp::create(rewriter, loc, resultType, x,
+                                                   safeAmount);
   else
     shifted = AtenBitwiseRightShiftTensorOp::create(rewriter, loc, resultType,
-                                                     x, safeAmount);
+                                                    x, safeAmount);
   if (signFill) {
     rewriter.replaceOp(binder.getOp(), shifted);
     return success();
@@ -303,8 +302,8 @@ LogicalResult lowerIdentity(const OpBinder &binder, PatternRewriter &rewriter) {
     SmallVector<int64_t> mode;
     if (failed(binder.getConstantInts(2, mode)) || mode.size() != 1 ||
         mode[0] != 0)
-      return binder.fail(rewriter,
-                         "unsupported: training_mode other than constant false");
+      return binder.fail(
+          rewriter, "unsupported: training_mode other than constant false");
   }
   Location loc = binder.getLoc();
   Value result = x;
@@ -318,7 +317,8 @@ LogicalResult lowerIdentity(const OpBinder &binder, PatternRewriter &rewriter) {
         rewriter, loc, maskType,
         createIntList(rewriter, loc, maskType.getSizes()),
         createConstantBool(rewriter, loc, true),
-        createConstantInt(rewriter, loc, *getScalarTypeCode(maskType.getDtype())),
+        createConstantInt(rewriter, loc,
+                          *getScalarTypeCode(maskType.getDtype())),
         none, none, none);
   }
   rewriter.replaceOp(op, replacements);
@@ -331,12 +331,11 @@ LogicalResult lowerIdentity(const OpBinder &binder, PatternRewriter &rewriter) {
 /// output = x * mask * scale with scale = 1 / (1 - ratio) (0 when ratio
 /// is 1) when training, else 1. The outputs are random unless ratio is 0.
 LogicalResult lowerDropout(const OpBinder &binder, PatternRewriter &rewriter) {
-  Value training = binder.getOpsetVersion() >= 12 ? binder.getOperand(2)
-                                                  : Value();
+  Value training =
+      binder.getOpsetVersion() >= 12 ? binder.getOperand(2) : Value();
   SmallVector<int64_t> mode;
-  if (!training ||
-      (succeeded(binder.getConstantInts(2, mode)) && mode.size() == 1 &&
-       mode[0] == 0))
+  if (!training || (succeeded(binder.getConstantInts(2, mode)) &&
+                    mode.size() == 1 && mode[0] == 0))
     return lowerIdentity(binder, rewriter);
   Value x = binder.getOperand(0), ratio = binder.getOperand(1);
   auto inputType = getKnownTensorType(x);
@@ -369,13 +368,12 @@ LogicalResult lowerDropout(const OpBinder &binder, PatternRewriter &rewriter) {
       rewriter, loc, computeType, createIntList(rewriter, loc, sizes),
       createConstantInt(rewriter, loc, *getScalarTypeCode(f32)), none, none,
       none);
-  Value keep =
-      ratio ? AtenRsubScalarOp::create(rewriter, loc, scalarType,
-                                       createToDtype(rewriter, loc, ratio, f32),
-                                       createConstantFloat(rewriter, loc, 1.0),
-                                       one)
-                  .getResult()
-            : createScalarLiteral(rewriter, loc, f32, 0.5);
+  Value keep = ratio ? AtenRsubScalarOp::create(
+                           rewriter, loc, scalarType,
+                           createToDtype(rewriter, loc, ratio, f32),
+                           createConstantFloat(rewriter, loc, 1.0), one)
+                           .getResult()
+                     : createScalarLiteral(rewriter, loc, f32, 0.5);
   Value notTraining =
       AtenLogicalNotOp::create(rewriter, loc, boolScalarType, training);
   Value mask = AtenLogicalOrOp::create(
@@ -390,9 +388,9 @@ LogicalResult lowerDropout(const OpBinder &binder, PatternRewriter &rewriter) {
       AtenReciprocalOp::create(rewriter, loc, scalarType, keep));
   scale = AtenWhereSelfOp::create(rewriter, loc, scalarType, training, scale,
                                   createScalarLiteral(rewriter, loc, f32, 1.0));
-  Value kept = AtenMulTensorOp::create(
-      rewriter, loc, computeType, createToDtype(rewriter, loc, x, f32),
-      createToDtype(rewriter, loc, mask, f32));
+  Value kept = AtenMulTensorOp::create(rewriter, loc, computeType,
+                                       createToDtype(rewriter, loc, x, f32),
+                                       createToDtype(rewriter, loc, mask, f32));
   Value output = createToDtype(
       rewriter, loc,
       AtenMulTensorOp::create(rewriter, loc, computeType, kept, scale),
@@ -455,24 +453,24 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
   lowerings.on("BitwiseNot", 18, lowerUnary<AtenBitwiseNotOp>);
   lowerings.on("BitShift", 11, lowerBitShift);
 
-  lowerings.on("Where", 9, [](const OpBinder &binder, PatternRewriter &rewriter) {
-    SmallVector<Value> operands;
-    auto resultType = binder.getAnyResultType();
-    if (failed(binder.getTensorOperands(operands)) || operands.size() != 3 ||
-        !resultType)
-      return binder.fail(rewriter, "expects three tensor operands");
-    rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
-        binder.getOp(), resultType, operands[0], operands[1], operands[2]);
-    return success();
-  });
+  lowerings.on(
+      "Where", 9, [](const OpBinder &binder, PatternRewriter &rewriter) {
+        SmallVector<Value> operands;
+        auto resultType = binder.getAnyResultType();
+        if (failed(binder.getTensorOperands(operands)) ||
+            operands.size() != 3 || !resultType)
+          return binder.fail(rewriter, "expects three tensor operands");
+        rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
+            binder.getOp(), resultType, operands[0], operands[1], operands[2]);
+        return success();
+      });
 
   auto foldWith = [](auto makeOp) {
     return [makeOp](const OpBinder &binder, PatternRewriter &rewriter) {
-      return lowerVariadic(binder, rewriter,
-                           [&](Value lhs, Value rhs, ValueTensorType type) {
-                             return makeOp(rewriter, binder.getLoc(), type, lhs,
-                                           rhs);
-                           });
+      return lowerVariadic(
+          binder, rewriter, [&](Value lhs, Value rhs, ValueTensorType type) {
+            return makeOp(rewriter, binder.getLoc(), type, lhs, rhs);
+          });
     };
   };
   auto add = [](PatternRewriter &rewriter, Location loc, Type type, Value lhs,
@@ -491,22 +489,23 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
                            Value lhs, Value rhs) -> Value {
                  return AtenMinimumOp::create(rewriter, loc, type, lhs, rhs);
                }));
-  lowerings.on("Mean", 8, [](const OpBinder &binder, PatternRewriter &rewriter) {
-    Location loc = binder.getLoc();
-    auto resultType = binder.getAnyResultType();
-    SmallVector<Value> operands;
-    if (failed(binder.getTensorOperands(operands)) || operands.empty() ||
-        !resultType)
-      return binder.fail(rewriter, "expects tensor operands and a result");
-    Value sum = operands.front();
-    for (Value operand : ArrayRef(operands).drop_front())
-      sum = AtenAddTensorOp::create(rewriter, loc, resultType, sum, operand,
-                                    createConstantInt(rewriter, loc, 1));
-    rewriter.replaceOpWithNewOp<AtenDivScalarOp>(
-        binder.getOp(), resultType, sum,
-        createConstantInt(rewriter, loc, operands.size()));
-    return success();
-  });
+  lowerings.on(
+      "Mean", 8, [](const OpBinder &binder, PatternRewriter &rewriter) {
+        Location loc = binder.getLoc();
+        auto resultType = binder.getAnyResultType();
+        SmallVector<Value> operands;
+        if (failed(binder.getTensorOperands(operands)) || operands.empty() ||
+            !resultType)
+          return binder.fail(rewriter, "expects tensor operands and a result");
+        Value sum = operands.front();
+        for (Value operand : ArrayRef(operands).drop_front())
+          sum = AtenAddTensorOp::create(rewriter, loc, resultType, sum, operand,
+                                        createConstantInt(rewriter, loc, 1));
+        rewriter.replaceOpWithNewOp<AtenDivScalarOp>(
+            binder.getOp(), resultType, sum,
+            createConstantInt(rewriter, loc, operands.size()));
+        return success();
+      });
 
   lowerings.on("Clip", 6, lowerClip);
   lowerings.on("Cast", 6, lowerCast);

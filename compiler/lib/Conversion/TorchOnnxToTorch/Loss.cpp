@@ -76,10 +76,9 @@ LogicalResult lowerLoss(const OpBinder &binder, PatternRewriter &rewriter) {
   Value classes = createToDtype(rewriter, loc, target, si64);
   Value ignored;
   if (hasIgnoreIndex) {
-    ignored = AtenEqScalarOp::create(rewriter, loc,
-                                     getTensorType(context, targetSizes, i1),
-                                     classes,
-                                     createConstantInt(rewriter, loc, ignoreIndex));
+    ignored = AtenEqScalarOp::create(
+        rewriter, loc, getTensorType(context, targetSizes, i1), classes,
+        createConstantInt(rewriter, loc, ignoreIndex));
     classes = AtenWhereSelfOp::create(
         rewriter, loc, getTensorType(context, targetSizes, si64), ignored,
         createScalarLiteral(rewriter, loc, si64, 0), classes);
@@ -117,22 +116,23 @@ LogicalResult lowerLoss(const OpBinder &binder, PatternRewriter &rewriter) {
   if (reduction == "sum") {
     loss = AtenSumOp::create(rewriter, loc, scalarType, loss, none);
   } else if (reduction == "mean") {
-    loss = weights ? AtenDivTensorOp::create(
-                         rewriter, loc, scalarType,
-                         AtenSumOp::create(rewriter, loc, scalarType, loss, none),
-                         AtenSumOp::create(rewriter, loc, scalarType, weights,
-                                           none))
-                         .getResult()
-                   : AtenMeanOp::create(rewriter, loc, scalarType, loss, none)
-                         .getResult();
+    loss =
+        weights
+            ? AtenDivTensorOp::create(
+                  rewriter, loc, scalarType,
+                  AtenSumOp::create(rewriter, loc, scalarType, loss, none),
+                  AtenSumOp::create(rewriter, loc, scalarType, weights, none))
+                  .getResult()
+            : AtenMeanOp::create(rewriter, loc, scalarType, loss, none)
+                  .getResult();
   }
   if (loss.getType() != resultType)
     loss = TensorStaticInfoCastOp::create(rewriter, loc, resultType, loss);
   SmallVector<Value> results{loss};
   if (binder.getNumResults() > 1) {
     if (logProb.getType() != logProbType)
-      logProb = TensorStaticInfoCastOp::create(rewriter, loc, logProbType,
-                                               logProb);
+      logProb =
+          TensorStaticInfoCastOp::create(rewriter, loc, logProbType, logProb);
     results.push_back(logProb);
   }
   rewriter.replaceOp(binder.getOp(), results);

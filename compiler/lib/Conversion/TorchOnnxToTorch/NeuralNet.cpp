@@ -65,7 +65,8 @@ LogicalResult getSpatialParams(const OpBinder &binder,
     return success();
   }
   if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
-    return binder.fail(rewriter, "unsupported auto_pad value '" + autoPad + "'");
+    return binder.fail(rewriter,
+                       "unsupported auto_pad value '" + autoPad + "'");
   for (int64_t i = 0; i < numSpatial; ++i) {
     int64_t in = inputType.getSizes()[2 + i];
     if (in == kUnknownSize)
@@ -96,16 +97,15 @@ Value createSpatialPad(PatternRewriter &rewriter, Location loc, Value input,
     if (size != kUnknownSize)
       size += begin[i] + end[i];
   }
-  return AtenConstantPadNdOp::create(rewriter, loc, withSizes(input, sizes),
-                                     input,
-                                     createIntList(rewriter, loc, padList),
-                                     value);
+  return AtenConstantPadNdOp::create(
+      rewriter, loc, withSizes(input, sizes), input,
+      createIntList(rewriter, loc, padList), value);
 }
 
 /// Makes padding symmetric for ATen: pads the input explicitly when the
 /// begin and end pads differ, leaving `padding` for the ATen op.
-Value applyAsymmetricPads(PatternRewriter &rewriter, Location loc,
-                          Value input, SpatialParams &params,
+Value applyAsymmetricPads(PatternRewriter &rewriter, Location loc, Value input,
+                          SpatialParams &params,
                           SmallVectorImpl<int64_t> &padding, Value padValue) {
   if (params.padBegin == params.padEnd) {
     padding.assign(params.padBegin);
@@ -153,25 +153,25 @@ LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
         createConstantInt(rewriter, loc, group));
   };
   if (rank == 4) {
-    rewriter.replaceOp(binder.getOp(),
-                       finish(x, w, resultType, params.strides, padding,
-                              params.dilations)
-                           .getResult());
+    rewriter.replaceOp(binder.getOp(), finish(x, w, resultType, params.strides,
+                                              padding, params.dilations)
+                                           .getResult());
     return success();
   }
   // 1-D: [N, C, L] -> [N, C, 1, L].
   auto unsqueeze = [&](Value value) -> Value {
-    SmallVector<int64_t> sizes(cast<ValueTensorType>(value.getType()).getSizes());
+    SmallVector<int64_t> sizes(
+        cast<ValueTensorType>(value.getType()).getSizes());
     sizes.insert(sizes.begin() + 2, 1);
-    return AtenUnsqueezeOp::create(rewriter, loc, withSizes(value, sizes), value,
-                                   createConstantInt(rewriter, loc, 2));
+    return AtenUnsqueezeOp::create(rewriter, loc, withSizes(value, sizes),
+                                   value, createConstantInt(rewriter, loc, 2));
   };
   SmallVector<int64_t> resultSizes(resultType.getSizes());
   resultSizes.insert(resultSizes.begin() + 2, 1);
-  Value conv2d = finish(unsqueeze(x), unsqueeze(w),
-                        withSizes(binder.getOp()->getResult(0), resultSizes),
-                        {1, params.strides[0]}, {0, padding[0]},
-                        {1, params.dilations[0]});
+  Value conv2d =
+      finish(unsqueeze(x), unsqueeze(w),
+             withSizes(binder.getOp()->getResult(0), resultSizes),
+             {1, params.strides[0]}, {0, padding[0]}, {1, params.dilations[0]});
   rewriter.replaceOpWithNewOp<AtenSqueezeDimOp>(
       binder.getOp(), resultType, conv2d, createConstantInt(rewriter, loc, 2));
   return success();
@@ -217,8 +217,7 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
       failed(binder.getInts("output_shape", outputShape)) ||
       failed(binder.getString("auto_pad", autoPad, "NOTSET")))
     return binder.fail(rewriter, "malformed attributes");
-  if (group < 1 || in[1] % group || ws[0] != in[1] ||
-      out[1] != ws[1] * group)
+  if (group < 1 || in[1] % group || ws[0] != in[1] || out[1] != ws[1] * group)
     return binder.fail(rewriter, "the channels of X, W and Y do not match "
                                  "group");
   if (ArrayRef<int64_t>(kernel) != ws.drop_front(2) ||
@@ -238,8 +237,8 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
       int64_t target =
           outputShape.empty() ? in[2 + i] * strides[i] : outputShape[i];
-      int64_t total = strides[i] * (in[2 + i] - 1) + outputPadding[i] +
-                      extent - target;
+      int64_t total =
+          strides[i] * (in[2 + i] - 1) + outputPadding[i] + extent - target;
       padBegin.push_back(autoPad == "SAME_UPPER" ? total / 2
                                                  : total - total / 2);
     } else if (autoPad == "NOTSET" || autoPad == "VALID") {
@@ -272,8 +271,8 @@ LogicalResult lowerConvTranspose(const OpBinder &binder,
       padList.append({0, strides[i] - 1, 0, 0});
     Value view = createView(rewriter, loc, x, split, type(split));
     Value padded = AtenConstantPadNdOp::create(
-        rewriter, loc, type(spread), view, createIntList(rewriter, loc, padList),
-        zero);
+        rewriter, loc, type(spread), view,
+        createIntList(rewriter, loc, padList), zero);
     x = createView(rewriter, loc, padded, grid, type(grid));
   }
   // The input length each spatial dim needs, and the pads (negative:
@@ -362,8 +361,8 @@ void liftPoolTo2d(PatternRewriter &rewriter, Location loc, Value &x,
   x = createView(rewriter, loc, x, unit, withSizes(x, unit));
   SmallVector<int64_t> outSizes(resultType.getSizes());
   outSizes.insert(outSizes.begin() + 2, 1);
-  resultType = getTensorType(rewriter.getContext(), outSizes,
-                             resultType.getDtype());
+  resultType =
+      getTensorType(rewriter.getContext(), outSizes, resultType.getDtype());
 }
 
 /// The smallest value of `dtype` (-inf for floats): what max pooling pads
@@ -395,8 +394,8 @@ Value createFull(PatternRewriter &rewriter, Location loc,
 /// the input after the explicit pads `padBegin` before and some after);
 /// ONNX over the whole unpadded input [N, C, `inSizes`...], the spatial
 /// dims row-major, or column-major with storage_order=1.
-Value convertPoolIndices(PatternRewriter &rewriter, Location loc,
-                         Value indices, ArrayRef<int64_t> pooledSizes,
+Value convertPoolIndices(PatternRewriter &rewriter, Location loc, Value indices,
+                         ArrayRef<int64_t> pooledSizes,
                          ArrayRef<int64_t> padBegin, ArrayRef<int64_t> inSizes,
                          bool columnMajor) {
   MLIRContext *context = rewriter.getContext();
@@ -424,8 +423,8 @@ Value convertPoolIndices(PatternRewriter &rewriter, Location loc,
         if (columnMajor ? j < d : j > d)
           weight *= inSizes[j];
       if (weight != 1)
-        coord = AtenMulScalarOp::create(rewriter, loc, type, coord,
-                                        cst(weight));
+        coord =
+            AtenMulScalarOp::create(rewriter, loc, type, coord, cst(weight));
       flat = flat ? AtenAddTensorOp::create(rewriter, loc, type, flat, coord,
                                             cst(1))
                         .getResult()
@@ -476,8 +475,8 @@ LogicalResult lowerMaxPool(const OpBinder &binder, PatternRewriter &rewriter) {
   Type dtype = inputType.getDtype();
   if (dtype.isInteger(1) || !getScalarTypeCode(dtype))
     return binder.fail(rewriter, "unsupported: MaxPool of this dtype");
-  bool indicesUsed = binder.getNumResults() > 1 &&
-                     !binder.getOp()->getResult(1).use_empty();
+  bool indicesUsed =
+      binder.getNumResults() > 1 && !binder.getOp()->getResult(1).use_empty();
   if ((rank == 3 || indicesUsed) &&
       (!inputType.areAllSizesKnown() || !resultType.areAllSizesKnown()))
     return binder.fail(rewriter, "unsupported: 1-D pooling or the Indices "
@@ -528,15 +527,15 @@ LogicalResult lowerMaxPool(const OpBinder &binder, PatternRewriter &rewriter) {
       SmallVector<int64_t> inSizes(inputType.getSizes().drop_front(2));
       if (rank == 3)
         inSizes.insert(inSizes.begin(), 1);
-      Value indices = convertPoolIndices(rewriter, loc, pool->getResult(1),
-                                         pooled, params.padBegin, inSizes,
-                                         storageOrder == 1);
+      Value indices =
+          convertPoolIndices(rewriter, loc, pool->getResult(1), pooled,
+                             params.padBegin, inSizes, storageOrder == 1);
       auto onnxIndicesType = binder.getResultType(1);
       if (!onnxIndicesType)
         return binder.fail(rewriter, "Indices needs known sizes and dtype");
       if (rank == 3)
-        indices = createView(rewriter, loc, indices,
-                             onnxIndicesType.getSizes(), onnxIndicesType);
+        indices = createView(rewriter, loc, indices, onnxIndicesType.getSizes(),
+                             onnxIndicesType);
       replacements.push_back(indices);
     }
   }
@@ -554,8 +553,8 @@ static SmallVector<int64_t> getWindowHighPads(const SpatialParams &params,
   for (int64_t i = 0, e = in.size() - 2; i < e; ++i) {
     int64_t extent = (params.kernel[i] - 1) * params.dilations[i] + 1;
     int64_t needed = (out[2 + i] - 1) * params.strides[i] + extent;
-    padHigh.push_back(std::max(params.padEnd[i],
-                               needed - in[2 + i] - params.padBegin[i]));
+    padHigh.push_back(
+        std::max(params.padEnd[i], needed - in[2 + i] - params.padBegin[i]));
   }
   return padHigh;
 }
@@ -629,29 +628,28 @@ LogicalResult lowerDilatedAveragePool(const OpBinder &binder,
   }
   Value flat = createView(rewriter, loc, x, viewSizes,
                           getTensorType(context, flatSizes, dtype));
-  Value padded = createSpatialPad(rewriter, loc, flat, params.padBegin,
-                                  padHigh, zero);
+  Value padded =
+      createSpatialPad(rewriter, loc, flat, params.padBegin, padHigh, zero);
   SmallVector<int64_t> maskSizes{1, 1};
   maskSizes.append(in.begin() + 2, in.end());
   Value mask = createFull(rewriter, loc, maskSizes, dtype, 1.0);
   if (countIncludePad) {
-    mask = createSpatialPad(rewriter, loc, mask, params.padBegin,
-                            params.padEnd,
+    mask = createSpatialPad(rewriter, loc, mask, params.padBegin, params.padEnd,
                             createConstantFloat(rewriter, loc, 1.0));
     mask = createSpatialPad(rewriter, loc, mask, noPads, extra, zero);
   } else {
-    mask = createSpatialPad(rewriter, loc, mask, params.padBegin, padHigh,
-                            zero);
+    mask =
+        createSpatialPad(rewriter, loc, mask, params.padBegin, padHigh, zero);
   }
   ArrayRef<int64_t> outSpatial = out.drop_front(2);
   Value ones = createWindowKernel(rewriter, loc, params, dtype);
   Value sum = createWindowSum(rewriter, loc, padded, ones, params, outSpatial);
   Value count = createWindowSum(rewriter, loc, mask, ones, params, outSpatial);
-  Value mean = AtenDivTensorOp::create(rewriter, loc, sum.getType(), sum,
-                                       count);
-  rewriter.replaceOp(binder.getOp(),
-                     createView(rewriter, loc, mean, resultType.getSizes(),
-                                resultType));
+  Value mean =
+      AtenDivTensorOp::create(rewriter, loc, sum.getType(), sum, count);
+  rewriter.replaceOp(
+      binder.getOp(),
+      createView(rewriter, loc, mean, resultType.getSizes(), resultType));
   return success();
 }
 
@@ -723,8 +721,8 @@ LogicalResult lowerAveragePool(const OpBinder &binder,
                       resultType.getSizes().end());
     Value ones =
         createFull(rewriter, loc, maskSizes, inputType.getDtype(), 1.0);
-    Value mask = applyAsymmetricPads(rewriter, loc, ones, params, padding,
-                                     zero);
+    Value mask =
+        applyAsymmetricPads(rewriter, loc, ones, params, padding, zero);
     Value mean = avgPool(padded, resultType, true);
     Value count = avgPool(
         mask,
@@ -744,8 +742,7 @@ LogicalResult lowerAveragePool(const OpBinder &binder,
 static LogicalResult lowerWindowLpPool(const OpBinder &binder,
                                        PatternRewriter &rewriter, Value x,
                                        ValueTensorType resultType,
-                                       const SpatialParams &params,
-                                       int64_t p) {
+                                       const SpatialParams &params, int64_t p) {
   auto inputType = cast<ValueTensorType>(x.getType());
   ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
   for (int64_t i = 2, e = in.size(); i < e; ++i)
@@ -829,22 +826,22 @@ LogicalResult lowerLpPool(const OpBinder &binder, PatternRewriter &rewriter) {
   if (rank == 3)
     outSizes.insert(outSizes.begin() + 2, 1);
   auto outType = withSizes(x, outSizes);
-  Value mean = AtenAvgPool2dOp::create(
-      rewriter, loc, outType, powered,
-      createIntList(rewriter, loc, params.kernel),
-      createIntList(rewriter, loc, params.strides),
-      createIntList(rewriter, loc, padding),
-      createConstantBool(rewriter, loc, ceilMode),
-      createConstantBool(rewriter, loc, true),
-      createConstantNone(rewriter, loc));
+  Value mean =
+      AtenAvgPool2dOp::create(rewriter, loc, outType, powered,
+                              createIntList(rewriter, loc, params.kernel),
+                              createIntList(rewriter, loc, params.strides),
+                              createIntList(rewriter, loc, padding),
+                              createConstantBool(rewriter, loc, ceilMode),
+                              createConstantBool(rewriter, loc, true),
+                              createConstantNone(rewriter, loc));
   int64_t window = params.kernel[0] * params.kernel[1];
   Value sum = AtenMulScalarOp::create(rewriter, loc, outType, mean,
                                       createConstantInt(rewriter, loc, window));
   Value result = AtenPowTensorScalarOp::create(
       rewriter, loc, outType, sum, createConstantFloat(rewriter, loc, 1.0 / p));
   if (rank == 3)
-    result = createView(rewriter, loc, result, resultType.getSizes(),
-                        resultType);
+    result =
+        createView(rewriter, loc, result, resultType.getSizes(), resultType);
   rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
@@ -869,9 +866,9 @@ LogicalResult lowerGlobalPool(const OpBinder &binder,
     rewriter.replaceOpWithNewOp<AtenAmaxOp>(binder.getOp(), resultType, x,
                                             dimList, keepdim);
   else
-    rewriter.replaceOpWithNewOp<AtenMeanDimOp>(binder.getOp(), resultType, x,
-                                               dimList, keepdim,
-                                               createConstantNone(rewriter, loc));
+    rewriter.replaceOpWithNewOp<AtenMeanDimOp>(
+        binder.getOp(), resultType, x, dimList, keepdim,
+        createConstantNone(rewriter, loc));
   return success();
 }
 
@@ -911,18 +908,18 @@ LogicalResult lowerTrainingBatchNorm(const OpBinder &binder,
   Value f = createConstantBool(rewriter, loc, false);
   Value mean = AtenMeanDimOp::create(rewriter, loc, statType, x, dimList, f,
                                      createConstantNone(rewriter, loc));
-  Value variance = AtenVarCorrectionOp::create(
-      rewriter, loc, statType, x, dimList, createConstantInt(rewriter, loc, 0),
-      f);
+  Value variance =
+      AtenVarCorrectionOp::create(rewriter, loc, statType, x, dimList,
+                                  createConstantInt(rewriter, loc, 0), f);
   Value y = AtenBatchNormOp::create(
-      rewriter, loc, resultType, x, operands[1], operands[2], mean, variance,
-      f, createConstantFloat(rewriter, loc, momentum),
+      rewriter, loc, resultType, x, operands[1], operands[2], mean, variance, f,
+      createConstantFloat(rewriter, loc, momentum),
       createConstantFloat(rewriter, loc, epsilon), f);
   auto update = [&](Value running, Value batch) -> Value {
     auto type = cast<ValueTensorType>(running.getType());
-    Value kept = AtenMulScalarOp::create(
-        rewriter, loc, type, running,
-        createConstantFloat(rewriter, loc, momentum));
+    Value kept =
+        AtenMulScalarOp::create(rewriter, loc, type, running,
+                                createConstantFloat(rewriter, loc, momentum));
     return AtenAddTensorOp::create(
         rewriter, loc, type, kept,
         createToDtype(rewriter, loc, batch, type.getDtype()),
@@ -960,7 +957,8 @@ LogicalResult lowerBatchNorm(const OpBinder &binder,
                                   momentum, epsilon);
   for (OpResult result : binder.getOp()->getResults().drop_front())
     if (!result.use_empty())
-      return binder.fail(rewriter, "unsupported: the running statistics outputs");
+      return binder.fail(rewriter,
+                         "unsupported: the running statistics outputs");
   Location loc = binder.getLoc();
   Value f = createConstantBool(rewriter, loc, false);
   Value result = AtenBatchNormOp::create(
@@ -1089,14 +1087,15 @@ LogicalResult lowerLrn(const OpBinder &binder, PatternRewriter &rewriter) {
                     .getResult()
               : window;
   }
-  Value scaled = AtenMulScalarOp::create(
-      rewriter, loc, inputType, sum,
-      createConstantFloat(rewriter, loc, alpha / size));
-  Value shifted = AtenAddScalarOp::create(
-      rewriter, loc, inputType, scaled, createConstantFloat(rewriter, loc, bias),
-      one);
-  Value denominator = AtenPowTensorScalarOp::create(
-      rewriter, loc, inputType, shifted, createConstantFloat(rewriter, loc, beta));
+  Value scaled =
+      AtenMulScalarOp::create(rewriter, loc, inputType, sum,
+                              createConstantFloat(rewriter, loc, alpha / size));
+  Value shifted =
+      AtenAddScalarOp::create(rewriter, loc, inputType, scaled,
+                              createConstantFloat(rewriter, loc, bias), one);
+  Value denominator =
+      AtenPowTensorScalarOp::create(rewriter, loc, inputType, shifted,
+                                    createConstantFloat(rewriter, loc, beta));
   rewriter.replaceOpWithNewOp<AtenDivTensorOp>(binder.getOp(), resultType, x,
                                                denominator);
   return success();
@@ -1122,10 +1121,10 @@ LogicalResult lowerMatMul(const OpBinder &binder, PatternRewriter &rewriter) {
       rewriter, loc,
       ValueTensorType::get(rewriter.getContext(), resultType.getOptionalSizes(),
                            f32),
-      createToDtype(rewriter, loc, a, f32), createToDtype(rewriter, loc, b, f32));
-  rewriter.replaceOp(binder.getOp(),
-                     createToDtype(rewriter, loc, product,
-                                   resultType.getDtype()));
+      createToDtype(rewriter, loc, a, f32),
+      createToDtype(rewriter, loc, b, f32));
+  rewriter.replaceOp(binder.getOp(), createToDtype(rewriter, loc, product,
+                                                   resultType.getDtype()));
   return success();
 }
 
@@ -1197,12 +1196,12 @@ LogicalResult lowerCausalConvWithState(const OpBinder &binder,
   SmallVector<int64_t> outSizes{batch, channels, length};
   Value sum;
   for (int64_t j = 0; j < k; ++j) {
-    Value window = AtenSliceTensorOp::create(rewriter, loc, type(outSizes),
-                                             paddedWide, cst(2), cst(j),
-                                             cst(j + length), cst(1));
-    Value tap = AtenSliceTensorOp::create(rewriter, loc, type({1, channels, 1}),
-                                          taps, cst(2), cst(j), cst(j + 1),
-                                          cst(1));
+    Value window =
+        AtenSliceTensorOp::create(rewriter, loc, type(outSizes), paddedWide,
+                                  cst(2), cst(j), cst(j + length), cst(1));
+    Value tap =
+        AtenSliceTensorOp::create(rewriter, loc, type({1, channels, 1}), taps,
+                                  cst(2), cst(j), cst(j + 1), cst(1));
     Value product =
         AtenMulTensorOp::create(rewriter, loc, type(outSizes), window, tap);
     sum = sum ? AtenAddTensorOp::create(rewriter, loc, type(outSizes), sum,
@@ -1214,18 +1213,17 @@ LogicalResult lowerCausalConvWithState(const OpBinder &binder,
     auto biasType = getKnownTensorType(bias);
     if (!biasType || biasType != getTensorType(context, {channels}, dtype))
       return binder.fail(rewriter, "bias must be [C] of the input's dtype");
-    sum = AtenAddTensorOp::create(
-        rewriter, loc, type(outSizes), sum,
-        createView(rewriter, loc, wide(bias), {1, channels, 1},
-                   type({1, channels, 1})),
-        cst(1));
+    sum = AtenAddTensorOp::create(rewriter, loc, type(outSizes), sum,
+                                  createView(rewriter, loc, wide(bias),
+                                             {1, channels, 1},
+                                             type({1, channels, 1})),
+                                  cst(1));
   }
   // The conv result is rounded to the input dtype, the SiLU of that
   // computed wide again.
   sum = createToDtype(rewriter, loc, sum, dtype);
   if (activation != "none") {
-    Value silu =
-        AtenSiluOp::create(rewriter, loc, type(outSizes), wide(sum));
+    Value silu = AtenSiluOp::create(rewriter, loc, type(outSizes), wide(sum));
     sum = createToDtype(rewriter, loc, silu, dtype);
   }
   Operation *op = binder.getOp();
@@ -1233,8 +1231,7 @@ LogicalResult lowerCausalConvWithState(const OpBinder &binder,
   if (op->getNumResults() > 1)
     results.push_back(AtenSliceTensorOp::create(
         rewriter, loc, getTensorType(context, {batch, channels, k - 1}, dtype),
-        padded, cst(2),
-        cst(length), cst(length + k - 1), cst(1)));
+        padded, cst(2), cst(length), cst(length + k - 1), cst(1)));
   replaceOpWithCastResults(rewriter, op, results);
   return success();
 }

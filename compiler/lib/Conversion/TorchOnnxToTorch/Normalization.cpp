@@ -151,16 +151,17 @@ LogicalResult lowerRmsNorm(const OpBinder &binder, PatternRewriter &rewriter) {
   auto statType = getTensorType(context, statSizes, dtype);
   Value one = createConstantInt(rewriter, loc, 1);
   Value input = createToDtype(rewriter, loc, x, dtype);
-  Value squares = AtenMulTensorOp::create(rewriter, loc, computeType, input,
-                                          input);
+  Value squares =
+      AtenMulTensorOp::create(rewriter, loc, computeType, input, input);
   Value meanSquare = AtenMeanDimOp::create(
       rewriter, loc, statType, squares, createIntList(rewriter, loc, dims),
-      createConstantBool(rewriter, loc, true), createConstantNone(rewriter, loc));
+      createConstantBool(rewriter, loc, true),
+      createConstantNone(rewriter, loc));
   Value inverseRms = AtenRsqrtOp::create(
       rewriter, loc, statType,
-      AtenAddScalarOp::create(rewriter, loc, statType, meanSquare,
-                              createConstantFloat(rewriter, loc, params.epsilon),
-                              one));
+      AtenAddScalarOp::create(
+          rewriter, loc, statType, meanSquare,
+          createConstantFloat(rewriter, loc, params.epsilon), one));
   Value normalized =
       AtenMulTensorOp::create(rewriter, loc, computeType, input, inverseRms);
   Value y = AtenMulTensorOp::create(rewriter, loc, computeType, normalized,
@@ -178,7 +179,8 @@ LogicalResult lowerLpNorm(const OpBinder &binder, PatternRewriter &rewriter) {
   int64_t axis, p;
   if (!inputType || !resultType || failed(binder.getInt("axis", axis, -1)) ||
       failed(binder.getInt("p", p, 2)))
-    return binder.fail(rewriter, "needs known sizes, dtypes and int attributes");
+    return binder.fail(rewriter,
+                       "needs known sizes, dtypes and int attributes");
   if (!isa<mlir::FloatType>(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: a non-float input");
   if (p != 1 && p != 2)
@@ -189,14 +191,14 @@ LogicalResult lowerLpNorm(const OpBinder &binder, PatternRewriter &rewriter) {
   SmallVector<int64_t> normSizes(inputType.getSizes());
   normSizes[axis] = 1;
   auto normType = withSizes(x, normSizes);
-  Value magnitude = p == 1 ? AtenAbsOp::create(rewriter, loc, inputType, x)
-                                 .getResult()
-                           : AtenMulTensorOp::create(rewriter, loc, inputType,
-                                                     x, x)
-                                 .getResult();
+  Value magnitude =
+      p == 1
+          ? AtenAbsOp::create(rewriter, loc, inputType, x).getResult()
+          : AtenMulTensorOp::create(rewriter, loc, inputType, x, x).getResult();
   Value norm = AtenSumDimIntListOp::create(
       rewriter, loc, normType, magnitude, createIntList(rewriter, loc, {axis}),
-      createConstantBool(rewriter, loc, true), createConstantNone(rewriter, loc));
+      createConstantBool(rewriter, loc, true),
+      createConstantNone(rewriter, loc));
   if (p == 2)
     norm = AtenSqrtOp::create(rewriter, loc, normType, norm);
   Value isZero = AtenEqScalarOp::create(
@@ -240,10 +242,10 @@ LogicalResult lowerInstanceNorm(const OpBinder &binder,
   Value t = createConstantBool(rewriter, loc, true);
   Value none = createConstantNone(rewriter, loc);
   Value one = createConstantInt(rewriter, loc, 1);
-  Value mean = AtenMeanDimOp::create(rewriter, loc, statType, x, dimList, t,
-                                     none);
-  Value centered = AtenSubTensorOp::create(rewriter, loc, inputType, x, mean,
-                                           one);
+  Value mean =
+      AtenMeanDimOp::create(rewriter, loc, statType, x, dimList, t, none);
+  Value centered =
+      AtenSubTensorOp::create(rewriter, loc, inputType, x, mean, one);
   Value variance = AtenMeanDimOp::create(
       rewriter, loc, statType,
       AtenMulTensorOp::create(rewriter, loc, inputType, centered, centered),
@@ -251,7 +253,8 @@ LogicalResult lowerInstanceNorm(const OpBinder &binder,
   Value inverseStd = AtenRsqrtOp::create(
       rewriter, loc, statType,
       AtenAddScalarOp::create(rewriter, loc, statType, variance,
-                              createConstantFloat(rewriter, loc, epsilon), one));
+                              createConstantFloat(rewriter, loc, epsilon),
+                              one));
   Value normalized =
       AtenMulTensorOp::create(rewriter, loc, inputType, centered, inverseStd);
   auto perChannel = [&](Value value) {
@@ -260,8 +263,8 @@ LogicalResult lowerInstanceNorm(const OpBinder &binder,
   };
   Value scaled = AtenMulTensorOp::create(rewriter, loc, inputType, normalized,
                                          perChannel(scale));
-  rewriter.replaceOpWithNewOp<AtenAddTensorOp>(
-      binder.getOp(), resultType, scaled, perChannel(bias), one);
+  rewriter.replaceOpWithNewOp<AtenAddTensorOp>(binder.getOp(), resultType,
+                                               scaled, perChannel(bias), one);
   return success();
 }
 
@@ -311,9 +314,8 @@ LogicalResult lowerGroupNorm(const OpBinder &binder,
 
   Location loc = binder.getLoc();
   MLIRContext *context = rewriter.getContext();
-  Type compute = dtype.getIntOrFloatBitWidth() < 32
-                     ? Float32Type::get(context)
-                     : dtype;
+  Type compute =
+      dtype.getIntOrFloatBitWidth() < 32 ? Float32Type::get(context) : dtype;
   auto type = [&](ArrayRef<int64_t> shape) {
     return getTensorType(context, shape, compute);
   };
@@ -336,7 +338,8 @@ LogicalResult lowerGroupNorm(const OpBinder &binder,
   Value inverseStd = AtenRsqrtOp::create(
       rewriter, loc, type({n, groups, 1}),
       AtenAddScalarOp::create(rewriter, loc, type({n, groups, 1}), variance,
-                              createConstantFloat(rewriter, loc, epsilon), one));
+                              createConstantFloat(rewriter, loc, epsilon),
+                              one));
   Value normalized = AtenMulTensorOp::create(
       rewriter, loc, type({n, groups, perGroup}), centered, inverseStd);
   // Apply scale and bias as [C, 1, ...] against [N, C, ...] (or per group
@@ -352,8 +355,9 @@ LogicalResult lowerGroupNorm(const OpBinder &binder,
     target = {n, groups, perGroup};
   }
   auto affine = [&](Value value) {
-    return createView(rewriter, loc, createToDtype(rewriter, loc, value, compute),
-                      affineShape, type(affineShape));
+    return createView(rewriter, loc,
+                      createToDtype(rewriter, loc, value, compute), affineShape,
+                      type(affineShape));
   };
   Value scaled = AtenMulTensorOp::create(rewriter, loc, type(target),
                                          normalized, affine(scale));
@@ -361,7 +365,8 @@ LogicalResult lowerGroupNorm(const OpBinder &binder,
                                           affine(bias), one);
   if (!perChannel)
     shifted = createView(rewriter, loc, shifted, sizes, type(sizes));
-  rewriter.replaceOp(binder.getOp(), castTo(rewriter, loc, shifted, resultType));
+  rewriter.replaceOp(binder.getOp(),
+                     castTo(rewriter, loc, shifted, resultType));
   return success();
 }
 
@@ -399,7 +404,8 @@ LogicalResult lowerMeanVarianceNorm(const OpBinder &binder,
       rewriter, loc, statType, meanOfSquares,
       AtenMulTensorOp::create(rewriter, loc, statType, mean, mean), one);
   Value std = AtenAddScalarOp::create(
-      rewriter, loc, statType, AtenSqrtOp::create(rewriter, loc, statType, variance),
+      rewriter, loc, statType,
+      AtenSqrtOp::create(rewriter, loc, statType, variance),
       createConstantFloat(rewriter, loc, 1e-9), one);
   Value centered =
       AtenSubTensorOp::create(rewriter, loc, inputType, x, mean, one);

@@ -102,7 +102,7 @@ struct RecurrentAttrs {
   int64_t hiddenSize = 0;
   int64_t numDirections = 1;
   bool reverseOnly = false;
-  bool batchFirst = false;       // layout = 1
+  bool batchFirst = false;        // layout = 1
   bool linearBeforeReset = false; // GRU
   std::optional<double> clip;
   /// numDirections * (activations per direction), forward first.
@@ -175,8 +175,8 @@ LogicalResult readRecurrentAttrs(const OpBinder &binder,
     for (Attribute element : array) {
       auto name = dyn_cast<StringAttr>(element);
       if (!name)
-        return binder.fail(
-            rewriter, "attribute 'activations' must be a list of strings");
+        return binder.fail(rewriter,
+                           "attribute 'activations' must be a list of strings");
       names.push_back(name.getValue().str());
     }
     if (names.size() == perDirection && attrs.numDirections == 2)
@@ -185,8 +185,8 @@ LogicalResult readRecurrentAttrs(const OpBinder &binder,
       return binder.fail(rewriter,
                          "attribute 'activations' lists " +
                              Twine(names.size()) + " functions; expected " +
-                             Twine(perDirection * attrs.numDirections) +
-                             " (" + Twine(perDirection) + " per direction)");
+                             Twine(perDirection * attrs.numDirections) + " (" +
+                             Twine(perDirection) + " per direction)");
   } else {
     for (int64_t d = 0; d < attrs.numDirections; ++d)
       for (StringRef name : defaults)
@@ -204,9 +204,9 @@ LogicalResult readRecurrentAttrs(const OpBinder &binder,
   size_t nextAlpha = 0, nextBeta = 0;
   for (const std::string &name : names) {
     std::string lower = StringRef(name).lower();
-    const ActivationSpec *spec = llvm::find_if(
-        kActivationSpecs,
-        [&](const ActivationSpec &s) { return s.name == lower; });
+    const ActivationSpec *spec =
+        llvm::find_if(kActivationSpecs,
+                      [&](const ActivationSpec &s) { return s.name == lower; });
     if (spec == std::end(kActivationSpecs))
       return binder.fail(rewriter,
                          "unsupported activation '" + name +
@@ -326,8 +326,8 @@ public:
   /// `clipInput`.
   Value activate(const Activation &activation, Value x, bool clipInput = true) {
     if (clip && clipInput)
-      x = AtenClampOp::create(rewriter, loc, x.getType(), x,
-                              constFloat(-*clip), constFloat(*clip));
+      x = AtenClampOp::create(rewriter, loc, x.getType(), x, constFloat(-*clip),
+                              constFloat(*clip));
     Type t = x.getType();
     switch (activation.kind) {
     case Activation::Sigmoid:
@@ -351,8 +351,8 @@ public:
     case Activation::Softsign: {
       // x / (1 + |x|)
       Value magnitude = AtenAbsOp::create(rewriter, loc, t, x);
-      Value denominator = AtenAddScalarOp::create(
-          rewriter, loc, t, magnitude, constFloat(1.0), constInt(1));
+      Value denominator = AtenAddScalarOp::create(rewriter, loc, t, magnitude,
+                                                  constFloat(1.0), constInt(1));
       return AtenDivTensorOp::create(rewriter, loc, t, x, denominator);
     }
     }
@@ -380,12 +380,12 @@ bool hasType(Value value, ArrayRef<int64_t> sizes, Type dtype) {
 
 /// The inputs of one direction, and what the steps carry.
 struct DirectionState {
-  Value xw;             // [S, B, G*H]: X @ W^T plus the foldable biases
-  Value rT;             // [H, G*H]
-  Value rTzr, rTh;      // GRU (linear_before_reset = 0): [H, 2H], [H, H]
-  Value rb;             // [G*H] or null: the recurrence bias not in `xw`
-  Value pi, po, pf;     // LSTM peepholes, [H] each, or null
-  Value h, c;           // [B, H]: the state
+  Value xw;         // [S, B, G*H]: X @ W^T plus the foldable biases
+  Value rT;         // [H, G*H]
+  Value rTzr, rTh;  // GRU (linear_before_reset = 0): [H, 2H], [H, H]
+  Value rb;         // [G*H] or null: the recurrence bias not in `xw`
+  Value pi, po, pf; // LSTM peepholes, [H] each, or null
+  Value h, c;       // [B, H]: the state
   ArrayRef<Activation> activations;
 };
 
@@ -428,10 +428,8 @@ Value buildCellStep(RecurrentBuilder &b, CellKind kind, bool linearBeforeReset,
     }
     Value z = b.activate(act[0], b.gate(zr, 0, hidden));
     Value r = b.activate(act[0], b.gate(zr, 1, hidden));
-    Value preH =
-        linearBeforeReset
-            ? b.add(gxh, b.mul(r, recurrentH))
-            : b.add(gxh, b.matmul(b.mul(r, s.h), s.rTh));
+    Value preH = linearBeforeReset ? b.add(gxh, b.mul(r, recurrentH))
+                                   : b.add(gxh, b.matmul(b.mul(r, s.h), s.rTh));
     Value candidate = b.activate(act[1], preH);
     return b.add(b.mul(b.oneMinus(z), candidate), b.mul(z, s.h));
   }
@@ -480,12 +478,12 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
   int64_t gh = numGates * hidden;
   if (!w || !hasType(w, {dirs, gh, inputSize}, dtype) ||
       !hasType(r, {dirs, gh, hidden}, dtype))
-    return binder.fail(rewriter,
-                       "W must be [" + Twine(dirs) + ", " + Twine(gh) + ", " +
-                           Twine(inputSize) + "] and R [" + Twine(dirs) +
-                           ", " + Twine(gh) + ", " + Twine(hidden) +
-                           "] of X's dtype (num_directions, gates * "
-                           "hidden_size, ...)");
+    return binder.fail(rewriter, "W must be [" + Twine(dirs) + ", " +
+                                     Twine(gh) + ", " + Twine(inputSize) +
+                                     "] and R [" + Twine(dirs) + ", " +
+                                     Twine(gh) + ", " + Twine(hidden) +
+                                     "] of X's dtype (num_directions, gates * "
+                                     "hidden_size, ...)");
   if (bias && !hasType(bias, {dirs, 2 * gh}, dtype))
     return binder.fail(rewriter, "B must be [" + Twine(dirs) + ", " +
                                      Twine(2 * gh) + "] of X's dtype");
@@ -521,8 +519,8 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
   for (unsigned i = 0, e = binder.getNumResults(); i < e; ++i) {
     auto resultType = binder.getAnyResultType(i);
     ArrayRef<int64_t> want = i == 0 ? ArrayRef<int64_t>(ySizes) : stateSizes;
-    if (!resultType || (resultType.hasDtype() &&
-                        resultType.getDtype() != dtype))
+    if (!resultType ||
+        (resultType.hasDtype() && resultType.getDtype() != dtype))
       return binder.fail(rewriter, "result " + Twine(i) +
                                        " must be a tensor of X's dtype");
     if (resultType.hasSizes() &&
@@ -551,19 +549,18 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
   SmallVector<Value> masks(seqLength);
   auto stepMask = [&](int64_t t) {
     if (!masks[t])
-      masks[t] = b.unsqueeze(
-          AtenGtScalarOp::create(rewriter, loc,
-                                 b.type({batch}, rewriter.getI1Type()),
-                                 seqLens, b.constInt(t)),
-          1);
+      masks[t] =
+          b.unsqueeze(AtenGtScalarOp::create(
+                          rewriter, loc, b.type({batch}, rewriter.getI1Type()),
+                          seqLens, b.constInt(t)),
+                      1);
     return masks[t];
   };
   Value zero = createScalarLiteral(rewriter, loc, dtype, 0.0);
   size_t perDirection = attrs.activations.size() / dirs;
   // GRU with linear_before_reset adds Rbh inside r . (...): that bias stays
   // in the step; every other recurrence bias is folded into XW.
-  bool foldRecurrentBias =
-      !(kind == CellKind::Gru && attrs.linearBeforeReset);
+  bool foldRecurrentBias = !(kind == CellKind::Gru && attrs.linearBeforeReset);
 
   SmallVector<Value> ys, hs, cs;
   for (int64_t d = 0; d < dirs; ++d) {
@@ -620,8 +617,8 @@ LogicalResult lowerRecurrent(const OpBinder &binder,
     cs.push_back(s.c);
   }
 
-  Value y = b.stack(ys, 1);   // [S, D, B, H]
-  Value yh = b.stack(hs, 0);  // [D, B, H]
+  Value y = b.stack(ys, 1);  // [S, D, B, H]
+  Value yh = b.stack(hs, 0); // [D, B, H]
   Value yc = isLstm ? b.stack(cs, 0) : Value();
   if (attrs.batchFirst) {
     y = createPermute(rewriter, loc, y, {2, 0, 1, 3});

@@ -64,9 +64,9 @@ bool reducesTo(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
 /// The sets of `n` dims of `inputType` whose reduction gives the static
 /// `resultType`, one per distinct result: sets that differ only in dims of
 /// size 1 reduce to the same values.
-SmallVector<SmallVector<int64_t>>
-getCandidateAxes(ValueTensorType inputType, ValueTensorType resultType,
-                 int64_t n, bool keepdims) {
+SmallVector<SmallVector<int64_t>> getCandidateAxes(ValueTensorType inputType,
+                                                   ValueTensorType resultType,
+                                                   int64_t n, bool keepdims) {
   SmallVector<SmallVector<int64_t>> candidates;
   ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
   int64_t rank = in.size();
@@ -180,14 +180,14 @@ Value buildReduce(PatternRewriter &rewriter, Location loc, Value x,
   auto sum = [&](Value value, ValueTensorType type, bool keep) -> Value {
     if (noop)
       return value;
-    return AtenSumDimIntListOp::create(rewriter, loc, type, value,
-                                       createIntList(rewriter, loc, axes),
-                                       createConstantBool(rewriter, loc, keep),
-                                       none);
+    return AtenSumDimIntListOp::create(
+        rewriter, loc, type, value, createIntList(rewriter, loc, axes),
+        createConstantBool(rewriter, loc, keep), none);
   };
   auto finish = [&](Value result) {
     if (result.getType() != resultType)
-      result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+      result =
+          TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
     return result;
   };
   // Types of x's sizes (for a noop) or the result's, in x's dtype.
@@ -200,9 +200,8 @@ Value buildReduce(PatternRewriter &rewriter, Location loc, Value x,
   case ReduceKind::SumSquare:
     return finish(sum(square(x), reducedType, keepdims));
   case ReduceKind::L1:
-    return finish(
-        sum(AtenAbsOp::create(rewriter, loc, inputType, x), reducedType,
-            keepdims));
+    return finish(sum(AtenAbsOp::create(rewriter, loc, inputType, x),
+                      reducedType, keepdims));
   case ReduceKind::L2:
     return finish(AtenSqrtOp::create(rewriter, loc, reducedType,
                                      sum(square(x), reducedType, keepdims)));
@@ -211,8 +210,9 @@ Value buildReduce(PatternRewriter &rewriter, Location loc, Value x,
                                     sum(x, reducedType, keepdims)));
   case ReduceKind::LogSumExp: {
     if (noop)
-      return finish(AtenLogOp::create(
-          rewriter, loc, inputType, AtenExpOp::create(rewriter, loc, inputType, x)));
+      return finish(
+          AtenLogOp::create(rewriter, loc, inputType,
+                            AtenExpOp::create(rewriter, loc, inputType, x)));
     // log(sum(exp(x - m))) + m with m = amax(x), for stability.
     SmallVector<int64_t> keptSizes(inputType.getSizes());
     for (int64_t axis : axes)
@@ -220,16 +220,16 @@ Value buildReduce(PatternRewriter &rewriter, Location loc, Value x,
     auto keptType = withSizes(x, keptSizes);
     Value t = createConstantBool(rewriter, loc, true);
     Value max = AtenAmaxOp::create(rewriter, loc, keptType, x, dims, t);
-    Value shifted = AtenSubTensorOp::create(rewriter, loc, inputType, x, max,
-                                            one);
+    Value shifted =
+        AtenSubTensorOp::create(rewriter, loc, inputType, x, max, one);
     Value sumExp = sum(AtenExpOp::create(rewriter, loc, inputType, shifted),
                        keptType, /*keep=*/true);
     Value result = AtenAddTensorOp::create(
         rewriter, loc, keptType,
         AtenLogOp::create(rewriter, loc, keptType, sumExp), max, one);
     if (!keepdims)
-      result = createView(rewriter, loc, result, resultType.getSizes(),
-                          resultType);
+      result =
+          createView(rewriter, loc, result, resultType.getSizes(), resultType);
     return finish(result);
   }
   default:
@@ -272,16 +272,16 @@ Value matchesAxes(PatternRewriter &rewriter, Location loc, Value axes,
                   ArrayRef<int64_t> candidate) {
   MLIRContext *context = rewriter.getContext();
   auto axesType = cast<ValueTensorType>(axes.getType());
-  auto boolType = getTensorType(context, axesType.getSizes(),
-                                rewriter.getI1Type());
+  auto boolType =
+      getTensorType(context, axesType.getSizes(), rewriter.getI1Type());
   Value listed;
   for (int64_t d : candidate) {
     Value equal = AtenEqScalarOp::create(rewriter, loc, boolType, axes,
                                          createConstantInt(rewriter, loc, d));
-    listed = listed ? AtenLogicalOrOp::create(rewriter, loc, boolType, listed,
-                                              equal)
-                          .getResult()
-                    : equal;
+    listed =
+        listed ? AtenLogicalOrOp::create(rewriter, loc, boolType, listed, equal)
+                     .getResult()
+               : equal;
   }
   Type si64 = getSi64Type(context);
   Value count = AtenSumOp::create(
@@ -328,13 +328,12 @@ LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
   Value result = reduce(candidates.back());
   if (reduceAxes.runtimeAxes) {
     // where(axes == A_i, reduce(A_i), ...) over the candidates.
-    Value axes = wrapNegativeIndices(
-        rewriter, loc,
-        createToDtype(rewriter, loc, reduceAxes.runtimeAxes,
-                      getSi64Type(rewriter.getContext())),
-        inputType.getSizes().size());
-    for (ArrayRef<int64_t> candidate :
-         llvm::reverse(candidates.drop_back())) {
+    Value axes =
+        wrapNegativeIndices(rewriter, loc,
+                            createToDtype(rewriter, loc, reduceAxes.runtimeAxes,
+                                          getSi64Type(rewriter.getContext())),
+                            inputType.getSizes().size());
+    for (ArrayRef<int64_t> candidate : llvm::reverse(candidates.drop_back())) {
       Value reduced = reduce(candidate);
       Value matches = matchesAxes(rewriter, loc, axes, candidate);
       result = AtenWhereSelfOp::create(rewriter, loc, resultType, matches,
@@ -385,7 +384,8 @@ LogicalResult lowerArgReduce(const OpBinder &binder,
       AtenIndexSelectOp::create(rewriter, loc, inputType, x, dim, indices);
   Value index = AtenOp::create(rewriter, loc, resultType, flipped, dim, keep);
   rewriter.replaceOpWithNewOp<AtenRsubScalarOp>(
-      binder.getOp(), resultType, index, createConstantInt(rewriter, loc, n - 1),
+      binder.getOp(), resultType, index,
+      createConstantInt(rewriter, loc, n - 1),
       createConstantInt(rewriter, loc, 1));
   return success();
 }
@@ -419,10 +419,11 @@ LogicalResult getScanAxes(const OpBinder &binder, PatternRewriter &rewriter,
   if (rank > 1) {
     Location loc = binder.getLoc();
     Value flat = createView(
-        rewriter, loc, createToDtype(rewriter, loc, value,
-                                     getSi64Type(rewriter.getContext())),
-        {}, getTensorType(rewriter.getContext(), {},
-                          getSi64Type(rewriter.getContext())));
+        rewriter, loc,
+        createToDtype(rewriter, loc, value, getSi64Type(rewriter.getContext())),
+        {},
+        getTensorType(rewriter.getContext(), {},
+                      getSi64Type(rewriter.getContext())));
     runtimeAxis = wrapNegativeIndices(rewriter, loc, flat, rank);
   }
   return success();
@@ -468,8 +469,9 @@ Value createBoolMatrix(PatternRewriter &rewriter, Location loc, int64_t n,
   return ValueTensorLiteralOp::create(
       rewriter, loc,
       getTensorType(rewriter.getContext(), {n, n}, rewriter.getI1Type()),
-      DenseElementsAttr::get(RankedTensorType::get({n, n}, rewriter.getI1Type()),
-                             ArrayRef<bool>(values)));
+      DenseElementsAttr::get(
+          RankedTensorType::get({n, n}, rewriter.getI1Type()),
+          ArrayRef<bool>(values)));
 }
 
 /// CumSum / CumProd(x, axis; exclusive, reverse): along the axis moved
@@ -587,11 +589,11 @@ LogicalResult lowerTopK(const OpBinder &binder, PatternRewriter &rewriter) {
       cast<ValueTensorType>(moved.getType()).getSizes());
   SmallVector<int64_t> rowSizes(movedSizes), columnSizes(movedSizes),
       squareSizes(movedSizes);
-  rowSizes.insert(rowSizes.end() - 1, 1);   // [..., 1, n]: j
-  columnSizes.push_back(1);                 // [..., n, 1]: i
-  squareSizes.push_back(n);                 // [..., n (i), n (j)]
-  Value xi = createView(rewriter, loc, moved, columnSizes,
-                        withSizes(x, columnSizes));
+  rowSizes.insert(rowSizes.end() - 1, 1); // [..., 1, n]: j
+  columnSizes.push_back(1);               // [..., n, 1]: i
+  squareSizes.push_back(n);               // [..., n (i), n (j)]
+  Value xi =
+      createView(rewriter, loc, moved, columnSizes, withSizes(x, columnSizes));
   Value xj = createView(rewriter, loc, moved, rowSizes, withSizes(x, rowSizes));
   auto squareBool = getTensorType(context, squareSizes, i1);
   Value strictly =
@@ -609,7 +611,8 @@ LogicalResult lowerTopK(const OpBinder &binder, PatternRewriter &rewriter) {
   auto movedSi64 = getTensorType(context, movedSizes, si64);
   Value ranks = AtenSumDimIntListOp::create(
       rewriter, loc, movedSi64, createToDtype(rewriter, loc, beats, si64),
-      createIntList(rewriter, loc, {static_cast<int64_t>(movedSizes.size()) - 1}),
+      createIntList(rewriter, loc,
+                    {static_cast<int64_t>(movedSizes.size()) - 1}),
       createConstantBool(rewriter, loc, false),
       createConstantNone(rewriter, loc));
   // picked[..., p, j] = rank[..., j] == p for p < k.
@@ -652,8 +655,8 @@ LogicalResult lowerTopK(const OpBinder &binder, PatternRewriter &rewriter) {
                : TensorStaticInfoCastOp::create(rewriter, loc, type, value)
                      .getResult();
   };
-  rewriter.replaceOp(binder.getOp(), {cast(values, valuesType),
-                                      cast(indices, indicesType)});
+  rewriter.replaceOp(binder.getOp(),
+                     {cast(values, valuesType), cast(indices, indicesType)});
   return success();
 }
 

@@ -56,14 +56,13 @@ struct ResizeParams {
   SmallVector<int64_t> axes;
 };
 
-LogicalResult getResizeParams(const OpBinder &binder,
-                              PatternRewriter &rewriter, int64_t rank,
-                              ResizeParams &params) {
+LogicalResult getResizeParams(const OpBinder &binder, PatternRewriter &rewriter,
+                              int64_t rank, ResizeParams &params) {
   std::string coordinateMode, nearestMode;
   int64_t antialias;
   if (failed(binder.getString("mode", params.mode, "nearest")) ||
-      failed(binder.getString("coordinate_transformation_mode",
-                              coordinateMode, "half_pixel")) ||
+      failed(binder.getString("coordinate_transformation_mode", coordinateMode,
+                              "half_pixel")) ||
       failed(binder.getString("nearest_mode", nearestMode,
                               "round_prefer_floor")) ||
       failed(binder.getFloat("cubic_coeff_a", params.cubicCoeffA, -0.75)) ||
@@ -93,7 +92,8 @@ LogicalResult getResizeParams(const OpBinder &binder,
           .Default(std::nullopt);
   if (!coordinate)
     return binder.fail(rewriter, "unsupported coordinate_transformation_mode "
-                                 "'" + coordinateMode + "'");
+                                 "'" +
+                                     coordinateMode + "'");
   params.coordinateMode = *coordinate;
   auto nearest = llvm::StringSwitch<std::optional<NearestMode>>(nearestMode)
                      .Case("round_prefer_floor", NearestMode::RoundPreferFloor)
@@ -102,8 +102,8 @@ LogicalResult getResizeParams(const OpBinder &binder,
                      .Case("ceil", NearestMode::Ceil)
                      .Default(std::nullopt);
   if (!nearest)
-    return binder.fail(rewriter, "unsupported nearest_mode '" + nearestMode +
-                                     "'");
+    return binder.fail(rewriter,
+                       "unsupported nearest_mode '" + nearestMode + "'");
   params.nearestMode = *nearest;
   if (params.aspectPolicy != "stretch" && params.aspectPolicy != "not_larger" &&
       params.aspectPolicy != "not_smaller")
@@ -165,8 +165,7 @@ public:
   Value floor(Value a) {
     return AtenFloorOp::create(rewriter, loc, a.getType(), a);
   }
-  template <typename AtenCmpOp>
-  Value compare(Value a, Value b) {
+  template <typename AtenCmpOp> Value compare(Value a, Value b) {
     return AtenCmpOp::create(rewriter, loc, broadcastType(a, b, i1), a, b);
   }
   Value logicalOr(Value a, Value b) {
@@ -183,7 +182,9 @@ public:
   Value where(Value condition, double onTrue, Value onFalse) {
     return where(condition, constant(onTrue), onFalse);
   }
-  Value toReal(Value value) { return createToDtype(rewriter, loc, value, real); }
+  Value toReal(Value value) {
+    return createToDtype(rewriter, loc, value, real);
+  }
   Value view(Value value, ArrayRef<int64_t> sizes) {
     auto type = cast<ValueTensorType>(value.getType());
     return createView(rewriter, loc, value, sizes,
@@ -226,8 +227,8 @@ Value cubicInner(MatrixBuilder &m, Value t, double a) {
 /// `scale` (and roi bounds). `minScale` is a lower bound of the scale known
 /// at compile time: it bounds the taps of an antialiasing filter.
 std::pair<Value, Value> buildAxisMatrix(MatrixBuilder &m,
-                                        const ResizeParams &params,
-                                        int64_t in, int64_t out, Value scale,
+                                        const ResizeParams &params, int64_t in,
+                                        int64_t out, Value scale,
                                         double minScale, Value roiStart,
                                         Value roiEnd) {
   Value y = m.positions(out);
@@ -250,9 +251,9 @@ std::pair<Value, Value> buildAxisMatrix(MatrixBuilder &m,
     x = m.where(isOne, -0.5, halfPixel());
     break;
   case CoordinateMode::AlignCorners:
-    x = m.where(isOne, 0.0,
-                m.div(m.mul(y, static_cast<double>(in - 1)),
-                      m.add(outWidth, -1.0)));
+    x = m.where(
+        isOne, 0.0,
+        m.div(m.mul(y, static_cast<double>(in - 1)), m.add(outWidth, -1.0)));
     break;
   case CoordinateMode::Asymmetric:
     x = m.div(y, scale);
@@ -279,9 +280,9 @@ std::pair<Value, Value> buildAxisMatrix(MatrixBuilder &m,
   // the point itself).
   SmallVector<Value> taps;
   auto makeTaps = [&](int64_t n) {
-    Value start = m.add(
-        xFloor, m.where(isIntegral, static_cast<double>(-(n / 2)),
-                        m.constant(static_cast<double>(-(n / 2) + 1))));
+    Value start =
+        m.add(xFloor, m.where(isIntegral, static_cast<double>(-(n / 2)),
+                              m.constant(static_cast<double>(-(n / 2) + 1))));
     for (int64_t k = 0; k < n; ++k)
       taps.push_back(m.add(start, static_cast<double>(k)));
   };
@@ -296,13 +297,12 @@ std::pair<Value, Value> buildAxisMatrix(MatrixBuilder &m,
         static_cast<int64_t>(std::floor(-support / std::min(minScale, 1.0))) +
         1;
     makeTaps(2 - 2 * first);
-    Value shrink = m.where(m.compare<AtenGtTensorOp>(scale, m.constant(1.0)),
-                           1.0, scale);
+    Value shrink =
+        m.where(m.compare<AtenGtTensorOp>(scale, m.constant(1.0)), 1.0, scale);
     Value sum;
     for (Value tap : taps) {
-      Value t = AtenAbsOp::create(
-          m.rewriter, m.loc, tap.getType(),
-          m.mul(m.sub(tap, x), shrink));
+      Value t = AtenAbsOp::create(m.rewriter, m.loc, tap.getType(),
+                                  m.mul(m.sub(tap, x), shrink));
       Value weight;
       if (params.mode == "linear") {
         weight = AtenClampOp::create(
@@ -311,10 +311,10 @@ std::pair<Value, Value> buildAxisMatrix(MatrixBuilder &m,
             createConstantFloat(m.rewriter, m.loc, 1.0));
       } else {
         double a = params.cubicCoeffA;
-        weight = m.where(
-            m.compare<AtenLeTensorOp>(t, m.constant(1.0)), cubicInner(m, t, a),
-            m.where(m.compare<AtenLtTensorOp>(t, m.constant(2.0)),
-                    cubicOuter(m, t, a), m.constant(0.0)));
+        weight = m.where(m.compare<AtenLeTensorOp>(t, m.constant(1.0)),
+                         cubicInner(m, t, a),
+                         m.where(m.compare<AtenLtTensorOp>(t, m.constant(2.0)),
+                                 cubicOuter(m, t, a), m.constant(0.0)));
       }
       coeffs.push_back(weight);
       sum = sum ? m.add(sum, weight) : weight;
@@ -377,8 +377,7 @@ std::pair<Value, Value> buildAxisMatrix(MatrixBuilder &m,
         m.rewriter, m.loc, taps[k].getType(), taps[k],
         createConstantFloat(m.rewriter, m.loc, 0.0),
         createConstantFloat(m.rewriter, m.loc, static_cast<double>(in - 1)));
-    Value hits =
-        m.compare<AtenEqTensorOp>(m.view(clamped, {out, 1}), columns);
+    Value hits = m.compare<AtenEqTensorOp>(m.view(clamped, {out, 1}), columns);
     Value weights = m.where(hits, m.view(coeffs[k], {out, 1}), m.constant(0.0));
     matrix = matrix ? m.add(matrix, weights) : weights;
   }
@@ -411,9 +410,8 @@ Value resizeAxes(MatrixBuilder &m, const ResizeParams &params, Value x,
       roiStart = m.element(roi, i);
       roiEnd = m.element(roi, i + numAxes);
     }
-    auto [matrix, extrapolated] =
-        buildAxisMatrix(m, params, in, out, axisScales[i], minScales[i],
-                        roiStart, roiEnd);
+    auto [matrix, extrapolated] = buildAxisMatrix(
+        m, params, in, out, axisScales[i], minScales[i], roiStart, roiEnd);
     // Move the axis last, contract it with W^T, move it back.
     SmallVector<int64_t> perm;
     for (int64_t d = 0; d < rank; ++d)
@@ -433,8 +431,7 @@ Value resizeAxes(MatrixBuilder &m, const ResizeParams &params, Value x,
     Value product = AtenMatmulOp::create(
         rewriter, loc, getTensorType(m.context, productSizes, dtype), moved,
         transposed);
-    result =
-        isLast ? product : createPermute(rewriter, loc, product, inverse);
+    result = isLast ? product : createPermute(rewriter, loc, product, inverse);
     if (extrapolated) {
       SmallVector<int64_t> maskSizes(rank, 1);
       maskSizes[axis] = out;
@@ -532,8 +529,8 @@ LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
     for (int64_t i = 0; i < numAxes; ++i) {
       int64_t axis = params.axes[i];
       if (outSizes[axis] != inSizes[axis] || cropping)
-        axisScales[i] = m.constant(static_cast<double>(outSizes[axis]) /
-                                   inSizes[axis]);
+        axisScales[i] =
+            m.constant(static_cast<double>(outSizes[axis]) / inSizes[axis]);
     }
   } else {
     // One scale for all axes: the min (not_larger) or max (not_smaller) of
@@ -559,8 +556,8 @@ LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
   }
 
   rewriter.replaceOp(binder.getOp(),
-                     resizeAxes(m, params, x, resultType, axisScales,
-                                minScales, cropping ? roi : Value()));
+                     resizeAxes(m, params, x, resultType, axisScales, minScales,
+                                cropping ? roi : Value()));
   return success();
 }
 
@@ -622,9 +619,9 @@ LogicalResult lowerUpsample(const OpBinder &binder, PatternRewriter &rewriter) {
     for (int64_t d = 0; d < rank; ++d)
       axisScales[d] = m.element(scales, d);
   }
-  rewriter.replaceOp(binder.getOp(), resizeAxes(m, params, x, resultType,
-                                                axisScales, minScales,
-                                                Value()));
+  rewriter.replaceOp(
+      binder.getOp(),
+      resizeAxes(m, params, x, resultType, axisScales, minScales, Value()));
   return success();
 }
 
@@ -661,15 +658,14 @@ Value roundHalfToEven(MatrixBuilder &m, Value x) {
   Value down = m.floor(x);
   Value fraction = m.sub(x, down);
   Value half = m.mul(down, 0.5);
-  Value downIsOdd =
-      AtenNeTensorOp::create(m.rewriter, m.loc,
-                             m.broadcastType(half, half, m.i1), half,
-                             m.floor(half));
+  Value downIsOdd = AtenNeTensorOp::create(m.rewriter, m.loc,
+                                           m.broadcastType(half, half, m.i1),
+                                           half, m.floor(half));
   Value up = m.add(down, 1.0);
   Value tie = m.where(downIsOdd, up, down);
-  return m.where(m.compare<AtenGtTensorOp>(fraction, m.constant(0.5)), up,
-                 m.where(m.compare<AtenLtTensorOp>(fraction, m.constant(0.5)),
-                         down, tie));
+  return m.where(
+      m.compare<AtenGtTensorOp>(fraction, m.constant(0.5)), up,
+      m.where(m.compare<AtenLtTensorOp>(fraction, m.constant(0.5)), down, tie));
 }
 
 /// GridSample(X [N, C, D1..Dk], grid [N, O1..Ok, k]) for k = 2 or 3: for
@@ -682,9 +678,8 @@ LogicalResult lowerGridSample(const OpBinder &binder,
   auto inputType = getKnownTensorType(x);
   auto gridType = getKnownTensorType(grid);
   auto resultType = binder.getResultType();
-  if (!inputType || !gridType || !resultType ||
-      !inputType.areAllSizesKnown() || !gridType.areAllSizesKnown() ||
-      !resultType.areAllSizesKnown())
+  if (!inputType || !gridType || !resultType || !inputType.areAllSizesKnown() ||
+      !gridType.areAllSizesKnown() || !resultType.areAllSizesKnown())
     return binder.fail(rewriter, "needs static sizes and known dtypes");
   std::string mode, paddingMode;
   int64_t alignCorners;
@@ -733,25 +728,23 @@ LogicalResult lowerGridSample(const OpBinder &binder,
         createConstantInt(rewriter, loc, 2),
         createConstantInt(rewriter, loc, k - 1 - d));
     // Denormalize to input coordinates.
-    Value pos = alignCorners
-                    ? m.mul(m.add(g, 1.0), (size - 1) / 2.0)
-                    : m.mul(m.add(m.mul(g, static_cast<double>(size)),
-                                  static_cast<double>(size - 1)),
-                            0.5);
+    Value pos = alignCorners ? m.mul(m.add(g, 1.0), (size - 1) / 2.0)
+                             : m.mul(m.add(m.mul(g, static_cast<double>(size)),
+                                           static_cast<double>(size - 1)),
+                                     0.5);
     if (mode == "nearest")
       pos = roundHalfToEven(m, pos);
     double lo = alignCorners ? 0.0 : -0.5;
     double hi = alignCorners ? size - 1.0 : size - 0.5;
-    Value outside =
-        m.logicalOr(m.compare<AtenLtTensorOp>(pos, m.constant(lo)),
-                    m.compare<AtenGtTensorOp>(pos, m.constant(hi)));
+    Value outside = m.logicalOr(m.compare<AtenLtTensorOp>(pos, m.constant(lo)),
+                                m.compare<AtenGtTensorOp>(pos, m.constant(hi)));
     if (paddingMode == "border")
-      pos = m.where(outside,
-                    AtenClampOp::create(
-                        rewriter, loc, pos.getType(), pos,
-                        createConstantFloat(rewriter, loc, 0.0),
-                        createConstantFloat(rewriter, loc, size - 1.0)),
-                    pos);
+      pos = m.where(
+          outside,
+          AtenClampOp::create(rewriter, loc, pos.getType(), pos,
+                              createConstantFloat(rewriter, loc, 0.0),
+                              createConstantFloat(rewriter, loc, size - 1.0)),
+          pos);
     else if (paddingMode == "reflection")
       pos = m.where(outside, reflect(m, pos, lo, hi), pos);
     // Taps and their coefficients.
@@ -779,16 +772,17 @@ LogicalResult lowerGridSample(const OpBinder &binder,
     for (auto [tap, coeff] : llvm::zip(taps, coeffs)) {
       Value index = tap;
       if (paddingMode == "border")
-        index = AtenClampOp::create(
-            rewriter, loc, tap.getType(), tap,
-            createConstantFloat(rewriter, loc, 0.0),
-            createConstantFloat(rewriter, loc, size - 1.0));
+        index =
+            AtenClampOp::create(rewriter, loc, tap.getType(), tap,
+                                createConstantFloat(rewriter, loc, 0.0),
+                                createConstantFloat(rewriter, loc, size - 1.0));
       else if (paddingMode == "reflection")
         index = truncate(m, reflect(m, tap, lo, hi));
       Value hits =
           m.compare<AtenEqTensorOp>(m.view(index, {n, points, 1}), columns);
-      Value coefficient =
-          MatrixBuilder::sizesOf(coeff).empty() ? coeff : m.view(coeff, {n, points, 1});
+      Value coefficient = MatrixBuilder::sizesOf(coeff).empty()
+                              ? coeff
+                              : m.view(coeff, {n, points, 1});
       Value term = m.where(hits, coefficient, m.constant(0.0));
       weights = weights ? m.add(weights, term) : term;
     }
@@ -807,9 +801,8 @@ LogicalResult lowerGridSample(const OpBinder &binder,
   Value flatX = m.view(x, {n, rest, last});
   Value lastWeights = buildWeights(k - 1);
   Value transposed = createPermute(rewriter, loc, lastWeights, {0, 2, 1});
-  Value cur =
-      AtenBmmOp::create(rewriter, loc, type({n, rest, points}), flatX,
-                        transposed);
+  Value cur = AtenBmmOp::create(rewriter, loc, type({n, rest, points}), flatX,
+                                transposed);
   for (int64_t d = k - 2; d >= 0; --d) {
     int64_t size = in[2 + d];
     rest /= size;
@@ -818,14 +811,14 @@ LogicalResult lowerGridSample(const OpBinder &binder,
     weights = m.view(weights, {n, 1, size, points});
     Value product = AtenMulTensorOp::create(
         rewriter, loc, type({n, rest, size, points}), split, weights);
-    cur = AtenSumDimIntListOp::create(
-        rewriter, loc, type({n, rest, points}), product,
-        createIntList(rewriter, loc, {2}),
-        createConstantBool(rewriter, loc, false),
-        createConstantNone(rewriter, loc));
+    cur =
+        AtenSumDimIntListOp::create(rewriter, loc, type({n, rest, points}),
+                                    product, createIntList(rewriter, loc, {2}),
+                                    createConstantBool(rewriter, loc, false),
+                                    createConstantNone(rewriter, loc));
   }
-  Value result = createView(rewriter, loc, cur, resultType.getSizes(),
-                            resultType);
+  Value result =
+      createView(rewriter, loc, cur, resultType.getSizes(), resultType);
   rewriter.replaceOp(binder.getOp(), result);
   return success();
 }

@@ -32,7 +32,8 @@ LogicalResult lowerConstant(const OpBinder &binder, PatternRewriter &rewriter) {
   Location loc = binder.getLoc();
   auto si64 = IntegerType::get(context, 64, IntegerType::Signed);
   Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
-  if (auto value = dyn_cast_or_null<DenseElementsAttr>(binder.getAttr("value"))) {
+  if (auto value =
+          dyn_cast_or_null<DenseElementsAttr>(binder.getAttr("value"))) {
     auto resultType = binder.getResultType();
     if (!resultType)
       return binder.fail(rewriter, "needs a result with known sizes and dtype");
@@ -58,10 +59,11 @@ LogicalResult lowerConstant(const OpBinder &binder, PatternRewriter &rewriter) {
   } else if (binder.hasAttr("value_ints") &&
              succeeded(binder.getInts("value_ints", ints))) {
     int64_t n = ints.size();
-    result = createLiteral(
-        rewriter, loc, ValueTensorType::get(context, ArrayRef<int64_t>{n}, si64),
-        DenseElementsAttr::get(RankedTensorType::get({n}, i64),
-                               ArrayRef<int64_t>(ints)));
+    result =
+        createLiteral(rewriter, loc,
+                      ValueTensorType::get(context, ArrayRef<int64_t>{n}, si64),
+                      DenseElementsAttr::get(RankedTensorType::get({n}, i64),
+                                             ArrayRef<int64_t>(ints)));
   } else if (succeeded(binder.getFloats("value_floats", floats))) {
     SmallVector<float> narrowed(floats.begin(), floats.end());
     int64_t n = narrowed.size();
@@ -125,8 +127,8 @@ LogicalResult lowerConstantOfShape(const OpBinder &binder,
       createIntList(rewriter, loc, resultType.getSizes()), fill,
       createConstantInt(rewriter, loc, *code), none, none, none);
   if (result.getType() != anyResultType)
-    result = TensorStaticInfoCastOp::create(rewriter, loc, anyResultType,
-                                            result);
+    result =
+        TensorStaticInfoCastOp::create(rewriter, loc, anyResultType, result);
   rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
@@ -195,8 +197,8 @@ LogicalResult lowerReshape(const OpBinder &binder, PatternRewriter &rewriter) {
       failed(getReshapeSizes(binder, getKnownTensorType(x), sizes)))
     return binder.fail(rewriter, "unsupported: the shape must be a constant "
                                  "(or the result sizes static)");
-  rewriter.replaceOp(binder.getOp(),
-                     createView(rewriter, binder.getLoc(), x, sizes, resultType));
+  rewriter.replaceOp(binder.getOp(), createView(rewriter, binder.getLoc(), x,
+                                                sizes, resultType));
   return success();
 }
 
@@ -207,8 +209,7 @@ LogicalResult lowerToStaticView(const OpBinder &binder,
   Value x = binder.getOperand(0);
   auto resultType = binder.getResultType();
   if (!x || !resultType || !resultType.areAllSizesKnown())
-    return binder.fail(rewriter,
-                       "unsupported: a result without static sizes");
+    return binder.fail(rewriter, "unsupported: a result without static sizes");
   rewriter.replaceOp(binder.getOp(),
                      createView(rewriter, binder.getLoc(), x,
                                 resultType.getSizes(), resultType));
@@ -233,8 +234,8 @@ LogicalResult lowerSqueezeLike(const OpBinder &binder,
   } else if (failed(binder.getInts("axes", axes))) {
     return binder.fail(rewriter, "axes must be ints");
   }
-  int64_t rank = isUnsqueeze ? resultType.getSizes().size()
-                             : inputType.getSizes().size();
+  int64_t rank =
+      isUnsqueeze ? resultType.getSizes().size() : inputType.getSizes().size();
   if (axes.empty())
     return binder.fail(rewriter, "unsupported: Squeeze without axes of a "
                                  "tensor with dynamic sizes");
@@ -281,8 +282,8 @@ LogicalResult lowerTranspose(const OpBinder &binder,
       static_cast<int64_t>(perm.size()) != rank)
     return binder.fail(rewriter, "perm must list every dim once");
   Location loc = binder.getLoc();
-  rewriter.replaceOpWithNewOp<AtenPermuteOp>(binder.getOp(), resultType, x,
-                                             createIntList(rewriter, loc, perm));
+  rewriter.replaceOpWithNewOp<AtenPermuteOp>(
+      binder.getOp(), resultType, x, createIntList(rewriter, loc, perm));
   return success();
 }
 
@@ -318,7 +319,8 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "axis out of range");
   int64_t dimSize = dataType.getSizes()[axis];
   if (dimSize == kUnknownSize)
-    return binder.fail(rewriter, "unsupported: a dynamic size of the gathered dim");
+    return binder.fail(rewriter,
+                       "unsupported: a dynamic size of the gathered dim");
   if (!resultType.areAllSizesKnown() || !indicesType.areAllSizesKnown())
     return binder.fail(rewriter, "unsupported: dynamic result or index sizes");
   SmallVector<int64_t> values;
@@ -333,7 +335,8 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
   MLIRContext *context = rewriter.getContext();
   if (isConstant && indicesType.getSizes().empty()) {
     rewriter.replaceOpWithNewOp<AtenSelectIntOp>(
-        binder.getOp(), resultType, data, createConstantInt(rewriter, loc, axis),
+        binder.getOp(), resultType, data,
+        createConstantInt(rewriter, loc, axis),
         createConstantInt(rewriter, loc, values[0]));
     return success();
   }
@@ -344,10 +347,10 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
   auto flatType = ValueTensorType::get(context, ArrayRef<int64_t>{n}, si64);
   Value flat;
   if (isConstant) {
-    flat = createLiteral(
-        rewriter, loc, flatType,
-        DenseElementsAttr::get(RankedTensorType::get({n}, rewriter.getI64Type()),
-                               ArrayRef<int64_t>(values)));
+    flat = createLiteral(rewriter, loc, flatType,
+                         DenseElementsAttr::get(
+                             RankedTensorType::get({n}, rewriter.getI64Type()),
+                             ArrayRef<int64_t>(values)));
   } else {
     indices = createToDtype(rewriter, loc, indices, si64);
     flat = createView(rewriter, loc, indices, {n}, flatType);
@@ -358,9 +361,9 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
   Value selected = AtenIndexSelectOp::create(
       rewriter, loc, withSizes(data, selectedSizes), data,
       createConstantInt(rewriter, loc, axis), flat);
-  rewriter.replaceOp(binder.getOp(),
-                     createView(rewriter, loc, selected, resultType.getSizes(),
-                                resultType));
+  rewriter.replaceOp(
+      binder.getOp(),
+      createView(rewriter, loc, selected, resultType.getSizes(), resultType));
   return success();
 }
 
@@ -368,8 +371,7 @@ LogicalResult lowerGather(const OpBinder &binder, PatternRewriter &rewriter) {
 /// dims of data flattened to M positions and the rest to R; each index
 /// tuple a position p = sum_j indices[.., j] * stride_j, whose row of R
 /// values is picked by a one-hot [T, M] against the positions and a sum.
-LogicalResult lowerGatherND(const OpBinder &binder,
-                            PatternRewriter &rewriter) {
+LogicalResult lowerGatherND(const OpBinder &binder, PatternRewriter &rewriter) {
   Value data = binder.getOperand(0), indices = binder.getOperand(1);
   auto dataType = getKnownTensorType(data);
   auto indicesType = getKnownTensorType(indices);
@@ -427,9 +429,9 @@ LogicalResult lowerGatherND(const OpBinder &binder,
         createConstantInt(rewriter, loc, j));
     component = wrapNegativeIndices(rewriter, loc, component, size);
     if (stride != 1)
-      component = AtenMulScalarOp::create(
-          rewriter, loc, component.getType(), component,
-          createConstantInt(rewriter, loc, stride));
+      component =
+          AtenMulScalarOp::create(rewriter, loc, component.getType(), component,
+                                  createConstantInt(rewriter, loc, stride));
     position = position ? AtenAddTensorOp::create(
                               rewriter, loc, component.getType(), position,
                               component, createConstantInt(rewriter, loc, 1))
@@ -443,17 +445,17 @@ LogicalResult lowerGatherND(const OpBinder &binder,
       view(createArange(rewriter, loc, positions), {positions, 1}, si64));
   Value flatData = view(data, {batch, 1, positions, rest}, dtype);
   Value picked = AtenWhereSelfOp::create(
-      rewriter, loc, getTensorType(context, {batch, tuples, positions, rest},
-                                   dtype),
-      hits, flatData, createScalarLiteral(rewriter, loc, dtype, 0.0));
+      rewriter, loc,
+      getTensorType(context, {batch, tuples, positions, rest}, dtype), hits,
+      flatData, createScalarLiteral(rewriter, loc, dtype, 0.0));
   Value gathered = AtenSumDimIntListOp::create(
       rewriter, loc, getTensorType(context, {batch, tuples, rest}, dtype),
       picked, createIntList(rewriter, loc, {2}),
       createConstantBool(rewriter, loc, false),
       createConstantNone(rewriter, loc));
-  rewriter.replaceOp(binder.getOp(),
-                     createView(rewriter, loc, gathered, resultType.getSizes(),
-                                resultType));
+  rewriter.replaceOp(
+      binder.getOp(),
+      createView(rewriter, loc, gathered, resultType.getSizes(), resultType));
   return success();
 }
 
@@ -574,11 +576,10 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
       start = sumOf(
           AtenMulTensorOp::create(rewriter, loc, si64Type({n}), mask, starts));
       if (steps) {
-        Value picked = sumOf(AtenMulTensorOp::create(
-            rewriter, loc, si64Type({n}), mask, steps));
-        Value absent =
-            AtenRsubScalarOp::create(rewriter, loc, si64Type({}), sumOf(mask),
-                                     one, one);
+        Value picked = sumOf(
+            AtenMulTensorOp::create(rewriter, loc, si64Type({n}), mask, steps));
+        Value absent = AtenRsubScalarOp::create(rewriter, loc, si64Type({}),
+                                                sumOf(mask), one, one);
         step = AtenAddTensorOp::create(rewriter, loc, si64Type({}), picked,
                                        absent, one);
       }
@@ -586,12 +587,13 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
     int64_t dimSize = inSizes[d];
     // Wrap, then clamp to [0, size] (positive step) or [0, size - 1].
     start = wrapNegativeIndices(rewriter, loc, start, dimSize);
-    Value upTo = AtenClampOp::create(rewriter, loc, si64Type({}), start,
-                                     cst(0), cst(dimSize));
+    Value upTo = AtenClampOp::create(rewriter, loc, si64Type({}), start, cst(0),
+                                     cst(dimSize));
     Value indices = createArange(rewriter, loc, outSizes[d]);
     if (step) {
-      Value downFrom = AtenClampOp::create(rewriter, loc, si64Type({}), start,
-                                           cst(0), cst(std::max<int64_t>(dimSize - 1, 0)));
+      Value downFrom =
+          AtenClampOp::create(rewriter, loc, si64Type({}), start, cst(0),
+                              cst(std::max<int64_t>(dimSize - 1, 0)));
       Value negative =
           AtenLtScalarOp::create(rewriter, loc, boolType({}), step, cst(0));
       start = AtenWhereSelfOp::create(rewriter, loc, si64Type({}), negative,
@@ -645,7 +647,8 @@ LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
     steps.assign(starts.size(), 1);
   if (starts.size() != ends.size() || starts.size() != axes.size() ||
       starts.size() != steps.size())
-    return binder.fail(rewriter, "starts, ends, axes and steps differ in length");
+    return binder.fail(rewriter,
+                       "starts, ends, axes and steps differ in length");
   for (int64_t step : steps) {
     if (step == 0)
       return binder.fail(rewriter, "a step of 0");
@@ -655,7 +658,8 @@ LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
   Location loc = binder.getLoc();
   Value result = x;
   SmallVector<int64_t> sizes(inputType.getSizes());
-  for (auto [start, end, axis, step] : llvm::zip_equal(starts, ends, axes, steps)) {
+  for (auto [start, end, axis, step] :
+       llvm::zip_equal(starts, ends, axes, steps)) {
     if (failed(normalizeAxis(axis, rank)))
       return binder.fail(rewriter, "axis out of range");
     int64_t dim = sizes[axis];
@@ -670,12 +674,12 @@ LogicalResult lowerSlice(const OpBinder &binder, PatternRewriter &rewriter) {
     } else {
       sizes[axis] = kUnknownSize;
     }
-    result = AtenSliceTensorOp::create(
-        rewriter, loc, withSizes(x, sizes), result,
-        createConstantInt(rewriter, loc, axis),
-        createConstantInt(rewriter, loc, start),
-        createConstantInt(rewriter, loc, end),
-        createConstantInt(rewriter, loc, step));
+    result =
+        AtenSliceTensorOp::create(rewriter, loc, withSizes(x, sizes), result,
+                                  createConstantInt(rewriter, loc, axis),
+                                  createConstantInt(rewriter, loc, start),
+                                  createConstantInt(rewriter, loc, end),
+                                  createConstantInt(rewriter, loc, step));
   }
   if (result.getType() != resultType)
     result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
@@ -739,9 +743,9 @@ LogicalResult lowerCenterCropPad(const OpBinder &binder,
     Value zero = isa<mlir::FloatType>(inputType.getDtype())
                      ? createConstantFloat(rewriter, loc, 0.0)
                      : createConstantInt(rewriter, loc, 0);
-    result = AtenConstantPadNdOp::create(rewriter, loc, resultType, result,
-                                         createIntList(rewriter, loc, pads),
-                                         zero);
+    result =
+        AtenConstantPadNdOp::create(rewriter, loc, resultType, result,
+                                    createIntList(rewriter, loc, pads), zero);
   }
   if (result.getType() != resultType)
     result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
@@ -767,12 +771,11 @@ LogicalResult lowerReverseSequence(const OpBinder &binder,
       batchAxis == timeAxis)
     return binder.fail(rewriter, "batch_axis and time_axis must be 0 and 1 "
                                  "(or 1 and 0)");
-  if (!inputType || !lensType || !resultType ||
-      !inputType.areAllSizesKnown() || inputType.getSizes().size() < 2)
+  if (!inputType || !lensType || !resultType || !inputType.areAllSizesKnown() ||
+      inputType.getSizes().size() < 2)
     return binder.fail(rewriter, "needs static input sizes, rank >= 2");
   ArrayRef<int64_t> sizes = inputType.getSizes();
-  int64_t rank = sizes.size(), batch = sizes[batchAxis],
-          time = sizes[timeAxis];
+  int64_t rank = sizes.size(), batch = sizes[batchAxis], time = sizes[timeAxis];
   MLIRContext *context = rewriter.getContext();
   Location loc = binder.getLoc();
   Type si64 = getSi64Type(context);
@@ -796,19 +799,20 @@ LogicalResult lowerReverseSequence(const OpBinder &binder,
   auto bothType = getTensorType(context, bothShape, si64);
   Value reversed = AtenSubTensorOp::create(
       rewriter, loc, bothType,
-      AtenSubScalarOp::create(rewriter, loc, getTensorType(context, batchShape, si64),
-                              lengths, cst(1), cst(1)),
+      AtenSubScalarOp::create(rewriter, loc,
+                              getTensorType(context, batchShape, si64), lengths,
+                              cst(1), cst(1)),
       t, cst(1));
   Value inside = AtenLtTensorOp::create(
-      rewriter, loc, getTensorType(context, bothShape, rewriter.getI1Type()),
-      t, lengths);
+      rewriter, loc, getTensorType(context, bothShape, rewriter.getI1Type()), t,
+      lengths);
   Value index =
       AtenWhereSelfOp::create(rewriter, loc, bothType, inside, reversed, t);
   if (ArrayRef<int64_t>(bothShape) != sizes)
-    index = AtenExpandOp::create(rewriter, loc,
-                                 getTensorType(context, sizes, si64), index,
-                                 createIntList(rewriter, loc, sizes),
-                                 createConstantBool(rewriter, loc, false));
+    index =
+        AtenExpandOp::create(rewriter, loc, getTensorType(context, sizes, si64),
+                             index, createIntList(rewriter, loc, sizes),
+                             createConstantBool(rewriter, loc, false));
   rewriter.replaceOpWithNewOp<AtenGatherOp>(
       binder.getOp(), resultType, x, cst(timeAxis), index,
       createConstantBool(rewriter, loc, false));
@@ -960,15 +964,16 @@ LogicalResult lowerScatterND(const OpBinder &binder,
                       getTensorType(context, sizes, elementType));
   };
   // The flat position of each index tuple, [B].
-  Value tupleIndices = view(createToDtype(rewriter, loc, indices, si64),
-                            {tuples, k}, si64);
+  Value tupleIndices =
+      view(createToDtype(rewriter, loc, indices, si64), {tuples, k}, si64);
   Value position;
   int64_t stride = positions;
   for (int64_t j = 0; j < k; ++j) {
     stride /= dataSizes[j];
     Value component = AtenSelectIntOp::create(
         rewriter, loc, getTensorType(context, {tuples}, si64), tupleIndices,
-        createConstantInt(rewriter, loc, 1), createConstantInt(rewriter, loc, j));
+        createConstantInt(rewriter, loc, 1),
+        createConstantInt(rewriter, loc, j));
     component = wrapNegativeIndices(rewriter, loc, component, dataSizes[j]);
     Value scaled = stride == 1
                        ? component
@@ -990,11 +995,11 @@ LogicalResult lowerScatterND(const OpBinder &binder,
   Value spread = createPermute(rewriter, loc,
                                view(updates, {tuples, rest}, dtype), {1, 0});
   spread = view(spread, {rest, tuples, 1}, dtype);
-  Value flatData = createPermute(
-      rewriter, loc, view(data, {positions, rest}, dtype), {1, 0});
-  auto [combined, hitCount] = combineScatteredUpdates(
-      rewriter, loc, reduction, hits, spread, {rest, tuples, positions}, 1,
-      dtype);
+  Value flatData = createPermute(rewriter, loc,
+                                 view(data, {positions, rest}, dtype), {1, 0});
+  auto [combined, hitCount] =
+      combineScatteredUpdates(rewriter, loc, reduction, hits, spread,
+                              {rest, tuples, positions}, 1, dtype);
   Value merged = mergeScatteredUpdates(rewriter, loc, reduction, flatData,
                                        combined, hitCount);
   Value result = createPermute(rewriter, loc, merged, {1, 0});
@@ -1100,9 +1105,8 @@ LogicalResult lowerScatterElements(const OpBinder &binder,
         rewriter, loc, getTensorType(context, movedDataSizes, si64), hitCount,
         padList, zero);
   }
-  Value result =
-      mergeScatteredUpdates(rewriter, loc, reduction, movedData, combined,
-                            hitCount);
+  Value result = mergeScatteredUpdates(rewriter, loc, reduction, movedData,
+                                       combined, hitCount);
   if (!isLast)
     result = createPermute(rewriter, loc, result, inverse);
   if (result.getType() != resultType)

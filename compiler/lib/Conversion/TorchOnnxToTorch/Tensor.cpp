@@ -37,10 +37,10 @@ Value createTruePositions(PatternRewriter &rewriter, Location loc, Value mask,
   Type si64 = getSi64Type(context);
   int64_t m = cast<ValueTensorType>(mask.getType()).getSizes()[0];
   Value code = createConstantInt(rewriter, loc, *getScalarTypeCode(si64));
-  Value running = AtenCumsumOp::create(
-      rewriter, loc, getTensorType(context, {m}, si64),
-      createToDtype(rewriter, loc, mask, si64),
-      createConstantInt(rewriter, loc, 0), code);
+  Value running =
+      AtenCumsumOp::create(rewriter, loc, getTensorType(context, {m}, si64),
+                           createToDtype(rewriter, loc, mask, si64),
+                           createConstantInt(rewriter, loc, 0), code);
   running = createView(rewriter, loc, running, {1, m},
                        getTensorType(context, {1, m}, si64));
   Value k = createView(rewriter, loc, createArange(rewriter, loc, count),
@@ -58,16 +58,14 @@ Value createTruePositions(PatternRewriter &rewriter, Location loc, Value mask,
 /// Compress(input, condition; axis?): the slices (elements, without axis,
 /// of the flattened input) where condition is true. The number of trues
 /// is the static result size; their positions are computed at run time.
-LogicalResult lowerCompress(const OpBinder &binder,
-                            PatternRewriter &rewriter) {
+LogicalResult lowerCompress(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0), condition = binder.getOperand(1);
   auto inputType = getKnownTensorType(x);
   auto conditionType = condition ? getKnownTensorType(condition) : nullptr;
   auto resultType = binder.getResultType();
   if (!inputType || !conditionType || !resultType ||
       !inputType.areAllSizesKnown() || !resultType.areAllSizesKnown() ||
-      !conditionType.areAllSizesKnown() ||
-      conditionType.getSizes().size() != 1)
+      !conditionType.areAllSizesKnown() || conditionType.getSizes().size() != 1)
     return binder.fail(rewriter, "needs static sizes and a 1-D condition");
   ArrayRef<int64_t> in = inputType.getSizes();
   int64_t rank = in.size();
@@ -86,8 +84,7 @@ LogicalResult lowerCompress(const OpBinder &binder,
   }
   ArrayRef<int64_t> sizes = cast<ValueTensorType>(input.getType()).getSizes();
   ArrayRef<int64_t> out = resultType.getSizes();
-  if (out.size() != sizes.size() ||
-      conditionType.getSizes()[0] > sizes[axis] ||
+  if (out.size() != sizes.size() || conditionType.getSizes()[0] > sizes[axis] ||
       out[axis] > conditionType.getSizes()[0])
     return binder.fail(rewriter, "the condition or result sizes do not fit "
                                  "the input");
@@ -135,9 +132,9 @@ LogicalResult lowerNonZero(const OpBinder &binder, PatternRewriter &rewriter) {
   for (Value index : createUnravelIndex(rewriter, loc, positions, in))
     rows.push_back(createView(rewriter, loc, index, {1, count},
                               getTensorType(context, {1, count}, si64)));
-  rewriter.replaceOpWithNewOp<AtenCatOp>(
-      binder.getOp(), resultType, createTensorList(rewriter, loc, rows),
-      createConstantInt(rewriter, loc, 0));
+  rewriter.replaceOpWithNewOp<AtenCatOp>(binder.getOp(), resultType,
+                                         createTensorList(rewriter, loc, rows),
+                                         createConstantInt(rewriter, loc, 0));
   return success();
 }
 
@@ -250,8 +247,8 @@ LogicalResult lowerSplit(const OpBinder &binder, PatternRewriter &rewriter) {
   if (failed(normalizeAxis(axis, rank)))
     return binder.fail(rewriter, "axis out of range");
   SmallVector<int64_t> splitSizes;
-  if (failed(getSplitSizes(binder, axis, inputType.getSizes()[axis],
-                           splitSizes)))
+  if (failed(
+          getSplitSizes(binder, axis, inputType.getSizes()[axis], splitSizes)))
     return binder.fail(rewriter,
                        "unsupported: split sizes computed at run time (and "
                        "outputs without static sizes), or split sizes that do "
@@ -328,12 +325,11 @@ LogicalResult lowerTrilu(const OpBinder &binder, PatternRewriter &rewriter) {
   Value diff = createDiagonalOffsets(rewriter, loc, rows, cols);
   Value diagonal = k ? createToDtype(rewriter, loc, k, si64)
                      : createScalarLiteral(rewriter, loc, si64, 0);
-  Value keep = upper ? AtenGeTensorOp::create(rewriter, loc, maskType, diff,
-                                              diagonal)
-                           .getResult()
-                     : AtenLeTensorOp::create(rewriter, loc, maskType, diff,
-                                              diagonal)
-                           .getResult();
+  Value keep =
+      upper ? AtenGeTensorOp::create(rewriter, loc, maskType, diff, diagonal)
+                  .getResult()
+            : AtenLeTensorOp::create(rewriter, loc, maskType, diff, diagonal)
+                  .getResult();
   rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(
       binder.getOp(), resultType, keep, x,
       createScalarLiteral(rewriter, loc, resultType.getDtype(), 0));
@@ -369,7 +365,8 @@ LogicalResult lowerRange(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "needs known sizes and dtypes");
   Type dtype = resultType.getDtype();
   if (startType.getDtype() != dtype || deltaType.getDtype() != dtype)
-    return binder.fail(rewriter, "start and delta must have the result's dtype");
+    return binder.fail(rewriter,
+                       "start and delta must have the result's dtype");
   int64_t n = kUnknownSize;
   if (resultType.hasSizes() && resultType.getSizes().size() == 1)
     n = resultType.getSizes()[0];
@@ -429,12 +426,12 @@ LogicalResult lowerTile(const OpBinder &binder, PatternRewriter &rewriter) {
     interleaved.append({1, size});
     expanded.append({repeat, size});
   }
-  Value view = createView(rewriter, loc, x, interleaved,
-                          withSizes(x, interleaved));
-  Value broadcast = AtenExpandOp::create(
-      rewriter, loc, withSizes(x, expanded), view,
-      createIntList(rewriter, loc, expanded),
-      createConstantBool(rewriter, loc, false));
+  Value view =
+      createView(rewriter, loc, x, interleaved, withSizes(x, interleaved));
+  Value broadcast =
+      AtenExpandOp::create(rewriter, loc, withSizes(x, expanded), view,
+                           createIntList(rewriter, loc, expanded),
+                           createConstantBool(rewriter, loc, false));
   rewriter.replaceOp(binder.getOp(),
                      createView(rewriter, loc, broadcast, out, resultType));
   return success();
@@ -493,12 +490,12 @@ Value createGatherPad(PatternRewriter &rewriter, Location loc, Value x,
       // (n - 1) - |(n - 1) - |i||.
       Value last = createConstantInt(rewriter, loc, n - 1);
       Value distance = AtenAbsOp::create(rewriter, loc, indexType, source);
-      Value fromEnd = AtenAbsOp::create(
-          rewriter, loc, indexType,
-          AtenRsubScalarOp::create(rewriter, loc, indexType, distance, last,
-                                   one));
-      source = AtenRsubScalarOp::create(rewriter, loc, indexType, fromEnd,
-                                        last, one);
+      Value fromEnd =
+          AtenAbsOp::create(rewriter, loc, indexType,
+                            AtenRsubScalarOp::create(rewriter, loc, indexType,
+                                                     distance, last, one));
+      source = AtenRsubScalarOp::create(rewriter, loc, indexType, fromEnd, last,
+                                        one);
     } else if (mode == "wrap") {
       Value quotient = AtenDivTensorModeOp::create(
           rewriter, loc, indexType, source,
@@ -521,11 +518,11 @@ Value createGatherPad(PatternRewriter &rewriter, Location loc, Value x,
     if (inRange) {
       SmallVector<int64_t> maskSizes(rank, 1);
       maskSizes[axis] = m;
-      Value mask = createView(
-          rewriter, loc, inRange, maskSizes,
-          getTensorType(context, maskSizes, rewriter.getI1Type()));
-      result = AtenWhereSelfOp::create(rewriter, loc, stepType, mask, result,
-                                       value);
+      Value mask =
+          createView(rewriter, loc, inRange, maskSizes,
+                     getTensorType(context, maskSizes, rewriter.getI1Type()));
+      result =
+          AtenWhereSelfOp::create(rewriter, loc, stepType, mask, result, value);
     }
   }
   return result;
@@ -576,7 +573,8 @@ LogicalResult lowerPad(const OpBinder &binder, PatternRewriter &rewriter) {
                                    "two values per padded axis");
     spec.constantPads.clear();
   }
-  if (!spec.pads && static_cast<int64_t>(spec.constantPads.size()) != 2 * numAxes)
+  if (!spec.pads &&
+      static_cast<int64_t>(spec.constantPads.size()) != 2 * numAxes)
     return binder.fail(rewriter, "pads must hold two values per padded axis");
 
   // The pad value: a float attribute (opset < 11) or an optional 0-d input.
@@ -603,14 +601,14 @@ LogicalResult lowerPad(const OpBinder &binder, PatternRewriter &rewriter) {
         isa<mlir::FloatType>(elements.getElementType()))
       attrValue = elements.getSplatValue<APFloat>().convertToDouble();
     else if (elements && elements.isSplat())
-      attrValue = static_cast<double>(
-          elements.getSplatValue<APInt>().getSExtValue());
+      attrValue =
+          static_cast<double>(elements.getSplatValue<APInt>().getSExtValue());
     else
       valueTensor = value;
   }
 
-  bool allNonNegative = llvm::all_of(spec.constantPads,
-                                     [](int64_t pad) { return pad >= 0; });
+  bool allNonNegative =
+      llvm::all_of(spec.constantPads, [](int64_t pad) { return pad >= 0; });
   if (mode == "constant" && !spec.pads && !valueTensor && allNonNegative) {
     // aten.constant_pad_nd lists (begin, end) from the last dim backward.
     SmallVector<int64_t> begin(rank, 0), end(rank, 0);
@@ -621,10 +619,10 @@ LogicalResult lowerPad(const OpBinder &binder, PatternRewriter &rewriter) {
     SmallVector<int64_t> padList;
     for (int64_t d = rank - 1; d >= 0; --d)
       padList.append({begin[d], end[d]});
-    Value fill = isa<mlir::FloatType>(dtype)
-                     ? createConstantFloat(rewriter, loc, attrValue)
-                     : createConstantInt(rewriter, loc,
-                                         static_cast<int64_t>(attrValue));
+    Value fill =
+        isa<mlir::FloatType>(dtype)
+            ? createConstantFloat(rewriter, loc, attrValue)
+            : createConstantInt(rewriter, loc, static_cast<int64_t>(attrValue));
     rewriter.replaceOpWithNewOp<AtenConstantPadNdOp>(
         binder.getOp(), resultType, x, createIntList(rewriter, loc, padList),
         fill);
@@ -640,9 +638,9 @@ LogicalResult lowerPad(const OpBinder &binder, PatternRewriter &rewriter) {
            cast<ValueTensorType>(valueTensor.getType()).getSizes().size() == 1)
     valueTensor = createView(rewriter, loc, valueTensor, {},
                              getTensorType(rewriter.getContext(), {}, dtype));
-  rewriter.replaceOp(binder.getOp(),
-                     createGatherPad(rewriter, loc, x, resultType, spec, mode,
-                                     valueTensor));
+  rewriter.replaceOp(
+      binder.getOp(),
+      createGatherPad(rewriter, loc, x, resultType, spec, mode, valueTensor));
   return success();
 }
 
@@ -672,10 +670,10 @@ LogicalResult lowerHardmax(const OpBinder &binder, PatternRewriter &rewriter) {
   Type si64 = getSi64Type(context);
   SmallVector<int64_t> keptSizes(inputType.getSizes());
   keptSizes[axis] = 1;
-  Value argmax = AtenArgmaxOp::create(
-      rewriter, loc, getTensorType(context, keptSizes, si64), x,
-      createConstantInt(rewriter, loc, axis),
-      createConstantBool(rewriter, loc, true));
+  Value argmax = AtenArgmaxOp::create(rewriter, loc,
+                                      getTensorType(context, keptSizes, si64),
+                                      x, createConstantInt(rewriter, loc, axis),
+                                      createConstantBool(rewriter, loc, true));
   SmallVector<int64_t> positionSizes(rank, 1);
   positionSizes[axis] = n;
   Value positions =
@@ -685,8 +683,8 @@ LogicalResult lowerHardmax(const OpBinder &binder, PatternRewriter &rewriter) {
       rewriter, loc,
       getTensorType(context, resultType.getSizes(), rewriter.getI1Type()),
       positions, argmax);
-  rewriter.replaceOp(binder.getOp(),
-                     createToDtype(rewriter, loc, isMax, resultType.getDtype()));
+  rewriter.replaceOp(binder.getOp(), createToDtype(rewriter, loc, isMax,
+                                                   resultType.getDtype()));
   return success();
 }
 
@@ -756,9 +754,9 @@ LogicalResult lowerBlockRearrange(const OpBinder &binder,
   Location loc = binder.getLoc();
   Value view = createView(rewriter, loc, x, split, withSizes(x, split));
   Value permuted = createPermute(rewriter, loc, view, perm);
-  rewriter.replaceOp(binder.getOp(),
-                     createView(rewriter, loc, permuted, resultType.getSizes(),
-                                resultType));
+  rewriter.replaceOp(
+      binder.getOp(),
+      createView(rewriter, loc, permuted, resultType.getSizes(), resultType));
   return success();
 }
 
@@ -793,9 +791,9 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
       rewriter, loc, createToDtype(rewriter, loc, indices, si64), depth);
   SmallVector<int64_t> indexSizes(indicesType.getSizes());
   indexSizes.insert(indexSizes.begin() + axis, 1);
-  index = AtenUnsqueezeOp::create(rewriter, loc,
-                                  getTensorType(context, indexSizes, si64),
-                                  index, createConstantInt(rewriter, loc, axis));
+  index = AtenUnsqueezeOp::create(
+      rewriter, loc, getTensorType(context, indexSizes, si64), index,
+      createConstantInt(rewriter, loc, axis));
   SmallVector<int64_t> positionSizes(rank, 1);
   positionSizes[axis] = depth;
   Value positions =
@@ -806,12 +804,12 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
       getTensorType(context, resultType.getSizes(), rewriter.getI1Type()),
       positions, index);
   auto scalarType = getTensorType(context, {}, resultType.getDtype());
-  Value off = AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero,
-                                      zero);
-  Value on = AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero,
-                                     one);
-  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(binder.getOp(), resultType,
-                                               isOn, on, off);
+  Value off =
+      AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero, zero);
+  Value on =
+      AtenSelectIntOp::create(rewriter, loc, scalarType, values, zero, one);
+  rewriter.replaceOpWithNewOp<AtenWhereSelfOp>(binder.getOp(), resultType, isOn,
+                                               on, off);
   return success();
 }
 
@@ -837,8 +835,7 @@ LogicalResult lowerDft(const OpBinder &binder, PatternRewriter &rewriter) {
   int64_t rank = in.size();
   Type dtype = inputType.getDtype();
   if (rank < 2 || (in.back() != 1 && in.back() != 2) ||
-      static_cast<int64_t>(out.size()) != rank ||
-      !isa<mlir::FloatType>(dtype))
+      static_cast<int64_t>(out.size()) != rank || !isa<mlir::FloatType>(dtype))
     return binder.fail(rewriter, "expects a float input [.., 1 or 2] and a "
                                  "result of its rank");
   bool realOutput = inverse && onesided;
@@ -876,9 +873,9 @@ LogicalResult lowerDft(const OpBinder &binder, PatternRewriter &rewriter) {
   for (int64_t axis : candidates) {
     if (axis == rank - 1)
       continue;
-    int64_t length = !dftLength.empty()        ? dftLength[0]
-                     : inverse && onesided     ? 2 * (in[axis] - 1)
-                                               : in[axis];
+    int64_t length = !dftLength.empty()    ? dftLength[0]
+                     : inverse && onesided ? 2 * (in[axis] - 1)
+                                           : in[axis];
     int64_t bins = onesided && !inverse ? length / 2 + 1 : length;
     bool fits = length > 0 && out[axis] == bins;
     for (int64_t d = 0; d < rank - 1; ++d)
@@ -977,11 +974,11 @@ LogicalResult lowerDft(const OpBinder &binder, PatternRewriter &rewriter) {
     if (!realOutput)
       result = AtenCatOp::create(
           rewriter, loc, resultType,
-          createTensorList(rewriter, loc,
-                           {result, apply(imFromRe, imFromIm)}),
+          createTensorList(rewriter, loc, {result, apply(imFromRe, imFromIm)}),
           createConstantInt(rewriter, loc, rank - 1));
     if (result.getType() != resultType)
-      result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+      result =
+          TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
     results.push_back(result);
   }
   Value result = results.back();
@@ -1200,14 +1197,13 @@ LogicalResult lowerEinsum(const OpBinder &binder, PatternRewriter &rewriter) {
         SmallVector<int64_t> eyeSizes(sizes.size(), 1);
         eyeSizes[a] = eyeSizes[b] = n;
         Value mask = ValueTensorLiteralOp::create(
-            rewriter, loc,
-            getTensorType(context, {n, n}, rewriter.getI1Type()),
+            rewriter, loc, getTensorType(context, {n, n}, rewriter.getI1Type()),
             DenseElementsAttr::get(
                 RankedTensorType::get({n, n}, rewriter.getI1Type()),
                 ArrayRef<bool>(eye)));
-        mask = createView(
-            rewriter, loc, mask, eyeSizes,
-            getTensorType(context, eyeSizes, rewriter.getI1Type()));
+        mask =
+            createView(rewriter, loc, mask, eyeSizes,
+                       getTensorType(context, eyeSizes, rewriter.getI1Type()));
         Value masked = AtenWhereSelfOp::create(
             rewriter, loc, value.getType(), mask, value,
             createScalarLiteral(rewriter, loc, dtype, 0.0));
@@ -1233,8 +1229,7 @@ LogicalResult lowerEinsum(const OpBinder &binder, PatternRewriter &rewriter) {
     SmallVector<int64_t> full;
     size_t next = 0;
     for (int64_t label : allLabels)
-      full.push_back(llvm::is_contained(current, label) ? permuted[next++]
-                                                        : 1);
+      full.push_back(llvm::is_contained(current, label) ? permuted[next++] : 1);
     if (ArrayRef<int64_t>(full) != permuted)
       value = createView(rewriter, loc, value, full,
                          getTensorType(context, full, dtype));
@@ -1296,6 +1291,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
   lowerings.on("Hardmax", 1, lowerHardmax);
   lowerings.on("EyeLike", 9, lowerEyeLike);
   lowerings.on("DepthToSpace", 1, lowerBlockRearrange</*isDepthToSpace=*/true>);
-  lowerings.on("SpaceToDepth", 1, lowerBlockRearrange</*isDepthToSpace=*/false>);
+  lowerings.on("SpaceToDepth", 1,
+               lowerBlockRearrange</*isDepthToSpace=*/false>);
   lowerings.on("OneHot", 9, lowerOneHot);
 }

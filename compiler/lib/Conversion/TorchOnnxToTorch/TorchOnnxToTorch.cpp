@@ -252,7 +252,8 @@ struct LowerOnnxOperator : OpRewritePattern<OperatorOp> {
 };
 
 struct ConvertTorchOnnxToTorchPass
-    : public mlir::torch2mlir::impl::ConvertTorchOnnxToTorchBase<ConvertTorchOnnxToTorchPass> {
+    : public mlir::torch2mlir::impl::ConvertTorchOnnxToTorchBase<
+          ConvertTorchOnnxToTorchPass> {
   LogicalResult initialize(MLIRContext *context) override {
     populateOnnxElementwiseLowerings(lowerings);
     populateOnnxNeuralNetLowerings(lowerings);
@@ -327,8 +328,8 @@ void mlir::torch2mlir::onnx_c::registerTorchOnnxToTorchPipeline() {
 //===----------------------------------------------------------------------===//
 
 ValueTensorType mlir::torch2mlir::onnx_c::getKnownTensorType(Value value) {
-  auto type = dyn_cast_or_null<ValueTensorType>(value ? value.getType()
-                                                      : Type());
+  auto type =
+      dyn_cast_or_null<ValueTensorType>(value ? value.getType() : Type());
   if (!type || !type.hasSizes() || !type.hasDtype())
     return nullptr;
   return type;
@@ -358,11 +359,10 @@ Value mlir::torch2mlir::onnx_c::createPermute(PatternRewriter &rewriter,
   if (type.hasSizes())
     for (int64_t dim : dims)
       sizes.push_back(type.getSizes()[dim]);
-  auto resultType =
-      type.hasSizes()
-          ? ValueTensorType::get(value.getContext(), sizes,
-                                 type.getOptionalDtype())
-          : type;
+  auto resultType = type.hasSizes()
+                        ? ValueTensorType::get(value.getContext(), sizes,
+                                               type.getOptionalDtype())
+                        : type;
   return AtenPermuteOp::create(rewriter, loc, resultType, value,
                                createIntList(rewriter, loc, dims));
 }
@@ -386,7 +386,8 @@ Value mlir::torch2mlir::onnx_c::createScalarLiteral(PatternRewriter &rewriter,
                                   rewriter.getFloatAttr(element, value));
   else
     attr = DenseElementsAttr::get(
-        tensorType, rewriter.getIntegerAttr(element, static_cast<int64_t>(value)));
+        tensorType,
+        rewriter.getIntegerAttr(element, static_cast<int64_t>(value)));
   return ValueTensorLiteralOp::create(
       rewriter, loc,
       ValueTensorType::get(rewriter.getContext(), ArrayRef<int64_t>{}, dtype),
@@ -493,9 +494,8 @@ Value mlir::torch2mlir::onnx_c::wrapNegativeIndices(PatternRewriter &rewriter,
                                                     Location loc, Value indices,
                                                     int64_t dimSize) {
   auto type = cast<ValueTensorType>(indices.getType());
-  auto boolType = ValueTensorType::get(rewriter.getContext(),
-                                       type.getOptionalSizes(),
-                                       rewriter.getI1Type());
+  auto boolType = ValueTensorType::get(
+      rewriter.getContext(), type.getOptionalSizes(), rewriter.getI1Type());
   Value zero = createConstantInt(rewriter, loc, 0);
   Value negative =
       AtenLtScalarOp::create(rewriter, loc, boolType, indices, zero);

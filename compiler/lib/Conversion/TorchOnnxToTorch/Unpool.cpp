@@ -47,8 +47,7 @@ LogicalResult lowerMaxUnpool(const OpBinder &binder,
   if (rank < 3 || static_cast<int64_t>(out.size()) != rank)
     return binder.fail(rewriter, "expects an [N, C, spatial...] input and a "
                                  "result of its rank");
-  if (indicesType.getSizes() != in ||
-      !isa<IntegerType>(indicesType.getDtype()))
+  if (indicesType.getSizes() != in || !isa<IntegerType>(indicesType.getDtype()))
     return binder.fail(rewriter, "I must be integers of X's sizes");
   SmallVector<int64_t> kernel, strides, pads;
   if (failed(binder.getInts("kernel_shape", kernel)) ||
@@ -97,10 +96,10 @@ LogicalResult lowerMaxUnpool(const OpBinder &binder,
     SmallVector<int64_t> padList;
     for (int64_t d = rank - 1; d >= 2; --d)
       padList.append({0, out[d] - defaultSizes[d]});
-    result = AtenConstantPadNdOp::create(
-        rewriter, loc, resultType, result,
-        createIntList(rewriter, loc, padList),
-        createConstantFloat(rewriter, loc, 0.0));
+    result =
+        AtenConstantPadNdOp::create(rewriter, loc, resultType, result,
+                                    createIntList(rewriter, loc, padList),
+                                    createConstantFloat(rewriter, loc, 0.0));
   }
   rewriter.replaceOp(binder.getOp(), result);
   return success();
@@ -207,9 +206,9 @@ LogicalResult lowerCol2Im(const OpBinder &binder, PatternRewriter &rewriter) {
   // last dim.
   Value tapRest = createView(rewriter, loc, createArange(rewriter, loc, taps),
                              {taps, 1}, tapType);
-  Value blockRest = createView(rewriter, loc,
-                               createArange(rewriter, loc, length),
-                               {1, length}, blockType);
+  Value blockRest =
+      createView(rewriter, loc, createArange(rewriter, loc, length),
+                 {1, length}, blockType);
   Value flat, valid;
   int64_t imageStride = 1;
   for (int64_t i = numSpatial - 1; i >= 0; --i) {
@@ -234,17 +233,17 @@ LogicalResult lowerCol2Im(const OpBinder &binder, PatternRewriter &rewriter) {
     if (!isConstantBlock)
       count = AtenClampOp::create(rewriter, loc, scalarType, count, one, none);
 
-    Value tap = AtenRemainderTensorOp::create(rewriter, loc, tapType, tapRest,
-                                              size);
-    tapRest = AtenDivTensorModeOp::create(rewriter, loc, tapType, tapRest,
-                                          size, floor);
+    Value tap =
+        AtenRemainderTensorOp::create(rewriter, loc, tapType, tapRest, size);
+    tapRest = AtenDivTensorModeOp::create(rewriter, loc, tapType, tapRest, size,
+                                          floor);
     Value block = AtenRemainderTensorOp::create(rewriter, loc, blockType,
                                                 blockRest, count);
-    blockRest = AtenDivTensorModeOp::create(rewriter, loc, blockType,
-                                            blockRest, count, floor);
-    Value position = AtenAddTensorOp::create(
-        rewriter, loc, positionType, scale(block, strides[i]),
-        scale(tap, dilations[i]), one);
+    blockRest = AtenDivTensorModeOp::create(rewriter, loc, blockType, blockRest,
+                                            count, floor);
+    Value position = AtenAddTensorOp::create(rewriter, loc, positionType,
+                                             scale(block, strides[i]),
+                                             scale(tap, dilations[i]), one);
     if (pads[i] != 0)
       position = AtenSubScalarOp::create(rewriter, loc, positionType, position,
                                          cst(pads[i]), one);
@@ -254,9 +253,8 @@ LogicalResult lowerCol2Im(const OpBinder &binder, PatternRewriter &rewriter) {
                                position, cst(0)),
         AtenLtScalarOp::create(rewriter, loc, boolType({taps, length}),
                                position, cst(image[i])));
-    valid = valid ? AtenLogicalAndOp::create(rewriter, loc,
-                                             boolType({taps, length}), valid,
-                                             inside)
+    valid = valid ? AtenLogicalAndOp::create(
+                        rewriter, loc, boolType({taps, length}), valid, inside)
                         .getResult()
                   : inside;
     position = scale(position, imageStride);

@@ -30,8 +30,8 @@ Value createView(PatternRewriter &rewriter, Location loc, Value value,
                  ArrayRef<int64_t> sizes, torch::ValueTensorType resultType);
 
 /// A 0-d literal tensor of `dtype` holding `value`.
-Value createScalarLiteral(PatternRewriter &rewriter, Location loc,
-                          Type dtype, double value);
+Value createScalarLiteral(PatternRewriter &rewriter, Location loc, Type dtype,
+                          double value);
 
 /// The `!torch.vtensor` type of `sizes` and `dtype`.
 torch::ValueTensorType getTensorType(MLIRContext *context,

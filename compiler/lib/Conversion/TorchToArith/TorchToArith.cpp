@@ -21,8 +21,7 @@ using namespace mlir::torch2mlir::torch;
 namespace {
 
 /// torch.constant.{int,float,bool} -> arith.constant of the builtin type.
-template <typename OpTy>
-struct ConvertConstant : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ConvertConstant : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor,
@@ -124,7 +123,8 @@ struct ConvertAtenSizeInt : OpConversionPattern<AtenSizeIntOp> {
     auto type = dyn_cast<BaseTensorType>(op.getSelf().getType());
     int64_t dim;
     if (!type || !type.hasSizes() || !matchTorchConstantInt(op.getDim(), dim))
-      return rewriter.notifyMatchFailure(op, "needs a known rank and constant dim");
+      return rewriter.notifyMatchFailure(op,
+                                         "needs a known rank and constant dim");
     int64_t rank = type.getSizes().size();
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
@@ -144,7 +144,8 @@ struct ConvertAtenSizeInt : OpConversionPattern<AtenSizeIntOp> {
 };
 
 struct ConvertTorchToArithPass
-    : public ::mlir::torch2mlir::impl::ConvertTorchToArithBase<ConvertTorchToArithPass> {
+    : public ::mlir::torch2mlir::impl::ConvertTorchToArithBase<
+          ConvertTorchToArithPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
@@ -171,11 +172,10 @@ void mlir::torch2mlir::populateTorchToArithPatternsAndLegality(
   patterns.add<ConvertConstant<ConstantIntOp>, ConvertConstant<ConstantFloatOp>,
                ConvertConstant<ConstantBoolOp>, ConvertValueTensorLiteral>(
       typeConverter, context);
-  target.addIllegalOp<AtenAddIntOp, AtenSubIntOp, AtenMulIntOp,
-                      AtenFloordivIntOp, AtenNegIntOp, AtenEqIntOp, AtenLtIntOp,
-                      AtenGtIntOp, AtenAddFloatOp, AtenSubFloatOp,
-                      AtenMulFloatOp, AtenDivFloatOp, AtenDimOp,
-                      AtenSizeIntOp>();
+  target.addIllegalOp<
+      AtenAddIntOp, AtenSubIntOp, AtenMulIntOp, AtenFloordivIntOp, AtenNegIntOp,
+      AtenEqIntOp, AtenLtIntOp, AtenGtIntOp, AtenAddFloatOp, AtenSubFloatOp,
+      AtenMulFloatOp, AtenDivFloatOp, AtenDimOp, AtenSizeIntOp>();
   patterns.add<ConvertScalarBinary<AtenAddIntOp, arith::AddIOp>,
                ConvertScalarBinary<AtenSubIntOp, arith::SubIOp>,
                ConvertScalarBinary<AtenMulIntOp, arith::MulIOp>,

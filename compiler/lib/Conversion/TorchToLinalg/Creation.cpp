@@ -41,8 +41,7 @@ template <> struct FillOperands<AtenFillScalarOp> {
 /// ...), scalar_tensor(s, dtype, ...) and fill.Scalar(self, value):
 /// linalg.fill of the value cast to the result dtype. full_like and
 /// fill.Scalar take the dynamic sizes of `self`.
-template <typename OpTy>
-struct ConvertFillFactory : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ConvertFillFactory : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
@@ -54,9 +53,8 @@ struct ConvertFillFactory : OpConversionPattern<OpTy> {
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Value like = FillOperands<OpTy>::like(adaptor);
     if (!resultType.hasStaticShape() &&
-        (!like ||
-         cast<RankedTensorType>(like.getType()).getRank() !=
-             resultType.getRank()))
+        (!like || cast<RankedTensorType>(like.getType()).getRank() !=
+                      resultType.getRank()))
       return reportFailure(rewriter, op,
                            "unsupported: a dynamic size not given by a tensor");
     Value fill = FillOperands<OpTy>::fill(adaptor);
@@ -66,8 +64,7 @@ struct ConvertFillFactory : OpConversionPattern<OpTy> {
     fill = convertScalar(rewriter, loc, fill, resultType.getElementType(),
                          /*srcUnsigned=*/fill.getType().isInteger(1),
                          getTorchDtype(op.getResult()).isUnsignedInteger());
-    rewriter.replaceOp(op,
-                       createFilled(rewriter, loc, resultType, fill, like));
+    rewriter.replaceOp(op, createFilled(rewriter, loc, resultType, fill, like));
     return success();
   }
 };
@@ -188,15 +185,15 @@ struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
             rewriter, loc, rewriter.getIndexType(), size));
       }
     }
-    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                          resultType.getElementType(),
-                                          dynamicSizes);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                resultType.getElementType(), dynamicSizes);
     Value zero = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(resultType.getElementType()));
-    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc,
-                                                  ValueRange{zero},
-                                                  ValueRange{empty})
-                               .getResult(0));
+    rewriter.replaceOp(op,
+                       linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                              ValueRange{empty})
+                           .getResult(0));
     return success();
   }
 };
@@ -209,10 +206,10 @@ void mlir::torch2mlir::populateCreationPatternsAndLegality(
   MLIRContext *context = patterns.getContext();
   target.addIllegalOp<AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp,
                       AtenArangeStartStepOp>();
-  patterns.add<ConvertFillFactory<AtenFullOp>,
-               ConvertFillFactory<AtenFullLikeOp>,
-               ConvertFillFactory<AtenScalarTensorOp>,
-               ConvertAtenArangeStartStep>(typeConverter, context);
+  patterns
+      .add<ConvertFillFactory<AtenFullOp>, ConvertFillFactory<AtenFullLikeOp>,
+           ConvertFillFactory<AtenScalarTensorOp>, ConvertAtenArangeStartStep>(
+          typeConverter, context);
   target.addIllegalOp<AtenFillScalarOp, AtenEmptyMemoryFormatOp,
                       AtenEmptyStridedOp, AtenEmptyPermutedOp, AtenNewEmptyOp,
                       AtenNewEmptyStridedOp>();

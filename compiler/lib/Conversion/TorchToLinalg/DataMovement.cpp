@@ -23,7 +23,8 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
   LogicalResult
   matchAndRewrite(AtenViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     if (llvm::count_if(resultType.getShape(), ShapedType::isDynamic) <= 1) {
@@ -52,7 +53,8 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
           sizes.push_back(Value());
           continue;
         }
-        sizes.push_back(arith::ConstantIndexOp::create(rewriter, loc, constant));
+        sizes.push_back(
+            arith::ConstantIndexOp::create(rewriter, loc, constant));
         continue;
       }
       Value size = getTypeConverter()->materializeTargetConversion(
@@ -89,7 +91,8 @@ struct ConvertAtenPermute : OpConversionPattern<AtenPermuteOp> {
   LogicalResult
   matchAndRewrite(AtenPermuteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     int64_t rank = resultType.getRank();
@@ -111,13 +114,14 @@ struct ConvertAtenPermute : OpConversionPattern<AtenPermuteOp> {
     SmallVector<Value> dynamicSizes;
     for (int64_t i = 0; i < rank; ++i)
       if (resultType.isDynamicDim(i))
-        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, dims[i]));
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType(),
-                                         dynamicSizes);
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, input,
-                                                       init, dims)
-                               .getResult());
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, input, dims[i]));
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                resultType.getElementType(), dynamicSizes);
+    rewriter.replaceOp(
+        op, linalg::TransposeOp::create(rewriter, loc, input, init, dims)
+                .getResult());
     return success();
   }
 };
@@ -128,7 +132,8 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
   LogicalResult
   matchAndRewrite(AtenCatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     int64_t dim;
@@ -142,15 +147,15 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
     auto inputs = getConvertedTensorList(rewriter, loc, getTypeConverter(),
                                          op.getTensors());
     if (failed(inputs))
-      return reportFailure(rewriter, 
-          op, "tensors must come from a torch.prim.ListConstruct");
+      return reportFailure(rewriter, op,
+                           "tensors must come from a torch.prim.ListConstruct");
     Type element = resultType.getElementType();
     // The inputs that take part, cast to the result dtype.
     SmallVector<Value> parts;
     for (auto [input, torchInput] :
          llvm::zip(*inputs, op.getTensors()
-                               .getDefiningOp<PrimListConstructOp>()
-                               .getElements())) {
+                                .getDefiningOp<PrimListConstructOp>()
+                                .getElements())) {
       auto inputType = cast<RankedTensorType>(input.getType());
       // PyTorch skips legacy empty 1-D inputs of size 0.
       if (inputType.getRank() == 1 && inputType.getDimSize(0) == 0 && rank != 1)
@@ -174,8 +179,8 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
     }
     if (parts.empty() && resultType.hasStaticShape()) {
       // Every part is empty along dim: so is the result.
-      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
-          op, resultType.getShape(), resultType.getElementType());
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, resultType.getShape(),
+                                                   resultType.getElementType());
       return success();
     }
     if (parts.empty())
@@ -230,7 +235,8 @@ struct ConvertAtenClone : OpConversionPattern<AtenCloneOp> {
   LogicalResult
   matchAndRewrite(AtenCloneOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || resultType != adaptor.getSelf().getType())
       return reportFailure(rewriter, op, "result type differs from input");
     rewriter.replaceOp(op, adaptor.getSelf());
@@ -244,7 +250,8 @@ struct ConvertAtenExpand : OpConversionPattern<AtenExpandOp> {
   LogicalResult
   matchAndRewrite(AtenExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Location loc = op.getLoc();
@@ -295,7 +302,8 @@ struct ConvertTensorStaticInfoCast
   LogicalResult
   matchAndRewrite(TensorStaticInfoCastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || !isa<RankedTensorType>(adaptor.getOperand().getType()))
       return reportFailure(rewriter, op, "needs known ranks and dtypes");
     rewriter.replaceOpWithNewOp<tensor::CastOp>(op, resultType,
@@ -453,7 +461,8 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
         Value negative = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::slt, value, zero);
         Value wrapped = arith::AddIOp::create(rewriter, loc, value, size);
-        value = arith::SelectOp::create(rewriter, loc, negative, wrapped, value);
+        value =
+            arith::SelectOp::create(rewriter, loc, negative, wrapped, value);
         value = arith::MaxSIOp::create(rewriter, loc, value, zero);
         return arith::MinSIOp::create(rewriter, loc, value, size);
       };
@@ -526,9 +535,8 @@ createGathering(OpBuilder &b, Location loc, RankedTensorType resultType,
                 ValueRange dynamicSizes,
                 function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   int64_t rank = resultType.getRank();
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType(),
-                                       dynamicSizes);
+  Value init = tensor::EmptyOp::create(
+      b, loc, resultType.getShape(), resultType.getElementType(), dynamicSizes);
   return linalg::GenericOp::create(
              b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
              b.getMultiDimIdentityMap(rank),
@@ -544,8 +552,8 @@ createGathering(OpBuilder &b, Location loc, RankedTensorType resultType,
 }
 
 /// The dynamic sizes of `type` computed by `sizeOf(dim)`.
-static SmallVector<Value>
-getDynamicSizes(RankedTensorType type, function_ref<Value(int64_t)> sizeOf) {
+static SmallVector<Value> getDynamicSizes(RankedTensorType type,
+                                          function_ref<Value(int64_t)> sizeOf) {
   SmallVector<Value> sizes;
   for (int64_t i = 0; i < type.getRank(); ++i)
     if (type.isDynamicDim(i))
@@ -623,8 +631,7 @@ struct ConvertAtenRepeat : OpConversionPattern<AtenRepeatOp> {
     int64_t rank = resultType.getRank();
     SmallVector<int64_t> repeats;
     if (!matchTorchConstantIntList(op.getRepeats(), repeats))
-      return reportFailure(rewriter, op,
-                           "repeats must be a constant int list");
+      return reportFailure(rewriter, op, "repeats must be a constant int list");
     if (static_cast<int64_t>(repeats.size()) != rank || rank < inputRank ||
         llvm::any_of(repeats, [](int64_t r) { return r < 0; }))
       return reportFailure(rewriter, op,
@@ -634,24 +641,24 @@ struct ConvertAtenRepeat : OpConversionPattern<AtenRepeatOp> {
     Location loc = op.getLoc();
     Value result = createGathering(
         rewriter, loc, resultType,
-        getDynamicSizes(resultType,
-                        [&](int64_t i) -> Value {
-                          if (i < offset)
-                            return arith::ConstantIndexOp::create(
-                                rewriter, loc, repeats[i]);
-                          Value size = tensor::DimOp::create(rewriter, loc,
-                                                             input, i - offset);
-                          return arith::MulIOp::create(
-                              rewriter, loc, size,
-                              arith::ConstantIndexOp::create(rewriter, loc,
-                                                             repeats[i]));
-                        }),
+        getDynamicSizes(
+            resultType,
+            [&](int64_t i) -> Value {
+              if (i < offset)
+                return arith::ConstantIndexOp::create(rewriter, loc,
+                                                      repeats[i]);
+              Value size =
+                  tensor::DimOp::create(rewriter, loc, input, i - offset);
+              return arith::MulIOp::create(
+                  rewriter, loc, size,
+                  arith::ConstantIndexOp::create(rewriter, loc, repeats[i]));
+            }),
         [&](OpBuilder &b, Location l, ValueRange position) -> Value {
           SmallVector<Value> at;
           for (int64_t k = 0; k < inputRank; ++k)
-            at.push_back(arith::RemUIOp::create(
-                b, l, position[offset + k],
-                tensor::DimOp::create(b, l, input, k)));
+            at.push_back(
+                arith::RemUIOp::create(b, l, position[offset + k],
+                                       tensor::DimOp::create(b, l, input, k)));
           return tensor::ExtractOp::create(b, l, input, at);
         });
     rewriter.replaceOp(op, result);
@@ -715,14 +722,14 @@ struct ConvertAtenDiagonal : OpConversionPattern<AtenDiagonalOp> {
           for (auto [i, dim] : llvm::enumerate(kept))
             at[dim] = position[i];
           Value k = position.back();
-          at[dim1] = arith::AddIOp::create(
-              b, l, k,
-              arith::ConstantIndexOp::create(b, l,
-                                             std::max<int64_t>(-offset, 0)));
-          at[dim2] = arith::AddIOp::create(
-              b, l, k,
-              arith::ConstantIndexOp::create(b, l,
-                                             std::max<int64_t>(offset, 0)));
+          at[dim1] =
+              arith::AddIOp::create(b, l, k,
+                                    arith::ConstantIndexOp::create(
+                                        b, l, std::max<int64_t>(-offset, 0)));
+          at[dim2] =
+              arith::AddIOp::create(b, l, k,
+                                    arith::ConstantIndexOp::create(
+                                        b, l, std::max<int64_t>(offset, 0)));
           return tensor::ExtractOp::create(b, l, input, at);
         });
     rewriter.replaceOp(op, result);
@@ -812,14 +819,15 @@ void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
   MLIRContext *context = patterns.getContext();
   target.addIllegalOp<AtenViewOp, AtenPermuteOp, AtenCatOp, AtenCloneOp,
                       AtenExpandOp, TensorStaticInfoCastOp>();
-  patterns.add<ConvertAtenView, ConvertAtenPermute, ConvertAtenCat,
-               ConvertAtenClone, ConvertAtenExpand, ConvertTensorStaticInfoCast>(
-      typeConverter, context);
+  patterns
+      .add<ConvertAtenView, ConvertAtenPermute, ConvertAtenCat,
+           ConvertAtenClone, ConvertAtenExpand, ConvertTensorStaticInfoCast>(
+          typeConverter, context);
   target.addIllegalOp<AtenConstantPadNdOp, AtenSliceTensorOp>();
   patterns.add<ConvertAtenConstantPadNd, ConvertAtenSliceTensor>(typeConverter,
                                                                  context);
-  target.addIllegalOp<AtenFlipOp, AtenRepeatOp, AtenDiagonalOp,
-                      AtenAsStridedOp, AtenCopyOp>();
+  target.addIllegalOp<AtenFlipOp, AtenRepeatOp, AtenDiagonalOp, AtenAsStridedOp,
+                      AtenCopyOp>();
   patterns.add<ConvertAtenFlip, ConvertAtenRepeat, ConvertAtenDiagonal,
                ConvertAtenAsStrided, ConvertAtenCopy>(typeConverter, context);
 }

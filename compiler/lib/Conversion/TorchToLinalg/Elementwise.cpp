@@ -107,8 +107,8 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
       }
     }
     if (!isSupported(element))
-      return reportFailure(rewriter, 
-          op, "unsupported: this operation on the result dtype");
+      return reportFailure(rewriter, op,
+                           "unsupported: this operation on the result dtype");
     Value result = createElementwise(
         rewriter, loc, resultType, inputs,
         [&](OpBuilder &b, Location l, ValueRange args) {
@@ -139,8 +139,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
 };
 
 /// Unary ops computed in the result dtype.
-template <typename OpTy>
-struct ConvertUnary : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ConvertUnary : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
 
@@ -168,8 +167,8 @@ struct ConvertUnary : OpConversionPattern<OpTy> {
         rewriter, op.getLoc(), resultType, adaptor.getOperands().front(),
         [&](OpBuilder &b, Location l, ValueRange args) {
           Type compute = getComputeType(element);
-          Value x = convertScalar(b, l, args[0], compute, srcUnsigned,
-                                  dstUnsigned);
+          Value x =
+              convertScalar(b, l, args[0], compute, srcUnsigned, dstUnsigned);
           Value y = buildScalar(b, l, x, dstUnsigned);
           return compute == element ? y
                                     : arith::TruncFOp::create(b, l, element, y);
@@ -206,8 +205,7 @@ struct ConvertNeg : ConvertUnary<AtenNegOp> {
     return isa<mlir::FloatType>(element) ||
            (isa<IntegerType>(element) && !element.isInteger(1));
   }
-  Value buildScalar(OpBuilder &b, Location loc, Value x,
-                    bool) const override {
+  Value buildScalar(OpBuilder &b, Location loc, Value x, bool) const override {
     if (isa<mlir::FloatType>(x.getType()))
       return arith::NegFOp::create(b, loc, x);
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
@@ -220,8 +218,7 @@ struct ConvertExp : ConvertUnary<AtenExpOp> {
   bool supports(Type element) const override {
     return isa<mlir::FloatType>(element);
   }
-  Value buildScalar(OpBuilder &b, Location loc, Value x,
-                    bool) const override {
+  Value buildScalar(OpBuilder &b, Location loc, Value x, bool) const override {
     return math::ExpOp::create(b, loc, x);
   }
 };
@@ -230,8 +227,7 @@ struct ConvertExp : ConvertUnary<AtenExpOp> {
 /// PyTorch does), computed in the result dtype, except that f16/bf16
 /// compute in f32 and round once, as PyTorch's CPU kernels do (their
 /// vectorized loops convert to float).
-template <typename OpTy>
-struct ConvertFloatMath : ConvertUnary<OpTy> {
+template <typename OpTy> struct ConvertFloatMath : ConvertUnary<OpTy> {
   using ConvertUnary<OpTy>::ConvertUnary;
   bool supports(Type element) const override {
     return isa<mlir::FloatType>(element);
@@ -272,7 +268,8 @@ T2M_FLOAT_MATH(ConvertTanh, AtenTanhOp, return math::TanhOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertSigmoid, AtenSigmoidOp, {
   Value one = createFloatConstant(b, loc, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
 })
 // silu(x) = x / (1 + exp(-x)), the form of PyTorch's CPU kernel.
 T2M_FLOAT_MATH(ConvertSilu, AtenSiluOp, {
@@ -296,30 +293,24 @@ T2M_FLOAT_MATH(ConvertHardswish, AtenHardswishOp, {
                                createFloatConstant(b, loc, x.getType(), 6.0));
 })
 T2M_FLOAT_MATH(ConvertReciprocal, AtenReciprocalOp, {
-  return arith::DivFOp::create(b, loc, createFloatConstant(b, loc, x.getType(), 1.0),
-                               x);
+  return arith::DivFOp::create(
+      b, loc, createFloatConstant(b, loc, x.getType(), 1.0), x);
 })
 T2M_FLOAT_MATH(ConvertSin, AtenSinOp, return math::SinOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertCos, AtenCosOp, return math::CosOp::create(b, loc, x);)
-T2M_FLOAT_MATH(ConvertAsin, AtenAsinOp,
-               return math::AsinOp::create(b, loc, x);)
-T2M_FLOAT_MATH(ConvertAcos, AtenAcosOp,
-               return math::AcosOp::create(b, loc, x);)
-T2M_FLOAT_MATH(ConvertAtan, AtenAtanOp,
-               return math::AtanOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAsin, AtenAsinOp, return math::AsinOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAcos, AtenAcosOp, return math::AcosOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertAtan, AtenAtanOp, return math::AtanOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertTan, AtenTanOp, return math::TanOp::create(b, loc, x);)
-T2M_FLOAT_MATH(ConvertSinh, AtenSinhOp,
-               return math::SinhOp::create(b, loc, x);)
-T2M_FLOAT_MATH(ConvertCosh, AtenCoshOp,
-               return math::CoshOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertSinh, AtenSinhOp, return math::SinhOp::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertCosh, AtenCoshOp, return math::CoshOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertAsinh, AtenAsinhOp,
                return math::AsinhOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertAcosh, AtenAcoshOp,
                return math::AcoshOp::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertAtanh, AtenAtanhOp,
                return math::AtanhOp::create(b, loc, x);)
-T2M_FLOAT_MATH(ConvertLog2, AtenLog2Op,
-               return math::Log2Op::create(b, loc, x);)
+T2M_FLOAT_MATH(ConvertLog2, AtenLog2Op, return math::Log2Op::create(b, loc, x);)
 T2M_FLOAT_MATH(ConvertLog10, AtenLog10Op,
                return math::Log10Op::create(b, loc, x);)
 // expm1(x) = (u - 1) * x / log(u) with u = exp(x) (Kahan): a few ulps for
@@ -335,9 +326,9 @@ T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
   Value one = createFloatConstant(b, loc, type, 1.0);
   Value u = math::ExpOp::create(b, loc, x);
   Value uMinusOne = arith::SubFOp::create(b, loc, u, one);
-  Value scaled = arith::DivFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, uMinusOne, x),
-      math::LogOp::create(b, loc, u));
+  Value scaled =
+      arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, uMinusOne, x),
+                            math::LogOp::create(b, loc, u));
   auto equals = [&](Value lhs, Value rhs) {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lhs, rhs);
   };
@@ -346,7 +337,8 @@ T2M_FLOAT_MATH(ConvertExpm1, AtenExpm1Op, {
   result = arith::SelectOp::create(b, loc, equals(uMinusOne, minusOne),
                                    minusOne, result);
   result = arith::SelectOp::create(
-      b, loc, equals(u, createFloatConstant(b, loc, type, INFINITY)), u, result);
+      b, loc, equals(u, createFloatConstant(b, loc, type, INFINITY)), u,
+      result);
   if (type != elementType)
     result = arith::TruncFOp::create(b, loc, elementType, result);
   return result;
@@ -446,7 +438,8 @@ struct ConvertFloatClass : OpConversionPattern<OpTy> {
             return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x,
                                          x);
           return arith::CmpFOp::create(
-              b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, x),
+              b, loc, arith::CmpFPredicate::OEQ,
+              math::AbsFOp::create(b, loc, x),
               createFloatConstant(b, loc, x.getType(), INFINITY));
         });
     rewriter.replaceOp(op, result);
@@ -477,12 +470,13 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
   LogicalResult
   matchAndRewrite(AtenGeluOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || !isa<mlir::FloatType>(resultType.getElementType()))
       return reportFailure(rewriter, op, "unsupported: non-float gelu");
     auto approximate = op.getApproximate().getDefiningOp<ConstantStrOp>();
-    if (!approximate || (approximate.getValue() != "none" &&
-                         approximate.getValue() != "tanh"))
+    if (!approximate ||
+        (approximate.getValue() != "none" && approximate.getValue() != "tanh"))
       return reportFailure(rewriter, op,
                            "approximate must be the constant 'none' or 'tanh'");
     bool useTanh = approximate.getValue() == "tanh";
@@ -492,10 +486,10 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
           // f16/bf16 compute in f32 and round once, as PyTorch's kernel.
           Type element = args[0].getType();
           bool widen = element.isF16() || element.isBF16();
-          Value x = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(),
-                                                  args[0])
-                                .getResult()
-                          : args[0];
+          Value x = widen
+                        ? arith::ExtFOp::create(b, loc, b.getF32Type(), args[0])
+                              .getResult()
+                        : args[0];
           Type t = x.getType();
           Value half = createFloatConstant(b, loc, t, 0.5);
           Value one = createFloatConstant(b, loc, t, 1.0);
@@ -505,17 +499,19 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
                 b, loc, x, arith::MulFOp::create(b, loc, x, x));
             Value poly = arith::AddFOp::create(
                 b, loc, x,
-                arith::MulFOp::create(b, loc, createFloatConstant(b, loc, t, 0.044715),
-                                      cube));
+                arith::MulFOp::create(
+                    b, loc, createFloatConstant(b, loc, t, 0.044715), cube));
             inner = math::TanhOp::create(
                 b, loc,
                 arith::MulFOp::create(
-                    b, loc, createFloatConstant(b, loc, t, 0.7978845608028654), poly));
+                    b, loc, createFloatConstant(b, loc, t, 0.7978845608028654),
+                    poly));
           } else {
             inner = math::ErfOp::create(
                 b, loc,
                 arith::MulFOp::create(
-                    b, loc, x, createFloatConstant(b, loc, t, 0.7071067811865476)));
+                    b, loc, x,
+                    createFloatConstant(b, loc, t, 0.7071067811865476)));
           }
           Value factor = arith::AddFOp::create(b, loc, one, inner);
           Value y = arith::MulFOp::create(
@@ -855,8 +851,7 @@ static Value createFloatFloorDiv(OpBuilder &b, Location loc, Value lhs,
 /// div.Tensor_mode: true division (None), truncation ("trunc") or floor
 /// ("floor"), in the result dtype (integer for integer operands unless
 /// None).
-template <typename OpTy>
-struct ConvertDivMode : ConvertInResultDtype<OpTy> {
+template <typename OpTy> struct ConvertDivMode : ConvertInResultDtype<OpTy> {
   using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
   StringRef unsupported(OpTy op, Type dtype) const override {
     std::optional<StringRef> mode = getRoundingMode(op);
@@ -950,7 +945,8 @@ struct ConvertRemainder : ConvertInResultDtype<OpTy> {
                         : createIntRemainder(b, loc, lhs, rhs, isUnsigned);
     if (!isPython || isUnsigned)
       return mod;
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(lhs.getType()));
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(lhs.getType()));
     Value nonzero, modNegative, rhsNegative, adjusted;
     if (isFloat) {
       nonzero =
@@ -995,7 +991,8 @@ struct ConvertRoundDecimals : OpConversionPattern<AtenRoundDecimalsOp> {
   LogicalResult
   matchAndRewrite(AtenRoundDecimalsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || !isa<mlir::FloatType>(resultType.getElementType()))
       return reportFailure(rewriter, op, "unsupported: a non-float round");
     int64_t decimals;
@@ -1006,7 +1003,7 @@ struct ConvertRoundDecimals : OpConversionPattern<AtenRoundDecimalsOp> {
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value x = args[0];
           Value scale = createFloatConstant(b, loc, x.getType(),
-                                      std::pow(10.0, std::abs(decimals)));
+                                            std::pow(10.0, std::abs(decimals)));
           if (decimals >= 0)
             return arith::DivFOp::create(
                 b, loc,
@@ -1059,9 +1056,9 @@ struct ConvertElu : ConvertInResultDtype<AtenEluOp> {
             one),
         arith::MulFOp::create(b, loc, alpha, scale));
     Value positive = arith::MulFOp::create(b, loc, x, scale);
-    Value isNonPositive = arith::CmpFOp::create(
-        b, loc, arith::CmpFPredicate::OLE, x,
-        createFloatConstant(b, loc, x.getType(), 0.0));
+    Value isNonPositive =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x,
+                              createFloatConstant(b, loc, x.getType(), 0.0));
     return arith::SelectOp::create(b, loc, isNonPositive, negative, positive);
   }
 };
@@ -1093,8 +1090,8 @@ template <typename OpTy, BitwiseKind kind>
 struct ConvertBitwise : ConvertInResultDtype<OpTy> {
   using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
   StringRef unsupported(OpTy, Type dtype) const override {
-    bool isShift = kind == BitwiseKind::LeftShift ||
-                   kind == BitwiseKind::RightShift;
+    bool isShift =
+        kind == BitwiseKind::LeftShift || kind == BitwiseKind::RightShift;
     if (isNonBoolInteger(dtype) || (!isShift && dtype && dtype.isInteger(1)))
       return "";
     return "unsupported: a bitwise op of a non-integer dtype";
@@ -1144,23 +1141,21 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
   target.addIllegalOp<AtenAddTensorOp, AtenSubTensorOp, AtenMulTensorOp,
                       AtenDivTensorOp, AtenAddScalarOp, AtenSubScalarOp,
                       AtenMulScalarOp, AtenDivScalarOp>();
-  patterns.add<
-      ConvertBinary<AtenAddTensorOp, BinaryKind::Add, true, true>,
-      ConvertBinary<AtenSubTensorOp, BinaryKind::Sub, true, true>,
-      ConvertBinary<AtenMulTensorOp, BinaryKind::Mul, true, false>,
-      ConvertBinary<AtenDivTensorOp, BinaryKind::Div, true, false>,
-      ConvertBinary<AtenAddScalarOp, BinaryKind::Add, false, true>,
-      ConvertBinary<AtenSubScalarOp, BinaryKind::Sub, false, true>,
-      ConvertBinary<AtenMulScalarOp, BinaryKind::Mul, false, false>,
-      ConvertBinary<AtenDivScalarOp, BinaryKind::Div, false, false>>(
+  patterns.add<ConvertBinary<AtenAddTensorOp, BinaryKind::Add, true, true>,
+               ConvertBinary<AtenSubTensorOp, BinaryKind::Sub, true, true>,
+               ConvertBinary<AtenMulTensorOp, BinaryKind::Mul, true, false>,
+               ConvertBinary<AtenDivTensorOp, BinaryKind::Div, true, false>,
+               ConvertBinary<AtenAddScalarOp, BinaryKind::Add, false, true>,
+               ConvertBinary<AtenSubScalarOp, BinaryKind::Sub, false, true>,
+               ConvertBinary<AtenMulScalarOp, BinaryKind::Mul, false, false>,
+               ConvertBinary<AtenDivScalarOp, BinaryKind::Div, false, false>>(
       typeConverter, context);
   target.addIllegalOp<AtenReluOp, AtenNegOp, AtenExpOp, Aten_ToCopyOp,
                       AtenViewDtypeOp>();
   patterns.add<ConvertRelu, ConvertNeg, ConvertExp, ConvertToCopy,
                ConvertViewDtype>(typeConverter, context);
-  target.addIllegalOp<AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp,
-                      AtenTanhOp, AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp,
-                      AtenGeluOp>();
+  target.addIllegalOp<AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp, AtenTanhOp,
+                      AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp, AtenGeluOp>();
   patterns.add<ConvertLog, ConvertSqrt, ConvertRsqrt, ConvertErf, ConvertTanh,
                ConvertSigmoid, ConvertReciprocal, ConvertAbs, ConvertGelu>(
       typeConverter, context);
@@ -1182,30 +1177,28 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertMinMax<AtenMaximumOp, true>,
                ConvertMinMax<AtenMinimumOp, false>, ConvertClamp<AtenClampOp>,
                ConvertClamp<AtenClampTensorOp>,
-               ConvertDivMode<AtenDivTensorModeOp>>(
-      typeConverter, context);
+               ConvertDivMode<AtenDivTensorModeOp>>(typeConverter, context);
   target.addIllegalOp<AtenTanOp, AtenSinhOp, AtenCoshOp, AtenAsinhOp,
                       AtenAcoshOp, AtenAtanhOp, AtenLog2Op, AtenLog10Op,
                       AtenExpm1Op, AtenRoundOp, AtenTruncOp, AtenIsnanOp,
                       AtenIsinfOp, AtenRoundDecimalsOp>();
-  patterns.add<ConvertTan, ConvertSinh, ConvertCosh, ConvertAsinh,
-               ConvertAcosh, ConvertAtanh, ConvertLog2, ConvertLog10,
-               ConvertExpm1, ConvertRounding<AtenRoundOp, math::RoundEvenOp>,
+  patterns.add<ConvertTan, ConvertSinh, ConvertCosh, ConvertAsinh, ConvertAcosh,
+               ConvertAtanh, ConvertLog2, ConvertLog10, ConvertExpm1,
+               ConvertRounding<AtenRoundOp, math::RoundEvenOp>,
                ConvertRounding<AtenTruncOp, math::TruncOp>,
                ConvertFloatClass<AtenIsnanOp, true>,
                ConvertFloatClass<AtenIsinfOp, false>, ConvertRoundDecimals>(
       typeConverter, context);
   target.addIllegalOp<AtenDivScalarModeOp, AtenFmodTensorOp, AtenFmodScalarOp,
-                      AtenRemainderTensorOp, AtenRemainderScalarOp,
-                      AtenAtan2Op, AtenPowScalarOp, AtenEluOp,
-                      AtenHardtanhOp>();
+                      AtenRemainderTensorOp, AtenRemainderScalarOp, AtenAtan2Op,
+                      AtenPowScalarOp, AtenEluOp, AtenHardtanhOp>();
   patterns.add<ConvertDivMode<AtenDivScalarModeOp>,
                ConvertRemainder<AtenFmodTensorOp, false>,
                ConvertRemainder<AtenFmodScalarOp, false>,
                ConvertRemainder<AtenRemainderTensorOp, true>,
                ConvertRemainder<AtenRemainderScalarOp, true>, ConvertAtan2,
                ConvertPowScalar, ConvertElu, ConvertHardtanh>(typeConverter,
-                                                               context);
+                                                              context);
   target.addIllegalOp<AtenBitwiseAndScalarOp, AtenBitwiseOrScalarOp,
                       AtenBitwiseXorScalarOp>();
   patterns.add<ConvertBitwise<AtenBitwiseAndScalarOp, BitwiseKind::And>,

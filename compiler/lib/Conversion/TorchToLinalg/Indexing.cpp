@@ -183,9 +183,9 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     MLIRContext *context = rewriter.getContext();
     AffineMap indexMap =
         AffineMap::get(rank, 0, getAffineDimExpr(dim, context));
-    Value result = createIndexedGeneric(
-        rewriter, loc, resultType, sizes, index, indexMap,
-        readAlongDim(input, dim, rank));
+    Value result =
+        createIndexedGeneric(rewriter, loc, resultType, sizes, index, indexMap,
+                             readAlongDim(input, dim, rank));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -217,18 +217,18 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
     if (isIndexTensor(op.getIndex()) && resultType.hasStaticShape() &&
         resultType.getNumElements() == 0) {
       // An empty index (PyTorch does not check its rank then).
-      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
-          op, resultType.getShape(), resultType.getElementType());
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, resultType.getShape(),
+                                                   resultType.getElementType());
       return success();
     }
-    if (isIndexTensor(op.getIndex()) && rank <= 1 &&
-        indexType.getRank() <= 1 && (rank == 0 || indexType.getRank() == 0)) {
+    if (isIndexTensor(op.getIndex()) && rank <= 1 && indexType.getRank() <= 1 &&
+        (rank == 0 || indexType.getRank() == 0)) {
       // A 0-d input or index counts as 1-d of one element: gather in 1-d.
       auto as1d = [&](Value value, RankedTensorType type) {
-        return createReshape(
-            rewriter, loc, value,
-            RankedTensorType::get({type.getRank() == 0 ? 1 : type.getDimSize(0)},
-                                  type.getElementType()));
+        return createReshape(rewriter, loc, value,
+                             RankedTensorType::get(
+                                 {type.getRank() == 0 ? 1 : type.getDimSize(0)},
+                                 type.getElementType()));
       };
       input = as1d(input, inputType);
       index = as1d(index, indexType);
@@ -248,10 +248,9 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(getSize(rewriter, loc, index, i));
-    Value result = createIndexedGeneric(
-        rewriter, loc, resultType, sizes, index,
-        rewriter.getMultiDimIdentityMap(rank),
-        readAlongDim(input, dim, rank));
+    Value result = createIndexedGeneric(rewriter, loc, resultType, sizes, index,
+                                        rewriter.getMultiDimIdentityMap(rank),
+                                        readAlongDim(input, dim, rank));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -290,8 +289,8 @@ struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
     SmallVector<AffineExpr> indexDims;
     for (int64_t i = 0; i + 1 < rank; ++i)
       indexDims.push_back(rewriter.getAffineDimExpr(i));
-    AffineMap indicesMap =
-        AffineMap::get(rank, /*symbolCount=*/0, indexDims, rewriter.getContext());
+    AffineMap indicesMap = AffineMap::get(rank, /*symbolCount=*/0, indexDims,
+                                          rewriter.getContext());
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, indices, indicesMap,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -341,13 +340,12 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
       if (!isIndexTensor(element))
         return reportFailure(
             rewriter, op,
-            "unsupported: a bool mask or non-integer index (dim " +
-                Twine(dim) + ")");
+            "unsupported: a bool mask or non-integer index (dim " + Twine(dim) +
+                ")");
       Type converted = getTypeConverter()->convertType(element.getType());
-      Value index =
-          converted ? getTypeConverter()->materializeTargetConversion(
-                          rewriter, loc, converted, element)
-                    : Value();
+      Value index = converted ? getTypeConverter()->materializeTargetConversion(
+                                    rewriter, loc, converted, element)
+                              : Value();
       if (!index)
         return reportFailure(rewriter, op, "index tensors need a known rank");
       dims.push_back(dim);
@@ -413,8 +411,7 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
       SmallVector<AffineExpr> exprs;
       for (int64_t k = 0; k < type.getRank(); ++k) {
         int64_t r = broadcastStart + k + (broadcastRank - type.getRank());
-        exprs.push_back(type.getDimSize(k) == 1 &&
-                                resultType.getDimSize(r) != 1
+        exprs.push_back(type.getDimSize(k) == 1 && resultType.getDimSize(r) != 1
                             ? getAffineConstantExpr(0, context)
                             : getAffineDimExpr(r, context));
       }

@@ -21,16 +21,16 @@ static LogicalResult checkSameElementType(ConversionPatternRewriter &rewriter,
                                           Type element) {
   for (Value operand : operands)
     if (cast<RankedTensorType>(operand.getType()).getElementType() != element)
-      return reportFailure(rewriter, 
-          op, "unsupported: operands of different dtypes");
+      return reportFailure(rewriter, op,
+                           "unsupported: operands of different dtypes");
   return success();
 }
 
 /// A zero-filled tensor of `type`.
 static Value createZeros(OpBuilder &b, Location loc, RankedTensorType type,
                          ValueRange dynamicSizes) {
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
                                         type.getElementType(), dynamicSizes);
   return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
@@ -104,8 +104,7 @@ struct ConvertMatmulLike : OpConversionPattern<OpTy> {
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(
             tensor::DimOp::create(rewriter, loc, i == rank - 1 ? rhs : lhs, i));
-    auto accType = resultType.clone(
-        getOpMathType(resultType.getElementType()));
+    auto accType = resultType.clone(getOpMathType(resultType.getElementType()));
     Value init = createZeros(rewriter, loc, accType, dynamicSizes);
     Value product;
     if constexpr (std::is_same_v<LinalgOpTy, linalg::MatmulOp>)
@@ -130,7 +129,8 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
   LogicalResult
   matchAndRewrite(AtenAddmmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType || resultType.getRank() != 2)
       return reportFailure(rewriter, op, "needs a 2-D result of known dtype");
     Type element = resultType.getElementType();
@@ -163,8 +163,7 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
           dynamicSizes);
       Value sum = createMatmul(rewriter, getTypeConverter(), loc, accType, lhs,
                                op.getMat2(), rhs, init);
-      rewriter.replaceOp(
-          op, castFloatTensor(rewriter, loc, sum, resultType));
+      rewriter.replaceOp(op, castFloatTensor(rewriter, loc, sum, resultType));
       return success();
     }
     if (!isa<IntegerType, mlir::FloatType>(adaptor.getBeta().getType()) ||
@@ -174,10 +173,9 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
         convertScalar(rewriter, loc, adaptor.getBeta(), accElement);
     Value alphaValue =
         convertScalar(rewriter, loc, adaptor.getAlpha(), accElement);
-    Value product =
-        createMatmul(rewriter, getTypeConverter(), loc, accType, lhs,
-                     op.getMat2(), rhs,
-                     createZeros(rewriter, loc, accType, dynamicSizes));
+    Value product = createMatmul(
+        rewriter, getTypeConverter(), loc, accType, lhs, op.getMat2(), rhs,
+        createZeros(rewriter, loc, accType, dynamicSizes));
     bool isFloat = isa<mlir::FloatType>(element);
     Value result = createElementwise(
         rewriter, loc, resultType, ValueRange{self, product},
@@ -191,7 +189,8 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
             return castFloat(b, l, sum, element);
           }
           Value scaledSelf = arith::MulIOp::create(b, l, args[0], betaValue);
-          Value scaledProduct = arith::MulIOp::create(b, l, args[1], alphaValue);
+          Value scaledProduct =
+              arith::MulIOp::create(b, l, args[1], alphaValue);
           return arith::AddIOp::create(b, l, scaledSelf, scaledProduct);
         });
     rewriter.replaceOp(op, result);
@@ -244,9 +243,9 @@ static Value createReducedPrecisionTransposedConvolution(
                               AffineMap::get(loops, 0, tapExprs, context)},
           iterators,
           [&](OpBuilder &b, Location l, ValueRange args) {
-            Value product = arith::MulFOp::create(
-                b, l, castFloat(b, l, args[0], f32),
-                castFloat(b, l, args[1], f32));
+            Value product =
+                arith::MulFOp::create(b, l, castFloat(b, l, args[0], f32),
+                                      castFloat(b, l, args[1], f32));
             linalg::YieldOp::create(
                 b, l,
                 ValueRange{
@@ -271,22 +270,22 @@ static Value createReducedPrecisionTransposedConvolution(
   SmallVector<utils::IteratorType> outIterators(3 + d,
                                                 utils::IteratorType::parallel);
   outIterators.append(d, utils::IteratorType::reduction);
-  Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
-                                         rewriter.getI8Type());
+  Value window =
+      tensor::EmptyOp::create(rewriter, loc, kernel, rewriter.getI8Type());
   Value sum =
       linalg::GenericOp::create(
           rewriter, loc, TypeRange{outType}, ValueRange{taps, window},
           ValueRange{createZeroFilled(rewriter, loc, outType)},
-          ArrayRef<AffineMap>{
-              AffineMap::get(outLoops, 0, readExprs, context),
-              AffineMap::get(outLoops, 0, windowExprs, context),
-              AffineMap::get(outLoops, 0, outExprs, context)},
+          ArrayRef<AffineMap>{AffineMap::get(outLoops, 0, readExprs, context),
+                              AffineMap::get(outLoops, 0, windowExprs, context),
+                              AffineMap::get(outLoops, 0, outExprs, context)},
           outIterators,
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value tap = castFloat(b, l, args[0], element);
             linalg::YieldOp::create(
                 b, l,
-                ValueRange{arith::AddFOp::create(b, l, args[2], tap).getResult()});
+                ValueRange{
+                    arith::AddFOp::create(b, l, args[2], tap).getResult()});
           })
           .getResult(0);
   if (bias) {
@@ -295,8 +294,8 @@ static Value createReducedPrecisionTransposedConvolution(
         bias, SmallVector<ReassociationIndices>{{0, 1}});
     sum = linalg::GenericOp::create(
               rewriter, loc, TypeRange{outType}, ValueRange{sum, groupedBias},
-              ValueRange{tensor::EmptyOp::create(rewriter, loc, outShape,
-                                                 element)},
+              ValueRange{
+                  tensor::EmptyOp::create(rewriter, loc, outShape, element)},
               ArrayRef<AffineMap>{
                   rewriter.getMultiDimIdentityMap(3 + d),
                   AffineMap::get(3 + d, 0, {dim(1), dim(2)}, context),
@@ -306,9 +305,8 @@ static Value createReducedPrecisionTransposedConvolution(
               [&](OpBuilder &b, Location l, ValueRange args) {
                 linalg::YieldOp::create(
                     b, l,
-                    ValueRange{
-                        arith::AddFOp::create(b, l, args[0], args[1])
-                            .getResult()});
+                    ValueRange{arith::AddFOp::create(b, l, args[0], args[1])
+                                   .getResult()});
               })
               .getResult(0);
   }
@@ -320,18 +318,21 @@ static Value createReducedPrecisionTransposedConvolution(
 }
 
 /// Any convolution as one linalg.generic over the grouped form
-///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c, k]
+///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c,
+///   k]
 /// (reduction over c and k), accumulating in getOpMathType.
 /// Plain convolutions zero-pad x. A transposed convolution (weight
 /// [G*C, F, K...]) is the plain convolution, stride 1, of x spread out by
 /// `stride` (stride - 1 zeros between elements) and padded by
 /// dilation * (K - 1) - padding before (cropped where negative), with the
 /// weight flipped along its spatial dims and its channel dims swapped.
-static Value createGeneralConvolution(
-    ConversionPatternRewriter &rewriter, Location loc, Value input,
-    Value weight, Value bias, RankedTensorType resultType,
-    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
-    ArrayRef<int64_t> dilation, bool transposed, int64_t groups) {
+static Value createGeneralConvolution(ConversionPatternRewriter &rewriter,
+                                      Location loc, Value input, Value weight,
+                                      Value bias, RankedTensorType resultType,
+                                      ArrayRef<int64_t> stride,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> dilation,
+                                      bool transposed, int64_t groups) {
   MLIRContext *context = rewriter.getContext();
   auto inputType = cast<RankedTensorType>(input.getType());
   auto weightType = cast<RankedTensorType>(weight.getType());
@@ -397,8 +398,8 @@ static Value createGeneralConvolution(
                         b, l,
                         arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
                                               j, cst(b, l, 0)),
-                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                              r, cst(b, l, 0))),
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, r,
+                                              cst(b, l, 0))),
                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q,
                                           cst(b, l, inSizes[i])));
                 valid = arith::AndIOp::create(b, l, valid, inside);
@@ -410,9 +411,8 @@ static Value createGeneralConvolution(
                   arith::ConstantOp::create(b, l, b.getZeroAttr(element));
               linalg::YieldOp::create(
                   b, l,
-                  ValueRange{
-                      arith::SelectOp::create(b, l, valid, value, zero)
-                          .getResult()});
+                  ValueRange{arith::SelectOp::create(b, l, valid, value, zero)
+                                 .getResult()});
             })
             .getResult(0);
     convStride.assign(d, 1);
@@ -456,8 +456,8 @@ static Value createGeneralConvolution(
   for (int64_t i = 0; i < d; ++i)
     splitChannels.push_back({i + 3});
   Value groupedSource = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get(groupedSourceShape, element),
-      source, splitChannels);
+      rewriter, loc, RankedTensorType::get(groupedSourceShape, element), source,
+      splitChannels);
 
   if (transposed && accType != element)
     return createReducedPrecisionTransposedConvolution(
@@ -476,26 +476,25 @@ static Value createGeneralConvolution(
     Value groupedBias = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get({groups, perGroupOut}, element),
         bias, SmallVector<ReassociationIndices>{{0, 1}});
-    init = linalg::GenericOp::create(
-               rewriter, loc, TypeRange{accTensorType},
-               ValueRange{groupedBias},
-               ValueRange{tensor::EmptyOp::create(rewriter, loc, accShape,
-                                                  accType)},
-               ArrayRef<AffineMap>{
-                   AffineMap::get(d + 3, 0,
-                                  {getAffineDimExpr(1, context),
-                                   getAffineDimExpr(2, context)},
-                                  context),
-                   rewriter.getMultiDimIdentityMap(d + 3)},
-               SmallVector<utils::IteratorType>(d + 3,
-                                                utils::IteratorType::parallel),
-               [&](OpBuilder &b, Location l, ValueRange args) {
-                 Value value = args[0];
-                 if (isFloat)
-                   value = castFloat(b, l, value, accType);
-                 linalg::YieldOp::create(b, l, value);
-               })
-               .getResult(0);
+    init =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{accTensorType}, ValueRange{groupedBias},
+            ValueRange{
+                tensor::EmptyOp::create(rewriter, loc, accShape, accType)},
+            ArrayRef<AffineMap>{AffineMap::get(d + 3, 0,
+                                               {getAffineDimExpr(1, context),
+                                                getAffineDimExpr(2, context)},
+                                               context),
+                                rewriter.getMultiDimIdentityMap(d + 3)},
+            SmallVector<utils::IteratorType>(d + 3,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value value = args[0];
+              if (isFloat)
+                value = castFloat(b, l, value, accType);
+              linalg::YieldOp::create(b, l, value);
+            })
+            .getResult(0);
   }
 
   // Loops: n, g, f, o..., c, k...
@@ -524,9 +523,9 @@ static Value createGeneralConvolution(
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value sum;
             if (isFloat) {
-              Value product = arith::MulFOp::create(
-                  b, l, castFloat(b, l, args[0], accType),
-                  castFloat(b, l, args[1], accType));
+              Value product =
+                  arith::MulFOp::create(b, l, castFloat(b, l, args[0], accType),
+                                        castFloat(b, l, args[1], accType));
               sum = arith::AddFOp::create(b, l, args[2], product);
             } else {
               sum = arith::AddIOp::create(
@@ -560,7 +559,8 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
   LogicalResult
   matchAndRewrite(AtenConvolutionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     Value input = adaptor.getInput(), weight = adaptor.getWeight();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto weightType = cast<RankedTensorType>(weight.getType());
@@ -580,8 +580,9 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
         failed(matchIntList(op.getPadding(), d, padding)) ||
         failed(matchIntList(op.getDilation(), d, dilation)) ||
         !matchTorchConstantInt(op.getGroups(), groups))
-      return reportFailure(rewriter, 
-          op, "stride, padding, dilation and groups must be constants");
+      return reportFailure(
+          rewriter, op,
+          "stride, padding, dilation and groups must be constants");
     if (transposed &&
         failed(matchIntList(op.getOutputPadding(), d, outputPadding)))
       return reportFailure(rewriter, op, "output_padding must be constant");
@@ -622,11 +623,11 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       if (ShapedType::isDynamic(in) || resultType.isDynamicDim(2 + i))
         continue; // Checked by the program's shape guards at run time.
       int64_t expected =
-          transposed ? (in - 1) * stride[i] - 2 * padding[i] +
-                           dilation[i] * (k - 1) + outputPadding[i] + 1
-                     : (in + 2 * padding[i] - dilation[i] * (k - 1) - 1) /
-                               stride[i] +
-                           1;
+          transposed
+              ? (in - 1) * stride[i] - 2 * padding[i] + dilation[i] * (k - 1) +
+                    outputPadding[i] + 1
+              : (in + 2 * padding[i] - dilation[i] * (k - 1) - 1) / stride[i] +
+                    1;
       if (expected != resultType.getDimSize(2 + i) || expected <= 0)
         return reportFailure(rewriter, op,
                              "result size does not match the convolution");
@@ -637,10 +638,10 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       auto biasType = dyn_cast<RankedTensorType>(bias.getType());
       if (!biasType || biasType.getRank() != 1 ||
           biasType.getElementType() != element)
-        return reportFailure(rewriter, op, "bias must be 1-D of the result dtype");
+        return reportFailure(rewriter, op,
+                             "bias must be 1-D of the result dtype");
     }
-    if (d != 2 || transposed ||
-        getOpMathType(element) != element) {
+    if (d != 2 || transposed || getOpMathType(element) != element) {
       rewriter.replaceOp(
           op, createGeneralConvolution(rewriter, op.getLoc(), input, weight,
                                        bias, resultType, stride, padding,
@@ -670,7 +671,8 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
             rewriter, loc, size,
             arith::ConstantIndexOp::create(rewriter, loc, stride[i - 2]));
         size = arith::AddIOp::create(
-            rewriter, loc, size, arith::ConstantIndexOp::create(rewriter, loc, 1));
+            rewriter, loc, size,
+            arith::ConstantIndexOp::create(rewriter, loc, 1));
       }
       dynamicSizes.push_back(size);
     }
@@ -690,7 +692,8 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
                  ArrayRef<AffineMap>{
                      AffineMap::get(4, 0, getAffineDimExpr(1, context)),
                      rewriter.getMultiDimIdentityMap(4)},
-                 SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+                 SmallVector<utils::IteratorType>(
+                     4, utils::IteratorType::parallel),
                  [](OpBuilder &b, Location l, ValueRange args) {
                    linalg::YieldOp::create(b, l, args[0]);
                  })
@@ -712,9 +715,10 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
     int64_t f = weightType.getDimSize(0);
     if (groups <= 0 || c % groups != 0 || f % groups != 0)
       return reportFailure(rewriter, op, "channels not divisible by groups");
-    auto groupedInputType = RankedTensorType::get(
-        {n, groups, c / groups, paddedType.getDimSize(2), paddedType.getDimSize(3)},
-        element);
+    auto groupedInputType =
+        RankedTensorType::get({n, groups, c / groups, paddedType.getDimSize(2),
+                               paddedType.getDimSize(3)},
+                              element);
     auto groupedWeightType = RankedTensorType::get(
         {groups, f / groups, weightType.getDimSize(1), weightType.getDimSize(2),
          weightType.getDimSize(3)},

@@ -73,8 +73,8 @@ static SmallVector<Value> createWindowGeneric(
 /// type).
 static Value createConstantVector(OpBuilder &b, Location loc, Type element,
                                   ArrayRef<double> values) {
-  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
-                                    element);
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(values.size())}, element);
   SmallVector<Attribute> attrs;
   for (double value : values)
     attrs.push_back(isa<mlir::FloatType>(element)
@@ -129,8 +129,8 @@ struct ConvertPadNd : OpConversionPattern<OpTy> {
     int64_t rank = inputType.getRank();
     if (!resultType || (rank != D + 1 && rank != D + 2))
       return reportFailure(rewriter, op,
-                           "expects an input of rank " + Twine(D + 1) +
-                               " or " + Twine(D + 2));
+                           "expects an input of rank " + Twine(D + 1) + " or " +
+                               Twine(D + 2));
     SmallVector<int64_t> padding;
     if (!matchTorchConstantIntList(op.getPadding(), padding) ||
         static_cast<int64_t>(padding.size()) != 2 * D)
@@ -145,11 +145,10 @@ struct ConvertPadNd : OpConversionPattern<OpTy> {
       low[dim] = before;
       int64_t size = sizes[dim];
       if (Reflect && (before >= size || after >= size))
-        return reportFailure(rewriter, op,
-                             "reflection padding (" + Twine(before) + ", " +
-                                 Twine(after) +
-                                 ") must be smaller than the padded dim (" +
-                                 Twine(size) + ")");
+        return reportFailure(
+            rewriter, op,
+            "reflection padding (" + Twine(before) + ", " + Twine(after) +
+                ") must be smaller than the padded dim (" + Twine(size) + ")");
       if (size == 0 || size + before + after < 0)
         return reportFailure(rewriter, op,
                              "padding of an empty dim or to a negative size");
@@ -181,7 +180,8 @@ struct ConvertPadNd : OpConversionPattern<OpTy> {
                       b, l, arith::CmpIPredicate::sgt, index, last);
                   Value mirrored = arith::SubIOp::create(
                       b, l, cstIndex(b, l, 2 * (sizes[dim] - 1)), index);
-                  index = arith::SelectOp::create(b, l, beyond, mirrored, index);
+                  index =
+                      arith::SelectOp::create(b, l, beyond, mirrored, index);
                 } else {
                   index = arith::MaxSIOp::create(b, l, index, zero);
                   index = arith::MinSIOp::create(b, l, index, last);
@@ -229,8 +229,8 @@ static LogicalResult matchPoolParams(ConversionPatternRewriter &rewriter,
   if (strideValues.empty())
     params.stride = params.kernel;
   else if (failed(matchIntList(stride, d, params.stride)))
-    return reportFailure(rewriter, op, "stride must have 1 or " + Twine(d) +
-                                           " values");
+    return reportFailure(rewriter, op,
+                         "stride must have 1 or " + Twine(d) + " values");
   if (failed(matchIntList(padding, d, params.padding)))
     return reportFailure(rewriter, op, "padding must be constant");
   params.dilation.assign(d, 1);
@@ -269,10 +269,9 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     PoolParams params;
-    if (failed(matchPoolParams(rewriter, op, D, op.getKernelSize(),
-                               op.getStride(), op.getPadding(),
-                               op.getDilation(), inputType, resultType,
-                               params)))
+    if (failed(matchPoolParams(
+            rewriter, op, D, op.getKernelSize(), op.getStride(),
+            op.getPadding(), op.getDilation(), inputType, resultType, params)))
       return failure();
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());
@@ -286,10 +285,11 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
     SmallVector<int64_t> inSizes(inputType.getShape().drop_front(lead));
     Value lowest = createExtremeValue(rewriter, loc, dtype, /*highest=*/false);
     Value values = createFilled(rewriter, loc, resultType, lowest, input);
-    Value indices = createFilled(
-        rewriter, loc, indicesType,
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(-1)),
-        input);
+    Value indices =
+        createFilled(rewriter, loc, indicesType,
+                     arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getI64IntegerAttr(-1)),
+                     input);
     SmallVector<Value> results = createWindowGeneric(
         rewriter, loc, {}, {}, {values, indices}, params.kernel,
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
@@ -335,19 +335,18 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
                 arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, value,
                                       value));
           } else {
-            better = arith::CmpIOp::create(
-                b, l,
-                isUnsigned ? arith::CmpIPredicate::ugt
-                           : arith::CmpIPredicate::sgt,
-                value, best);
+            better =
+                arith::CmpIOp::create(b, l,
+                                      isUnsigned ? arith::CmpIPredicate::ugt
+                                                 : arith::CmpIPredicate::sgt,
+                                      value, best);
           }
           Value first = arith::CmpIOp::create(
               b, l, arith::CmpIPredicate::eq, bestIndex,
               arith::ConstantOp::create(b, l, b.getI64IntegerAttr(-1)));
           Value take = arith::AndIOp::create(
               b, l, valid, arith::OrIOp::create(b, l, first, better));
-          Value flat64 =
-              arith::IndexCastOp::create(b, l, b.getI64Type(), flat);
+          Value flat64 = arith::IndexCastOp::create(b, l, b.getI64Type(), flat);
           return {arith::SelectOp::create(b, l, take, value, best),
                   arith::SelectOp::create(b, l, take, flat64, bestIndex)};
         });
@@ -390,8 +389,7 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
     if constexpr (D != 1) {
       if (!isTorchNone(op.getDivisorOverride()) &&
           !matchTorchConstantInt(op.getDivisorOverride(), divisorOverride))
-        return reportFailure(rewriter, op,
-                             "divisor_override must be constant");
+        return reportFailure(rewriter, op, "divisor_override must be constant");
     }
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
@@ -414,27 +412,26 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
     for (int64_t i = 0; i < D; ++i)
       exprs.push_back(getAffineDimExpr(lead + i, context) * params.stride[i] +
                       getAffineDimExpr(rank + i, context));
-    Value sum =
-        createWindowGeneric(
-            rewriter, loc, {padded},
-            {AffineMap::get(rank + D, 0, exprs, context)}, {accInit},
-            params.kernel,
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
-              if (!isFloat)
-                return {arith::AddIOp::create(b, l, args[2], args[0])};
-              return {arith::AddFOp::create(
-                  b, l, args[2], castFloat(b, l, args[0], accType))};
-            })
-            .front();
+    Value sum = createWindowGeneric(
+                    rewriter, loc, {padded},
+                    {AffineMap::get(rank + D, 0, exprs, context)}, {accInit},
+                    params.kernel,
+                    [&](OpBuilder &b, Location l,
+                        ValueRange args) -> SmallVector<Value> {
+                      if (!isFloat)
+                        return {arith::AddIOp::create(b, l, args[2], args[0])};
+                      return {arith::AddFOp::create(
+                          b, l, args[2], castFloat(b, l, args[0], accType))};
+                    })
+                    .front();
 
     Value init = createEmpty(rewriter, loc, resultType, input);
     Value result =
         createWindowGeneric(
             rewriter, loc, {sum}, {rewriter.getMultiDimIdentityMap(rank)},
             {init}, {},
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
               Value divisor;
               if (divisorOverride != 0) {
                 divisor = cstIndex(b, l, divisorOverride);
@@ -453,8 +450,8 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
                                             cstIndex(b, l, params.kernel[i])),
                       cstIndex(b, l, inSizes[i] + params.padding[i]));
                   if (!countIncludePad) {
-                    start = arith::MaxSIOp::create(b, l, start,
-                                                   cstIndex(b, l, 0));
+                    start =
+                        arith::MaxSIOp::create(b, l, start, cstIndex(b, l, 0));
                     end = arith::MinSIOp::create(b, l, end,
                                                  cstIndex(b, l, inSizes[i]));
                   }
@@ -466,8 +463,7 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
                   arith::IndexCastOp::create(b, l, b.getI64Type(), divisor);
               if (!isFloat)
                 return {arith::DivSIOp::create(
-                    b, l, args[0],
-                    convertScalar(b, l, divisor64, element))};
+                    b, l, args[0], convertScalar(b, l, divisor64, element))};
               Value quotient = arith::DivFOp::create(
                   b, l, args[0],
                   arith::SIToFPOp::create(b, l, accType, divisor64));
@@ -498,8 +494,8 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
     if (!resultType || (rank != D + 1 && rank != D + 2) ||
         resultType.getRank() != rank)
       return reportFailure(rewriter, op,
-                           "expects an input of rank " + Twine(D + 1) +
-                               " or " + Twine(D + 2));
+                           "expects an input of rank " + Twine(D + 1) + " or " +
+                               Twine(D + 2));
     if (!hasStaticTrailingDims(inputType, rank - D) ||
         !hasStaticTrailingDims(resultType, rank - D))
       return reportFailure(rewriter, op, "unsupported: dynamic pooled dims");
@@ -517,8 +513,8 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
         return reportFailure(rewriter, op,
                              "unsupported: empty input or output dims");
       for (int64_t o = 0; o < out; ++o)
-        largest = std::max(largest, ((o + 1) * in + out - 1) / out -
-                                        (o * in) / out);
+        largest =
+            std::max(largest, ((o + 1) * in + out - 1) / out - (o * in) / out);
       window.push_back(largest);
     }
     Location loc = op.getLoc();
@@ -543,12 +539,13 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
     Value sum =
         createWindowGeneric(
             rewriter, loc, {}, {}, {accInit}, window,
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
               SmallVector<Value> position;
               for (int64_t i = 0; i < lead; ++i)
                 position.push_back(linalg::IndexOp::create(b, l, i));
-              Value valid = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+              Value valid =
+                  arith::ConstantOp::create(b, l, b.getBoolAttr(true));
               for (int64_t i = 0; i < D; ++i) {
                 auto [start, end] =
                     bounds(b, l, linalg::IndexOp::create(b, l, lead + i), i);
@@ -572,8 +569,8 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
         createWindowGeneric(
             rewriter, loc, {sum}, {rewriter.getMultiDimIdentityMap(rank)},
             {init}, {},
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
               Value value = args[0];
               for (int64_t i = 0; i < D; ++i) {
                 auto [start, end] =
@@ -611,9 +608,9 @@ static Value createStatsReduction(
                Value value = term(nested, l, args.drop_back());
                linalg::YieldOp::create(
                    nested, l,
-                   ValueRange{arith::AddFOp::create(nested, l, args.back(),
-                                                    value)
-                                  .getResult()});
+                   ValueRange{
+                       arith::AddFOp::create(nested, l, args.back(), value)
+                           .getResult()});
              })
       .getResult(0);
 }
@@ -638,21 +635,21 @@ static Moments computeMoments(OpBuilder &b, Location loc, Value x,
                             : utils::IteratorType::reduction);
   AffineMap identity = b.getMultiDimIdentityMap(rank);
   Value zeros = createZeroFilled(b, loc, statType);
-  Value sum = createStatsReduction(
-      b, loc, {x}, {identity, statMap}, zeros, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        return castFloat(nb, l, args[0], accType);
-      });
+  Value sum =
+      createStatsReduction(b, loc, {x}, {identity, statMap}, zeros, iterators,
+                           [&](OpBuilder &nb, Location l, ValueRange args) {
+                             return castFloat(nb, l, args[0], accType);
+                           });
   Value countValue = createFloatConstant(b, loc, accType, count);
-  auto elementwise = [&](ValueRange inputs,
-                         function_ref<Value(OpBuilder &, Location, ValueRange)>
-                             body) {
-    return createElementwise(b, loc, statType, inputs, body);
-  };
-  Value mean = elementwise({sum}, [&](OpBuilder &nb, Location l,
-                                      ValueRange args) -> Value {
-    return arith::DivFOp::create(nb, l, args[0], countValue);
-  });
+  auto elementwise =
+      [&](ValueRange inputs,
+          function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+        return createElementwise(b, loc, statType, inputs, body);
+      };
+  Value mean = elementwise(
+      {sum}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::DivFOp::create(nb, l, args[0], countValue);
+      });
   Value squares = createStatsReduction(
       b, loc, {x, mean}, {identity, statMap, statMap}, zeros, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
@@ -660,18 +657,18 @@ static Moments computeMoments(OpBuilder &b, Location loc, Value x,
             nb, l, castFloat(nb, l, args[0], accType), args[1]);
         return arith::MulFOp::create(nb, l, centered, centered);
       });
-  Value variance = elementwise({squares}, [&](OpBuilder &nb, Location l,
-                                              ValueRange args) -> Value {
-    return arith::DivFOp::create(nb, l, args[0], countValue);
-  });
+  Value variance = elementwise(
+      {squares}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::DivFOp::create(nb, l, args[0], countValue);
+      });
   Value epsAcc = castFloat(b, loc, eps, accType);
-  Value invstd = elementwise({variance}, [&](OpBuilder &nb, Location l,
-                                             ValueRange args) -> Value {
-    Value root = math::SqrtOp::create(
-        nb, l, arith::AddFOp::create(nb, l, args[0], epsAcc));
-    return arith::DivFOp::create(nb, l, createFloatConstant(nb, l, accType, 1.0),
-                                 root);
-  });
+  Value invstd = elementwise(
+      {variance}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value root = math::SqrtOp::create(
+            nb, l, arith::AddFOp::create(nb, l, args[0], epsAcc));
+        return arith::DivFOp::create(
+            nb, l, createFloatConstant(nb, l, accType, 1.0), root);
+      });
   return {mean, variance, invstd};
 }
 
@@ -755,8 +752,8 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
       inputs.push_back(createReshape(rewriter, loc, value, affineType));
       maps.push_back(AffineMap::get(4, 0, {d1, d2}, context));
     }
-    auto groupedType = RankedTensorType::get({n, groups, perGroup, hxw},
-                                             element);
+    auto groupedType =
+        RankedTensorType::get({n, groups, perGroup, hxw}, element);
     maps.push_back(rewriter.getMultiDimIdentityMap(4));
     Value normalized =
         linalg::GenericOp::create(
@@ -777,10 +774,10 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
               linalg::YieldOp::create(b, l, castFloat(b, l, y, element));
             })
             .getResult(0);
-    rewriter.replaceOp(
-        op, {createReshape(rewriter, loc, normalized, resultType),
-             castTensor(rewriter, loc, moments.mean, meanType),
-             castTensor(rewriter, loc, moments.invstd, rstdType)});
+    rewriter.replaceOp(op,
+                       {createReshape(rewriter, loc, normalized, resultType),
+                        castTensor(rewriter, loc, moments.mean, meanType),
+                        castTensor(rewriter, loc, moments.invstd, rstdType)});
     return success();
   }
 };
@@ -889,8 +886,7 @@ struct ConvertBatchNormTraining : OpConversionPattern<OpTy> {
                 return castFloat(b, l, castFloat(b, l, stat, element), accType);
               };
               Value y = arith::MulFOp::create(
-                  b, l,
-                  arith::SubFOp::create(b, l, value, saved(args[1])),
+                  b, l, arith::SubFOp::create(b, l, value, saved(args[1])),
                   saved(args[2]));
               size_t next = 3;
               if (hasWeight)
@@ -909,24 +905,25 @@ struct ConvertBatchNormTraining : OpConversionPattern<OpTy> {
       results.push_back(castTensor(rewriter, loc, invstd, resultTypes[2]));
     } else {
       for (int i = 1; i <= 2; ++i)
-        results.push_back(tensor::EmptyOp::create(
-            rewriter, loc, resultTypes[i].getShape(),
-            resultTypes[i].getElementType()));
+        results.push_back(
+            tensor::EmptyOp::create(rewriter, loc, resultTypes[i].getShape(),
+                                    resultTypes[i].getElementType()));
     }
     if constexpr (HasRunningStats) {
       Value runningMean = adaptor.getRunningMean();
       Value runningVar = adaptor.getRunningVar();
       if (!training) {
-        results.push_back(castTensor(rewriter, loc, runningMean,
-                                     resultTypes[3]));
-        results.push_back(castTensor(rewriter, loc, runningVar,
-                                     resultTypes[4]));
+        results.push_back(
+            castTensor(rewriter, loc, runningMean, resultTypes[3]));
+        results.push_back(
+            castTensor(rewriter, loc, runningVar, resultTypes[4]));
       } else {
-        Value keep = createFloatConstant(rewriter, loc, accType, 1.0 - momentum);
+        Value keep =
+            createFloatConstant(rewriter, loc, accType, 1.0 - momentum);
         Value take = createFloatConstant(rewriter, loc, accType, momentum);
         Value unbias = createFloatConstant(rewriter, loc, accType,
-                                     static_cast<double>(count) /
-                                         static_cast<double>(count - 1));
+                                           static_cast<double>(count) /
+                                               static_cast<double>(count - 1));
         auto update = [&](Value running, Value batch, bool unbiased,
                           RankedTensorType type) {
           return createElementwise(
@@ -993,7 +990,8 @@ struct ConvertUpsampleNearest2d
   LogicalResult
   matchAndRewrite(AtenUpsampleNearest2dVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     SmallVector<double> scales;
@@ -1003,7 +1001,8 @@ struct ConvertUpsampleNearest2d
     Location loc = op.getLoc();
     SmallVector<Value> sources;
     for (int64_t i = 0; i < 2; ++i) {
-      int64_t in = inputType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
+      int64_t in = inputType.getDimSize(2 + i),
+              out = resultType.getDimSize(2 + i);
       SmallVector<double> indices;
       for (int64_t o = 0; o < out; ++o) {
         if (out == in)
@@ -1011,10 +1010,11 @@ struct ConvertUpsampleNearest2d
         else if (out == 2 * in)
           indices.push_back(o >> 1);
         else
-          indices.push_back(static_cast<double>(std::min<int64_t>(
-              static_cast<int64_t>(std::floor(
-                  static_cast<float>(o) * scaleValue<float>(scales, i, in, out))),
-              in - 1)));
+          indices.push_back(static_cast<double>(
+              std::min<int64_t>(static_cast<int64_t>(std::floor(
+                                    static_cast<float>(o) *
+                                    scaleValue<float>(scales, i, in, out))),
+                                in - 1)));
       }
       sources.push_back(createConstantVector(rewriter, loc,
                                              rewriter.getIndexType(), indices));
@@ -1023,19 +1023,18 @@ struct ConvertUpsampleNearest2d
     AffineExpr d0, d1, d2, d3;
     bindDims(context, d0, d1, d2, d3);
     Value result =
-        createWindowGeneric(
-            rewriter, loc, sources,
-            {AffineMap::get(4, 0, {d2}, context),
-             AffineMap::get(4, 0, {d3}, context)},
-            {createEmpty(rewriter, loc, resultType, input)}, {},
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
-              return {tensor::ExtractOp::create(
-                  b, l, input,
-                  ValueRange{linalg::IndexOp::create(b, l, 0),
-                             linalg::IndexOp::create(b, l, 1), args[0],
-                             args[1]})};
-            })
+        createWindowGeneric(rewriter, loc, sources,
+                            {AffineMap::get(4, 0, {d2}, context),
+                             AffineMap::get(4, 0, {d3}, context)},
+                            {createEmpty(rewriter, loc, resultType, input)}, {},
+                            [&](OpBuilder &b, Location l,
+                                ValueRange args) -> SmallVector<Value> {
+                              return {tensor::ExtractOp::create(
+                                  b, l, input,
+                                  ValueRange{linalg::IndexOp::create(b, l, 0),
+                                             linalg::IndexOp::create(b, l, 1),
+                                             args[0], args[1]})};
+                            })
             .front();
     rewriter.replaceOp(op, result);
     return success();
@@ -1079,8 +1078,8 @@ struct ConvertUpsampleBilinear2d
         if (source < 0)
           source = T(0);
       }
-      int64_t i0 = std::min<int64_t>(static_cast<int64_t>(std::floor(source)),
-                                     in - 1);
+      int64_t i0 =
+          std::min<int64_t>(static_cast<int64_t>(std::floor(source)), in - 1);
       T l1 = std::min(std::max(source - static_cast<T>(i0), T(0)), T(1));
       index0.push_back(i0);
       index1.push_back(i0 + (i0 < in - 1 ? 1 : 0));
@@ -1092,7 +1091,8 @@ struct ConvertUpsampleBilinear2d
   LogicalResult
   matchAndRewrite(AtenUpsampleBilinear2dVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     SmallVector<double> scales;
@@ -1113,7 +1113,8 @@ struct ConvertUpsampleBilinear2d
     // Per dim: index0, index1, lambda0, lambda1.
     SmallVector<Value> tables;
     for (int64_t i = 0; i < 2; ++i) {
-      int64_t in = inputType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
+      int64_t in = inputType.getDimSize(2 + i),
+              out = resultType.getDimSize(2 + i);
       SmallVector<double> index0, index1, lambda0, lambda1;
       if (accType.isF64())
         computeWeights<double>(in, out, alignCorners, scales, i, index0, index1,
@@ -1121,10 +1122,10 @@ struct ConvertUpsampleBilinear2d
       else
         computeWeights<float>(in, out, alignCorners, scales, i, index0, index1,
                               lambda0, lambda1);
-      tables.push_back(createConstantVector(rewriter, loc,
-                                            rewriter.getIndexType(), index0));
-      tables.push_back(createConstantVector(rewriter, loc,
-                                            rewriter.getIndexType(), index1));
+      tables.push_back(
+          createConstantVector(rewriter, loc, rewriter.getIndexType(), index0));
+      tables.push_back(
+          createConstantVector(rewriter, loc, rewriter.getIndexType(), index1));
       tables.push_back(createConstantVector(rewriter, loc, accType, lambda0));
       tables.push_back(createConstantVector(rewriter, loc, accType, lambda1));
     }
@@ -1138,16 +1139,15 @@ struct ConvertUpsampleBilinear2d
             rewriter, loc, tables,
             {hMap, hMap, hMap, hMap, wMap, wMap, wMap, wMap},
             {createEmpty(rewriter, loc, resultType, input)}, {},
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
               Value n = linalg::IndexOp::create(b, l, 0);
               Value c = linalg::IndexOp::create(b, l, 1);
               auto at = [&](Value h, Value w) {
-                return castFloat(
-                    b, l,
-                    tensor::ExtractOp::create(b, l, input,
-                                              ValueRange{n, c, h, w}),
-                    accType);
+                return castFloat(b, l,
+                                 tensor::ExtractOp::create(
+                                     b, l, input, ValueRange{n, c, h, w}),
+                                 accType);
               };
               auto row = [&](Value h) {
                 return arith::AddFOp::create(
@@ -1184,10 +1184,9 @@ static Value reflectCoordinate(OpBuilder &b, Location loc, Value x,
   Value flips = math::FloorOp::create(
       b, loc, arith::DivFOp::create(b, loc, distance, span));
   Value two = createFloatConstant(b, loc, type, 2.0);
-  Value even = arith::CmpFOp::create(
-      b, loc, arith::CmpFPredicate::OEQ,
-      arith::RemFOp::create(b, loc, flips, two),
-      createFloatConstant(b, loc, type, 0.0));
+  Value even = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                     arith::RemFOp::create(b, loc, flips, two),
+                                     createFloatConstant(b, loc, type, 0.0));
   return arith::SelectOp::create(
       b, loc, even, arith::AddFOp::create(b, loc, extra, low),
       arith::AddFOp::create(b, loc, arith::SubFOp::create(b, loc, span, extra),
@@ -1205,7 +1204,8 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
   LogicalResult
   matchAndRewrite(AtenGridSampler2dOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     Value input = adaptor.getInput(), grid = adaptor.getGrid();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto gridType = cast<RankedTensorType>(grid.getType());
@@ -1214,8 +1214,7 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
     if (!hasStaticTrailingDims(inputType, 2))
       return reportFailure(rewriter, op, "unsupported: dynamic H and W");
     Type element = resultType.getElementType();
-    if (!isa<mlir::FloatType>(element) ||
-        gridType.getElementType() != element)
+    if (!isa<mlir::FloatType>(element) || gridType.getElementType() != element)
       return reportFailure(rewriter, op,
                            "unsupported: non-float or mixed dtypes");
     int64_t mode, padding;
@@ -1307,11 +1306,11 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                 Value insideX, insideY;
                 Value ix = toIndex(xi, width, insideX);
                 Value iy = toIndex(yi, height, insideY);
-                Value value = castFloat(
-                    b, l,
-                    tensor::ExtractOp::create(b, l, input,
-                                              ValueRange{n, c, iy, ix}),
-                    acc);
+                Value value =
+                    castFloat(b, l,
+                              tensor::ExtractOp::create(
+                                  b, l, input, ValueRange{n, c, iy, ix}),
+                              acc);
                 return arith::SelectOp::create(
                     b, l, arith::AndIOp::create(b, l, insideX, insideY), value,
                     createFloatConstant(b, l, acc, 0.0));
@@ -1337,10 +1336,10 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                 // Summed in PyTorch's order: ((nw + ne) + sw) + se.
                 out = arith::AddFOp::create(b, l, term(x0, y0, west, north),
                                             term(x1, y0, east, north));
-                out = arith::AddFOp::create(b, l, out,
-                                            term(x0, y1, west, south));
-                out = arith::AddFOp::create(b, l, out,
-                                            term(x1, y1, east, south));
+                out =
+                    arith::AddFOp::create(b, l, out, term(x0, y1, west, south));
+                out =
+                    arith::AddFOp::create(b, l, out, term(x1, y1, east, south));
               }
               return {castFloat(b, l, out, element)};
             })
@@ -1381,9 +1380,8 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
     auto weightType = cast<RankedTensorType>(weight.getType());
     auto indicesType = cast<RankedTensorType>(indices.getType());
     auto offsetsType = cast<RankedTensorType>(offsets.getType());
-    if (!resultType || resultType.getRank() != 2 ||
-        weightType.getRank() != 2 || indicesType.getRank() != 1 ||
-        offsetsType.getRank() != 1)
+    if (!resultType || resultType.getRank() != 2 || weightType.getRank() != 2 ||
+        indicesType.getRank() != 1 || offsetsType.getRank() != 1)
       return reportFailure(rewriter, op,
                            "expects 2-D weight, 1-D indices and offsets");
     if (!indicesType.hasStaticShape() || !offsetsType.hasStaticShape())
@@ -1410,8 +1408,8 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
     int64_t length = indicesType.getDimSize(0);
     int64_t numOffsets = offsetsType.getDimSize(0);
     int64_t bags = includeLast ? numOffsets - 1 : numOffsets;
-    if (bags < 0 || (!resultType.isDynamicDim(0) &&
-                     resultType.getDimSize(0) != bags))
+    if (bags < 0 ||
+        (!resultType.isDynamicDim(0) && resultType.getDimSize(0) != bags))
       return reportFailure(rewriter, op, "result rows do not match the bags");
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
@@ -1423,17 +1421,17 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
     if (resultType.isDynamicDim(1))
       dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, weight, 1));
     auto filled = [&](RankedTensorType type, Value value) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                            type.getElementType(),
-                                            dynamicSizes);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, type.getShape(), type.getElementType(), dynamicSizes);
       return linalg::FillOp::create(rewriter, loc, ValueRange{value},
                                     ValueRange{empty})
           .getResult(0);
     };
-    Value accInit = filled(accType, createFloatConstant(rewriter, loc, acc, 0.0));
-    Value countInit = filled(
-        countType,
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0)));
+    Value accInit =
+        filled(accType, createFloatConstant(rewriter, loc, acc, 0.0));
+    Value countInit =
+        filled(countType, arith::ConstantOp::create(
+                              rewriter, loc, rewriter.getI64IntegerAttr(0)));
     SmallVector<Value> inputs{indices};
     AffineMap indexMap =
         AffineMap::get(3, 0, {getAffineDimExpr(2, context)}, context);
@@ -1464,9 +1462,9 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
           if (includeLast) {
             end = toIndex(tensor::ExtractOp::create(b, l, offsets, next));
           } else {
-            Value hasNext = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::slt, next,
-                cstIndex(b, l, numOffsets));
+            Value hasNext =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, next,
+                                      cstIndex(b, l, numOffsets));
             Value safeNext = arith::SelectOp::create(b, l, hasNext, next, bag);
             end = arith::SelectOp::create(
                 b, l, hasNext,
@@ -1483,10 +1481,11 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
               arith::ConstantOp::create(
                   b, l, b.getIntegerAttr(indexElement, paddingIdx)));
           Value take = arith::AndIOp::create(b, l, inBag, notPadding);
-          Value row = arith::SelectOp::create(
-              b, l, take, toIndex(word), cstIndex(b, l, 0));
+          Value row = arith::SelectOp::create(b, l, take, toIndex(word),
+                                              cstIndex(b, l, 0));
           Value value = castFloat(
-              b, l, tensor::ExtractOp::create(b, l, weight, ValueRange{row, column}),
+              b, l,
+              tensor::ExtractOp::create(b, l, weight, ValueRange{row, column}),
               acc);
           Value accValue = args[args.size() - 2], count = args.back();
           Value updated;
@@ -1519,8 +1518,8 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
             {rewriter.getMultiDimIdentityMap(2),
              rewriter.getMultiDimIdentityMap(2)},
             {init}, {},
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
               Value value = args[0];
               if (mode == 1) {
                 Value empty = arith::CmpIOp::create(
@@ -1541,8 +1540,8 @@ struct ConvertEmbeddingBag : OpConversionPattern<OpTy> {
         return reportFailure(rewriter, op,
                              "unsupported: dynamic auxiliary results");
       // Unused (checked above): only their types matter.
-      results.push_back(tensor::EmptyOp::create(
-          rewriter, loc, type.getShape(), type.getElementType()));
+      results.push_back(tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                                type.getElementType()));
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -1583,8 +1582,8 @@ static Value finishDistance(OpBuilder &b, Location loc, Value acc, double p) {
     return acc;
   if (p == 2.0)
     return math::SqrtOp::create(b, loc, acc);
-  return math::PowFOp::create(b, loc, acc,
-                              createFloatConstant(b, loc, acc.getType(), 1.0 / p));
+  return math::PowFOp::create(
+      b, loc, acc, createFloatConstant(b, loc, acc.getType(), 1.0 / p));
 }
 
 /// _cdist_forward(x1 [B..., P, M], x2 [B..., R, M], p, compute_mode):
@@ -1595,7 +1594,8 @@ struct ConvertCdistForward : OpConversionPattern<Aten_CdistForwardOp> {
   LogicalResult
   matchAndRewrite(Aten_CdistForwardOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     Value x1 = adaptor.getX1(), x2 = adaptor.getX2();
     auto type1 = cast<RankedTensorType>(x1.getType());
     auto type2 = cast<RankedTensorType>(x2.getType());
@@ -1628,17 +1628,17 @@ struct ConvertCdistForward : OpConversionPattern<Aten_CdistForwardOp> {
     e2.append({dim(batch + 1), dim(rank)});
     Value zeros = createZeroFilled(rewriter, loc, resultType);
     Value reduced =
-        createWindowGeneric(
-            rewriter, loc, {x1, x2},
-            {AffineMap::get(rank + 1, 0, e1, context),
-             AffineMap::get(rank + 1, 0, e2, context)},
-            {zeros}, {type1.getDimSize(rank - 1)},
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
-              return {accumulateDistance(
-                  b, l, args.back(),
-                  arith::SubFOp::create(b, l, args[0], args[1]), p)};
-            })
+        createWindowGeneric(rewriter, loc, {x1, x2},
+                            {AffineMap::get(rank + 1, 0, e1, context),
+                             AffineMap::get(rank + 1, 0, e2, context)},
+                            {zeros}, {type1.getDimSize(rank - 1)},
+                            [&](OpBuilder &b, Location l,
+                                ValueRange args) -> SmallVector<Value> {
+                              return {accumulateDistance(
+                                  b, l, args.back(),
+                                  arith::SubFOp::create(b, l, args[0], args[1]),
+                                  p)};
+                            })
             .front();
     rewriter.replaceOp(
         op, createElementwise(rewriter, loc, resultType, {reduced},
@@ -1656,7 +1656,8 @@ struct ConvertPdistForward : OpConversionPattern<Aten_PdistForwardOp> {
   LogicalResult
   matchAndRewrite(Aten_PdistForwardOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     Value x = adaptor.getSelf();
     auto type = cast<RankedTensorType>(x.getType());
     if (!resultType || type.getRank() != 2 || !type.hasStaticShape())
@@ -1690,16 +1691,15 @@ struct ConvertPdistForward : OpConversionPattern<Aten_PdistForwardOp> {
                                   second)},
             {pairMap, pairMap}, {createZeroFilled(rewriter, loc, resultType)},
             {type.getDimSize(1)},
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
               Value m = linalg::IndexOp::create(b, l, 1);
-              Value a = tensor::ExtractOp::create(b, l, x,
-                                                  ValueRange{args[0], m});
-              Value c = tensor::ExtractOp::create(b, l, x,
-                                                  ValueRange{args[1], m});
+              Value a =
+                  tensor::ExtractOp::create(b, l, x, ValueRange{args[0], m});
+              Value c =
+                  tensor::ExtractOp::create(b, l, x, ValueRange{args[1], m});
               return {accumulateDistance(b, l, args.back(),
-                                         arith::SubFOp::create(b, l, a, c),
-                                         p)};
+                                         arith::SubFOp::create(b, l, a, c), p)};
             })
             .front();
     rewriter.replaceOp(
@@ -1716,15 +1716,17 @@ struct ConvertPdistForward : OpConversionPattern<Aten_PdistForwardOp> {
 //===----------------------------------------------------------------------===//
 
 /// col2im(x [N, C*kh*kw, L], output_size, kernel, dilation, padding,
-/// stride): the sum of the sliding blocks (fold), in opmath. Output (c, h, w) adds,
-/// over the taps (i, j) in order, x[c*kh*kw + i*kw + j, bh*nbw + bw] where
-/// h + pad - i*dilation = bh*stride (and likewise for w) lands on a block.
+/// stride): the sum of the sliding blocks (fold), in opmath. Output (c, h, w)
+/// adds, over the taps (i, j) in order, x[c*kh*kw + i*kw + j, bh*nbw + bw]
+/// where h + pad - i*dilation = bh*stride (and likewise for w) lands on a
+/// block.
 struct ConvertCol2Im : OpConversionPattern<AtenCol2imOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(AtenCol2imOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
@@ -1747,15 +1749,14 @@ struct ConvertCol2Im : OpConversionPattern<AtenCol2imOp> {
       if (kernel[i] <= 0 || dilation[i] <= 0 || stride[i] <= 0 ||
           padding[i] < 0)
         return reportFailure(rewriter, op, "invalid col2im parameters");
-      blocks.push_back((size[i] + 2 * padding[i] -
-                        dilation[i] * (kernel[i] - 1) - 1) /
-                           stride[i] +
-                       1);
+      blocks.push_back(
+          (size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) /
+              stride[i] +
+          1);
     }
     if (inputType.getDimSize(rank - 1) != blocks[0] * blocks[1] ||
         inputType.getDimSize(rank - 2) % (kernel[0] * kernel[1]) != 0)
-      return reportFailure(rewriter, op,
-                           "input sizes do not match the blocks");
+      return reportFailure(rewriter, op, "input sizes do not match the blocks");
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
       return reportFailure(rewriter, op,
@@ -1769,13 +1770,14 @@ struct ConvertCol2Im : OpConversionPattern<AtenCol2imOp> {
         createWindowGeneric(
             rewriter, loc, {}, {}, {createZeroFilled(rewriter, loc, accType)},
             kernel,
-            [&](OpBuilder &b, Location l, ValueRange args)
-                -> SmallVector<Value> {
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
               SmallVector<Value> position;
               for (int64_t i = 0; i < lead; ++i)
                 position.push_back(linalg::IndexOp::create(b, l, i));
               Value c = linalg::IndexOp::create(b, l, lead);
-              Value valid = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+              Value valid =
+                  arith::ConstantOp::create(b, l, b.getBoolAttr(true));
               Value zero = cstIndex(b, l, 0);
               SmallVector<Value> blockIndex;
               for (int64_t i = 0; i < 2; ++i) {
@@ -1809,8 +1811,8 @@ struct ConvertCol2Im : OpConversionPattern<AtenCol2imOp> {
               Value tapW = linalg::IndexOp::create(b, l, lead + 4);
               Value row = arith::AddIOp::create(
                   b, l,
-                  arith::MulIOp::create(
-                      b, l, c, cstIndex(b, l, kernel[0] * kernel[1])),
+                  arith::MulIOp::create(b, l, c,
+                                        cstIndex(b, l, kernel[0] * kernel[1])),
                   arith::AddIOp::create(
                       b, l,
                       arith::MulIOp::create(b, l, tapH,
@@ -1826,8 +1828,8 @@ struct ConvertCol2Im : OpConversionPattern<AtenCol2imOp> {
               Value value = tensor::ExtractOp::create(b, l, input, position);
               Value updated = arith::AddFOp::create(
                   b, l, args.back(), castFloat(b, l, value, acc));
-              return {arith::SelectOp::create(b, l, valid, updated,
-                                              args.back())};
+              return {
+                  arith::SelectOp::create(b, l, valid, updated, args.back())};
             })
             .front();
     if (acc != element)
@@ -1847,13 +1849,12 @@ void mlir::torch2mlir::populateNNPatternsAndLegality(
       AtenReflectionPad1dOp, AtenReflectionPad2dOp, AtenReflectionPad3dOp,
       AtenReplicationPad1dOp, AtenReplicationPad2dOp, AtenReplicationPad3dOp,
       AtenMaxPool2dWithIndicesOp, AtenMaxPool3dWithIndicesOp, AtenAvgPool1dOp,
-      AtenAvgPool2dOp, AtenAvgPool3dOp, AtenAdaptiveAvgPool1dOp, Aten_AdaptiveAvgPool2dOp,
-      Aten_AdaptiveAvgPool3dOp, AtenNativeGroupNormOp,
-      Aten_NativeBatchNormLegitNoStatsOp,
-      Aten_NativeBatchNormLegitFunctionalOp, AtenUpsampleNearest2dVecOp,
-      AtenUpsampleBilinear2dVecOp, AtenGridSampler2dOp, Aten_EmbeddingBagOp,
-      Aten_EmbeddingBagForwardOnlyOp, Aten_CdistForwardOp,
-      Aten_PdistForwardOp, AtenCol2imOp>();
+      AtenAvgPool2dOp, AtenAvgPool3dOp, AtenAdaptiveAvgPool1dOp,
+      Aten_AdaptiveAvgPool2dOp, Aten_AdaptiveAvgPool3dOp, AtenNativeGroupNormOp,
+      Aten_NativeBatchNormLegitNoStatsOp, Aten_NativeBatchNormLegitFunctionalOp,
+      AtenUpsampleNearest2dVecOp, AtenUpsampleBilinear2dVecOp,
+      AtenGridSampler2dOp, Aten_EmbeddingBagOp, Aten_EmbeddingBagForwardOnlyOp,
+      Aten_CdistForwardOp, Aten_PdistForwardOp, AtenCol2imOp>();
   patterns.add<
       ConvertPadNd<AtenReflectionPad1dOp, 1, true>,
       ConvertPadNd<AtenReflectionPad2dOp, 2, true>,
@@ -1872,8 +1873,8 @@ void mlir::torch2mlir::populateNNPatternsAndLegality(
       ConvertNativeGroupNorm,
       ConvertBatchNormTraining<Aten_NativeBatchNormLegitNoStatsOp, false>,
       ConvertBatchNormTraining<Aten_NativeBatchNormLegitFunctionalOp, true>,
-      ConvertUpsampleNearest2d, ConvertUpsampleBilinear2d,
-      ConvertGridSampler2d, ConvertEmbeddingBag<Aten_EmbeddingBagOp>,
+      ConvertUpsampleNearest2d, ConvertUpsampleBilinear2d, ConvertGridSampler2d,
+      ConvertEmbeddingBag<Aten_EmbeddingBagOp>,
       ConvertEmbeddingBag<Aten_EmbeddingBagForwardOnlyOp>, ConvertCdistForward,
       ConvertPdistForward, ConvertCol2Im>(typeConverter, context);
 }

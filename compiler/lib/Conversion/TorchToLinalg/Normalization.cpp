@@ -14,8 +14,8 @@ using namespace mlir::torch2mlir::torch_to_linalg;
 
 /// `y * weight + bias`, each present or not; `affine` holds the weight
 /// (if any) then the bias (if any) elements.
-static Value applyAffine(OpBuilder &b, Location loc, Value y,
-                         ValueRange affine, bool hasWeight, bool hasBias) {
+static Value applyAffine(OpBuilder &b, Location loc, Value y, ValueRange affine,
+                         bool hasWeight, bool hasBias) {
   size_t next = 0;
   if (hasWeight)
     y = arith::MulFOp::create(b, loc, y, affine[next++]);
@@ -56,7 +56,8 @@ struct ConvertNativeBatchNormLegitNoTraining
 
     int64_t rank = resultType.getRank();
     MLIRContext *context = rewriter.getContext();
-    AffineMap channelMap = AffineMap::get(rank, 0, getAffineDimExpr(1, context));
+    AffineMap channelMap =
+        AffineMap::get(rank, 0, getAffineDimExpr(1, context));
     SmallVector<Value> inputs{adaptor.getInput(), adaptor.getRunningMean(),
                               adaptor.getRunningVar()};
     bool hasWeight = !isTorchNone(op.getWeight());
@@ -76,15 +77,16 @@ struct ConvertNativeBatchNormLegitNoTraining
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init},
             maps,
-            SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value centered = arith::SubFOp::create(b, l, args[0], args[1]);
               Value invstd = math::RsqrtOp::create(
                   b, l, arith::AddFOp::create(b, l, args[2], eps));
               Value y = arith::MulFOp::create(b, l, centered, invstd);
               linalg::YieldOp::create(
-                  b, l, applyAffine(b, l, y, args.drop_front(3), hasWeight,
-                                    hasBias));
+                  b, l,
+                  applyAffine(b, l, y, args.drop_front(3), hasWeight, hasBias));
             })
             .getResult(0);
     Value mean = tensor::EmptyOp::create(rewriter, loc, meanType.getShape(),
@@ -124,7 +126,8 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     int64_t rank = inputType.getRank();
     int64_t axis = rank - static_cast<int64_t>(normalized.size());
     if (axis < 0)
-      return reportFailure(rewriter, op, "normalized_shape longer than the input");
+      return reportFailure(rewriter, op,
+                           "normalized_shape longer than the input");
     for (int64_t i = axis; i < rank; ++i)
       if (inputType.isDynamicDim(i))
         return reportFailure(rewriter, op,
@@ -157,8 +160,8 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     SmallVector<utils::IteratorType> reduceIterators(
         axis, utils::IteratorType::parallel);
     reduceIterators.append(rank - axis, utils::IteratorType::reduction);
-    auto reducedType = RankedTensorType::get(
-        inputType.getShape().take_front(axis), element);
+    auto reducedType =
+        RankedTensorType::get(inputType.getShape().take_front(axis), element);
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
     // Zeros of the reduced (kept-dims) shape; dynamic kept dims as the input.
@@ -167,8 +170,8 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
       if (inputType.isDynamicDim(i))
         keptSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
     auto createReducedZeros = [&]() -> Value {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, reducedType.getShape(),
-                                            element, keptSizes);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, reducedType.getShape(), element, keptSizes);
       return linalg::FillOp::create(rewriter, loc, ValueRange{zero},
                                     ValueRange{empty})
           .getResult(0);
@@ -177,40 +180,37 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
         rewriter, loc, rewriter.getFloatAttr(element, count));
 
     // sum(x) then mean.
-    Value sum = linalg::GenericOp::create(
-                    rewriter, loc, TypeRange{reducedType}, ValueRange{input},
-                    ValueRange{createReducedZeros()},
-                    ArrayRef<AffineMap>{identity, kept}, reduceIterators,
-                    [&](OpBuilder &b, Location l, ValueRange args) {
-                      linalg::YieldOp::create(
-                          b, l,
-                          arith::AddFOp::create(b, l, widen(b, l, args[0]),
-                                                args[1])
-                              .getResult());
-                    })
-                    .getResult(0);
+    Value sum =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{reducedType}, ValueRange{input},
+            ValueRange{createReducedZeros()},
+            ArrayRef<AffineMap>{identity, kept}, reduceIterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, widen(b, l, args[0]), args[1])
+                      .getResult());
+            })
+            .getResult(0);
     Value mean = createElementwise(
         rewriter, loc, reducedType, ValueRange{sum},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           return arith::DivFOp::create(b, l, args[0], countValue);
         });
     // sum((x - mean)^2) then rstd.
-    Value squares = linalg::GenericOp::create(
-                        rewriter, loc, TypeRange{reducedType},
-                        ValueRange{input, mean},
-                        ValueRange{createReducedZeros()},
-                        ArrayRef<AffineMap>{identity, kept, kept},
-                        reduceIterators,
-                        [&](OpBuilder &b, Location l, ValueRange args) {
-                          Value d = arith::SubFOp::create(
-                              b, l, widen(b, l, args[0]), args[1]);
-                          Value sq = arith::MulFOp::create(b, l, d, d);
-                          linalg::YieldOp::create(
-                              b, l,
-                              arith::AddFOp::create(b, l, sq, args[2])
-                                  .getResult());
-                        })
-                        .getResult(0);
+    Value squares =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{reducedType}, ValueRange{input, mean},
+            ValueRange{createReducedZeros()},
+            ArrayRef<AffineMap>{identity, kept, kept}, reduceIterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value d =
+                  arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]);
+              Value sq = arith::MulFOp::create(b, l, d, d);
+              linalg::YieldOp::create(
+                  b, l, arith::AddFOp::create(b, l, sq, args[2]).getResult());
+            })
+            .getResult(0);
     Value rstd = createElementwise(
         rewriter, loc, reducedType, ValueRange{squares},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {

@@ -21,16 +21,14 @@ struct Pool2dParams {
   SmallVector<int64_t> padHigh; // padding after, including ceil_mode's extra
 };
 
-static LogicalResult matchPool2dParams(ConversionPatternRewriter &rewriter,
-                                       Operation *op, Value kernelList,
-                                       Value strideList, Value paddingList,
-                                       Value dilationList,
-                                       RankedTensorType inputType,
-                                       RankedTensorType resultType,
-                                       Pool2dParams &params) {
+static LogicalResult
+matchPool2dParams(ConversionPatternRewriter &rewriter, Operation *op,
+                  Value kernelList, Value strideList, Value paddingList,
+                  Value dilationList, RankedTensorType inputType,
+                  RankedTensorType resultType, Pool2dParams &params) {
   if (inputType.getRank() != 4 || resultType.getRank() != 4)
-    return reportFailure(rewriter, 
-        op, "unsupported: only batched NCHW input (rank 4)");
+    return reportFailure(rewriter, op,
+                         "unsupported: only batched NCHW input (rank 4)");
   if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
     return reportFailure(rewriter, op, "unsupported: dynamic pooling shapes");
   if (failed(matchIntList(kernelList, 2, params.kernel)))
@@ -48,7 +46,8 @@ static LogicalResult matchPool2dParams(ConversionPatternRewriter &rewriter,
   if (dilationList && failed(matchIntList(dilationList, 2, params.dilation)))
     return reportFailure(rewriter, op, "dilation must be constant");
   for (int i = 0; i < 2; ++i) {
-    int64_t in = inputType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
+    int64_t in = inputType.getDimSize(2 + i),
+            out = resultType.getDimSize(2 + i);
     // Enough padding after the input for the last window (ceil_mode).
     int64_t needed = (out - 1) * params.stride[i] +
                      params.dilation[i] * (params.kernel[i] - 1) + 1;
@@ -64,30 +63,30 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
   LogicalResult
   matchAndRewrite(AtenMaxPool2dOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     Pool2dParams params;
-    if (failed(matchPool2dParams(rewriter, op, op.getKernelSize(),
-                                 op.getStride(), op.getPadding(),
-                                 op.getDilation(), inputType, resultType,
-                                 params)))
+    if (failed(matchPool2dParams(
+            rewriter, op, op.getKernelSize(), op.getStride(), op.getPadding(),
+            op.getDilation(), inputType, resultType, params)))
       return failure();
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());
     if (element.isInteger(1) || (dtype && dtype.isUnsignedInteger()))
-      return reportFailure(rewriter, 
-          op, "unsupported: max_pool2d of bool or unsigned tensors");
+      return reportFailure(
+          rewriter, op, "unsupported: max_pool2d of bool or unsigned tensors");
     Location loc = op.getLoc();
     Value lowest = createLowestValue(rewriter, loc, element);
-    Value padded = createPad(rewriter, loc, input,
-                             {0, 0, params.padding[0], params.padding[1]},
-                             {0, 0, params.padHigh[0], params.padHigh[1]},
-                             lowest);
+    Value padded = createPad(
+        rewriter, loc, input, {0, 0, params.padding[0], params.padding[1]},
+        {0, 0, params.padHigh[0], params.padHigh[1]}, lowest);
     Value init = createFilled(rewriter, loc, resultType, lowest);
-    Value window = tensor::EmptyOp::create(rewriter, loc, params.kernel, element);
+    Value window =
+        tensor::EmptyOp::create(rewriter, loc, params.kernel, element);
     rewriter.replaceOpWithNewOp<linalg::PoolingNchwMaxOp>(
         op, TypeRange{resultType}, ValueRange{padded, window}, ValueRange{init},
         rewriter.getI64TensorAttr(params.stride),

@@ -40,7 +40,8 @@ Value constantI64(OpBuilder &b, Location loc, uint64_t value) {
 Value randomBits(OpBuilder &b, Location loc, Value key, Value counter) {
   auto xorShift = [&](Value x, uint64_t shift) {
     return arith::XOrIOp::create(
-        b, loc, x, arith::ShRUIOp::create(b, loc, x, constantI64(b, loc, shift)));
+        b, loc, x,
+        arith::ShRUIOp::create(b, loc, x, constantI64(b, loc, shift)));
   };
   Value next = arith::AddIOp::create(b, loc, counter, constantI64(b, loc, 1));
   Value x = arith::AddIOp::create(
@@ -67,13 +68,13 @@ mlir::FloatType computeType(Type element) {
 /// bf16 may round up to 1.0; callers narrow uniformOf instead.
 Value uniform(OpBuilder &b, Location loc, Value bits, mlir::FloatType type,
               unsigned precision) {
-  Value top = arith::ShRUIOp::create(b, loc, bits,
-                                     constantI64(b, loc, 64 - precision));
+  Value top =
+      arith::ShRUIOp::create(b, loc, bits, constantI64(b, loc, 64 - precision));
   Value value = arith::UIToFPOp::create(b, loc, type, top);
   return arith::MulFOp::create(
       b, loc, value,
       createFloatConstant(b, loc, type,
-                    std::ldexp(1.0, -static_cast<int>(precision))));
+                          std::ldexp(1.0, -static_cast<int>(precision))));
 }
 
 /// A uniform number in [0, 1) of the float type `element` (any width).
@@ -108,11 +109,10 @@ SmallVector<Value> tensorSizes(OpBuilder &b, Location loc, Value value) {
 }
 
 /// A tensor of `type` whose element at linear index i is `body(i)` (i64).
-Value createFromIndex(OpBuilder &b, Location loc, RankedTensorType type,
-                      ValueRange dynamicSizes, ValueRange inputs,
-                      function_ref<Value(OpBuilder &, Location, Value,
-                                         ValueRange)>
-                          body) {
+Value createFromIndex(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynamicSizes,
+    ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, Value, ValueRange)> body) {
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
                                         type.getElementType(), dynamicSizes);
   SmallVector<Value> sizes = tensorSizes(b, loc, empty);
@@ -142,8 +142,8 @@ getDynamicSizes(ConversionPatternRewriter &rewriter, Operation *op,
   if (resultType.hasStaticShape())
     return sizes;
   auto list = sizeList.getDefiningOp<PrimListConstructOp>();
-  if (!list || static_cast<int64_t>(list.getElements().size()) !=
-                   resultType.getRank())
+  if (!list ||
+      static_cast<int64_t>(list.getElements().size()) != resultType.getRank())
     return reportFailure(rewriter, op,
                          "unsupported: a dynamic size not given by a "
                          "prim.ListConstruct of the result's rank");
@@ -186,8 +186,8 @@ struct ConvertRandomFactory : OpConversionPattern<OpTy> {
     if (failed(dynamicSizes))
       return failure();
     Location loc = op.getLoc();
-    Value key = torch_c::RandomKeyOp::create(rewriter, loc,
-                                             rewriter.getI64Type());
+    Value key =
+        torch_c::RandomKeyOp::create(rewriter, loc, rewriter.getI64Type());
     Value result = createFromIndex(
         rewriter, loc, resultType, *dynamicSizes, ValueRange{},
         [&](OpBuilder &b, Location l, Value index, ValueRange) -> Value {
@@ -195,25 +195,24 @@ struct ConvertRandomFactory : OpConversionPattern<OpTy> {
             return uniformOf(b, l, randomBits(b, l, key, index), element);
           mlir::FloatType type = computeType(element);
           unsigned precision = type.getFPMantissaWidth();
-          Value first = arith::ShLIOp::create(b, l, index, constantI64(b, l, 1));
-          Value second = arith::AddIOp::create(b, l, first, constantI64(b, l, 1));
-          Value u1 = uniform(b, l, randomBits(b, l, key, first), type, precision);
+          Value first =
+              arith::ShLIOp::create(b, l, index, constantI64(b, l, 1));
+          Value second =
+              arith::AddIOp::create(b, l, first, constantI64(b, l, 1));
+          Value u1 =
+              uniform(b, l, randomBits(b, l, key, first), type, precision);
           Value u2 =
               uniform(b, l, randomBits(b, l, key, second), type, precision);
           Value one = createFloatConstant(b, l, type, 1.0);
           // 1 - u1 is in (0, 1]: the logarithm is finite.
-          Value log = math::LogOp::create(
-              b, l, arith::SubFOp::create(b, l, one, u1));
+          Value log =
+              math::LogOp::create(b, l, arith::SubFOp::create(b, l, one, u1));
           Value radius = math::SqrtOp::create(
               b, l,
-              arith::MulFOp::create(
-                  b, l,
-                  createFloatConstant(b, l, type, -2.0),
-                  log));
+              arith::MulFOp::create(b, l, createFloatConstant(b, l, type, -2.0),
+                                    log));
           Value angle = arith::MulFOp::create(
-              b, l,
-              createFloatConstant(b, l, type, 2 * llvm::numbers::pi),
-              u2);
+              b, l, createFloatConstant(b, l, type, 2 * llvm::numbers::pi), u2);
           Value normal = arith::MulFOp::create(
               b, l, radius, math::CosOp::create(b, l, angle));
           if (type != element)
@@ -238,10 +237,10 @@ struct ConvertAtenNativeDropout : OpConversionPattern<AtenNativeDropoutOp> {
         getConvertedTensorType(getTypeConverter(), op.getResult0());
     auto maskType = getConvertedTensorType(getTypeConverter(), op.getResult1());
     if (!outputType || !maskType)
-      return reportFailure(rewriter, op,
-                           "results need a known rank and dtype");
+      return reportFailure(rewriter, op, "results need a known rank and dtype");
     Type element = outputType.getElementType();
-    if (!isa<mlir::FloatType>(element) || !maskType.getElementType().isInteger(1))
+    if (!isa<mlir::FloatType>(element) ||
+        !maskType.getElementType().isInteger(1))
       return reportFailure(rewriter, op,
                            "unsupported: dropout of a non-float input");
     Value input = adaptor.getInput();
@@ -267,10 +266,10 @@ struct ConvertAtenNativeDropout : OpConversionPattern<AtenNativeDropoutOp> {
         createFloatConstant(rewriter, loc, rewriter.getF64Type(), 1.0);
     Value zeroF64 =
         createFloatConstant(rewriter, loc, rewriter.getF64Type(), 0.0);
-    Value keepProbability = arith::SubFOp::create(rewriter, loc, oneF64, pCompute);
-    Value noneKept = arith::CmpFOp::create(rewriter, loc,
-                                           arith::CmpFPredicate::OEQ,
-                                           keepProbability, zeroF64);
+    Value keepProbability =
+        arith::SubFOp::create(rewriter, loc, oneF64, pCompute);
+    Value noneKept = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OEQ, keepProbability, zeroF64);
     Value scale = arith::SelectOp::create(
         rewriter, loc, noneKept, zeroF64,
         arith::DivFOp::create(rewriter, loc, oneF64, keepProbability));
@@ -288,9 +287,9 @@ struct ConvertAtenNativeDropout : OpConversionPattern<AtenNativeDropoutOp> {
     int64_t rank = outputType.getRank();
     Value outputInit = tensor::EmptyOp::create(
         rewriter, loc, outputType.getShape(), element, dynamicSizes);
-    Value maskInit = tensor::EmptyOp::create(
-        rewriter, loc, maskType.getShape(), maskType.getElementType(),
-        dynamicSizes);
+    Value maskInit =
+        tensor::EmptyOp::create(rewriter, loc, maskType.getShape(),
+                                maskType.getElementType(), dynamicSizes);
     SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
@@ -301,8 +300,8 @@ struct ConvertAtenNativeDropout : OpConversionPattern<AtenNativeDropoutOp> {
           Value index = linearIndex(b, l, sizes);
           Value u = uniform(b, l, randomBits(b, l, key, index), type,
                             type.getFPMantissaWidth());
-          Value drawn = arith::CmpFOp::create(
-              b, l, arith::CmpFPredicate::OLT, u, threshold);
+          Value drawn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                                              u, threshold);
           Value notTraining = arith::XOrIOp::create(
               b, l, train, arith::ConstantIntOp::create(b, l, 1, 1));
           Value keep = arith::OrIOp::create(b, l, drawn, notTraining);
@@ -339,11 +338,11 @@ struct ConvertAtenRandperm : OpConversionPattern<AtenRandpermOp> {
     if (resultType.isDynamicDim(0))
       dynamicSizes.push_back(arith::IndexCastOp::create(
           rewriter, loc, rewriter.getIndexType(), n));
-    Value identity = createFromIndex(
-        rewriter, loc, resultType, dynamicSizes, ValueRange{},
-        [&](OpBuilder &b, Location l, Value index, ValueRange) {
-          return convertScalar(b, l, index, element);
-        });
+    Value identity =
+        createFromIndex(rewriter, loc, resultType, dynamicSizes, ValueRange{},
+                        [&](OpBuilder &b, Location l, Value index, ValueRange) {
+                          return convertScalar(b, l, index, element);
+                        });
     Value key =
         torch_c::RandomKeyOp::create(rewriter, loc, rewriter.getI64Type());
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -359,8 +358,8 @@ struct ConvertAtenRandperm : OpConversionPattern<AtenRandpermOp> {
           Value i = arith::SubIOp::create(b, l, last, k);
           Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), i);
           Value bound = arith::AddIOp::create(b, l, i64, constantI64(b, l, 1));
-          Value j64 = arith::RemUIOp::create(
-              b, l, randomBits(b, l, key, i64), bound);
+          Value j64 =
+              arith::RemUIOp::create(b, l, randomBits(b, l, key, i64), bound);
           Value j = arith::IndexCastOp::create(b, l, b.getIndexType(), j64);
           Value atI = tensor::ExtractOp::create(b, l, perm, ValueRange{i});
           Value atJ = tensor::ExtractOp::create(b, l, perm, ValueRange{j});

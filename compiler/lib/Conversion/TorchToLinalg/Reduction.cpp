@@ -43,11 +43,11 @@ static Value createReduction(
       dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, i));
   }
   auto resultType = RankedTensorType::get(shape, initValue.getType());
-  Value empty = tensor::EmptyOp::create(b, loc, shape, initValue.getType(),
-                                        dynamicSizes);
-  Value init = linalg::FillOp::create(b, loc, ValueRange{initValue},
-                                      ValueRange{empty})
-                   .getResult(0);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, shape, initValue.getType(), dynamicSizes);
+  Value init =
+      linalg::FillOp::create(b, loc, ValueRange{initValue}, ValueRange{empty})
+          .getResult(0);
   MLIRContext *context = b.getContext();
   SmallVector<utils::IteratorType> iterators;
   for (int64_t i = 0; i < rank; ++i)
@@ -100,13 +100,15 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
   LogicalResult
   matchAndRewrite(AtenSumDimIntListOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Value input = adaptor.getSelf();
     int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
     SmallVector<int64_t> dims;
-    if (!isTorchNone(op.getDim()) && !matchTorchConstantIntList(op.getDim(), dims))
+    if (!isTorchNone(op.getDim()) &&
+        !matchTorchConstantIntList(op.getDim(), dims))
       return reportFailure(rewriter, op, "dims must be constants");
     if (dims.empty())
       dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
@@ -134,9 +136,8 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
                                          acc);
           return arith::AddIOp::create(b, l, x, acc);
         });
-    sum = castFloatTensor(
-        rewriter, loc, sum,
-        cast<RankedTensorType>(sum.getType()).clone(element));
+    sum = castFloatTensor(rewriter, loc, sum,
+                          cast<RankedTensorType>(sum.getType()).clone(element));
     rewriter.replaceOp(op, createReshape(rewriter, loc, sum, resultType));
     return success();
   }
@@ -156,8 +157,9 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     if (!resultType || resultType != inputType)
-      return reportFailure(rewriter, 
-          op, "unsupported: softmax whose result dtype differs from its input");
+      return reportFailure(
+          rewriter, op,
+          "unsupported: softmax whose result dtype differs from its input");
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
       return reportFailure(rewriter, op, "unsupported: non-float softmax");
@@ -284,11 +286,11 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     auto castType = resultType.clone(
         cast<RankedTensorType>(input.getType()).getShape(), element);
     if (cast<RankedTensorType>(input.getType()).getElementType() != element)
-      input = createElementwise(
-          rewriter, loc, castType, {input},
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return convertScalar(b, l, args[0], element, srcUnsigned);
-          });
+      input = createElementwise(rewriter, loc, castType, {input},
+                                [&](OpBuilder &b, Location l, ValueRange args) {
+                                  return convertScalar(b, l, args[0], element,
+                                                       srcUnsigned);
+                                });
     if (rank == 0) {
       rewriter.replaceOp(op, createReshape(rewriter, loc, input, resultType));
       return success();
@@ -320,8 +322,8 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
           SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
           offsets[dim] = iv;
           SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-          Value slice = tensor::ExtractSliceOp::create(
-              b, l, sliceType, input, offsets, sizes, strides);
+          Value slice = tensor::ExtractSliceOp::create(b, l, sliceType, input,
+                                                       offsets, sizes, strides);
           // The sum is updated in place (outs = the carried sum), so the
           // loop-carried buffers stay the same under bufferization.
           AffineMap id = b.getMultiDimIdentityMap(rank);
@@ -371,14 +373,14 @@ static bool matchAnyDims(AtenAnyDimOp op, SmallVectorImpl<int64_t> &dims) {
   return true;
 }
 static bool matchAnyDims(AtenAnyDimsOp op, SmallVectorImpl<int64_t> &dims) {
-  return isTorchNone(op.getDim()) || matchTorchConstantIntList(op.getDim(), dims);
+  return isTorchNone(op.getDim()) ||
+         matchTorchConstantIntList(op.getDim(), dims);
 }
 
 /// any / any.dim / any.dims(x, dims, keepdim): whether some element over
 /// `dims` is nonzero (NaN counts as nonzero). The result is bool, or uint8
 /// for a uint8 input, as in PyTorch.
-template <typename OpTy>
-struct ConvertAny : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
@@ -400,21 +402,20 @@ struct ConvertAny : OpConversionPattern<OpTy> {
     if (failed(dims))
       return reportFailure(rewriter, op, "dim out of range");
     Location loc = op.getLoc();
-    Value falseValue = arith::ConstantOp::create(rewriter, loc,
-                                                 rewriter.getBoolAttr(false));
+    Value falseValue =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
     Value reduced = createReduction(
         rewriter, loc, input, *dims, falseValue,
         [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           Value zero =
               arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType()));
-          Value nonzero =
-              isa<mlir::FloatType>(x.getType())
-                  ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, x,
-                                          zero)
-                        .getResult()
-                  : arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, x,
-                                          zero)
-                        .getResult();
+          Value nonzero = isa<mlir::FloatType>(x.getType())
+                              ? arith::CmpFOp::create(
+                                    b, l, arith::CmpFPredicate::UNE, x, zero)
+                                    .getResult()
+                              : arith::CmpIOp::create(
+                                    b, l, arith::CmpIPredicate::ne, x, zero)
+                                    .getResult();
           return arith::OrIOp::create(b, l, nonzero, acc);
         });
     Type resultElement = resultType.getElementType();

@@ -150,11 +150,9 @@ static Value createReductionIdentity(OpBuilder &b, Location loc,
     return createExtremeValue(b, loc, dtype, reduction == Reduction::Min);
   case Reduction::Prod:
     return isa<mlir::FloatType>(element)
-               ? arith::ConstantOp::create(b, loc,
-                                           b.getFloatAttr(element, 1.0))
+               ? arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 1.0))
                      .getResult()
-               : arith::ConstantOp::create(b, loc,
-                                           b.getIntegerAttr(element, 1))
+               : arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, 1))
                      .getResult();
   default:
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
@@ -251,8 +249,7 @@ template <> struct ScatterTraits<AtenScatterValueReduceOp> {
 /// the scalar value). scatter_reduce with include_self=False first sets the
 /// written positions to the reduction's identity; "mean" divides the sums
 /// by the number of values summed (floor division for integers).
-template <typename OpTy>
-struct ConvertAtenScatter : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
   using Traits = ScatterTraits<OpTy>;
@@ -336,9 +333,9 @@ struct ConvertAtenScatter : OpConversionPattern<OpTy> {
     if (isMean)
       inits.push_back(createFilled(
           rewriter, loc, resultType,
-          *includeSelf ? one
-                       : createReductionIdentity(rewriter, loc,
-                                                 Reduction::Sum, dtype),
+          *includeSelf
+              ? one
+              : createReductionIdentity(rewriter, loc, Reduction::Sum, dtype),
           self));
     SmallVector<Value> results = createLoopNest(
         rewriter, loc, indexSizes, inits,
@@ -349,9 +346,9 @@ struct ConvertAtenScatter : OpConversionPattern<OpTy> {
               src ? tensor::ExtractOp::create(b, l, src, ivs).getResult()
                   : scalar;
           if (*reduction != Reduction::None)
-            value = combine(
-                b, l, *reduction,
-                tensor::ExtractOp::create(b, l, carried[0], at), value, dtype);
+            value = combine(b, l, *reduction,
+                            tensor::ExtractOp::create(b, l, carried[0], at),
+                            value, dtype);
           SmallVector<Value> updated{
               tensor::InsertOp::create(b, l, value, carried[0], at)};
           if (isMean) {
@@ -438,10 +435,9 @@ struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
                                  " must be an integer or bool tensor");
       hasMask |= isMask;
       Type converted = getTypeConverter()->convertType(element.getType());
-      Value index =
-          converted ? getTypeConverter()->materializeTargetConversion(
-                          rewriter, loc, converted, element)
-                    : Value();
+      Value index = converted ? getTypeConverter()->materializeTargetConversion(
+                                    rewriter, loc, converted, element)
+                              : Value();
       if (!index)
         return reportFailure(rewriter, op, "index tensors need a known rank");
       dims.push_back(dim);
@@ -455,9 +451,9 @@ struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
     auto write = [&](OpBuilder &b, Location l, Value current,
                      ArrayRef<Value> at, Value value) -> Value {
       if (accumulate)
-        value = combine(b, l, reduction,
-                        tensor::ExtractOp::create(b, l, current, at), value,
-                        dtype);
+        value =
+            combine(b, l, reduction,
+                    tensor::ExtractOp::create(b, l, current, at), value, dtype);
       return tensor::InsertOp::create(b, l, value, current, at);
     };
     Value result;
@@ -466,8 +462,8 @@ struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
         return reportFailure(rewriter, op,
                              "unsupported: a bool mask with other index "
                              "tensors");
-      FailureOr<Value> put = putMasked(rewriter, loc, self, values,
-                                       indices[0], dims[0], write);
+      FailureOr<Value> put =
+          putMasked(rewriter, loc, self, values, indices[0], dims[0], write);
       if (failed(put))
         return reportFailure(rewriter, op,
                              "unsupported: a 0-d mask or one with more dims "
@@ -481,8 +477,8 @@ struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
   }
 
 private:
-  using WriteFn = function_ref<Value(OpBuilder &, Location, Value,
-                                     ArrayRef<Value>, Value)>;
+  using WriteFn =
+      function_ref<Value(OpBuilder &, Location, Value, ArrayRef<Value>, Value)>;
 
   /// Integer index tensors `indices` of self dims `dims`.
   static Value putIndexed(OpBuilder &rewriter, Location loc, Value self,
@@ -546,8 +542,8 @@ private:
               broadcastIvs[-1 - entry] = iv;
           }
           for (auto [dim, index] : llvm::zip(dims, indices)) {
-            Value position = toIndex(
-                b, l, extractBroadcast(b, l, index, broadcastIvs));
+            Value position =
+                toIndex(b, l, extractBroadcast(b, l, index, broadcastIvs));
             at[dim] = wrapIndex(b, l, position, selfSizes[dim]);
           }
           Value value = extractBroadcast(b, l, values, llvm::to_vector(ivs));
@@ -660,8 +656,8 @@ struct ConvertAtenMaskedScatter : OpConversionPattern<AtenMaskedScatterOp> {
           auto ifOp = scf::IfOp::create(
               b, l, isSet,
               [&](OpBuilder &tb, Location tl) {
-                Value value = tensor::ExtractOp::create(tb, tl, flat,
-                                                        carried[1]);
+                Value value =
+                    tensor::ExtractOp::create(tb, tl, flat, carried[1]);
                 Value updated =
                     tensor::InsertOp::create(tb, tl, value, carried[0], ivs);
                 Value next = arith::AddIOp::create(tb, tl, carried[1], one);
@@ -773,17 +769,17 @@ static Value getIndexOperand(OpBuilder &b, Location loc, Value torchValue,
 }
 
 /// `src` cast to `element` if its element type differs.
-static Value castElements(OpBuilder &b, Location loc, Value src,
-                          Type srcDtype, Type element, bool dstUnsigned) {
+static Value castElements(OpBuilder &b, Location loc, Value src, Type srcDtype,
+                          Type element, bool dstUnsigned) {
   auto type = cast<RankedTensorType>(src.getType());
   if (type.getElementType() == element)
     return src;
-  return createElementwise(
-      b, loc, type.clone(element), ValueRange{src},
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        return convertScalar(nb, l, args[0], element,
-                             isUnsignedOrBool(srcDtype), dstUnsigned);
-      });
+  return createElementwise(b, loc, type.clone(element), ValueRange{src},
+                           [&](OpBuilder &nb, Location l, ValueRange args) {
+                             return convertScalar(nb, l, args[0], element,
+                                                  isUnsignedOrBool(srcDtype),
+                                                  dstUnsigned);
+                           });
 }
 
 /// select_scatter(self, src, dim, index): self with the slice at `index`
@@ -889,8 +885,7 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
 /// diagonal_scatter(self, src, offset, dim1, dim2): self with the
 /// diagonal that diagonal(self, offset, dim1, dim2) reads replaced by src
 /// (whose last dim runs along the diagonal).
-struct ConvertAtenDiagonalScatter
-    : OpConversionPattern<AtenDiagonalScatterOp> {
+struct ConvertAtenDiagonalScatter : OpConversionPattern<AtenDiagonalScatterOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(AtenDiagonalScatterOp op, OpAdaptor adaptor,
@@ -981,8 +976,7 @@ struct ConvertAtenAsStridedScatter
             ValueRange carried) -> SmallVector<Value> {
           Value value = tensor::ExtractOp::create(b, l, src, ivs);
           return {tensor::InsertOp::create(
-              b, l, value, carried[0],
-              createStridedIndex(b, l, ivs, *layout))};
+              b, l, value, carried[0], createStridedIndex(b, l, ivs, *layout))};
         })[0];
     rewriter.replaceOp(op, createReshape(rewriter, loc, flat, resultType));
     return success();
@@ -995,10 +989,10 @@ void mlir::torch2mlir::populateScatterPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenScatterSrcOp, AtenScatterValueOp, AtenScatterAddOp,
-                      AtenScatterReduceTwoOp, AtenIndexPutOp,
-                      AtenMaskedScatterOp, AtenNonzeroOp, AtenSelectScatterOp,
-                      AtenSliceScatterOp>();
+  target
+      .addIllegalOp<AtenScatterSrcOp, AtenScatterValueOp, AtenScatterAddOp,
+                    AtenScatterReduceTwoOp, AtenIndexPutOp, AtenMaskedScatterOp,
+                    AtenNonzeroOp, AtenSelectScatterOp, AtenSliceScatterOp>();
   patterns.add<ConvertAtenScatter<AtenScatterSrcOp>,
                ConvertAtenScatter<AtenScatterValueOp>,
                ConvertAtenScatter<AtenScatterAddOp>,

@@ -39,8 +39,8 @@ static Value createPrecedes(OpBuilder &b, Location loc, Value lhs, Value rhs,
   if (isa<mlir::FloatType>(dtype)) {
     Value ordered = arith::CmpFOp::create(
         b, loc,
-        descending ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-        lhs, rhs);
+        descending ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, lhs,
+        rhs);
     // NaN comes last ascending, first descending.
     Value lhsNan =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, lhs, lhs);
@@ -104,8 +104,8 @@ static Value createZeroIndices(OpBuilder &b, Location loc, Value like,
       dynamicSizes.push_back(static_cast<int64_t>(i) == dim && dimSize
                                  ? dimSize
                                  : tensor::DimOp::create(b, loc, like, i));
-  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getI64Type(),
-                                        dynamicSizes);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, shape, b.getI64Type(), dynamicSizes);
   Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
   return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
       .getResult(0);
@@ -137,8 +137,8 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
   };
 
   // 1. ranks: the elements of the slice that come before x[p].
-  Value ranksInit = createZeroIndices(b, loc, input, dim, inputType.getShape(),
-                                      Value());
+  Value ranksInit =
+      createZeroIndices(b, loc, input, dim, inputType.getShape(), Value());
   Value ranks =
       linalg::GenericOp::create(
           b, loc, TypeRange{ranksInit.getType()}, ValueRange{input, input},
@@ -155,9 +155,8 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
                 arith::AndIOp::create(nb, l, createTies(nb, l, other, self),
                                       earlier));
             Value one = arith::ExtUIOp::create(nb, l, nb.getI64Type(), before);
-            linalg::YieldOp::create(nb, l,
-                                    arith::AddIOp::create(nb, l, args[2], one)
-                                        .getResult());
+            linalg::YieldOp::create(
+                nb, l, arith::AddIOp::create(nb, l, args[2], one).getResult());
           })
           .getResult(0);
 
@@ -172,14 +171,14 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
           [&](OpBuilder &nb, Location l, ValueRange args) {
             Value r = asI64(nb, l, linalg::IndexOp::create(nb, l, dim));
             Value j = asI64(nb, l, linalg::IndexOp::create(nb, l, rank));
-            Value match = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::eq, args[0], r);
+            Value match = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                                args[0], r);
             Value zero =
                 arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0));
             Value picked = arith::SelectOp::create(nb, l, match, j, zero);
             linalg::YieldOp::create(
-                nb, l, arith::AddIOp::create(nb, l, args[1], picked)
-                           .getResult());
+                nb, l,
+                arith::AddIOp::create(nb, l, args[1], picked).getResult());
           })
           .getResult(0);
 
@@ -188,16 +187,14 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
   for (int64_t i = 0; i < rank; ++i)
     if (valuesType.isDynamicDim(i))
       dynamicSizes.push_back(tensor::DimOp::create(b, loc, order, i));
-  Value valuesInit =
-      tensor::EmptyOp::create(b, loc, valuesType.getShape(),
-                              valuesType.getElementType(), dynamicSizes);
+  Value valuesInit = tensor::EmptyOp::create(
+      b, loc, valuesType.getShape(), valuesType.getElementType(), dynamicSizes);
   AffineMap identity = b.getMultiDimIdentityMap(rank);
   Value values =
       linalg::GenericOp::create(
           b, loc, TypeRange{valuesType}, ValueRange{order},
           ValueRange{valuesInit}, ArrayRef<AffineMap>{identity, identity},
-          SmallVector<utils::IteratorType>(rank,
-                                           utils::IteratorType::parallel),
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location l, ValueRange args) {
             SmallVector<Value> position;
             for (int64_t i = 0; i < rank; ++i)
@@ -232,8 +229,7 @@ template <> struct SortTraits<AtenSortStableOp> {
 
 /// sort(x, dim, descending) and sort.stable(x, stable, dim, descending):
 /// (values, indices) of the stable sort along `dim`.
-template <typename OpTy>
-struct ConvertAtenSort : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ConvertAtenSort : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
@@ -243,8 +239,7 @@ struct ConvertAtenSort : OpConversionPattern<OpTy> {
     auto valuesType = getConvertedTensorType(converter, op.getValues());
     auto indicesType = getConvertedTensorType(converter, op.getIndices());
     if (!valuesType || !indicesType)
-      return reportFailure(rewriter, op,
-                           "results need known ranks and dtypes");
+      return reportFailure(rewriter, op, "results need known ranks and dtypes");
     if (failed(SortTraits<OpTy>::checkStable(op)))
       return reportFailure(rewriter, op, "stable must be a constant");
     int64_t dim;
@@ -265,14 +260,14 @@ struct ConvertAtenSort : OpConversionPattern<OpTy> {
                            "be int64");
     Location loc = op.getLoc();
     if (rank == 0) {
-      rewriter.replaceOp(op, {input, createZeroFilled(rewriter, loc,
-                                                      indicesType)});
+      rewriter.replaceOp(op,
+                         {input, createZeroFilled(rewriter, loc, indicesType)});
       return success();
     }
-    auto [values, indices] = createSort(
-        rewriter, loc, input, getTorchDtype(op.getSelf()), dim, descending,
-        valuesType, indicesType,
-        tensor::DimOp::create(rewriter, loc, input, dim));
+    auto [values, indices] =
+        createSort(rewriter, loc, input, getTorchDtype(op.getSelf()), dim,
+                   descending, valuesType, indicesType,
+                   tensor::DimOp::create(rewriter, loc, input, dim));
     rewriter.replaceOp(op, {values, indices});
     return success();
   }
@@ -291,8 +286,7 @@ struct ConvertAtenTopk : OpConversionPattern<AtenTopkOp> {
     auto valuesType = getConvertedTensorType(converter, op.getValues());
     auto indicesType = getConvertedTensorType(converter, op.getIndices());
     if (!valuesType || !indicesType)
-      return reportFailure(rewriter, op,
-                           "results need known ranks and dtypes");
+      return reportFailure(rewriter, op, "results need known ranks and dtypes");
     int64_t dim;
     bool largest, sorted;
     if (!matchTorchConstantInt(op.getDim(), dim))
@@ -325,8 +319,8 @@ struct ConvertAtenTopk : OpConversionPattern<AtenTopkOp> {
       Value k = adaptor.getK();
       if (!isa<IntegerType>(k.getType()))
         return reportFailure(rewriter, op, "k must be an int");
-      count = arith::IndexCastOp::create(rewriter, loc,
-                                         rewriter.getIndexType(), k);
+      count =
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), k);
     }
     auto [values, indices] =
         createSort(rewriter, loc, input, getTorchDtype(op.getSelf()), dim,

@@ -23,7 +23,8 @@ using namespace mlir::torch2mlir;
 
 namespace {
 struct ConvertTorchToLinalgPass
-    : public ::mlir::torch2mlir::impl::ConvertTorchToLinalgBase<ConvertTorchToLinalgPass> {
+    : public ::mlir::torch2mlir::impl::ConvertTorchToLinalgBase<
+          ConvertTorchToLinalgPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
@@ -65,11 +66,12 @@ struct ConvertTorchToLinalgPass
           !StringRef(diag.str()).starts_with("failed to legalize operation"))
         return failure(); // Not ours: let it through.
       std::string message = diag.str();
-      StringRef opName = StringRef(message).split('\'').second.split('\'').first;
+      StringRef opName =
+          StringRef(message).split('\'').second.split('\'').first;
       auto reason = reasons.find(diag.getLocation());
-      InFlightDiagnostic error = emitError(diag.getLocation())
-                                 << "'" << opName
-                                 << "' could not be lowered to linalg-on-tensors";
+      InFlightDiagnostic error =
+          emitError(diag.getLocation())
+          << "'" << opName << "' could not be lowered to linalg-on-tensors";
       if (reason != reasons.end())
         error << ": " << reason->second;
       return success();

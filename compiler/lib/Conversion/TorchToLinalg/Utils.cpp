@@ -16,8 +16,9 @@ using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch_to_linalg;
 
-RankedTensorType torch_to_linalg::getConvertedTensorType(
-    const TypeConverter *converter, Value torchValue) {
+RankedTensorType
+torch_to_linalg::getConvertedTensorType(const TypeConverter *converter,
+                                        Value torchValue) {
   return dyn_cast_or_null<RankedTensorType>(
       converter->convertType(torchValue.getType()));
 }
@@ -130,8 +131,8 @@ Value torch_to_linalg::createEmpty(OpBuilder &b, Location loc,
       assert(like && "a dynamic size needs a tensor to take it from");
       dynamicSizes.push_back(tensor::DimOp::create(b, loc, like, i));
     }
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType(), dynamicSizes);
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamicSizes);
 }
 
 Value torch_to_linalg::createFilled(OpBuilder &b, Location loc,
@@ -144,8 +145,8 @@ Value torch_to_linalg::createFilled(OpBuilder &b, Location loc,
 
 Value torch_to_linalg::createZeroFilled(OpBuilder &b, Location loc,
                                         RankedTensorType type, Value like) {
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   return createFilled(b, loc, type, zero, like);
 }
 
@@ -183,9 +184,9 @@ Value torch_to_linalg::createLowestValue(OpBuilder &b, Location loc,
                                          Type type) {
   if (auto floatType = dyn_cast<mlir::FloatType>(type))
     return arith::ConstantOp::create(
-        b, loc, b.getFloatAttr(type, APFloat::getInf(
-                                         floatType.getFloatSemantics(),
-                                         /*Negative=*/true)));
+        b, loc,
+        b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(),
+                                             /*Negative=*/true)));
   auto intType = cast<IntegerType>(type);
   return arith::ConstantOp::create(
       b, loc,
@@ -203,7 +204,8 @@ Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
   bool srcZeroExtends = srcInt && (srcUnsigned || srcInt.getWidth() == 1);
   if (srcInt && dstInt) {
     if (dstInt.getWidth() == 1) {
-      Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(srcType, 0));
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(srcType, 0));
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, scalar,
                                    zero);
     }
@@ -219,7 +221,8 @@ Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
                : arith::SIToFPOp::create(b, loc, dstType, scalar).getResult();
   if (isa<mlir::FloatType>(srcType) && dstInt) {
     if (dstInt.getWidth() == 1) {
-      Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(srcType, 0));
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(srcType, 0));
       return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, scalar,
                                    zero);
     }
@@ -275,9 +278,8 @@ Value torch_to_linalg::createElementwise(
     dynamicSizes.push_back(tensor::DimOp::create(
         b, loc, source, i - (rank - sourceType.getRank())));
   }
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType(),
-                                       dynamicSizes);
+  Value init = tensor::EmptyOp::create(
+      b, loc, resultType.getShape(), resultType.getElementType(), dynamicSizes);
   maps.push_back(b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
@@ -481,8 +483,8 @@ Value torch_to_linalg::createReshape(OpBuilder &b, Location loc, Value input,
            "at most one dynamic result size");
     Value count = arith::ConstantIndexOp::create(b, loc, 1);
     for (int64_t i = 0; i < inputType.getRank(); ++i)
-      count = arith::MulIOp::create(
-          b, loc, count, tensor::DimOp::create(b, loc, input, i));
+      count = arith::MulIOp::create(b, loc, count,
+                                    tensor::DimOp::create(b, loc, input, i));
     int64_t staticProduct = 1;
     for (int64_t size : to)
       if (!ShapedType::isDynamic(size))
@@ -534,8 +536,8 @@ Value torch_to_linalg::createPad(OpBuilder &b, Location loc, Value input,
     highValues.push_back(b.getIndexAttr(high[i]));
   }
   auto resultType = RankedTensorType::get(shape, inputType.getElementType());
-  return tensor::PadOp::create(b, loc, resultType, input, lowValues,
-                               highValues, padValue);
+  return tensor::PadOp::create(b, loc, resultType, input, lowValues, highValues,
+                               padValue);
 }
 
 LogicalResult torch_to_linalg::matchIntList(Value list, int64_t count,
@@ -558,8 +560,8 @@ FailureOr<SmallVector<Value>> torch_to_linalg::getConvertedTensorList(
     Type type = converter->convertType(element.getType());
     if (!type)
       return failure();
-    Value value = converter->materializeTargetConversion(rewriter, loc, type,
-                                                         element);
+    Value value =
+        converter->materializeTargetConversion(rewriter, loc, type, element);
     if (!value)
       return failure();
     converted.push_back(value);
@@ -573,9 +575,9 @@ void torch_to_linalg::setFailureReasons(FailureReasons *sink) {
   failureReasons = sink;
 }
 
-LogicalResult torch_to_linalg::reportFailure(ConversionPatternRewriter &rewriter,
-                                             Operation *op,
-                                             const Twine &reason) {
+LogicalResult
+torch_to_linalg::reportFailure(ConversionPatternRewriter &rewriter,
+                               Operation *op, const Twine &reason) {
   if (failureReasons)
     (*failureReasons)[op->getLoc()] = reason.str();
   return rewriter.notifyMatchFailure(op, reason);
@@ -596,11 +598,11 @@ Value mlir::torch2mlir::torch_to_linalg::castFloatTensor(
   if (cast<RankedTensorType>(tensor.getType()).getElementType() ==
       resultType.getElementType())
     return tensor;
-  return createElementwise(
-      b, loc, resultType, ValueRange{tensor},
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        return castFloat(nb, l, args[0], resultType.getElementType());
-      });
+  return createElementwise(b, loc, resultType, ValueRange{tensor},
+                           [&](OpBuilder &nb, Location l, ValueRange args) {
+                             return castFloat(nb, l, args[0],
+                                              resultType.getElementType());
+                           });
 }
 
 Type mlir::torch2mlir::torch_to_linalg::getOpMathType(Type element) {
@@ -618,13 +620,14 @@ Type mlir::torch2mlir::torch_to_linalg::getSumAccumulatorType(Type element) {
 }
 
 Value mlir::torch2mlir::torch_to_linalg::createFloatConstant(OpBuilder &b,
-                                                            Location loc,
-                                                            Type type,
-                                                            double value) {
+                                                             Location loc,
+                                                             Type type,
+                                                             double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
-FailureOr<StridedLayout> mlir::torch2mlir::torch_to_linalg::matchAsStridedLayout(
+FailureOr<StridedLayout>
+mlir::torch2mlir::torch_to_linalg::matchAsStridedLayout(
     ConversionPatternRewriter &rewriter, Operation *op, Value stride,
     Value storageOffset, ArrayRef<int64_t> viewShape, int64_t numel,
     StringRef access, StringRef storage) {
@@ -641,7 +644,8 @@ FailureOr<StridedLayout> mlir::torch2mlir::torch_to_linalg::matchAsStridedLayout
   }
   if (layout.storageOffset < 0 ||
       llvm::any_of(layout.strides, [](int64_t s) { return s < 0; })) {
-    (void)reportFailure(rewriter, op, "strides and storage_offset must be >= 0");
+    (void)reportFailure(rewriter, op,
+                        "strides and storage_offset must be >= 0");
     return failure();
   }
   if (llvm::is_contained(viewShape, 0))

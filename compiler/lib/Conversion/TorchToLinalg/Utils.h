@@ -64,8 +64,7 @@ Value convertScalar(OpBuilder &b, Location loc, Value scalar, Type dstType,
 /// dynamic result sizes are read from the inputs, or taken from
 /// `dynamicSizes` (one index per dynamic dim) when no input has that size.
 Value createElementwise(
-    OpBuilder &b, Location loc, RankedTensorType resultType,
-    ValueRange inputs,
+    OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body,
     ValueRange dynamicSizes = {});
 
@@ -103,8 +102,8 @@ Value createReshape(OpBuilder &b, Location loc, Value input,
 
 /// Pads `input` with `padValue`: `low[i]`/`high[i]` elements before/after
 /// dim i.
-Value createPad(OpBuilder &b, Location loc, Value input,
-                ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value padValue);
+Value createPad(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high, Value padValue);
 
 /// max(lhs, rhs) (or min) of scalars of the torch dtype `dtype`:
 /// NaN-propagating on floats, unsigned on ui8 and bool.

@@ -35,8 +35,7 @@ extern "C" void torch2mlir_parallel_for(void (*body)(void *, int64_t, int64_t),
 
 namespace {
 
-template <typename T, int Rank>
-struct StridedMemRef {
+template <typename T, int Rank> struct StridedMemRef {
   T *allocated;
   T *aligned;
   int64_t offset;
@@ -61,8 +60,7 @@ DgemmFn dgemm = nullptr;
 
 /// Runs f(lo, hi) over chunks of [0, n) of at least `grain` iterations on
 /// the OpenMP team (Parallel.cpp), or inline inside a parallel region.
-template <typename F>
-void parallelFor(int64_t n, int64_t grain, F &&f) {
+template <typename F> void parallelFor(int64_t n, int64_t grain, F &&f) {
   auto chunk = [](void *ctx, int64_t lo, int64_t hi) {
     (*static_cast<std::remove_reference_t<F> *>(ctx))(lo, hi);
   };
@@ -106,16 +104,9 @@ void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
                b + lo * (transB == kNoTrans ? 1 : ldb), ldb, c + lo, ldc);
   });
 }
-template <typename T>
-bool haveGemm();
-template <>
-bool haveGemm<float>() {
-  return sgemm != nullptr;
-}
-template <>
-bool haveGemm<double>() {
-  return dgemm != nullptr;
-}
+template <typename T> bool haveGemm();
+template <> bool haveGemm<float>() { return sgemm != nullptr; }
+template <> bool haveGemm<double>() { return dgemm != nullptr; }
 
 /// How a 2-D operand with these strides is passed to GEMM: (trans, ld), or
 /// trans = 0 when neither dim is unit-stride.
@@ -194,8 +185,8 @@ void conv2dOne(int64_t f, int64_t c, int64_t oh, int64_t ow, int64_t kh,
                int64_t kw, int64_t sh, int64_t sw, int64_t dh, int64_t dw,
                const T *in, const int64_t *inS, const T *w, const int64_t *wS,
                T *out, const int64_t *outS, std::vector<T> &col) {
-  bool wDense = wS[3] == 1 && wS[2] == kw && wS[1] == kh * kw &&
-                wS[0] == c * kh * kw;
+  bool wDense =
+      wS[3] == 1 && wS[2] == kw && wS[1] == kh * kw && wS[0] == c * kh * kw;
   bool outDense = outS[2] == 1 && outS[1] == ow && outS[0] == oh * ow;
   int64_t ck = c * kh * kw, p = oh * ow;
   if (haveGemm<T>() && wDense && outDense && ck < INT32_MAX && p < INT32_MAX &&
@@ -211,7 +202,8 @@ void conv2dOne(int64_t f, int64_t c, int64_t oh, int64_t ow, int64_t kh,
       for (int64_t ci = 0; ci < c; ++ci)
         for (int64_t ki = 0; ki < kh; ++ki)
           for (int64_t kj = 0; kj < kw; ++kj, row += p) {
-            const T *src = in + ci * inS[0] + ki * dh * inS[1] + kj * dw * inS[2];
+            const T *src =
+                in + ci * inS[0] + ki * dh * inS[1] + kj * dw * inS[2];
             for (int64_t y = 0; y < oh; ++y) {
               const T *line = src + y * sh * inS[1];
               T *dst = row + y * ow;
@@ -245,18 +237,18 @@ template <typename T>
 void conv2dNchwFchw(StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,
                     StridedMemRef<T, 4> *out, int64_t sh, int64_t sw,
                     int64_t dh, int64_t dw) {
-  int64_t work = out->sizes[1] * out->sizes[2] * out->sizes[3] *
-                 w->sizes[1] * w->sizes[2] * w->sizes[3];
+  int64_t work = out->sizes[1] * out->sizes[2] * out->sizes[3] * w->sizes[1] *
+                 w->sizes[2] * w->sizes[3];
   parallelFor(out->sizes[0], kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
               [&](int64_t lo, int64_t hi) {
                 std::vector<T> col;
                 for (int64_t n = lo; n < hi; ++n)
                   conv2dOne(out->sizes[1], w->sizes[1], out->sizes[2],
-                            out->sizes[3], w->sizes[2], w->sizes[3], sh, sw,
-                            dh, dw, in->data() + n * in->strides[0],
+                            out->sizes[3], w->sizes[2], w->sizes[3], sh, sw, dh,
+                            dw, in->data() + n * in->strides[0],
                             in->strides + 1, w->data(), w->strides,
-                            out->data() + n * out->strides[0],
-                            out->strides + 1, col);
+                            out->data() + n * out->strides[0], out->strides + 1,
+                            col);
               });
 }
 
@@ -265,26 +257,23 @@ void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
                       StridedMemRef<T, 5> *out, int64_t sh, int64_t sw,
                       int64_t dh, int64_t dw) {
   int64_t groups = out->sizes[1];
-  int64_t work = out->sizes[2] * out->sizes[3] * out->sizes[4] *
-                 w->sizes[2] * w->sizes[3] * w->sizes[4];
-  parallelFor(out->sizes[0] * groups,
-              kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
-              [&](int64_t lo, int64_t hi) {
-                std::vector<T> col;
-                for (int64_t i = lo; i < hi; ++i) {
-                  int64_t n = i / groups, g = i % groups;
-                  conv2dOne(out->sizes[2], w->sizes[2], out->sizes[3],
-                            out->sizes[4], w->sizes[3], w->sizes[4], sh, sw,
-                            dh, dw,
-                            in->data() + n * in->strides[0] +
-                                g * in->strides[1],
-                            in->strides + 2, w->data() + g * w->strides[0],
-                            w->strides + 1,
-                            out->data() + n * out->strides[0] +
-                                g * out->strides[1],
-                            out->strides + 2, col);
-                }
-              });
+  int64_t work = out->sizes[2] * out->sizes[3] * out->sizes[4] * w->sizes[2] *
+                 w->sizes[3] * w->sizes[4];
+  parallelFor(
+      out->sizes[0] * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+      [&](int64_t lo, int64_t hi) {
+        std::vector<T> col;
+        for (int64_t i = lo; i < hi; ++i) {
+          int64_t n = i / groups, g = i % groups;
+          conv2dOne(out->sizes[2], w->sizes[2], out->sizes[3], out->sizes[4],
+                    w->sizes[3], w->sizes[4], sh, sw, dh, dw,
+                    in->data() + n * in->strides[0] + g * in->strides[1],
+                    in->strides + 2, w->data() + g * w->strides[0],
+                    w->strides + 1,
+                    out->data() + n * out->strides[0] + g * out->strides[1],
+                    out->strides + 2, col);
+        }
+      });
 }
 
 } // namespace

@@ -36,8 +36,7 @@ Operation *TorchDialect::materializeConstant(OpBuilder &builder,
       return ConstantBoolOp::create(builder, loc, boolean.getValue());
   if (auto real = dyn_cast<FloatAttr>(value))
     if (isa<torch::FloatType>(type))
-      return ConstantFloatOp::create(builder, loc,
-                                     real.getValueAsDouble());
+      return ConstantFloatOp::create(builder, loc, real.getValueAsDouble());
   if (isa<torch::NoneType>(type))
     return ConstantNoneOp::create(builder, loc);
   if (auto elements = dyn_cast<ElementsAttr>(value))

@@ -19,9 +19,10 @@ using namespace mlir::torch2mlir::torch;
 // The default assembly of generated ops
 //===----------------------------------------------------------------------===//
 
-ParseResult mlir::torch2mlir::torch::parseDefaultTorchOp(
-    OpAsmParser &parser, OperationState &result, int numOperands,
-    int numResults) {
+ParseResult mlir::torch2mlir::torch::parseDefaultTorchOp(OpAsmParser &parser,
+                                                         OperationState &result,
+                                                         int numOperands,
+                                                         int numResults) {
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   llvm::SMLoc operandsLoc = parser.getCurrentLocation();
   if (numOperands > 0 && parser.parseOperandList(operands, numOperands))
@@ -66,8 +67,7 @@ void mlir::torch2mlir::torch::printDefaultTorchOp(OpAsmPrinter &p,
 // Matchers
 //===----------------------------------------------------------------------===//
 
-bool mlir::torch2mlir::torch::matchTorchConstantInt(Value value,
-                                                    int64_t &out) {
+bool mlir::torch2mlir::torch::matchTorchConstantInt(Value value, int64_t &out) {
   if (auto op = value.getDefiningOp<ConstantIntOp>()) {
     out = op.getValue();
     return true;
@@ -213,8 +213,8 @@ LogicalResult PrimListConstructOp::verify() {
   for (auto [index, element] : llvm::enumerate(getElements()))
     if (!isValidSubtype(element.getType(), elementType))
       return emitOpError() << "element #" << index << " of type "
-                           << element.getType()
-                           << " is not a valid element of " << getType();
+                           << element.getType() << " is not a valid element of "
+                           << getType();
   return success();
 }
 
@@ -280,17 +280,17 @@ OpFoldResult TensorStaticInfoCastOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 Value mlir::torch2mlir::torch::createConstantInt(OpBuilder &b, Location loc,
-                                                  int64_t value) {
+                                                 int64_t value) {
   return ConstantIntOp::create(b, loc, value);
 }
 
 Value mlir::torch2mlir::torch::createConstantFloat(OpBuilder &b, Location loc,
-                                                    double value) {
+                                                   double value) {
   return ConstantFloatOp::create(b, loc, value);
 }
 
 Value mlir::torch2mlir::torch::createConstantBool(OpBuilder &b, Location loc,
-                                                   bool value) {
+                                                  bool value) {
   return ConstantBoolOp::create(b, loc, value);
 }
 
@@ -299,7 +299,7 @@ Value mlir::torch2mlir::torch::createConstantNone(OpBuilder &b, Location loc) {
 }
 
 Value mlir::torch2mlir::torch::createIntList(OpBuilder &b, Location loc,
-                                              ArrayRef<int64_t> values) {
+                                             ArrayRef<int64_t> values) {
   SmallVector<Value> elements;
   for (int64_t value : values)
     elements.push_back(createConstantInt(b, loc, value));
@@ -308,9 +308,8 @@ Value mlir::torch2mlir::torch::createIntList(OpBuilder &b, Location loc,
 }
 
 Value mlir::torch2mlir::torch::createTensorList(OpBuilder &b, Location loc,
-                                                 ValueRange tensors) {
-  Type element = tensors.empty() ? ValueTensorType::get(
-                                       b.getContext())
+                                                ValueRange tensors) {
+  Type element = tensors.empty() ? ValueTensorType::get(b.getContext())
                                  : tensors.front().getType();
   // Elements of different static types share the least static tensor type.
   for (Value tensor : tensors)

@@ -204,11 +204,12 @@ verifyTensorParams(function_ref<InFlightDiagnostic()> emitError, bool hasSizes,
       return emitError() << "invalid tensor size " << size
                          << " (sizes are >= 0, or ? when dynamic)";
   if (dtype && !isValidTorchDtype(dtype))
-    return emitError() << "invalid dtype " << dtype
-                       << " for a torch tensor (expected one of f16, bf16, "
-                          "f32, f64, si8, si16, si32, si64, ui8, ui16, ui32, ui64, "
-                          "i1, "
-                          "complex<f32>, complex<f64>)";
+    return emitError()
+           << "invalid dtype " << dtype
+           << " for a torch tensor (expected one of f16, bf16, "
+              "f32, f64, si8, si16, si32, si64, ui8, ui16, ui32, ui64, "
+              "i1, "
+              "complex<f32>, complex<f64>)";
   return success();
 }
 
@@ -224,7 +225,7 @@ verifyTensorParams(function_ref<InFlightDiagnostic()> emitError, bool hasSizes,
         parser.getContext(), hasSizes, sizes, dtype);                          \
   }                                                                            \
   void TYPE::print(AsmPrinter &printer) const {                                \
-    printTensorParams(printer, getHasSizes(), getSizes(), getOptionalDtype());         \
+    printTensorParams(printer, getHasSizes(), getSizes(), getOptionalDtype()); \
   }                                                                            \
   LogicalResult TYPE::verify(function_ref<InFlightDiagnostic()> emitError,     \
                              bool hasSizes, ArrayRef<int64_t> sizes,           \

@@ -70,7 +70,8 @@ struct DecomposeAtenLinear : OpRewritePattern<AtenLinearOp> {
     if (!weightType || !resultType)
       return rewriter.notifyMatchFailure(op, "needs known sizes and dtypes");
     if (weightType.getSizes().size() != 2)
-      return rewriter.notifyMatchFailure(op, "unsupported: weight of rank != 2");
+      return rewriter.notifyMatchFailure(op,
+                                         "unsupported: weight of rank != 2");
     Location loc = op.getLoc();
     ArrayRef<int64_t> w = weightType.getSizes();
     auto transposedType = weightType.getWithSizesAndDtype(
@@ -84,7 +85,8 @@ struct DecomposeAtenLinear : OpRewritePattern<AtenLinearOp> {
       return success();
     }
     rewriter.replaceOpWithNewOp<AtenAddTensorOp>(
-        op, resultType, product, op.getBias(), createConstantInt(rewriter, loc, 1));
+        op, resultType, product, op.getBias(),
+        createConstantInt(rewriter, loc, 1));
     return success();
   }
 };
@@ -124,7 +126,8 @@ struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
           ArrayRef<int64_t>{rows, rhs[1]}, resultType.getDtype());
       Value mm = AtenMmOp::create(rewriter, loc, mmType, flat, op.getOther());
       rewriter.replaceOpWithNewOp<AtenViewOp>(
-          op, resultType, mm, createIntList(rewriter, loc, resultType.getSizes()));
+          op, resultType, mm,
+          createIntList(rewriter, loc, resultType.getSizes()));
       return success();
     }
     if (lhs.size() >= 2 && rhs.size() >= 2) {
@@ -163,8 +166,8 @@ struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
     }
     if (lhs.size() == 1 || rhs.size() == 1)
       return decomposeVectorOperand(op, lhs, rhs, resultType, rewriter);
-    return rewriter.notifyMatchFailure(
-        op, "unsupported: matmul of a 0-D operand");
+    return rewriter.notifyMatchFailure(op,
+                                       "unsupported: matmul of a 0-D operand");
   }
 
   /// A 1-D operand as a matrix (lhs [K] -> [1, K], rhs [K] -> [K, 1]), the
@@ -261,8 +264,7 @@ struct DecomposeAtenTransposeInt : OpRewritePattern<AtenTransposeIntOp> {
 };
 
 /// Ops that are `aten.view` under value semantics, given the result sizes.
-template <typename OpTy>
-struct DecomposeToView : OpRewritePattern<OpTy> {
+template <typename OpTy> struct DecomposeToView : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -321,8 +323,7 @@ struct DecomposeAtenUnsqueezeDynamic : OpRewritePattern<AtenUnsqueezeOp> {
 };
 
 /// Ops that return their operand under value semantics.
-template <typename OpTy>
-struct DecomposeToIdentity : OpRewritePattern<OpTy> {
+template <typename OpTy> struct DecomposeToIdentity : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -396,7 +397,8 @@ struct DecomposeAtenConv2dPadding : OpRewritePattern<AtenConv2dPaddingOp> {
         pads[i] = total / 2;
       }
     } else if (padding.getValue() != "valid") {
-      return rewriter.notifyMatchFailure(op, "padding must be 'same' or 'valid'");
+      return rewriter.notifyMatchFailure(op,
+                                         "padding must be 'same' or 'valid'");
     }
     Location loc = op.getLoc();
     Value transposed = ConstantBoolOp::create(rewriter, loc, false);
@@ -430,7 +432,8 @@ struct DecomposeAtenBatchNorm : OpRewritePattern<AtenBatchNormOp> {
     bool training;
     if (!matchTorchConstantBool(op.getTraining(), training) || training)
       return rewriter.notifyMatchFailure(
-          op, "unsupported: training-mode batch_norm (export the model in eval mode)");
+          op, "unsupported: training-mode batch_norm (export the model in eval "
+              "mode)");
     if (isTorchNone(op.getRunningMean()) || isTorchNone(op.getRunningVar()))
       return rewriter.notifyMatchFailure(op, "unsupported: no running stats");
     auto resultType = getRankedTensorType(op.getResult());
@@ -462,7 +465,8 @@ struct DecomposeAtenLayerNorm : OpRewritePattern<AtenLayerNormOp> {
           op, "needs known sizes and a constant normalized_shape");
     ArrayRef<int64_t> sizes = inputType.getSizes();
     if (normalized.size() > sizes.size())
-      return rewriter.notifyMatchFailure(op, "normalized_shape longer than input");
+      return rewriter.notifyMatchFailure(op,
+                                         "normalized_shape longer than input");
     SmallVector<int64_t> statSizes(sizes.begin(),
                                    sizes.end() - normalized.size());
     statSizes.append(normalized.size(), 1);
@@ -541,12 +545,14 @@ struct DecomposeAtenMeanDim : OpRewritePattern<AtenMeanDimOp> {
     int64_t rank = inputType.getSizes().size();
     auto dims = getReductionDims(op.getDim(), rank);
     if (failed(dims))
-      return rewriter.notifyMatchFailure(op, "dims must be constant and in range");
+      return rewriter.notifyMatchFailure(op,
+                                         "dims must be constant and in range");
     int64_t count = 1;
     for (int64_t dim : *dims) {
       int64_t size = inputType.getSizes()[dim];
       if (size == kUnknownSize)
-        return rewriter.notifyMatchFailure(op, "unsupported: unknown reduced size");
+        return rewriter.notifyMatchFailure(op,
+                                           "unsupported: unknown reduced size");
       count *= size;
     }
     Location loc = op.getLoc();
@@ -570,8 +576,8 @@ struct DecomposeFullReduction : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "needs a known rank");
     Location loc = op.getLoc();
     int64_t rank = inputType.getSizes().size();
-    Value dims = createIntList(
-        rewriter, loc, llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    Value dims = createIntList(rewriter, loc,
+                               llvm::to_vector(llvm::seq<int64_t>(0, rank)));
     Value keepdim = ConstantBoolOp::create(rewriter, loc, false);
     rewriter.replaceOpWithNewOp<DimOpTy>(op, op.getType(), op.getSelf(), dims,
                                          keepdim, op.getDtype());
@@ -591,10 +597,9 @@ struct DecomposeMinMaxDim : OpRewritePattern<OpTy> {
     if (!matchTorchConstantInt(op.getDim(), dim))
       return rewriter.notifyMatchFailure(op, "dim must be a constant");
     Location loc = op.getLoc();
-    Value values =
-        ValuesOpTy::create(rewriter, loc, op.getValues().getType(),
-                           op.getSelf(), createIntList(rewriter, loc, {dim}),
-                           op.getKeepdim());
+    Value values = ValuesOpTy::create(
+        rewriter, loc, op.getValues().getType(), op.getSelf(),
+        createIntList(rewriter, loc, {dim}), op.getKeepdim());
     Value indices =
         IndicesOpTy::create(rewriter, loc, op.getIndices().getType(),
                             op.getSelf(), op.getDim(), op.getKeepdim());
@@ -615,8 +620,8 @@ struct DecomposeMinMaxAll : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "needs a known rank");
     Location loc = op.getLoc();
     int64_t rank = inputType.getSizes().size();
-    Value dims = createIntList(
-        rewriter, loc, llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    Value dims = createIntList(rewriter, loc,
+                               llvm::to_vector(llvm::seq<int64_t>(0, rank)));
     rewriter.replaceOpWithNewOp<ReductionOpTy>(
         op, op.getType(), op.getSelf(), dims,
         createConstantBool(rewriter, loc, false));
@@ -671,9 +676,8 @@ static Value createCast(PatternRewriter &rewriter, Location loc, Value value,
   Value falseValue = createConstantBool(rewriter, loc, false);
   return Aten_ToCopyOp::create(
       rewriter, loc, type.getWithSizesAndDtype(type.getOptionalSizes(), dtype),
-      value,
-      createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none, none,
-      none, falseValue, none);
+      value, createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none,
+      none, none, falseValue, none);
 }
 
 /// var(x, dims, correction, keepdim) = sum((x - mean(x, dims))^2, dims) /
@@ -681,8 +685,7 @@ static Value createCast(PatternRewriter &rewriter, Location loc, Value value,
 /// N - correction = 0 gives inf or NaN, as in PyTorch). float16 and
 /// bfloat16 inputs are computed in float32 and the result rounded, as
 /// PyTorch accumulates them.
-template <typename OpTy>
-struct DecomposeAtenVar : OpRewritePattern<OpTy> {
+template <typename OpTy> struct DecomposeAtenVar : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -692,8 +695,8 @@ struct DecomposeAtenVar : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "needs known types");
     if (!isa<mlir::FloatType>(resultType.getDtype()) ||
         inputType.getDtype() != resultType.getDtype())
-      return rewriter.notifyMatchFailure(op,
-                                         "unsupported: var of a non-float dtype");
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: var of a non-float dtype");
     std::optional<double> correction = getVarCorrection(op);
     if (!correction)
       return rewriter.notifyMatchFailure(
@@ -721,22 +724,24 @@ struct DecomposeAtenVar : OpRewritePattern<OpTy> {
       input = createCast(rewriter, loc, input, dtype);
       inputType = cast<BaseTensorType>(input.getType());
     }
-    auto sumType = resultType.getWithSizesAndDtype(resultType.getOptionalSizes(),
-                                                   dtype);
+    auto sumType =
+        resultType.getWithSizesAndDtype(resultType.getOptionalSizes(), dtype);
     Value dimList = createIntList(rewriter, loc, *dims);
     Value none = createConstantNone(rewriter, loc);
     auto keptType = inputType.getWithSizesAndDtype(keptSizes, dtype);
-    Value mean = AtenMeanDimOp::create(rewriter, loc, keptType, input, dimList,
-                                       createConstantBool(rewriter, loc, true),
-                                       none);
+    Value mean =
+        AtenMeanDimOp::create(rewriter, loc, keptType, input, dimList,
+                              createConstantBool(rewriter, loc, true), none);
     Value diff = AtenSubTensorOp::create(rewriter, loc, inputType, input, mean,
                                          createConstantInt(rewriter, loc, 1));
-    Value square = AtenMulTensorOp::create(rewriter, loc, inputType, diff, diff);
+    Value square =
+        AtenMulTensorOp::create(rewriter, loc, inputType, diff, diff);
     Value sum = AtenSumDimIntListOp::create(rewriter, loc, sumType, square,
                                             dimList, op.getKeepdim(), none);
     double divisor = std::max(static_cast<double>(count) - *correction, 0.0);
-    Value var = AtenDivScalarOp::create(
-        rewriter, loc, sumType, sum, createConstantFloat(rewriter, loc, divisor));
+    Value var =
+        AtenDivScalarOp::create(rewriter, loc, sumType, sum,
+                                createConstantFloat(rewriter, loc, divisor));
     if (narrow)
       var = createCast(rewriter, loc, var, resultType.getDtype());
     rewriter.replaceOp(op, var);
@@ -795,7 +800,8 @@ struct DecomposeAdaptiveAvgPool2dToAvgPool
                                 PatternRewriter &rewriter) const override {
     auto inputType = getRankedTensorType(op.getSelf());
     SmallVector<int64_t> outputSize;
-    if (!inputType || !matchTorchConstantIntList(op.getOutputSize(), outputSize))
+    if (!inputType ||
+        !matchTorchConstantIntList(op.getOutputSize(), outputSize))
       return rewriter.notifyMatchFailure(op, "needs known sizes");
     ArrayRef<int64_t> sizes = inputType.getSizes();
     if (sizes.size() < 2 || outputSize.size() != 2)
@@ -834,7 +840,8 @@ struct DecomposeAtenRsubScalar : OpRewritePattern<AtenRsubScalarOp> {
                                            op.getSelf(), op.getAlpha());
     Value negated = AtenNegOp::create(rewriter, loc, resultType, scaled);
     rewriter.replaceOpWithNewOp<AtenAddScalarOp>(
-        op, resultType, negated, op.getOther(), createConstantInt(rewriter, loc, 1));
+        op, resultType, negated, op.getOther(),
+        createConstantInt(rewriter, loc, 1));
     return success();
   }
 };
@@ -851,9 +858,9 @@ struct DecomposeConstantFactory : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Value fill = createConstantInt(rewriter, op.getLoc(), FillValue);
-    rewriter.replaceOpWithNewOp<AtenFullOp>(
-        op, op.getType(), op.getSize(), fill, op.getDtype(), op.getLayout(),
-        op.getDevice(), op.getPinMemory());
+    rewriter.replaceOpWithNewOp<AtenFullOp>(op, op.getType(), op.getSize(),
+                                            fill, op.getDtype(), op.getLayout(),
+                                            op.getDevice(), op.getPinMemory());
     return success();
   }
 };
@@ -976,7 +983,8 @@ struct DecomposeAtenSplitWithSizes : OpRewritePattern<PrimListUnpackOp> {
 //===----------------------------------------------------------------------===//
 
 struct DecomposeComplexOpsPass
-    : public ::mlir::torch2mlir::torch::impl::DecomposeComplexOpsBase<DecomposeComplexOpsPass> {
+    : public ::mlir::torch2mlir::torch::impl::DecomposeComplexOpsBase<
+          DecomposeComplexOpsPass> {
   using Base::Base;
 
   template <typename PatternTy, typename OpTy>
@@ -997,49 +1005,83 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeAtenLinear, AtenLinearOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenMatmul, AtenMatmulOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenT, AtenTOp>(patterns, legal);
-    addUnlessLegal<DecomposeAtenTransposeInt, AtenTransposeIntOp>(patterns, legal);
-    addUnlessLegal<DecomposeToView<AtenReshapeOp>, AtenReshapeOp>(patterns, legal);
-    addUnlessLegal<DecomposeToView<Aten_UnsafeViewOp>, Aten_UnsafeViewOp>(patterns, legal);
-    addUnlessLegal<DecomposeToView<AtenFlattenUsingIntsOp>, AtenFlattenUsingIntsOp>(patterns, legal);
-    addUnlessLegal<DecomposeToView<AtenUnsqueezeOp>, AtenUnsqueezeOp>(patterns, legal);
-    addUnlessLegal<DecomposeAtenUnsqueezeDynamic, AtenUnsqueezeOp>(patterns, legal);
-    addUnlessLegal<DecomposeToView<AtenSqueezeOp>, AtenSqueezeOp>(patterns, legal);
-    addUnlessLegal<DecomposeToView<AtenSqueezeDimOp>, AtenSqueezeDimOp>(patterns, legal);
-    addUnlessLegal<DecomposeToView<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>(patterns, legal);
-    addUnlessLegal<DecomposeToIdentity<AtenContiguousOp>, AtenContiguousOp>(patterns, legal);
-    addUnlessLegal<DecomposeToIdentity<AtenDetachOp>, AtenDetachOp>(patterns, legal);
-    addUnlessLegal<DecomposeToIdentity<AtenAliasOp>, AtenAliasOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenTransposeInt, AtenTransposeIntOp>(patterns,
+                                                                  legal);
+    addUnlessLegal<DecomposeToView<AtenReshapeOp>, AtenReshapeOp>(patterns,
+                                                                  legal);
+    addUnlessLegal<DecomposeToView<Aten_UnsafeViewOp>, Aten_UnsafeViewOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenFlattenUsingIntsOp>,
+                   AtenFlattenUsingIntsOp>(patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenUnsqueezeOp>, AtenUnsqueezeOp>(patterns,
+                                                                      legal);
+    addUnlessLegal<DecomposeAtenUnsqueezeDynamic, AtenUnsqueezeOp>(patterns,
+                                                                   legal);
+    addUnlessLegal<DecomposeToView<AtenSqueezeOp>, AtenSqueezeOp>(patterns,
+                                                                  legal);
+    addUnlessLegal<DecomposeToView<AtenSqueezeDimOp>, AtenSqueezeDimOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeToView<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeToIdentity<AtenContiguousOp>, AtenContiguousOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeToIdentity<AtenDetachOp>, AtenDetachOp>(patterns,
+                                                                    legal);
+    addUnlessLegal<DecomposeToIdentity<AtenAliasOp>, AtenAliasOp>(patterns,
+                                                                  legal);
     addUnlessLegal<DecomposeAtenDropout, AtenDropoutOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenConv2d, AtenConv2dOp>(patterns, legal);
-    addUnlessLegal<DecomposeAtenConv2dPadding, AtenConv2dPaddingOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenConv2dPadding, AtenConv2dPaddingOp>(patterns,
+                                                                    legal);
     addUnlessLegal<DecomposeAtenToDtype, AtenToDtypeOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenBatchNorm, AtenBatchNormOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenLayerNorm, AtenLayerNormOp>(patterns, legal);
-    addUnlessLegal<DecomposeSoftmaxInt<AtenSoftmaxIntOp, Aten_SoftmaxOp>, AtenSoftmaxIntOp>(patterns, legal);
-    addUnlessLegal<DecomposeSoftmaxInt<AtenLogSoftmaxIntOp, Aten_LogSoftmaxOp>, AtenLogSoftmaxIntOp>(patterns, legal);
+    addUnlessLegal<DecomposeSoftmaxInt<AtenSoftmaxIntOp, Aten_SoftmaxOp>,
+                   AtenSoftmaxIntOp>(patterns, legal);
+    addUnlessLegal<DecomposeSoftmaxInt<AtenLogSoftmaxIntOp, Aten_LogSoftmaxOp>,
+                   AtenLogSoftmaxIntOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenMeanDim, AtenMeanDimOp>(patterns, legal);
-    addUnlessLegal<DecomposeFullReduction<AtenMeanOp, AtenMeanDimOp>, AtenMeanOp>(patterns, legal);
-    addUnlessLegal<DecomposeFullReduction<AtenSumOp, AtenSumDimIntListOp>, AtenSumOp>(patterns, legal);
-    addUnlessLegal<DecomposeMaxPool2dWithIndices, AtenMaxPool2dWithIndicesOp>(patterns, legal);
-    addUnlessLegal<DecomposeAdaptiveAvgPool2d, AtenAdaptiveAvgPool2dOp>(patterns, legal);
-    addUnlessLegal<DecomposeAdaptiveAvgPool2dToAvgPool, Aten_AdaptiveAvgPool2dOp>(patterns, legal);
+    addUnlessLegal<DecomposeFullReduction<AtenMeanOp, AtenMeanDimOp>,
+                   AtenMeanOp>(patterns, legal);
+    addUnlessLegal<DecomposeFullReduction<AtenSumOp, AtenSumDimIntListOp>,
+                   AtenSumOp>(patterns, legal);
+    addUnlessLegal<DecomposeMaxPool2dWithIndices, AtenMaxPool2dWithIndicesOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeAdaptiveAvgPool2d, AtenAdaptiveAvgPool2dOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeAdaptiveAvgPool2dToAvgPool,
+                   Aten_AdaptiveAvgPool2dOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenRsubScalar, AtenRsubScalarOp>(patterns, legal);
-    addUnlessLegal<DecomposeConstantFactory<AtenZerosOp, 0>, AtenZerosOp>(patterns, legal);
-    addUnlessLegal<DecomposeConstantFactory<AtenOnesOp, 1>, AtenOnesOp>(patterns, legal);
+    addUnlessLegal<DecomposeConstantFactory<AtenZerosOp, 0>, AtenZerosOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeConstantFactory<AtenOnesOp, 1>, AtenOnesOp>(
+        patterns, legal);
     addUnlessLegal<DecomposeAtenArange, AtenArangeOp>(patterns, legal);
-    addUnlessLegal<DecomposeAtenArangeStart, AtenArangeStartOp>(patterns, legal);
-    addUnlessLegal<DecomposeWhereScalar<AtenWhereScalarOtherOp, false>, AtenWhereScalarOtherOp>(patterns, legal);
-    addUnlessLegal<DecomposeWhereScalar<AtenWhereScalarSelfOp, true>, AtenWhereScalarSelfOp>(patterns, legal);
-    addUnlessLegal<DecomposeToBinary<AtenMinOtherOp, AtenMinimumOp>, AtenMinOtherOp>(patterns, legal);
-    addUnlessLegal<DecomposeToBinary<AtenMaxOtherOp, AtenMaximumOp>, AtenMaxOtherOp>(patterns, legal);
-    addUnlessLegal<DecomposeMinMaxDim<AtenMaxDimOp, AtenAmaxOp, AtenArgmaxOp>, AtenMaxDimOp>(patterns, legal);
-    addUnlessLegal<DecomposeMinMaxDim<AtenMinDimOp, AtenAminOp, AtenArgminOp>, AtenMinDimOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenArangeStart, AtenArangeStartOp>(patterns,
+                                                                legal);
+    addUnlessLegal<DecomposeWhereScalar<AtenWhereScalarOtherOp, false>,
+                   AtenWhereScalarOtherOp>(patterns, legal);
+    addUnlessLegal<DecomposeWhereScalar<AtenWhereScalarSelfOp, true>,
+                   AtenWhereScalarSelfOp>(patterns, legal);
+    addUnlessLegal<DecomposeToBinary<AtenMinOtherOp, AtenMinimumOp>,
+                   AtenMinOtherOp>(patterns, legal);
+    addUnlessLegal<DecomposeToBinary<AtenMaxOtherOp, AtenMaximumOp>,
+                   AtenMaxOtherOp>(patterns, legal);
+    addUnlessLegal<DecomposeMinMaxDim<AtenMaxDimOp, AtenAmaxOp, AtenArgmaxOp>,
+                   AtenMaxDimOp>(patterns, legal);
+    addUnlessLegal<DecomposeMinMaxDim<AtenMinDimOp, AtenAminOp, AtenArgminOp>,
+                   AtenMinDimOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenProd, AtenProdOp>(patterns, legal);
-    addUnlessLegal<DecomposeMinMaxAll<AtenMaxOp, AtenAmaxOp>, AtenMaxOp>(patterns, legal);
-    addUnlessLegal<DecomposeMinMaxAll<AtenMinOp, AtenAminOp>, AtenMinOp>(patterns, legal);
-    addUnlessLegal<DecomposeAtenVar<AtenVarCorrectionOp>, AtenVarCorrectionOp>(patterns, legal);
-    addUnlessLegal<DecomposeAtenVar<AtenVarDimOp>, AtenVarDimOp>(patterns, legal);
-    addUnlessLegal<DecomposeAtenSplitWithSizes, AtenSplitWithSizesOp>(patterns, legal);
+    addUnlessLegal<DecomposeMinMaxAll<AtenMaxOp, AtenAmaxOp>, AtenMaxOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeMinMaxAll<AtenMinOp, AtenAminOp>, AtenMinOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeAtenVar<AtenVarCorrectionOp>, AtenVarCorrectionOp>(
+        patterns, legal);
+    addUnlessLegal<DecomposeAtenVar<AtenVarDimOp>, AtenVarDimOp>(patterns,
+                                                                 legal);
+    addUnlessLegal<DecomposeAtenSplitWithSizes, AtenSplitWithSizesOp>(patterns,
+                                                                      legal);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

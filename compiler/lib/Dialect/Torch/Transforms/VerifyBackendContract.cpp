@@ -33,7 +33,8 @@ static std::string whyNotBackendType(Type type) {
 
 namespace {
 struct VerifyBackendContractPass
-    : public ::mlir::torch2mlir::torch::impl::VerifyBackendContractBase<VerifyBackendContractPass> {
+    : public ::mlir::torch2mlir::torch::impl::VerifyBackendContractBase<
+          VerifyBackendContractPass> {
   void runOnOperation() override {
     bool ok = true;
     getOperation()->walk([&](Operation *op) {

@@ -19,25 +19,27 @@ static void addScalarConversion(TypeConverter &converter,
                                 Type (*getBuiltin)(MLIRContext *)) {
   converter.addConversion(
       [getBuiltin](TorchTy type) { return getBuiltin(type.getContext()); });
-  converter.addTargetMaterialization(
-      [getBuiltin](OpBuilder &b, Type type, ValueRange inputs,
-                   Location loc) -> Value {
-        if (inputs.size() != 1 || !isa<TorchTy>(inputs[0].getType()) ||
-            type != getBuiltin(b.getContext()))
-          return Value();
-        return ToOp::create(b, loc, type, inputs[0]);
-      });
-  converter.addSourceMaterialization(
-      [getBuiltin](OpBuilder &b, Type type, ValueRange inputs,
-                   Location loc) -> Value {
-        if (!isa<TorchTy>(type) || inputs.size() != 1 ||
-            inputs[0].getType() != getBuiltin(b.getContext()))
-          return Value();
-        return FromOp::create(b, loc, type, inputs[0]);
-      });
+  converter.addTargetMaterialization([getBuiltin](OpBuilder &b, Type type,
+                                                  ValueRange inputs,
+                                                  Location loc) -> Value {
+    if (inputs.size() != 1 || !isa<TorchTy>(inputs[0].getType()) ||
+        type != getBuiltin(b.getContext()))
+      return Value();
+    return ToOp::create(b, loc, type, inputs[0]);
+  });
+  converter.addSourceMaterialization([getBuiltin](OpBuilder &b, Type type,
+                                                  ValueRange inputs,
+                                                  Location loc) -> Value {
+    if (!isa<TorchTy>(type) || inputs.size() != 1 ||
+        inputs[0].getType() != getBuiltin(b.getContext()))
+      return Value();
+    return FromOp::create(b, loc, type, inputs[0]);
+  });
 }
 
-static Type getI64(MLIRContext *context) { return IntegerType::get(context, 64); }
+static Type getI64(MLIRContext *context) {
+  return IntegerType::get(context, 64);
+}
 static Type getF64(MLIRContext *context) { return Float64Type::get(context); }
 static Type getI1(MLIRContext *context) { return IntegerType::get(context, 1); }
 
@@ -52,15 +54,16 @@ void mlir::torch2mlir::torch_c::setupBackendTypeConversion(
           return builtin;
         return std::nullopt;
       });
-  typeConverter.addTargetMaterialization(
-      [](OpBuilder &b, TensorType type, ValueRange inputs, Location loc) -> Value {
-        if (inputs.size() != 1)
-          return Value();
-        auto vtensor = dyn_cast<torch::ValueTensorType>(inputs[0].getType());
-        if (!vtensor || vtensor.toBuiltinTensor() != type)
-          return Value();
-        return ToBuiltinTensorOp::create(b, loc, type, inputs[0]);
-      });
+  typeConverter.addTargetMaterialization([](OpBuilder &b, TensorType type,
+                                            ValueRange inputs,
+                                            Location loc) -> Value {
+    if (inputs.size() != 1)
+      return Value();
+    auto vtensor = dyn_cast<torch::ValueTensorType>(inputs[0].getType());
+    if (!vtensor || vtensor.toBuiltinTensor() != type)
+      return Value();
+    return ToBuiltinTensorOp::create(b, loc, type, inputs[0]);
+  });
   typeConverter.addSourceMaterialization(
       [](OpBuilder &b, torch::ValueTensorType type, ValueRange inputs,
          Location loc) -> Value {
@@ -70,7 +73,8 @@ void mlir::torch2mlir::torch_c::setupBackendTypeConversion(
         return FromBuiltinTensorOp::create(b, loc, type, inputs[0]);
       });
 
-  addScalarConversion<torch::IntType, ToI64Op, FromI64Op>(typeConverter, getI64);
+  addScalarConversion<torch::IntType, ToI64Op, FromI64Op>(typeConverter,
+                                                          getI64);
   addScalarConversion<torch::FloatType, ToF64Op, FromF64Op>(typeConverter,
                                                             getF64);
   addScalarConversion<torch::BoolType, ToI1Op, FromI1Op>(typeConverter, getI1);

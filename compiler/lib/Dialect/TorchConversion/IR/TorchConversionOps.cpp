@@ -31,7 +31,8 @@ static LogicalResult verifyTensorPair(Operation *op, torch::ValueTensorType vt,
                                       TensorType builtin) {
   TensorType expected = vt.toBuiltinTensor();
   if (!expected)
-    return op->emitOpError("needs a !torch.vtensor with known rank and dtype, got ")
+    return op->emitOpError(
+               "needs a !torch.vtensor with known rank and dtype, got ")
            << vt;
   if (expected != builtin)
     return op->emitOpError("type mismatch: ")

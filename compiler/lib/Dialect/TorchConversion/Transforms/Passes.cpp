@@ -67,13 +67,13 @@ struct FuncBackendTypeConversionPass
 /// A torch_c op converting between a torch type and a builtin type (all of
 /// the dialect but `torch_c.random_key`, which stays for the backend).
 static bool isMaterialization(Operation *op) {
-  return isa<TorchConversionDialect>(op->getDialect()) &&
-         !isa<RandomKeyOp>(op);
+  return isa<TorchConversionDialect>(op->getDialect()) && !isa<RandomKeyOp>(op);
 }
 
 struct FinalizingBackendTypeConversionPass
-    : public ::mlir::torch2mlir::torch_c::impl::FinalizingBackendTypeConversionBase<
-          FinalizingBackendTypeConversionPass> {
+    : public ::mlir::torch2mlir::torch_c::impl::
+          FinalizingBackendTypeConversionBase<
+              FinalizingBackendTypeConversionPass> {
   void runOnOperation() override {
     // Fold `to(from(x))` pairs, then erase materializations left unused.
     bool changed = true;
@@ -114,10 +114,10 @@ struct FinalizingBackendTypeConversionPass
         return WalkResult::advance();
       Operation *user = op->use_empty() ? nullptr : *op->user_begin();
       Operation *producer = op->getOperand(0).getDefiningOp();
-      Operation *culprit = producer && !isa<TorchConversionDialect>(
-                                           producer->getDialect())
-                               ? producer
-                               : user;
+      Operation *culprit =
+          producer && !isa<TorchConversionDialect>(producer->getDialect())
+              ? producer
+              : user;
       InFlightDiagnostic diag =
           op->emitError("could not finalize the backend type conversion: a "
                         "torch-typed value is still produced or used");
@@ -133,8 +133,9 @@ struct FinalizingBackendTypeConversionPass
 };
 
 struct VerifyLinalgOnTensorsBackendContractPass
-    : public ::mlir::torch2mlir::torch_c::impl::VerifyLinalgOnTensorsBackendContractBase<
-          VerifyLinalgOnTensorsBackendContractPass> {
+    : public ::mlir::torch2mlir::torch_c::impl::
+          VerifyLinalgOnTensorsBackendContractBase<
+              VerifyLinalgOnTensorsBackendContractPass> {
   void runOnOperation() override {
     bool ok = true;
     getOperation()->walk([&](Operation *op) {
