@@ -21,15 +21,27 @@ namespace {
 struct FuseElementwisePass
     : public ::mlir::torch2mlir::refbackend::impl::FuseElementwiseBase<
           FuseElementwisePass> {
+  using FuseElementwiseBase::FuseElementwiseBase;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     // A producer with several users would be recomputed in each of them.
-    linalg::ControlFusionFn singleUser = [](OpOperand *fusedOperand) {
+    // Each fusion copies the producer's body into the consumer's, so a long
+    // chain fused into one op costs the square of its length: bodies stop
+    // growing at max-body-size ops (a 5,000-op chain took 37 s).
+    size_t maxSize = maxBodySize;
+    linalg::ControlFusionFn control = [maxSize](OpOperand *fusedOperand) {
       Operation *producer = fusedOperand->get().getDefiningOp();
-      return producer && producer->hasOneUse();
+      if (!producer || !producer->hasOneUse())
+        return false;
+      auto bodySize = [](Operation *op) -> size_t {
+        auto generic = dyn_cast<linalg::GenericOp>(op);
+        return generic ? generic.getBody()->getOperations().size() : 1;
+      };
+      return bodySize(producer) + bodySize(fusedOperand->getOwner()) <=
+             maxSize;
     };
-    linalg::populateElementwiseOpsFusionPatterns(patterns, singleUser);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -75,3 +75,39 @@ func.func @linear_3d(%x: tensor<1x128x256xf32>, %w: tensor<64x256xf32>, %b: tens
   %r = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 128, 64] : tensor<128x64xf32> into tensor<1x128x64xf32>
   return %r : tensor<1x128x64xf32>
 }
+
+// -----
+
+// Fused bodies stop growing at max-body-size ops (fusion copies the
+// producer's body, so an unbounded chain costs the square of its length):
+// with 4, a chain of four 2-op generics fuses in pairs.
+// RUN: torch2mlir-opt %s -split-input-file -refbackend-fuse-elementwise="max-body-size=4" | FileCheck %s --check-prefix=CAPPED
+// CAPPED-LABEL: func.func @long_chain(
+// CAPPED-COUNT-2: linalg.generic
+// CAPPED-NOT: linalg.generic
+// CAPPED: return
+#id1 = affine_map<(d0) -> (d0)>
+func.func @long_chain(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %1 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%0 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %2 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%1 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.sin %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %3 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%2 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.cos %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  return %3 : tensor<8xf32>
+}

@@ -20,7 +20,14 @@ def FuseElementwise : Pass<"refbackend-fuse-elementwise"> {
     / `tensor.collapse_shape` through linalg ops: that rewrites named
     contractions (`linalg.matmul`, `linalg.batch_matmul`) into generics,
     which `refbackend-runtime-kernels` can no longer hand to the BLAS.
+    Each fusion copies the producer's body into the consumer, so fusing a
+    long chain into one op costs the square of its length: a fused body
+    stops growing at `max-body-size` ops.
   }];
+  let options = [
+    Option<"maxBodySize", "max-body-size", "unsigned", "256",
+           "the most ops the body of a fused op may hold">
+  ];
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
