@@ -254,3 +254,16 @@ def test_a_buffer_update_without_state_is_refused() -> None:
         export_and_import(TrainingBatchNorm().train(), torch.randn(2, 3, 8, 8))
     message = str(info.value)
     assert "norm.running_mean" in message and "eval" in message, message
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_compiling_prints_no_pytorch_internal_warning(config: str) -> None:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch2mlir.compile(
+            nn.Linear(3, 2), (torch.randn(2, 3),), decompositions=config, cache=False
+        )
+    leaf_spec = [w for w in caught if "LeafSpec" in str(w.message)]
+    assert not leaf_spec, [str(w.message) for w in leaf_spec]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import torch
@@ -86,7 +87,14 @@ def decompose(
     if table is None:
         return prog
     try:
-        return prog.run_decompositions(table)
+        with warnings.catch_warnings():
+            # run_decompositions deep-copies the program's pytree specs,
+            # and PyTorch's own copy of a LeafSpec warns that isinstance
+            # checks on it are deprecated: nothing the user can act on.
+            warnings.filterwarnings(
+                "ignore", message=r".*isinstance\(treespec, LeafSpec\)"
+            )
+            return prog.run_decompositions(table)
     except Exception as error:  # decompositions raise many types
         raise CompileError(
             f"decomposing the exported program failed: {error}"
