@@ -107,6 +107,9 @@ OPS: list[tuple[str, str]] = [
     ("aten::zeros", ""),
     ("aten::ones", ""),
     ("aten::scalar_tensor", ""),
+    # A 0-d (one-element) tensor as a Python scalar: scalar inputs arrive
+    # as 0-d tensors and `.item()` (see torch2mlir.compile).
+    ("aten::item", ""),
     ("aten::arange", ""),
     ("aten::arange", "start"),
     ("aten::arange", "start_step"),

@@ -302,6 +302,8 @@ class UsesCustomOp(nn.Module):
 
 
 def test_the_advice_for_an_unsupported_op_works() -> None:
+    from torch2mlir.fx import export_and_import
+
     x = torch.randn(3, 4)
     with pytest.raises(torch2mlir.CompileError) as info:
         torch2mlir.compile(UsesCustomOp(), (x,), cache=False)
@@ -313,14 +315,14 @@ def test_the_advice_for_an_unsupported_op_works() -> None:
     assert "decompositions" in inspect.signature(torch2mlir.compile).parameters
     assert (
         "decompositions"
-        in inspect.signature(torch2mlir.fx.export_and_import).parameters
+        in inspect.signature(export_and_import).parameters
     )
     # ... and following it compiles the model.
     table = torch.export.default_decompositions()
     table[torch.ops.t2m_errors.double_it.default] = lambda x: x * 2
     compiled = torch2mlir.compile(UsesCustomOp(), (x,), decompositions=table)
     torch.testing.assert_close(compiled(x), x * 2 + 1)
-    module = torch2mlir.fx.export_and_import(
+    module = export_and_import(
         UsesCustomOp(), x, decompositions=table, output_type="linalg-on-tensors"
     )
     assert "t2m_errors" not in str(module)

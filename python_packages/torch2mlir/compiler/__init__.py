@@ -26,6 +26,14 @@ from ..errors import CompileError, InputError
 from ..runtime import cache as _cache
 from ..runtime.refbackend import RefBackendModule, TensorSpec, parse_vtensor_type
 from ..runtime.shapes import DynamicShapes
+from .scalars import (
+    FixedScalars,
+    ScalarsAsTensors,
+    SpecializedScalars,
+    as_tensor,
+    is_data_dependent_failure,
+    scalar_positions,
+)
 
 __all__ = [
     "BACKEND_CONTRACT_PIPELINE",
@@ -166,11 +174,16 @@ class CompiledModule:
         timings: dict[str, float],
         mutated_arguments: Sequence[int] = (),
         layouts: dict[int, tuple[int, ...]] | None = None,
+        output_kinds: Sequence[tuple[str, Any]] | None = None,
     ) -> None:
         self._runner = runner
         self._out_spec = out_spec
         self._mutated = list(mutated_arguments)
         self._layouts = dict(layouts or {})
+        self._output_kinds = list(output_kinds or [])
+        #: Positions of Python-scalar arguments and their types (they are
+        #: passed to the compiled code as 0-d tensors).
+        self.scalar_inputs: dict[int, type] = {}
         self.timings = timings
         self.cache = "off"
         self.inputs = runner.inputs
@@ -186,13 +199,22 @@ class CompiledModule:
         Raises:
             InputError: an argument does not match the compiled signature.
         """
+        if self.scalar_inputs:
+            args = tuple(
+                as_tensor(arg, self.scalar_inputs[i], f"argument {i}")
+                if i in self.scalar_inputs
+                else arg
+                for i, arg in enumerate(args)
+            )
         for position, strides in self._layouts.items():
             self._check_layout(args, position, strides)
-        results = self._runner(*args)
+        results: list[Any] = self._runner(*args)
         if self._mutated:
             kept = len(results) - len(self._mutated)
             results, updates = results[:kept], results[kept:]
             self._write_back(args, updates)
+        if self._output_kinds:
+            results = _user_outputs(results, self._output_kinds)
         if self._out_spec is None:
             return results[0] if len(results) == 1 else tuple(results)
         return pytree.tree_unflatten(results, self._out_spec)
@@ -231,6 +253,24 @@ class CompiledModule:
                     self._runner.update_bound_tensor(position - user, value)
 
 
+def _user_outputs(
+    results: Sequence[torch.Tensor], kinds: Sequence[tuple[str, Any]]
+) -> list[Any]:
+    """The model's outputs from the compiled code's tensor results: Python
+    scalars from their 0-d tensors, constants where the program returns one
+    (see ``FxImporter.output_kinds``)."""
+    outputs: list[Any] = []
+    tensors = iter(results)
+    for kind, value in kinds:
+        if kind == "constant":
+            outputs.append(value)
+        elif kind == "tensor":
+            outputs.append(next(tensors))
+        else:
+            outputs.append({"int": int, "float": float, "bool": bool}[kind](next(tensors).item()))
+    return outputs
+
+
 def _dynamic_shapes(prog: Any, input_names: Sequence[str]) -> DynamicShapes:
     """The symbolic input/output sizes of an exported program (user inputs
     and outputs only: parameters have static shapes)."""
@@ -264,7 +304,7 @@ def compile(
     dynamic_shapes: Any = None,
     opt_level: int = 2,
     cache: bool = True,
-) -> CompiledModule:
+) -> CompiledModule | SpecializedScalars:
     """Compiles `model` for the CPU: torch.export -> torch -> linalg -> LLVM.
 
     Args:
@@ -276,8 +316,13 @@ def compile(
             again, only decomposed per `decompositions` (pass ``"none"`` when
             it is decomposed already), and `dynamic_shapes` must be None (the
             program carries its own).
-        example_args: positional example inputs (tensors); the compiled
-            module accepts tensors of the same shapes and dtypes.
+        example_args: positional example inputs: tensors, and Python
+            ``int``/``float``/``bool`` scalars. The compiled module accepts
+            tensors of the same shapes and dtypes, and scalars of the same
+            types, which are inputs of the program (any value computes with
+            that value), or where the model branches on them, compiled in
+            (one program per distinct value; see
+            :mod:`torch2mlir.compiler.scalars`).
         decompositions: ``"auto"`` (default): no PyTorch decompositions
             when torch2mlir defines every (functional) op of the exported
             program, else, or when lowering fails, PyTorch's Core ATen
@@ -303,7 +348,9 @@ def compile(
 
     Returns:
         A :class:`CompiledModule` returning what the model returns (tensor,
-        tuple, list or dict of tensors).
+        tuple, list or dict of tensors and Python scalars); with scalars
+        compiled in, a :class:`~torch2mlir.compiler.scalars.SpecializedScalars`
+        that calls one.
 
     Raises:
         CompileError: export, import, lowering or JIT failed; unsupported ops
@@ -322,6 +369,17 @@ def compile(
             "'none' or a table"
         )
     exported = isinstance(model, torch.export.ExportedProgram)
+    kinds = {} if exported else scalar_positions(example_args)
+    if kinds:
+        return _compile_with_scalars(
+            model,
+            example_args,
+            kinds,
+            decompositions=decompositions,
+            dynamic_shapes=dynamic_shapes,
+            opt_level=opt_level,
+            cache=cache,
+        )
     if exported and dynamic_shapes is not None:
         raise ValueError(
             "dynamic_shapes applies to torch.export: an ExportedProgram carries its own"
@@ -419,13 +477,73 @@ def compile(
                 "shapes": shapes,
                 "mutated_arguments": importer.mutated_arguments,
                 "layouts": layouts,
+                "output_kinds": importer.output_kinds,
             },
         )
     compiled = CompiledModule(
-        runner, out_spec, timings, importer.mutated_arguments, layouts
+        runner,
+        out_spec,
+        timings,
+        importer.mutated_arguments,
+        layouts,
+        importer.output_kinds,
     )
     compiled.cache = "object" if runner.cache_hit else ("miss" if key else "off")
     return compiled
+
+
+def _compile_with_scalars(
+    model: torch.nn.Module,
+    example_args: Sequence[Any],
+    kinds: dict[int, type],
+    *,
+    dynamic_shapes: Any,
+    **options: Any,
+) -> CompiledModule | SpecializedScalars:
+    """:func:`compile` of a model with Python-scalar arguments (see
+    :mod:`torch2mlir.compiler.scalars`): as inputs (0-d tensors read with
+    ``.item()``), else, when the program branches on them, specialized."""
+    specs = list(dynamic_shapes) if isinstance(dynamic_shapes, (tuple, list)) else None
+    if dynamic_shapes is not None and specs is None:
+        raise ValueError(
+            "dynamic_shapes of a model with scalar arguments: give a tuple, one "
+            "entry per argument (None for the scalars)"
+        )
+    tensors = [
+        as_tensor(arg, kinds[i], f"argument {i}") if i in kinds else arg
+        for i, arg in enumerate(example_args)
+    ]
+    wrapped_shapes = (
+        None if specs is None else (tuple(None if i in kinds else s for i, s in enumerate(specs)),)
+    )
+    try:
+        compiled = compile(
+            ScalarsAsTensors(model, kinds),
+            tensors,
+            dynamic_shapes=wrapped_shapes,
+            **options,
+        )
+    except CompileError as error:
+        if not is_data_dependent_failure(error):
+            raise
+    else:
+        compiled.scalar_inputs = dict(kinds)
+        return compiled
+    rest = [arg for i, arg in enumerate(example_args) if i not in kinds]
+    rest_shapes = (
+        None
+        if specs is None
+        else (tuple(s for i, s in enumerate(specs) if i not in kinds),)
+    )
+
+    def compile_for(values: dict[int, Any]) -> CompiledModule:
+        return compile(
+            FixedScalars(model, values), rest, dynamic_shapes=rest_shapes, **options
+        )
+
+    return SpecializedScalars(
+        compile_for, kinds, {i: example_args[i] for i in kinds}
+    )
 
 
 def _defines_every_op(prog: torch.export.ExportedProgram) -> bool:
@@ -464,7 +582,9 @@ def _import_and_lower(
     # Weights become arguments bound at call time: the generated code does
     # not embed them (fast JIT, one copy of the weights: the model's own).
     importer = FxImporter()
-    module = importer.import_program(prog, "main", params_as_arguments=True)
+    module = importer.import_program(
+        prog, "main", params_as_arguments=True, scalar_results_as_tensors=True
+    )
     names = [
         spec.arg.name
         for spec in prog.graph_signature.input_specs
@@ -527,6 +647,7 @@ def _from_program_entry(
         timings,
         entry["mutated_arguments"],
         entry["layouts"],
+        entry["output_kinds"],
     )
     compiled.cache = "program"
     return compiled

@@ -135,6 +135,32 @@ _TORCH_DIR = torch.__file__.rsplit("/", 1)[0]
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
 
+#: The Python scalar values a program takes or returns (symbolic or not).
+_SCALARS = (bool, int, float, torch.SymBool, torch.SymInt, torch.SymFloat)
+
+
+def _output_kind(out: Any) -> str:
+    """``tensor``; ``int``, ``float`` or ``bool`` for a scalar computed by
+    the program; ``constant`` for a value the program returns as is."""
+    if not isinstance(out, torch.fx.Node):
+        return "constant"
+    val = out.meta.get("val")
+    if isinstance(val, (bool, torch.SymBool)):
+        return "bool"
+    if isinstance(val, (int, torch.SymInt)):
+        return "int"
+    if isinstance(val, (float, torch.SymFloat)):
+        return "float"
+    return "tensor"
+
+
+#: The 0-d tensor dtype that carries each torch scalar type.
+_SCALAR_TENSOR_DTYPES = {
+    "!torch.int": torch.int64,
+    "!torch.float": torch.float64,
+    "!torch.bool": torch.bool,
+}
+
 #: Ops defined on their input's storage (its strides and offset).
 _AS_STRIDED_OPS = {torch.ops.aten.as_strided.default, torch.ops.aten.as_strided_copy.default}
 
@@ -210,6 +236,7 @@ class FxImporter:
         "module",
         "layout_inputs",
         "mutated_arguments",
+        "output_kinds",
         "parameter_sources",
         "parameters",
     )
@@ -237,6 +264,10 @@ class FxImporter:
         #: User inputs whose strides the program reads (as_strided of their
         #: storage), by placeholder name: calls must pass those strides.
         self.layout_inputs: dict[str, tuple[int, ...]] = {}
+        #: Per user output of the last import: its kind (``tensor``,
+        #: ``int``, ``float``, ``bool``, ``constant``) and, for a constant,
+        #: its value (see :meth:`import_program`).
+        self.output_kinds: list[tuple[str, Any]] = []
 
     # -- types ------------------------------------------------------------
 
@@ -408,6 +439,17 @@ class FxImporter:
         with ir.InsertionPoint.at_block_begin(self._block):
             return self.import_literal(torch.tensor(value, dtype=dtype), what)
 
+    def scalar_tensor(self, scalar: ir.Value, what: str) -> ir.Value:
+        """A ``!torch.int``/``float``/``bool`` value as a 0-d tensor (si64,
+        f64, i1): ``aten.scalar_tensor`` with that dtype."""
+        dtype = _SCALAR_TENSOR_DTYPES[str(scalar.type)]
+        none = self.constant(None, what)
+        return self._create(
+            "torch.aten.scalar_tensor",
+            [self.tensor_type((), dtype)],
+            [scalar, self.constant(_SCALAR_TYPE_CODES[dtype], what), none, none, none],
+        ).result
+
     def list_value(self, items: list[ir.Value], element_type: ir.Type) -> ir.Value:
         list_type = self.type(f"!torch.list<{element_type}>")
         return self._create("torch.prim.ListConstruct", [list_type], items).result
@@ -423,6 +465,10 @@ class FxImporter:
             mapped = self._values.get(value)
             if mapped is None or isinstance(mapped, tuple):
                 raise CompileError(f"{what}: operand {value.name} has no single value")
+            if kind == "TensorType" and str(mapped.type) in _SCALAR_TENSOR_DTYPES:
+                # A symbolic scalar (``x * n.item()``) where the schema wants
+                # a tensor: a 0-d tensor of it, as PyTorch wraps numbers.
+                return self.scalar_tensor(mapped, what)
             return mapped
         if kind == "ListType":
             element_jit = jit_type.getElementType()
@@ -619,6 +665,7 @@ class FxImporter:
         func_name: str = "main",
         *,
         params_as_arguments: bool = False,
+        scalar_results_as_tensors: bool = False,
     ) -> ir.Module:
         """Imports `prog` as ``func.func @<func_name>`` and returns the module.
 
@@ -626,6 +673,14 @@ class FxImporter:
         become trailing function arguments instead of literals, and
         :attr:`parameters` lists the tensors to pass for them (in order).
         The RefBackend uses this to keep weights out of the generated code.
+
+        Python-scalar inputs (``int``, ``float``, ``bool``, symbolic or not)
+        are ``!torch.int``/``!torch.float``/``!torch.bool`` arguments, as in
+        torch-mlir. Scalar outputs are results of those types, and constant
+        outputs ``torch.constant.*`` results; with
+        `scalar_results_as_tensors` (the RefBackend's ABI has tensors only)
+        a scalar output is a 0-d tensor (si64, f64, i1) and a constant one
+        no result at all. :attr:`output_kinds` says which is which.
         """
         graph = prog.graph_module.graph
         signature = prog.graph_signature
@@ -635,10 +690,10 @@ class FxImporter:
         placeholders = [n for n in graph.nodes if n.op == "placeholder"]
         for node, spec in zip(placeholders, signature.input_specs):
             if spec.kind == InputKind.USER_INPUT:
-                if not isinstance(node.meta.get("val"), torch.Tensor):
+                if not isinstance(node.meta.get("val"), (torch.Tensor, *_SCALARS)):
                     raise CompileError(
-                        f"input {spec.arg.name}: only tensor inputs are supported, got "
-                        f"{type(node.meta.get('val')).__name__}"
+                        f"input {spec.arg.name}: only tensor and int/float/bool "
+                        f"inputs are supported, got {type(node.meta.get('val')).__name__}"
                     )
                 user_inputs.append(node)
             elif spec.kind in (
@@ -694,11 +749,22 @@ class FxImporter:
                 argument_of[sources[node][0]] = i
         self.mutated_arguments = [argument_of[target] for _, target in mutations]
         user_outputs = user_outputs + [out for out, _ in mutations]
+        self.output_kinds = [
+            (_output_kind(out), None if isinstance(out, torch.fx.Node) else out)
+            for out in user_outputs[: len(user_outputs) - len(mutations)]
+        ]
+        if scalar_results_as_tensors:
+            user_outputs = [o for o in user_outputs if isinstance(o, torch.fx.Node)]
         with self.context, ir.Location.unknown():
             input_types = [self.value_type(n.meta["val"], n.name) for n in user_inputs]
-            output_types = [
-                self.value_type(o.meta["val"], "output") for o in user_outputs
-            ]
+            output_types = []
+            for out in user_outputs:
+                val = out.meta.get("val") if isinstance(out, torch.fx.Node) else out
+                if scalar_results_as_tensors and not isinstance(val, torch.Tensor):
+                    dtype = _SCALAR_TENSOR_DTYPES[str(self.value_type(val, "output"))]
+                    output_types.append(self.tensor_type((), dtype))
+                else:
+                    output_types.append(self.value_type(val, "output"))
             with ir.InsertionPoint(self.module.body):
                 func = func_d.FuncOp(func_name, (input_types, output_types))
             self._block = func.add_entry_block()
@@ -718,13 +784,17 @@ class FxImporter:
                         )
                 returned = []
                 for out in user_outputs:
-                    value = (
-                        self._values.get(out)
-                        if isinstance(out, torch.fx.Node)
-                        else None
-                    )
+                    if not isinstance(out, torch.fx.Node):
+                        returned.append(self.constant(out, "output"))
+                        continue
+                    value = self._values.get(out)
                     if value is None or isinstance(value, tuple):
-                        raise CompileError(f"output {out}: not a single tensor value")
+                        raise CompileError(f"output {out}: not a single value")
+                    if (
+                        scalar_results_as_tensors
+                        and str(value.type) in _SCALAR_TENSOR_DTYPES
+                    ):
+                        value = self.scalar_tensor(value, "output")
                     returned.append(value)
                 func_d.ReturnOp(returned)
         return self.module

@@ -198,6 +198,41 @@ struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
   }
 };
 
+/// item(self): the one element of `self` as the result's scalar type
+/// (i64, f64 or i1): `tensor.extract` at index 0 of every dim. A dynamic
+/// size is checked to be 1 at run time.
+struct ConvertAtenItem : OpConversionPattern<AtenItemOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenItemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value input = adaptor.getSelf();
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    if (!inputType)
+      return reportFailure(rewriter, op, "input needs a known rank and dtype");
+    Type resultType = getTypeConverter()->convertType(op.getResult().getType());
+    if (!resultType || !isa<IntegerType, mlir::FloatType>(resultType))
+      return reportFailure(rewriter, op,
+                           "result must be an int, a float or a bool");
+    if (llvm::any_of(inputType.getShape(), [](int64_t size) {
+          return !ShapedType::isDynamic(size) && size != 1;
+        }))
+      return reportFailure(rewriter, op,
+                           "item() of a tensor with more than one element");
+    Location loc = op.getLoc();
+    assertElementCount(rewriter, loc, input,
+                       SmallVector<int64_t>(inputType.getRank(), 1));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(inputType.getRank(), zero);
+    Value element = tensor::ExtractOp::create(rewriter, loc, input, indices);
+    Type dtype = getTorchDtype(op.getSelf());
+    rewriter.replaceOp(op, convertScalar(rewriter, loc, element, resultType,
+                                         dtype && isUnsignedOrBool(dtype),
+                                         /*dstUnsigned=*/false));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateCreationPatternsAndLegality(
@@ -205,7 +240,8 @@ void mlir::torch2mlir::populateCreationPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   target.addIllegalOp<AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp,
-                      AtenArangeStartStepOp>();
+                      AtenArangeStartStepOp, AtenItemOp>();
+  patterns.add<ConvertAtenItem>(typeConverter, context);
   patterns
       .add<ConvertFillFactory<AtenFullOp>, ConvertFillFactory<AtenFullLikeOp>,
            ConvertFillFactory<AtenScalarTensorOp>, ConvertAtenArangeStartStep>(

@@ -103,3 +103,48 @@ func.func @scalar_tensor_i32() -> !torch.vtensor<[],si32> {
   %0 = torch.aten.scalar_tensor %f, %i3, %none, %none, %none : !torch.float, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[],si32>
   return %0 : !torch.vtensor<[],si32>
 }
+
+// -----
+
+// item: the element at index 0 of every dim, as the result's scalar type
+// (an f32 widened to the f64 of !torch.float).
+// CHECK-LABEL: func.func @item_float(
+// CHECK: %[[T:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,1],f32> -> tensor<1x1xf32>
+// CHECK: %[[E:.*]] = tensor.extract %[[T]][%{{.*}}, %{{.*}}] : tensor<1x1xf32>
+// CHECK: %[[W:.*]] = arith.extf %[[E]] : f32 to f64
+// CHECK: torch_c.from_f64 %[[W]]
+func.func @item_float(%a: !torch.vtensor<[1,1],f32>) -> !torch.float {
+  %0 = torch.aten.item %a : !torch.vtensor<[1,1],f32> -> !torch.float
+  return %0 : !torch.float
+}
+
+// -----
+
+// An unsigned (and bool) element is zero-extended to the i64 of !torch.int.
+// CHECK-LABEL: func.func @item_unsigned(
+// CHECK: %[[E:.*]] = tensor.extract %{{.*}}[] : tensor<i8>
+// CHECK: arith.extui %[[E]] : i8 to i64
+func.func @item_unsigned(%a: !torch.vtensor<[],ui8>) -> !torch.int {
+  %0 = torch.aten.item %a : !torch.vtensor<[],ui8> -> !torch.int
+  return %0 : !torch.int
+}
+
+// -----
+
+// A dynamic size must be 1 at run time: checked before the read.
+// CHECK-LABEL: func.func @item_dynamic(
+// CHECK: cf.assert %{{.*}}, "a tensor of shape [?] was reshaped to [1]
+// CHECK: tensor.extract
+func.func @item_dynamic(%a: !torch.vtensor<[?],si64>) -> !torch.int {
+  %0 = torch.aten.item %a : !torch.vtensor<[?],si64> -> !torch.int
+  return %0 : !torch.int
+}
+
+// -----
+
+// More than one element: refused with the reason.
+func.func @item_many(%a: !torch.vtensor<[2],f32>) -> !torch.float {
+  // expected-error @+1 {{'torch.aten.item' could not be lowered to linalg-on-tensors: item() of a tensor with more than one element}}
+  %0 = torch.aten.item %a : !torch.vtensor<[2],f32> -> !torch.float
+  return %0 : !torch.float
+}
