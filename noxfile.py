@@ -232,13 +232,30 @@ def bump_llvm(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
-    """ruff check the Python sources (posargs go to ruff), and clang-format
-    check the C++ sources (`.clang-format`; fix with
-    `clang-format -i $(git ls-files 'compiler/*.cpp' 'compiler/*.h')`)."""
+    """ruff check the Python sources (posargs go to ruff); without posargs
+    also clang-format check the C++ sources (`.clang-format`; fix with
+    `clang-format -i $(git ls-files 'compiler/*.cpp' 'compiler/*.h')`) and
+    check the package's layers (import-linter, `.importlinter`)."""
     session.install("-r", str(REQUIREMENTS / "lint.txt"))
     session.run("ruff", "check", *(session.posargs or LINT_PATHS))
     if not session.posargs:
-        session.run("clang-format", "--dry-run", "--Werror", *_cxx_sources())
+        session.run(
+            "clang-format", "--dry-run", "--Werror", *_cxx_sources(), silent=True
+        )
+        _check_layers(session)
+
+
+def _check_layers(session: nox.Session) -> None:
+    """The package's layer contract (`.importlinter`), on a copy of the
+    sources: `runtime/` is a namespace package there (the build adds MLIR's
+    `runtime/__init__.py`), which import-linter does not scan."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        package = Path(scratch) / "torch2mlir"
+        shutil.copytree(REPO / "python_packages" / "torch2mlir", package)
+        (package / "runtime" / "__init__.py").touch()
+        session.run("lint-imports", env={"PYTHONPATH": scratch})
 
 
 def _cxx_sources() -> list[str]:

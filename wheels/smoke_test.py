@@ -18,9 +18,8 @@ import tempfile
 from pathlib import Path
 
 import torch
-
 import torch2mlir
-from torch2mlir.fx import export_and_import
+from torch2mlir import export_and_import
 
 
 def main() -> int:

@@ -7,9 +7,9 @@ The entry points:
 - :func:`torch2mlir.compile_onnx` — an ONNX model (``ModelProto`` or path)
   to a callable compiled for the CPU (ONNX -> torch -> linalg -> LLVM).
 - :func:`torch2mlir.onnx.import_onnx` — an ONNX model as torch-dialect MLIR.
-- :func:`torch2mlir.fx.export_and_import` — the same program as MLIR, at the
-  level of your choice (``raw``, ``torch`` backend contract,
-  ``linalg-on-tensors``).
+- :func:`torch2mlir.export_and_import` — the same program as MLIR, at the
+  level of your choice (``raw``, ``torch`` backend contract, or a backend's
+  dialect such as ``linalg-on-tensors``).
 - ``torch2mlir.ir``, ``torch2mlir.passmanager``,
   ``torch2mlir.execution_engine`` — the embedded MLIR Python bindings, with
   the ``torch`` and ``torch_c`` dialects registered in every context.
@@ -43,6 +43,7 @@ __all__ = [
     "__version__",
     "compile",
     "compile_onnx",
+    "export_and_import",
     "version_info",
 ]
 
@@ -63,13 +64,13 @@ def version_info() -> dict[str, str]:
 
 
 if TYPE_CHECKING:
-    from .compiler import CompiledModule, compile
+    from .compiler import CompiledModule, compile, export_and_import
     from .compiler.onnx import compile_onnx
 
 
 def __getattr__(name: str) -> Any:
-    # `compile` and `CompiledModule` need torch: load them on first use.
-    if name in ("compile", "CompiledModule"):
+    # `compile` and friends need torch: load them on first use.
+    if name in ("compile", "CompiledModule", "export_and_import"):
         from . import compiler
 
         return getattr(compiler, name)

@@ -239,7 +239,7 @@ def test_an_input_mutated_in_place_is_updated() -> None:
 
 
 def test_export_and_import_returns_mutated_inputs_last() -> None:
-    from torch2mlir.fx import export_and_import
+    from torch2mlir import export_and_import
 
     module = export_and_import(AddsToItsInput(), torch.randn(3), torch.randn(3))
     text = str(module)
@@ -248,7 +248,7 @@ def test_export_and_import_returns_mutated_inputs_last() -> None:
 
 
 def test_a_buffer_update_without_state_is_refused() -> None:
-    from torch2mlir.fx import export_and_import
+    from torch2mlir import export_and_import
 
     with pytest.raises(torch2mlir.CompileError) as info:
         export_and_import(TrainingBatchNorm().train(), torch.randn(2, 3, 8, 8))

@@ -269,7 +269,9 @@ def _pair(kind: str):
         "build",
     ],
 )
-def test_a_changed_model_never_gets_the_old_program(cache_dir, monkeypatch, kind) -> None:
+def test_a_changed_model_never_gets_the_old_program(
+    cache_dir, monkeypatch, kind
+) -> None:
     monkeypatch.setattr(cache, "_BUILD", cache._build_identity())
     pairs = _pair(kind)
     model, args = next(pairs)

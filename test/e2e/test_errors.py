@@ -144,7 +144,6 @@ def test_still_usable_after_an_input_error(compiled: Callable[..., object]) -> N
     torch.testing.assert_close(compiled(lhs, rhs), torch.mm(lhs, rhs) + 1)
 
 
-
 # Tensors whose memory the compiled code cannot read: refused before any
 # pointer reaches it (a meta tensor's null data pointer used to segfault).
 
@@ -167,7 +166,9 @@ def _unreadable_inputs() -> dict[str, Callable[[], torch.Tensor]]:
     "kind",
     ["meta", "sparse_coo", "sparse_csr", "quantized", "nested", "dispatch subclass"],
 )
-def test_unreadable_tensors_are_refused(compiled: Callable[..., object], kind: str) -> None:
+def test_unreadable_tensors_are_refused(
+    compiled: Callable[..., object], kind: str
+) -> None:
     value = _unreadable_inputs()[kind]()
     with pytest.raises(torch2mlir.InputError) as info:
         compiled(torch.randn(*LHS_SHAPE), value)
@@ -187,7 +188,9 @@ def test_unreadable_tensors_are_refused(compiled: Callable[..., object], kind: s
     torch.testing.assert_close(compiled(lhs, rhs), torch.mm(lhs, rhs) + 1)
 
 
-def test_negative_views_are_read_as_their_values(compiled: Callable[..., object]) -> None:
+def test_negative_views_are_read_as_their_values(
+    compiled: Callable[..., object],
+) -> None:
     # A negative view shares memory with its base and negates lazily: the
     # compiled code must see -rhs, not rhs.
     lhs, rhs = torch.randn(*LHS_SHAPE), torch.randn(*RHS_SHAPE)
@@ -302,7 +305,7 @@ class UsesCustomOp(nn.Module):
 
 
 def test_the_advice_for_an_unsupported_op_works() -> None:
-    from torch2mlir.fx import export_and_import
+    from torch2mlir import export_and_import
 
     x = torch.randn(3, 4)
     with pytest.raises(torch2mlir.CompileError) as info:
@@ -313,10 +316,7 @@ def test_the_advice_for_an_unsupported_op_works() -> None:
     assert "torch2mlir.compile(model, args, decompositions=table)" in message, message
     assert "export_and_import(model, *args, decompositions=table)" in message, message
     assert "decompositions" in inspect.signature(torch2mlir.compile).parameters
-    assert (
-        "decompositions"
-        in inspect.signature(export_and_import).parameters
-    )
+    assert "decompositions" in inspect.signature(export_and_import).parameters
     # ... and following it compiles the model.
     table = torch.export.default_decompositions()
     table[torch.ops.t2m_errors.double_it.default] = lambda x: x * 2

@@ -69,7 +69,9 @@ def test_several_scalars_with_weights() -> None:
     compiled = torch2mlir.compile(model, (x, 1.5, 2), cache=False)
     with torch.no_grad():
         for scale, shift in [(1.5, 2), (-0.25, 7), (3.0, -4)]:
-            torch.testing.assert_close(compiled(x, scale, shift), model(x, scale, shift))
+            torch.testing.assert_close(
+                compiled(x, scale, shift), model(x, scale, shift)
+            )
 
 
 def test_a_bool_the_model_branches_on_is_compiled_per_value() -> None:
@@ -105,7 +107,7 @@ def test_a_scalar_of_another_type_is_an_input_error(given, message: str) -> None
 
 
 def test_scalar_inputs_import_as_torch_scalars() -> None:
-    from torch2mlir.fx import export_and_import
+    from torch2mlir import export_and_import
 
     module = export_and_import(
         TimesInt(), torch.randn(3), 2, dynamic_shapes=(None, torch.export.Dim.DYNAMIC)

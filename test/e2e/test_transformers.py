@@ -64,7 +64,7 @@ def test_small_zoo_model_matches_eager(name: str) -> None:
 
 
 def test_zoo_imports_without_torch_operator() -> None:
-    from torch2mlir.fx import export_and_import
+    from torch2mlir import export_and_import
 
     for name in ("bert", "gpt2"):
         module = export_and_import(

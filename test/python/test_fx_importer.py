@@ -23,8 +23,7 @@ except ImportError as error:  # fail loudly: a test that cannot run is a defect
     raise ImportError(
         f"{error}; build first: nox -s build (PYTHONPATH=build/python_packages)"
     ) from error
-from torch2mlir import ir
-from torch2mlir.fx import export_and_import
+from torch2mlir import export_and_import, ir
 
 REPO = Path(__file__).resolve().parents[2]
 OPT = (

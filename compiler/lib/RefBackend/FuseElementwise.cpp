@@ -38,8 +38,7 @@ struct FuseElementwisePass
         auto generic = dyn_cast<linalg::GenericOp>(op);
         return generic ? generic.getBody()->getOperations().size() : 1;
       };
-      return bodySize(producer) + bodySize(fusedOperand->getOwner()) <=
-             maxSize;
+      return bodySize(producer) + bodySize(fusedOperand->getOwner()) <= maxSize;
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

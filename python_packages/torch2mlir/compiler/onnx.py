@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -17,13 +18,9 @@ import torch
 
 from .. import ir
 from ..errors import CompileError, InputError
-from ..runtime.refbackend import RefBackendModule
-from . import (
-    function_signature,
-    lower_to_linalg_on_tensors,
-    lower_to_llvm,
-    run_pipeline,
-)
+from ..program import TensorSpec
+from ..runtime.refbackend import RefBackendModule, parse_vtensor_type
+from .pipelines import lower_to_linalg_on_tensors, lower_to_llvm, run_pipeline
 
 __all__ = ["ONNX_PIPELINE", "CompiledOnnxModel", "compile_onnx", "lower_onnx"]
 
@@ -150,6 +147,28 @@ def _to_numpy(tensor: torch.Tensor) -> np.ndarray:
     return tensor.numpy()
 
 
+def _function_signature(
+    module: ir.Module, func_name: str = "main", input_names: Sequence[str] = ()
+) -> tuple[list[TensorSpec], list[TensorSpec]]:
+    """The tensor specs of a torch-level function's inputs and results."""
+    for op in module.body.operations:
+        if (
+            op.operation.name == "func.func"
+            and ir.StringAttr(op.attributes["sym_name"]).value == func_name
+        ):
+            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            names = list(input_names) or [f"arg{i}" for i in range(len(ftype.inputs))]
+            inputs = [
+                parse_vtensor_type(str(t), n) for t, n in zip(ftype.inputs, names)
+            ]
+            outputs = [
+                parse_vtensor_type(str(t), f"result{i}")
+                for i, t in enumerate(ftype.results)
+            ]
+            return inputs, outputs
+    raise CompileError(f"no function @{func_name} in the module")
+
+
 class CompiledOnnxModel:
     """An ONNX model compiled for the CPU; call it with the graph's inputs.
 
@@ -252,7 +271,7 @@ def compile_onnx(
     func_name = ir.StringAttr(func.attributes["sym_name"]).value
     weights = hoist_literals(func)
     names = input_names + [f"weight{i}" for i in range(len(weights))]
-    inputs, outputs = function_signature(module, func_name, names)
+    inputs, outputs = _function_signature(module, func_name, names)
     lower_to_linalg_on_tensors(module)
     lower_to_llvm(module, func_name)
     timings["lowering"] = time.perf_counter() - start

@@ -7,21 +7,17 @@ from typing import Any
 
 import torch
 
-from .. import ir
 from ..errors import CompileError
-from .importer import TORCH_DTYPE_TO_MLIR, FxImporter, import_exported_program
+from ..program import TORCH_DTYPE_TO_MLIR
+from .importer import FxImporter, import_exported_program
 
 __all__ = [
     "TORCH_DTYPE_TO_MLIR",
     "FxImporter",
     "decompose",
     "export",
-    "export_and_import",
     "import_exported_program",
 ]
-
-#: What `export_and_import(..., output_type=...)` accepts.
-OUTPUT_TYPES = ("raw", "torch", "linalg-on-tensors")
 
 
 def export(
@@ -128,50 +124,3 @@ def core_aten_decompositions() -> dict:
     table = torch.export.default_decompositions()
     table.update(EXTRA_CORE_ATEN_DECOMPOSITIONS)
     return table
-
-
-def export_and_import(
-    model: torch.nn.Module,
-    *args: Any,
-    output_type: str = "torch",
-    decompositions: str | dict | None = "core-aten",
-    dynamic_shapes: Any = None,
-    func_name: str = "main",
-    context: ir.Context | None = None,
-) -> ir.Module:
-    """Exports `model` with torch.export and imports it into MLIR.
-
-    Args:
-        model: an ``nn.Module`` (in eval mode for inference).
-        *args: example inputs: tensors of any dtype in TORCH_DTYPE_TO_MLIR.
-        output_type: ``"raw"`` (as imported), ``"torch"`` (lowered to the
-            backend contract: ``torch-lower-to-backend-contract``) or
-            ``"linalg-on-tensors"`` (also through
-            ``torch-backend-to-linalg-on-tensors-backend-pipeline``).
-        decompositions: see :func:`export`.
-        dynamic_shapes: forwarded to ``torch.export.export``.
-        func_name: the name of the imported function.
-        context: an MLIR context (a new one by default).
-
-    Returns:
-        The MLIR module.
-
-    Raises:
-        ValueError: an unknown ``output_type`` or ``decompositions``.
-        CompileError: export, import or lowering failed; the message names the
-            op and the Python source line it came from.
-    """
-    if output_type not in OUTPUT_TYPES:
-        raise ValueError(f"output_type={output_type!r}: expected one of {OUTPUT_TYPES}")
-    prog = export(
-        model, args, decompositions=decompositions, dynamic_shapes=dynamic_shapes
-    )
-    module = import_exported_program(prog, func_name=func_name, context=context)
-    if output_type == "raw":
-        return module
-    from ..compiler import lower_to_backend_contract, lower_to_linalg_on_tensors
-
-    lower_to_backend_contract(module)
-    if output_type == "linalg-on-tensors":
-        lower_to_linalg_on_tensors(module)
-    return module

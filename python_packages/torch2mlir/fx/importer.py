@@ -25,24 +25,9 @@ from torch.export.graph_signature import InputKind, OutputKind
 from .. import ir
 from ..dialects import func as func_d
 from ..errors import CompileError
+from ..program import TORCH_DTYPE_TO_MLIR
 
 __all__ = ["TORCH_DTYPE_TO_MLIR", "FxImporter", "import_exported_program"]
-
-#: torch dtype -> the dtype spelled in `!torch.vtensor<[...],dtype>`.
-TORCH_DTYPE_TO_MLIR: dict[torch.dtype, str] = {
-    torch.float32: "f32",
-    torch.float64: "f64",
-    torch.float16: "f16",
-    torch.bfloat16: "bf16",
-    torch.int8: "si8",
-    torch.int16: "si16",
-    torch.int32: "si32",
-    torch.int64: "si64",
-    torch.uint8: "ui8",
-    torch.bool: "i1",
-    torch.complex64: "complex<f32>",
-    torch.complex128: "complex<f64>",
-}
 
 #: torch dtype -> the integer PyTorch uses for it in schemas (c10::ScalarType).
 _SCALAR_TYPE_CODES: dict[torch.dtype, int] = {
@@ -162,7 +147,10 @@ _SCALAR_TENSOR_DTYPES = {
 }
 
 #: Ops defined on their input's storage (its strides and offset).
-_AS_STRIDED_OPS = {torch.ops.aten.as_strided.default, torch.ops.aten.as_strided_copy.default}
+_AS_STRIDED_OPS = {
+    torch.ops.aten.as_strided.default,
+    torch.ops.aten.as_strided_copy.default,
+}
 
 
 def _storage_of(value: Any) -> Any:
@@ -232,13 +220,15 @@ class FxImporter:
         "_constants",
         "_types",
         "_values",
+        "argument_nodes",
         "context",
-        "module",
         "layout_inputs",
+        "module",
         "mutated_arguments",
         "output_kinds",
         "parameter_sources",
         "parameters",
+        "result_nodes",
     )
 
     def __init__(self, context: ir.Context | None = None) -> None:
@@ -268,6 +258,10 @@ class FxImporter:
         #: ``int``, ``float``, ``bool``, ``constant``) and, for a constant,
         #: its value (see :meth:`import_program`).
         self.output_kinds: list[tuple[str, Any]] = []
+        #: The nodes behind the function's arguments and results, in order
+        #: (of the last import).
+        self.argument_nodes: list[torch.fx.Node] = []
+        self.result_nodes: list[Any] = []
 
     # -- types ------------------------------------------------------------
 
@@ -612,8 +606,7 @@ class FxImporter:
             return False
         shape, strides = base_val.shape, base_val.stride()
         if not all(
-            isinstance(v, int)
-            for v in (*shape, *strides, base_val.storage_offset())
+            isinstance(v, int) for v in (*shape, *strides, base_val.storage_offset())
         ):
             raise CompileError(
                 f"{what}: as_strided reads the storage of a view whose base has "
@@ -630,8 +623,8 @@ class FxImporter:
                 ".contiguous() before as_strided"
             )
         size, stride = node.args[1], node.args[2]
-        offset = node.args[3] if len(node.args) > 3 else node.kwargs.get(
-            "storage_offset"
+        offset = (
+            node.args[3] if len(node.args) > 3 else node.kwargs.get("storage_offset")
         )
         if offset is None:
             offset = source_val.storage_offset()
@@ -646,7 +639,9 @@ class FxImporter:
             if perm != list(range(len(perm))):
                 permuted = self.tensor_type([shape[d] for d in perm], base_val.dtype)
                 dims = self.list_value([self.constant(d, what) for d in perm], int_type)
-                value = self._create("torch.aten.permute", [permuted], [value, dims]).result
+                value = self._create(
+                    "torch.aten.permute", [permuted], [value, dims]
+                ).result
             operands = [
                 value,
                 self._argument(size, torch._C.ListType.ofInts(), what),
@@ -749,12 +744,14 @@ class FxImporter:
                 argument_of[sources[node][0]] = i
         self.mutated_arguments = [argument_of[target] for _, target in mutations]
         user_outputs = user_outputs + [out for out, _ in mutations]
+        self.argument_nodes = list(user_inputs)
         self.output_kinds = [
             (_output_kind(out), None if isinstance(out, torch.fx.Node) else out)
             for out in user_outputs[: len(user_outputs) - len(mutations)]
         ]
         if scalar_results_as_tensors:
             user_outputs = [o for o in user_outputs if isinstance(o, torch.fx.Node)]
+        self.result_nodes = list(user_outputs)
         with self.context, ir.Location.unknown():
             input_types = [self.value_type(n.meta["val"], n.name) for n in user_inputs]
             output_types = []

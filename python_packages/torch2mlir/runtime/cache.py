@@ -94,7 +94,10 @@ def _build_identity() -> str:
         digest = hashlib.sha256()
         for path in sorted(package.rglob("*")):
             if path.suffix in (".py", ".so") or ".so." in path.name:
-                stat = path.stat()
+                try:
+                    stat = path.stat()
+                except OSError:  # a dangling link of an older build
+                    continue
                 digest.update(
                     f"{path.relative_to(package)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode()
                 )

@@ -17,7 +17,6 @@ import ctypes
 import ctypes.util
 import platform
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +24,9 @@ import torch
 
 from .. import ir
 from ..errors import CompileError, InputError
+from ..program import MLIR_TO_TORCH_DTYPE, TensorSpec
+from ..shapes import DynamicShapes
 from . import cache as _cache
-from .shapes import DynamicShapes
 
 __all__ = [
     "RefBackendModule",
@@ -36,40 +36,7 @@ __all__ = [
     "plain_cpu_tensor",
 ]
 
-_MLIR_TO_TORCH_DTYPE = {
-    "f32": torch.float32,
-    "f64": torch.float64,
-    "f16": torch.float16,
-    "bf16": torch.bfloat16,
-    "si8": torch.int8,
-    "si16": torch.int16,
-    "si32": torch.int32,
-    "si64": torch.int64,
-    "ui8": torch.uint8,
-    "ui16": torch.uint16,
-    "ui32": torch.uint32,
-    "ui64": torch.uint64,
-    "i1": torch.bool,
-    "complex<f32>": torch.complex64,
-    "complex<f64>": torch.complex128,
-}
 _VTENSOR = re.compile(r"^!torch\.vtensor<\[([^\]]*)\],(.+)>$")
-
-
-@dataclass(frozen=True)
-class TensorSpec:
-    """What a compiled function takes or returns at one position.
-
-    ``shape`` holds one entry per dim, ``None`` for a dynamic size.
-    """
-
-    name: str
-    shape: tuple[int | None, ...]
-    dtype: torch.dtype
-
-    def describe(self) -> str:
-        dims = ", ".join("?" if s is None else str(s) for s in self.shape)
-        return f"[{dims}] {str(self.dtype).removeprefix('torch.')}"
 
 
 def parse_vtensor_type(spelling: str, name: str = "") -> TensorSpec:
@@ -79,13 +46,13 @@ def parse_vtensor_type(spelling: str, name: str = "") -> TensorSpec:
         CompileError: not a ranked vtensor of a known dtype.
     """
     match = _VTENSOR.match(spelling)
-    if not match or match.group(2) not in _MLIR_TO_TORCH_DTYPE:
+    if not match or match.group(2) not in MLIR_TO_TORCH_DTYPE:
         raise CompileError(
             f"{name or 'value'}: type {spelling} is not a ranked !torch.vtensor of a known dtype"
         )
     dims = match.group(1)
     shape = tuple(None if d == "?" else int(d) for d in dims.split(",")) if dims else ()
-    return TensorSpec(name, shape, _MLIR_TO_TORCH_DTYPE[match.group(2)])
+    return TensorSpec(name, shape, MLIR_TO_TORCH_DTYPE[match.group(2)])
 
 
 #: The RefBackend runtime: memrefCopy, and the matmul/convolution kernels

@@ -52,7 +52,7 @@ struct VerifyBackendContractPass
           diag << "Way out: rewrite this line of the model with supported "
                   "ops, or decompose the op before import: "
                   "torch2mlir.compile(model, args, decompositions=table) or "
-                  "torch2mlir.fx.export_and_import(model, *args, "
+                  "torch2mlir.export_and_import(model, *args, "
                   "decompositions=table), with a table such as "
                   "torch.export.default_decompositions()";
         ok = false;

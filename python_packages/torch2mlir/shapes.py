@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from ..errors import CompileError, InputError
+from .errors import CompileError, InputError
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,120 @@
+"""Backends: an output dialect of the backend contract, and how its programs
+are compiled and run.
+
+A backend names the ops it keeps legal at the contract (they reach it whole
+instead of decomposed), lowers a contract module to its dialect (its
+pipeline, by the name ``torch2mlir-opt`` registers), and turns a lowered
+:class:`~torch2mlir.program.Program` into something to call. The names are
+the same for ``torch2mlir.compile(..., backend=...)``,
+``torch2mlir.export_and_import(..., output_type=...)`` and the
+``torch2mlir-opt`` pipelines.
+
+| name | pipeline from the contract | runs on |
+| --- | --- | --- |
+| ``linalg-on-tensors`` | ``torch-backend-to-linalg-on-tensors-backend-pipeline`` | the RefBackend (LLVM, CPU) |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ir
+from ..errors import CompileError
+from ..program import Program
+from ..runtime.refbackend import RefBackendModule
+from .pipelines import LINALG_ON_TENSORS_PIPELINE, lower_to_llvm, run_pipeline
+
+__all__ = ["BACKENDS", "Backend", "LinalgOnTensorsBackend", "get_backend"]
+
+
+@dataclass(frozen=True)
+class Backend:
+    """An output dialect of the backend contract.
+
+    Attributes:
+        name: the name users give (``backend=``, ``output_type=``).
+        pipeline: the ``torch2mlir-opt`` pipeline from the contract.
+        legal_ops: ATen ops (``aten.linear``...) the backend takes whole,
+            kept out of the contract's decompositions.
+    """
+
+    name: str
+    pipeline: str
+    legal_ops: tuple[str, ...] = ()
+
+    def lower(self, module: ir.Module) -> None:
+        """Backend contract -> this backend's dialect (in place).
+
+        Raises:
+            CompileError: an op has no lowering (the message names it and
+                its source line).
+        """
+        run_pipeline(module, self.pipeline, f"lowering to {self.name}")
+
+    def load(
+        self,
+        program: Program,
+        *,
+        opt_level: int = 2,
+        cache: bool = True,
+        object_code: bytes | None = None,
+    ) -> RefBackendModule:
+        """The callable of a lowered `program` (or of `object_code`, machine
+        code an earlier load made, when `program.module` is None).
+
+        Raises:
+            CompileError: code generation or linking failed.
+        """
+        raise NotImplementedError
+
+
+class LinalgOnTensorsBackend(Backend):
+    """linalg-on-tensors, compiled by the RefBackend to machine code for
+    this CPU and run in process (weights bound by reference)."""
+
+    def load(
+        self,
+        program: Program,
+        *,
+        opt_level: int = 2,
+        cache: bool = True,
+        object_code: bytes | None = None,
+    ) -> RefBackendModule:
+        if object_code is None:
+            lower_to_llvm(program.module, program.func_name)
+        try:
+            return RefBackendModule(
+                program.module if object_code is None else None,
+                program.func_name,
+                program.arguments,
+                program.results,
+                opt_level=opt_level,
+                bound_inputs=program.weights,
+                shapes=program.shapes,
+                object_code=object_code,
+                cache=cache,
+            )
+        except RuntimeError as error:
+            raise CompileError(f"JIT compilation failed: {error}") from error
+
+
+#: The backends, by name.
+BACKENDS: dict[str, Backend] = {
+    "linalg-on-tensors": LinalgOnTensorsBackend(
+        "linalg-on-tensors", LINALG_ON_TENSORS_PIPELINE
+    ),
+}
+
+
+def get_backend(name: str) -> Backend:
+    """The backend called `name`.
+
+    Raises:
+        ValueError: no backend has that name (the message lists them).
+    """
+    backend = BACKENDS.get(name)
+    if backend is None:
+        raise ValueError(
+            f"backend={name!r}: expected one of {', '.join(sorted(BACKENDS))}"
+        )
+    return backend

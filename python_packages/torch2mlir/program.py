@@ -1,0 +1,162 @@
+"""What every front end hands to the compiler: a :class:`Program`.
+
+A front end (the FX importer for ``torch.export`` programs, the ONNX
+importer) returns the ``torch``-dialect module together with its typed
+signature, built from the front end's own metadata (the exported program's
+``meta["val"]``, the ONNX value infos): what each argument is (a user input,
+a Python scalar carried as a 0-d tensor, a weight with the tensor to bind),
+its name, dtype and shape, and what each result is (a user output, a scalar,
+the new value of mutated state). Nothing downstream re-parses MLIR text or
+recomputes which argument is a weight. The compile flow runs one way:
+front end -> Program -> backend contract -> backend -> runtime.
+
+The one dtype table of the package lives here too: the dtypes of
+``!torch.vtensor<[...],dtype>`` and their torch counterparts.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from . import ir
+
+__all__ = [
+    "MLIR_TO_TORCH_DTYPE",
+    "TORCH_DTYPE_TO_MLIR",
+    "ArgumentKind",
+    "Program",
+    "ResultKind",
+    "TensorSpec",
+]
+
+#: torch dtype -> the dtype spelled in ``!torch.vtensor<[...],dtype>``.
+TORCH_DTYPE_TO_MLIR: dict[torch.dtype, str] = {
+    torch.float32: "f32",
+    torch.float64: "f64",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.int8: "si8",
+    torch.int16: "si16",
+    torch.int32: "si32",
+    torch.int64: "si64",
+    torch.uint8: "ui8",
+    torch.uint16: "ui16",
+    torch.uint32: "ui32",
+    torch.uint64: "ui64",
+    torch.bool: "i1",
+    torch.complex64: "complex<f32>",
+    torch.complex128: "complex<f64>",
+}
+
+#: The inverse of :data:`TORCH_DTYPE_TO_MLIR`.
+MLIR_TO_TORCH_DTYPE: dict[str, torch.dtype] = {
+    spelling: dtype for dtype, spelling in TORCH_DTYPE_TO_MLIR.items()
+}
+
+
+class ArgumentKind(enum.Enum):
+    """What an argument of a compiled function is."""
+
+    #: A tensor the caller passes.
+    INPUT = "input"
+    #: A Python ``int``/``float``/``bool`` the caller passes, carried to the
+    #: compiled code as a 0-d tensor (int64, float64, bool).
+    SCALAR = "scalar"
+    #: A weight (parameter, buffer, constant tensor) bound at compile time.
+    WEIGHT = "weight"
+
+
+class ResultKind(enum.Enum):
+    """What a result of a compiled function is."""
+
+    #: A tensor the model returns.
+    OUTPUT = "output"
+    #: A Python scalar the model returns, carried as a 0-d tensor.
+    SCALAR = "scalar"
+    #: The new value of an input or buffer the model updates in place.
+    MUTATION = "mutation"
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """What a compiled function takes or returns at one position.
+
+    ``shape`` holds one entry per dim, ``None`` for a dynamic size.
+    """
+
+    name: str
+    shape: tuple[int | None, ...]
+    dtype: torch.dtype
+    kind: ArgumentKind | ResultKind = ArgumentKind.INPUT
+
+    def describe(self) -> str:
+        """``[2, ?] float32``."""
+        dims = ", ".join("?" if s is None else str(s) for s in self.shape)
+        return f"[{dims}] {str(self.dtype).removeprefix('torch.')}"
+
+    @classmethod
+    def of(cls, name: str, value: Any, kind: ArgumentKind | ResultKind) -> TensorSpec:
+        """The spec of a tensor or fake tensor (symbolic sizes -> None)."""
+        shape = tuple(s if isinstance(s, int) else None for s in value.shape)
+        return cls(name, shape, value.dtype, kind)
+
+
+@dataclass
+class Program:
+    """A program in the ``torch`` dialect with its typed signature.
+
+    Attributes:
+        module: the module, as the front end imported it (the compile flow
+            lowers it in place); None for a program rebuilt from the
+            compile cache, which has its machine code instead.
+        func_name: its entry function.
+        arguments: one spec per function argument: the caller's arguments
+            (``INPUT``, ``SCALAR``) in call order, then the ``WEIGHT`` ones.
+        results: one spec per function result: the model's outputs
+            (``OUTPUT``, ``SCALAR``) in order, then ``MUTATION`` ones.
+        weights: the tensors bound to the ``WEIGHT`` arguments, in order
+            (referenced, not copied).
+        weight_names: per weight, its qualified name in the model (the
+            exported program's ``state_dict`` or ``constants`` key).
+        mutated_arguments: per ``MUTATION`` result, the index (in
+            `arguments`) of the argument it updates.
+        output_kinds: per output of the model, ``tensor``, ``int``,
+            ``float``, ``bool`` (a scalar result) or ``constant`` (a value
+            the program returns as is, given next to it; no result).
+        layouts: caller arguments whose strides the program reads
+            (``as_strided`` of their storage), by index: the strides.
+        out_spec: the pytree spec of the model's outputs, if any.
+        shapes: the dynamic sizes (``torch2mlir.shapes.DynamicShapes``) when the
+            program has symbolic sizes, else None.
+    """
+
+    module: ir.Module | None
+    func_name: str
+    arguments: list[TensorSpec]
+    results: list[TensorSpec]
+    weights: list[torch.Tensor] = field(default_factory=list)
+    weight_names: list[str] = field(default_factory=list)
+    mutated_arguments: list[int] = field(default_factory=list)
+    output_kinds: list[tuple[str, Any]] = field(default_factory=list)
+    layouts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    out_spec: Any = None
+    shapes: Any = None
+
+    @property
+    def inputs(self) -> list[TensorSpec]:
+        """The arguments the caller passes (all but the weights)."""
+        return self.arguments[: len(self.arguments) - len(self.weights)]
+
+    @property
+    def scalar_inputs(self) -> dict[int, type]:
+        """Caller arguments that are Python scalars: index -> type."""
+        types = {torch.bool: bool, torch.int64: int, torch.float64: float}
+        return {
+            i: types[spec.dtype]
+            for i, spec in enumerate(self.inputs)
+            if spec.kind is ArgumentKind.SCALAR
+        }
