@@ -71,11 +71,11 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     # `compile` and friends need torch: load them on first use.
     if name in ("compile", "CompiledModule", "export_and_import"):
-        from . import compiler
+        from . import compiler  # noqa: PLC0415 - torch only when used
 
         return getattr(compiler, name)
     if name == "compile_onnx":
-        from .compiler.onnx import compile_onnx
+        from .compiler.onnx import compile_onnx  # noqa: PLC0415 - torch, onnx
 
         return compile_onnx
     raise AttributeError(f"module 'torch2mlir' has no attribute {name!r}")

@@ -18,6 +18,8 @@ import torch
 
 from .. import ir
 from ..errors import CompileError, InputError
+from ..onnx import OnnxImporter, prepare_model
+from ..onnx.fold import fold_constants, shapes_from_users
 from ..program import TensorSpec
 from ..runtime.refbackend import RefBackendModule, parse_vtensor_type
 from .pipelines import lower_to_linalg_on_tensors, lower_to_llvm, run_pipeline
@@ -141,7 +143,7 @@ def _to_tensor(value: Any, what: str) -> torch.Tensor:
 def _to_numpy(tensor: torch.Tensor) -> np.ndarray:
     """A result tensor as numpy; bfloat16 as ``ml_dtypes.bfloat16``."""
     if tensor.dtype == torch.bfloat16:
-        import ml_dtypes
+        import ml_dtypes  # noqa: PLC0415 - optional, comes with onnx
 
         return tensor.view(torch.uint16).numpy().view(ml_dtypes.bfloat16)
     return tensor.numpy()
@@ -247,9 +249,6 @@ def compile_onnx(
         CompileError: an op cannot be lowered (the message names the op,
             the opset and the ONNX node) or code generation failed.
     """
-    from ..onnx import OnnxImporter, prepare_model
-    from ..onnx.fold import fold_constants, shapes_from_users
-
     timings: dict[str, float] = {}
     start = time.perf_counter()
     prepared = prepare_model(model, opset_version=opset_version, data_dir=data_dir)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
+from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from ..errors import CompileError, InputError
 
@@ -162,8 +163,6 @@ class SpecializedScalars:
 def is_data_dependent_failure(error: CompileError) -> bool:
     """Whether torch.export failed because the program branches on (or
     specializes) a value that only the data knows."""
-    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
-
     cause = error.__cause__
     while cause is not None:
         if isinstance(cause, GuardOnDataDependentSymNode):

@@ -21,6 +21,7 @@ import torch
 import torch.fx
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind, OutputKind
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from .. import ir
 from ..dialects import func as func_d
@@ -154,8 +155,6 @@ _AS_STRIDED_OPS = {
 
 
 def _storage_of(value: Any) -> Any:
-    from torch.multiprocessing.reductions import StorageWeakRef
-
     try:
         return StorageWeakRef(value.untyped_storage())
     except (AttributeError, NotImplementedError, RuntimeError):

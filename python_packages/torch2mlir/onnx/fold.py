@@ -26,6 +26,7 @@ import warnings
 import numpy as np
 import onnx
 from onnx import ModelProto, numpy_helper
+from onnx.reference import ReferenceEvaluator
 
 __all__ = ["fold_constants", "shapes_from_users"]
 
@@ -189,8 +190,6 @@ def _evaluate(
         return None
     if any(known[name].size > max_elements for name in inputs):
         return None
-    from onnx.reference import ReferenceEvaluator
-
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")

@@ -40,6 +40,11 @@ from onnx import (
     TypeProto,
     numpy_helper,
 )
+from onnx.external_data_helper import (
+    ExternalDataInfo,
+    load_external_data_for_tensor,
+    uses_external_data,
+)
 
 from .. import ir
 from ..dialects import func as func_d
@@ -216,12 +221,6 @@ def _read_model(path: str | os.PathLike) -> ModelProto:
 def _load_external_data(model: ModelProto, base_dir: str | os.PathLike) -> None:
     """Read every tensor's external data into the model (ONNX spec,
     "External Tensor Data"): `location` is relative to `base_dir`."""
-    from onnx.external_data_helper import (
-        ExternalDataInfo,
-        load_external_data_for_tensor,
-        uses_external_data,
-    )
-
     for tensor in _all_tensors(model):
         if not uses_external_data(tensor):
             continue

@@ -26,6 +26,7 @@ truncated, corrupted or foreign entry is deleted and counts as a miss.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import shutil
 import sys
@@ -35,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
+from .. import __version__
 
 #: Bumped when the layout of a program entry changes.
 _FORMAT = 2
@@ -108,8 +111,6 @@ def _build_identity() -> str:
 def _environment() -> str:
     """What generated code depends on besides its IR: versions, the build,
     the host CPU."""
-    from .. import __version__
-
     try:
         cpu = next(
             line
@@ -243,8 +244,6 @@ def _unseal(path: Path) -> bytes | None:
 
 def load_program(key: str) -> dict[str, Any] | None:
     """The program entry of `key` (see :func:`store_program`), or None."""
-    import io
-
     payload = _unseal(cache_dir() / "programs" / f"{key}.pt")
     if payload is None:
         return None
@@ -259,8 +258,6 @@ def load_program(key: str) -> dict[str, Any] | None:
 
 def store_program(key: str, entry: dict[str, Any]) -> None:
     """Caches a program entry (a dict that torch.save can write) under `key`."""
-    import io
-
     buffer = io.BytesIO()
     torch.save({**entry, "format": _FORMAT}, buffer)
     try:

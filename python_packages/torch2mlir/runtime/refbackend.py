@@ -23,6 +23,7 @@ from typing import Any
 import torch
 
 from .. import ir
+from .._mlir_libs import _torch2mlir
 from ..errors import CompileError, InputError
 from ..program import MLIR_TO_TORCH_DTYPE, TensorSpec
 from ..shapes import DynamicShapes
@@ -84,8 +85,6 @@ _CODEGEN_OPTIONS = [
 
 
 def _set_codegen_limits() -> None:
-    from .._mlir_libs import _torch2mlir
-
     if not _torch2mlir.set_llvm_options(_CODEGEN_OPTIONS):
         raise CompileError(
             f"this LLVM rejects the code generation options {_CODEGEN_OPTIONS}"
@@ -159,7 +158,7 @@ def load_runtime() -> bool:
         if openmp is not None:
             _runtime.torch2mlir_runtime_init_openmp(openmp.encode())
         try:
-            import scipy_openblas32
+            import scipy_openblas32  # noqa: PLC0415 - the optional BLAS
         except ImportError:
             return False
         lib_dir = Path(scipy_openblas32.get_lib_dir())
@@ -275,8 +274,6 @@ def compile_object(
     Raises:
         CompileError: LLVM could not translate or compile the module.
     """
-    from .._mlir_libs import _torch2mlir
-
     load_runtime()  # also sets the code generation options, once
     vector_math = vector_math_library() is not None
     key = None
@@ -363,8 +360,6 @@ class RefBackendModule:
             object_code, self.cache_hit = compile_object(llvm_module, opt_level, cache)
         #: The machine code (a relocatable object for this CPU).
         self.object_code = object_code
-        from .._mlir_libs import _torch2mlir
-
         libraries = [_RUNTIME_LIB]
         if vector_math_library() is not None:
             libraries.append(vector_math_library())
