@@ -583,7 +583,8 @@ def test_model_local_function_is_inlined() -> None:
             functions=[add_scaled, scale],
         )
 
-    text = str(import_onnx(build()))
+    # fold=False: the graph as inlined (folding would fold the Constant).
+    text = str(import_onnx(build(), fold=False))
     assert "local." not in text  # no call remains
     assert (
         'torch.operator "onnx.Constant"() {torch.onnx.value_float = 3.000000e+00 : f32}'
@@ -596,7 +597,7 @@ def test_model_local_function_is_inlined() -> None:
         '"onnx.Neg"(%3) : (!torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32>'
         in text
     )
-    text = str(import_onnx(build(slope=0.5)))
+    text = str(import_onnx(build(slope=0.5), fold=False))
     assert "torch.onnx.alpha = 5.000000e-01 : f32" in text  # the call's value
 
 
@@ -1033,3 +1034,51 @@ def test_conformance_models_import_and_round_trip(tmp_path: Path) -> None:
     print("Failed models without STRING/float8/sub-byte types:")
     print("  " + ", ".join(sorted(set(failures) - out_of_scope)))
     assert rate >= 0.95
+
+
+def _reshape_by_shape_model() -> onnx.ModelProto:
+    """Conv with weights, then a reshape whose target shape is computed from
+    the input's shape (Shape -> Gather -> Concat): folding makes it static."""
+    weight = numpy_helper.from_array(
+        np.random.default_rng(0).standard_normal((4, 3, 3, 3)).astype(np.float32), "w"
+    )
+    return _model(
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+            helper.make_node("Shape", ["c"], ["s"]),
+            helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+            helper.make_node("Concat", ["n", "minus_one"], ["target"], axis=0),
+            helper.make_node("Reshape", ["c", "target"], ["y"]),
+        ],
+        [_tensor("x", TensorProto.FLOAT, [2, 3, 8, 8])],
+        [_tensor("y", TensorProto.FLOAT, [2, 256])],
+        [
+            weight,
+            numpy_helper.from_array(np.array([0], dtype=np.int64), "zero"),
+            numpy_helper.from_array(np.array([-1], dtype=np.int64), "minus_one"),
+        ],
+    )
+
+
+def test_the_cli_output_lowered_is_what_compile_onnx_compiles(tmp_path: Path) -> None:
+    """One preparation: torch2mlir-import-onnx, lowered by torch2mlir-opt's
+    ONNX pipeline, gives the module compile_onnx runs (weights kept as
+    literals here, so the texts compare whole)."""
+    from torch2mlir.compiler.onnx import ONNX_PIPELINE, import_onnx_program
+
+    model = _reshape_by_shape_model()
+    model_path = tmp_path / "m.onnx"
+    onnx.save_model(model, str(model_path))
+    imported = tmp_path / "m.mlir"
+    assert cli.main([str(model_path), "-o", str(imported)]) == 0
+    lowered = subprocess.run(
+        [str(OPT), str(imported), f"--{ONNX_PIPELINE}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    program = import_onnx_program(model_path, min_weight_elements=2**62)
+    assert str(program.module).strip() == lowered.strip()
+    # The shape computation was folded: a static reshape, no Shape op left.
+    assert "onnx.Shape" not in imported.read_text()
+    assert "!torch.vtensor<[2,256],f32>" in lowered

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,13 +17,25 @@ import torch
 
 from .. import ir
 from ..errors import CompileError, InputError
-from ..onnx import OnnxImporter, prepare_model
-from ..onnx.fold import fold_constants, shapes_from_users
-from ..program import TensorSpec
-from ..runtime.refbackend import RefBackendModule, parse_vtensor_type
-from .pipelines import lower_to_linalg_on_tensors, lower_to_llvm, run_pipeline
+from ..onnx import ONNX_DTYPE_TO_MLIR, OnnxImporter, prepare_model
+from ..program import (
+    MLIR_TO_TORCH_DTYPE,
+    ArgumentKind,
+    Program,
+    ResultKind,
+    TensorSpec,
+)
+from ..runtime.refbackend import RefBackendModule
+from .backends import get_backend
+from .pipelines import run_pipeline
 
-__all__ = ["ONNX_PIPELINE", "CompiledOnnxModel", "compile_onnx", "lower_onnx"]
+__all__ = [
+    "ONNX_PIPELINE",
+    "CompiledOnnxModel",
+    "compile_onnx",
+    "import_onnx_program",
+    "lower_onnx",
+]
 
 ONNX_PIPELINE = "torch-onnx-to-torch-backend-pipeline"
 
@@ -32,17 +43,12 @@ ONNX_PIPELINE = "torch-onnx-to-torch-backend-pipeline"
 # smaller ones stay constants that LLVM can fold.
 _MIN_HOISTED_ELEMENTS = 256
 
+#: The dtypes of literals that become weights (numpy holds them as they
+#: are; f16/bf16/bool literals stay literals).
 _HOISTED_DTYPES = {
-    "f32": torch.float32,
-    "f64": torch.float64,
-    "si64": torch.int64,
-    "si32": torch.int32,
-    "si16": torch.int16,
-    "si8": torch.int8,
-    "ui8": torch.uint8,
-    "ui16": torch.uint16,
-    "ui32": torch.uint32,
-    "ui64": torch.uint64,
+    spelling: MLIR_TO_TORCH_DTYPE[spelling]
+    for spelling in ("f32", "f64", "si8", "si16", "si32", "si64")
+    + ("ui8", "ui16", "ui32", "ui64")
 }
 
 
@@ -149,28 +155,6 @@ def _to_numpy(tensor: torch.Tensor) -> np.ndarray:
     return tensor.numpy()
 
 
-def _function_signature(
-    module: ir.Module, func_name: str = "main", input_names: Sequence[str] = ()
-) -> tuple[list[TensorSpec], list[TensorSpec]]:
-    """The tensor specs of a torch-level function's inputs and results."""
-    for op in module.body.operations:
-        if (
-            op.operation.name == "func.func"
-            and ir.StringAttr(op.attributes["sym_name"]).value == func_name
-        ):
-            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-            names = list(input_names) or [f"arg{i}" for i in range(len(ftype.inputs))]
-            inputs = [
-                parse_vtensor_type(str(t), n) for t, n in zip(ftype.inputs, names)
-            ]
-            outputs = [
-                parse_vtensor_type(str(t), f"result{i}")
-                for i, t in enumerate(ftype.results)
-            ]
-            return inputs, outputs
-    raise CompileError(f"no function @{func_name} in the module")
-
-
 class CompiledOnnxModel:
     """An ONNX model compiled for the CPU; call it with the graph's inputs.
 
@@ -250,42 +234,98 @@ def compile_onnx(
             the opset and the ONNX node) or code generation failed.
     """
     timings: dict[str, float] = {}
+    program = import_onnx_program(
+        model, opset_version=opset_version, data_dir=data_dir, timings=timings
+    )
+    backend = get_backend("linalg-on-tensors")
+    start = time.perf_counter()
+    backend.lower(program.module)
+    timings["lowering"] += time.perf_counter() - start
+    start = time.perf_counter()
+    runner = backend.load(program, opt_level=opt_level)
+    timings["jit"] = time.perf_counter() - start
+    inputs = [spec.name for spec in program.inputs]
+    outputs = [spec.name for spec in program.results]
+    return CompiledOnnxModel(runner, inputs, outputs, timings)
+
+
+def import_onnx_program(
+    model: Any,
+    *,
+    opset_version: int | None = None,
+    data_dir: str | os.PathLike | None = None,
+    min_weight_elements: int = _MIN_HOISTED_ELEMENTS,
+    timings: dict[str, float] | None = None,
+) -> Program:
+    """The ONNX front end: `model` prepared (:func:`torch2mlir.onnx.prepare_model`,
+    the preparation ``torch2mlir-import-onnx`` makes too), imported, its
+    ``onnx.*`` ops lowered to the backend contract, and its large
+    initializers made ``WEIGHT`` arguments (:func:`hoist_literals`), as a
+    :class:`~torch2mlir.program.Program` whose signature comes from the
+    graph's value infos.
+
+    Args:
+        model, opset_version, data_dir: see :func:`compile_onnx`.
+        min_weight_elements: initializers of at least this many elements
+            become weight arguments; smaller ones stay literals.
+        timings: where to record ``import`` and ``lowering`` seconds.
+
+    Raises:
+        InputError, CompileError: see :func:`compile_onnx`; a graph input or
+            output whose dtype or rank shape inference cannot tell is a
+            CompileError.
+    """
+    timings = timings if timings is not None else {}
     start = time.perf_counter()
     prepared = prepare_model(model, opset_version=opset_version, data_dir=data_dir)
-    # Shape computations on static shapes become constants, so that their
-    # users (Reshape, Expand, Range, ...) get static result types.
-    prepared = fold_constants(prepared)
-    # Values whose sizes only their users tell (a reduction over run-time
-    # axes, then a cast to a graph output).
-    prepared = shapes_from_users(prepared)
     module = OnnxImporter(prepared).import_model()
-    initializers = {t.name for t in prepared.graph.initializer}
-    input_names = [i.name for i in prepared.graph.input if i.name not in initializers]
-    output_names = [o.name for o in prepared.graph.output]
+    graph = prepared.graph
+    initializers = {t.name for t in graph.initializer}
+    inputs = [
+        _spec(info, ArgumentKind.INPUT)
+        for info in graph.input
+        if info.name not in initializers
+    ]
+    outputs = [_spec(info, ResultKind.OUTPUT) for info in graph.output]
     timings["import"] = time.perf_counter() - start
 
     start = time.perf_counter()
     lower_onnx(module)
     func = _entry_function(module)
-    func_name = ir.StringAttr(func.attributes["sym_name"]).value
-    weights = hoist_literals(func)
-    names = input_names + [f"weight{i}" for i in range(len(weights))]
-    inputs, outputs = _function_signature(module, func_name, names)
-    lower_to_linalg_on_tensors(module)
-    lower_to_llvm(module, func_name)
+    weights = hoist_literals(func, min_weight_elements)
+    weight_names = [f"weight{i}" for i in range(len(weights))]
     timings["lowering"] = time.perf_counter() - start
+    return Program(
+        module=module,
+        func_name=ir.StringAttr(func.attributes["sym_name"]).value,
+        arguments=inputs
+        + [
+            TensorSpec.of(name, tensor, ArgumentKind.WEIGHT)
+            for name, tensor in zip(weight_names, weights)
+        ],
+        results=outputs,
+        weights=weights,
+        weight_names=weight_names,
+        output_kinds=[("tensor", None)] * len(outputs),
+    )
 
-    start = time.perf_counter()
-    try:
-        runner = RefBackendModule(
-            module,
-            func_name,
-            inputs,
-            outputs,
-            opt_level=opt_level,
-            bound_inputs=weights,
+
+def _spec(info: Any, kind: ArgumentKind | ResultKind) -> TensorSpec:
+    """The spec of a graph input or output, from its (inferred) type.
+
+    Raises:
+        CompileError: a dtype or rank shape inference could not tell.
+    """
+    tensor = info.type.tensor_type
+    dtype = MLIR_TO_TORCH_DTYPE.get(ONNX_DTYPE_TO_MLIR.get(tensor.elem_type, ""))
+    if dtype is None or not tensor.HasField("shape"):
+        raise CompileError(
+            f"graph {'input' if kind is ArgumentKind.INPUT else 'output'} "
+            f"{info.name!r}: its dtype and rank must be known to compile it "
+            "(give it a type in the model, or a value_info)"
         )
-    except RuntimeError as error:
-        raise CompileError(f"JIT compilation failed: {error}") from error
-    timings["jit"] = time.perf_counter() - start
-    return CompiledOnnxModel(runner, input_names, output_names, timings)
+    shape = tuple(
+        d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else None
+        for d in tensor.shape.dim
+    )
+    return TensorSpec(info.name, shape, dtype, kind)

@@ -49,6 +49,7 @@ from onnx.external_data_helper import (
 from .. import ir
 from ..dialects import func as func_d
 from ..errors import CompileError, InputError
+from .fold import fold_constants, shapes_from_users
 
 __all__ = [
     "ONNX_DTYPE_TO_MLIR",
@@ -637,14 +638,20 @@ def prepare_model(
     data_dir: str | os.PathLike | None = None,
     data_prop: bool = True,
     expand_functions: bool = False,
+    fold: bool = True,
 ) -> ModelProto:
-    """The ``ModelProto`` that :class:`OnnxImporter` imports.
+    """The ``ModelProto`` that :class:`OnnxImporter` imports: one
+    preparation for :func:`import_onnx`, ``torch2mlir-import-onnx`` and
+    ``torch2mlir.compile_onnx``.
 
     In order: read the file, check that every node's domain is imported,
     load the external data, run the checker, convert to `opset_version`,
-    inline model-local functions, infer shapes, and with `expand_functions`
-    expand the standard ops that have function bodies (then infer shapes
-    again). See
+    inline model-local functions, infer shapes (declared types checked),
+    with `expand_functions` expand the standard ops that have function
+    bodies (then infer shapes again), and with `fold` fold the constant
+    shape computations and refine shapes from their users
+    (:mod:`torch2mlir.onnx.fold`: shape values become initializers, so
+    ``Reshape``/``Expand``/``Range`` get static result types). See
     :func:`import_onnx` for the arguments and errors. A ``ModelProto`` given
     by the caller is not modified.
     """
@@ -678,6 +685,8 @@ def prepare_model(
         expander.run()
         if expander.expanded:
             model = _infer_shapes(model, data_prop, what)
+    if fold:
+        model = shapes_from_users(fold_constants(model))
     return model
 
 
@@ -1126,6 +1135,7 @@ def import_onnx(
     data_dir: str | os.PathLike | None = None,
     data_prop: bool = True,
     expand_functions: bool = False,
+    fold: bool = True,
     context: ir.Context | None = None,
 ) -> ir.Module:
     """Imports an ONNX model into the ``torch`` dialect (raw, as imported).
@@ -1149,6 +1159,8 @@ def import_onnx(
             effort: an op whose body cannot be had (a context-dependent
             function whose input types are unknown) is kept. Model-local
             functions are always inlined.
+        fold: fold constant shape computations into initializers first
+            (:func:`prepare_model`); what ``compile_onnx`` compiles.
         context: the MLIR context to use (a new one by default).
 
     Returns:
@@ -1183,5 +1195,6 @@ def import_onnx(
         data_dir=data_dir,
         data_prop=data_prop,
         expand_functions=expand_functions,
+        fold=fold,
     )
     return OnnxImporter(prepared, context).import_model()

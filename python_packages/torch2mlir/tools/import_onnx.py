@@ -66,6 +66,16 @@ def _parser() -> argparse.ArgumentParser:
         help="let shape inference propagate shape-tensor values (default: on)",
     )
     parser.add_argument(
+        "--fold",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help=(
+            "fold constant shape computations into initializers, as "
+            "torch2mlir.compile_onnx does (default: on; --no-fold imports the "
+            "graph as it is)"
+        ),
+    )
+    parser.add_argument(
         "--expand-functions",
         action="store_true",
         help=(
@@ -130,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data_dir=args.data_dir,
                 data_prop=args.data_prop,
                 expand_functions=args.expand_functions,
+                fold=args.fold,
             )
             if args.keep_temps:
                 _save(model, _temp_path(args))
