@@ -16,7 +16,8 @@ hang) fails that case only::
     python test/e2e/onnx_conformance.py --case test_relu --verbose  # one, in-process
 
 The summary goes to stdout; ``--json``/``--markdown`` write the full table.
-Expected failures are listed in ``onnx_xfail.toml`` (case name -> reason).
+Expected failures are listed in ``xfail/onnx-conformance.toml`` (case name ->
+reason, whole).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import numpy as np
 from workers import Worker, pool_map, serve
 
 HERE = Path(__file__).resolve().parent
-XFAIL_FILE = HERE / "onnx_xfail.toml"
+XFAIL_FILE = HERE / "xfail" / "onnx-conformance.toml"
 
 #: (rtol, atol) of floating-point outputs; the ONNX backend test defaults.
 RTOL, ATOL = 1e-3, 1e-5
@@ -251,19 +252,18 @@ def reason_of(result: Result) -> str:
 
     message = result.message
     if result.status == "fail":
-        return "wrong values: " + message[:160]
+        return "wrong values: " + message
     if result.status in ("crash", "timeout"):
-        return f"{result.status}: {message[:160]}"
+        return f"{result.status}: {message}"
     # "<description> failed: | loc(...): <the diagnostic> | note: ..."
     parts = [p.strip() for p in message.split(" | ")]
     main = parts[1] if len(parts) > 1 and parts[0].endswith("failed:") else parts[0]
     main = re.sub(r"^loc\([^)]*\)(\([^)]*\))?: ", "", main)
-    main = main.split("; convert the model")[0]
-    return main[:200]
+    return main.split("; convert the model")[0]
 
 
 def write_xfails(results: dict[str, Result]) -> None:
-    """Rewrites onnx_xfail.toml: every failing case, with its reason (an
+    """Rewrites xfail/onnx-conformance.toml: every failing case, with its reason (an
     existing reason is kept while the case still fails)."""
     old = load_xfails() if XFAIL_FILE.exists() else {}
     lines = [
@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write-xfails",
         action="store_true",
-        help="rewrite onnx_xfail.toml from this run (all cases only)",
+        help="rewrite xfail/onnx-conformance.toml from this run (all cases only)",
     )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

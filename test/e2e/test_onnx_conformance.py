@@ -1,7 +1,7 @@
 """ONNX's node test cases through torch2mlir.compile_onnx (see onnx_conformance.py).
 
 All cases run once per session in worker processes; each case is then one
-test, which must pass unless ``onnx_xfail.toml`` lists it with a reason (and
+test, which must pass unless ``xfail/onnx-conformance.toml`` lists it with a reason (and
 then it must still fail, so the list cannot go stale).
 """
 
@@ -23,7 +23,7 @@ def results() -> dict[str, Result]:
 
 def test_xfail_entries_name_cases() -> None:
     unknown = sorted(set(XFAILS) - set(CASES))
-    assert not unknown, f"onnx_xfail.toml lists cases that do not exist: {unknown}"
+    assert not unknown, f"xfail/onnx-conformance.toml lists cases that do not exist: {unknown}"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -32,7 +32,7 @@ def test_node_case(name: str, results: dict[str, Result]) -> None:
     reproduce = f"python test/e2e/onnx_conformance.py --case {name}"
     if name in XFAILS:
         assert result.status != "pass", (
-            f"{name} passes now: remove it from onnx_xfail.toml "
+            f"{name} passes now: remove it from xfail/onnx-conformance.toml "
             f"(listed as: {XFAILS[name]})"
         )
         pytest.xfail(XFAILS[name])
