@@ -23,7 +23,9 @@ def results() -> dict[str, Result]:
 
 def test_xfail_entries_name_cases() -> None:
     unknown = sorted(set(XFAILS) - set(CASES))
-    assert not unknown, f"xfail/onnx-conformance.toml lists cases that do not exist: {unknown}"
+    assert not unknown, (
+        f"xfail/onnx-conformance.toml lists cases that do not exist: {unknown}"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -35,6 +35,17 @@ def test_zoo_model_matches_eager(name: str) -> None:
         _assert_matches(compiled(other), model(other))
 
 
+@pytest.mark.parametrize("config", ["auto", "core-aten"])
+def test_gpt2_with_its_default_sdpa_attention(config: str) -> None:
+    """transformers' default attention (aten.scaled_dot_product_attention,
+    causal), decomposed by torch2mlir; PyTorch's decomposition of it fails."""
+    model = transformer.gpt2(layers=2, attention="sdpa")
+    ids = transformer.token_ids(2, 64)
+    compiled = torch2mlir.compile(model, (ids,), decompositions=config)
+    with torch.no_grad():
+        _assert_matches(compiled(ids), model(ids))
+
+
 #: Small configs of the newer zoo models: name -> (model factory, input factory).
 SMALL_ZOO = {
     "t5": (transformer.t5, lambda seed: transformer.token_ids(2, 32, seed=seed)),

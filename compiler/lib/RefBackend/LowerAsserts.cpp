@@ -76,17 +76,11 @@ struct LowerAssertsPass
     OpBuilder builder(module.getBodyRegion());
     auto ptrType = LLVM::LLVMPointerType::get(&getContext());
     auto type = builder.getFunctionType({ptrType}, {});
-    auto callee = module.lookupSymbol<func::FuncOp>(kFailFunction);
-    if (!callee) {
-      callee =
-          func::FuncOp::create(builder, module.getLoc(), kFailFunction, type);
-      callee.setPrivate();
-    } else if (callee.getFunctionType() != type) {
-      callee.emitError() << "'" << kFailFunction
-                         << "' is the RefBackend runtime's and must have type "
-                         << type;
+    FailureOr<func::FuncOp> callee =
+        torch2mlir::refbackend::declareRuntimeFunction(module, kFailFunction,
+                                                       type);
+    if (failed(callee))
       return signalPassFailure();
-    }
 
     unsigned counter = 0;
     for (cf::AssertOp assertOp : asserts) {
@@ -97,7 +91,7 @@ struct LowerAssertsPass
       auto report = [&](OpBuilder &b) {
         Value text = LLVM::createGlobalString(
             loc, b, name, failureMessage(assertOp), LLVM::Linkage::Internal);
-        func::CallOp::create(b, loc, callee, ValueRange{text});
+        func::CallOp::create(b, loc, *callee, ValueRange{text});
       };
 
       auto func = dyn_cast<func::FuncOp>(assertOp->getParentOp());

@@ -30,22 +30,15 @@ struct LowerRandomKeysPass
     if (keys.empty())
       return;
     OpBuilder builder(module.getBodyRegion());
-    auto i64 = builder.getI64Type();
-    auto type = builder.getFunctionType({}, {i64});
-    auto callee = module.lookupSymbol<func::FuncOp>(kRandomKeyFunction);
-    if (!callee) {
-      callee = func::FuncOp::create(builder, module.getLoc(),
-                                    kRandomKeyFunction, type);
-      callee.setPrivate();
-    } else if (callee.getFunctionType() != type) {
-      callee.emitError() << "'" << kRandomKeyFunction
-                         << "' is the RefBackend runtime's and must have type "
-                         << type;
+    auto type = builder.getFunctionType({}, {builder.getI64Type()});
+    FailureOr<func::FuncOp> callee =
+        torch2mlir::refbackend::declareRuntimeFunction(
+            module, kRandomKeyFunction, type);
+    if (failed(callee))
       return signalPassFailure();
-    }
     for (auto key : keys) {
       builder.setInsertionPoint(key);
-      auto call = func::CallOp::create(builder, key.getLoc(), callee);
+      auto call = func::CallOp::create(builder, key.getLoc(), *callee);
       key.replaceAllUsesWith(call.getResult(0));
       key.erase();
     }

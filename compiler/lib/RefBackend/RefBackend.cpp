@@ -72,3 +72,21 @@ void mlir::torch2mlir::refbackend::registerRefBackendPipeline() {
           llvm::report_fatal_error("invalid RefBackend pipeline text");
       });
 }
+
+FailureOr<func::FuncOp> mlir::torch2mlir::refbackend::declareRuntimeFunction(
+    ModuleOp module, StringRef name, FunctionType type) {
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (!callee) {
+    OpBuilder builder(module.getBodyRegion());
+    callee = func::FuncOp::create(builder, module.getLoc(), name, type);
+    callee.setPrivate();
+    return callee;
+  }
+  if (callee.getFunctionType() != type) {
+    callee.emitError() << "'" << name
+                       << "' is the RefBackend runtime's and must have type "
+                       << type;
+    return failure();
+  }
+  return callee;
+}

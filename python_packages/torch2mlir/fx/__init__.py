@@ -118,9 +118,18 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS = {
 }
 
 
+#: Ops that ``decompositions="core-aten"`` keeps whole, for torch2mlir's own
+#: decomposition (``torch-decompose-complex-ops``): PyTorch's decomposition
+#: of scaled-dot-product attention fails on GPT-2 in torch 2.13 ("Cannot view
+#: a tensor with shape ... and strides ...").
+KEPT_WHOLE = (torch.ops.aten.scaled_dot_product_attention.default,)
+
+
 def core_aten_decompositions() -> dict:
     """The decomposition table of ``decompositions="core-aten"``: PyTorch's
     Core ATen table plus :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS`."""
     table = torch.export.default_decompositions()
     table.update(EXTRA_CORE_ATEN_DECOMPOSITIONS)
+    for op in KEPT_WHOLE:
+        table.pop(op, None)
     return table

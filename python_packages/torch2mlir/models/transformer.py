@@ -72,15 +72,23 @@ def bert(
 
 
 def gpt2(
-    *, layers: int = 4, hidden: int = 256, heads: int = 4, seed: int = 0
+    *,
+    layers: int = 4,
+    hidden: int = 256,
+    heads: int = 4,
+    seed: int = 0,
+    attention: str = "eager",
 ) -> HiddenStates:
     """A GPT-2 decoder (``transformers.GPT2Model``: causal mask, GELU-tanh,
     Conv1D projections; 4 layers, hidden 256, 4 heads by default).
 
-    Uses ``attn_implementation="eager"``: with the "sdpa" attention,
-    ``ExportedProgram.run_decompositions()`` of torch 2.13.0 fails on GPT-2
-    (it derives non-viewable strides for the attention output and raises
-    "Cannot view a tensor ..."), in PyTorch, before torch2mlir sees the graph.
+    Args:
+        attention: transformers' ``attn_implementation``: ``"eager"`` (the
+            benchmarks' GPT-2: matmul, mask, softmax, matmul as separate
+            ops) or ``"sdpa"`` (transformers' default:
+            ``aten.scaled_dot_product_attention``, which torch2mlir
+            decomposes itself; PyTorch's own decomposition of it fails on
+            GPT-2 in torch 2.13).
     """
     import transformers
 
@@ -93,7 +101,7 @@ def gpt2(
         bos_token_id=VOCAB - 1,
         eos_token_id=VOCAB - 1,
     )
-    config._attn_implementation = "eager"
+    config._attn_implementation = attention
     return _build(transformers.GPT2Model, config, seed)
 
 

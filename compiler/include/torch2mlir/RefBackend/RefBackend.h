@@ -54,6 +54,12 @@ LogicalResult buildRefBackendPipeline(OpPassManager &pm,
 
 void registerRefBackendPipeline();
 
+/// The private declaration of the runtime function `name` in `module`,
+/// created with `type` if missing; an error on an existing symbol of
+/// another type (the runtime's functions are not the program's to define).
+FailureOr<func::FuncOp> declareRuntimeFunction(ModuleOp module, StringRef name,
+                                               FunctionType type);
+
 } // namespace mlir::torch2mlir::refbackend
 
 #endif // TORCH2MLIR_REFBACKEND_REFBACKEND_H

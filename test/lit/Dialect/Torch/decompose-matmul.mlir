@@ -149,3 +149,32 @@ func.func @matmul_4x3_broadcast(%a: !torch.vtensor<[1,3,4,5],f32>, %b: !torch.vt
   %0 = torch.aten.matmul %a, %b : !torch.vtensor<[1,3,4,5],f32>, !torch.vtensor<[3,5,2],f32> -> !torch.vtensor<[2,3,4,2],f32>
   return %0 : !torch.vtensor<[2,3,4,2],f32>
 }
+
+// -----
+
+// Same-rank operands with unknown (and equal) batch dims: the batch dims
+// flattened by views whose unknown sizes are read at run time, bmm, and a
+// view back.
+// CHECK-LABEL: func.func @dynamic_batched(
+// CHECK: %[[B:.*]] = torch.aten.size.int %arg0, %int0
+// CHECK: %[[N:.*]] = torch.aten.mul.int %{{.*}}, %[[B]]
+// CHECK: %[[BH:.*]] = torch.aten.mul.int %[[N]], %int4
+// CHECK: %[[L:.*]] = torch.aten.view %arg0, %{{.*}} : !torch.vtensor<[?,4,?,8],f32>, !torch.list<int> -> !torch.vtensor<[?,?,8],f32>
+// CHECK: %[[R:.*]] = torch.aten.view %arg1, %{{.*}} : !torch.vtensor<[?,4,8,?],f32>, !torch.list<int> -> !torch.vtensor<[?,8,?],f32>
+// CHECK: %[[P:.*]] = torch.aten.bmm %[[L]], %[[R]] : !torch.vtensor<[?,?,8],f32>, !torch.vtensor<[?,8,?],f32> -> !torch.vtensor<[?,?,?],f32>
+// CHECK: torch.aten.view %[[P]], %{{.*}} -> !torch.vtensor<[?,4,?,?],f32>
+func.func @dynamic_batched(%a: !torch.vtensor<[?,4,?,8],f32>, %b: !torch.vtensor<[?,4,8,?],f32>) -> !torch.vtensor<[?,4,?,?],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[?,4,?,8],f32>, !torch.vtensor<[?,4,8,?],f32> -> !torch.vtensor<[?,4,?,?],f32>
+  return %0 : !torch.vtensor<[?,4,?,?],f32>
+}
+
+// -----
+
+// A batch dim known on one side and unknown on the other would broadcast:
+// not decomposed.
+// CHECK-LABEL: func.func @dynamic_broadcast(
+// CHECK: torch.aten.matmul
+func.func @dynamic_broadcast(%a: !torch.vtensor<[?,4,3,8],f32>, %b: !torch.vtensor<[1,4,8,?],f32>) -> !torch.vtensor<[?,4,3,?],f32> {
+  %0 = torch.aten.matmul %a, %b : !torch.vtensor<[?,4,3,8],f32>, !torch.vtensor<[1,4,8,?],f32> -> !torch.vtensor<[?,4,3,?],f32>
+  return %0 : !torch.vtensor<[?,4,3,?],f32>
+}

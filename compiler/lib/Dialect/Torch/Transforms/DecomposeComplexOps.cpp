@@ -14,6 +14,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSet.h"
+#include <cmath>
+#include <limits>
 
 namespace mlir::torch2mlir::torch {
 #define GEN_PASS_DEF_DECOMPOSECOMPLEXOPS
@@ -130,6 +132,9 @@ struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
           createIntList(rewriter, loc, resultType.getSizes()));
       return success();
     }
+    if (lhs.size() == rhs.size() && lhs.size() >= 3 &&
+        (!lhsType.areAllSizesKnown() || !rhsType.areAllSizesKnown()))
+      return decomposeDynamicBatched(op, lhs, rhs, resultType, rewriter);
     if (lhs.size() >= 2 && rhs.size() >= 2) {
       // Batch dims broadcast (as in torch.matmul): expand both operands to
       // the result's batch dims, flatten those, bmm, view back.
@@ -168,6 +173,67 @@ struct DecomposeAtenMatmul : OpRewritePattern<AtenMatmulOp> {
       return decomposeVectorOperand(op, lhs, rhs, resultType, rewriter);
     return rewriter.notifyMatchFailure(op,
                                        "unsupported: matmul of a 0-D operand");
+  }
+
+  /// Operands of one rank (>= 3) with unknown sizes and the same batch
+  /// dims (torch.export ties equal symbolic sizes together; a batch dim
+  /// known on one side must be the same on the other): the batch dims
+  /// flattened by views whose unknown sizes are read at run time
+  /// (aten.size.int), bmm, and a view back to the result's sizes.
+  LogicalResult decomposeDynamicBatched(AtenMatmulOp op, ArrayRef<int64_t> lhs,
+                                        ArrayRef<int64_t> rhs,
+                                        BaseTensorType resultType,
+                                        PatternRewriter &rewriter) const {
+    size_t rank = lhs.size();
+    for (size_t i = 0; i + 2 < rank; ++i)
+      if (lhs[i] != rhs[i])
+        return rewriter.notifyMatchFailure(
+            op, "unsupported: broadcast batch dims with unknown sizes");
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto size = [&](Value tensor, ArrayRef<int64_t> sizes,
+                    int64_t dim) -> Value {
+      if (sizes[dim] != kUnknownSize)
+        return createConstantInt(rewriter, loc, sizes[dim]);
+      return AtenSizeIntOp::create(rewriter, loc, IntType::get(context), tensor,
+                                   createConstantInt(rewriter, loc, dim));
+    };
+    auto intList = [&](ArrayRef<Value> elements) -> Value {
+      return PrimListConstructOp::create(
+          rewriter, loc, ListType::get(IntType::get(context)), elements);
+    };
+    Value batch = createConstantInt(rewriter, loc, 1);
+    int64_t batchSize = 1;
+    for (size_t i = 0; i + 2 < rank; ++i) {
+      batch = AtenMulIntOp::create(rewriter, loc, IntType::get(context), batch,
+                                   size(op.getSelf(), lhs, i));
+      batchSize = (batchSize == kUnknownSize || lhs[i] == kUnknownSize)
+                      ? kUnknownSize
+                      : batchSize * lhs[i];
+    }
+    auto flatten = [&](Value tensor, ArrayRef<int64_t> sizes) -> Value {
+      auto type = cast<BaseTensorType>(tensor.getType());
+      SmallVector<int64_t> flat{batchSize, sizes[rank - 2], sizes[rank - 1]};
+      return AtenViewOp::create(
+          rewriter, loc,
+          type.getWithSizesAndDtype(flat, type.getOptionalDtype()), tensor,
+          intList({batch, size(tensor, sizes, rank - 2),
+                   size(tensor, sizes, rank - 1)}));
+    };
+    Value flatLhs = flatten(op.getSelf(), lhs);
+    Value flatRhs = flatten(op.getOther(), rhs);
+    auto bmmType = resultType.getWithSizesAndDtype(
+        ArrayRef<int64_t>{batchSize, lhs[rank - 2], rhs[rank - 1]},
+        resultType.getDtype());
+    Value bmm = AtenBmmOp::create(rewriter, loc, bmmType, flatLhs, flatRhs);
+    SmallVector<Value> resultSizes;
+    for (size_t i = 0; i + 2 < rank; ++i)
+      resultSizes.push_back(size(op.getSelf(), lhs, i));
+    resultSizes.push_back(size(op.getSelf(), lhs, rank - 2));
+    resultSizes.push_back(size(op.getOther(), rhs, rank - 1));
+    rewriter.replaceOpWithNewOp<AtenViewOp>(op, resultType, bmm,
+                                            intList(resultSizes));
+    return success();
   }
 
   /// A 1-D operand as a matrix (lhs [K] -> [1, K], rhs [K] -> [K, 1]), the
@@ -948,6 +1014,155 @@ struct DecomposeToBinary : OpRewritePattern<OpTy> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+/// `x` ([..., H, S, E]) with each head repeated `times` times in a row
+/// ([..., H * times, S, E]), as repeat_interleave(x, times, dim=-3).
+static Value repeatHeads(PatternRewriter &rewriter, Location loc, Value x,
+                         int64_t times) {
+  auto type = cast<BaseTensorType>(x.getType());
+  SmallVector<int64_t> sizes(type.getSizes());
+  size_t rank = sizes.size();
+  SmallVector<int64_t> unsqueezed(sizes);
+  unsqueezed.insert(unsqueezed.begin() + (rank - 2), 1);
+  Value one = AtenUnsqueezeOp::create(
+      rewriter, loc,
+      type.getWithSizesAndDtype(unsqueezed, type.getOptionalDtype()), x,
+      createConstantInt(rewriter, loc, rank - 2));
+  SmallVector<int64_t> expanded(unsqueezed);
+  expanded[rank - 2] = times;
+  Value repeated = AtenExpandOp::create(
+      rewriter, loc,
+      type.getWithSizesAndDtype(expanded, type.getOptionalDtype()), one,
+      createIntList(rewriter, loc, expanded),
+      createConstantBool(rewriter, loc, false));
+  sizes[rank - 3] *= times;
+  return createView(rewriter, loc, repeated, sizes);
+}
+
+/// scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal,
+/// scale, enable_gqa) = softmax(q @ k^T * scale + mask) @ v, as PyTorch
+/// defines it (torch.nn.functional.scaled_dot_product_attention): `scale`
+/// defaults to 1/sqrt(E); a bool mask keeps the scores where it is true (the
+/// others are -inf), a float mask is added; `is_causal` keeps the lower
+/// triangle (top-left aligned); `enable_gqa` repeats each key and value head
+/// for its group of query heads. Attention dropout (dropout_p > 0) is not
+/// decomposed.
+struct DecomposeAtenScaledDotProductAttention
+    : OpRewritePattern<AtenScaledDotProductAttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenScaledDotProductAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto queryType = getRankedTensorType(op.getQuery());
+    auto keyType = getRankedTensorType(op.getKey());
+    auto valueType = getRankedTensorType(op.getValue());
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!queryType || !keyType || !valueType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs known sizes and dtypes");
+    ArrayRef<int64_t> q = queryType.getSizes(), k = keyType.getSizes();
+    size_t rank = q.size();
+    if (rank < 2 || k.size() != rank || valueType.getSizes().size() != rank)
+      return rewriter.notifyMatchFailure(
+          op, "query, key and value need one rank of at least 2");
+    double dropout;
+    if (!matchTorchConstantFloat(op.getDropoutP(), dropout) || dropout != 0.0)
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: attention dropout (dropout_p other than 0); way "
+              "out: export the model in eval mode");
+    bool causal, gqa;
+    if (!matchTorchConstantBool(op.getIsCausal(), causal) ||
+        !matchTorchConstantBool(op.getEnableGqa(), gqa))
+      return rewriter.notifyMatchFailure(
+          op, "is_causal and enable_gqa must be constants");
+    int64_t headSize = q.back(), targetLength = q[rank - 2],
+            sourceLength = k[rank - 2];
+    if (headSize == kUnknownSize)
+      return rewriter.notifyMatchFailure(op, "unsupported: unknown head size");
+    double scale = 1.0 / std::sqrt(static_cast<double>(headSize));
+    if (!isTorchNone(op.getScale()) &&
+        !matchTorchConstantFloat(op.getScale(), scale))
+      return rewriter.notifyMatchFailure(op, "scale must be a constant");
+
+    Location loc = op.getLoc();
+    Value key = op.getKey(), value = op.getValue();
+    if (gqa && rank >= 3 && q[rank - 3] != k[rank - 3]) {
+      int64_t queryHeads = q[rank - 3], keyHeads = k[rank - 3];
+      if (queryHeads == kUnknownSize || keyHeads == kUnknownSize ||
+          keyHeads == 0 || queryHeads % keyHeads != 0)
+        return rewriter.notifyMatchFailure(
+            op, "enable_gqa needs query heads a known multiple of key heads");
+      key = repeatHeads(rewriter, loc, key, queryHeads / keyHeads);
+      value = repeatHeads(rewriter, loc, value, queryHeads / keyHeads);
+    }
+
+    // scores = (q @ k^T) * scale: [..., L, S].
+    auto keyNow = cast<BaseTensorType>(key.getType());
+    SmallVector<int64_t> transposed(keyNow.getSizes());
+    std::swap(transposed[rank - 1], transposed[rank - 2]);
+    Value keyT = AtenTransposeIntOp::create(
+        rewriter, loc,
+        keyNow.getWithSizesAndDtype(transposed, keyNow.getOptionalDtype()), key,
+        createConstantInt(rewriter, loc, -2),
+        createConstantInt(rewriter, loc, -1));
+    SmallVector<int64_t> scoreSizes(q.drop_back(2));
+    scoreSizes.append({targetLength, sourceLength});
+    auto scoresType =
+        queryType.getWithSizesAndDtype(scoreSizes, queryType.getDtype());
+    Value scores =
+        AtenMatmulOp::create(rewriter, loc, scoresType, op.getQuery(), keyT);
+    scores = AtenMulScalarOp::create(rewriter, loc, scoresType, scores,
+                                     createConstantFloat(rewriter, loc, scale));
+
+    Value minusInf = createConstantFloat(
+        rewriter, loc, -std::numeric_limits<double>::infinity());
+    if (causal) {
+      if (targetLength == kUnknownSize || sourceLength == kUnknownSize)
+        return rewriter.notifyMatchFailure(
+            op, "unsupported: is_causal with unknown sequence lengths");
+      // keep[i][j] = i >= j: arange(L) as a column against arange(S) as a row.
+      Type i64 =
+          IntegerType::get(rewriter.getContext(), 64, IntegerType::Signed);
+      Value none = createConstantNone(rewriter, loc);
+      auto arange = [&](int64_t length, ArrayRef<int64_t> shape) {
+        Value range = AtenArangeOp::create(
+            rewriter, loc,
+            queryType.getWithSizesAndDtype(ArrayRef<int64_t>{length}, i64),
+            createConstantInt(rewriter, loc, length), none, none, none, none);
+        return createView(rewriter, loc, range, shape);
+      };
+      Value rows = arange(targetLength, {targetLength, 1});
+      Value columns = arange(sourceLength, {1, sourceLength});
+      Value keep = AtenGeTensorOp::create(
+          rewriter, loc,
+          queryType.getWithSizesAndDtype(
+              ArrayRef<int64_t>{targetLength, sourceLength},
+              rewriter.getI1Type()),
+          rows, columns);
+      scores = AtenWhereScalarOtherOp::create(rewriter, loc, scoresType, keep,
+                                              scores, minusInf);
+    }
+    if (!isTorchNone(op.getAttnMask())) {
+      auto maskType = getRankedTensorType(op.getAttnMask());
+      if (!maskType)
+        return rewriter.notifyMatchFailure(op, "mask needs known sizes");
+      if (maskType.getDtype().isInteger(1))
+        scores = AtenWhereScalarOtherOp::create(
+            rewriter, loc, scoresType, op.getAttnMask(), scores, minusInf);
+      else
+        scores = AtenAddTensorOp::create(rewriter, loc, scoresType, scores,
+                                         op.getAttnMask(),
+                                         createConstantInt(rewriter, loc, 1));
+    }
+    Value weights = Aten_SoftmaxOp::create(
+        rewriter, loc, scoresType, scores, createConstantInt(rewriter, loc, -1),
+        createConstantBool(rewriter, loc, false));
+    rewriter.replaceOpWithNewOp<AtenMatmulOp>(op, resultType, weights, value);
+    return success();
+  }
+};
+
 /// The parts of split_with_sizes(x, sizes, dim), unpacked: one slice.Tensor
 /// per part, [offset, offset + size) along dim.
 struct DecomposeAtenSplitWithSizes : OpRewritePattern<PrimListUnpackOp> {
@@ -1004,6 +1219,8 @@ struct DecomposeComplexOpsPass
     RewritePatternSet patterns(&getContext());
     addUnlessLegal<DecomposeAtenLinear, AtenLinearOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenMatmul, AtenMatmulOp>(patterns, legal);
+    addUnlessLegal<DecomposeAtenScaledDotProductAttention,
+                   AtenScaledDotProductAttentionOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenT, AtenTOp>(patterns, legal);
     addUnlessLegal<DecomposeAtenTransposeInt, AtenTransposeIntOp>(patterns,
                                                                   legal);

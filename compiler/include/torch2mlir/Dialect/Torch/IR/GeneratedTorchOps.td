@@ -4777,6 +4777,32 @@ def Torch_Aten_LogSoftmaxOp : Torch_Op<"aten._log_softmax", [AllowsTypeRefinemen
   }];
 }
 
+def Torch_AtenScaledDotProductAttentionOp : Torch_Op<"aten.scaled_dot_product_attention", [AllowsTypeRefinement, HasValueSemantics, ReadOnly]> {
+  let summary = "Generated op for `aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$query,
+    AnyTorchTensorType:$key,
+    AnyTorchTensorType:$value,
+    AnyTorchOptionalTensorType:$attn_mask,
+    Torch_FloatType:$dropout_p,
+    Torch_BoolType:$is_causal,
+    AnyTorchOptionalFloatType:$scale,
+    Torch_BoolType:$enable_gqa
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 8, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 8, 1);
+    }
+  }];
+}
+
 def Torch_AtenAddIntOp : Torch_Op<"aten.add.int", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::add.int(int a, int b) -> int`";
   let arguments = (ins
