@@ -326,3 +326,43 @@ def test_the_advice_for_an_unsupported_op_works() -> None:
         UsesCustomOp(), x, decompositions=table, output_type="linalg-on-tensors"
     )
     assert "t2m_errors" not in str(module)
+
+
+# Integer division: the CPU traps (SIGFPE) on a zero divisor and on
+# INT_MIN / -1; compiled code never does.
+
+
+class IntegerDivide(nn.Module):
+    def __init__(self, mode: str | None) -> None:
+        super().__init__()
+        self.mode = mode
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return torch.div(x, y, rounding_mode=self.mode)
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.uint8])
+def test_integer_division_by_zero_is_an_input_error(mode: str, dtype) -> None:
+    x = torch.tensor([7, 9, 4], dtype=dtype)
+    y = torch.tensor([2, 3, 1], dtype=dtype)
+    compiled = torch2mlir.compile(IntegerDivide(mode), (x, y), cache=False)
+    torch.testing.assert_close(compiled(x, y), torch.div(x, y, rounding_mode=mode))
+    zero = torch.tensor([2, 0, 1], dtype=dtype)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        torch.div(x, zero, rounding_mode=mode)
+    with pytest.raises(torch2mlir.InputError, match="integer division by zero"):
+        compiled(x, zero)
+    # Still usable.
+    torch.testing.assert_close(compiled(x, y), torch.div(x, y, rounding_mode=mode))
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+def test_int_min_divided_by_minus_one_wraps(mode: str) -> None:
+    low = torch.iinfo(torch.int64).min
+    x = torch.tensor([low, low + 1, 5], dtype=torch.int64)
+    y = torch.tensor([-1, -1, -1], dtype=torch.int64)
+    compiled = torch2mlir.compile(IntegerDivide(mode), (x, y), cache=False)
+    # (Eager PyTorch itself traps here.) x / -1 = -x, wrapping in 64 bits.
+    wrapped = [(-v + 2**63) % 2**64 - 2**63 for v in x.tolist()]
+    assert compiled(x, y).tolist() == wrapped

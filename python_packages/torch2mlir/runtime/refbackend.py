@@ -485,11 +485,12 @@ class RefBackendModule:
         failure = _runtime.torch2mlir_runtime_take_failure()
         if failure is not None:
             # A run-time check of the compiled code failed (a size the code
-            # assumes, see refbackend-lower-asserts): it returned before
-            # reading or writing with that size.
+            # assumes, an integer division by zero; see
+            # refbackend-lower-asserts): it returned before reading or
+            # writing with a wrong size, and its results are not returned.
             raise InputError(
-                f"the inputs contradict the compiled program: {failure.decode()}. "
-                "Call it with sizes the model accepts (for an ONNX model: the "
-                "sizes its graph and its value_info declare)"
+                f"a run-time check of the compiled program failed: "
+                f"{failure.decode()}. Call it with inputs the model accepts "
+                "(for an ONNX model: the sizes its graph and value_info declare)"
             )
         return results

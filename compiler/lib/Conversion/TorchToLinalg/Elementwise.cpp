@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
 using namespace mlir;
@@ -848,6 +850,29 @@ static Value createFloatFloorDiv(OpBuilder &b, Location loc, Value lhs,
   return select(cmp(arith::CmpFPredicate::OEQ, rhs, zero), quotient, result);
 }
 
+/// The integer remainder of lhs / rhs, truncated (C's %): signed or
+/// unsigned. A zero divisor, an error in PyTorch, gives 0 here; so does -1
+/// (where INT_MIN % -1 would trap the CPU), which is exact.
+static Value createIntRemainder(OpBuilder &b, Location loc, Value lhs,
+                                Value rhs, bool isUnsigned) {
+  Type type = lhs.getType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
+  Value unsafe =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  if (!isUnsigned) {
+    Value minusOne =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, -1));
+    unsafe = arith::OrIOp::create(
+        b, loc, unsafe,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
+  }
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, rhs);
+  if (isUnsigned)
+    return arith::RemUIOp::create(b, loc, lhs, divisor);
+  return arith::RemSIOp::create(b, loc, lhs, divisor);
+}
+
 /// div.Tensor_mode: true division (None), truncation ("trunc") or floor
 /// ("floor"), in the result dtype (integer for integer operands unless
 /// None).
@@ -875,16 +900,41 @@ template <typename OpTy> struct ConvertDivMode : ConvertInResultDtype<OpTy> {
                                      arith::DivFOp::create(b, loc, lhs, rhs));
       return createFloatFloorDiv(b, loc, lhs, rhs);
     }
-    if (dtype.isUnsignedInteger())
-      return arith::DivUIOp::create(b, loc, lhs, rhs);
-    Value quotient = arith::DivSIOp::create(b, loc, lhs, rhs);
+    // The CPU traps on an integer division by zero (and on INT_MIN / -1):
+    // divide by 1 there instead, give 0 for a zero divisor and report it
+    // (PyTorch raises ZeroDivisionError), and -lhs (wrapping, as PyTorch)
+    // for -1.
+    Type type = lhs.getType();
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+    Value nonZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rhs, zero);
+    cf::AssertOp::create(b, loc, nonZero,
+                         "integer division by zero, which PyTorch raises as "
+                         "ZeroDivisionError");
+    if (dtype.isUnsignedInteger()) {
+      Value safe = arith::SelectOp::create(b, loc, isZero, one, rhs);
+      return arith::SelectOp::create(b, loc, isZero, zero,
+                                     arith::DivUIOp::create(b, loc, lhs, safe));
+    }
+    Value minusOne =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, -1));
+    Value isMinusOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
+    Value safe = arith::SelectOp::create(
+        b, loc, arith::OrIOp::create(b, loc, isZero, isMinusOne), one, rhs);
+    Value quotient = arith::SelectOp::create(
+        b, loc, isMinusOne, arith::SubIOp::create(b, loc, zero, lhs),
+        arith::DivSIOp::create(b, loc, lhs, safe));
+    quotient = arith::SelectOp::create(b, loc, isZero, zero, quotient);
     if (mode == "trunc")
       return quotient;
     // Floor: one less when the remainder is non-zero and its sign differs
     // from the divisor's.
-    Value zero =
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(lhs.getType()));
-    Value remainder = arith::RemSIOp::create(b, loc, lhs, rhs);
+    Value remainder =
+        createIntRemainder(b, loc, lhs, rhs, /*isUnsigned=*/false);
     Value signsDiffer = arith::XOrIOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, remainder,
@@ -895,35 +945,10 @@ template <typename OpTy> struct ConvertDivMode : ConvertInResultDtype<OpTy> {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, remainder,
                               zero),
         signsDiffer);
-    Value one =
-        arith::ConstantOp::create(b, loc, b.getIntegerAttr(lhs.getType(), 1));
     return arith::SelectOp::create(
         b, loc, adjust, arith::SubIOp::create(b, loc, quotient, one), quotient);
   }
 };
-/// The integer remainder of lhs / rhs, truncated (C's %): signed or
-/// unsigned. A zero divisor, an error in PyTorch, gives 0 here; so does -1
-/// (where INT_MIN % -1 would trap the CPU), which is exact.
-static Value createIntRemainder(OpBuilder &b, Location loc, Value lhs,
-                                Value rhs, bool isUnsigned) {
-  Type type = lhs.getType();
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
-  Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
-  Value unsafe =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
-  if (!isUnsigned) {
-    Value minusOne =
-        arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, -1));
-    unsafe = arith::OrIOp::create(
-        b, loc, unsafe,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
-  }
-  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, rhs);
-  if (isUnsigned)
-    return arith::RemUIOp::create(b, loc, lhs, divisor);
-  return arith::RemSIOp::create(b, loc, lhs, divisor);
-}
-
 /// fmod (the remainder with the sign of the dividend, C's fmod and %) and
 /// remainder (with the sign of the divisor, Python's %): PyTorch's CPU
 /// kernels compute remainder as fmod plus the divisor when the fmod is

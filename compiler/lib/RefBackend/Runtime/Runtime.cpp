@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
@@ -171,26 +172,26 @@ torch2mlir_random_key() {
 // call of torch2mlir_runtime_fail with the assert's message, followed by a
 // return from the entry function before any buffer is read with the wrong
 // size. The Python runtime takes the message after the call and raises it.
-// The first failure of a call is kept; the state is per thread, as the
-// checks run on the thread that calls the program.
+// The first failure is kept until it is taken. Checks inside parallel loops
+// run on the runtime's worker threads, so the state is the process's (a
+// failure of one call may be taken by a call that runs at the same time on
+// another thread: then both raise).
 //===----------------------------------------------------------------------===//
 
 namespace {
-thread_local const char *runtimeFailure = nullptr;
+std::atomic<const char *> runtimeFailure{nullptr};
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) void
 torch2mlir_runtime_fail(const char *message) {
-  if (!runtimeFailure)
-    runtimeFailure = message;
+  const char *none = nullptr;
+  runtimeFailure.compare_exchange_strong(none, message);
 }
 
-/// The message of the first failed check since the last call, or null;
+/// The message of the first failed check since the last take, or null;
 /// clears it. The message is a constant of the compiled code: copy it before
 /// that code is unloaded.
 extern "C" __attribute__((visibility("default"))) const char *
 torch2mlir_runtime_take_failure() {
-  const char *message = runtimeFailure;
-  runtimeFailure = nullptr;
-  return message;
+  return runtimeFailure.exchange(nullptr);
 }

@@ -1,11 +1,25 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
 // Integer floor division: the truncated quotient, one less when the
-// remainder is non-zero and its sign differs from the divisor's.
+// remainder is non-zero and its sign differs from the divisor's. The CPU
+// traps on a zero divisor and on INT_MIN / -1: those divide by 1 instead, a
+// zero divisor gives 0 and is reported (cf.assert, which
+// refbackend-lower-asserts turns into an InputError), -1 gives -a.
 // CHECK-LABEL: func.func @floor_i64(
 // CHECK: ^bb0(%[[A:.*]]: i64, %[[B:.*]]: i64, %{{.*}}: i64):
-// CHECK: %[[Q:.*]] = arith.divsi %[[A]], %[[B]] : i64
-// CHECK: %[[R:.*]] = arith.remsi %[[A]], %[[B]] : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: %[[ISZERO:.*]] = arith.cmpi eq, %[[B]], %[[ZERO]] : i64
+// CHECK: %[[NONZERO:.*]] = arith.cmpi ne, %[[B]], %[[ZERO]] : i64
+// CHECK: cf.assert %[[NONZERO]], "integer division by zero, which PyTorch raises as ZeroDivisionError"
+// CHECK: %[[ISM1:.*]] = arith.cmpi eq, %[[B]], %{{.*}} : i64
+// CHECK: %[[UNSAFE:.*]] = arith.ori %[[ISZERO]], %[[ISM1]] : i1
+// CHECK: %[[SAFE:.*]] = arith.select %[[UNSAFE]], %[[ONE]], %[[B]] : i64
+// CHECK-DAG: %[[NEG:.*]] = arith.subi %[[ZERO]], %[[A]] : i64
+// CHECK-DAG: %[[DIV:.*]] = arith.divsi %[[A]], %[[SAFE]] : i64
+// CHECK: %[[Q1:.*]] = arith.select %[[ISM1]], %[[NEG]], %[[DIV]] : i64
+// CHECK: %[[Q:.*]] = arith.select %[[ISZERO]], %[[ZERO]], %[[Q1]] : i64
+// CHECK: %[[R:.*]] = arith.remsi %[[A]], %{{.*}} : i64
 // CHECK: %[[BNEG:.*]] = arith.cmpi slt, %[[B]], %{{.*}} : i64
 // CHECK: %[[RNEG:.*]] = arith.cmpi slt, %[[R]], %{{.*}} : i64
 // CHECK: %[[DIFF:.*]] = arith.xori %[[RNEG]], %[[BNEG]] : i1
