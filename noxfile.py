@@ -167,6 +167,24 @@ def opinfo(session: nox.Session) -> None:
 
 
 @nox.session(venv_backend="none")
+def fuzz(session: nox.Session) -> None:
+    """Build, then mutation-fuzz compile_onnx against ONNX's reference
+    (posargs go to test/fuzz/run.py; default 2,000 cases, records in
+    reports/fuzz.json); fails on a crash, an untyped exception or a wrong
+    value, each printed with the command that reruns it."""
+    env = _shared_env(session, "build", "test")
+    _build(session, env)
+    _python(
+        session,
+        env,
+        "test/fuzz/run.py",
+        *(session.posargs or ["--cases", "2000"]),
+        "--json",
+        "reports/fuzz.json",
+    )
+
+
+@nox.session(venv_backend="none")
 def tests(session: nox.Session) -> None:
     """Everything a fresh clone needs checked: build, lit, pytest (test/python, test/e2e)."""
     env = _shared_env(session, "build", "test")

@@ -1,0 +1,200 @@
+"""ONNX model mutation fuzzing of ``torch2mlir.compile_onnx``.
+
+Each case takes one of ONNX's own node test models (the conformance suite's,
+see ``test/e2e/onnx_conformance.py``), applies one mutation chosen by the
+case's seed (an attribute value, a dim or rank or dtype of a declared input
+or output, an initializer's dims or data type, the opset, an input renamed,
+the serialized bytes truncated, ...), compiles and runs it on random inputs,
+and compares with ONNX's reference evaluator on the same inputs.
+
+Outcomes: ``ok`` (matches the reference), ``clean`` (a Torch2MlirError, or
+the mutated bytes do not parse), ``untyped`` (any other exception escaped
+torch2mlir: a bug), ``wrong`` (ran, and differs from a reference that ran),
+``unverified`` (ran, but the reference itself failed), ``skip`` (no inputs
+could be made). A crash (a signal) is seen by the driver (``run.py``).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import AttributeProto, helper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from onnx_conformance import collect_cases
+
+MUTATIONS = (
+    "attribute-int",
+    "attribute-ints",
+    "attribute-dropped",
+    "output-rank",
+    "output-dim",
+    "output-dtype",
+    "input-dim",
+    "huge-dim",
+    "negative-dim",
+    "initializer-dims",
+    "initializer-dtype",
+    "opset",
+    "input-renamed",
+    "truncated",
+)
+
+_CASES: list[tuple[str, Any]] | None = None
+
+
+def cases() -> list[tuple[str, Any]]:
+    """ONNX's node test cases (name, case), in a fixed order."""
+    global _CASES
+    if _CASES is None:
+        _CASES = sorted(collect_cases().items())
+    return _CASES
+
+
+def _mutate(model: onnx.ModelProto, kind: str, rng: random.Random) -> bytes:
+    """Applies mutation `kind` to `model` in place; returns its bytes."""
+    graph = model.graph
+    node = rng.choice(list(graph.node)) if graph.node else None
+    if kind == "attribute-int" and node is not None:
+        ints = [a for a in node.attribute if a.type == AttributeProto.INT]
+        if ints:
+            rng.choice(ints).i = rng.choice([-3, -1, 0, 1, 2, 7, 100, 2**31])
+    elif kind == "attribute-ints" and node is not None:
+        lists = [a for a in node.attribute if a.type == AttributeProto.INTS]
+        if lists:
+            attribute = rng.choice(lists)
+            if attribute.ints:
+                index = rng.randrange(len(attribute.ints))
+                attribute.ints[index] = rng.choice([-5, -1, 0, 3, 100])
+            if rng.random() < 0.3:
+                attribute.ints.append(rng.choice([0, 1, 2]))
+    elif kind == "attribute-dropped" and node is not None and node.attribute:
+        del node.attribute[rng.randrange(len(node.attribute))]
+    elif kind.startswith(("output-", "input-", "huge-", "negative-")):
+        values = list(graph.output if kind.startswith("output-") else graph.input)
+        if values:
+            tensor = rng.choice(values).type.tensor_type
+            dims = tensor.shape.dim
+            if kind == "output-dtype":
+                tensor.elem_type = rng.choice([1, 6, 7, 9, 10, 11])
+            elif kind == "output-rank":
+                if dims and rng.random() < 0.5:
+                    del dims[-1]
+                else:
+                    dims.add().dim_value = rng.choice([1, 2, 3])
+            elif dims:
+                dim = dims[rng.randrange(len(dims))]
+                if kind == "huge-dim":
+                    dim.dim_value = 2**40
+                elif kind == "negative-dim":
+                    dim.dim_value = -2
+                elif rng.random() < 0.5:
+                    dim.dim_param = "N"
+                else:
+                    dim.dim_value = rng.choice([0, 1, 2, 5, 17])
+    elif kind.startswith("initializer-") and graph.initializer:
+        tensor = rng.choice(list(graph.initializer))
+        if kind == "initializer-dims" and tensor.dims:
+            tensor.dims[rng.randrange(len(tensor.dims))] += rng.choice([-1, 1, 5])
+        else:
+            tensor.data_type = rng.choice([99, 14, 15, 16, 8])
+    elif kind == "opset":
+        model.opset_import[0].version = rng.choice([1, 6, 9, 13, 30])
+    elif kind == "input-renamed" and node is not None and node.input:
+        index = rng.randrange(len(node.input))
+        node.input[index] = rng.choice(["undefined", *node.output])
+    data = model.SerializeToString()
+    if kind == "truncated":
+        data = data[: rng.randrange(max(1, len(data)))]
+    return data
+
+
+def _inputs(model: onnx.ModelProto, rng: np.random.Generator) -> list[np.ndarray]:
+    """Random inputs of the graph inputs' declared types (unknown or odd dims
+    small)."""
+    initialized = {t.name for t in model.graph.initializer}
+    feeds = []
+    for info in model.graph.input:
+        if info.name in initialized:
+            continue
+        tensor = info.type.tensor_type
+        shape = [
+            d.dim_value if d.HasField("dim_value") and 0 <= d.dim_value < 64 else 2
+            for d in tensor.shape.dim
+        ]
+        dtype = helper.tensor_dtype_to_np_dtype(tensor.elem_type)
+        if np.issubdtype(dtype, np.floating):
+            feeds.append(rng.standard_normal(shape).astype(dtype))
+        elif dtype == np.bool_:
+            feeds.append(rng.random(shape) > 0.5)
+        else:
+            feeds.append(rng.integers(0, 3, shape).astype(dtype))
+    return feeds
+
+
+def _differs(got: list[np.ndarray], want: list[Any]) -> str:
+    """Why `got` differs from the reference outputs `want`, or ''."""
+    if len(got) != len(want):
+        return f"{len(got)} outputs, the reference has {len(want)}"
+    for index, (a, b) in enumerate(zip(got, want)):
+        b = np.asarray(b)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return f"output {index}: {a.dtype}{list(a.shape)}, reference {b.dtype}{list(b.shape)}"
+        if a.dtype.kind in "fc":
+            if not np.allclose(a, b, rtol=1e-3, atol=1e-4, equal_nan=True):
+                return f"output {index}: values differ"
+        elif not np.array_equal(a, b):
+            return f"output {index}: values differ"
+    return ""
+
+
+def run_case(seed: int) -> dict[str, Any]:
+    """Runs case `seed`; returns its record (seed, model, mutation, outcome,
+    detail)."""
+    import torch2mlir
+    from onnx.reference import ReferenceEvaluator
+
+    warnings.simplefilter("ignore")
+    name, case = cases()[(seed * 7919) % len(cases())]
+    rng = random.Random(seed)
+    kind = rng.choice(MUTATIONS)
+    model = onnx.ModelProto()
+    model.CopyFrom(case.model)
+    record = {"seed": seed, "model": name, "mutation": kind}
+    try:
+        model.ParseFromString(_mutate(model, kind, rng))
+    except Exception:  # noqa: BLE001 - protobuf's DecodeError and friends
+        return {**record, "outcome": "clean", "detail": "bytes do not parse"}
+    try:
+        feeds = _inputs(model, np.random.default_rng(seed))
+    except Exception as error:  # noqa: BLE001 - an input type numpy lacks
+        return {**record, "outcome": "skip", "detail": str(error)[:200]}
+    try:
+        got = torch2mlir.compile_onnx(model)(*feeds)
+    except torch2mlir.Torch2MlirError as error:
+        return {**record, "outcome": "clean", "detail": str(error)[:200]}
+    except Exception as error:  # noqa: BLE001 - what the fuzzer looks for
+        return {
+            **record,
+            "outcome": "untyped",
+            "detail": f"{type(error).__name__}: {error}"[:300],
+        }
+    initialized = {t.name for t in model.graph.initializer}
+    names = [i.name for i in model.graph.input if i.name not in initialized]
+    try:
+        with np.errstate(all="ignore"):
+            want = ReferenceEvaluator(model).run(None, dict(zip(names, feeds)))
+    except Exception as error:  # noqa: BLE001 - the reference's own failure
+        return {
+            **record,
+            "outcome": "unverified",
+            "detail": f"reference: {error}"[:200],
+        }
+    detail = _differs(got, want)
+    return {**record, "outcome": "wrong" if detail else "ok", "detail": detail}
