@@ -140,3 +140,25 @@ def test_non_contiguous_arrays_are_read_as_their_values() -> None:
 def test_inputs_that_are_not_the_declared_arrays(value, expected: str) -> None:
     with pytest.raises(torch2mlir.InputError, match=expected):
         _relu()(value)
+
+
+def test_run_time_axes_are_checked_against_the_static_sizes() -> None:
+    """ReduceMax with its axes a graph input: the static sizes say which dim
+    it reduces ([3,2,2] -> [3,1,2]: dim 1); other axes at run time would give
+    another shape, so they are an InputError, not the wrong reduction."""
+    model = _model(
+        [helper.make_node("ReduceMax", ["x", "axes"], ["y"], keepdims=1)],
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 2, 2]),
+            helper.make_tensor_value_info("axes", TensorProto.INT64, [1]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 1, 2])],
+        opset=18,
+    )
+    compiled = torch2mlir.compile_onnx(model)
+    x = np.random.default_rng(0).standard_normal((3, 2, 2)).astype(np.float32)
+    for axes in ([1], [-2]):
+        got = compiled(x, np.array(axes, dtype=np.int64))[0]
+        np.testing.assert_array_equal(got, x.max(axis=1, keepdims=True))
+    with pytest.raises(torch2mlir.InputError, match="run-time axes of this Reduce"):
+        compiled(x, np.array([0], dtype=np.int64))

@@ -35,7 +35,7 @@ def ConvertTorchToArith : Pass<"convert-torch-to-arith", "func::FuncOp"> {
     ops with Python semantics (floor division rounds toward -inf).
   }];
   let dependentDialects = [
-    "arith::ArithDialect", "tensor::TensorDialect",
+    "arith::ArithDialect", "cf::ControlFlowDialect", "tensor::TensorDialect",
     "torch2mlir::torch_c::TorchConversionDialect"
   ];
 }

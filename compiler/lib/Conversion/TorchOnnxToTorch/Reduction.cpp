@@ -137,8 +137,9 @@ LogicalResult getReduceAxes(const OpBinder &binder, int64_t axesInputSince,
             getCandidateAxes(inputType, resultType, n, keepdims);
         if (result.candidates.empty())
           return failure();
-        if (result.candidates.size() > 1)
-          result.runtimeAxes = axesInput;
+        // Checked at run time even with one candidate: other axes would
+        // give other sizes than the static ones the program assumes.
+        result.runtimeAxes = axesInput;
         return success();
       }
     }
@@ -333,6 +334,22 @@ LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
                             createToDtype(rewriter, loc, reduceAxes.runtimeAxes,
                                           getSi64Type(rewriter.getContext())),
                             inputType.getSizes().size());
+    Value matchesAny;
+    for (ArrayRef<int64_t> candidate : candidates) {
+      Value matches = matchesAxes(rewriter, loc, axes, candidate);
+      matchesAny =
+          matchesAny ? AtenLogicalOrOp::create(rewriter, loc, matches.getType(),
+                                               matchesAny, matches)
+                           .getResult()
+                     : matches;
+    }
+    Value known = AtenItemOp::create(
+        rewriter, loc, BoolType::get(rewriter.getContext()), matchesAny);
+    RuntimeAssertOp::create(
+        rewriter, loc, known,
+        rewriter.getStringAttr(
+            "the run-time axes of this Reduce node name other dims than its "
+            "static input and result sizes imply"));
     for (ArrayRef<int64_t> candidate : llvm::reverse(candidates.drop_back())) {
       Value reduced = reduce(candidate);
       Value matches = matchesAxes(rewriter, loc, axes, candidate);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "torch2mlir/Conversion/TorchToArith/TorchToArith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "torch2mlir/Conversion/Passes.h"
 #include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
 #include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
@@ -143,13 +144,29 @@ struct ConvertAtenSizeInt : OpConversionPattern<AtenSizeIntOp> {
   }
 };
 
+/// runtime.assert(cond, message) = cf.assert on the i1 of `cond`.
+struct ConvertRuntimeAssert : OpConversionPattern<RuntimeAssertOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RuntimeAssertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!adaptor.getCondition().getType().isInteger(1))
+      return rewriter.notifyMatchFailure(op, "condition must convert to i1");
+    cf::AssertOp::create(rewriter, op.getLoc(), adaptor.getCondition(),
+                         op.getMessage());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ConvertTorchToArithPass
     : public ::mlir::torch2mlir::impl::ConvertTorchToArithBase<
           ConvertTorchToArithPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
-    target.addLegalDialect<arith::ArithDialect, tensor::TensorDialect>();
+    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                           tensor::TensorDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     TypeConverter typeConverter;
     torch_c::setupBackendTypeConversion(target, typeConverter);
@@ -189,4 +206,6 @@ void mlir::torch2mlir::populateTorchToArithPatternsAndLegality(
                ConvertIntCompare<AtenGtIntOp, arith::CmpIPredicate::sgt>,
                ConvertAtenNegInt, ConvertAtenDim, ConvertAtenSizeInt>(
       typeConverter, context);
+  target.addIllegalOp<RuntimeAssertOp>();
+  patterns.add<ConvertRuntimeAssert>(typeConverter, context);
 }

@@ -95,11 +95,15 @@ func.func @reduce_sum_runtime_axes_two_candidates(%x: !torch.vtensor<[3,2,2],f32
 // -----
 
 // Run-time axes whose dims follow from the sizes: [3,4,5] -> [5] with two
-// axes can only reduce dims 0 and 1.
+// axes can only reduce dims 0 and 1; the axes are checked at run time to be
+// those (other axes would give other sizes than the program assumes).
 // CHECK-LABEL: func.func @reduce_log_sum_runtime_axes_one_candidate
 // CHECK: %[[DIMS:.*]] = torch.prim.ListConstruct %int0, %int1 :
 // CHECK: %[[SUM:.*]] = torch.aten.sum.dim_IntList %arg0, %[[DIMS]], %false
 // CHECK: %[[LOG:.*]] = torch.aten.log %[[SUM]]
+// CHECK: %[[MATCH:.*]] = torch.aten.eq.Scalar %{{.*}}, %int2 : !torch.vtensor<[],si64>, !torch.int -> !torch.vtensor<[],i1>
+// CHECK: %[[OK:.*]] = torch.aten.item %[[MATCH]] : !torch.vtensor<[],i1> -> !torch.bool
+// CHECK: torch.runtime.assert %[[OK]], "the run-time axes of this Reduce node name other dims than its static input and result sizes imply"
 // CHECK: return %[[LOG]]
 func.func @reduce_log_sum_runtime_axes_one_candidate(%x: !torch.vtensor<[3,4,5],f32>, %axes: !torch.vtensor<[2],si64>) -> !torch.vtensor<[5],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
   %0 = torch.operator "onnx.ReduceLogSum"(%x, %axes) {torch.onnx.keepdims = 0 : si64} : (!torch.vtensor<[3,4,5],f32>, !torch.vtensor<[2],si64>) -> !torch.vtensor<[5],f32>

@@ -142,6 +142,19 @@ def Torch_TensorStaticInfoCastOp : Torch_Op<"tensor_static_info_cast", [
   let hasFolder = 1;
 }
 
+def Torch_RuntimeAssertOp : Torch_Op<"runtime.assert", []> {
+  let summary = "Checks a condition when the program runs";
+  let description = [{
+    A fact the program assumes but its types cannot prove (a run-time axes
+    input of an ONNX reduction naming the dims the static sizes imply). It
+    lowers to `cf.assert` (convert-torch-to-arith); the RefBackend reports a
+    failure as an `InputError` with `message` and the location, and returns
+    without results (refbackend-lower-asserts).
+  }];
+  let arguments = (ins Torch_BoolType:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict";
+}
+
 def Torch_OperatorOp : Torch_Op<"operator", []> {
   let summary = "Any op without a definition of its own (ATen, ONNX, custom)";
   let description = [{
