@@ -162,3 +162,15 @@ def test_run_time_axes_are_checked_against_the_static_sizes() -> None:
         np.testing.assert_array_equal(got, x.max(axis=1, keepdims=True))
     with pytest.raises(torch2mlir.InputError, match="run-time axes of this Reduce"):
         compiled(x, np.array([0], dtype=np.int64))
+
+
+def test_a_huge_declared_dim_is_an_input_error() -> None:
+    """A dim of 2**40 is refused before shape inference or folding could
+    allocate it (a fuzz case was killed for its memory)."""
+    model = _model(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2**40])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2**40])],
+    )
+    with pytest.raises(torch2mlir.InputError, match="declares a dim of 1099511627776"):
+        torch2mlir.compile_onnx(model)

@@ -105,3 +105,21 @@ def test_static_shapes_flow_back_through_casts_and_unary_ops() -> None:
 def test_dynamic_user_shapes_do_not_flow_back() -> None:
     model = shapes_from_users(_reduce_then_cast_model(["n", 1, 2]))
     assert "r" not in _shapes(model)
+
+
+def test_folding_never_evaluates_a_huge_output() -> None:
+    """ConstantOfShape of a constant shape of 2**40 elements: not evaluated
+    (it used to allocate 4 TiB; the process was killed)."""
+    graph = helper.make_graph(
+        [
+            helper.make_node("ConstantOfShape", ["s"], ["c"]),
+            helper.make_node("Add", ["x", "c"], ["y"]),
+        ],
+        "huge",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.array([2**40], dtype=np.int64), "s")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    folded = fold_constants(model)
+    assert [n.op_type for n in folded.graph.node] == ["ConstantOfShape", "Add"]

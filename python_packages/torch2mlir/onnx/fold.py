@@ -162,6 +162,42 @@ def _captures(attribute: onnx.AttributeProto) -> set[str]:
     return names
 
 
+def _output_size_bound(
+    node: onnx.NodeProto, known: dict[str, np.ndarray]
+) -> int | None:
+    """An upper bound of the elements of the node's outputs, computed before
+    evaluating it: ops whose output size is an input's *values*
+    (ConstantOfShape, Expand, Range, Tile) are bounded by those values, the
+    others by their inputs' sizes broadcast together; None if it cannot be
+    told."""
+    values = [known[name] for name in node.input if name]
+    if not values:
+        return 1
+    try:
+        if node.op_type == "ConstantOfShape":
+            return int(np.prod(values[0].astype(np.float64)))
+        if node.op_type == "Expand":
+            shape = np.broadcast_shapes(
+                values[0].shape, tuple(int(d) for d in values[1])
+            )
+            return int(np.prod(shape, dtype=np.float64))
+        if node.op_type == "Range":
+            start, limit, delta = (float(v) for v in values)
+            return max(0, int(np.ceil((limit - start) / delta))) if delta else None
+        if node.op_type == "Tile":
+            return int(values[0].size * np.prod(values[1].astype(np.float64)))
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
+    # Other ops: at most their inputs together, or broadcast together.
+    total = sum(v.size for v in values)
+    try:
+        broadcast = np.broadcast_shapes(*(v.shape for v in values))
+        total = max(total, int(np.prod(broadcast, dtype=np.float64)))
+    except ValueError:
+        pass
+    return total
+
+
 def _evaluate(
     node: onnx.NodeProto,
     known: dict[str, np.ndarray],
@@ -190,6 +226,9 @@ def _evaluate(
         return None
     if any(known[name].size > max_elements for name in inputs):
         return None
+    bound = _output_size_bound(node, known)
+    if bound is None or bound > max_elements:
+        return None  # (a huge declared size must not be allocated here)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")

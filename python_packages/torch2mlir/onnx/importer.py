@@ -509,6 +509,31 @@ def _check(model: ModelProto, what: str) -> None:
         raise InputError(f"{what}: invalid ONNX model: {_one_line(error)}") from None
 
 
+#: The largest dim a declared type may have (the sizes of the tensors the
+#: RefBackend passes are 64-bit, but no real model declares a dim this large,
+#: and shape inference or folding would allocate it).
+_MAX_DIM = 2**31 - 1
+
+
+def _check_sizes(model: ModelProto, what: str) -> None:
+    """No declared dim (graph inputs, outputs, value_info) or initializer
+    dim is larger than :data:`_MAX_DIM`."""
+    graph = model.graph
+    for info in (*graph.input, *graph.output, *graph.value_info):
+        for dim in info.type.tensor_type.shape.dim:
+            if dim.HasField("dim_value") and dim.dim_value > _MAX_DIM:
+                raise InputError(
+                    f"{what}: {info.name!r} declares a dim of {dim.dim_value}, "
+                    f"larger than any tensor can have here (at most {_MAX_DIM})"
+                )
+    for tensor in graph.initializer:
+        if any(d > _MAX_DIM for d in tensor.dims):
+            raise InputError(
+                f"{what}: initializer {tensor.name!r} has dims {list(tensor.dims)}, "
+                f"larger than any tensor can have here (at most {_MAX_DIM})"
+            )
+
+
 def _check_domains(model: ModelProto, what: str) -> None:
     """Every node's domain is imported: by the model, or for the nodes of a
     function, by the model or the function (ONNX spec, "Operator Sets")."""
@@ -666,6 +691,7 @@ def prepare_model(
         base_dir = data_dir or (Path(model).parent or Path("."))
         model = _read_model(model)
     _check_domains(model, what)
+    _check_sizes(model, what)
     _load_external_data(model, base_dir)
     _check(model, what)
     if opset_version is not None:
