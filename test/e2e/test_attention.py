@@ -119,7 +119,7 @@ def test_rank_three_and_float64() -> None:
     _check(F.scaled_dot_product_attention, q, k, v, config="none")
 
 
-def test_lit_free_ir_has_no_attention_op_left() -> None:
+def test_the_imported_ir_has_no_attention_op_left() -> None:
     module = torch2mlir.export_and_import(
         Attention(
             lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True)

@@ -25,7 +25,7 @@ import torch
 from .. import ir
 from .._mlir_libs import _torch2mlir
 from ..errors import CompileError, InputError
-from ..program import MLIR_TO_TORCH_DTYPE, TensorSpec
+from ..program import TensorSpec
 from ..shapes import DynamicShapes
 from . import cache as _cache
 
@@ -33,28 +33,8 @@ __all__ = [
     "RefBackendModule",
     "TensorSpec",
     "load_runtime",
-    "parse_vtensor_type",
     "plain_cpu_tensor",
 ]
-
-_VTENSOR = re.compile(r"^!torch\.vtensor<\[([^\]]*)\],(.+)>$")
-
-
-def parse_vtensor_type(spelling: str, name: str = "") -> TensorSpec:
-    """Parses ``!torch.vtensor<[2,?],f32>`` into a TensorSpec.
-
-    Raises:
-        CompileError: not a ranked vtensor of a known dtype.
-    """
-    match = _VTENSOR.match(spelling)
-    if not match or match.group(2) not in MLIR_TO_TORCH_DTYPE:
-        raise CompileError(
-            f"{name or 'value'}: type {spelling} is not a ranked !torch.vtensor of a known dtype"
-        )
-    dims = match.group(1)
-    shape = tuple(None if d == "?" else int(d) for d in dims.split(",")) if dims else ()
-    return TensorSpec(name, shape, MLIR_TO_TORCH_DTYPE[match.group(2)])
-
 
 #: The RefBackend runtime: memrefCopy, and the matmul/convolution kernels
 #: that `refbackend-runtime-kernels` calls.
