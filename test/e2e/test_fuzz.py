@@ -1,7 +1,7 @@
-"""A bounded run of the ONNX mutation fuzzer (test/fuzz/run.py, seeds 0-199,
-about 30 s): no crash, no untyped exception, no wrong value, except the
-seeds test/fuzz/xfail.toml lists with their reason. `nox -s fuzz` runs the
-long campaign."""
+"""A bounded run of each fuzzer (test/fuzz/run.py; about 30 s each): no
+crash, no untyped exception, no wrong value, except the seeds
+test/fuzz/xfail.toml lists with their reason. `nox -s fuzz` runs the long
+campaign."""
 
 from __future__ import annotations
 
@@ -11,22 +11,26 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
-SEEDS = 200
+#: fuzzer -> seeds run in CI (0 .. N-1).
+SEEDS = {"onnx": 200, "opt": 150, "opinfo": 100}
 
 
-def test_bounded_onnx_mutation_fuzzing(tmp_path: Path) -> None:
-    known = {
-        int(seed): reason
-        for seed, reason in tomllib.loads((FUZZ / "xfail.toml").read_text()).items()
-    }
+@pytest.mark.parametrize("fuzzer", sorted(SEEDS))
+def test_bounded_fuzzing(fuzzer: str, tmp_path: Path) -> None:
+    table = tomllib.loads((FUZZ / "xfail.toml").read_text()).get(fuzzer, {})
+    known = {int(seed): reason for seed, reason in table.items()}
     report = tmp_path / "fuzz.json"
     run = subprocess.run(
         [
             sys.executable,
             str(FUZZ / "run.py"),
+            "--fuzzer",
+            fuzzer,
             "--cases",
-            str(SEEDS),
+            str(SEEDS[fuzzer]),
             "--json",
             str(report),
         ],
@@ -36,7 +40,7 @@ def test_bounded_onnx_mutation_fuzzing(tmp_path: Path) -> None:
     )
     assert report.exists(), run.stdout + run.stderr
     records = {record["seed"]: record for record in json.loads(report.read_text())}
-    assert len(records) == SEEDS, run.stdout
+    assert len(records) == SEEDS[fuzzer], run.stdout
     failing = {
         seed
         for seed, record in records.items()
@@ -44,7 +48,10 @@ def test_bounded_onnx_mutation_fuzzing(tmp_path: Path) -> None:
     }
     new = sorted(failing - set(known))
     assert not new, "new fuzz failures:\n" + "\n".join(
-        f"{records[s]}\n  rerun: python test/fuzz/run.py --case {s}" for s in new
+        f"{records[s]}\n  rerun: python test/fuzz/run.py --fuzzer {fuzzer} --case {s}"
+        for s in new
     )
     fixed = sorted(set(known) - failing)
-    assert not fixed, f"seeds {fixed} pass now: remove them from test/fuzz/xfail.toml"
+    assert not fixed, (
+        f"{fuzzer} seeds {fixed} pass now: remove them from test/fuzz/xfail.toml"
+    )

@@ -1,5 +1,17 @@
 """Fuzzing torch2mlir: ``nox -s fuzz`` (``-- --cases N --seed S``).
 
+Three fuzzers, each a module with ``run_case(seed) -> record``:
+
+- ``onnx`` (``onnx_mutations.py``): ONNX's node test models mutated
+  (attributes, dims, ranks, dtypes, initializers, opsets, truncation),
+  through ``compile_onnx``, compared with ONNX's reference evaluator;
+- ``opt`` (``opt_mutations.py``): the lit tests' inputs mutated, through
+  ``torch2mlir-opt`` with the pipelines their RUN lines name;
+- ``opinfo`` (``opinfo_perturbations.py``): PyTorch's OpInfo samples
+  perturbed (odd and zero-size shapes, non-contiguous and channels-last
+  inputs, extreme values), through ``torch2mlir.compile``, compared with
+  eager.
+
 Cases run in batches in child processes, so a crash (a signal: an LLVM
 assertion's SIGABRT, a SIGSEGV, a SIGFPE) is recorded against the case that
 was running and the batch goes on in a new child. Every case's record is
@@ -8,8 +20,8 @@ its seed, the model, the mutation and the outcome (see
 untyped exception or wrong value is printed with the command that reruns
 it alone::
 
-    python test/fuzz/run.py --cases 500 --seed 0
-    python test/fuzz/run.py --case 1234        # one case, in this process
+    python test/fuzz/run.py --cases 500 --seed 0            # 500 of each fuzzer
+    python test/fuzz/run.py --fuzzer opt --case 1234        # one case, in this process
 
 Exit status: 1 if any case crashed, raised an untyped exception or returned
 a wrong value; 0 otherwise.
@@ -28,23 +40,41 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FAILURES = ("crash", "untyped", "wrong")
+#: fuzzer name -> the module (in this directory) whose run_case it calls.
+FUZZERS = {
+    "onnx": "onnx_mutations",
+    "opt": "opt_mutations",
+    "opinfo": "opinfo_perturbations",
+}
 
 
-def _worker(seeds: list[int]) -> None:
+def _run_case(fuzzer: str):
+    import importlib
+
+    return importlib.import_module(FUZZERS[fuzzer]).run_case
+
+
+def _worker(fuzzer: str, seeds: list[int]) -> None:
     """Runs `seeds` in this process, one JSON line before and after each."""
-    from onnx_mutations import run_case
-
+    run_case = _run_case(fuzzer)
     for seed in seeds:
         print(json.dumps({"seed": seed, "outcome": "started"}), flush=True)
         print(json.dumps(run_case(seed)), flush=True)
 
 
-def _run_batch(seeds: list[int], timeout: float) -> list[dict]:
+def _run_batch(fuzzer: str, seeds: list[int], timeout: float) -> list[dict]:
     """The records of `seeds`, run in child processes until all are done."""
     records: list[dict] = []
     pending = list(seeds)
     while pending:
-        command = [sys.executable, __file__, "--worker", *map(str, pending)]
+        command = [
+            sys.executable,
+            __file__,
+            "--fuzzer",
+            fuzzer,
+            "--worker",
+            *map(str, pending),
+        ]
         try:
             child = subprocess.run(
                 command, capture_output=True, text=True, timeout=timeout, check=False
@@ -62,7 +92,7 @@ def _run_batch(seeds: list[int], timeout: float) -> list[dict]:
             if record["outcome"] == "started":
                 started = record["seed"]
             else:
-                records.append(record)
+                records.append({"fuzzer": fuzzer, **record})
                 pending.remove(record["seed"])
                 started = None
         if returncode == 0 and not pending:
@@ -72,6 +102,7 @@ def _run_batch(seeds: list[int], timeout: float) -> list[dict]:
         reason = f"signal {-returncode}" if isinstance(returncode, int) else returncode
         records.append(
             {
+                "fuzzer": fuzzer,
                 "seed": victim,
                 "outcome": "crash",
                 "detail": f"{reason}: {stderr.strip().splitlines()[-1:] or ''}"[:300],
@@ -83,7 +114,15 @@ def _run_batch(seeds: list[int], timeout: float) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=200, help="how many cases")
+    parser.add_argument(
+        "--fuzzer",
+        action="append",
+        choices=sorted(FUZZERS),
+        help="which fuzzer (repeatable; default: all three)",
+    )
+    parser.add_argument(
+        "--cases", type=int, default=200, help="how many cases per fuzzer"
+    )
     parser.add_argument("--seed", type=int, default=0, help="the first case's seed")
     parser.add_argument("--batch", type=int, default=40, help="cases per child process")
     parser.add_argument(
@@ -93,37 +132,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every record here")
     parser.add_argument("--worker", type=int, nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    fuzzers = args.fuzzer or list(FUZZERS)
     sys.path.insert(0, str(HERE))
     if args.worker is not None:
-        _worker(args.worker)
+        _worker(fuzzers[0], args.worker)
         return 0
     if args.case is not None:
-        from onnx_mutations import run_case
-
-        print(json.dumps(run_case(args.case), indent=1))
+        for fuzzer in fuzzers:
+            print(
+                json.dumps({"fuzzer": fuzzer, **_run_case(fuzzer)(args.case)}, indent=1)
+            )
         return 0
-    start = time.perf_counter()
     seeds = list(range(args.seed, args.seed + args.cases))
     records: list[dict] = []
-    for first in range(0, len(seeds), args.batch):
-        records += _run_batch(seeds[first : first + args.batch], args.timeout)
-    counts = collections.Counter(record["outcome"] for record in records)
-    print(
-        f"onnx mutations: {len(records)} tried in {time.perf_counter() - start:.0f} s: "
-        + ", ".join(f"{counts[k]} {k}" for k in sorted(counts))
-    )
-    for record in sorted(records, key=lambda r: r["seed"]):
-        if record["outcome"] in FAILURES:
-            print(
-                f"  {record['outcome']}: seed {record['seed']} "
-                f"({record.get('model', '?')}, {record.get('mutation', '?')}): "
-                f"{record['detail']}\n    rerun: python {os.path.relpath(__file__)} "
-                f"--case {record['seed']}"
-            )
+    failed = False
+    for fuzzer in fuzzers:
+        start = time.perf_counter()
+        mine: list[dict] = []
+        for first in range(0, len(seeds), args.batch):
+            mine += _run_batch(fuzzer, seeds[first : first + args.batch], args.timeout)
+        counts = collections.Counter(record["outcome"] for record in mine)
+        print(
+            f"{fuzzer}: {len(mine)} tried in {time.perf_counter() - start:.0f} s: "
+            + ", ".join(f"{counts[k]} {k}" for k in sorted(counts)),
+            flush=True,
+        )
+        for record in sorted(mine, key=lambda r: r["seed"]):
+            if record["outcome"] in FAILURES:
+                print(
+                    f"  {record['outcome']}: seed {record['seed']} "
+                    f"({record.get('model', '?')}, {record.get('mutation', '?')}): "
+                    f"{record['detail']}\n    rerun: python {os.path.relpath(__file__)} "
+                    f"--fuzzer {fuzzer} --case {record['seed']}",
+                    flush=True,
+                )
+        failed |= any(counts[k] for k in FAILURES)
+        records += mine
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(records, indent=1))
-    return 1 if any(counts[k] for k in FAILURES) else 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

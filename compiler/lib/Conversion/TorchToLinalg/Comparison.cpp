@@ -109,6 +109,8 @@ struct ConvertCompare : OpConversionPattern<OpTy> {
               b, loc, createCompare(b, loc, kind, args[0], args[1], dtype),
               element);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -151,6 +153,8 @@ struct ConvertLogicalBinary : OpConversionPattern<OpTy> {
           return convertBool(
               b, loc, createBitwise(b, loc, kind, args[0], args[1]), element);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -174,6 +178,8 @@ struct ConvertLogicalNot : OpConversionPattern<AtenLogicalNotOp> {
           return convertBool(
               b, loc, arith::XOrIOp::create(b, loc, args[0], one), element);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -209,6 +215,8 @@ struct ConvertWhereSelf : OpConversionPattern<AtenWhereSelfOp> {
                                       dstUnsigned);
           return arith::SelectOp::create(b, loc, condition, self, other);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }

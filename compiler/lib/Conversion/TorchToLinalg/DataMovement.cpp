@@ -28,8 +28,11 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     if (llvm::count_if(resultType.getShape(), ShapedType::isDynamic) <= 1) {
-      rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(),
-                                           adaptor.getSelf(), resultType));
+      Value reshaped =
+          createReshape(rewriter, op.getLoc(), adaptor.getSelf(), resultType);
+      if (!reshaped)
+        return reportFailure(rewriter, op, kUnknownReshapeSizes);
+      rewriter.replaceOp(op, reshaped);
       return success();
     }
     // Several dynamic sizes: tensor.reshape to a shape built from the size
@@ -286,11 +289,13 @@ struct ConvertAtenExpand : OpConversionPattern<AtenExpandOp> {
             rewriter, loc, rewriter.getIndexType(), size));
       }
     }
-    rewriter.replaceOp(
-        op, createElementwise(
-                rewriter, loc, resultType, ValueRange{input},
-                [](OpBuilder &, Location, ValueRange args) { return args[0]; },
-                dynamicSizes));
+    Value result = createElementwise(
+        rewriter, loc, resultType, ValueRange{input},
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; },
+        dynamicSizes);
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -806,6 +811,8 @@ struct ConvertAtenCopy : OpConversionPattern<AtenCopyOp> {
         getDynamicSizes(resultType, [&](int64_t i) -> Value {
           return tensor::DimOp::create(rewriter, loc, self, i);
         }));
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }

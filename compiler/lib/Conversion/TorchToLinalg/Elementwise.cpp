@@ -124,6 +124,8 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
             rhs = createBinary(b, l, BinaryKind::Mul, rhs, alpha);
           return castFloat(b, l, createBinary(b, l, kind, lhs, rhs), element);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -175,6 +177,8 @@ template <typename OpTy> struct ConvertUnary : OpConversionPattern<OpTy> {
           return compute == element ? y
                                     : arith::TruncFOp::create(b, l, element, y);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -444,6 +448,8 @@ struct ConvertFloatClass : OpConversionPattern<OpTy> {
               math::AbsFOp::create(b, loc, x),
               createFloatConstant(b, loc, x.getType(), INFINITY));
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -521,6 +527,8 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
           return widen ? arith::TruncFOp::create(b, loc, element, y).getResult()
                        : y;
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -574,6 +582,8 @@ struct ConvertViewDtype : OpConversionPattern<AtenViewDtypeOp> {
                 arith::ConstantOp::create(b, loc, b.getIntegerAttr(from, 0)));
           return arith::BitcastOp::create(b, loc, to, x);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -616,6 +626,8 @@ struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
           return arith::SelectOp::create(
               b, loc, positive, x, arith::MulFOp::create(b, loc, x, args[1]));
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -698,6 +710,8 @@ struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
             return reciprocal(math::SqrtOp::create(b, loc, x));
           return createPow(b, loc, x, args[1]);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -741,6 +755,8 @@ struct ConvertInResultDtype : OpConversionPattern<OpTy> {
         [&](OpBuilder &b, Location loc, ValueRange args) {
           return build(op, b, loc, args, dtype);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -1041,6 +1057,8 @@ struct ConvertRoundDecimals : OpConversionPattern<AtenRoundDecimalsOp> {
                   b, loc, arith::DivFOp::create(b, loc, x, scale)),
               scale);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -238,7 +238,10 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
       Value result = createIndexedGeneric(
           rewriter, loc, flatType, {getSize(rewriter, loc, index, 0)}, index,
           rewriter.getMultiDimIdentityMap(1), readAlongDim(input, 0, 1));
-      rewriter.replaceOp(op, createReshape(rewriter, loc, result, resultType));
+      Value reshaped = createReshape(rewriter, loc, result, resultType);
+      if (!reshaped)
+        return reportFailure(rewriter, op, kUnknownReshapeSizes);
+      rewriter.replaceOp(op, reshaped);
       return success();
     }
     if (!isIndexTensor(op.getIndex()) || indexType.getRank() != rank)

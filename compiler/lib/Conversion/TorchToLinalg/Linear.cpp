@@ -193,6 +193,8 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
               arith::MulIOp::create(b, l, args[1], alphaValue);
           return arith::AddIOp::create(b, l, scaledSelf, scaledProduct);
         });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }

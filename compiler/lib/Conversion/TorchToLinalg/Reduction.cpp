@@ -138,7 +138,10 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
         });
     sum = castFloatTensor(rewriter, loc, sum,
                           cast<RankedTensorType>(sum.getType()).clone(element));
-    rewriter.replaceOp(op, createReshape(rewriter, loc, sum, resultType));
+    Value reshaped = createReshape(rewriter, loc, sum, resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 };
@@ -200,7 +203,10 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
             return arith::SubFOp::create(b, l, x, math::LogOp::create(b, l, s));
           return arith::DivFOp::create(b, l, math::ExpOp::create(b, l, x), s);
         });
-    rewriter.replaceOp(op, createReshape(rewriter, loc, result, resultType));
+    Value reshaped = createReshape(rewriter, loc, result, resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 };
@@ -256,7 +262,10 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
                         [&](OpBuilder &b, Location l, Value x, Value acc) {
                           return createMinMax(b, l, x, acc, dtype, isMax);
                         });
-    rewriter.replaceOp(op, createReshape(rewriter, loc, reduced, resultType));
+    Value reshaped = createReshape(rewriter, loc, reduced, resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 };
@@ -292,7 +301,10 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
                                                        srcUnsigned);
                                 });
     if (rank == 0) {
-      rewriter.replaceOp(op, createReshape(rewriter, loc, input, resultType));
+      Value reshaped = createReshape(rewriter, loc, input, resultType);
+      if (!reshaped)
+        return reportFailure(rewriter, op, kUnknownReshapeSizes);
+      rewriter.replaceOp(op, reshaped);
       return success();
     }
     dim = toPositiveDim(dim, rank);
@@ -357,8 +369,11 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
               b, l, rounded, carried[1], offsets, sizes, strides);
           scf::YieldOp::create(b, l, ValueRange{next, updated});
         });
-    rewriter.replaceOp(
-        op, createReshape(rewriter, loc, loop.getResult(1), resultType));
+    Value reshaped =
+        createReshape(rewriter, loc, loop.getResult(1), resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 };
@@ -428,7 +443,10 @@ template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
                                  /*srcUnsigned=*/true);
           });
     }
-    rewriter.replaceOp(op, createReshape(rewriter, loc, reduced, resultType));
+    Value reshaped = createReshape(rewriter, loc, reduced, resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 };
@@ -469,7 +487,10 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
             return arith::MulFOp::create(b, l, x, acc);
           return arith::MulIOp::create(b, l, x, acc);
         });
-    rewriter.replaceOp(op, createReshape(rewriter, loc, product, resultType));
+    Value reshaped = createReshape(rewriter, loc, product, resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 };
@@ -610,8 +631,11 @@ struct ConvertArgMinMax : OpConversionPattern<OpTy> {
                   arith::SelectOp::create(b, l, better, x, best),
                   arith::SelectOp::create(b, l, better, index, bestIndex)});
         });
-    rewriter.replaceOp(
-        op, createReshape(rewriter, loc, generic.getResult(1), resultType));
+    Value reshaped =
+        createReshape(rewriter, loc, generic.getResult(1), resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 

@@ -634,10 +634,14 @@ struct ConvertAtenMaskedScatter : OpConversionPattern<AtenMaskedScatterOp> {
     Value broadcastSelf = createElementwise(
         rewriter, loc, resultType, ValueRange{self, mask},
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    if (!broadcastSelf)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     Value broadcastMask = createElementwise(
         rewriter, loc, resultType.clone(rewriter.getI1Type()),
         ValueRange{self, mask},
         [](OpBuilder &, Location, ValueRange args) { return args[1]; });
+    if (!broadcastMask)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     int64_t numel = 1;
     for (int64_t size : sourceType.getShape())
       numel = ShapedType::isDynamic(size) || ShapedType::isDynamic(numel)
@@ -978,7 +982,10 @@ struct ConvertAtenAsStridedScatter
           return {tensor::InsertOp::create(
               b, l, value, carried[0], createStridedIndex(b, l, ivs, *layout))};
         })[0];
-    rewriter.replaceOp(op, createReshape(rewriter, loc, flat, resultType));
+    Value reshaped = createReshape(rewriter, loc, flat, resultType);
+    if (!reshaped)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, reshaped);
     return success();
   }
 };

@@ -249,7 +249,11 @@ Value torch_to_linalg::createElementwise(
   SmallVector<Value> dynamicSizes;
   SmallVector<Value> sizeSources(rank);
   for (Value input : inputs) {
-    auto type = cast<RankedTensorType>(input.getType());
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    // The op's declared result type may contradict its operands (an ONNX
+    // declaration, a hand-written test): no broadcast gives it.
+    if (!type || type.getRank() > rank)
+      return Value();
     int64_t offset = rank - type.getRank();
     SmallVector<AffineExpr> exprs;
     for (int64_t i = 0; i < type.getRank(); ++i) {
@@ -259,6 +263,9 @@ Value torch_to_linalg::createElementwise(
         exprs.push_back(getAffineConstantExpr(0, context));
         continue;
       }
+      if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(resultSize) &&
+          size != resultSize)
+        return Value();
       exprs.push_back(getAffineDimExpr(offset + i, context));
       if (!sizeSources[offset + i] && size != 1)
         sizeSources[offset + i] = input;
@@ -269,11 +276,22 @@ Value torch_to_linalg::createElementwise(
     if (!resultType.isDynamicDim(i))
       continue;
     if (!givenSizes.empty()) {
+      if (given >= static_cast<int64_t>(givenSizes.size()))
+        return Value();
       dynamicSizes.push_back(givenSizes[given++]);
       continue;
     }
     Value source = sizeSources[i];
-    assert(source && "a dynamic result size no input has: pass dynamicSizes");
+    if (!source) {
+      // Every input that has this dim has size 1 there: so has the result.
+      bool covered = llvm::any_of(inputs, [&](Value input) {
+        return cast<RankedTensorType>(input.getType()).getRank() >= rank - i;
+      });
+      if (!covered)
+        return Value();
+      dynamicSizes.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+      continue;
+    }
     auto sourceType = cast<RankedTensorType>(source.getType());
     dynamicSizes.push_back(tensor::DimOp::create(
         b, loc, source, i - (rank - sourceType.getRank())));
@@ -465,30 +483,62 @@ Value torch_to_linalg::createReshape(OpBuilder &b, Location loc, Value input,
   ArrayRef<int64_t> from = inputType.getShape(), to = resultType.getShape();
   if (from == to)
     return input;
+  // Only sizes forgotten: the same tensor, less precisely typed.
+  if (from.size() == to.size() &&
+      llvm::all_of(llvm::zip(from, to), [](auto pair) {
+        auto [a, b] = pair;
+        return a == b || ShapedType::isDynamic(b);
+      }))
+    return tensor::CastOp::create(b, loc, resultType, input);
+  std::optional<SmallVector<ReassociationIndices>> collapse, expand;
+  if (from.size() > to.size())
+    collapse = getReassociation(from, to);
+  if (from.size() < to.size())
+    expand = getReassociation(to, from);
+  bool dynamic = !inputType.hasStaticShape() || !resultType.hasStaticShape();
+  // Without a reassociation, only one dynamic result size can be derived
+  // (from the element count).
+  int64_t staticProduct = 1;
+  for (int64_t size : to)
+    if (!ShapedType::isDynamic(size))
+      staticProduct *= size;
+  // A static input with as many elements as the result's static sizes:
+  // every dynamic result size is 1.
+  bool dynamicOnes = inputType.hasStaticShape() && staticProduct != 0 &&
+                     inputType.getNumElements() == staticProduct &&
+                     !resultType.hasStaticShape();
+  if (!collapse && !expand && dynamic && !dynamicOnes &&
+      llvm::count_if(to, ShapedType::isDynamic) > 1)
+    return Value();
   // A dynamic input size reshaped to static ones: the types cannot prove
   // that the element counts agree, so the code checks it before reading.
   assertElementCount(b, loc, input, to);
-  if (from.size() > to.size())
-    if (auto reassociation = getReassociation(from, to))
-      return tensor::CollapseShapeOp::create(b, loc, resultType, input,
-                                             *reassociation);
-  if (from.size() < to.size())
-    if (auto reassociation = getReassociation(to, from))
-      return tensor::ExpandShapeOp::create(b, loc, resultType, input,
-                                           *reassociation);
-  if (!inputType.hasStaticShape() || !resultType.hasStaticShape()) {
+  if (collapse)
+    return tensor::CollapseShapeOp::create(b, loc, resultType, input,
+                                           *collapse);
+  if (expand)
+    return tensor::ExpandShapeOp::create(b, loc, resultType, input, *expand);
+  if (dynamicOnes) {
+    SmallVector<Value> ones(llvm::count_if(to, ShapedType::isDynamic),
+                            arith::ConstantIndexOp::create(b, loc, 1));
+    Value flat = createReshape(
+        b, loc, input,
+        RankedTensorType::get({staticProduct}, inputType.getElementType()));
+    SmallVector<Value> sizes;
+    for (int64_t size : to)
+      sizes.push_back(ShapedType::isDynamic(size)
+                          ? ones.front()
+                          : arith::ConstantIndexOp::create(b, loc, size));
+    Value shape = tensor::FromElementsOp::create(b, loc, sizes);
+    return tensor::ReshapeOp::create(b, loc, resultType, flat, shape);
+  }
+  if (dynamic) {
     // General dynamic case: an explicit shape operand, whose one dynamic
     // size is the element count divided by the static sizes.
-    assert(llvm::count_if(to, ShapedType::isDynamic) <= 1 &&
-           "at most one dynamic result size");
     Value count = arith::ConstantIndexOp::create(b, loc, 1);
     for (int64_t i = 0; i < inputType.getRank(); ++i)
       count = arith::MulIOp::create(b, loc, count,
                                     tensor::DimOp::create(b, loc, input, i));
-    int64_t staticProduct = 1;
-    for (int64_t size : to)
-      if (!ShapedType::isDynamic(size))
-        staticProduct *= size;
     SmallVector<Value> sizes;
     for (int64_t size : to)
       sizes.push_back(

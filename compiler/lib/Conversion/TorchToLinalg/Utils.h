@@ -63,6 +63,23 @@ Value convertScalar(OpBuilder &b, Location loc, Value scalar, Type dstType,
 /// size-1 dims stretched). `body` receives one scalar per input. The
 /// dynamic result sizes are read from the inputs, or taken from
 /// `dynamicSizes` (one index per dynamic dim) when no input has that size.
+/// Returns a null Value, creating nothing, when the inputs do not broadcast
+/// to `resultType` (an input of higher rank, a static size that is neither
+/// 1 nor the result's, a dynamic result size no input gives): patterns
+/// whose result type comes from the program must check and report it.
+/// Why a pattern refuses an op whose operands do not broadcast to its
+/// declared result type (createElementwise returned null).
+inline constexpr const char *kNotBroadcastable =
+    "the operands do not broadcast to the declared result type (the "
+    "program's types contradict each other)";
+
+/// Why a pattern refuses a reshape to a result type whose dynamic sizes
+/// cannot be derived (createReshape returned null).
+inline constexpr const char *kUnknownReshapeSizes =
+    "unsupported: a reshape to a result with several dynamic sizes that "
+    "the input's do not give (make the sizes static, e.g. export with "
+    "static shapes)";
+
 Value createElementwise(
     OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body,
@@ -77,7 +94,8 @@ bool areTensorsOrScalars(ValueRange converted);
 /// the inputs of one broadcasting createElementwise, scalars are cast before
 /// it; every element and scalar is cast from its own dtype to
 /// `computeDtype` (a torch dtype, see getPromotedDtype), and `body` gets
-/// them in operand order.
+/// them in operand order. Null when the tensors do not broadcast to
+/// `resultType` (see createElementwise).
 Value createElementwiseOnOperands(
     OpBuilder &b, Location loc, RankedTensorType resultType,
     ValueRange torchOperands, ValueRange converted, Type computeDtype,
@@ -96,7 +114,9 @@ void assertElementCount(OpBuilder &b, Location loc, Value input,
 
 /// Reshapes `input` to `resultType` (same number of elements, row-major)
 /// with collapse/expand_shape where possible; checks the element count at
-/// run time when a dynamic input size makes it unprovable.
+/// run time when a dynamic input size makes it unprovable. Null, creating
+/// nothing, when more than one dynamic result size has no reassociation to
+/// read it from (kUnknownReshapeSizes).
 Value createReshape(OpBuilder &b, Location loc, Value input,
                     RankedTensorType resultType);
 

@@ -74,3 +74,15 @@ func.func @exp_int(%a: !torch.vtensor<[4],si64>) -> !torch.vtensor<[4],f32> {
   %0 = torch.aten.exp %a : !torch.vtensor<[4],si64> -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// A dynamic result size whose operands all have size 1 there is 1 (the
+// broadcast rule), not read from an operand.
+// CHECK-LABEL: func.func @dynamic_result_of_size_one(
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: tensor.empty(%[[ONE]]) : tensor<?x3xf32>
+func.func @dynamic_result_of_size_one(%a: !torch.vtensor<[1,3],f32>) -> !torch.vtensor<[?,3],f32> {
+  %0 = torch.aten.neg %a : !torch.vtensor<[1,3],f32> -> !torch.vtensor<[?,3],f32>
+  return %0 : !torch.vtensor<[?,3],f32>
+}

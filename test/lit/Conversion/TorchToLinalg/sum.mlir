@@ -134,3 +134,21 @@ func.func @sum_int_to_float(%a: !torch.vtensor<[8],si64>) -> !torch.vtensor<[],f
   %0 = torch.aten.sum.dim_IntList %a, %none, %false, %int6 : !torch.vtensor<[8],si64>, !torch.none, !torch.bool, !torch.int -> !torch.vtensor<[],f32>
   return %0 : !torch.vtensor<[],f32>
 }
+
+// -----
+
+// keepdim over every dim of a static input, declared with dynamic sizes:
+// each of them is 1 (one element), so the reshape gives them as constants.
+// CHECK-LABEL: func.func @keepdim_all_dynamic_result(
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[SHAPE:.*]] = tensor.from_elements %[[ONE]], %[[ONE]] : tensor<2xindex>
+// CHECK: tensor.reshape %{{.*}}(%[[SHAPE]]) : (tensor<1xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+func.func @keepdim_all_dynamic_result(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[?,?],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %dims = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %dims, %true, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?,?],f32>
+  return %0 : !torch.vtensor<[?,?],f32>
+}

@@ -111,3 +111,47 @@ func.func @max_pool_unsigned(%a: !torch.vtensor<[1,1,4,4],ui8>) -> !torch.vtenso
   %0 = torch.aten.max_pool2d %a, %k, %k, %p, %d, %false : !torch.vtensor<[1,1,4,4],ui8>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,2,2],ui8>
   return %0 : !torch.vtensor<[1,1,2,2],ui8>
 }
+
+// -----
+
+// A declared result type no broadcast of the operands gives (an ONNX
+// declaration can say anything) is refused, never built (it used to abort
+// in an assertion): a result of lower rank than an operand...
+func.func @result_rank_too_low(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[3],f32> {
+  // expected-error @+1 {{'torch.aten.relu' could not be lowered to linalg-on-tensors: the operands do not broadcast to the declared result type}}
+  %0 = torch.aten.relu %a : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// ... a static size that is neither 1 nor the operand's ...
+func.func @result_size_contradicts(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[2,4],f32> {
+  %int1 = torch.constant.int 1
+  // expected-error @+1 {{'torch.aten.add.Tensor' could not be lowered to linalg-on-tensors: the operands do not broadcast to the declared result type}}
+  %0 = torch.aten.add.Tensor %a, %b, %int1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32>, !torch.int -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// ... and a result dim that no operand has.
+func.func @dim_from_nowhere(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[?,3],f32> {
+  // expected-error @+1 {{'torch.aten.neg' could not be lowered to linalg-on-tensors: the operands do not broadcast to the declared result type}}
+  %0 = torch.aten.neg %a : !torch.vtensor<[3],f32> -> !torch.vtensor<[?,3],f32>
+  return %0 : !torch.vtensor<[?,3],f32>
+}
+
+// -----
+
+// A reshape whose several dynamic result sizes the input's do not give is
+// refused (it used to abort in an assertion).
+func.func @reshape_sizes_unknown(%a: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?,?],f32> {
+  %int0 = torch.constant.int 0
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %dims = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.sum.dim_IntList' could not be lowered to linalg-on-tensors: unsupported: a reshape to a result with several dynamic sizes}}
+  %0 = torch.aten.sum.dim_IntList %a, %dims, %true, %none : !torch.vtensor<[?,?],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?,?],f32>
+  return %0 : !torch.vtensor<[?,?],f32>
+}
