@@ -199,7 +199,9 @@ LogicalResult lowerOptionalGetElement(const OpBinder &binder,
 /// static sizes, else `num_outputs` (18+) or as many equal parts as
 /// outputs (the last smaller when uneven).
 LogicalResult getSplitSizes(const OpBinder &binder, int64_t axis,
-                            int64_t dimSize, SmallVectorImpl<int64_t> &sizes) {
+                            int64_t dimSize, SmallVectorImpl<int64_t> &sizes,
+                            bool &declared) {
+  declared = false;
   int64_t numOutputs = binder.getNumResults();
   if (binder.getOpsetVersion() < 13) {
     if (failed(binder.getInts("split", sizes)))
@@ -209,10 +211,13 @@ LogicalResult getSplitSizes(const OpBinder &binder, int64_t axis,
       sizes.clear();
       for (int64_t i = 0; i < numOutputs; ++i) {
         auto type = binder.getResultType(i);
-        if (!type || type.getSizes()[axis] == kUnknownSize)
+        if (!type || static_cast<int64_t>(type.getSizes().size()) <= axis ||
+            type.getSizes()[axis] == kUnknownSize)
           return failure();
         sizes.push_back(type.getSizes()[axis]);
       }
+      // Declared, not computed: the lowering checks them at run time.
+      declared = true;
     }
   }
   if (sizes.empty()) {
@@ -247,8 +252,9 @@ LogicalResult lowerSplit(const OpBinder &binder, PatternRewriter &rewriter) {
   if (failed(normalizeAxis(axis, rank)))
     return binder.fail(rewriter, "axis out of range");
   SmallVector<int64_t> splitSizes;
-  if (failed(
-          getSplitSizes(binder, axis, inputType.getSizes()[axis], splitSizes)))
+  bool declared;
+  int64_t dimSize = inputType.getSizes()[axis];
+  if (failed(getSplitSizes(binder, axis, dimSize, splitSizes, declared)))
     return binder.fail(rewriter,
                        "unsupported: split sizes computed at run time (and "
                        "outputs without static sizes), or split sizes that do "
@@ -257,6 +263,31 @@ LogicalResult lowerSplit(const OpBinder &binder, PatternRewriter &rewriter) {
     if (!binder.getAnyResultType(i))
       return binder.fail(rewriter, "outputs must be tensors");
   Location loc = binder.getLoc();
+  if (declared) {
+    // The run-time split must be what the result types say, and (with a
+    // dynamic dim) add up to the dim: otherwise the slices are not the
+    // declared sizes.
+    if (failed(assertValuesEqual(rewriter, loc, binder.getOperand(1),
+                                 splitSizes, "Split node's split sizes")))
+      return binder.fail(rewriter, "split must be a 1-D integer tensor of "
+                                   "one static size per output");
+    if (dimSize == kUnknownSize) {
+      int64_t total =
+          std::accumulate(splitSizes.begin(), splitSizes.end(), int64_t{0});
+      MLIRContext *context = rewriter.getContext();
+      Value actual =
+          AtenSizeIntOp::create(rewriter, loc, IntType::get(context), x,
+                                createConstantInt(rewriter, loc, axis));
+      Value holds =
+          AtenEqIntOp::create(rewriter, loc, BoolType::get(context), actual,
+                              createConstantInt(rewriter, loc, total));
+      RuntimeAssertOp::create(
+          rewriter, loc, holds,
+          rewriter.getStringAttr(
+              "this Split node's input size along the axis differs from the "
+              "sum of its declared result sizes"));
+    }
+  }
   Value dim = createConstantInt(rewriter, loc, axis);
   Value one = createConstantInt(rewriter, loc, 1);
   SmallVector<Value> results;
@@ -373,13 +404,54 @@ LogicalResult lowerRange(const OpBinder &binder, PatternRewriter &rewriter) {
   std::optional<double> first = getLiteralScalar(start),
                         last = getLiteralScalar(limit),
                         step = getLiteralScalar(delta);
-  if (n == kUnknownSize && first && last && step && *step != 0.0)
-    n = std::max<int64_t>(
+  bool computed = first && last && step && *step != 0.0;
+  if (computed) {
+    int64_t count = std::max<int64_t>(
         static_cast<int64_t>(std::ceil((*last - *first) / *step)), 0);
+    if (n != kUnknownSize && n != count)
+      return binder.fail(rewriter, "the declared result size contradicts "
+                                   "start, limit and delta");
+    n = count;
+  }
   if (n == kUnknownSize)
     return binder.fail(rewriter, "unsupported: a result size that depends on "
                                  "values computed at run time");
   Location loc = binder.getLoc();
+  if (!computed) {
+    // The size comes from the declared result type: check
+    // max(ceil((limit - start) / delta), 0) == n when the program runs.
+    MLIRContext *context = rewriter.getContext();
+    Type f64 = rewriter.getF64Type();
+    auto scalarType = getTensorType(context, {}, f64);
+    auto boolType = getTensorType(context, {}, rewriter.getI1Type());
+    auto asF64 = [&](Value value) {
+      return createToDtype(
+          rewriter, loc,
+          createView(rewriter, loc, value, {}, withSizes(value, {})), f64);
+    };
+    if (!getKnownTensorType(limit) || !getKnownTensorType(limit).hasSizes() ||
+        !startType.hasSizes() || !deltaType.hasSizes())
+      return binder.fail(rewriter, "start, limit and delta need known sizes");
+    Value span = AtenSubTensorOp::create(rewriter, loc, scalarType,
+                                         asF64(limit), asF64(start),
+                                         createConstantInt(rewriter, loc, 1));
+    Value steps = AtenCeilOp::create(
+        rewriter, loc, scalarType,
+        AtenDivTensorOp::create(rewriter, loc, scalarType, span, asF64(delta)));
+    Value count = createConstantInt(rewriter, loc, n);
+    Value matches =
+        n == 0 ? AtenLeScalarOp::create(rewriter, loc, boolType, steps, count)
+                     .getResult()
+               : AtenEqScalarOp::create(rewriter, loc, boolType, steps, count)
+                     .getResult();
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenItemOp::create(rewriter, loc, BoolType::get(context), matches),
+        rewriter.getStringAttr(
+            "this Range node's start, limit and delta at run time give "
+            "another number of elements than its declared result size (a "
+            "graph output or value_info declaration the data contradicts)"));
+  }
   auto staticType = getTensorType(rewriter.getContext(), {n}, dtype);
   Value steps =
       createToDtype(rewriter, loc, createArange(rewriter, loc, n), dtype);
@@ -782,7 +854,17 @@ LogicalResult lowerOneHot(const OpBinder &binder, PatternRewriter &rewriter) {
                                  "only at run time");
   if (valuesType.getDtype() != resultType.getDtype())
     return binder.fail(rewriter, "values must have the result's dtype");
+  SmallVector<int64_t> expectedSizes(indicesType.getSizes());
+  expectedSizes.insert(expectedSizes.begin() + axis, depth);
+  if (ArrayRef<int64_t>(expectedSizes) != resultType.getSizes())
+    return binder.fail(rewriter, "the declared result sizes are not the "
+                                 "indices' sizes with depth inserted at axis");
   Location loc = binder.getLoc();
+  // depth is data; the lowering takes it from the declared result type.
+  if (failed(assertValuesEqual(rewriter, loc, binder.getOperand(1), {depth},
+                               "OneHot node's depth values")))
+    return binder.fail(rewriter, "depth must be a one-element tensor of "
+                                 "static size");
   MLIRContext *context = rewriter.getContext();
   Type si64 = getSi64Type(context);
   Value zero = createConstantInt(rewriter, loc, 0);

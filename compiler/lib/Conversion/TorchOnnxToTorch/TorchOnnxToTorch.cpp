@@ -490,6 +490,51 @@ void mlir::torch2mlir::onnx_c::replaceOpWithCastResults(
   rewriter.replaceOp(op, replacements);
 }
 
+LogicalResult mlir::torch2mlir::onnx_c::assertValuesEqual(
+    PatternRewriter &rewriter, Location loc, Value values,
+    ArrayRef<int64_t> expected, StringRef what) {
+  auto type = getKnownTensorType(values);
+  if (!type || !type.areAllSizesKnown() || type.getSizes().size() > 1 ||
+      !isa<IntegerType, mlir::FloatType>(type.getDtype()))
+    return failure();
+  int64_t count = type.getSizes().empty() ? 1 : type.getSizes()[0];
+  if (count != static_cast<int64_t>(expected.size()))
+    return failure();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  Value flat = createToDtype(
+      rewriter, loc,
+      createView(rewriter, loc, values, {count}, withSizes(values, {count})),
+      si64);
+  auto scalarType = getTensorType(context, {}, si64);
+  auto boolType = getTensorType(context, {}, rewriter.getI1Type());
+  Value zero = createConstantInt(rewriter, loc, 0);
+  Value all;
+  for (auto [i, size] : llvm::enumerate(expected)) {
+    Value element =
+        AtenSelectIntOp::create(rewriter, loc, scalarType, flat, zero,
+                                createConstantInt(rewriter, loc, i));
+    Value equal =
+        AtenEqScalarOp::create(rewriter, loc, boolType, element,
+                               createConstantInt(rewriter, loc, size));
+    all = all ? AtenLogicalAndOp::create(rewriter, loc, boolType, all, equal)
+                    .getResult()
+              : equal;
+  }
+  if (!all)
+    return success();
+  Value holds = AtenItemOp::create(rewriter, loc, BoolType::get(context), all);
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "this " << what << " at run time are not [";
+  llvm::interleaveComma(expected, os);
+  os << "], the sizes its declared result types give (a graph output or "
+        "value_info declaration the data contradicts)";
+  RuntimeAssertOp::create(rewriter, loc, holds,
+                          rewriter.getStringAttr(message));
+  return success();
+}
+
 Value mlir::torch2mlir::onnx_c::wrapNegativeIndices(PatternRewriter &rewriter,
                                                     Location loc, Value indices,
                                                     int64_t dimSize) {

@@ -74,6 +74,17 @@ Value createZeros(PatternRewriter &rewriter, Location loc,
 void replaceOpWithCastResults(PatternRewriter &rewriter, Operation *op,
                               ArrayRef<Value> results);
 
+/// Emits a run-time check (`torch.runtime.assert`) that the integer or
+/// float tensor `values` (static sizes, at most 1-D) holds `expected`, one
+/// element each (in order), for a lowering that sizes its result from a
+/// declared type where the sizes come from data (a Split's run-time
+/// `split`, a OneHot's `depth`): a false declaration is an InputError at
+/// call time, never compiled code sized wrong. `what` names the values in
+/// the message ("Split node's split sizes").
+LogicalResult assertValuesEqual(PatternRewriter &rewriter, Location loc,
+                                Value values, ArrayRef<int64_t> expected,
+                                StringRef what);
+
 } // namespace mlir::torch2mlir::onnx_c
 
 #endif // TORCH2MLIR_LIB_CONVERSION_TORCHONNXTOTORCH_UTILS_H

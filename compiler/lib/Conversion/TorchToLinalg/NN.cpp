@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
 using namespace mlir;
@@ -207,12 +208,11 @@ struct PoolParams {
   SmallVector<int64_t> kernel, stride, padding, dilation, padHigh;
 };
 
-static LogicalResult matchPoolParams(ConversionPatternRewriter &rewriter,
-                                     Operation *op, int64_t d, Value kernel,
-                                     Value stride, Value padding,
-                                     Value dilation, RankedTensorType inputType,
-                                     RankedTensorType resultType,
-                                     PoolParams &params) {
+static LogicalResult
+matchPoolParams(ConversionPatternRewriter &rewriter, Operation *op, int64_t d,
+                Value kernel, Value stride, Value padding, Value dilation,
+                Value input, RankedTensorType resultType, PoolParams &params) {
+  auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
   if ((rank != d + 1 && rank != d + 2) || resultType.getRank() != rank)
     return reportFailure(rewriter, op,
@@ -242,10 +242,38 @@ static LogicalResult matchPoolParams(ConversionPatternRewriter &rewriter,
       return reportFailure(rewriter, op, "invalid pooling parameters");
     int64_t in = inputType.getDimSize(rank - d + i);
     int64_t out = resultType.getDimSize(rank - d + i);
+    if (failed(checkPooledSize(rewriter, op, rank - d + i, in, out,
+                               params.kernel[i], params.stride[i],
+                               params.padding[i], params.dilation[i])))
+      return failure();
     int64_t needed = (out - 1) * params.stride[i] +
                      params.dilation[i] * (params.kernel[i] - 1) + 1;
     params.padHigh.push_back(
         std::max(params.padding[i], needed - in - params.padding[i]));
+  }
+  // Batch and channel dims pass through: a static result size read from a
+  // dynamic input is checked when the program runs, a static one here.
+  Location loc = op->getLoc();
+  for (int64_t i = 0; i < rank - d; ++i) {
+    int64_t in = inputType.getDimSize(i), out = resultType.getDimSize(i);
+    if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(out) && in != out)
+      return reportFailure(rewriter, op,
+                           "the declared result size of dim " + Twine(i) +
+                               " is not the input's");
+  }
+  for (int64_t i = 0; i < rank - d; ++i) {
+    int64_t out = resultType.getDimSize(i);
+    if (!inputType.isDynamicDim(i) || ShapedType::isDynamic(out))
+      continue;
+    Value ok = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        tensor::DimOp::create(rewriter, loc, input, i),
+        arith::ConstantIndexOp::create(rewriter, loc, out));
+    cf::AssertOp::create(rewriter, loc, ok,
+                         "the pooling input's run-time size in dim " +
+                             std::to_string(i) + " is not " +
+                             std::to_string(out) +
+                             ", the size of its static result there");
   }
   return success();
 }
@@ -269,9 +297,9 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     PoolParams params;
-    if (failed(matchPoolParams(
-            rewriter, op, D, op.getKernelSize(), op.getStride(),
-            op.getPadding(), op.getDilation(), inputType, resultType, params)))
+    if (failed(matchPoolParams(rewriter, op, D, op.getKernelSize(),
+                               op.getStride(), op.getPadding(),
+                               op.getDilation(), input, resultType, params)))
       return failure();
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());
@@ -373,8 +401,8 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
     auto inputType = cast<RankedTensorType>(input.getType());
     PoolParams params;
     if (failed(matchPoolParams(rewriter, op, D, op.getKernelSize(),
-                               op.getStride(), op.getPadding(), Value(),
-                               inputType, resultType, params)))
+                               op.getStride(), op.getPadding(), Value(), input,
+                               resultType, params)))
       return failure();
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());

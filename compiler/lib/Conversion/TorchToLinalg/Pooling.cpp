@@ -45,9 +45,17 @@ matchPool2dParams(ConversionPatternRewriter &rewriter, Operation *op,
   params.dilation = {1, 1};
   if (dilationList && failed(matchIntList(dilationList, 2, params.dilation)))
     return reportFailure(rewriter, op, "dilation must be constant");
+  if (inputType.getShape().take_front(2) != resultType.getShape().take_front(2))
+    return reportFailure(rewriter, op,
+                         "the declared result's batch and channel sizes are "
+                         "not the input's");
   for (int i = 0; i < 2; ++i) {
     int64_t in = inputType.getDimSize(2 + i),
             out = resultType.getDimSize(2 + i);
+    if (failed(checkPooledSize(rewriter, op, 2 + i, in, out, params.kernel[i],
+                               params.stride[i], params.padding[i],
+                               params.dilation[i])))
+      return failure();
     // Enough padding after the input for the last window (ceil_mode).
     int64_t needed = (out - 1) * params.stride[i] +
                      params.dilation[i] * (params.kernel[i] - 1) + 1;

@@ -248,6 +248,8 @@ Value torch_to_linalg::createElementwise(
   // in that dim is not a broadcast 1.
   SmallVector<Value> dynamicSizes;
   SmallVector<Value> sizeSources(rank);
+  // Dynamic input sizes read at a static result size: (input, dim, size).
+  SmallVector<std::tuple<Value, int64_t, int64_t>> dynamicAgainstStatic;
   for (Value input : inputs) {
     auto type = dyn_cast<RankedTensorType>(input.getType());
     // The op's declared result type may contradict its operands (an ONNX
@@ -266,6 +268,8 @@ Value torch_to_linalg::createElementwise(
       if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(resultSize) &&
           size != resultSize)
         return Value();
+      if (ShapedType::isDynamic(size) && !ShapedType::isDynamic(resultSize))
+        dynamicAgainstStatic.push_back({input, i, resultSize});
       exprs.push_back(getAffineDimExpr(offset + i, context));
       if (!sizeSources[offset + i] && size != 1)
         sizeSources[offset + i] = input;
@@ -295,6 +299,21 @@ Value torch_to_linalg::createElementwise(
     auto sourceType = cast<RankedTensorType>(source.getType());
     dynamicSizes.push_back(tensor::DimOp::create(
         b, loc, source, i - (rank - sourceType.getRank())));
+  }
+  // The loops run over the static result size and read the input there:
+  // a run-time size that is not it (a broadcast 1 included, which the
+  // indexing map does not stretch) would be read out of bounds.
+  for (auto [input, dim, size] : dynamicAgainstStatic) {
+    Value actual = tensor::DimOp::create(b, loc, input, dim);
+    Value ok =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, actual,
+                              arith::ConstantIndexOp::create(b, loc, size));
+    cf::AssertOp::create(
+        b, loc, ok,
+        "an operand's run-time size in dim " + std::to_string(dim) +
+            " is not " + std::to_string(size) +
+            ", the size of the op's static result there (the input sizes "
+            "contradict what the program assumes)");
   }
   Value init = tensor::EmptyOp::create(
       b, loc, resultType.getShape(), resultType.getElementType(), dynamicSizes);
@@ -722,4 +741,20 @@ Value mlir::torch2mlir::torch_to_linalg::createStridedIndex(
         arith::MulIOp::create(b, loc, position[i],
                               arith::ConstantIndexOp::create(b, loc, stride)));
   return index;
+}
+
+LogicalResult
+torch_to_linalg::checkPooledSize(ConversionPatternRewriter &rewriter,
+                                 Operation *op, int64_t dim, int64_t in,
+                                 int64_t out, int64_t kernel, int64_t stride,
+                                 int64_t padding, int64_t dilation) {
+  int64_t span = in + 2 * padding - dilation * (kernel - 1) - 1;
+  int64_t floorOut = span < 0 ? 0 : span / stride + 1;
+  if (out == floorOut || out == floorOut + 1)
+    return success();
+  return reportFailure(rewriter, op,
+                       "the declared result size " + Twine(out) +
+                           " of pooled dim " + Twine(dim) +
+                           " is not what the window parameters give (" +
+                           Twine(floorOut) + ")");
 }

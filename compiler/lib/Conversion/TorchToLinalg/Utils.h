@@ -199,6 +199,16 @@ using FailureReasons = llvm::DenseMap<Location, std::string>;
 /// Directs reportFailure to `sink` on this thread (null: record nothing).
 void setFailureReasons(FailureReasons *sink);
 
+/// Checks that the declared size `out` of pooled dim `dim` is what a
+/// window of `kernel`, `stride`, `padding` and `dilation` over `in` gives
+/// (PyTorch's pooling shape rule: floor((in + 2 * padding - dilation *
+/// (kernel - 1) - 1) / stride) + 1, or one more with ceil_mode); reports
+/// the contradiction on `op` otherwise.
+LogicalResult checkPooledSize(ConversionPatternRewriter &rewriter,
+                              Operation *op, int64_t dim, int64_t in,
+                              int64_t out, int64_t kernel, int64_t stride,
+                              int64_t padding, int64_t dilation);
+
 /// rewriter.notifyMatchFailure(op, reason), and records `reason` so that
 /// convert-torch-to-linalg can tell the user why `op` was not lowered
 /// (release builds of MLIR drop match-failure diagnostics).

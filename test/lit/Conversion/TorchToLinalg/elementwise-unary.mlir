@@ -86,3 +86,17 @@ func.func @dynamic_result_of_size_one(%a: !torch.vtensor<[1,3],f32>) -> !torch.v
   %0 = torch.aten.neg %a : !torch.vtensor<[1,3],f32> -> !torch.vtensor<[?,3],f32>
   return %0 : !torch.vtensor<[?,3],f32>
 }
+
+// -----
+
+// A dynamic operand size read at a static result size is checked when the
+// program runs: the loops run over the static size.
+// CHECK-LABEL: func.func @dynamic_operand_static_result(
+// CHECK: %[[D:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x3xf32>
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[D]], %c2 : index
+// CHECK: cf.assert %[[OK]], "an operand's run-time size in dim 0 is not 2, the size of the op's static result there
+// CHECK: tensor.empty() : tensor<2x3xf32>
+func.func @dynamic_operand_static_result(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %0 = torch.aten.neg %a : !torch.vtensor<[?,3],f32> -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}

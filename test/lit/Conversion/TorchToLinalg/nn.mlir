@@ -189,3 +189,23 @@ func.func @pdist(%a: !torch.vtensor<[3,2],f32>) -> !torch.vtensor<[3],f32> {
   %0 = torch.aten._pdist_forward %a, %p : !torch.vtensor<[3,2],f32>, !torch.float -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }
+
+// -----
+
+// A dynamic batch read at a static result batch is checked when the
+// program runs (the windows run over the static size).
+// CHECK-LABEL: func.func @max_pool_indices_dynamic_batch(
+// CHECK: %[[N:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x1x4x4xf32>
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[N]], %c1 : index
+// CHECK: cf.assert %[[OK]], "the pooling input's run-time size in dim 0 is not 1, the size of its static result there"
+func.func @max_pool_indices_dynamic_batch(%a: !torch.vtensor<[?,1,4,4],f32>) -> (!torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>) {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0:2 = torch.aten.max_pool2d_with_indices %a, %k, %k, %p, %d, %false : !torch.vtensor<[?,1,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>
+  return %0#0, %0#1 : !torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>
+}

@@ -155,3 +155,22 @@ func.func @reshape_sizes_unknown(%a: !torch.vtensor<[?,?],f32>) -> !torch.vtenso
   %0 = torch.aten.sum.dim_IntList %a, %dims, %true, %none : !torch.vtensor<[?,?],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?,?],f32>
   return %0 : !torch.vtensor<[?,?],f32>
 }
+
+// -----
+
+// A declared pooled size the window parameters do not give (an ONNX
+// declaration: stride 100 over 8 gives 1, not 8) is refused: the lowering
+// would pad with -inf up to the declared size.
+func.func @pool_declared_size(%a: !torch.vtensor<[1,1,8,8],f32>) -> !torch.vtensor<[1,1,8,8],f32> {
+  %int1 = torch.constant.int 1
+  %int100 = torch.constant.int 100
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %k = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %s = torch.prim.ListConstruct %int100, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.max_pool2d' could not be lowered to linalg-on-tensors: the declared result size 8 of pooled dim 2 is not what the window parameters give (1)}}
+  %0 = torch.aten.max_pool2d %a, %k, %s, %p, %d, %false : !torch.vtensor<[1,1,8,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,8,8],f32>
+  return %0 : !torch.vtensor<[1,1,8,8],f32>
+}
