@@ -12,6 +12,7 @@ the same for ``torch2mlir.compile(..., backend=...)``,
 | name | pipeline from the contract | runs on |
 | --- | --- | --- |
 | ``linalg-on-tensors`` | ``torch-backend-to-linalg-on-tensors-backend-pipeline`` | the RefBackend (LLVM, CPU) |
+| ``tosa`` | ``torch-backend-to-tosa-backend-pipeline`` (TOSA 1.0, ``pro_int`` + ``pro_fp`` + ``bf16``, level ``8k``, validated) | ``tosa-backend-to-linalg-on-tensors-pipeline``, then the RefBackend |
 """
 
 from __future__ import annotations
@@ -22,9 +23,21 @@ from .. import ir
 from ..errors import CompileError
 from ..program import Program
 from ..runtime.refbackend import RefBackendModule
-from .pipelines import LINALG_ON_TENSORS_PIPELINE, lower_to_llvm, run_pipeline
+from .pipelines import (
+    LINALG_ON_TENSORS_PIPELINE,
+    TOSA_PIPELINE,
+    TOSA_TO_LINALG_PIPELINE,
+    lower_to_llvm,
+    run_pipeline,
+)
 
-__all__ = ["BACKENDS", "Backend", "LinalgOnTensorsBackend", "get_backend"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "LinalgOnTensorsBackend",
+    "TosaBackend",
+    "get_backend",
+]
 
 
 @dataclass(frozen=True)
@@ -98,11 +111,37 @@ class LinalgOnTensorsBackend(Backend):
             raise CompileError(f"JIT compilation failed: {error}") from error
 
 
+class TosaBackend(LinalgOnTensorsBackend):
+    """TOSA 1.0 (the TOSA specification, version 1.0: profiles ``pro_int``
+    and ``pro_fp``, extension ``bf16``, level ``8k``): every module the
+    pipeline emits declares that target (``tosa-attach-target``) and passes
+    ``tosa-validate`` with strict op spec alignment against it. It runs by
+    MLIR's own TOSA to linalg lowering, then the RefBackend, like
+    linalg-on-tensors."""
+
+    def load(
+        self,
+        program: Program,
+        *,
+        opt_level: int = 2,
+        cache: bool = True,
+        object_code: bytes | None = None,
+    ) -> RefBackendModule:
+        if object_code is None:
+            run_pipeline(
+                program.module, TOSA_TO_LINALG_PIPELINE, "lowering TOSA to linalg"
+            )
+        return super().load(
+            program, opt_level=opt_level, cache=cache, object_code=object_code
+        )
+
+
 #: The backends, by name.
 BACKENDS: dict[str, Backend] = {
     "linalg-on-tensors": LinalgOnTensorsBackend(
         "linalg-on-tensors", LINALG_ON_TENSORS_PIPELINE
     ),
+    "tosa": TosaBackend("tosa", TOSA_PIPELINE),
 }
 
 

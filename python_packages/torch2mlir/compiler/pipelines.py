@@ -25,6 +25,8 @@ __all__ = [
     "BACKEND_CONTRACT_PIPELINE",
     "LINALG_ON_TENSORS_PIPELINE",
     "REFBACKEND_PIPELINE",
+    "TOSA_PIPELINE",
+    "TOSA_TO_LINALG_PIPELINE",
     "format_location",
     "lower_to_backend_contract",
     "lower_to_linalg_on_tensors",
@@ -34,6 +36,8 @@ __all__ = [
 
 BACKEND_CONTRACT_PIPELINE = "torch-lower-to-backend-contract"
 LINALG_ON_TENSORS_PIPELINE = "torch-backend-to-linalg-on-tensors-backend-pipeline"
+TOSA_PIPELINE = "torch-backend-to-tosa-backend-pipeline"
+TOSA_TO_LINALG_PIPELINE = "tosa-backend-to-linalg-on-tensors-pipeline"
 REFBACKEND_PIPELINE = "torch2mlir-refbackend-pipeline"
 
 _FILE_LOC = re.compile(r'"([^"]+)":(\d+):\d+')

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/Pass.h"
 #include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
 #include "torch2mlir/Dialect/TorchConversion/IR/TorchConversionOps.h"

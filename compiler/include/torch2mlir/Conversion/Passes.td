@@ -26,6 +26,24 @@ def ConvertTorchToLinalg : Pass<"convert-torch-to-linalg", "func::FuncOp"> {
   ];
 }
 
+def ConvertTorchToTosa : Pass<"convert-torch-to-tosa", "func::FuncOp"> {
+  let summary = "Lower ATen tensor ops to TOSA 1.0";
+  let description = [{
+    Lowers the ATen tensor ops of the backend contract that TOSA expresses
+    to the tosa dialect on builtin tensors of TOSA's element types (f32,
+    f16, bf16, i8, i16, i32, i1): elementwise arithmetic, comparisons and
+    activations with TOSA's equal-rank broadcasting, matmuls (rank-3
+    `tosa.matmul`), 1-/2-D and depthwise convolutions (NHWC), pooling,
+    reductions, softmax, layer and inference batch norm, views, slices,
+    concatenation, broadcasts, pads and literals. Ops without a lowering
+    are left for `torch-verify-tosa-backend-contract` to report; an op
+    whose pattern gives up reports why.
+  }];
+  let dependentDialects = [
+    "tosa::TosaDialect", "torch2mlir::torch_c::TorchConversionDialect"
+  ];
+}
+
 def ConvertTorchToArith : Pass<"convert-torch-to-arith", "func::FuncOp"> {
   let summary = "Lower torch scalars, scalar arithmetic and literals to arith";
   let description = [{

@@ -10,8 +10,6 @@
 #include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
 
 #include "Utils.h"
-#include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::torch2mlir {
 #define GEN_PASS_DEF_CONVERTTORCHTOLINALG
@@ -54,30 +52,8 @@ struct ConvertTorchToLinalgPass
     populateScatterPatternsAndLegality(typeConverter, patterns, target);
     populateSortPatternsAndLegality(typeConverter, patterns, target);
 
-    // The reason a pattern gave up, by op location, so that a failure to
-    // legalize an op says why instead of only "failed to legalize".
-    torch_to_linalg::FailureReasons reasons;
-    torch_to_linalg::setFailureReasons(&reasons);
-    auto resetReasons = llvm::make_scope_exit(
-        [] { torch_to_linalg::setFailureReasons(nullptr); });
-
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() != DiagnosticSeverity::Error ||
-          !StringRef(diag.str()).starts_with("failed to legalize operation"))
-        return failure(); // Not ours: let it through.
-      std::string message = diag.str();
-      StringRef opName =
-          StringRef(message).split('\'').second.split('\'').first;
-      auto reason = reasons.find(diag.getLocation());
-      InFlightDiagnostic error =
-          emitError(diag.getLocation())
-          << "'" << opName << "' could not be lowered to linalg-on-tensors";
-      if (reason != reasons.end())
-        error << ": " << reason->second;
-      return success();
-    });
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(applyConversionExplained(
+            getOperation(), target, std::move(patterns), "linalg-on-tensors")))
       return signalPassFailure();
   }
 };

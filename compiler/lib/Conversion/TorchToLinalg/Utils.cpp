@@ -638,20 +638,6 @@ FailureOr<SmallVector<Value>> torch_to_linalg::getConvertedTensorList(
   return converted;
 }
 
-static thread_local FailureReasons *failureReasons = nullptr;
-
-void torch_to_linalg::setFailureReasons(FailureReasons *sink) {
-  failureReasons = sink;
-}
-
-LogicalResult
-torch_to_linalg::reportFailure(ConversionPatternRewriter &rewriter,
-                               Operation *op, const Twine &reason) {
-  if (failureReasons)
-    (*failureReasons)[op->getLoc()] = reason.str();
-  return rewriter.notifyMatchFailure(op, reason);
-}
-
 Value mlir::torch2mlir::torch_to_linalg::castFloat(OpBuilder &b, Location loc,
                                                    Value value, Type type) {
   if (value.getType() == type)

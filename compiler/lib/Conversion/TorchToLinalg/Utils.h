@@ -9,6 +9,7 @@
 
 #include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
 
+#include "../PatternFailures.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -193,12 +194,6 @@ matchAsStridedLayout(ConversionPatternRewriter &rewriter, Operation *op,
 Value createStridedIndex(OpBuilder &b, Location loc, ValueRange position,
                          const StridedLayout &layout);
 
-/// Where reportFailure records why ops were not lowered, by op location.
-using FailureReasons = llvm::DenseMap<Location, std::string>;
-
-/// Directs reportFailure to `sink` on this thread (null: record nothing).
-void setFailureReasons(FailureReasons *sink);
-
 /// Checks that the declared size `out` of pooled dim `dim` is what a
 /// window of `kernel`, `stride`, `padding` and `dilation` over `in` gives
 /// (PyTorch's pooling shape rule: floor((in + 2 * padding - dilation *
@@ -209,11 +204,7 @@ LogicalResult checkPooledSize(ConversionPatternRewriter &rewriter,
                               int64_t out, int64_t kernel, int64_t stride,
                               int64_t padding, int64_t dilation);
 
-/// rewriter.notifyMatchFailure(op, reason), and records `reason` so that
-/// convert-torch-to-linalg can tell the user why `op` was not lowered
-/// (release builds of MLIR drop match-failure diagnostics).
-LogicalResult reportFailure(ConversionPatternRewriter &rewriter, Operation *op,
-                            const Twine &reason);
+using ::mlir::torch2mlir::reportFailure;
 
 } // namespace mlir::torch2mlir::torch_to_linalg
 

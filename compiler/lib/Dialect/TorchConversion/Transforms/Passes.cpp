@@ -10,6 +10,9 @@
 #include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
 #include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
 
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,6 +21,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/Passes.h"
@@ -26,6 +31,7 @@ namespace mlir::torch2mlir::torch_c {
 #define GEN_PASS_DEF_FUNCBACKENDTYPECONVERSION
 #define GEN_PASS_DEF_FINALIZINGBACKENDTYPECONVERSION
 #define GEN_PASS_DEF_VERIFYLINALGONTENSORSBACKENDCONTRACT
+#define GEN_PASS_DEF_VERIFYTOSABACKENDCONTRACT
 #include "torch2mlir/Dialect/TorchConversion/Transforms/Passes.h.inc"
 } // namespace mlir::torch2mlir::torch_c
 
@@ -103,8 +109,8 @@ struct FinalizingBackendTypeConversionPass
           isa<torch::PrimListConstructOp>(op))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName()
-                      << "' was not lowered to linalg-on-tensors: no "
-                         "lowering for this op (or its operands) yet";
+                      << "' was not lowered to the backend: no lowering for "
+                         "this op (or its operands) yet";
       return WalkResult::interrupt();
     });
     if (unlowered.wasInterrupted())
@@ -132,50 +138,69 @@ struct FinalizingBackendTypeConversionPass
   }
 };
 
+/// Reports every op outside `isLegal`, and every torch type left, naming
+/// `backend`.
+static LogicalResult
+verifyBackendContract(Operation *root, StringRef backend,
+                      function_ref<bool(Operation *)> isLegal) {
+  bool ok = true;
+  root->walk([&](Operation *op) {
+    if (isa<ModuleOp>(op))
+      return;
+    if (!isLegal(op)) {
+      op->emitError() << "'" << op->getName() << "' is not supported by the "
+                      << backend << " backend (no lowering for it)";
+      ok = false;
+      return;
+    }
+    auto isTorchType = [](Type type) {
+      return isa<torch::TorchDialect>(type.getDialect());
+    };
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      FunctionType type = func.getFunctionType();
+      if (llvm::any_of(type.getInputs(), isTorchType) ||
+          llvm::any_of(type.getResults(), isTorchType)) {
+        op->emitError() << "function '" << func.getSymName()
+                        << "' still has torch types in its signature " << type;
+        ok = false;
+      }
+    }
+    if (llvm::any_of(op->getResultTypes(), isTorchType) ||
+        llvm::any_of(op->getOperandTypes(), isTorchType)) {
+      op->emitError() << "'" << op->getName()
+                      << "' still uses torch types after conversion";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
 struct VerifyLinalgOnTensorsBackendContractPass
     : public ::mlir::torch2mlir::torch_c::impl::
           VerifyLinalgOnTensorsBackendContractBase<
               VerifyLinalgOnTensorsBackendContractPass> {
   void runOnOperation() override {
-    bool ok = true;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<ModuleOp>(op))
-        return;
-      Dialect *dialect = op->getDialect();
-      bool legalDialect =
-          isa_and_nonnull<func::FuncDialect, linalg::LinalgDialect,
-                          tensor::TensorDialect, arith::ArithDialect,
-                          math::MathDialect, scf::SCFDialect,
-                          cf::ControlFlowDialect>(dialect) ||
-          isa<RandomKeyOp>(op);
-      if (!legalDialect) {
-        op->emitError() << "'" << op->getName()
-                        << "' is not supported by the linalg-on-tensors "
-                           "backend (no lowering for it)";
-        ok = false;
-        return;
-      }
-      auto isTorchType = [](Type type) {
-        return isa<torch::TorchDialect>(type.getDialect());
-      };
-      if (auto func = dyn_cast<func::FuncOp>(op)) {
-        FunctionType type = func.getFunctionType();
-        if (llvm::any_of(type.getInputs(), isTorchType) ||
-            llvm::any_of(type.getResults(), isTorchType)) {
-          op->emitError() << "function '" << func.getSymName()
-                          << "' still has torch types in its signature "
-                          << type;
-          ok = false;
-        }
-      }
-      if (llvm::any_of(op->getResultTypes(), isTorchType) ||
-          llvm::any_of(op->getOperandTypes(), isTorchType)) {
-        op->emitError() << "'" << op->getName()
-                        << "' still uses torch types after conversion";
-        ok = false;
-      }
-    });
-    if (!ok)
+    if (failed(verifyBackendContract(
+            getOperation(), "linalg-on-tensors", [](Operation *op) {
+              return isa_and_nonnull<func::FuncDialect, linalg::LinalgDialect,
+                                     tensor::TensorDialect, arith::ArithDialect,
+                                     math::MathDialect, scf::SCFDialect,
+                                     cf::ControlFlowDialect>(
+                         op->getDialect()) ||
+                     isa<RandomKeyOp>(op);
+            })))
+      signalPassFailure();
+  }
+};
+
+struct VerifyTosaBackendContractPass
+    : public ::mlir::torch2mlir::torch_c::impl::VerifyTosaBackendContractBase<
+          VerifyTosaBackendContractPass> {
+  void runOnOperation() override {
+    if (failed(verifyBackendContract(getOperation(), "TOSA", [](Operation *op) {
+          return isa_and_nonnull<func::FuncDialect, tosa::TosaDialect>(
+              op->getDialect());
+        })))
       signalPassFailure();
   }
 };
@@ -193,6 +218,35 @@ void mlir::torch2mlir::torch_c::
   pm.addPass(createVerifyLinalgOnTensorsBackendContract());
 }
 
+void mlir::torch2mlir::torch_c::createTorchBackendToTosaBackendPipeline(
+    OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createConvertTorchToTosa());
+  pm.addPass(createFuncBackendTypeConversion());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createFinalizingBackendTypeConversion());
+  pm.addPass(createCSEPass());
+  pm.addPass(createVerifyTosaBackendContract());
+  tosa::TosaAttachTargetOptions target;
+  target.specificationVersion = tosa::SpecificationVersion::V_1_0;
+  target.level = tosa::Level::eightK;
+  target.profiles = {"pro_int", "pro_fp"};
+  target.extensions = {"bf16"};
+  pm.addPass(tosa::createTosaAttachTarget(target));
+  tosa::TosaValidationOptions validation;
+  validation.strictOpSpecAlignment = true;
+  validation.allowInvalidOpDatatypeCombinations = false;
+  pm.addPass(tosa::createTosaValidation(validation));
+}
+
+void mlir::torch2mlir::torch_c::createTosaBackendToLinalgOnTensorsPipeline(
+    OpPassManager &pm) {
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
+                              TosaToLinalgNamedOptions(), std::nullopt);
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+}
+
 void mlir::torch2mlir::torch_c::registerTorchConversionPasses() {
   registerTorchConversionTransformsPasses();
   PassPipelineRegistration<>(
@@ -200,4 +254,13 @@ void mlir::torch2mlir::torch_c::registerTorchConversionPasses() {
       "From the backend contract to linalg-on-tensors (builtin types; linalg, "
       "tensor, arith, math ops)",
       createTorchBackendToLinalgOnTensorsBackendPipeline);
+  PassPipelineRegistration<>(
+      "torch-backend-to-tosa-backend-pipeline",
+      "From the backend contract to TOSA 1.0 (builtin types; tosa ops; the "
+      "module declares and is validated against its TOSA target)",
+      createTorchBackendToTosaBackendPipeline);
+  PassPipelineRegistration<>(
+      "tosa-backend-to-linalg-on-tensors-pipeline",
+      "A TOSA backend module to linalg-on-tensors, for the RefBackend",
+      createTosaBackendToLinalgOnTensorsPipeline);
 }

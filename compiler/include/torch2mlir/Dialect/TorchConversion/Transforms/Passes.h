@@ -21,6 +21,16 @@ namespace mlir::torch2mlir::torch_c {
 /// convert-torch-to-arith, function type conversion, finalization, verify.
 void createTorchBackendToLinalgOnTensorsBackendPipeline(OpPassManager &pm);
 
+/// The backend contract to TOSA 1.0: convert-torch-to-tosa, the backend
+/// type conversion, then the module declares its target (profiles pro_int
+/// and pro_fp, extension bf16, level 8k; tosa-attach-target) and is
+/// validated against it (tosa-validate, strict op spec alignment).
+void createTorchBackendToTosaBackendPipeline(OpPassManager &pm);
+
+/// A TOSA backend module to linalg-on-tensors (upstream tosa-to-linalg
+/// pipelines, tosa-to-arith, tosa-to-tensor), what the RefBackend runs.
+void createTosaBackendToLinalgOnTensorsPipeline(OpPassManager &pm);
+
 void registerTorchConversionPasses();
 
 #define GEN_PASS_REGISTRATION

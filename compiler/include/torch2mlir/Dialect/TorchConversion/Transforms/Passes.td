@@ -41,4 +41,13 @@ def VerifyLinalgOnTensorsBackendContract
   }];
 }
 
+def VerifyTosaBackendContract
+    : Pass<"torch-verify-tosa-backend-contract", "ModuleOp"> {
+  let summary = "Check that only TOSA backend ops and types remain";
+  let description = [{
+    The TOSA contract: builtin types only, and ops of the tosa and func
+    dialects. Any leftover op is reported at its location with its name.
+  }];
+}
+
 #endif // TORCH2MLIR_DIALECT_TORCHCONVERSION_TRANSFORMS_PASSES

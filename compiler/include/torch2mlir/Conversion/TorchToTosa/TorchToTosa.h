@@ -1,0 +1,37 @@
+//===- TorchToTosa.h - ATen ops to TOSA -------------------------*- C++ -*-===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH2MLIR_CONVERSION_TORCHTOTOSA_TORCHTOTOSA_H
+#define TORCH2MLIR_CONVERSION_TORCHTOTOSA_TORCHTOTOSA_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::torch2mlir {
+
+/// Each family adds its patterns and marks the ops it lowers illegal.
+void populateTosaElementwisePatternsAndLegality(TypeConverter &typeConverter,
+                                                RewritePatternSet &patterns,
+                                                ConversionTarget &target);
+/// mm, bmm, matmul, linear, addmm, 1-/2-D convolution.
+void populateTosaLinearPatternsAndLegality(TypeConverter &typeConverter,
+                                           RewritePatternSet &patterns,
+                                           ConversionTarget &target);
+/// Views, permutations, slices, cat, expand, constant pads, literals.
+void populateTosaDataMovementPatternsAndLegality(TypeConverter &typeConverter,
+                                                 RewritePatternSet &patterns,
+                                                 ConversionTarget &target);
+/// Sums, means, min/max, softmax, layer norm, inference batch norm.
+void populateTosaReductionPatternsAndLegality(TypeConverter &typeConverter,
+                                              RewritePatternSet &patterns,
+                                              ConversionTarget &target);
+/// 2-D max, average and adaptive average pooling.
+void populateTosaPoolingPatternsAndLegality(TypeConverter &typeConverter,
+                                            RewritePatternSet &patterns,
+                                            ConversionTarget &target);
+
+} // namespace mlir::torch2mlir
+
+#endif // TORCH2MLIR_CONVERSION_TORCHTOTOSA_TORCHTOTOSA_H

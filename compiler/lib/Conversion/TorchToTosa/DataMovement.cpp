@@ -1,0 +1,328 @@
+//===- DataMovement.cpp - Shape and data movement ops to TOSA -------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Views become reshapes (static sizes: the result type says them), dim
+// permutations transposes, and slices, concatenations, broadcasts and
+// constant pads their TOSA ops. Literals become `tosa.const`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Conversion/TorchToTosa/TorchToTosa.h"
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::torch_to_tosa;
+
+namespace {
+
+/// Checks the result and the `self` operand (operand 0) of `op`.
+LogicalResult checkSelfAndResult(ConversionPatternRewriter &rewriter,
+                                 const TypeConverter *converter, Operation *op,
+                                 RankedTensorType &type) {
+  type = getConvertedType(converter, op->getResult(0));
+  if (failed(checkTosaTensor(rewriter, op, op->getResult(0), type, "a result")))
+    return failure();
+  return checkTosaTensor(rewriter, op, op->getOperand(0),
+                         getConvertedType(converter, op->getOperand(0)),
+                         "the input");
+}
+
+/// Ops whose result is their input reshaped to the (static) result type:
+/// view, _unsafe_view, reshape, unsqueeze, squeeze, flatten.
+template <typename TorchOp>
+struct ConvertReshapeLike : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type;
+    if (failed(
+            checkSelfAndResult(rewriter, this->getTypeConverter(), op, type)))
+      return failure();
+    Value self = adaptor.getOperands()[0];
+    if (cast<RankedTensorType>(self.getType()).getNumElements() !=
+        type.getNumElements())
+      return reportFailure(rewriter, op,
+                           "the result has another number of elements than "
+                           "the input");
+    rewriter.replaceOp(
+        op, createReshape(rewriter, op.getLoc(), self, type.getShape()));
+    return success();
+  }
+};
+
+/// permute(self, dims), transpose.int(self, a, b), t(self).
+template <typename TorchOp>
+struct ConvertPermuteLike : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type;
+    if (failed(
+            checkSelfAndResult(rewriter, this->getTypeConverter(), op, type)))
+      return failure();
+    int64_t rank = type.getRank();
+    SmallVector<int32_t> perms;
+    for (int64_t i = 0; i < rank; ++i)
+      perms.push_back(i);
+    if constexpr (std::is_same_v<TorchOp, AtenPermuteOp>) {
+      SmallVector<int64_t> dims;
+      if (!matchTorchConstantIntList(op.getDims(), dims) ||
+          static_cast<int64_t>(dims.size()) != rank)
+        return reportFailure(rewriter, op,
+                             "dims must be constants, one per "
+                             "dim");
+      for (auto [i, dim] : llvm::enumerate(dims)) {
+        int64_t positive = toPositiveDim(dim, rank);
+        if (positive < 0)
+          return reportFailure(rewriter, op, "a dim is out of range");
+        perms[i] = positive;
+      }
+    } else if constexpr (std::is_same_v<TorchOp, AtenTransposeIntOp>) {
+      int64_t a, b;
+      if (!matchTorchConstantInt(op.getDim0(), a) ||
+          !matchTorchConstantInt(op.getDim1(), b) ||
+          toPositiveDim(a, rank) < 0 || toPositiveDim(b, rank) < 0)
+        return reportFailure(rewriter, op, "dims must be constants in range");
+      std::swap(perms[toPositiveDim(a, rank)], perms[toPositiveDim(b, rank)]);
+    } else if (rank == 2) {
+      std::swap(perms[0], perms[1]);
+    }
+    rewriter.replaceOp(op, createTranspose(rewriter, op.getLoc(),
+                                           adaptor.getOperands()[0], perms));
+    return success();
+  }
+};
+
+/// slice.Tensor(self, dim, start, end, step): tosa.slice for step 1; a
+/// larger step slices, reshapes [.., n, step, ..] and keeps index 0.
+struct ConvertSlice : OpConversionPattern<AtenSliceTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSliceTensorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type;
+    if (failed(checkSelfAndResult(rewriter, getTypeConverter(), op, type)))
+      return failure();
+    auto selfType = cast<RankedTensorType>(adaptor.getSelf().getType());
+    int64_t rank = selfType.getRank(), dim, start = 0, step;
+    if (!matchTorchConstantInt(op.getDim(), dim) ||
+        !matchTorchConstantInt(op.getStep(), step) || step < 1 ||
+        (!isTorchNone(op.getStart()) &&
+         !matchTorchConstantInt(op.getStart(), start)))
+      return reportFailure(rewriter, op,
+                           "dim, start and step must be constants (step > 0)");
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return reportFailure(rewriter, op, "dim is out of range");
+    int64_t size = selfType.getDimSize(dim);
+    if (start < 0)
+      start = std::max<int64_t>(start + size, 0);
+    start = std::min(start, size);
+    int64_t count = type.getDimSize(dim);
+    if (start + (count - 1) * step >= size && count > 0)
+      return reportFailure(rewriter, op,
+                           "the declared result size reads past the input");
+    Location loc = op.getLoc();
+    SmallVector<int64_t> begin(rank, 0), sizes(selfType.getShape());
+    begin[dim] = start;
+    sizes[dim] = count == 0 ? 0 : (count - 1) * step + 1;
+    if (step > 1) {
+      // Round the span up to count * step when the input has it; otherwise
+      // pad the slice by what is missing (never read).
+      sizes[dim] = std::min(count * step, size - start);
+    }
+    Value sliced = tosa::SliceOp::create(
+        rewriter, loc, RankedTensorType::get(sizes, type.getElementType()),
+        adaptor.getSelf(), createConstShape(rewriter, loc, begin),
+        createConstShape(rewriter, loc, sizes));
+    if (step > 1) {
+      if (sizes[dim] != count * step)
+        return reportFailure(rewriter, op,
+                             "unsupported: a strided slice whose last step "
+                             "runs past the input (TOSA backend)");
+      SmallVector<int64_t> split(sizes);
+      split[dim] = count;
+      split.insert(split.begin() + dim + 1, step);
+      Value grouped = createReshape(rewriter, loc, sliced, split);
+      SmallVector<int64_t> first(split);
+      first[dim + 1] = 1;
+      SmallVector<int64_t> zeros(split.size(), 0);
+      sliced = tosa::SliceOp::create(
+          rewriter, loc, RankedTensorType::get(first, type.getElementType()),
+          grouped, createConstShape(rewriter, loc, zeros),
+          createConstShape(rewriter, loc, first));
+    }
+    rewriter.replaceOp(op,
+                       createReshape(rewriter, loc, sliced, type.getShape()));
+    return success();
+  }
+};
+
+/// cat(tensors, dim) = tosa.concat (operands cast to the result dtype).
+struct ConvertCat : OpConversionPattern<AtenCatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenCatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = getTypeConverter();
+    auto type = getConvertedType(converter, op.getResult());
+    if (failed(checkTosaTensor(rewriter, op, op.getResult(), type, "a result")))
+      return failure();
+    auto list = op.getTensors().getDefiningOp<PrimListConstructOp>();
+    int64_t dim;
+    if (!list || !matchTorchConstantInt(op.getDim(), dim) ||
+        toPositiveDim(dim, type.getRank()) < 0)
+      return reportFailure(rewriter, op,
+                           "tensors must come from a list construct and dim "
+                           "be a constant in range");
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs;
+    for (Value element : list.getElements()) {
+      auto elementType = getConvertedType(converter, element);
+      if (failed(
+              checkTosaTensor(rewriter, op, element, elementType, "an input")))
+        return failure();
+      if (elementType.getRank() != type.getRank())
+        continue; // A 1-D empty tensor, which cat skips.
+      Value value = converter->materializeTargetConversion(
+          rewriter, loc, elementType, element);
+      inputs.push_back(createCast(rewriter, loc, value, type.getElementType()));
+    }
+    if (inputs.empty())
+      return reportFailure(rewriter, op, "no input of the result's rank");
+    rewriter.replaceOpWithNewOp<tosa::ConcatOp>(
+        op, type, inputs,
+        rewriter.getI32IntegerAttr(toPositiveDim(dim, type.getRank())));
+    return success();
+  }
+};
+
+/// expand(self, sizes) to the static result: ranked up, then tosa.tile of
+/// the size-1 dims.
+struct ConvertExpand : OpConversionPattern<AtenExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type;
+    if (failed(checkSelfAndResult(rewriter, getTypeConverter(), op, type)))
+      return failure();
+    Location loc = op.getLoc();
+    Value self = expandRank(rewriter, loc, adaptor.getSelf(), type.getRank());
+    auto selfType = cast<RankedTensorType>(self.getType());
+    SmallVector<int64_t> multiples;
+    for (auto [in, out] : llvm::zip(selfType.getShape(), type.getShape())) {
+      if (in != out && in != 1)
+        return reportFailure(rewriter, op,
+                             "the result does not broadcast the input");
+      multiples.push_back(in == out ? 1 : out);
+    }
+    if (selfType == type) {
+      rewriter.replaceOp(op, self);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tosa::TileOp>(
+        op, type, self, createConstShape(rewriter, loc, multiples));
+    return success();
+  }
+};
+
+/// constant_pad_nd(self, pad, value): non-negative pads as tosa.pad (pad
+/// lists the last dim first, [before, after] each).
+struct ConvertConstantPad : OpConversionPattern<AtenConstantPadNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenConstantPadNdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type;
+    if (failed(checkSelfAndResult(rewriter, getTypeConverter(), op, type)))
+      return failure();
+    SmallVector<int64_t> pad;
+    double value;
+    int64_t rank = type.getRank();
+    if (!matchTorchConstantIntList(op.getPad(), pad) || pad.size() % 2 ||
+        static_cast<int64_t>(pad.size()) > 2 * rank ||
+        !matchTorchConstantFloat(op.getValue(), value) ||
+        llvm::any_of(pad, [](int64_t p) { return p < 0; }))
+      return reportFailure(rewriter, op,
+                           "unsupported: pads and value computed at run time, "
+                           "or negative pads (TOSA backend)");
+    SmallVector<int64_t> padding(2 * rank, 0);
+    for (size_t i = 0; i < pad.size() / 2; ++i) {
+      int64_t dim = rank - 1 - i;
+      padding[2 * dim] = pad[2 * i];
+      padding[2 * dim + 1] = pad[2 * i + 1];
+    }
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    auto constType = RankedTensorType::get({1}, element);
+    Attribute fill = isa<mlir::FloatType>(element)
+                         ? Attribute(rewriter.getFloatAttr(element, value))
+                         : Attribute(rewriter.getIntegerAttr(
+                               element, static_cast<int64_t>(value)));
+    Value padConst = tosa::ConstOp::create(
+        rewriter, loc, constType, DenseElementsAttr::get(constType, fill));
+    rewriter.replaceOpWithNewOp<tosa::PadOp>(
+        op, type, adaptor.getSelf(), createConstShape(rewriter, loc, padding),
+        padConst);
+    return success();
+  }
+};
+
+/// vtensor.literal -> tosa.const (dense values of a TOSA element type).
+struct ConvertLiteral : OpConversionPattern<ValueTensorLiteralOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ValueTensorLiteralOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getConvertedType(getTypeConverter(), op.getResult());
+    if (failed(
+            checkTosaTensor(rewriter, op, op.getResult(), type, "a literal")))
+      return failure();
+    auto value = dyn_cast<ElementsAttr>(op.getValue());
+    if (!value)
+      return reportFailure(rewriter, op, "the value must be elements");
+    if (value.getType() != type) {
+      auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+      if (!dense)
+        return reportFailure(rewriter, op,
+                             "unsupported: a signed resource literal");
+      value = dense.bitcast(type.getElementType());
+    }
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(op, type, value);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  MLIRContext *context = patterns.getContext();
+  target
+      .addIllegalOp<AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp,
+                    AtenUnsqueezeOp, AtenSqueezeOp, AtenSqueezeDimOp,
+                    AtenSqueezeDimsOp, AtenFlattenUsingIntsOp, AtenPermuteOp,
+                    AtenTransposeIntOp, AtenTOp, AtenSliceTensorOp, AtenCatOp,
+                    AtenExpandOp, AtenConstantPadNdOp, ValueTensorLiteralOp>();
+  patterns.add<
+      ConvertReshapeLike<AtenViewOp>, ConvertReshapeLike<Aten_UnsafeViewOp>,
+      ConvertReshapeLike<AtenReshapeOp>, ConvertReshapeLike<AtenUnsqueezeOp>,
+      ConvertReshapeLike<AtenSqueezeOp>, ConvertReshapeLike<AtenSqueezeDimOp>,
+      ConvertReshapeLike<AtenSqueezeDimsOp>,
+      ConvertReshapeLike<AtenFlattenUsingIntsOp>,
+      ConvertPermuteLike<AtenPermuteOp>, ConvertPermuteLike<AtenTransposeIntOp>,
+      ConvertPermuteLike<AtenTOp>, ConvertSlice, ConvertCat, ConvertExpand,
+      ConvertConstantPad, ConvertLiteral>(typeConverter, context);
+}

@@ -1,0 +1,284 @@
+//===- Pooling.cpp - 2-D pooling to TOSA ----------------------------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+//
+// tosa.max_pool2d and tosa.avg_pool2d work on NHWC; the patterns transpose
+// around them. TOSA's average excludes padding from the divisor, which is
+// PyTorch's count_include_pad=False; with count_include_pad=True the input
+// is zero-padded explicitly first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Conversion/TorchToTosa/TorchToTosa.h"
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::torch_to_tosa;
+
+namespace {
+
+/// Constant 2-D window parameters; `stride` empty means the kernel.
+struct Window {
+  SmallVector<int64_t> kernel, stride, padding;
+};
+
+FailureOr<Window> matchWindow(Value kernel, Value stride, Value padding) {
+  Window w;
+  auto pair = [](SmallVector<int64_t> &values) {
+    if (values.size() == 1)
+      values.push_back(values[0]);
+    return values.size() == 2;
+  };
+  if (!matchTorchConstantIntList(kernel, w.kernel) ||
+      !matchTorchConstantIntList(stride, w.stride) ||
+      !matchTorchConstantIntList(padding, w.padding))
+    return failure();
+  if (w.stride.empty())
+    w.stride = w.kernel;
+  if (!pair(w.kernel) || !pair(w.stride) || !pair(w.padding))
+    return failure();
+  return w;
+}
+
+/// The NHWC input of a pooling of `input` [N, C, H, W] to `out` [N, C, OH,
+/// OW], and TOSA's [top, bottom, left, right] pads: PyTorch's symmetric
+/// padding, the bottom/right pad adjusted so that the window count is
+/// exact (smaller: rows no window reads are sliced off; larger: ceil_mode's
+/// last partial window).
+FailureOr<Value> prepareInput(OpBuilder &b, Location loc, Value input,
+                              ArrayRef<int64_t> out, const Window &w,
+                              SmallVector<int64_t> &pads) {
+  auto type = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> in = type.getShape();
+  SmallVector<int64_t> keep = {in[2], in[3]};
+  pads.assign(4, 0);
+  for (int i = 0; i < 2; ++i) {
+    int64_t needed = (out[2 + i] - 1) * w.stride[i] + w.kernel[i];
+    pads[2 * i] = w.padding[i];
+    int64_t after = needed - in[2 + i] - w.padding[i];
+    if (after < 0) {
+      keep[i] += after;
+      after = 0;
+    }
+    // A window must start inside the input or its leading padding.
+    if ((out[2 + i] - 1) * w.stride[i] >= in[2 + i] + w.padding[i])
+      return failure();
+    pads[2 * i + 1] = after;
+  }
+  Value nhwc = createTranspose(b, loc, input, {0, 2, 3, 1});
+  if (keep[0] != in[2] || keep[1] != in[3]) {
+    SmallVector<int64_t> sizes = {in[0], keep[0], keep[1], in[1]};
+    nhwc = tosa::SliceOp::create(
+        b, loc, RankedTensorType::get(sizes, type.getElementType()), nhwc,
+        createConstShape(b, loc, {0, 0, 0, 0}),
+        createConstShape(b, loc, sizes));
+  }
+  return nhwc;
+}
+
+/// max_pool2d and max_pool2d_with_indices (whose indices are unused).
+template <typename TorchOp>
+struct ConvertMaxPool : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = this->getTypeConverter();
+    Value torchResult = op->getResult(0);
+    auto type = getConvertedType(converter, torchResult);
+    auto inputType = getConvertedType(converter, op.getSelf());
+    if (failed(checkTosaTensor(rewriter, op, torchResult, type, "a result")) ||
+        failed(checkTosaTensor(rewriter, op, op.getSelf(), inputType,
+                               "the input")))
+      return failure();
+    if (op->getNumResults() == 2 && !op->getResult(1).use_empty())
+      return reportFailure(rewriter, op,
+                           "unsupported: the indices of a max pooling (TOSA "
+                           "has no argmax window)");
+    auto window =
+        matchWindow(op.getKernelSize(), op.getStride(), op.getPadding());
+    SmallVector<int64_t> dilation;
+    if (failed(window) ||
+        !matchTorchConstantIntList(op.getDilation(), dilation) ||
+        llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
+      return reportFailure(rewriter, op,
+                           "unsupported: window parameters computed at run "
+                           "time, or dilation (TOSA backend)");
+    if (inputType.getRank() != 4 || inputType.getElementType().isInteger(1))
+      return reportFailure(rewriter, op,
+                           "unsupported: an input other than batched NCHW "
+                           "numbers");
+    Location loc = op.getLoc();
+    SmallVector<int64_t> pads;
+    auto nhwc = prepareInput(rewriter, loc, adaptor.getSelf(), type.getShape(),
+                             *window, pads);
+    if (failed(nhwc))
+      return reportFailure(rewriter, op,
+                           "the declared result has a window that starts in "
+                           "the trailing padding");
+    ArrayRef<int64_t> out = type.getShape();
+    auto poolType = RankedTensorType::get({out[0], out[2], out[3], out[1]},
+                                          type.getElementType());
+    Value pooled = tosa::MaxPool2dOp::create(
+        rewriter, loc, poolType, *nhwc, window->kernel, window->stride, pads);
+    Value result = createTranspose(rewriter, loc, pooled, {0, 3, 1, 2});
+    // The indices (if any) have no user: nothing replaces them.
+    SmallVector<Value> results = {result};
+    if (op->getNumResults() == 2)
+      results.push_back(Value());
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// avg_pool2d(self, kernel, stride, padding, ceil_mode, count_include_pad,
+/// divisor_override = None).
+struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenAvgPool2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = getTypeConverter();
+    auto type = getConvertedType(converter, op.getResult());
+    auto inputType = getConvertedType(converter, op.getSelf());
+    if (failed(
+            checkTosaTensor(rewriter, op, op.getResult(), type, "a result")) ||
+        failed(checkTosaTensor(rewriter, op, op.getSelf(), inputType,
+                               "the input")))
+      return failure();
+    auto window =
+        matchWindow(op.getKernelSize(), op.getStride(), op.getPadding());
+    bool countIncludePad, ceilMode;
+    if (failed(window) ||
+        !matchTorchConstantBool(op.getCountIncludePad(), countIncludePad) ||
+        !matchTorchConstantBool(op.getCeilMode(), ceilMode) ||
+        !isTorchNone(op.getDivisorOverride()))
+      return reportFailure(rewriter, op,
+                           "unsupported: window parameters computed at run "
+                           "time, or a divisor_override (TOSA backend)");
+    if (inputType.getRank() != 4 ||
+        !isa<mlir::FloatType>(type.getElementType()))
+      return reportFailure(rewriter, op,
+                           "unsupported: an input other than batched NCHW "
+                           "floats");
+    Location loc = op.getLoc();
+    Value input = adaptor.getSelf();
+    ArrayRef<int64_t> out = type.getShape();
+    bool padded = window->padding[0] || window->padding[1];
+    if (countIncludePad && padded) {
+      if (ceilMode)
+        return reportFailure(rewriter, op,
+                             "unsupported: count_include_pad with ceil_mode "
+                             "and padding (TOSA backend)");
+      // Zeros counted in the average: pad explicitly.
+      SmallVector<int64_t> padding = {0,
+                                      0,
+                                      0,
+                                      0,
+                                      window->padding[0],
+                                      window->padding[0],
+                                      window->padding[1],
+                                      window->padding[1]};
+      auto inShape = inputType.getShape();
+      auto paddedType = inputType.clone({inShape[0], inShape[1],
+                                         inShape[2] + 2 * window->padding[0],
+                                         inShape[3] + 2 * window->padding[1]});
+      input = tosa::PadOp::create(
+          rewriter, loc, paddedType, input,
+          createConstShape(rewriter, loc, padding),
+          tosa::createPadConstTensor(rewriter, loc, input, 0));
+      window->padding = {0, 0};
+    }
+    SmallVector<int64_t> pads;
+    auto nhwc = prepareInput(rewriter, loc, input, out, *window, pads);
+    if (failed(nhwc))
+      return reportFailure(rewriter, op,
+                           "the declared result has a window that starts in "
+                           "the trailing padding");
+    Type element = type.getElementType();
+    auto poolType =
+        RankedTensorType::get({out[0], out[2], out[3], out[1]}, element);
+    Value zeroPoint = *tosa::createZeroPointTensor(rewriter, loc, element, 0);
+    Value pooled = tosa::AvgPool2dOp::create(
+        rewriter, loc, poolType, *nhwc, zeroPoint, zeroPoint,
+        rewriter.getDenseI64ArrayAttr(window->kernel),
+        rewriter.getDenseI64ArrayAttr(window->stride),
+        rewriter.getDenseI64ArrayAttr(pads),
+        TypeAttr::get(rewriter.getF32Type()));
+    rewriter.replaceOp(op,
+                       createTranspose(rewriter, loc, pooled, {0, 3, 1, 2}));
+    return success();
+  }
+};
+
+/// adaptive_avg_pool2d to an output size dividing the input's: an average
+/// pooling with kernel = stride = input / output.
+template <typename TorchOp>
+struct ConvertAdaptiveAvgPool : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = this->getTypeConverter();
+    auto type = getConvertedType(converter, op.getResult());
+    auto inputType = getConvertedType(converter, op.getSelf());
+    if (failed(
+            checkTosaTensor(rewriter, op, op.getResult(), type, "a result")) ||
+        failed(checkTosaTensor(rewriter, op, op.getSelf(), inputType,
+                               "the input")))
+      return failure();
+    if (inputType.getRank() != 4 ||
+        !isa<mlir::FloatType>(type.getElementType()))
+      return reportFailure(rewriter, op,
+                           "unsupported: an input other than batched NCHW "
+                           "floats");
+    ArrayRef<int64_t> in = inputType.getShape(), out = type.getShape();
+    SmallVector<int64_t> kernel;
+    for (int i = 2; i < 4; ++i) {
+      if (out[i] == 0 || in[i] % out[i] != 0)
+        return reportFailure(rewriter, op,
+                             "unsupported: an output size that does not "
+                             "divide the input's (TOSA backend)");
+      kernel.push_back(in[i] / out[i]);
+    }
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    Value nhwc =
+        createTranspose(rewriter, loc, adaptor.getSelf(), {0, 2, 3, 1});
+    auto poolType =
+        RankedTensorType::get({out[0], out[2], out[3], out[1]}, element);
+    Value zeroPoint = *tosa::createZeroPointTensor(rewriter, loc, element, 0);
+    Value pooled = tosa::AvgPool2dOp::create(
+        rewriter, loc, poolType, nhwc, zeroPoint, zeroPoint,
+        rewriter.getDenseI64ArrayAttr(kernel),
+        rewriter.getDenseI64ArrayAttr(kernel),
+        rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        TypeAttr::get(rewriter.getF32Type()));
+    rewriter.replaceOp(op,
+                       createTranspose(rewriter, loc, pooled, {0, 3, 1, 2}));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::populateTosaPoolingPatternsAndLegality(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  MLIRContext *context = patterns.getContext();
+  target.addIllegalOp<AtenMaxPool2dOp, AtenMaxPool2dWithIndicesOp,
+                      AtenAvgPool2dOp, AtenAdaptiveAvgPool2dOp,
+                      Aten_AdaptiveAvgPool2dOp>();
+  patterns.add<ConvertMaxPool<AtenMaxPool2dOp>,
+               ConvertMaxPool<AtenMaxPool2dWithIndicesOp>, ConvertAvgPool,
+               ConvertAdaptiveAvgPool<AtenAdaptiveAvgPool2dOp>,
+               ConvertAdaptiveAvgPool<Aten_AdaptiveAvgPool2dOp>>(typeConverter,
+                                                                 context);
+}

@@ -1,0 +1,376 @@
+//===- Reduction.cpp - Reductions and normalizations to TOSA --------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+//
+// TOSA reduces one axis at a time and keeps it (size 1); a reduction over
+// several dims is a chain, then a reshape drops them unless keepdim. Float
+// reductions of f16/bf16 run in f32 (PyTorch's accumulation type) and
+// round once. Softmax, log_softmax, layer norm and inference batch norm
+// are built from them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Conversion/TorchToTosa/TorchToTosa.h"
+
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::torch_to_tosa;
+
+namespace {
+
+enum class Reduce { Sum, Max, Min };
+
+/// `x` reduced over `dims` (kept, size 1) with `kind`.
+Value reduceKeep(OpBuilder &b, Location loc, Reduce kind, Value x,
+                 ArrayRef<int64_t> dims) {
+  for (int64_t dim : dims) {
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = 1;
+    auto resultType = type.clone(shape);
+    IntegerAttr axis = b.getI32IntegerAttr(dim);
+    switch (kind) {
+    case Reduce::Sum:
+      x = tosa::ReduceSumOp::create(b, loc, resultType, x, axis);
+      break;
+    case Reduce::Max:
+      x = tosa::ReduceMaxOp::create(b, loc, resultType, x, axis);
+      break;
+    case Reduce::Min:
+      x = tosa::ReduceMinOp::create(b, loc, resultType, x, axis);
+      break;
+    }
+  }
+  return x;
+}
+
+/// The element type float math on `element` runs in (f32 for 16-bit
+/// floats).
+Type getComputeType(Type element) {
+  if (isa<Float16Type, BFloat16Type>(element))
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+/// The reduced dims of `dimList` (None or empty: all) normalized, sorted.
+FailureOr<SmallVector<int64_t>> getReduceDims(Value dimList, int64_t rank) {
+  SmallVector<int64_t> dims;
+  if (!isTorchNone(dimList) && !matchTorchConstantIntList(dimList, dims))
+    return failure();
+  if (dims.empty())
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(i);
+  for (int64_t &dim : dims) {
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0)
+      return failure();
+  }
+  llvm::sort(dims);
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  return dims;
+}
+
+/// sum.dim_IntList, mean.dim, amax, amin (dims constant, keepdim constant).
+template <typename TorchOp, Reduce Kind, bool IsMean = false>
+struct ConvertReduction : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = this->getTypeConverter();
+    auto type = getConvertedType(converter, op.getResult());
+    auto selfType = getConvertedType(converter, op.getSelf());
+    if (failed(
+            checkTosaTensor(rewriter, op, op.getResult(), type, "a result")) ||
+        failed(
+            checkTosaTensor(rewriter, op, op.getSelf(), selfType, "the input")))
+      return failure();
+    bool keepdim;
+    auto dims = getReduceDims(op.getDim(), selfType.getRank());
+    if (failed(dims) || !matchTorchConstantBool(op.getKeepdim(), keepdim))
+      return reportFailure(rewriter, op,
+                           "dim and keepdim must be constants in range");
+    Type element = type.getElementType();
+    if (element.isInteger(1) || (IsMean && !isa<mlir::FloatType>(element)))
+      return reportFailure(rewriter, op,
+                           "unsupported: a bool result, or a non-float mean");
+    Location loc = op.getLoc();
+    Type compute = Kind == Reduce::Sum ? getComputeType(element) : element;
+    Value x = createCast(rewriter, loc, adaptor.getSelf(), compute);
+    x = reduceKeep(rewriter, loc, Kind, x, *dims);
+    if (IsMean) {
+      int64_t count = 1;
+      for (int64_t dim : *dims)
+        count *= selfType.getDimSize(dim);
+      auto xType = cast<RankedTensorType>(x.getType());
+      x = createMul(
+          rewriter, loc, xType, x,
+          createScalar(rewriter, loc, compute, 1.0 / count, xType.getRank()));
+    }
+    x = createCast(rewriter, loc, x, element);
+    rewriter.replaceOp(op, createReshape(rewriter, loc, x, type.getShape()));
+    return success();
+  }
+};
+
+/// _softmax / _log_softmax(self, dim, half_to_float) over one dim:
+/// e = exp(x - max); softmax = e / sum(e); log_softmax = (x - max) -
+/// log(sum(e)). 16-bit floats compute in f32.
+template <typename TorchOp, bool IsLog>
+struct ConvertSoftmax : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = this->getTypeConverter();
+    auto type = getConvertedType(converter, op.getResult());
+    if (failed(
+            checkTosaTensor(rewriter, op, op.getResult(), type, "a result")) ||
+        failed(checkTosaTensor(rewriter, op, op.getSelf(),
+                               getConvertedType(converter, op.getSelf()),
+                               "the input")))
+      return failure();
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim) ||
+        toPositiveDim(dim, type.getRank()) < 0 ||
+        !isa<mlir::FloatType>(type.getElementType()))
+      return reportFailure(rewriter, op,
+                           "dim must be a constant in range, the result a "
+                           "float");
+    dim = toPositiveDim(dim, type.getRank());
+    Location loc = op.getLoc();
+    Type compute = getComputeType(type.getElementType());
+    auto computeType = type.clone(compute);
+    Value x = createCast(rewriter, loc, adaptor.getSelf(), compute);
+    Value max = reduceKeep(rewriter, loc, Reduce::Max, x, {dim});
+    Value shifted = tosa::SubOp::create(rewriter, loc, computeType, x, max);
+    Value e = tosa::ExpOp::create(rewriter, loc, computeType, shifted);
+    Value sum = reduceKeep(rewriter, loc, Reduce::Sum, e, {dim});
+    auto sumType = cast<RankedTensorType>(sum.getType());
+    Value result;
+    if (IsLog)
+      result =
+          tosa::SubOp::create(rewriter, loc, computeType, shifted,
+                              tosa::LogOp::create(rewriter, loc, sumType, sum));
+    else
+      result =
+          createMul(rewriter, loc, computeType, e,
+                    tosa::ReciprocalOp::create(rewriter, loc, sumType, sum));
+    rewriter.replaceOp(
+        op, createCast(rewriter, loc, result, type.getElementType()));
+    return success();
+  }
+};
+
+/// (x - mean) * rsqrt(var + eps) over `dims` of `x` (compute type), with
+/// the mean and rstd (kept dims).
+struct Normalized {
+  Value value, mean, rstd;
+};
+Normalized normalize(OpBuilder &b, Location loc, Value x,
+                     ArrayRef<int64_t> dims, double eps) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t count = 1;
+  for (int64_t dim : dims)
+    count *= type.getDimSize(dim);
+  Type element = type.getElementType();
+  int64_t rank = type.getRank();
+  Value inverseCount = createScalar(b, loc, element, 1.0 / count, rank);
+  Value sum = reduceKeep(b, loc, Reduce::Sum, x, dims);
+  auto statType = cast<RankedTensorType>(sum.getType());
+  Value mean = createMul(b, loc, statType, sum, inverseCount);
+  Value centered = tosa::SubOp::create(b, loc, type, x, mean);
+  Value squares = createMul(b, loc, type, centered, centered);
+  Value variance =
+      createMul(b, loc, statType,
+                reduceKeep(b, loc, Reduce::Sum, squares, dims), inverseCount);
+  Value rstd = tosa::RsqrtOp::create(
+      b, loc, statType,
+      tosa::AddOp::create(b, loc, statType, variance,
+                          createScalar(b, loc, element, eps, rank)));
+  return {createMul(b, loc, type, centered, rstd), mean, rstd};
+}
+
+/// native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out,
+/// mean, rstd) over the trailing normalized dims.
+struct ConvertLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenNativeLayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = getTypeConverter();
+    SmallVector<RankedTensorType> types;
+    for (Value result : op->getResults()) {
+      types.push_back(getConvertedType(converter, result));
+      if (failed(
+              checkTosaTensor(rewriter, op, result, types.back(), "a result")))
+        return failure();
+    }
+    auto inputType = getConvertedType(converter, op.getInput());
+    if (failed(checkTosaTensor(rewriter, op, op.getInput(), inputType,
+                               "the input")))
+      return failure();
+    SmallVector<int64_t> normalizedShape;
+    double eps;
+    if (!matchTorchConstantIntList(op.getNormalizedShape(), normalizedShape) ||
+        !matchTorchConstantFloat(op.getEps(), eps) ||
+        !isa<mlir::FloatType>(inputType.getElementType()))
+      return reportFailure(rewriter, op,
+                           "normalized_shape and eps must be constants, the "
+                           "input a float");
+    int64_t rank = inputType.getRank();
+    int64_t count = normalizedShape.size();
+    if (count > rank ||
+        inputType.getShape().take_back(count) != ArrayRef(normalizedShape))
+      return reportFailure(rewriter, op,
+                           "normalized_shape must be the input's last sizes");
+    Location loc = op.getLoc();
+    Type element = inputType.getElementType();
+    Type compute = getComputeType(element);
+    Value x = createCast(rewriter, loc, adaptor.getInput(), compute);
+    SmallVector<int64_t> dims;
+    for (int64_t i = rank - count; i < rank; ++i)
+      dims.push_back(i);
+    Normalized n = normalize(rewriter, loc, x, dims, eps);
+    auto computeType = inputType.clone(compute);
+    Value out = n.value;
+    auto affine = [&](Value torchValue, Value converted, bool isWeight) {
+      if (isTorchNone(torchValue))
+        return success();
+      auto affineType = getConvertedType(converter, torchValue);
+      if (failed(checkTosaTensor(rewriter, op, torchValue, affineType,
+                                 "the weight or bias")))
+        return failure();
+      Value value = expandRank(
+          rewriter, loc, createCast(rewriter, loc, converted, compute), rank);
+      out = isWeight
+                ? createMul(rewriter, loc, computeType, out, value)
+                : tosa::AddOp::create(rewriter, loc, computeType, out, value)
+                      .getResult();
+      return success();
+    };
+    if (failed(affine(op.getWeight(), adaptor.getWeight(), true)) ||
+        failed(affine(op.getBias(), adaptor.getBias(), false)))
+      return failure();
+    rewriter.replaceOp(
+        op, {createCast(rewriter, loc, out, types[0].getElementType()),
+             createReshape(
+                 rewriter, loc,
+                 createCast(rewriter, loc, n.mean, types[1].getElementType()),
+                 types[1].getShape()),
+             createReshape(
+                 rewriter, loc,
+                 createCast(rewriter, loc, n.rstd, types[2].getElementType()),
+                 types[2].getShape())});
+    return success();
+  }
+};
+
+/// _native_batch_norm_legit_no_training(input, weight, bias, running_mean,
+/// running_var, momentum, eps) = (input - mean) * rsqrt(var + eps) *
+/// weight + bias, per channel (dim 1); the saved statistics are empty.
+struct ConvertBatchNormInference
+    : OpConversionPattern<Aten_NativeBatchNormLegitNoTrainingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Aten_NativeBatchNormLegitNoTrainingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = getTypeConverter();
+    SmallVector<RankedTensorType> types;
+    for (Value result : op->getResults()) {
+      types.push_back(getConvertedType(converter, result));
+      if (failed(
+              checkTosaTensor(rewriter, op, result, types.back(), "a result")))
+        return failure();
+    }
+    auto inputType = getConvertedType(converter, op.getInput());
+    double eps;
+    if (failed(checkTosaTensor(rewriter, op, op.getInput(), inputType,
+                               "the input")) ||
+        !matchTorchConstantFloat(op.getEps(), eps) ||
+        !isa<mlir::FloatType>(inputType.getElementType()) ||
+        inputType.getRank() < 2)
+      return reportFailure(rewriter, op,
+                           "eps must be a constant, the input a float of "
+                           "rank >= 2");
+    Location loc = op.getLoc();
+    int64_t rank = inputType.getRank();
+    int64_t channels = inputType.getDimSize(1);
+    Type compute = getComputeType(inputType.getElementType());
+    auto computeType = inputType.clone(compute);
+    SmallVector<int64_t> statShape(rank, 1);
+    statShape[1] = channels;
+    auto perChannel = [&](Value torchValue, Value converted) -> Value {
+      auto valueType = getConvertedType(converter, torchValue);
+      if (!valueType || valueType.getShape() != ArrayRef<int64_t>{channels} ||
+          !isTosaElementType(valueType.getElementType()))
+        return Value();
+      return createReshape(rewriter, loc,
+                           createCast(rewriter, loc, converted, compute),
+                           statShape);
+    };
+    Value mean = perChannel(op.getRunningMean(), adaptor.getRunningMean());
+    Value var = perChannel(op.getRunningVar(), adaptor.getRunningVar());
+    if (!mean || !var)
+      return reportFailure(rewriter, op,
+                           "running statistics must be [C] tensors");
+    auto statType = RankedTensorType::get(statShape, compute);
+    Value scale = tosa::RsqrtOp::create(
+        rewriter, loc, statType,
+        tosa::AddOp::create(rewriter, loc, statType, var,
+                            createScalar(rewriter, loc, compute, eps, rank)));
+    if (!isTorchNone(op.getWeight())) {
+      Value weight = perChannel(op.getWeight(), adaptor.getWeight());
+      if (!weight)
+        return reportFailure(rewriter, op, "weight must be a [C] tensor");
+      scale = createMul(rewriter, loc, statType, scale, weight);
+    }
+    Value x = createCast(rewriter, loc, adaptor.getInput(), compute);
+    Value out = createMul(
+        rewriter, loc, computeType,
+        tosa::SubOp::create(rewriter, loc, computeType, x, mean), scale);
+    if (!isTorchNone(op.getBias())) {
+      Value bias = perChannel(op.getBias(), adaptor.getBias());
+      if (!bias)
+        return reportFailure(rewriter, op, "bias must be a [C] tensor");
+      out = tosa::AddOp::create(rewriter, loc, computeType, out, bias);
+    }
+    SmallVector<Value> results = {
+        createCast(rewriter, loc, out, types[0].getElementType())};
+    // The saved statistics are empty in inference: TOSA has no empty
+    // tensors, so they must be unused (nothing replaces them).
+    for (Value stat : op->getResults().drop_front()) {
+      if (!stat.use_empty())
+        return reportFailure(rewriter, op,
+                             "unsupported: a use of the (empty) saved "
+                             "statistics (TOSA has no empty tensors)");
+      results.push_back(Value());
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::populateTosaReductionPatternsAndLegality(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  MLIRContext *context = patterns.getContext();
+  target
+      .addIllegalOp<AtenSumDimIntListOp, AtenMeanDimOp, AtenAmaxOp, AtenAminOp,
+                    Aten_SoftmaxOp, Aten_LogSoftmaxOp, AtenNativeLayerNormOp,
+                    Aten_NativeBatchNormLegitNoTrainingOp>();
+  patterns.add<ConvertReduction<AtenSumDimIntListOp, Reduce::Sum>,
+               ConvertReduction<AtenMeanDimOp, Reduce::Sum, true>,
+               ConvertReduction<AtenAmaxOp, Reduce::Max>,
+               ConvertReduction<AtenAminOp, Reduce::Min>,
+               ConvertSoftmax<Aten_SoftmaxOp, false>,
+               ConvertSoftmax<Aten_LogSoftmaxOp, true>, ConvertLayerNorm,
+               ConvertBatchNormInference>(typeConverter, context);
+}

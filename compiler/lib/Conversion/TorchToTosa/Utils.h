@@ -1,0 +1,78 @@
+//===- Utils.h - Helpers shared by the TorchToTosa patterns -----*- C++ -*-===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH2MLIR_LIB_CONVERSION_TORCHTOTOSA_UTILS_H
+#define TORCH2MLIR_LIB_CONVERSION_TORCHTOTOSA_UTILS_H
+
+#include "../PatternFailures.h"
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::torch2mlir::torch_to_tosa {
+
+using ::mlir::torch2mlir::reportFailure;
+
+/// The builtin ranked tensor type `torchValue` converts to (null when its
+/// rank or dtype is unknown).
+RankedTensorType getConvertedType(const TypeConverter *converter,
+                                  Value torchValue);
+
+/// Whether TOSA 1.0's profiles (pro_fp, pro_int and the bf16 extension)
+/// have tensors of `element`: f32, f16, bf16, i8, i16, i32 and i1. Not
+/// i64, f64 or unsigned integers.
+bool isTosaElementType(Type element);
+
+/// Checks that `torchValue` is a tensor of static shape and a TOSA element
+/// type (and a signed or bool torch dtype); reports on `op` otherwise.
+LogicalResult checkTosaTensor(ConversionPatternRewriter &rewriter,
+                              Operation *op, Value torchValue,
+                              RankedTensorType type, StringRef what);
+
+/// A `tosa.const` of `rank` dims of size 1 holding `value` as `element`
+/// (float elements take it as is, integers rounded toward zero).
+Value createScalar(OpBuilder &b, Location loc, Type element, double value,
+                   int64_t rank);
+
+/// A `tosa.const_shape` holding `values` (the shape operands of reshape,
+/// slice, tile and pad).
+Value createConstShape(OpBuilder &b, Location loc, ArrayRef<int64_t> values);
+
+/// `tosa.reshape` of `value` to `shape` (static), or `value` itself.
+Value createReshape(OpBuilder &b, Location loc, Value value,
+                    ArrayRef<int64_t> shape);
+
+/// `value` with size-1 dims prepended up to `rank` (broadcasting aligns
+/// trailing dims; TOSA's elementwise ops need equal ranks).
+Value expandRank(OpBuilder &b, Location loc, Value value, int64_t rank);
+
+/// `tosa.transpose` of `value` by `perms` (result dim i = input dim
+/// perms[i]).
+Value createTranspose(OpBuilder &b, Location loc, Value value,
+                      ArrayRef<int32_t> perms);
+
+/// `tosa.cast` of `value` to `element`, or `value` itself.
+Value createCast(OpBuilder &b, Location loc, Value value, Type element);
+
+/// The tensor operand an elementwise op computes with: a converted tensor
+/// cast to `element` and ranked up to `rank`, or a constant torch scalar
+/// (`torch.constant.int/float/bool`) as a `tosa.const`. Null when the
+/// operand is a scalar computed at run time.
+Value getElementwiseOperand(OpBuilder &b, Location loc, Value torchOperand,
+                            Value converted, Type element, int64_t rank);
+
+/// `tosa.mul` (shift 0).
+Value createMul(OpBuilder &b, Location loc, Type type, Value lhs, Value rhs);
+
+/// The shape `type` would have with each dim of `perms` moved (result dim
+/// i = dim perms[i]).
+SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape,
+                                  ArrayRef<int32_t> perms);
+
+} // namespace mlir::torch2mlir::torch_to_tosa
+
+#endif // TORCH2MLIR_LIB_CONVERSION_TORCHTOTOSA_UTILS_H
