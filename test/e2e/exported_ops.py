@@ -24,7 +24,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cases import all_cases
-from harness import CONFIGS
+from harness import DECOMPOSITION_CONFIGS as CONFIGS
 
 
 def exported_ops(

@@ -10,8 +10,16 @@ from types import ModuleType
 import torch
 from cases import Case
 
-#: The values of `torch2mlir.compile(..., decompositions=...)` that the suite runs.
-CONFIGS = ("core-aten", "none")
+#: The configs the suite runs: name -> `torch2mlir.compile` options. Each
+#: has its expected failures in `xfail/<name>.toml`.
+CONFIG_OPTIONS: dict[str, dict[str, str]] = {
+    "core-aten": {"decompositions": "core-aten"},
+    "none": {"decompositions": "none"},
+    "tosa": {"decompositions": "core-aten", "backend": "tosa"},
+}
+CONFIGS = tuple(CONFIG_OPTIONS)
+#: The configs that differ only in `decompositions=` (linalg-on-tensors).
+DECOMPOSITION_CONFIGS = ("core-aten", "none")
 
 XFAIL_DIR = Path(__file__).resolve().parent / "xfail"
 

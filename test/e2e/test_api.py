@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from harness import CONFIGS, import_torch2mlir
+from harness import DECOMPOSITION_CONFIGS, import_torch2mlir
 from torch import nn
 
 torch2mlir = import_torch2mlir()
@@ -39,7 +39,7 @@ def test_the_same_value_returned_twice(shape: tuple[int, ...]) -> None:
     assert first.data_ptr() != third.data_ptr()
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_tuple_output(config: str) -> None:
     x, y = torch.randn(3, 4), torch.randn(3, 4)
     compiled = torch2mlir.compile(TwoOutputs(), (x, y), decompositions=config)
@@ -256,7 +256,7 @@ def test_a_buffer_update_without_state_is_refused() -> None:
     assert "norm.running_mean" in message and "eval" in message, message
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_compiling_prints_no_pytorch_internal_warning(config: str) -> None:
     import warnings
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 import torch
 import torch.nn.functional as F
-from harness import CONFIGS, import_torch2mlir
+from harness import DECOMPOSITION_CONFIGS, import_torch2mlir
 
 torch2mlir = import_torch2mlir()
 
@@ -51,12 +51,12 @@ def _check(fn: Callable[..., torch.Tensor], *args: torch.Tensor, config: str) ->
     torch.testing.assert_close(compiled(*others), fn(*others))
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_plain(config: str) -> None:
     _check(F.scaled_dot_product_attention, *_qkv(), config=config)
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_causal_with_other_lengths(config: str) -> None:
     _check(
         lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
@@ -65,7 +65,7 @@ def test_causal_with_other_lengths(config: str) -> None:
     )
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_scale(config: str) -> None:
     _check(
         lambda q, k, v: F.scaled_dot_product_attention(q, k, v, scale=0.3),
@@ -74,7 +74,7 @@ def test_scale(config: str) -> None:
     )
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_bool_mask_broadcast(config: str) -> None:
     q, k, v = _qkv(target=5, source=7)
     mask = torch.rand(5, 7, generator=torch.Generator().manual_seed(3)) > 0.3
@@ -89,7 +89,7 @@ def test_bool_mask_broadcast(config: str) -> None:
     )
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_float_mask(config: str) -> None:
     q, k, v = _qkv()
     mask = torch.randn(2, 1, 8, 8)
@@ -103,7 +103,7 @@ def test_float_mask(config: str) -> None:
     )
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 def test_grouped_query_attention(config: str) -> None:
     _check(
         lambda q, k, v: F.scaled_dot_product_attention(

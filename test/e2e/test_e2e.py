@@ -10,7 +10,13 @@ from __future__ import annotations
 import pytest
 import torch
 from cases import Case, all_cases
-from harness import CONFIGS, assert_outputs_match, import_torch2mlir, load_xfails
+from harness import (
+    CONFIG_OPTIONS,
+    CONFIGS,
+    assert_outputs_match,
+    import_torch2mlir,
+    load_xfails,
+)
 
 torch2mlir = import_torch2mlir()
 
@@ -38,7 +44,7 @@ def test_e2e(case: Case, config: str) -> None:
     with torch.no_grad():
         expected = model(*(t.clone() for t in inputs))
 
-    compiled = torch2mlir.compile(model, inputs, decompositions=config)
+    compiled = torch2mlir.compile(model, inputs, **CONFIG_OPTIONS[config])
     actual = compiled(*(t.clone() for t in inputs))
 
     assert_outputs_match(case, expected, actual)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from harness import CONFIGS, import_torch2mlir
+from harness import DECOMPOSITION_CONFIGS, import_torch2mlir
 from torch import nn
 
 torch2mlir = import_torch2mlir()
@@ -261,7 +261,7 @@ UNSUPPORTED = {
 }
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", DECOMPOSITION_CONFIGS)
 @pytest.mark.parametrize("program", list(UNSUPPORTED))
 def test_unsupported_op(program: str, config: str) -> None:
     module_class, op_name, method, marker = UNSUPPORTED[program]

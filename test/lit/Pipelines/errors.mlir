@@ -21,9 +21,9 @@ func.func @dynamic_weight_conv(%x: !torch.vtensor<[?,4,5,5],f32>, %w: !torch.vte
 
 // An op nobody lowers is left behind, and the backend type conversion
 // cannot be finalized: the error names the op.
-// CHECK: error: 'torch.operator' was not lowered to linalg-on-tensors
+// CHECK: error: 'torch.operator' was not lowered to the backend
 func.func @unknown_op(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
-  // expected-error @+1 {{'torch.operator' was not lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.operator' was not lowered to the backend}}
   %0 = torch.operator "aten.sin"(%a) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }
@@ -35,7 +35,7 @@ func.func @unknown_op(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
 // CONTRACT: error: unsupported op 'aten.sin': torch2mlir has no lowering for it
 // CONTRACT: error: unsupported op 'aten.cos': torch2mlir has no lowering for it
 func.func @unknown_op_contract(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
-  // expected-error @+1 {{'torch.operator' was not lowered to linalg-on-tensors}}
+  // expected-error @+1 {{'torch.operator' was not lowered to the backend}}
   %0 = torch.operator "aten.cos"(%a) : (!torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }

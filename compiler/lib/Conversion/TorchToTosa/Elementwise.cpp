@@ -41,24 +41,62 @@ FailureOr<Value> getOperand(ConversionPatternRewriter &rewriter, Operation *op,
                             ValueRange converted, unsigned index,
                             RankedTensorType type) {
   Value torchOperand = op->getOperand(index);
-  if (auto tensorType = dyn_cast<RankedTensorType>(converted[index].getType()))
-    if (!tensorType.hasStaticShape() ||
-        !isTosaElementType(tensorType.getElementType()))
+  if (auto torchType = dyn_cast<BaseTensorType>(torchOperand.getType()))
+    if (Type dtype = torchType.getOptionalDtype();
+        dtype && dtype.isUnsignedInteger())
       return reportFailure(rewriter, op,
-                           "unsupported: an operand of dynamic shape or of a "
-                           "dtype TOSA 1.0 does not have");
+                           "unsupported: an unsigned operand (TOSA 1.0's "
+                           "integers are signed)");
+  if (auto tensorType =
+          dyn_cast<RankedTensorType>(converted[index].getType())) {
+    if (!tensorType.hasStaticShape())
+      return reportFailure(rewriter, op,
+                           "unsupported: an operand of dynamic shape");
+    // (A 0-d literal of such a dtype is a scalar constant: it is read.)
+    if (!isTosaElementType(tensorType.getElementType()) &&
+        !torchOperand.getDefiningOp<ValueTensorLiteralOp>()) {
+      std::string spelled;
+      llvm::raw_string_ostream os(spelled);
+      auto torchType = dyn_cast<BaseTensorType>(torchOperand.getType());
+      if (Type dtype = torchType ? torchType.getOptionalDtype() : Type())
+        os << dtype;
+      else
+        os << "unknown";
+      return reportFailure(rewriter, op,
+                           "unsupported: an operand of dtype " + spelled +
+                               " (TOSA 1.0 has f32, f16, bf16, si8, si16, "
+                               "si32 and bool tensors)");
+    }
+  }
   Value value = getElementwiseOperand(rewriter, op->getLoc(), torchOperand,
                                       converted[index], type.getElementType(),
                                       type.getRank());
   if (!value)
     return reportFailure(rewriter, op,
                          "unsupported: a scalar operand computed at run time "
-                         "(TOSA needs it constant)");
+                         "(TOSA needs it constant), or a 0-d literal that is "
+                         "not a splat");
   return value;
 }
 
 bool isFloat(RankedTensorType type) {
   return isa<mlir::FloatType>(type.getElementType());
+}
+
+/// The type float math runs in for a result of `type`: f32 for f16 and
+/// bf16 (PyTorch's CPU kernels compute 16-bit floats in f32 and round once
+/// per op), else `type`.
+RankedTensorType getOpMathType(RankedTensorType type) {
+  if (isa<Float16Type, BFloat16Type>(type.getElementType()))
+    return type.clone(Float32Type::get(type.getContext()));
+  return type;
+}
+
+/// Replaces `op` by `value` rounded to `resultType`'s element type.
+void replaceRounded(ConversionPatternRewriter &rewriter, Operation *op,
+                    Value value, RankedTensorType resultType) {
+  rewriter.replaceOp(op, createCast(rewriter, op->getLoc(), value,
+                                    resultType.getElementType()));
 }
 
 /// Float-only unary ops: one TOSA op of the same name.
@@ -71,13 +109,17 @@ struct ConvertFloatUnary : OpConversionPattern<TorchOp> {
     auto type = getResult(rewriter, this->getTypeConverter(), op);
     if (failed(type))
       return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     if (!isFloat(*type))
       return reportFailure(rewriter, op, "unsupported: a non-float result");
     auto input = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(input))
       return failure();
-    rewriter.replaceOp(
-        op, TosaOp::create(rewriter, op.getLoc(), *type, *input).getResult());
+    replaceRounded(
+        rewriter, op,
+        TosaOp::create(rewriter, op.getLoc(), *type, *input).getResult(),
+        resultType);
     return success();
   }
 };
@@ -87,8 +129,10 @@ Value scaleBy(OpBuilder &b, Location loc, RankedTensorType type, Value x,
               double scale) {
   if (scale == 1.0)
     return x;
+  // The product has x's own (possibly broadcast) shape.
+  auto xType = cast<RankedTensorType>(x.getType());
   return createMul(
-      b, loc, type, x,
+      b, loc, xType, x,
       createScalar(b, loc, type.getElementType(), scale, type.getRank()));
 }
 
@@ -103,6 +147,8 @@ struct ConvertAddSub : OpConversionPattern<TorchOp> {
     auto type = getResult(rewriter, this->getTypeConverter(), op);
     if (failed(type))
       return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     if (type->getElementType().isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool arithmetic");
     double alpha;
@@ -121,12 +167,35 @@ struct ConvertAddSub : OpConversionPattern<TorchOp> {
     Value result =
         IsSub ? tosa::SubOp::create(rewriter, loc, *type, lhs, rhs).getResult()
               : tosa::AddOp::create(rewriter, loc, *type, lhs, rhs).getResult();
-    rewriter.replaceOp(op, result);
+    replaceRounded(rewriter, op, result, resultType);
     return success();
   }
 };
 
 enum class Binary { Mul, Div, Maximum, Minimum, Pow };
+
+/// x ** exponent for the exponents with a special case in PyTorch's CPU
+/// pow (2, 3, -1, -2, 0.5, -0.5); null for the others.
+Value createSpecialPower(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value x, double exponent) {
+  if (exponent == 2.0)
+    return createMul(b, loc, type, x, x);
+  if (exponent == 3.0)
+    return createMul(b, loc, type, createMul(b, loc, type, x, x), x);
+  if (exponent == -1.0)
+    return tosa::ReciprocalOp::create(b, loc, type, x);
+  if (exponent == -2.0)
+    return tosa::ReciprocalOp::create(b, loc, type,
+                                      createMul(b, loc, type, x, x));
+  if (exponent == -0.5)
+    return tosa::RsqrtOp::create(b, loc, type, x);
+  if (exponent == 0.5)
+    // sqrt(x) = x * rsqrt(x) is NaN at 0; pow(x, 0.5) is exact there.
+    return tosa::PowOp::create(
+        b, loc, type, x,
+        createScalar(b, loc, type.getElementType(), 0.5, type.getRank()));
+  return Value();
+}
 
 /// mul, div (floats: self * reciprocal(other)), maximum, minimum, pow.
 template <typename TorchOp, Binary Kind>
@@ -138,6 +207,8 @@ struct ConvertBinary : OpConversionPattern<TorchOp> {
     auto type = getResult(rewriter, this->getTypeConverter(), op);
     if (failed(type))
       return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     if ((Kind == Binary::Div || Kind == Binary::Pow) && !isFloat(*type))
       return reportFailure(rewriter, op,
                            "unsupported: a non-float result (TOSA has no "
@@ -150,11 +221,15 @@ struct ConvertBinary : OpConversionPattern<TorchOp> {
     Location loc = op.getLoc();
     double exponent;
     if (Kind == Binary::Pow &&
-        matchTorchConstantFloat(op->getOperand(1), exponent) &&
-        exponent == 2.0) {
-      // x * x, as PyTorch computes a square.
-      rewriter.replaceOp(op, createMul(rewriter, loc, *type, *self, *self));
-      return success();
+        matchTorchConstantFloat(op->getOperand(1), exponent)) {
+      // The exponents PyTorch's CPU kernel computes otherwise than pow (the
+      // sign of a zero and the rounding follow): x * x, x * x * x, 1 / x,
+      // 1 / (x * x), sqrt and 1 / sqrt.
+      Value special = createSpecialPower(rewriter, loc, *type, *self, exponent);
+      if (special) {
+        replaceRounded(rewriter, op, special, resultType);
+        return success();
+      }
     }
     auto other = getOperand(rewriter, op, adaptor.getOperands(), 1, *type);
     if (failed(other))
@@ -181,7 +256,7 @@ struct ConvertBinary : OpConversionPattern<TorchOp> {
       result = tosa::PowOp::create(rewriter, loc, *type, *self, *other);
       break;
     }
-    rewriter.replaceOp(op, result);
+    replaceRounded(rewriter, op, result, resultType);
     return success();
   }
 };
@@ -208,7 +283,9 @@ struct ConvertComparison : OpConversionPattern<TorchOp> {
         otherType ? otherType.getElementType() : adaptor.getOther().getType();
     if (!isa<mlir::FloatType>(element) && isa<mlir::FloatType>(otherElement))
       element = otherType ? otherElement : rewriter.getF32Type();
-    if (element.isInteger(1) && Kind != Compare::Eq && Kind != Compare::Ne)
+    // TOSA compares numbers: bools compare as i32 (eq/ne as xor).
+    bool isBool = element.isInteger(1);
+    if (isBool && Kind != Compare::Eq && Kind != Compare::Ne)
       element = rewriter.getI32Type();
     auto computeType = type->clone(element);
     auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, computeType);
@@ -221,6 +298,13 @@ struct ConvertComparison : OpConversionPattern<TorchOp> {
     switch (Kind) {
     case Compare::Eq:
     case Compare::Ne:
+      if (isBool) {
+        result =
+            tosa::LogicalXorOp::create(rewriter, loc, *type, *self, *other);
+        if (Kind == Compare::Eq)
+          result = tosa::LogicalNotOp::create(rewriter, loc, *type, result);
+        break;
+      }
       result = tosa::EqualOp::create(rewriter, loc, *type, *self, *other);
       if (Kind == Compare::Ne)
         result = tosa::LogicalNotOp::create(rewriter, loc, *type, result);
@@ -317,6 +401,8 @@ struct ConvertClampLike : OpConversionPattern<TorchOp> {
         return reportFailure(rewriter, op,
                              "unsupported: bounds computed at run time");
     }
+    // PyTorch computes min(max(x, low), high): high when low > high.
+    low = std::min(low, high);
     auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(self))
       return failure();
@@ -336,6 +422,8 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
     auto type = getResult(rewriter, getTypeConverter(), op);
     if (failed(type))
       return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     std::string approximate;
     if (auto constant = op.getApproximate().getDefiningOp<ConstantStrOp>())
       approximate = constant.getValue().str();
@@ -369,7 +457,8 @@ struct ConvertGelu : OpConversionPattern<AtenGeluOp> {
         tosa::AddOp::create(rewriter, loc, *type, inner,
                             createScalar(rewriter, loc, element, 1.0, rank));
     Value half = scaleBy(rewriter, loc, *type, *x, 0.5);
-    rewriter.replaceOp(op, createMul(rewriter, loc, *type, half, onePlus));
+    replaceRounded(rewriter, op, createMul(rewriter, loc, *type, half, onePlus),
+                   resultType);
     return success();
   }
 };
@@ -382,6 +471,8 @@ struct ConvertSilu : OpConversionPattern<AtenSiluOp> {
     auto type = getResult(rewriter, getTypeConverter(), op);
     if (failed(type))
       return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     if (!isFloat(*type))
       return reportFailure(rewriter, op, "unsupported: a non-float result");
     auto x = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
@@ -389,7 +480,8 @@ struct ConvertSilu : OpConversionPattern<AtenSiluOp> {
       return failure();
     Location loc = op.getLoc();
     Value sigmoid = tosa::SigmoidOp::create(rewriter, loc, *type, *x);
-    rewriter.replaceOp(op, createMul(rewriter, loc, *type, *x, sigmoid));
+    replaceRounded(rewriter, op, createMul(rewriter, loc, *type, *x, sigmoid),
+                   resultType);
     return success();
   }
 };
@@ -402,6 +494,8 @@ struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
     auto type = getResult(rewriter, getTypeConverter(), op);
     if (failed(type))
       return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     double slope;
     if (!isFloat(*type) ||
         !matchTorchConstantFloat(op.getNegativeSlope(), slope))
@@ -416,8 +510,11 @@ struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
         rewriter, loc, type->clone(rewriter.getI1Type()), *x,
         createScalar(rewriter, loc, type->getElementType(), 0.0,
                      type->getRank()));
-    rewriter.replaceOpWithNewOp<tosa::SelectOp>(
-        op, *type, positive, *x, scaleBy(rewriter, loc, *type, *x, slope));
+    replaceRounded(
+        rewriter, op,
+        tosa::SelectOp::create(rewriter, loc, *type, positive, *x,
+                               scaleBy(rewriter, loc, *type, *x, slope)),
+        resultType);
     return success();
   }
 };
@@ -451,16 +548,17 @@ struct ConvertSqrt : OpConversionPattern<AtenSqrtOp> {
     auto type = getResult(rewriter, getTypeConverter(), op);
     if (failed(type))
       return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     if (!isFloat(*type))
       return reportFailure(rewriter, op, "unsupported: a non-float result");
     auto x = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(x))
       return failure();
     Location loc = op.getLoc();
-    rewriter.replaceOpWithNewOp<tosa::PowOp>(
-        op, *type, *x,
-        createScalar(rewriter, loc, type->getElementType(), 0.5,
-                     type->getRank()));
+    replaceRounded(rewriter, op,
+                   createSpecialPower(rewriter, loc, *type, *x, 0.5),
+                   resultType);
     return success();
   }
 };
@@ -479,13 +577,183 @@ struct ConvertCastLike : OpConversionPattern<TorchOp> {
       return failure();
     Value self = adaptor.getOperands()[0];
     auto selfType = dyn_cast<RankedTensorType>(self.getType());
-    if (!selfType || selfType.getShape() != type->getShape() ||
+    auto torchType = dyn_cast<BaseTensorType>(op->getOperand(0).getType());
+    Type dtype = torchType ? torchType.getOptionalDtype() : Type();
+    if (!selfType || selfType.getShape() != type->getShape() || !dtype ||
+        dtype.isUnsignedInteger() ||
         !isTosaElementType(selfType.getElementType()))
       return reportFailure(rewriter, op,
                            "unsupported: an operand of another shape or of a "
                            "dtype TOSA 1.0 does not have");
     rewriter.replaceOp(
         op, createCast(rewriter, op.getLoc(), self, type->getElementType()));
+    return success();
+  }
+};
+
+/// logical_and/or/xor(self, other) and logical_not(self): on the operands
+/// as bools (x != 0), then cast to the result dtype.
+template <typename TorchOp, typename TosaOp>
+struct ConvertLogical : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getResult(rewriter, this->getTypeConverter(), op);
+    if (failed(type))
+      return failure();
+    auto boolType = type->clone(rewriter.getI1Type());
+    SmallVector<Value> operands;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      auto operand =
+          getOperand(rewriter, op, adaptor.getOperands(), i, boolType);
+      if (failed(operand))
+        return failure();
+      operands.push_back(*operand);
+    }
+    Value result =
+        TosaOp::create(rewriter, op.getLoc(), boolType, operands).getResult();
+    rewriter.replaceOp(
+        op, createCast(rewriter, op.getLoc(), result, type->getElementType()));
+    return success();
+  }
+};
+
+/// bitwise_and/or/xor.Tensor of integers; of bools, the logical ops.
+template <typename TorchOp, typename TosaOp, typename TosaLogicalOp>
+struct ConvertBitwise : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getResult(rewriter, this->getTypeConverter(), op);
+    if (failed(type))
+      return failure();
+    if (isFloat(*type))
+      return reportFailure(rewriter, op, "a float result");
+    auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
+    auto other = getOperand(rewriter, op, adaptor.getOperands(), 1, *type);
+    if (failed(self) || failed(other))
+      return failure();
+    if (type->getElementType().isInteger(1))
+      rewriter.replaceOpWithNewOp<TosaLogicalOp>(op, *type, *self, *other);
+    else
+      rewriter.replaceOpWithNewOp<TosaOp>(op, *type, *self, *other);
+    return success();
+  }
+};
+
+/// sign(x) = select(x > 0, 1, select(x < 0, -1, x)) (NaN and zeros kept).
+struct ConvertSign : OpConversionPattern<AtenSignOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSignOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getResult(rewriter, getTypeConverter(), op);
+    if (failed(type))
+      return failure();
+    if (type->getElementType().isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: a bool result");
+    auto x = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
+    if (failed(x))
+      return failure();
+    Location loc = op.getLoc();
+    Type element = type->getElementType();
+    int64_t rank = type->getRank();
+    auto boolType = type->clone(rewriter.getI1Type());
+    Value zero = createScalar(rewriter, loc, element, 0.0, rank);
+    Value positive = tosa::GreaterOp::create(rewriter, loc, boolType, *x, zero);
+    Value negative = tosa::GreaterOp::create(rewriter, loc, boolType, zero, *x);
+    Value result = tosa::SelectOp::create(
+        rewriter, loc, *type, negative,
+        createScalar(rewriter, loc, element, -1.0, rank), *x);
+    rewriter.replaceOpWithNewOp<tosa::SelectOp>(
+        op, *type, positive, createScalar(rewriter, loc, element, 1.0, rank),
+        result);
+    return success();
+  }
+};
+
+/// div.Tensor_mode(self, other, rounding_mode) of floats: the quotient
+/// (mode None), floored ("floor") or truncated toward zero ("trunc").
+struct ConvertDivMode : OpConversionPattern<AtenDivTensorModeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenDivTensorModeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getResult(rewriter, getTypeConverter(), op);
+    if (failed(type))
+      return failure();
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
+    std::string mode = "none";
+    if (auto constant = op.getRoundingMode().getDefiningOp<ConstantStrOp>())
+      mode = constant.getValue().str();
+    else if (!isTorchNone(op.getRoundingMode()))
+      return reportFailure(rewriter, op,
+                           "rounding_mode must be a constant or None");
+    if (!isFloat(*type))
+      return reportFailure(rewriter, op,
+                           "unsupported: integer division (TOSA's intdiv "
+                           "truncates and has no floor mode)");
+    auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
+    auto other = getOperand(rewriter, op, adaptor.getOperands(), 1, *type);
+    if (failed(self) || failed(other))
+      return failure();
+    Location loc = op.getLoc();
+    auto otherType = cast<RankedTensorType>(other->getType());
+    Value quotient =
+        createMul(rewriter, loc, *type, *self,
+                  tosa::ReciprocalOp::create(rewriter, loc, otherType, *other));
+    if (mode == "floor") {
+      quotient = tosa::FloorOp::create(rewriter, loc, *type, quotient);
+    } else if (mode == "trunc") {
+      Value negative = tosa::GreaterOp::create(
+          rewriter, loc, type->clone(rewriter.getI1Type()),
+          createScalar(rewriter, loc, type->getElementType(), 0.0,
+                       type->getRank()),
+          quotient);
+      quotient = tosa::SelectOp::create(
+          rewriter, loc, *type, negative,
+          tosa::CeilOp::create(rewriter, loc, *type, quotient),
+          tosa::FloorOp::create(rewriter, loc, *type, quotient));
+    } else if (mode != "none") {
+      return reportFailure(rewriter, op, "unknown rounding_mode");
+    }
+    replaceRounded(rewriter, op, quotient, resultType);
+    return success();
+  }
+};
+
+/// clamp.Tensor(self, min, max) = minimum(maximum(self, min), max).
+struct ConvertClampTensor : OpConversionPattern<AtenClampTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenClampTensorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getResult(rewriter, getTypeConverter(), op);
+    if (failed(type))
+      return failure();
+    if (type->getElementType().isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: a bool result");
+    auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
+    if (failed(self))
+      return failure();
+    Location loc = op.getLoc();
+    Value result = *self;
+    for (unsigned i : {1u, 2u}) {
+      if (isTorchNone(op->getOperand(i)))
+        continue;
+      auto bound = getOperand(rewriter, op, adaptor.getOperands(), i, *type);
+      if (failed(bound))
+        return failure();
+      result =
+          i == 1 ? tosa::MaximumOp::create(rewriter, loc, *type, result, *bound)
+                       .getResult()
+                 : tosa::MinimumOp::create(rewriter, loc, *type, result, *bound)
+                       .getResult();
+    }
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -543,6 +811,22 @@ void mlir::torch2mlir::populateTosaElementwisePatternsAndLegality(
   COMPARISON(Lt, Lt)
   COMPARISON(Le, Le)
 #undef COMPARISON
+  target.addIllegalOp<AtenLogicalAndOp, AtenLogicalOrOp, AtenLogicalXorOp,
+                      AtenLogicalNotOp, AtenBitwiseAndTensorOp,
+                      AtenBitwiseOrTensorOp, AtenBitwiseXorTensorOp, AtenSignOp,
+                      AtenDivTensorModeOp, AtenClampTensorOp, Aten_ToCopyOp>();
+  patterns.add<ConvertLogical<AtenLogicalAndOp, tosa::LogicalAndOp>,
+               ConvertLogical<AtenLogicalOrOp, tosa::LogicalOrOp>,
+               ConvertLogical<AtenLogicalXorOp, tosa::LogicalXorOp>,
+               ConvertLogical<AtenLogicalNotOp, tosa::LogicalNotOp>,
+               ConvertBitwise<AtenBitwiseAndTensorOp, tosa::BitwiseAndOp,
+                              tosa::LogicalAndOp>,
+               ConvertBitwise<AtenBitwiseOrTensorOp, tosa::BitwiseOrOp,
+                              tosa::LogicalOrOp>,
+               ConvertBitwise<AtenBitwiseXorTensorOp, tosa::BitwiseXorOp,
+                              tosa::LogicalXorOp>,
+               ConvertSign, ConvertDivMode, ConvertClampTensor,
+               ConvertCastLike<Aten_ToCopyOp>>(typeConverter, context);
   target.addIllegalOp<AtenWhereSelfOp, AtenReluOp, AtenClampOp, AtenHardtanhOp,
                       AtenGeluOp, AtenSiluOp, AtenLeakyReluOp, AtenNegOp,
                       AtenAbsOp, AtenSqrtOp, AtenToDtypeOp, AtenCloneOp,

@@ -186,14 +186,8 @@ struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
                                       window->padding[0],
                                       window->padding[1],
                                       window->padding[1]};
-      auto inShape = inputType.getShape();
-      auto paddedType = inputType.clone({inShape[0], inShape[1],
-                                         inShape[2] + 2 * window->padding[0],
-                                         inShape[3] + 2 * window->padding[1]});
-      input = tosa::PadOp::create(
-          rewriter, loc, paddedType, input,
-          createConstShape(rewriter, loc, padding),
-          tosa::createPadConstTensor(rewriter, loc, input, 0));
+      input = createPad(rewriter, loc, input, padding,
+                        tosa::createPadConstTensor(rewriter, loc, input, 0));
       window->padding = {0, 0};
     }
     SmallVector<int64_t> pads;

@@ -25,6 +25,38 @@ namespace {
 
 enum class Reduce { Sum, Max, Min };
 
+/// `x` summed over `dim` (kept, size 1). TOSA's reduce_sum adds in
+/// sequence (lowered so, its float error grows with the count); a long dim
+/// is summed in blocks of at most 256, then the block sums, recursively,
+/// which keeps float sums close to PyTorch's (pairwise summation).
+Value createBlockedSum(OpBuilder &b, Location loc, Value x, int64_t dim) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t size = type.getDimSize(dim);
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t block = 0;
+  if (isa<mlir::FloatType>(type.getElementType()) && size > 256)
+    for (int64_t candidate = 256; candidate >= 16 && !block; --candidate)
+      if (size % candidate == 0)
+        block = candidate;
+  if (!block) {
+    shape[dim] = 1;
+    return tosa::ReduceSumOp::create(b, loc, type.clone(shape), x,
+                                     b.getI32IntegerAttr(dim));
+  }
+  // [.., size, ..] -> [.., size / block, block, ..]: sum the blocks, then
+  // their sums.
+  SmallVector<int64_t> split(shape);
+  split[dim] = size / block;
+  split.insert(split.begin() + dim + 1, block);
+  Value blocks = createReshape(b, loc, x, split);
+  split[dim + 1] = 1;
+  blocks = tosa::ReduceSumOp::create(b, loc, type.clone(split), blocks,
+                                     b.getI32IntegerAttr(dim + 1));
+  split.erase(split.begin() + dim + 1);
+  blocks = createReshape(b, loc, blocks, split);
+  return createBlockedSum(b, loc, blocks, dim);
+}
+
 /// `x` reduced over `dims` (kept, size 1) with `kind`.
 Value reduceKeep(OpBuilder &b, Location loc, Reduce kind, Value x,
                  ArrayRef<int64_t> dims) {
@@ -36,7 +68,7 @@ Value reduceKeep(OpBuilder &b, Location loc, Reduce kind, Value x,
     IntegerAttr axis = b.getI32IntegerAttr(dim);
     switch (kind) {
     case Reduce::Sum:
-      x = tosa::ReduceSumOp::create(b, loc, resultType, x, axis);
+      x = createBlockedSum(b, loc, x, dim);
       break;
     case Reduce::Max:
       x = tosa::ReduceMaxOp::create(b, loc, resultType, x, axis);
@@ -62,6 +94,12 @@ FailureOr<SmallVector<int64_t>> getReduceDims(Value dimList, int64_t rank) {
   SmallVector<int64_t> dims;
   if (!isTorchNone(dimList) && !matchTorchConstantIntList(dimList, dims))
     return failure();
+  if (rank == 0) {
+    // A 0-d tensor has one dim to name (0 or -1) and nothing to reduce.
+    if (llvm::any_of(dims, [](int64_t dim) { return dim != 0 && dim != -1; }))
+      return failure();
+    return SmallVector<int64_t>();
+  }
   if (dims.empty())
     for (int64_t i = 0; i < rank; ++i)
       dims.push_back(i);
@@ -143,6 +181,8 @@ struct ConvertSoftmax : OpConversionPattern<TorchOp> {
                            "dim must be a constant in range, the result a "
                            "float");
     dim = toPositiveDim(dim, type.getRank());
+    if (type.getRank() == 0)
+      return reportFailure(rewriter, op, "unsupported: a 0-d input");
     Location loc = op.getLoc();
     Type compute = getComputeType(type.getElementType());
     auto computeType = type.clone(compute);

@@ -117,18 +117,66 @@ Value torch_to_tosa::createTranspose(OpBuilder &b, Location loc, Value value,
 Value torch_to_tosa::createCast(OpBuilder &b, Location loc, Value value,
                                 Type element) {
   auto type = cast<RankedTensorType>(value.getType());
-  if (type.getElementType() == element)
+  Type from = type.getElementType();
+  if (from == element)
     return value;
+  // TOSA 1.0 casts bool only to and from integers: a bool becomes a float
+  // through i32, a float becomes bool as x != 0.
+  if (from.isInteger(1) && isa<mlir::FloatType>(element))
+    return createCast(b, loc, createCast(b, loc, value, b.getI32Type()),
+                      element);
+  if (element.isInteger(1) && isa<mlir::FloatType>(from)) {
+    auto boolType = type.clone(element);
+    Value zero = createScalar(b, loc, from, 0.0, type.getRank());
+    return tosa::LogicalNotOp::create(
+        b, loc, boolType, tosa::EqualOp::create(b, loc, boolType, value, zero));
+  }
+  // PyTorch truncates floats toward zero when it casts them to integers;
+  // TOSA rounds to nearest: truncate first.
+  if (isa<mlir::FloatType>(from) && isa<IntegerType>(element)) {
+    auto boolType = type.clone(b.getI1Type());
+    Value negative = tosa::GreaterOp::create(
+        b, loc, boolType, createScalar(b, loc, from, 0.0, type.getRank()),
+        value);
+    value = tosa::SelectOp::create(b, loc, type, negative,
+                                   tosa::CeilOp::create(b, loc, type, value),
+                                   tosa::FloorOp::create(b, loc, type, value));
+  }
   return tosa::CastOp::create(b, loc, type.clone(element), value);
 }
 
 Value torch_to_tosa::getElementwiseOperand(OpBuilder &b, Location loc,
                                            Value torchOperand, Value converted,
                                            Type element, int64_t rank) {
-  if (isa<RankedTensorType>(converted.getType()))
+  auto tensorType = dyn_cast<RankedTensorType>(converted.getType());
+  if (tensorType && isTosaElementType(tensorType.getElementType()))
     return expandRank(b, loc, createCast(b, loc, converted, element), rank);
   double number;
   bool flag;
+  // A splat 0-d literal (a Python scalar wrapped as a tensor, typed si64 or
+  // f64 by PyTorch) is a constant of the computation's type: 0-d tensors
+  // do not take part in type promotion against dimensioned ones.
+  if (auto literal =
+          torchOperand.getDefiningOp<torch::ValueTensorLiteralOp>()) {
+    auto dense = dyn_cast<DenseElementsAttr>(literal.getValue());
+    if (dense && dense.isSplat() && dense.getType().getRank() == 0) {
+      Type literalElement = dense.getElementType();
+      if (isa<mlir::FloatType>(literalElement))
+        return createScalar(b, loc, element,
+                            dense.getSplatValue<APFloat>().convertToDouble(),
+                            rank);
+      if (literalElement.isInteger(1))
+        return createScalar(b, loc, element,
+                            dense.getSplatValue<bool>() ? 1.0 : 0.0, rank);
+      if (isa<IntegerType>(literalElement))
+        return createScalar(
+            b, loc, element,
+            static_cast<double>(dense.getSplatValue<APInt>().getSExtValue()),
+            rank);
+    }
+  }
+  if (isa<RankedTensorType>(converted.getType()))
+    return Value();
   if (torch::matchTorchConstantFloat(torchOperand, number))
     return createScalar(b, loc, element, number, rank);
   if (torch::matchTorchConstantBool(torchOperand, flag))
@@ -143,4 +191,37 @@ Value torch_to_tosa::createMul(OpBuilder &b, Location loc, Type type, Value lhs,
       b, loc, shiftType,
       DenseElementsAttr::get(shiftType, b.getIntegerAttr(b.getI8Type(), 0)));
   return tosa::MulOp::create(b, loc, type, lhs, rhs, shift);
+}
+
+Value torch_to_tosa::createPad(OpBuilder &b, Location loc, Value value,
+                               ArrayRef<int64_t> padding, Value padConst) {
+  auto type = cast<RankedTensorType>(value.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = type.getRank();
+  // The leading dims without padding, merged into one.
+  int64_t lead = 0;
+  while (lead < rank - 1 && padding[2 * lead] == 0 &&
+         padding[2 * lead + 1] == 0)
+    ++lead;
+  SmallVector<int64_t> merged, mergedPadding;
+  if (lead > 0) {
+    int64_t product = 1;
+    for (int64_t size : shape.take_front(lead))
+      product *= size;
+    merged.push_back(product);
+    mergedPadding.append({0, 0});
+  }
+  llvm::append_range(merged, shape.drop_front(lead));
+  llvm::append_range(mergedPadding, padding.drop_front(2 * lead));
+  SmallVector<int64_t> padded;
+  for (auto [i, size] : llvm::enumerate(merged))
+    padded.push_back(size + mergedPadding[2 * i] + mergedPadding[2 * i + 1]);
+  Value result = tosa::PadOp::create(
+      b, loc, RankedTensorType::get(padded, type.getElementType()),
+      createReshape(b, loc, value, merged),
+      createConstShape(b, loc, mergedPadding), padConst);
+  SmallVector<int64_t> resultShape;
+  for (int64_t i = 0; i < rank; ++i)
+    resultShape.push_back(shape[i] + padding[2 * i] + padding[2 * i + 1]);
+  return createReshape(b, loc, result, resultShape);
 }

@@ -65,6 +65,13 @@ Value createCast(OpBuilder &b, Location loc, Value value, Type element);
 Value getElementwiseOperand(OpBuilder &b, Location loc, Value torchOperand,
                             Value converted, Type element, int64_t rank);
 
+/// `tosa.pad` of `value` by `padding` ([before, after] per dim) with the
+/// one-element `padConst`. The leading dims without padding are merged
+/// first: TOSA's level checks count the padding shape's 2 * rank values
+/// against the maximum rank (6 at level 8k).
+Value createPad(OpBuilder &b, Location loc, Value value,
+                ArrayRef<int64_t> padding, Value padConst);
+
 /// `tosa.mul` (shift 0).
 Value createMul(OpBuilder &b, Location loc, Type type, Value lhs, Value rhs);
 

@@ -39,7 +39,7 @@ func.func @chain(%a: tensor<3xi1>) -> tensor<3xi1> {
 // An op left unconverted keeps a torch value alive: the error names that op.
 func.func @leftover_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = torch_c.from_builtin_tensor %a : tensor<2xf32> -> !torch.vtensor<[2],f32>
-  // expected-error @+1 {{'torch.aten.relu' was not lowered to linalg-on-tensors: no lowering for this op (or its operands) yet}}
+  // expected-error @+1 {{'torch.aten.relu' was not lowered to the backend: no lowering for this op (or its operands) yet}}
   %1 = torch.aten.relu %0 : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
   %2 = torch_c.to_builtin_tensor %1 : !torch.vtensor<[2],f32> -> tensor<2xf32>
   return %2 : tensor<2xf32>

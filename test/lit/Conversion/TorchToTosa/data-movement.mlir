@@ -1,0 +1,59 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-tosa -split-input-file -verify-diagnostics | FileCheck %s
+
+// A strided slice: slice count * step, group [count, step], keep index 0.
+// CHECK-LABEL: func.func @slice_step(
+// CHECK: %[[S:.*]] = tosa.slice %{{.*}} : (tensor<10xf32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<9xf32>
+// CHECK: %[[G:.*]] = tosa.reshape %[[S]], %{{.*}} -> tensor<3x3xf32>
+// CHECK: %[[F:.*]] = tosa.slice %[[G]], {{.*}} -> tensor<3x1xf32>
+// CHECK: tosa.reshape %[[F]], %{{.*}} -> tensor<3xf32>
+func.func @slice_step(%a: !torch.vtensor<[10],f32>) -> !torch.vtensor<[3],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int3 = torch.constant.int 3
+  %int10 = torch.constant.int 10
+  %0 = torch.aten.slice.Tensor %a, %int0, %int1, %int10, %int3 : !torch.vtensor<[10],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// constant_pad_nd of the last two dims of a rank-4 tensor: the unpadded
+// leading dims merge, so the padding shape stays within level 8k's rank 6.
+// CHECK-LABEL: func.func @pad_last_two(
+// CHECK: %[[M:.*]] = tosa.reshape %{{.*}} : (tensor<2x3x4x5xf32>, !tosa.shape<3>) -> tensor<6x4x5xf32>
+// CHECK: %[[P:.*]] = tosa.pad %[[M]], %{{.*}}, %{{.*}} : (tensor<6x4x5xf32>, !tosa.shape<6>, tensor<1xf32>) -> tensor<6x6x7xf32>
+// CHECK: tosa.reshape %[[P]], %{{.*}} -> tensor<2x3x6x7xf32>
+func.func @pad_last_two(%a: !torch.vtensor<[2,3,4,5],f32>) -> !torch.vtensor<[2,3,6,7],f32> {
+  %int1 = torch.constant.int 1
+  %float = torch.constant.float 0.000000e+00
+  %pad = torch.prim.ListConstruct %int1, %int1, %int1, %int1 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.constant_pad_nd %a, %pad, %float : !torch.vtensor<[2,3,4,5],f32>, !torch.list<int>, !torch.float -> !torch.vtensor<[2,3,6,7],f32>
+  return %0 : !torch.vtensor<[2,3,6,7],f32>
+}
+
+// -----
+
+// expand: a size-1 dim tiled to the result.
+// CHECK-LABEL: func.func @expand(
+// CHECK: tosa.tile %{{.*}}, %{{.*}} : (tensor<1x3xf32>, !tosa.shape<2>) -> tensor<4x3xf32>
+func.func @expand(%a: !torch.vtensor<[1,3],f32>) -> !torch.vtensor<[4,3],f32> {
+  %int4 = torch.constant.int 4
+  %int3 = torch.constant.int 3
+  %false = torch.constant.bool false
+  %sizes = torch.prim.ListConstruct %int4, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.expand %a, %sizes, %false : !torch.vtensor<[1,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[4,3],f32>
+  return %0 : !torch.vtensor<[4,3],f32>
+}
+
+// -----
+
+// A slice whose declared result reads past the input is refused.
+func.func @slice_past_end(%a: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
+  %int0 = torch.constant.int 0
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %int10 = torch.constant.int 10
+  // expected-error @+1 {{'torch.aten.slice.Tensor' could not be lowered to TOSA: the declared result size reads past the input}}
+  %0 = torch.aten.slice.Tensor %a, %int0, %int2, %int10, %int1 : !torch.vtensor<[4],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}

@@ -1,0 +1,54 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-tosa -split-input-file -verify-diagnostics | FileCheck %s
+
+// max_pool2d_with_indices whose indices are unused: tosa.max_pool2d on
+// NHWC, ceil_mode's partial last window as bottom/right padding.
+// CHECK-LABEL: func.func @max_pool_ceil(
+// CHECK: %[[X:.*]] = tosa.transpose %{{.*}} {perms = array<i32: 0, 2, 3, 1>}
+// CHECK: %[[P:.*]] = tosa.max_pool2d %[[X]] {kernel = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>} : (tensor<1x5x5x3xf32>) -> tensor<1x3x3x3xf32>
+// CHECK: tosa.transpose %[[P]] {perms = array<i32: 0, 3, 1, 2>}
+func.func @max_pool_ceil(%a: !torch.vtensor<[1,3,5,5],f32>) -> !torch.vtensor<[1,3,3,3],f32> {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %true = torch.constant.bool true
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0:2 = torch.aten.max_pool2d_with_indices %a, %k, %k, %p, %d, %true : !torch.vtensor<[1,3,5,5],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,3,3,3],f32>, !torch.vtensor<[1,3,3,3],si64>
+  return %0#0 : !torch.vtensor<[1,3,3,3],f32>
+}
+
+// -----
+
+// The indices of a max pooling have no TOSA form: refused when used.
+func.func @max_pool_indices_used(%a: !torch.vtensor<[1,3,4,4],f32>) -> !torch.vtensor<[1,3,2,2],si64> {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.max_pool2d_with_indices' could not be lowered to TOSA: unsupported: the indices of a max pooling (TOSA has no argmax window)}}
+  %0:2 = torch.aten.max_pool2d_with_indices %a, %k, %k, %p, %d, %false : !torch.vtensor<[1,3,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,3,2,2],f32>, !torch.vtensor<[1,3,2,2],si64>
+  return %0#1 : !torch.vtensor<[1,3,2,2],si64>
+}
+
+// -----
+
+// avg_pool2d counting the padding (PyTorch's default): the input is padded
+// with zeros explicitly (TOSA's average excludes its own padding).
+// CHECK-LABEL: func.func @avg_pool_count_pad(
+// CHECK: tosa.pad %{{.*}} : (tensor<3x4x4xf32>, !tosa.shape<6>, tensor<1xf32>) -> tensor<3x6x6xf32>
+// CHECK: tosa.avg_pool2d %{{.*}} {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x6x6x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
+func.func @avg_pool_count_pad(%a: !torch.vtensor<[1,3,4,4],f32>) -> !torch.vtensor<[1,3,4,4],f32> {
+  %int3 = torch.constant.int 3
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %k = torch.prim.ListConstruct %int3, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.avg_pool2d %a, %k, %s, %s, %false, %true, %none : !torch.vtensor<[1,3,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,3,4,4],f32>
+  return %0 : !torch.vtensor<[1,3,4,4],f32>
+}
