@@ -168,8 +168,10 @@ def opinfo(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def fuzz(session: nox.Session) -> None:
-    """Build, then mutation-fuzz compile_onnx against ONNX's reference
-    (posargs go to test/fuzz/run.py; default 2,000 cases, records in
+    """Build, then the three fuzzers of test/fuzz/run.py: ONNX model
+    mutations against ONNX's reference, torch2mlir-opt on mutated lit
+    inputs, perturbed OpInfo samples against eager (posargs go to run.py;
+    default 3,400 cases each, about 10,000 in all; records in
     reports/fuzz.json); fails on a crash, an untyped exception or a wrong
     value, each printed with the command that reruns it."""
     env = _shared_env(session, "build", "test")
@@ -178,7 +180,7 @@ def fuzz(session: nox.Session) -> None:
         session,
         env,
         "test/fuzz/run.py",
-        *(session.posargs or ["--cases", "2000"]),
+        *(session.posargs or ["--cases", "3400"]),
         "--json",
         "reports/fuzz.json",
     )

@@ -49,6 +49,10 @@ matchPool2dParams(ConversionPatternRewriter &rewriter, Operation *op,
     return reportFailure(rewriter, op,
                          "the declared result's batch and channel sizes are "
                          "not the input's");
+  for (int i = 0; i < 2; ++i)
+    if (params.kernel[i] <= 0 || params.stride[i] <= 0 ||
+        params.dilation[i] <= 0 || params.padding[i] < 0)
+      return reportFailure(rewriter, op, "invalid pooling parameters");
   for (int i = 0; i < 2; ++i) {
     int64_t in = inputType.getDimSize(2 + i),
             out = resultType.getDimSize(2 + i);

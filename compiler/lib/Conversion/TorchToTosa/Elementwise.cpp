@@ -362,10 +362,14 @@ Value createClamp(OpBuilder &b, Location loc, RankedTensorType type, Value x,
     unsigned width = element.getIntOrFloatBitWidth();
     double lowest = -std::ldexp(1.0, width - 1);
     double highest = std::ldexp(1.0, width - 1) - 1;
-    min = b.getIntegerAttr(
-        element, static_cast<int64_t>(std::clamp(low, lowest, highest)));
-    max = b.getIntegerAttr(
-        element, static_cast<int64_t>(std::clamp(high, lowest, highest)));
+    // No profile has an i32 clamp: maximum, then minimum, of constants.
+    int64_t rank = type.getRank();
+    Value lower =
+        createScalar(b, loc, element, std::clamp(low, lowest, highest), rank);
+    Value upper =
+        createScalar(b, loc, element, std::clamp(high, lowest, highest), rank);
+    return tosa::MinimumOp::create(
+        b, loc, type, tosa::MaximumOp::create(b, loc, type, x, lower), upper);
   }
   return tosa::ClampOp::create(b, loc, type, x, min, max);
 }

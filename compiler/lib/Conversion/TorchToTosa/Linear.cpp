@@ -258,6 +258,11 @@ struct ConvertConvolution : OpConversionPattern<AtenConvolutionOp> {
                            "must be constants");
     int64_t rank = inputType.getRank();
     int64_t spatial = rank - 2;
+    if (llvm::any_of(stride, [](int64_t s) { return s <= 0; }) ||
+        llvm::any_of(dilation, [](int64_t d) { return d <= 0; }) ||
+        llvm::any_of(padding, [](int64_t p) { return p < 0; }) || groups <= 0)
+      return reportFailure(rewriter, op,
+                           "invalid stride, dilation, padding or groups");
     if (transposed)
       return reportFailure(rewriter, op,
                            "unsupported: transposed convolution (TOSA "
@@ -295,6 +300,14 @@ struct ConvertConvolution : OpConversionPattern<AtenConvolutionOp> {
     SmallVector<int64_t> pad(4);
     SmallVector<int64_t> keep = {inShape[2], inShape[3]};
     for (int i = 0; i < 2; ++i) {
+      // The declared size must be PyTorch's: floor((in + 2p - d (k - 1) -
+      // 1) / s) + 1 (the padding below is derived from it).
+      int64_t span = inShape[2 + i] + 2 * padding[i] -
+                     dilation[i] * (wShape[2 + i] - 1) - 1;
+      if (span < 0 || outShape[2 + i] != span / stride[i] + 1)
+        return reportFailure(rewriter, op,
+                             "the declared result size is not what the "
+                             "window parameters give");
       int64_t drop = exactPadding(inShape[2 + i], wShape[2 + i], stride[i],
                                   padding[i], dilation[i], outShape[2 + i],
                                   pad[2 * i], pad[2 * i + 1]);

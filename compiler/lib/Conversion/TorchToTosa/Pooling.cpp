@@ -44,6 +44,9 @@ FailureOr<Window> matchWindow(Value kernel, Value stride, Value padding) {
     w.stride = w.kernel;
   if (!pair(w.kernel) || !pair(w.stride) || !pair(w.padding))
     return failure();
+  for (int i = 0; i < 2; ++i)
+    if (w.kernel[i] <= 0 || w.stride[i] <= 0 || w.padding[i] < 0)
+      return failure();
   return w;
 }
 
@@ -60,6 +63,12 @@ FailureOr<Value> prepareInput(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> keep = {in[2], in[3]};
   pads.assign(4, 0);
   for (int i = 0; i < 2; ++i) {
+    // The declared size must be PyTorch's: floor((in + 2p - k) / s) + 1,
+    // one more with ceil_mode.
+    int64_t span = in[2 + i] + 2 * w.padding[i] - w.kernel[i];
+    int64_t floorOut = span < 0 ? 0 : span / w.stride[i] + 1;
+    if (out[2 + i] != floorOut && out[2 + i] != floorOut + 1)
+      return failure();
     int64_t needed = (out[2 + i] - 1) * w.stride[i] + w.kernel[i];
     pads[2 * i] = w.padding[i];
     int64_t after = needed - in[2 + i] - w.padding[i];
@@ -67,6 +76,8 @@ FailureOr<Value> prepareInput(OpBuilder &b, Location loc, Value input,
       keep[i] += after;
       after = 0;
     }
+    if (keep[i] <= 0)
+      return failure();
     // A window must start inside the input or its leading padding.
     if ((out[2 + i] - 1) * w.stride[i] >= in[2 + i] + w.padding[i])
       return failure();
@@ -110,7 +121,7 @@ struct ConvertMaxPool : OpConversionPattern<TorchOp> {
         llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
       return reportFailure(rewriter, op,
                            "unsupported: window parameters computed at run "
-                           "time, or dilation (TOSA backend)");
+                           "time or invalid, or dilation (TOSA backend)");
     if (inputType.getRank() != 4 || inputType.getElementType().isInteger(1))
       return reportFailure(rewriter, op,
                            "unsupported: an input other than batched NCHW "
@@ -121,8 +132,8 @@ struct ConvertMaxPool : OpConversionPattern<TorchOp> {
                              *window, pads);
     if (failed(nhwc))
       return reportFailure(rewriter, op,
-                           "the declared result has a window that starts in "
-                           "the trailing padding");
+                           "the declared result size is not what the window "
+                           "parameters give");
     ArrayRef<int64_t> out = type.getShape();
     auto poolType = RankedTensorType::get({out[0], out[2], out[3], out[1]},
                                           type.getElementType());
@@ -162,7 +173,8 @@ struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
         !isTorchNone(op.getDivisorOverride()))
       return reportFailure(rewriter, op,
                            "unsupported: window parameters computed at run "
-                           "time, or a divisor_override (TOSA backend)");
+                           "time or invalid, or a divisor_override (TOSA "
+                           "backend)");
     if (inputType.getRank() != 4 ||
         !isa<mlir::FloatType>(type.getElementType()))
       return reportFailure(rewriter, op,
@@ -194,8 +206,8 @@ struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
     auto nhwc = prepareInput(rewriter, loc, input, out, *window, pads);
     if (failed(nhwc))
       return reportFailure(rewriter, op,
-                           "the declared result has a window that starts in "
-                           "the trailing padding");
+                           "the declared result size is not what the window "
+                           "parameters give");
     Type element = type.getElementType();
     auto poolType =
         RankedTensorType::get({out[0], out[2], out[3], out[1]}, element);
