@@ -174,3 +174,16 @@ func.func @pool_declared_size(%a: !torch.vtensor<[1,1,8,8],f32>) -> !torch.vtens
   %0 = torch.aten.max_pool2d %a, %k, %s, %p, %d, %false : !torch.vtensor<[1,1,8,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,8,8],f32>
   return %0 : !torch.vtensor<[1,1,8,8],f32>
 }
+
+// -----
+
+// Complex tensors have no lowering: an error naming the op (it aborted in
+// a cast<FloatType> of the element type).
+func.func @complex_copy(%a: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],complex<f32>> {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %int9 = torch.constant.int 9
+  // expected-error @+1 {{'torch.aten._to_copy' could not be lowered to linalg-on-tensors: unsupported: complex dtypes (not lowered yet)}}
+  %0 = torch.aten._to_copy %a, %int9, %none, %none, %none, %false, %none : !torch.vtensor<[3],f32>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[3],complex<f32>>
+  return %0 : !torch.vtensor<[3],complex<f32>>
+}
