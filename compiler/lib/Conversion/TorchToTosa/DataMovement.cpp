@@ -23,18 +23,6 @@ using namespace mlir::torch2mlir::torch_to_tosa;
 
 namespace {
 
-/// Checks the result and the `self` operand (operand 0) of `op`.
-LogicalResult checkSelfAndResult(ConversionPatternRewriter &rewriter,
-                                 const TypeConverter *converter, Operation *op,
-                                 RankedTensorType &type) {
-  type = getConvertedType(converter, op->getResult(0));
-  if (failed(checkTosaTensor(rewriter, op, op->getResult(0), type, "a result")))
-    return failure();
-  return checkTosaTensor(rewriter, op, op->getOperand(0),
-                         getConvertedType(converter, op->getOperand(0)),
-                         "the input");
-}
-
 /// Ops whose result is their input reshaped to the (static) result type:
 /// view, _unsafe_view, reshape, unsqueeze, squeeze, flatten.
 template <typename TorchOp>
@@ -43,9 +31,9 @@ struct ConvertReshapeLike : OpConversionPattern<TorchOp> {
   LogicalResult
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type;
-    if (failed(
-            checkSelfAndResult(rewriter, this->getTypeConverter(), op, type)))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, this->getTypeConverter(), op, type,
+                                   inputType)))
       return failure();
     Value self = adaptor.getOperands()[0];
     if (cast<RankedTensorType>(self.getType()).getNumElements() !=
@@ -66,9 +54,9 @@ struct ConvertPermuteLike : OpConversionPattern<TorchOp> {
   LogicalResult
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type;
-    if (failed(
-            checkSelfAndResult(rewriter, this->getTypeConverter(), op, type)))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, this->getTypeConverter(), op, type,
+                                   inputType)))
       return failure();
     int64_t rank = type.getRank();
     SmallVector<int32_t> perms;
@@ -110,8 +98,9 @@ struct ConvertSlice : OpConversionPattern<AtenSliceTensorOp> {
   LogicalResult
   matchAndRewrite(AtenSliceTensorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type;
-    if (failed(checkSelfAndResult(rewriter, getTypeConverter(), op, type)))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
       return failure();
     auto selfType = cast<RankedTensorType>(adaptor.getSelf().getType());
     int64_t rank = selfType.getRank(), dim, start = 0, step;
@@ -214,8 +203,9 @@ struct ConvertExpand : OpConversionPattern<AtenExpandOp> {
   LogicalResult
   matchAndRewrite(AtenExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type;
-    if (failed(checkSelfAndResult(rewriter, getTypeConverter(), op, type)))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
       return failure();
     Location loc = op.getLoc();
     Value self = expandRank(rewriter, loc, adaptor.getSelf(), type.getRank());
@@ -244,8 +234,9 @@ struct ConvertConstantPad : OpConversionPattern<AtenConstantPadNdOp> {
   LogicalResult
   matchAndRewrite(AtenConstantPadNdOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type;
-    if (failed(checkSelfAndResult(rewriter, getTypeConverter(), op, type)))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
       return failure();
     SmallVector<int64_t> pad;
     double value;

@@ -102,12 +102,8 @@ struct ConvertMaxPool : OpConversionPattern<TorchOp> {
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const TypeConverter *converter = this->getTypeConverter();
-    Value torchResult = op->getResult(0);
-    auto type = getConvertedType(converter, torchResult);
-    auto inputType = getConvertedType(converter, op.getSelf());
-    if (failed(checkTosaTensor(rewriter, op, torchResult, type, "a result")) ||
-        failed(checkTosaTensor(rewriter, op, op.getSelf(), inputType,
-                               "the input")))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, converter, op, type, inputType)))
       return failure();
     if (op->getNumResults() == 2 && !op->getResult(1).use_empty())
       return reportFailure(rewriter, op,
@@ -157,12 +153,8 @@ struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
   matchAndRewrite(AtenAvgPool2dOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const TypeConverter *converter = getTypeConverter();
-    auto type = getConvertedType(converter, op.getResult());
-    auto inputType = getConvertedType(converter, op.getSelf());
-    if (failed(
-            checkTosaTensor(rewriter, op, op.getResult(), type, "a result")) ||
-        failed(checkTosaTensor(rewriter, op, op.getSelf(), inputType,
-                               "the input")))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, converter, op, type, inputType)))
       return failure();
     auto window =
         matchWindow(op.getKernelSize(), op.getStride(), op.getPadding());
@@ -233,12 +225,8 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<TorchOp> {
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const TypeConverter *converter = this->getTypeConverter();
-    auto type = getConvertedType(converter, op.getResult());
-    auto inputType = getConvertedType(converter, op.getSelf());
-    if (failed(
-            checkTosaTensor(rewriter, op, op.getResult(), type, "a result")) ||
-        failed(checkTosaTensor(rewriter, op, op.getSelf(), inputType,
-                               "the input")))
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, converter, op, type, inputType)))
       return failure();
     if (inputType.getRank() != 4 ||
         !isa<mlir::FloatType>(type.getElementType()))

@@ -121,12 +121,8 @@ struct ConvertReduction : OpConversionPattern<TorchOp> {
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const TypeConverter *converter = this->getTypeConverter();
-    auto type = getConvertedType(converter, op.getResult());
-    auto selfType = getConvertedType(converter, op.getSelf());
-    if (failed(
-            checkTosaTensor(rewriter, op, op.getResult(), type, "a result")) ||
-        failed(
-            checkTosaTensor(rewriter, op, op.getSelf(), selfType, "the input")))
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, converter, op, type, selfType)))
       return failure();
     bool keepdim;
     auto dims = getReduceDims(op.getDim(), selfType.getRank());

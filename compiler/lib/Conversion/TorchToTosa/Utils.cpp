@@ -50,6 +50,17 @@ torch_to_tosa::checkTosaTensor(ConversionPatternRewriter &rewriter,
   return success();
 }
 
+LogicalResult torch_to_tosa::checkResultAndInput(
+    ConversionPatternRewriter &rewriter, const TypeConverter *converter,
+    Operation *op, RankedTensorType &type, RankedTensorType &inputType) {
+  type = getConvertedType(converter, op->getResult(0));
+  inputType = getConvertedType(converter, op->getOperand(0));
+  if (failed(checkTosaTensor(rewriter, op, op->getResult(0), type, "a result")))
+    return failure();
+  return checkTosaTensor(rewriter, op, op->getOperand(0), inputType,
+                         "the input");
+}
+
 Value torch_to_tosa::createScalar(OpBuilder &b, Location loc, Type element,
                                   double value, int64_t rank) {
   auto type = RankedTensorType::get(SmallVector<int64_t>(rank, 1), element);

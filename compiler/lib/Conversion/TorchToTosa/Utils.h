@@ -33,6 +33,13 @@ LogicalResult checkTosaTensor(ConversionPatternRewriter &rewriter,
                               Operation *op, Value torchValue,
                               RankedTensorType type, StringRef what);
 
+/// The converted types of `op`'s result 0 (`type`) and operand 0
+/// (`inputType`), each checked with checkTosaTensor.
+LogicalResult checkResultAndInput(ConversionPatternRewriter &rewriter,
+                                  const TypeConverter *converter, Operation *op,
+                                  RankedTensorType &type,
+                                  RankedTensorType &inputType);
+
 /// A `tosa.const` of `rank` dims of size 1 holding `value` as `element`
 /// (float elements take it as is, integers rounded toward zero).
 Value createScalar(OpBuilder &b, Location loc, Type element, double value,
