@@ -294,6 +294,23 @@ def test_convolution_1d_3d(x_shape, w_shape, stride, padding, dilation, groups) 
             [1, 0, 0],
             1,
         ),
+        # Kernel 1, stride 3: two of three phases have no tap (bias only).
+        ((1, 3, 5), (3, 2, 1), [3], [0], [1], [0], 1),
+        # Padding beyond the kernel's reach, output padding on both dims.
+        ((1, 3, 4, 4), (3, 2, 2, 3), [3, 2], [2, 2], [1, 1], [2, 1], 1),
+        # Stride 1: one phase, the flipped kernel.
+        ((2, 3, 6), (3, 4, 4), [1], [1], [1], [0], 1),
+        # Grouped 3-D and dilated: the general form.
+        (
+            (2, 4, 3, 3, 3),
+            (4, 1, 2, 2, 2),
+            [2, 2, 2],
+            [0, 1, 0],
+            [1, 1, 1],
+            [0, 0, 1],
+            2,
+        ),
+        ((1, 2, 5), (2, 2, 3), [2], [1], [2], [1], 1),
     ],
 )
 def test_convolution_transposed(
@@ -310,6 +327,29 @@ def test_convolution_transposed(
         rtol=1e-5,
         atol=1e-5,
     )
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        nn.Conv1d(4, 6, 3, stride=2, padding=1),
+        nn.Conv3d(3, 4, (2, 3, 3), stride=(1, 2, 1), padding=1, dilation=(2, 1, 1)),
+        nn.ConvTranspose1d(4, 3, 4, stride=2, padding=1),
+        nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1, output_padding=1, groups=1),
+        nn.ConvTranspose3d(2, 3, 3, stride=2, padding=1),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_convolution_float64(module: nn.Module) -> None:
+    """The f64 GEMM kernels (the named-convolution forms of 1-D, 3-D and
+    transposed convolutions) against eager, to f64 precision."""
+    module = module.double().eval()
+    rank = {nn.Conv1d: 3, nn.ConvTranspose1d: 3, nn.ConvTranspose2d: 4}.get(
+        type(module), 5
+    )
+    x = randn(2, module.in_channels, *[6] * (rank - 2), dtype=torch.float64)
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    torch.testing.assert_close(compiled(x), module(x), rtol=1e-12, atol=1e-12)
 
 
 def test_conv_functional_forms() -> None:

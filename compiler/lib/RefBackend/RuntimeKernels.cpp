@@ -104,7 +104,8 @@ static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
   return success();
 }
 
-/// The stride and dilation of a convolution, as {sh, sw, dh, dw}.
+/// The strides then the dilations of a convolution ({sh, sw, dh, dw} in
+/// 2-D).
 template <typename ConvOp>
 static SmallVector<int64_t> getConvScalars(ConvOp op) {
   SmallVector<int64_t> scalars;
@@ -135,7 +136,7 @@ struct RuntimeKernelsPass
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,
-              linalg::Conv2DNgchwGfchwOp>(op))
+              linalg::Conv2DNgchwGfchwOp, linalg::Conv3DNcdhwFcdhwOp>(op))
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
@@ -157,6 +158,10 @@ struct RuntimeKernelsPass
       } else if (auto conv =
                      dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation())) {
         (void)replaceWithKernelCall(module, op, "torch2mlir_conv2d_ngchw_gfchw",
+                                    getConvScalars(conv));
+      } else if (auto conv =
+                     dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op.getOperation())) {
+        (void)replaceWithKernelCall(module, op, "torch2mlir_conv3d_ncdhw_fcdhw",
                                     getConvScalars(conv));
       }
     }

@@ -73,3 +73,18 @@ func.func @matmul_transposed_b(%a: memref<4x3xf32>, %b: memref<5x3xf32>, %c: mem
     ins(%a, %b : memref<4x3xf32>, memref<5x3xf32>) outs(%c : memref<4x5xf32>)
   return
 }
+
+// -----
+
+// A 3-D convolution passes its strides then its dilations, depth first.
+// CHECK-LABEL: func.func @conv3d
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
+// CHECK: call @torch2mlir_conv3d_ncdhw_fcdhw_f64(%{{.*}}, %{{.*}}, %{{.*}}, %[[C2]], %[[C1]], %[[C1]], %[[C1]], %[[C3]], %[[C1]]) : (memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK: func.func private @torch2mlir_conv3d_ncdhw_fcdhw_f64({{.*}}) attributes {llvm.emit_c_interface}
+func.func @conv3d(%in: memref<1x2x5x7x5xf64>, %w: memref<4x2x2x3x2xf64>, %out: memref<1x4x2x1x4xf64>) {
+  linalg.conv_3d_ncdhw_fcdhw {dilations = dense<[1, 3, 1]> : tensor<3xi64>, strides = dense<[2, 1, 1]> : tensor<3xi64>}
+    ins(%in, %w : memref<1x2x5x7x5xf64>, memref<4x2x2x3x2xf64>) outs(%out : memref<1x4x2x1x4xf64>)
+  return
+}

@@ -84,8 +84,8 @@ def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
   let summary = "Call the RefBackend runtime's BLAS kernels for contractions";
   let description = [{
     On bufferized IR, replaces f32/f64 `linalg.matmul`, `linalg.batch_matmul`,
-    `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_ngchw_gfchw` (with the
-    default indexing maps) by calls to `torch2mlir_<op>_<f32|f64>`, external
+    `linalg.conv_2d_nchw_fchw`, `linalg.conv_2d_ngchw_gfchw` and
+    `linalg.conv_3d_ncdhw_fcdhw` (with the default indexing maps) by calls to `torch2mlir_<op>_<f32|f64>`, external
     functions with `llvm.emit_c_interface` that the RefBackend runtime
     library implements with one GEMM each (im2col for convolutions).
     Operands are passed as fully dynamic strided memrefs, so any layout is

@@ -550,12 +550,315 @@ static Value createGeneralConvolution(ConversionPatternRewriter &rewriter,
                            });
 }
 
+/// The accumulator of a convolution result of `type` [N, F, O...]: `bias`
+/// [F] broadcast along dim 1, or zeros.
+static Value createBiasInit(OpBuilder &b, Location loc, Value bias,
+                            RankedTensorType type, ValueRange dynamicSizes) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType(), dynamicSizes);
+  if (!bias) {
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
+        .getResult(0);
+  }
+  int64_t rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{bias}, ValueRange{empty},
+             ArrayRef<AffineMap>{AffineMap::get(rank, 0, b.getAffineDimExpr(1)),
+                                 b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
+/// A 2-D convolution (input [N, C, H, W], weight [F, C / groups, KH, KW],
+/// result [N, F, OH, OW]) as linalg.conv_2d_nchw_fchw, or
+/// linalg.conv_2d_ngchw_gfchw when grouped, on the zero-padded input,
+/// accumulating into the bias: the forms refbackend-runtime-kernels hands
+/// to the runtime's GEMM kernels. The batch and spatial sizes may be
+/// dynamic.
+static Value createConv2d(OpBuilder &b, Location loc, Value input, Value weight,
+                          Value bias, RankedTensorType resultType,
+                          ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                          ArrayRef<int64_t> dilation, int64_t groups) {
+  Type element = resultType.getElementType();
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  input = createPad(b, loc, input, {0, 0, padding[0], padding[1]},
+                    {0, 0, padding[0], padding[1]}, zero);
+
+  // The result's dynamic sizes: the batch, and per spatial dim
+  // (padded - dilation * (k - 1) - 1) / stride + 1.
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < 4; ++i) {
+    if (!resultType.isDynamicDim(i))
+      continue;
+    Value size = tensor::DimOp::create(b, loc, input, i);
+    if (i >= 2) {
+      int64_t span = dilation[i - 2] * (weightType.getDimSize(i) - 1) + 1;
+      size = arith::SubIOp::create(
+          b, loc, size, arith::ConstantIndexOp::create(b, loc, span));
+      size = arith::DivUIOp::create(
+          b, loc, size, arith::ConstantIndexOp::create(b, loc, stride[i - 2]));
+      size = arith::AddIOp::create(b, loc, size,
+                                   arith::ConstantIndexOp::create(b, loc, 1));
+    }
+    dynamicSizes.push_back(size);
+  }
+  Value init = createBiasInit(b, loc, bias, resultType, dynamicSizes);
+  auto strides = b.getI64TensorAttr(stride);
+  auto dilations = b.getI64TensorAttr(dilation);
+  if (groups == 1)
+    return linalg::Conv2DNchwFchwOp::create(
+               b, loc, TypeRange{resultType}, ValueRange{input, weight},
+               ValueRange{init}, strides, dilations)
+        .getResult(0);
+
+  // Grouped: split the channel dims into (groups, channels per group).
+  auto paddedType = cast<RankedTensorType>(input.getType());
+  int64_t n = paddedType.getDimSize(0), c = paddedType.getDimSize(1);
+  int64_t f = weightType.getDimSize(0);
+  auto groupedInputType =
+      RankedTensorType::get({n, groups, c / groups, paddedType.getDimSize(2),
+                             paddedType.getDimSize(3)},
+                            element);
+  auto groupedWeightType = RankedTensorType::get(
+      {groups, f / groups, weightType.getDimSize(1), weightType.getDimSize(2),
+       weightType.getDimSize(3)},
+      element);
+  auto groupedResultType = RankedTensorType::get(
+      {resultType.getDimSize(0), groups, f / groups, resultType.getDimSize(2),
+       resultType.getDimSize(3)},
+      element);
+  SmallVector<ReassociationIndices> splitDim1{{0}, {1, 2}, {3}, {4}};
+  SmallVector<ReassociationIndices> splitDim0{{0, 1}, {2}, {3}, {4}};
+  Value groupedInput =
+      tensor::ExpandShapeOp::create(b, loc, groupedInputType, input, splitDim1);
+  Value groupedWeight = tensor::ExpandShapeOp::create(b, loc, groupedWeightType,
+                                                      weight, splitDim0);
+  Value groupedInit =
+      tensor::ExpandShapeOp::create(b, loc, groupedResultType, init, splitDim1);
+  Value conv = linalg::Conv2DNgchwGfchwOp::create(
+                   b, loc, TypeRange{groupedResultType},
+                   ValueRange{groupedInput, groupedWeight},
+                   ValueRange{groupedInit}, strides, dilations)
+                   .getResult(0);
+  return tensor::CollapseShapeOp::create(b, loc, resultType, conv, splitDim1);
+}
+
+/// A plain 1-, 2- or 3-D convolution as the named linalg convolution the
+/// RefBackend's GEMM kernels run: a 1-D convolution is the 2-D one of
+/// height 1, a 3-D one is linalg.conv_3d_ncdhw_fcdhw (ungrouped only).
+/// Returns null for a grouped 3-D convolution.
+static Value
+createNamedConvolution(OpBuilder &b, Location loc, Value input, Value weight,
+                       Value bias, RankedTensorType resultType,
+                       ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                       ArrayRef<int64_t> dilation, int64_t groups) {
+  int64_t d = resultType.getRank() - 2;
+  if (d == 2)
+    return createConv2d(b, loc, input, weight, bias, resultType, stride,
+                        padding, dilation, groups);
+  if (d == 1) {
+    // [N, C, L] as [N, C, 1, L].
+    SmallVector<ReassociationIndices> addHeight{{0}, {1}, {2, 3}};
+    auto withHeight = [&](Value value) -> Value {
+      auto type = cast<RankedTensorType>(value.getType());
+      auto expanded = RankedTensorType::get(
+          {type.getDimSize(0), type.getDimSize(1), 1, type.getDimSize(2)},
+          type.getElementType());
+      return tensor::ExpandShapeOp::create(b, loc, expanded, value, addHeight);
+    };
+    auto result2d = RankedTensorType::get({resultType.getDimSize(0),
+                                           resultType.getDimSize(1), 1,
+                                           resultType.getDimSize(2)},
+                                          resultType.getElementType());
+    Value conv = createConv2d(b, loc, withHeight(input), withHeight(weight),
+                              bias, result2d, {1, stride[0]}, {0, padding[0]},
+                              {1, dilation[0]}, groups);
+    return tensor::CollapseShapeOp::create(b, loc, resultType, conv, addHeight);
+  }
+  if (d != 3 || groups != 1 || !resultType.hasStaticShape())
+    return nullptr;
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(resultType.getElementType()));
+  SmallVector<int64_t> low{0, 0};
+  low.append(padding.begin(), padding.end());
+  input = createPad(b, loc, input, low, low, zero);
+  Value init = createBiasInit(b, loc, bias, resultType, {});
+  return linalg::Conv3DNcdhwFcdhwOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{input, weight},
+             ValueRange{init}, b.getI64TensorAttr(stride),
+             b.getI64TensorAttr(dilation))
+      .getResult(0);
+}
+
+/// A transposed convolution of dilation 1 (input [N, G*C, I...], weight
+/// [G*C, F, K...], result [N, G*F, O...], static sizes) as stride^d plain
+/// convolutions (createNamedConvolution), one per phase: the outputs o with
+/// o % stride == r (per dim) are
+///   out[r + q*s] = sum_m x[q + (r + p) / s - K' + 1 + m] * w[rho + (K' - 1
+///   - m) * s]
+/// with rho = (r + p) % s and K' the number of k < K with k % s == rho: a
+/// stride-1 convolution of x by a flipped sub-kernel. Each phase is written
+/// into the result with a strided tensor.insert_slice; a phase with no tap
+/// (K' = 0) is the bias. This is as many multiply-adds as the transposed
+/// convolution has, with no zeros inserted into the input. Returns null for
+/// a grouped 3-D convolution.
+static Value createPhasedTransposedConvolution(
+    OpBuilder &b, Location loc, Value input, Value weight, Value bias,
+    RankedTensorType resultType, ArrayRef<int64_t> stride,
+    ArrayRef<int64_t> padding, int64_t groups) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  if (!inputType.hasStaticShape() || !resultType.hasStaticShape() ||
+      (resultType.getRank() == 5 && groups != 1))
+    return nullptr;
+  MLIRContext *context = b.getContext();
+  Type element = resultType.getElementType();
+  int64_t d = resultType.getRank() - 2;
+  int64_t n = inputType.getDimSize(0), cin = inputType.getDimSize(1);
+  int64_t perGroupIn = cin / groups;
+  int64_t perGroupOut = weightType.getDimSize(1);
+  int64_t cout = resultType.getDimSize(1);
+
+  // Per dim and residue r: the output count Q, the taps K', and the first
+  // input index (r + p) / s - K' + 1 the phase reads.
+  struct Phase {
+    int64_t count, taps, rho, start;
+  };
+  SmallVector<SmallVector<Phase>> phases(d);
+  SmallVector<int64_t> low(d, 0), high(d, 0);
+  for (int64_t i = 0; i < d; ++i) {
+    int64_t s = stride[i], p = padding[i], k = weightType.getDimSize(2 + i);
+    int64_t in = inputType.getDimSize(2 + i),
+            out = resultType.getDimSize(2 + i);
+    for (int64_t r = 0; r < s; ++r) {
+      Phase phase;
+      phase.count = r < out ? (out - r + s - 1) / s : 0;
+      phase.rho = (r + p) % s;
+      phase.taps = phase.rho < k ? (k - phase.rho + s - 1) / s : 0;
+      phase.start = (r + p) / s - phase.taps + 1;
+      if (phase.count > 0 && phase.taps > 0) {
+        low[i] = std::max(low[i], -phase.start);
+        high[i] = std::max(high[i], phase.start + phase.count - 1 + phase.taps -
+                                        1 - (in - 1));
+      }
+      phases[i].push_back(phase);
+    }
+  }
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  SmallVector<int64_t> padLow{0, 0}, padHigh{0, 0};
+  padLow.append(low.begin(), low.end());
+  padHigh.append(high.begin(), high.end());
+  Value padded = createPad(b, loc, input, padLow, padHigh, zero);
+  // weight [G*C, F, K...] read as [G, C, F, K...].
+  SmallVector<int64_t> splitShape{groups, perGroupIn, perGroupOut};
+  splitShape.append(weightType.getShape().begin() + 2,
+                    weightType.getShape().end());
+  SmallVector<ReassociationIndices> split{{0, 1}};
+  for (int64_t i = 0; i < d + 1; ++i)
+    split.push_back({i + 2});
+  Value splitWeight = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(splitShape, element), weight, split);
+
+  Value result =
+      tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
+  SmallVector<int64_t> residue(d, 0);
+  while (true) {
+    SmallVector<Phase> current;
+    for (int64_t i = 0; i < d; ++i)
+      current.push_back(phases[i][residue[i]]);
+    bool empty = llvm::any_of(current, [](Phase p) { return p.count == 0; });
+    bool noTaps = llvm::any_of(current, [](Phase p) { return p.taps == 0; });
+    if (!empty) {
+      SmallVector<int64_t> phaseShape{n, cout};
+      for (Phase p : current)
+        phaseShape.push_back(p.count);
+      auto phaseType = RankedTensorType::get(phaseShape, element);
+      Value phaseResult;
+      if (noTaps) {
+        phaseResult = createBiasInit(b, loc, bias, phaseType, {});
+      } else {
+        // The flipped sub-kernel [G, F, C, K'...] -> [G*F, C, K'...].
+        SmallVector<int64_t> subShape{groups, perGroupOut, perGroupIn};
+        SmallVector<AffineExpr> exprs{b.getAffineDimExpr(0),
+                                      b.getAffineDimExpr(2),
+                                      b.getAffineDimExpr(1)};
+        for (int64_t i = 0; i < d; ++i) {
+          subShape.push_back(current[i].taps);
+          exprs.push_back(current[i].rho +
+                          (current[i].taps - 1 - b.getAffineDimExpr(3 + i)) *
+                              stride[i]);
+        }
+        Value sub =
+            linalg::GenericOp::create(
+                b, loc, TypeRange{RankedTensorType::get(subShape, element)},
+                ValueRange{splitWeight},
+                ValueRange{tensor::EmptyOp::create(b, loc, subShape, element)},
+                ArrayRef<AffineMap>{AffineMap::get(d + 3, 0, exprs, context),
+                                    b.getMultiDimIdentityMap(d + 3)},
+                SmallVector<utils::IteratorType>(d + 3,
+                                                 utils::IteratorType::parallel),
+                [](OpBuilder &nb, Location l, ValueRange args) {
+                  linalg::YieldOp::create(nb, l, args[0]);
+                })
+                .getResult(0);
+        SmallVector<int64_t> mergedShape{groups * perGroupOut, perGroupIn};
+        for (Phase p : current)
+          mergedShape.push_back(p.taps);
+        Value subWeight = tensor::CollapseShapeOp::create(
+            b, loc, RankedTensorType::get(mergedShape, element), sub, split);
+        // The phase's input window, then a stride-1 valid convolution.
+        SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0)},
+            sizes{b.getIndexAttr(n), b.getIndexAttr(cin)};
+        for (int64_t i = 0; i < d; ++i) {
+          offsets.push_back(b.getIndexAttr(current[i].start + low[i]));
+          sizes.push_back(
+              b.getIndexAttr(current[i].count + current[i].taps - 1));
+        }
+        SmallVector<OpFoldResult> ones(d + 2, b.getIndexAttr(1));
+        Value window = tensor::ExtractSliceOp::create(b, loc, padded, offsets,
+                                                      sizes, ones);
+        SmallVector<int64_t> unit(d, 1), none(d, 0);
+        phaseResult =
+            createNamedConvolution(b, loc, window, subWeight, bias, phaseType,
+                                   unit, none, unit, groups);
+        if (!phaseResult)
+          return nullptr;
+      }
+      SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0)},
+          sizes{b.getIndexAttr(n), b.getIndexAttr(cout)},
+          strides{b.getIndexAttr(1), b.getIndexAttr(1)};
+      for (int64_t i = 0; i < d; ++i) {
+        offsets.push_back(b.getIndexAttr(residue[i]));
+        sizes.push_back(b.getIndexAttr(current[i].count));
+        strides.push_back(b.getIndexAttr(stride[i]));
+      }
+      result = tensor::InsertSliceOp::create(b, loc, phaseResult, result,
+                                             offsets, sizes, strides);
+    }
+    // The next residue, the last dim fastest.
+    int64_t i = d - 1;
+    while (i >= 0 && ++residue[i] == stride[i])
+      residue[i--] = 0;
+    if (i < 0)
+      break;
+  }
+  return result;
+}
+
 /// aten.convolution: 1-, 2- and 3-D, plain or transposed, with stride,
-/// zero padding, dilation, output_padding and groups. A plain 2-D
-/// convolution of f32, f64 or integers becomes linalg.conv_2d_nchw_fchw (or
-/// its grouped form), which the RefBackend runs with its own kernels; the
-/// others use createGeneralConvolution. The bias initializes the
-/// accumulator.
+/// zero padding, dilation, output_padding and groups. Convolutions of f32,
+/// f64 or integers become named linalg convolutions, which the RefBackend
+/// runs with its GEMM kernels (createNamedConvolution; transposed ones of
+/// dilation 1 through createPhasedTransposedConvolution); the others
+/// (16-bit floats, dilated transposed, grouped 3-D) use
+/// createGeneralConvolution. The bias initializes the accumulator.
 struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -643,107 +946,27 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
         return reportFailure(rewriter, op,
                              "bias must be 1-D of the result dtype");
     }
-    if (d != 2 || transposed || getOpMathType(element) != element) {
-      rewriter.replaceOp(
-          op, createGeneralConvolution(rewriter, op.getLoc(), input, weight,
-                                       bias, resultType, stride, padding,
-                                       dilation, transposed, groups));
-      return success();
-    }
     Location loc = op.getLoc();
-
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-    input = createPad(rewriter, loc, input, {0, 0, padding[0], padding[1]},
-                      {0, 0, padding[0], padding[1]}, zero);
-
-    // The result's dynamic sizes: the batch, and per spatial dim
-    // (padded - dilation * (k - 1) - 1) / stride + 1.
-    SmallVector<Value> dynamicSizes;
-    for (int64_t i = 0; i < 4; ++i) {
-      if (!resultType.isDynamicDim(i))
-        continue;
-      Value size = tensor::DimOp::create(rewriter, loc, input, i);
-      if (i >= 2) {
-        int64_t span = dilation[i - 2] * (weightType.getDimSize(i) - 1) + 1;
-        size = arith::SubIOp::create(
-            rewriter, loc, size,
-            arith::ConstantIndexOp::create(rewriter, loc, span));
-        size = arith::DivUIOp::create(
-            rewriter, loc, size,
-            arith::ConstantIndexOp::create(rewriter, loc, stride[i - 2]));
-        size = arith::AddIOp::create(
-            rewriter, loc, size,
-            arith::ConstantIndexOp::create(rewriter, loc, 1));
+    if (getOpMathType(element) == element) {
+      // The named-op forms the RefBackend hands to its GEMM kernels.
+      Value conv;
+      if (!transposed)
+        conv = createNamedConvolution(rewriter, loc, input, weight, bias,
+                                      resultType, stride, padding, dilation,
+                                      groups);
+      else if (llvm::all_of(dilation, [](int64_t v) { return v == 1; }) &&
+               (d != 3 || groups == 1))
+        conv = createPhasedTransposedConvolution(rewriter, loc, input, weight,
+                                                 bias, resultType, stride,
+                                                 padding, groups);
+      if (conv) {
+        rewriter.replaceOp(op, conv);
+        return success();
       }
-      dynamicSizes.push_back(size);
     }
-    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                          element, dynamicSizes);
-    // The accumulator: the bias broadcast along dim 1, or zeros.
-    Value init;
-    if (!bias) {
-      init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                                    ValueRange{empty})
-                 .getResult(0);
-    } else {
-      MLIRContext *context = rewriter.getContext();
-      init = linalg::GenericOp::create(
-                 rewriter, loc, TypeRange{resultType}, ValueRange{bias},
-                 ValueRange{empty},
-                 ArrayRef<AffineMap>{
-                     AffineMap::get(4, 0, getAffineDimExpr(1, context)),
-                     rewriter.getMultiDimIdentityMap(4)},
-                 SmallVector<utils::IteratorType>(
-                     4, utils::IteratorType::parallel),
-                 [](OpBuilder &b, Location l, ValueRange args) {
-                   linalg::YieldOp::create(b, l, args[0]);
-                 })
-                 .getResult(0);
-    }
-
-    auto strides = rewriter.getI64TensorAttr(stride);
-    auto dilations = rewriter.getI64TensorAttr(dilation);
-    if (groups == 1) {
-      rewriter.replaceOpWithNewOp<linalg::Conv2DNchwFchwOp>(
-          op, TypeRange{resultType}, ValueRange{input, weight},
-          ValueRange{init}, strides, dilations);
-      return success();
-    }
-
-    // Grouped: split the channel dims into (groups, channels per group).
-    auto paddedType = cast<RankedTensorType>(input.getType());
-    int64_t n = paddedType.getDimSize(0), c = paddedType.getDimSize(1);
-    int64_t f = weightType.getDimSize(0);
-    if (groups <= 0 || c % groups != 0 || f % groups != 0)
-      return reportFailure(rewriter, op, "channels not divisible by groups");
-    auto groupedInputType =
-        RankedTensorType::get({n, groups, c / groups, paddedType.getDimSize(2),
-                               paddedType.getDimSize(3)},
-                              element);
-    auto groupedWeightType = RankedTensorType::get(
-        {groups, f / groups, weightType.getDimSize(1), weightType.getDimSize(2),
-         weightType.getDimSize(3)},
-        element);
-    auto groupedResultType = RankedTensorType::get(
-        {resultType.getDimSize(0), groups, f / groups, resultType.getDimSize(2),
-         resultType.getDimSize(3)},
-        element);
-    SmallVector<ReassociationIndices> splitDim1{{0}, {1, 2}, {3}, {4}};
-    SmallVector<ReassociationIndices> splitDim0{{0, 1}, {2}, {3}, {4}};
-    Value groupedInput = tensor::ExpandShapeOp::create(
-        rewriter, loc, groupedInputType, input, splitDim1);
-    Value groupedWeight = tensor::ExpandShapeOp::create(
-        rewriter, loc, groupedWeightType, weight, splitDim0);
-    Value groupedInit = tensor::ExpandShapeOp::create(
-        rewriter, loc, groupedResultType, init, splitDim1);
-    Value conv = linalg::Conv2DNgchwGfchwOp::create(
-                     rewriter, loc, TypeRange{groupedResultType},
-                     ValueRange{groupedInput, groupedWeight},
-                     ValueRange{groupedInit}, strides, dilations)
-                     .getResult(0);
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, resultType, conv,
-                                                         splitDim1);
+    rewriter.replaceOp(op, createGeneralConvolution(
+                               rewriter, loc, input, weight, bias, resultType,
+                               stride, padding, dilation, transposed, groups));
     return success();
   }
 };

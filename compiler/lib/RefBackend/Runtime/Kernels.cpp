@@ -9,7 +9,8 @@
 //
 //   matmul:       C += A @ B               (row- or column-major A and B)
 //   batch_matmul: C[b] += A[b] @ B[b]
-//   conv2d:       out[n] (F x OH*OW) += W (F x C*KH*KW) @ im2col(in[n])
+//   conv2d/3d:    out[n] (F x O) += W (F x C*K) @ im2col(in[n])
+//                 (O, K: the products of the output and window sizes)
 //
 // Any layout the fast path does not handle falls back to plain loops, so
 // every call computes the right result. The BLAS runs single-threaded; the
@@ -177,103 +178,216 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
               });
 }
 
-/// One group of a 2-D convolution of one batch element:
-///   out (F x OH x OW) += W (F x C x KH x KW) * in (C x H x W)
-/// with element strides given per dim.
+/// The sizes of one group of a convolution of one batch element, with three
+/// spatial dims (depth, height, width; a 2-D convolution has depth 1):
+///   out (F x O...) += W (F x C x K...) * in (C x I...)
+struct ConvShape {
+  int64_t f, c;
+  int64_t out[3], kernel[3], stride[3], dilation[3];
+};
+
+/// Whether a buffer of these sizes and element strides is dense row-major
+/// (dims of size 1 may have any stride).
+bool isDense(const int64_t *sizes, const int64_t *strides, int rank) {
+  int64_t expected = 1;
+  for (int i = rank - 1; i >= 0; --i) {
+    if (sizes[i] != 1 && strides[i] != expected)
+      return false;
+    expected *= sizes[i];
+  }
+  return true;
+}
+
+/// Copies between a strided buffer `a` of `rank` <= 5 and a dense one `b`
+/// (`toDense`: a -> b, else b -> a).
 template <typename T>
-void conv2dOne(int64_t f, int64_t c, int64_t oh, int64_t ow, int64_t kh,
-               int64_t kw, int64_t sh, int64_t sw, int64_t dh, int64_t dw,
-               const T *in, const int64_t *inS, const T *w, const int64_t *wS,
-               T *out, const int64_t *outS, std::vector<T> &col) {
-  bool wDense =
-      wS[3] == 1 && wS[2] == kw && wS[1] == kh * kw && wS[0] == c * kh * kw;
-  bool outDense = outS[2] == 1 && outS[1] == ow && outS[0] == oh * ow;
-  int64_t ck = c * kh * kw, p = oh * ow;
-  if (haveGemm<T>() && wDense && outDense && ck < INT32_MAX && p < INT32_MAX &&
-      f < INT32_MAX) {
+void copyDense(const int64_t *sizes, const int64_t *strides, int rank, T *a,
+               T *b, bool toDense) {
+  int64_t s[5] = {1, 1, 1, 1, 1}, st[5] = {0, 0, 0, 0, 0};
+  for (int i = 0; i < rank; ++i) {
+    s[5 - rank + i] = sizes[i];
+    st[5 - rank + i] = strides[i];
+  }
+  for (int64_t i0 = 0; i0 < s[0]; ++i0)
+    for (int64_t i1 = 0; i1 < s[1]; ++i1)
+      for (int64_t i2 = 0; i2 < s[2]; ++i2)
+        for (int64_t i3 = 0; i3 < s[3]; ++i3)
+          for (int64_t i4 = 0; i4 < s[4]; ++i4, ++b) {
+            T *x = a + i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3] +
+                   i4 * st[4];
+            if (toDense)
+              *b = *x;
+            else
+              *x = *b;
+          }
+}
+
+/// One group of a convolution of one batch element (see ConvShape), with
+/// element strides per dim: inS {c, z, y, x}, wS {f, c, kz, ky, kx}, outS
+/// {f, z, y, x}. With a BLAS it is one GEMM, W (F x C*K) @ im2col(in) (C*K x
+/// O), where im2col is skipped for a 1x1 stride-1 convolution of a dense
+/// input; a strided weight or output goes through a dense copy.
+template <typename T>
+void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
+             const int64_t *wS, T *out, const int64_t *outS,
+             std::vector<T> &col, std::vector<T> &packed) {
+  int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
+  int64_t ck = s.c * kSize, p = s.out[0] * s.out[1] * s.out[2];
+  if (haveGemm<T>() && ck < INT32_MAX && p < INT32_MAX && s.f < INT32_MAX) {
+    int64_t wSizes[5] = {s.f, s.c, s.kernel[0], s.kernel[1], s.kernel[2]};
+    int64_t outSizes[4] = {s.f, s.out[0], s.out[1], s.out[2]};
+    bool wDense = isDense(wSizes, wS, 5);
+    bool outDense = isDense(outSizes, outS, 4);
+    packed.resize((wDense ? 0 : s.f * ck) + (outDense ? 0 : s.f * p));
+    const T *lhs = w;
+    if (!wDense) {
+      copyDense(wSizes, wS, 5, const_cast<T *>(w), packed.data(), true);
+      lhs = packed.data();
+    }
+    T *result = out;
+    if (!outDense) {
+      result = packed.data() + (wDense ? 0 : s.f * ck);
+      copyDense(outSizes, outS, 4, out, result, true);
+    }
+    int64_t inSizes[4] = {s.c, s.out[0], s.out[1], s.out[2]};
+    bool unitWindow =
+        kSize == 1 && s.stride[0] == 1 && s.stride[1] == 1 && s.stride[2] == 1;
     const T *rhs;
-    bool direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && inS[2] == 1 &&
-                  inS[1] == ow && inS[0] == oh * ow;
-    if (direct) {
+    if (unitWindow && isDense(inSizes, inS, 4)) {
       rhs = in; // A 1x1 stride-1 convolution is a plain GEMM.
     } else {
       col.resize(ck * p);
       T *row = col.data();
-      for (int64_t ci = 0; ci < c; ++ci)
-        for (int64_t ki = 0; ki < kh; ++ki)
-          for (int64_t kj = 0; kj < kw; ++kj, row += p) {
-            const T *src =
-                in + ci * inS[0] + ki * dh * inS[1] + kj * dw * inS[2];
-            for (int64_t y = 0; y < oh; ++y) {
-              const T *line = src + y * sh * inS[1];
-              T *dst = row + y * ow;
-              if (sw == 1 && inS[2] == 1)
-                std::memcpy(dst, line, ow * sizeof(T));
-              else
-                for (int64_t x = 0; x < ow; ++x)
-                  dst[x] = line[x * sw * inS[2]];
+      for (int64_t ci = 0; ci < s.c; ++ci)
+        for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+          for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+            for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
+              const T *src = in + ci * inS[0] + kz * s.dilation[0] * inS[1] +
+                             ky * s.dilation[1] * inS[2] +
+                             kx * s.dilation[2] * inS[3];
+              for (int64_t z = 0; z < s.out[0]; ++z)
+                for (int64_t y = 0; y < s.out[1]; ++y, row += s.out[2]) {
+                  const T *line =
+                      src + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2];
+                  if (s.stride[2] == 1 && inS[3] == 1)
+                    std::memcpy(row, line, s.out[2] * sizeof(T));
+                  else
+                    for (int64_t x = 0; x < s.out[2]; ++x)
+                      row[x] = line[x * s.stride[2] * inS[3]];
+                }
             }
-          }
       rhs = col.data();
     }
-    gemm(kNoTrans, kNoTrans, f, p, ck, w, ck, rhs, p, out, p);
+    gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, rhs, p, result, p);
+    if (!outDense)
+      copyDense(outSizes, outS, 4, out, result, false);
     return;
   }
-  for (int64_t fi = 0; fi < f; ++fi)
-    for (int64_t y = 0; y < oh; ++y)
-      for (int64_t x = 0; x < ow; ++x) {
-        T acc = out[fi * outS[0] + y * outS[1] + x * outS[2]];
-        for (int64_t ci = 0; ci < c; ++ci)
-          for (int64_t ki = 0; ki < kh; ++ki)
-            for (int64_t kj = 0; kj < kw; ++kj)
-              acc += w[fi * wS[0] + ci * wS[1] + ki * wS[2] + kj * wS[3]] *
-                     in[ci * inS[0] + (y * sh + ki * dh) * inS[1] +
-                        (x * sw + kj * dw) * inS[2]];
-        out[fi * outS[0] + y * outS[1] + x * outS[2]] = acc;
-      }
+  for (int64_t fi = 0; fi < s.f; ++fi)
+    for (int64_t z = 0; z < s.out[0]; ++z)
+      for (int64_t y = 0; y < s.out[1]; ++y)
+        for (int64_t x = 0; x < s.out[2]; ++x) {
+          T &acc = out[fi * outS[0] + z * outS[1] + y * outS[2] + x * outS[3]];
+          for (int64_t ci = 0; ci < s.c; ++ci)
+            for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+              for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+                for (int64_t kx = 0; kx < s.kernel[2]; ++kx)
+                  acc += w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
+                           kx * wS[4]] *
+                         in[ci * inS[0] +
+                            (z * s.stride[0] + kz * s.dilation[0]) * inS[1] +
+                            (y * s.stride[1] + ky * s.dilation[1]) * inS[2] +
+                            (x * s.stride[2] + kx * s.dilation[2]) * inS[3]];
+        }
+}
+
+/// A convolution over a batch of `groups` groups: `in`, `w`, `out` point at
+/// batch element 0, group 0; `batchS` and `groupS` are the element strides
+/// of one batch element and one group of each ({in, w, out}; w has no batch
+/// stride); `inS`, `wS`, `outS` those of the dims inside a group (see
+/// convOne). Batch elements and groups run in parallel.
+template <typename T>
+void convBatch(const ConvShape &s, int64_t batch, int64_t groups,
+               const int64_t batchS[3], const int64_t groupS[3], const T *in,
+               const int64_t *inS, const T *w, const int64_t *wS, T *out,
+               const int64_t *outS) {
+  int64_t work = s.f * s.out[0] * s.out[1] * s.out[2] * s.c * s.kernel[0] *
+                 s.kernel[1] * s.kernel[2];
+  parallelFor(
+      batch * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+      [&](int64_t lo, int64_t hi) {
+        std::vector<T> col, packed;
+        for (int64_t i = lo; i < hi; ++i) {
+          int64_t n = i / groups, g = i % groups;
+          convOne(s, in + n * batchS[0] + g * groupS[0], inS, w + g * groupS[1],
+                  wS, out + n * batchS[2] + g * groupS[2], outS, col, packed);
+        }
+      });
+}
+
+/// Dim strides of a 2-D operand's spatial part, with a leading depth dim of
+/// size 1: {channel, 0, y, x} from {channel, y, x}.
+void withDepth(const int64_t *strides, int64_t *out) {
+  out[0] = strides[0];
+  out[1] = 0;
+  out[2] = strides[1];
+  out[3] = strides[2];
 }
 
 template <typename T>
 void conv2dNchwFchw(StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,
                     StridedMemRef<T, 4> *out, int64_t sh, int64_t sw,
                     int64_t dh, int64_t dw) {
-  int64_t work = out->sizes[1] * out->sizes[2] * out->sizes[3] * w->sizes[1] *
-                 w->sizes[2] * w->sizes[3];
-  parallelFor(out->sizes[0], kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
-              [&](int64_t lo, int64_t hi) {
-                std::vector<T> col;
-                for (int64_t n = lo; n < hi; ++n)
-                  conv2dOne(out->sizes[1], w->sizes[1], out->sizes[2],
-                            out->sizes[3], w->sizes[2], w->sizes[3], sh, sw, dh,
-                            dw, in->data() + n * in->strides[0],
-                            in->strides + 1, w->data(), w->strides,
-                            out->data() + n * out->strides[0], out->strides + 1,
-                            col);
-              });
+  ConvShape s{out->sizes[1],
+              w->sizes[1],
+              {1, out->sizes[2], out->sizes[3]},
+              {1, w->sizes[2], w->sizes[3]},
+              {1, sh, sw},
+              {1, dh, dw}};
+  int64_t inS[4], outS[4],
+      wS[5] = {w->strides[0], w->strides[1], 0, w->strides[2], w->strides[3]};
+  withDepth(in->strides + 1, inS);
+  withDepth(out->strides + 1, outS);
+  int64_t batchS[3] = {in->strides[0], 0, out->strides[0]};
+  int64_t groupS[3] = {0, 0, 0};
+  convBatch(s, out->sizes[0], 1, batchS, groupS, in->data(), inS, w->data(), wS,
+            out->data(), outS);
 }
 
 template <typename T>
 void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
                       StridedMemRef<T, 5> *out, int64_t sh, int64_t sw,
                       int64_t dh, int64_t dw) {
-  int64_t groups = out->sizes[1];
-  int64_t work = out->sizes[2] * out->sizes[3] * out->sizes[4] * w->sizes[2] *
-                 w->sizes[3] * w->sizes[4];
-  parallelFor(
-      out->sizes[0] * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
-      [&](int64_t lo, int64_t hi) {
-        std::vector<T> col;
-        for (int64_t i = lo; i < hi; ++i) {
-          int64_t n = i / groups, g = i % groups;
-          conv2dOne(out->sizes[2], w->sizes[2], out->sizes[3], out->sizes[4],
-                    w->sizes[3], w->sizes[4], sh, sw, dh, dw,
-                    in->data() + n * in->strides[0] + g * in->strides[1],
-                    in->strides + 2, w->data() + g * w->strides[0],
-                    w->strides + 1,
-                    out->data() + n * out->strides[0] + g * out->strides[1],
-                    out->strides + 2, col);
-        }
-      });
+  ConvShape s{out->sizes[2],
+              w->sizes[2],
+              {1, out->sizes[3], out->sizes[4]},
+              {1, w->sizes[3], w->sizes[4]},
+              {1, sh, sw},
+              {1, dh, dw}};
+  int64_t inS[4], outS[4],
+      wS[5] = {w->strides[1], w->strides[2], 0, w->strides[3], w->strides[4]};
+  withDepth(in->strides + 2, inS);
+  withDepth(out->strides + 2, outS);
+  int64_t batchS[3] = {in->strides[0], 0, out->strides[0]};
+  int64_t groupS[3] = {in->strides[1], w->strides[0], out->strides[1]};
+  convBatch(s, out->sizes[0], out->sizes[1], batchS, groupS, in->data(), inS,
+            w->data(), wS, out->data(), outS);
+}
+
+template <typename T>
+void conv3dNcdhwFcdhw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
+                      StridedMemRef<T, 5> *out, int64_t sd, int64_t sh,
+                      int64_t sw, int64_t dd, int64_t dh, int64_t dw) {
+  ConvShape s{out->sizes[1],
+              w->sizes[1],
+              {out->sizes[2], out->sizes[3], out->sizes[4]},
+              {w->sizes[2], w->sizes[3], w->sizes[4]},
+              {sd, sh, sw},
+              {dd, dh, dw}};
+  int64_t batchS[3] = {in->strides[0], 0, out->strides[0]};
+  int64_t groupS[3] = {0, 0, 0};
+  convBatch(s, out->sizes[0], 1, batchS, groupS, in->data(), in->strides + 1,
+            w->data(), w->strides, out->data(), out->strides + 1);
 }
 
 } // namespace
@@ -327,6 +441,12 @@ T2M_EXPORT int torch2mlir_runtime_has_blas() { return sgemm != nullptr; }
       StridedMemRef<T, 5> *out, int64_t sh, int64_t sw, int64_t dh,            \
       int64_t dw) {                                                            \
     conv2dNgchwGfchw(in, w, out, sh, sw, dh, dw);                              \
+  }                                                                            \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_conv3d_ncdhw_fcdhw_##SUFFIX(         \
+      StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,                         \
+      StridedMemRef<T, 5> *out, int64_t sd, int64_t sh, int64_t sw,            \
+      int64_t dd, int64_t dh, int64_t dw) {                                    \
+    conv3dNcdhwFcdhw(in, w, out, sd, sh, sw, dd, dh, dw);                      \
   }
 
 T2M_KERNELS(f32, float)

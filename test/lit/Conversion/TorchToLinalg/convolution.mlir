@@ -108,3 +108,24 @@ func.func @conv_wrong_size(%x: !torch.vtensor<[1,4,5,5],f32>, %w: !torch.vtensor
   %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[1,4,5,5],f32>, !torch.vtensor<[2,4,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,4,3],f32>
   return %0 : !torch.vtensor<[1,2,4,3],f32>
 }
+
+// -----
+
+// An ungrouped 3-D convolution: padded input, bias accumulator, and
+// linalg.conv_3d_ncdhw_fcdhw (the RefBackend's 3-D GEMM kernel).
+// CHECK-LABEL: func.func @conv3d(
+// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 0, 1] high[0, 0, 1, 0, 1]
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x3x2x4xf32>)
+// CHECK: linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<[2, 1, 1]> : tensor<3xi64>} ins(%[[PADDED]], %{{.*}} : tensor<1x2x6x4x6xf32>, tensor<4x2x2x3x3xf32>) outs(%[[INIT]] : tensor<1x4x3x2x4xf32>)
+func.func @conv3d(%x: !torch.vtensor<[1,2,4,4,4],f32>, %w: !torch.vtensor<[4,2,2,3,3],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,4,3,2,4],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int2, %int1, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int1, %int0, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %op = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %false, %op, %int1 : !torch.vtensor<[1,2,4,4,4],f32>, !torch.vtensor<[4,2,2,3,3],f32>, !torch.vtensor<[4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,3,2,4],f32>
+  return %0 : !torch.vtensor<[1,4,3,2,4],f32>
+}

@@ -83,18 +83,19 @@ func.func @avg_pool1d_int(%a: !torch.vtensor<[2,3,6],si64>) -> !torch.vtensor<[2
 
 // -----
 
-// A grouped 1-D convolution: one generic over [N, G, F/G, O] reducing over
-// (C/G, K), input read at o * stride + k.
-// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5)>
-// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// A grouped 1-D convolution is the grouped 2-D one of height 1: the input
+// [N, C, L] and weight [F, C/G, K] gain a unit dim, linalg.conv_2d_ngchw_gfchw
+// runs with stride [1, 2], and the result loses the unit dim again.
 // CHECK-LABEL: func.func @conv1d_grouped(
-// CHECK: %[[GW:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] output_shape [2, 3, 2, 3] : tensor<6x2x3xf32> into tensor<2x3x2x3xf32>
-// CHECK: %[[GX:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] output_shape [1, 2, 2, 8] : tensor<1x4x8xf32> into tensor<1x2x2x8xf32>
-// CHECK: %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[GX]], %[[GW]] : tensor<1x2x2x8xf32>, tensor<2x3x2x3xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: tensor.collapse_shape %[[CONV]] {{\[\[}}0], [1, 2], [3]] : tensor<1x2x3x3xf32> into tensor<1x6x3xf32>
+// CHECK-DAG: %[[X:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[1,4,8],f32> -> tensor<1x4x8xf32>
+// CHECK-DAG: %[[W:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[6,2,3],f32> -> tensor<6x2x3xf32>
+// CHECK-DAG: %[[X2:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2, 3]] output_shape [1, 4, 1, 8] : tensor<1x4x8xf32> into tensor<1x4x1x8xf32>
+// CHECK-DAG: %[[W2:.*]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1], [2, 3]] output_shape [6, 2, 1, 3] : tensor<6x2x3xf32> into tensor<6x2x1x3xf32>
+// CHECK: %[[GX:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 1, 8]
+// CHECK: %[[GW:.*]] = tensor.expand_shape %[[W2]] {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 3, 2, 1, 3]
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%[[GX]], %[[GW]] : tensor<1x2x2x1x8xf32>, tensor<2x3x2x1x3xf32>) outs(%{{.*}} : tensor<1x2x3x1x3xf32>)
+// CHECK: %[[MERGED:.*]] = tensor.collapse_shape %[[CONV]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x3x1x3xf32> into tensor<1x6x1x3xf32>
+// CHECK: tensor.collapse_shape %[[MERGED]] {{\[\[}}0], [1], [2, 3]] : tensor<1x6x1x3xf32> into tensor<1x6x3xf32>
 func.func @conv1d_grouped(%x: !torch.vtensor<[1,4,8],f32>, %w: !torch.vtensor<[6,2,3],f32>) -> !torch.vtensor<[1,6,3],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -110,20 +111,27 @@ func.func @conv1d_grouped(%x: !torch.vtensor<[1,4,8],f32>, %w: !torch.vtensor<[6
 
 // -----
 
-// A transposed convolution: the input spread by the stride (zeros between)
-// and padded by dilation * (K - 1) - padding, the weight flipped with its
-// channel dims swapped, then a stride-1 convolution.
-// CHECK-DAG: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, -d3 + 1)>
+// A transposed convolution of stride 2 and kernel 3 is two phases: the even
+// outputs (4 of 7) are a stride-1 convolution by the flipped taps {2, 0} of
+// the input padded by one zero before, the odd ones (3) by tap {1}. Each is
+// written with a stride-2 insert_slice; nothing spreads the input.
+// CHECK-DAG: #[[EVEN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, (-d3 + 1) * 2)>
+// CHECK-DAG: #[[ODD:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3 * -2 + 1)>
 // CHECK-LABEL: func.func @conv_transpose1d(
-// CHECK: %[[SPREAD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x7xf32>)
-// CHECK: %[[J:.*]] = arith.subi %{{.*}}, %c1 : index
-// CHECK: %[[Q:.*]] = arith.divsi %[[J]], %c2 : index
-// CHECK: %[[R:.*]] = arith.remsi %[[J]], %c2{{.*}} : index
-// CHECK: tensor.extract
-// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
-// CHECK: %[[FLIPPED:.*]] = linalg.generic {indexing_maps = [#[[FLIP]], #{{.*}}]
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}}, %[[FLIPPED]] : tensor<1x1x2x7xf32>, tensor<1x1x2x2xf32>) outs(%{{.*}} : tensor<1x1x1x6xf32>)
-func.func @conv_transpose1d(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> !torch.vtensor<[1,1,6],f32> {
+// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 1]
+// CHECK: %[[RESULT:.*]] = tensor.empty() : tensor<1x1x7xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[EVEN]], #{{.*}}]{{.*}} outs(%{{.*}} : tensor<1x1x2x2xf32>)
+// CHECK: tensor.extract_slice %[[PADDED]][0, 0, 0] [1, 2, 5] [1, 1, 1]
+// CHECK: %[[CONV0:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x1x1x4xf32>)
+// CHECK: %[[PHASE0:.*]] = tensor.collapse_shape %[[CONV0]]
+// CHECK: %[[PARTIAL:.*]] = tensor.insert_slice %[[PHASE0]] into %[[RESULT]][0, 0, 0] [1, 1, 4] [1, 1, 2]
+// CHECK: linalg.generic {indexing_maps = [#[[ODD]], #{{.*}}]{{.*}} outs(%{{.*}} : tensor<1x1x2x1xf32>)
+// CHECK: tensor.extract_slice %[[PADDED]][0, 0, 1] [1, 2, 3] [1, 1, 1]
+// CHECK: %[[CONV1:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x1x1x3xf32>)
+// CHECK: %[[PHASE1:.*]] = tensor.collapse_shape %[[CONV1]]
+// CHECK: %[[ALL:.*]] = tensor.insert_slice %[[PHASE1]] into %[[PARTIAL]][0, 0, 1] [1, 1, 3] [1, 1, 2]
+// CHECK: torch_c.from_builtin_tensor %[[ALL]]
+func.func @conv_transpose1d(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,3],f32>) -> !torch.vtensor<[1,1,7],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %int2 = torch.constant.int 2
@@ -132,8 +140,78 @@ func.func @conv_transpose1d(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<
   %s = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
   %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[2,1,2],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,6],f32>
-  return %0 : !torch.vtensor<[1,1,6],f32>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[2,1,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,7],f32>
+  return %0 : !torch.vtensor<[1,1,7],f32>
+}
+
+// -----
+
+// A kernel 1, stride 3 transposed convolution: phase 0 has one tap, phases
+// 1 and 2 none, so they are the bias alone.
+// CHECK-LABEL: func.func @conv_transpose1d_no_taps(
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x1x1x3xf32>)
+// CHECK: %[[R0:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0] [1, 1, 3] [1, 1, 3]
+// CHECK: %[[BIAS1:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1xf32>) outs(%{{.*}} : tensor<1x1x2xf32>)
+// CHECK: %[[R1:.*]] = tensor.insert_slice %[[BIAS1]] into %[[R0]][0, 0, 1] [1, 1, 2] [1, 1, 3]
+// CHECK: %[[BIAS2:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1xf32>) outs(%{{.*}} : tensor<1x1x2xf32>)
+// CHECK: tensor.insert_slice %[[BIAS2]] into %[[R1]][0, 0, 2] [1, 1, 2] [1, 1, 3]
+func.func @conv_transpose1d_no_taps(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,1],f32>, %b: !torch.vtensor<[1],f32>) -> !torch.vtensor<[1,1,7],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int3 = torch.constant.int 3
+  %true = torch.constant.bool true
+  %s = torch.prim.ListConstruct %int3 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[2,1,1],f32>, !torch.vtensor<[1],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,7],f32>
+  return %0 : !torch.vtensor<[1,1,7],f32>
+}
+
+// -----
+
+// A dilated transposed convolution keeps the general form: the input spread
+// by the stride (zeros between) and padded by dilation * (K - 1) - padding,
+// the weight flipped with its channel dims swapped, then one generic.
+// CHECK-DAG: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, -d3 + 1)>
+// CHECK-LABEL: func.func @conv_transpose1d_dilated(
+// CHECK: %[[SPREAD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x9xf32>)
+// CHECK: %[[J:.*]] = arith.subi %{{.*}}, %c2 : index
+// CHECK: %[[Q:.*]] = arith.divsi %[[J]], %c2{{.*}} : index
+// CHECK: %[[R:.*]] = arith.remsi %[[J]], %c2{{.*}} : index
+// CHECK: tensor.extract
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK: %[[FLIPPED:.*]] = linalg.generic {indexing_maps = [#[[FLIP]], #{{.*}}]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}}, %[[FLIPPED]] : tensor<1x1x2x9xf32>, tensor<1x1x2x2xf32>) outs(%{{.*}} : tensor<1x1x1x7xf32>)
+func.func @conv_transpose1d_dilated(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> !torch.vtensor<[1,1,7],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %s = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[2,1,2],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,7],f32>
+  return %0 : !torch.vtensor<[1,1,7],f32>
+}
+
+// -----
+
+// A grouped 3-D convolution has no named linalg op: one generic over
+// [N, G, F/G, O...] reducing over (C/G, K...), input read at o * stride + k.
+// CHECK-DAG: #[[X3:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9) -> (d0, d1, d6, d3 + d7, d4 + d8, d5 + d9)>
+// CHECK-LABEL: func.func @conv3d_grouped(
+// CHECK: linalg.generic {indexing_maps = [#[[X3]], #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<1x2x1x3x3x3xf32>, tensor<2x1x1x2x2x2xf32>) outs(%{{.*}} : tensor<1x2x1x2x2x2xf32>)
+func.func @conv3d_grouped(%x: !torch.vtensor<[1,2,3,3,3],f32>, %w: !torch.vtensor<[2,1,2,2,2],f32>) -> !torch.vtensor<[1,2,2,2,2],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int2 : !torch.vtensor<[1,2,3,3,3],f32>, !torch.vtensor<[2,1,2,2,2],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,2,2,2],f32>
+  return %0 : !torch.vtensor<[1,2,2,2,2],f32>
 }
 
 // -----
