@@ -268,3 +268,40 @@ def test_rss_readers() -> None:
     assert bench.peak_rss_mb() > 0
     current = bench.current_rss_mb()
     assert current is None or 0 < current <= bench.peak_rss_mb() + 1
+
+
+def _op_result(name: str, eager: float, ours: float, inductor: float | None) -> dict:
+    def side(ms: float) -> dict:
+        return {"1": {"median_ms": ms, "min_ms": ms * 0.9, "max_ms": ms * 1.1}}
+
+    result = {"family": "f", "name": name, "error": None, "eager": side(eager)}
+    result["torch2mlir"] = side(ours)
+    if inductor is not None:
+        result["inductor"] = side(inductor)
+    return result
+
+
+def test_op_sweep_table_puts_the_worst_ratio_first() -> None:
+    from torch2mlir.tools import bench_ops
+
+    fast = _op_result("fast op", 2.0, 1.0, 1.0)
+    slow = _op_result("slow op", 1.0, 8.0, None)
+    failed = {"family": "f", "name": "broken op", "error": "CompileError: no"}
+    assert bench_ops.worst_ratio(slow) == 8.0
+    assert bench_ops.worst_ratio(failed) == float("inf")
+    lines = bench_ops.format_table([fast, slow, failed], [1]).splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["broken", "slow", "fast"]
+    assert "FAILED: CompileError: no" in lines[1]
+    # torch2mlir / eager, then torch2mlir / inductor ("-" without inductor).
+    assert lines[2].split()[-2:] == ["8.00", "-"]
+    assert lines[3].split()[-2:] == ["0.50", "1.00"]
+
+
+def test_op_sweep_cases_are_named_uniquely() -> None:
+    from torch2mlir.tools import bench_ops
+
+    names = [case.name for case in bench_ops._cases()]
+    assert len(names) == len(set(names))
+    assert {"conv", "norm", "softmax", "attention", "reduction"} <= {
+        case.family for case in bench_ops._cases()
+    }

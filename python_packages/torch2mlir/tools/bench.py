@@ -33,9 +33,14 @@ asserted about timings: the tool exits 0 when every workload compiled and
 ran, 1 when one failed (its error is printed and kept in the JSON), 2 for
 bad arguments.
 
+``--ops`` runs the op-level sweep instead (see bench_ops.py): each op
+family alone, eager vs torch2mlir vs ``torch.compile`` (inductor), 1 and
+all threads, worst ratio first (JSON in reports/bench_ops.json).
+
 Usage:
     python -m torch2mlir.tools.bench [--workloads matmul512,mlp] [--repeat N]
         [--warmup N] [--threads N] [--json reports/bench.json] [--quick]
+    python -m torch2mlir.tools.bench --ops [conv,softmax] [--no-inductor]
 """
 
 from __future__ import annotations
@@ -810,6 +815,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "given, and a shorter RSS check: a smoke run, not figures to quote",
     )
     parser.add_argument(
+        "--ops",
+        nargs="?",
+        const="",
+        metavar="NAMES",
+        help="instead of the workloads, the op-level sweep (tools/bench_ops.py): "
+        "each op family alone, eager vs torch2mlir vs inductor at 1 and all "
+        "threads, worst ratio first; NAMES: comma-separated families or name "
+        "parts (default: all)",
+    )
+    parser.add_argument(
+        "--no-inductor",
+        action="store_true",
+        help="with --ops: no torch.compile(backend='inductor') column",
+    )
+    parser.add_argument(
         "--no-cache-check",
         action="store_true",
         help="skip the compile-cache check (ResNet-18 compiled in two new processes)",
@@ -861,6 +881,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
+    if args.ops is not None:
+        return _op_sweep(args, meta, log)
+
     results = []
     for name in args.workloads:
         workload = WORKLOADS[name]
@@ -906,6 +929,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if cache_check and cache_check["error"]:
         failed.append("compile_cache")
     return 1 if failed else 0
+
+
+def _op_sweep(
+    args: argparse.Namespace, meta: dict[str, Any], log: Callable[[str], None]
+) -> int:
+    """``--ops``: the op-level sweep of bench_ops.py, its table and JSON."""
+    import torch
+
+    from . import bench_ops
+
+    threads = sorted({1, torch.get_num_threads()})
+    results = bench_ops.run_sweep(
+        names=args.ops or None,
+        repeat=args.repeat or (QUICK_REPEAT if args.quick else None),
+        warmup=args.warmup
+        if args.warmup is not None
+        else (QUICK_WARMUP if args.quick else None),
+        threads=threads,
+        inductor=not args.no_inductor,
+        log=log,
+    )
+    print()
+    print(bench_ops.format_table(results, threads))
+    json_path = args.json
+    if json_path == DEFAULT_JSON:
+        json_path = DEFAULT_JSON.with_name("bench_ops.json")
+    path = write_json({"meta": meta, "ops": results}, json_path)
+    print(f"\nJSON report: {path}")
+    return 1 if any(r["error"] for r in results) else 0
 
 
 if __name__ == "__main__":
