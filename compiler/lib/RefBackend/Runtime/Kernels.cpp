@@ -222,6 +222,41 @@ void copyDense(const int64_t *sizes, const int64_t *strides, int rank, T *a,
           }
 }
 
+/// Reductions (channels times window) up to this long run as direct
+/// multiply-adds over output rows: a GEMM with so short an inner dim (a 3x3
+/// depthwise convolution has 9) spends its time packing.
+constexpr int64_t kDirectMaxReduction = 32;
+
+/// out += w * in, one tap at a time, over output rows: the inner loop runs
+/// along x, contiguous (and vectorized) when the stride and layout allow.
+template <typename T>
+void convDirect(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
+                const int64_t *wS, T *out, const int64_t *outS) {
+  for (int64_t fi = 0; fi < s.f; ++fi)
+    for (int64_t ci = 0; ci < s.c; ++ci)
+      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+          for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
+            T tap = w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
+                      kx * wS[4]];
+            for (int64_t z = 0; z < s.out[0]; ++z)
+              for (int64_t y = 0; y < s.out[1]; ++y) {
+                const T *src = in + ci * inS[0] +
+                               (z * s.stride[0] + kz * s.dilation[0]) * inS[1] +
+                               (y * s.stride[1] + ky * s.dilation[1]) * inS[2] +
+                               kx * s.dilation[2] * inS[3];
+                T *dst = out + fi * outS[0] + z * outS[1] + y * outS[2];
+                int64_t step = s.stride[2] * inS[3];
+                if (step == 1 && outS[3] == 1)
+                  for (int64_t x = 0; x < s.out[2]; ++x)
+                    dst[x] += tap * src[x];
+                else
+                  for (int64_t x = 0; x < s.out[2]; ++x)
+                    dst[x * outS[3]] += tap * src[x * step];
+              }
+          }
+}
+
 /// One group of a convolution of one batch element (see ConvShape), with
 /// element strides per dim: inS {c, z, y, x}, wS {f, c, kz, ky, kx}, outS
 /// {f, z, y, x}. With a BLAS it is one GEMM, W (F x C*K) @ im2col(in) (C*K x
@@ -233,6 +268,10 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
              std::vector<T> &col, std::vector<T> &packed) {
   int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
   int64_t ck = s.c * kSize, p = s.out[0] * s.out[1] * s.out[2];
+  if (ck <= kDirectMaxReduction) {
+    convDirect(s, in, inS, w, wS, out, outS);
+    return;
+  }
   if (haveGemm<T>() && ck < INT32_MAX && p < INT32_MAX && s.f < INT32_MAX) {
     int64_t wSizes[5] = {s.f, s.c, s.kernel[0], s.kernel[1], s.kernel[2]};
     int64_t outSizes[4] = {s.f, s.out[0], s.out[1], s.out[2]};
