@@ -474,22 +474,7 @@ AS_STRIDED_AFTER_VIEW = {
 }
 
 
-@pytest.mark.parametrize(
-    "view",
-    [
-        pytest.param(
-            view,
-            marks=pytest.mark.xfail(
-                reason="aten.unfold has no lowering yet: refused with a CompileError",
-                raises=torch2mlir.CompileError,
-                strict=True,
-            ),
-        )
-        if view == "unfold"
-        else view
-        for view in AS_STRIDED_AFTER_VIEW
-    ],
-)
+@pytest.mark.parametrize("view", list(AS_STRIDED_AFTER_VIEW))
 def test_as_strided_after_a_view(view: str) -> None:
     fn = AS_STRIDED_AFTER_VIEW[view]
     x = torch.arange(12.0).reshape(4, 3)

@@ -9,6 +9,7 @@ import torch
 
 from ..errors import CompileError
 from ..program import TORCH_DTYPE_TO_MLIR
+from .decompositions import EXTRA_CORE_ATEN_DECOMPOSITIONS
 from .importer import FxImporter, import_exported_program
 
 __all__ = [
@@ -95,27 +96,6 @@ def decompose(
         raise CompileError(
             f"decomposing the exported program failed: {error}"
         ) from error
-
-
-def _split_with_sizes(
-    self: torch.Tensor, split_sizes: list[int], dim: int = 0
-) -> list[torch.Tensor]:
-    """``aten.split_with_sizes`` as one ``aten.slice.Tensor`` per piece
-    (PyTorch's own decomposition uses ``as_strided``, which the torch
-    dialect cannot express without strides)."""
-    pieces, start = [], 0
-    for size in split_sizes:
-        pieces.append(torch.ops.aten.slice.Tensor(self, dim, start, start + size))
-        start = start + size
-    return pieces
-
-
-#: Core ATen ops that torch2mlir decomposes further under
-#: ``decompositions="core-aten"``: a list of tensors as a result is carried
-#: as its pieces.
-EXTRA_CORE_ATEN_DECOMPOSITIONS = {
-    torch.ops.aten.split_with_sizes.default: _split_with_sizes,
-}
 
 
 #: Ops that ``decompositions="core-aten"`` keeps whole, for torch2mlir's own

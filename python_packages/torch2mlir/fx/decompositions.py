@@ -1,0 +1,598 @@
+"""The decompositions torch2mlir adds to PyTorch's Core ATen table.
+
+``decompositions="core-aten"`` runs ``torch.export.default_decompositions()``
+plus :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS`:
+
+- PyTorch's own decompositions (``torch._decomp``) of ops that survive the
+  Core ATen table and that torch2mlir does not lower whole
+  (:data:`PYTORCH_DECOMPOSED`: ``linalg_vector_norm``, ``unfold``,
+  ``var_mean.correction``, ``fmax``/``fmin``, the random distributions...);
+- torch2mlir's own, below, where PyTorch has none: each follows the op's
+  definition in PyTorch's documentation (``native_functions.yaml`` for the
+  signature) and is checked against eager by the e2e tests
+  (``test/e2e/test_decompositions.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch._decomp import get_decompositions
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+
+def _split_with_sizes(
+    self: torch.Tensor, split_sizes: list[int], dim: int = 0
+) -> list[torch.Tensor]:
+    """``aten.split_with_sizes`` as one ``aten.slice.Tensor`` per piece
+    (PyTorch's own decomposition uses ``as_strided``, which the torch
+    dialect cannot express without strides)."""
+    pieces, start = [], 0
+    for size in split_sizes:
+        pieces.append(aten.slice.Tensor(self, dim, start, start + size))
+        start = start + size
+    return pieces
+
+
+def _rand_like(self: torch.Tensor, **kwargs: object) -> torch.Tensor:
+    """``aten.rand_like``: ``aten.rand`` of the input's shape (dtype from
+    kwargs, else the input's)."""
+    return aten.rand.default(
+        self.shape, dtype=kwargs.get("dtype") or self.dtype, device=self.device
+    )
+
+
+def _randn_like(self: torch.Tensor, **kwargs: object) -> torch.Tensor:
+    """``aten.randn_like``: ``aten.randn`` of the input's shape."""
+    return aten.randn.default(
+        self.shape, dtype=kwargs.get("dtype") or self.dtype, device=self.device
+    )
+
+
+def _uniform_integers(
+    low: int, high: int, size: Sequence[int], dtype: torch.dtype | None
+) -> torch.Tensor:
+    """Integers uniform on [low, high): ``floor(low + (high - low) * U)``
+    with U uniform on [0, 1) in float64 (exact for ranges below 2**53),
+    clamped to high - 1 against rounding up."""
+    u = aten.rand.default(size, dtype=torch.float64)
+    value = aten.floor.default(u * (high - low) + low)
+    value = aten.clamp.default(value, None, high - 1)
+    return aten._to_copy.default(value, dtype=dtype or torch.int64)
+
+
+def _randint_low(
+    low: int, high: int, size: Sequence[int], **kwargs: object
+) -> torch.Tensor:
+    """``aten.randint.low``: uniform integers on [low, high) (the same
+    distribution as PyTorch's, not the same stream)."""
+    return _uniform_integers(low, high, size, kwargs.get("dtype"))
+
+
+def _randint(high: int, size: Sequence[int], **kwargs: object) -> torch.Tensor:
+    """``aten.randint``: uniform integers on [0, high)."""
+    return _uniform_integers(0, high, size, kwargs.get("dtype"))
+
+
+def _randint_like_low(
+    self: torch.Tensor, low: int, high: int, **kwargs: object
+) -> torch.Tensor:
+    """``aten.randint_like.low_dtype``: uniform integers on [low, high) of
+    the input's shape and dtype."""
+    return _uniform_integers(low, high, self.shape, kwargs.get("dtype") or self.dtype)
+
+
+def _randint_like(self: torch.Tensor, high: int, **kwargs: object) -> torch.Tensor:
+    """``aten.randint_like``: uniform integers on [0, high)."""
+    return _uniform_integers(0, high, self.shape, kwargs.get("dtype") or self.dtype)
+
+
+def _addbmm(
+    self: torch.Tensor,
+    batch1: torch.Tensor,
+    batch2: torch.Tensor,
+    *,
+    beta: float = 1,
+    alpha: float = 1,
+) -> torch.Tensor:
+    """``aten.addbmm``: ``beta * self + alpha * sum_b batch1[b] @ batch2[b]``
+    (``self`` is ignored when beta is 0, NaN included, as in PyTorch)."""
+    product = aten.sum.dim_IntList(aten.bmm.default(batch1, batch2), [0])
+    if alpha != 1:
+        product = aten.mul.Tensor(product, alpha)
+    if beta == 0:
+        return product
+    return aten.add.Tensor(aten.mul.Tensor(self, beta) if beta != 1 else self, product)
+
+
+def _conv_tbc(
+    self: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, pad: int = 0
+) -> torch.Tensor:
+    """``aten.conv_tbc``: a 1-D convolution of input [time, batch, channels]
+    by weight [kernel, in, out]: ``conv1d`` of the permuted operands."""
+    out = aten.convolution.default(
+        aten.permute.default(self, [1, 2, 0]),
+        aten.permute.default(weight, [2, 1, 0]),
+        bias,
+        [1],
+        [pad],
+        [1],
+        False,
+        [0],
+        1,
+    )
+    return aten.permute.default(out, [2, 0, 1])
+
+
+def _kthvalue(
+    self: torch.Tensor, k: int, dim: int = -1, keepdim: bool = False
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.kthvalue``: the k-th smallest along `dim` (1-based) and its
+    index, from a stable ascending sort (NaN sorts last, as in PyTorch)."""
+    if self.dim() == 0:
+        return aten.clone.default(self), aten.zeros_like.default(
+            self, dtype=torch.int64
+        )
+    values, indices = aten.sort.stable(self, stable=True, dim=dim)
+    value = aten.select.int(values, dim, k - 1)
+    index = aten.select.int(indices, dim, k - 1)
+    if keepdim:
+        value = aten.unsqueeze.default(value, dim)
+        index = aten.unsqueeze.default(index, dim)
+    return value, index
+
+
+def _histc(
+    self: torch.Tensor, bins: int = 100, min: float = 0, max: float = 0
+) -> torch.Tensor:
+    """``aten.histc``: counts of `bins` equal-width bins over [min, max]
+    (the data's min and max when min == max, widened by 1 on each side if
+    those are equal too: ``histc_select_outer_bin_edges`` in PyTorch's
+    Histogram.cpp); elements outside are ignored and max falls in the last
+    bin. The bin of x is ``int((x - min) * bins / (max - min))`` in the
+    input's dtype, PyTorch's CPU arithmetic (``HistogramKernel.cpp``).
+    Returns the counts in the input's dtype."""
+
+    def scalar(value: float) -> torch.Tensor:
+        return aten.scalar_tensor.default(value, dtype=self.dtype)
+
+    if min == max:
+        low, high = aten.min.default(self), aten.max.default(self)
+        same = aten.eq.Tensor(low, high)
+        low = aten.where.self(same, aten.sub.Tensor(low, 1), low)
+        high = aten.where.self(same, aten.add.Tensor(high, 1), high)
+    else:
+        low, high = scalar(min), scalar(max)
+    flat = aten.view.default(self, [-1])
+    inside = aten.logical_and.default(
+        aten.ge.Tensor(flat, low), aten.le.Tensor(flat, high)
+    )
+    scaled = aten.mul.Tensor(aten.sub.Tensor(flat, low), bins)
+    position = aten._to_copy.default(
+        aten.div.Tensor(scaled, aten.sub.Tensor(high, low)), dtype=torch.int64
+    )
+    position = aten.clamp.default(position, 0, bins - 1)
+    ones = aten._to_copy.default(inside, dtype=self.dtype)
+    counts = aten.zeros.default([bins], dtype=self.dtype, device=self.device)
+    return aten.index_put.default(counts, [position], ones, True)
+
+
+def _trilinear(
+    i1: torch.Tensor,
+    i2: torch.Tensor,
+    i3: torch.Tensor,
+    expand1: Sequence[int],
+    expand2: Sequence[int],
+    expand3: Sequence[int],
+    sumdim: Sequence[int],
+    unroll_dim: int = 1,
+) -> torch.Tensor:
+    """``aten._trilinear`` (``nn.Bilinear``): each input unsqueezed at its
+    ``expand`` dims, the three multiplied (broadcast), summed over
+    ``sumdim``. `unroll_dim` only chooses PyTorch's loop order."""
+    del unroll_dim
+
+    def expand(value: torch.Tensor, dims: Sequence[int]) -> torch.Tensor:
+        for d in sorted(dims):
+            value = aten.unsqueeze.default(value, d)
+        return value
+
+    product = aten.mul.Tensor(
+        aten.mul.Tensor(expand(i1, expand1), expand(i2, expand2)), expand(i3, expand3)
+    )
+    return aten.sum.dim_IntList(product, list(sumdim)) if sumdim else product
+
+
+def _rrelu_with_noise_functional(
+    self: torch.Tensor,
+    noise: torch.Tensor,
+    lower: float = 0.125,
+    upper: float = 1.0 / 3.0,
+    training: bool = False,
+    generator: object = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.rrelu_with_noise_functional``: in eval mode a leaky ReLU of
+    slope (lower + upper) / 2 (noise unchanged); in training each negative
+    element is scaled by a slope uniform on [lower, upper], and the noise
+    records the slope (1 for non-negative elements)."""
+    del generator
+    if not training:
+        slope = (lower + upper) / 2
+        return aten.where.self(self >= 0, self, self * slope), aten.clone.default(noise)
+    slopes = aten.rand.default(self.shape, dtype=self.dtype) * (upper - lower) + lower
+    negative = aten.lt.Scalar(self, 0)
+    new_noise = aten.where.self(negative, slopes, aten.ones_like.default(self))
+    return aten.mul.Tensor(self, new_noise), aten._to_copy.default(
+        new_noise, dtype=noise.dtype
+    )
+
+
+def _prims_sum(
+    inp: torch.Tensor, dims: Sequence[int] | None, *, output_dtype: object = None
+) -> torch.Tensor:
+    """``prims.sum``: ``aten.sum.dim_IntList`` over `dims` (all if None)."""
+    return aten.sum.dim_IntList(
+        inp, list(dims) if dims is not None else None, dtype=output_dtype
+    )
+
+
+def _prims_prod(
+    inp: torch.Tensor, dims: Sequence[int] | None, *, output_dtype: object = None
+) -> torch.Tensor:
+    """``prims.prod``: ``aten.prod.dim_int`` over each of `dims`, last
+    first (all dims if None)."""
+    dims = list(range(inp.dim())) if dims is None else list(dims)
+    result = (
+        inp if output_dtype is None else aten._to_copy.default(inp, dtype=output_dtype)
+    )
+    for d in sorted((d % max(inp.dim(), 1) for d in dims), reverse=True):
+        result = aten.prod.dim_int(result, d)
+    return result
+
+
+def _prims_convert_element_type(a: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """``prims.convert_element_type``: ``aten._to_copy`` to `dtype`."""
+    return aten._to_copy.default(a, dtype=dtype)
+
+
+def _prims_iota(
+    length: int,
+    *,
+    start: int,
+    step: int,
+    dtype: torch.dtype,
+    device: object,
+    requires_grad: bool,
+) -> torch.Tensor:
+    """``prims.iota``: ``start + step * i`` for i < length."""
+    del requires_grad
+    return aten.arange.start_step(
+        start, start + step * length, step, dtype=dtype, device=device
+    )
+
+
+def _prims_collapse(a: torch.Tensor, start: int, end: int) -> torch.Tensor:
+    """``prims.collapse``: dims start..end (inclusive) merged into one."""
+    shape = list(a.shape)
+    merged = 1
+    for size in shape[start : end + 1]:
+        merged = merged * size
+    return aten.view.default(
+        aten.clone.default(a), [*shape[:start], merged, *shape[end + 1 :]]
+    )
+
+
+def _var_mean_correction(
+    self: torch.Tensor,
+    dim: Sequence[int] | None = None,
+    *,
+    correction: float | None = None,
+    keepdim: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.var_mean.correction``: ``aten.var.correction`` and
+    ``aten.mean.dim`` over the same dims."""
+    dims = list(dim) if dim is not None else None
+    var = aten.var.correction(self, dims, correction=correction, keepdim=keepdim)
+    mean = aten.mean.dim(self, dims, keepdim)
+    return var, mean
+
+
+def _float_operand(x: torch.Tensor) -> torch.Tensor:
+    """`x` as a float tensor: integers and bool to the default dtype (the
+    result dtype of PyTorch's unary float ops)."""
+    if x.is_floating_point():
+        return x
+    return aten._to_copy.default(x, dtype=torch.get_default_dtype())
+
+
+def _exp2(self: torch.Tensor) -> torch.Tensor:
+    """``aten.exp2``: ``2 ** x`` (``aten.pow.Scalar``, exact at integers)."""
+    return aten.pow.Scalar(2.0, _float_operand(self))
+
+
+def _nan_aware_extreme(
+    self: torch.Tensor, other: torch.Tensor, extreme: object
+) -> torch.Tensor:
+    """`extreme` (maximum/minimum) of the promoted operands, except that a
+    NaN operand yields the other one (NaN only where both are)."""
+    result = extreme(self, other)
+    if not result.is_floating_point():
+        return result
+    dtype = result.dtype
+    a = aten._to_copy.default(self, dtype=dtype) if self.dtype != dtype else self
+    b = aten._to_copy.default(other, dtype=dtype) if other.dtype != dtype else other
+    result = aten.where.self(aten.isnan.default(a), b, result)
+    return aten.where.self(aten.isnan.default(b), a, result)
+
+
+def _fmax(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+    """``aten.fmax``: the maximum, ignoring a NaN operand (IEEE fmax)."""
+    return _nan_aware_extreme(self, other, aten.maximum.default)
+
+
+def _fmin(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+    """``aten.fmin``: the minimum, ignoring a NaN operand (IEEE fmin)."""
+    return _nan_aware_extreme(self, other, aten.minimum.default)
+
+
+#: The integer dtype of each float dtype's width (signbit reads the bits).
+_SAME_WIDTH_INT = {
+    torch.float64: torch.int64,
+    torch.float32: torch.int32,
+    torch.float16: torch.int16,
+    torch.bfloat16: torch.int16,
+}
+
+
+def _signbit(self: torch.Tensor) -> torch.Tensor:
+    """``aten.signbit``: whether the sign bit is set (true for -0.0 and
+    negative NaN), read from the float's bits; ``x < 0`` for integers."""
+    if self.dtype == torch.bool:
+        return aten.zeros_like.default(self)
+    if not self.is_floating_point():
+        return aten.lt.Scalar(self, 0)
+    bits = aten.view.dtype(self, _SAME_WIDTH_INT[self.dtype])
+    return aten.lt.Scalar(bits, 0)
+
+
+def _normal_tensor_float(
+    mean: torch.Tensor, std: float = 1.0, *, generator: object = None
+) -> torch.Tensor:
+    """``aten.normal.Tensor_float``: ``mean + std * N(0, 1)``."""
+    del generator
+    noise = aten.randn.default(mean.shape, dtype=mean.dtype)
+    return aten.add.Tensor(mean, aten.mul.Tensor(noise, std))
+
+
+def _normal_float_tensor(
+    mean: float, std: torch.Tensor, *, generator: object = None
+) -> torch.Tensor:
+    """``aten.normal.float_Tensor``: ``mean + std * N(0, 1)``."""
+    del generator
+    noise = aten.randn.default(std.shape, dtype=std.dtype)
+    return aten.add.Tensor(aten.mul.Tensor(noise, std), mean)
+
+
+def _normal_tensor_tensor(
+    mean: torch.Tensor, std: torch.Tensor, *, generator: object = None
+) -> torch.Tensor:
+    """``aten.normal.Tensor_Tensor``: ``mean + std * N(0, 1)`` broadcast."""
+    del generator
+    shape = torch.broadcast_shapes(mean.shape, std.shape)
+    noise = aten.randn.default(shape, dtype=mean.dtype)
+    return aten.add.Tensor(mean, aten.mul.Tensor(noise, std))
+
+
+def _normal_float_float(
+    mean: float,
+    std: float,
+    size: Sequence[int],
+    *,
+    generator: object = None,
+    dtype: torch.dtype | None = None,
+    **kwargs: object,
+) -> torch.Tensor:
+    """``aten.normal.float_float``: ``mean + std * N(0, 1)`` of `size`."""
+    del generator, kwargs
+    noise = aten.randn.default(size, dtype=dtype or torch.get_default_dtype())
+    return aten.add.Tensor(aten.mul.Tensor(noise, std), mean)
+
+
+def _normal_functional(
+    self: torch.Tensor, mean: float = 0.0, std: float = 1.0, *, generator: object = None
+) -> torch.Tensor:
+    """``aten.normal_functional`` (``Tensor.normal_``): ``mean + std * N(0,
+    1)`` of the input's shape and dtype."""
+    del generator
+    noise = aten.randn.default(self.shape, dtype=self.dtype)
+    return aten.add.Tensor(aten.mul.Tensor(noise, std), mean)
+
+
+def _uniform(
+    self: torch.Tensor, low: float = 0.0, high: float = 1.0, *, generator: object = None
+) -> torch.Tensor:
+    """``aten.uniform`` (``Tensor.uniform_``): ``low + (high - low) * U`` of
+    the input's shape, U uniform on [0, 1)."""
+    del generator
+    u = aten.rand.default(self.shape, dtype=self.dtype)
+    return aten.add.Tensor(aten.mul.Tensor(u, high - low), low)
+
+
+def _multinomial(
+    self: torch.Tensor,
+    num_samples: int,
+    replacement: bool = False,
+    *,
+    generator: object = None,
+) -> torch.Tensor:
+    """``aten.multinomial``: `num_samples` category indices per row of the
+    (unnormalized, non-negative) weights. With replacement, inverse
+    transform sampling: the number of normalized cumulative weights below a
+    uniform draw; without, the Gumbel-top-k trick (the k largest of
+    ``log w - log(-log U))``), which draws without replacement in
+    proportion to the weights. The same distributions as PyTorch's, not the
+    same stream."""
+    del generator
+    weights = self if self.dim() == 2 else aten.unsqueeze.default(self, 0)
+    rows, categories = weights.shape
+    if replacement:
+        cdf = aten.cumsum.default(weights, 1)
+        total = aten.slice.Tensor(cdf, 1, categories - 1, categories)
+        u = aten.rand.default([rows, num_samples], dtype=weights.dtype)
+        draw = aten.mul.Tensor(u, total)  # [rows, samples]
+        below = aten.le.Tensor(
+            aten.unsqueeze.default(cdf, 1), aten.unsqueeze.default(draw, 2)
+        )  # [rows, samples, categories]
+        index = aten.sum.dim_IntList(
+            aten._to_copy.default(below, dtype=torch.int64), [2]
+        )
+        samples = aten.clamp.default(index, None, categories - 1)
+    else:
+        u = aten.rand.default([rows, categories], dtype=weights.dtype)
+        gumbel = aten.neg.default(
+            aten.log.default(aten.neg.default(aten.log.default(u)))
+        )
+        keys = aten.add.Tensor(aten.log.default(weights), gumbel)
+        samples = aten.topk.default(keys, num_samples, 1)[1]
+    return samples if self.dim() == 2 else aten.squeeze.dims(samples, [0])
+
+
+def _logcumsumexp(self: torch.Tensor, dim: int) -> torch.Tensor:
+    """``aten.logcumsumexp``: ``log(sum_{j <= i} exp(x_j))`` along `dim`, as
+    a log-sum-exp (stable for any range of values) over the [n, n] lower
+    triangle of the values (n the length of `dim`; memory n**2 per row)."""
+    if self.dim() == 0:
+        return aten.clone.default(self)
+    dim = dim % self.dim()
+    n = self.shape[dim]
+    x = aten.movedim.int(self, dim, -1)
+    rows = aten.unsqueeze.default(x, -2)  # [..., 1, n]: x_j
+    rows = aten.expand.default(rows, [*x.shape[:-1], n, n])
+    index = aten.arange.default(n)
+    later = aten.gt.Tensor(
+        aten.unsqueeze.default(index, 0), aten.unsqueeze.default(index, 1)
+    )  # [i, j]: j > i
+    masked = aten.where.self(
+        later, aten.scalar_tensor.default(float("-inf"), dtype=self.dtype), rows
+    )
+    return aten.movedim.int(aten.logsumexp.default(masked, [-1]), -1, dim)
+
+
+def _adaptive_window(size: int, out: int) -> tuple:
+    """For one spatial dim of an adaptive pooling: the longest window, and
+    (as [out, longest] tensors) each output's input positions and whether
+    each lies inside its window [floor(i * size / out), ceil((i + 1) * size
+    / out))."""
+    starts = [(i * size) // out for i in range(out)]
+    ends = [-((-(i + 1) * size) // out) for i in range(out)]
+    longest = max(e - s for s, e in zip(starts, ends, strict=True))
+    i = aten.arange.default(out)
+    k = aten.arange.default(longest)
+    start = aten.floor_divide.default(aten.mul.Tensor(i, size), out)
+    end = aten.neg.default(
+        aten.floor_divide.default(aten.mul.Tensor(aten.add.Tensor(i, 1), -size), out)
+    )
+    position = aten.add.Tensor(aten.unsqueeze.default(start, 1), k)  # [out, longest]
+    valid = aten.lt.Tensor(position, aten.unsqueeze.default(end, 1))
+    position = aten.clamp.default(position, None, size - 1)
+    return longest, position, valid
+
+
+def _adaptive_max_pool2d(
+    self: torch.Tensor, output_size: Sequence[int]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.adaptive_max_pool2d``: per output cell (i, j), the maximum of
+    input rows [floor(i*H/OH), ceil((i+1)*H/OH)) and the same columns, and
+    its index h * W + w (the first maximum; NaN wins). The windows are
+    gathered as [.., OH, OW, KH, KW] with cells outside a window masked to
+    -inf."""
+    batched = self.dim() == 4
+    x = self if batched else aten.unsqueeze.default(self, 0)
+    n, c, h, w = x.shape
+    oh, ow = output_size
+    kh, rows, row_ok = _adaptive_window(h, oh)
+    kw, cols, col_ok = _adaptive_window(w, ow)
+    # Flat input positions [OH, OW, KH, KW].
+    r = aten.view.default(rows, [oh, 1, kh, 1])
+    q = aten.view.default(cols, [1, ow, 1, kw])
+    flat = aten.add.Tensor(aten.mul.Tensor(r, w), q)
+    ok = aten.logical_and.default(
+        aten.view.default(row_ok, [oh, 1, kh, 1]),
+        aten.view.default(col_ok, [1, ow, 1, kw]),
+    )
+    flat = aten.expand.default(flat, [oh, ow, kh, kw])
+    gathered = aten.index_select.default(
+        aten.view.default(x, [n, c, h * w]), 2, aten.view.default(flat, [-1])
+    )
+    gathered = aten.view.default(gathered, [n, c, oh, ow, kh * kw])
+    lowest = aten.scalar_tensor.default(float("-inf"), dtype=self.dtype)
+    if not self.is_floating_point():
+        lowest = aten.scalar_tensor.default(
+            torch.iinfo(self.dtype).min, dtype=self.dtype
+        )
+    window = aten.where.self(aten.view.default(ok, [oh, ow, kh * kw]), gathered, lowest)
+    arg = aten.argmax.default(window, -1, True)
+    values = aten.squeeze.dims(aten.gather.default(window, -1, arg), [-1])
+    positions = aten.view.default(flat, [1, 1, oh, ow, kh * kw])
+    positions = aten.expand.default(positions, [n, c, oh, ow, kh * kw])
+    indices = aten.squeeze.dims(aten.gather.default(positions, -1, arg), [-1])
+    if not batched:
+        values = aten.squeeze.dims(values, [0])
+        indices = aten.squeeze.dims(indices, [0])
+    return values, indices
+
+
+#: Ops that survive the Core ATen table and that PyTorch's own
+#: decompositions (``torch._decomp``) turn into ops torch2mlir lowers.
+PYTORCH_DECOMPOSED = [
+    aten.linalg_vector_norm,
+    aten.unfold,
+    aten.tril_indices,
+    aten.triu_indices,
+    aten.cumprod,
+    aten.exponential,
+    aten.geometric,
+    aten.cauchy,
+    aten.log_normal,
+]
+
+#: The decompositions ``decompositions="core-aten"`` adds to PyTorch's Core
+#: ATen table.
+EXTRA_CORE_ATEN_DECOMPOSITIONS = {
+    **get_decompositions(PYTORCH_DECOMPOSED),
+    aten.split_with_sizes.default: _split_with_sizes,
+    aten.rand_like.default: _rand_like,
+    aten.randn_like.default: _randn_like,
+    aten.randint.default: _randint,
+    aten.randint.low: _randint_low,
+    aten.randint_like.default: _randint_like,
+    aten.randint_like.low_dtype: _randint_like_low,
+    aten.addbmm.default: _addbmm,
+    aten.conv_tbc.default: _conv_tbc,
+    aten.kthvalue.default: _kthvalue,
+    aten.histc.default: _histc,
+    aten._trilinear.default: _trilinear,
+    aten.rrelu_with_noise_functional.default: _rrelu_with_noise_functional,
+    aten.var_mean.correction: _var_mean_correction,
+    aten.exp2.default: _exp2,
+    aten.fmax.default: _fmax,
+    aten.fmin.default: _fmin,
+    aten.signbit.default: _signbit,
+    aten.normal.Tensor_float: _normal_tensor_float,
+    aten.normal.float_Tensor: _normal_float_tensor,
+    aten.normal.Tensor_Tensor: _normal_tensor_tensor,
+    aten.normal.float_float: _normal_float_float,
+    aten.normal_functional.default: _normal_functional,
+    aten.uniform.default: _uniform,
+    aten.multinomial.default: _multinomial,
+    aten.logcumsumexp.default: _logcumsumexp,
+    aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
+    prims.sum.default: _prims_sum,
+    prims.prod.default: _prims_prod,
+    prims.convert_element_type.default: _prims_convert_element_type,
+    prims.iota.default: _prims_iota,
+    prims.collapse.default: _prims_collapse,
+}

@@ -1,0 +1,341 @@
+"""Ops that survive PyTorch's Core ATen table and that torch2mlir decomposes
+(``torch2mlir/fx/decompositions.py``): each compiled with the default
+``decompositions="core-aten"`` and compared with eager PyTorch; the random
+ones (randint, rand_like, normal, uniform, exponential, multinomial, ...)
+by their distribution: Kolmogorov-Smirnov distance to the exact CDF, moments
+and chi-square counts, as in test_random.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+from harness import import_torch2mlir
+from test_random import KS_BOUND, N, _ks_distance, _normal_cdf
+from torch import nn
+
+torch2mlir = import_torch2mlir()
+aten = torch.ops.aten
+
+
+class Call(nn.Module):
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *inputs: Any) -> Any:
+        return self.fn(*inputs)
+
+
+def check(fn: Callable[..., Any] | nn.Module, *inputs: Any, **tol: float) -> None:
+    """Compiles `fn`, runs it on `inputs` and compares with eager; then on
+    inputs of the same shapes with other values (the op is computed, not
+    folded)."""
+    module = (fn if isinstance(fn, nn.Module) else Call(fn)).eval()
+    compiled = torch2mlir.compile(module, inputs, cache=False)
+    for args in (inputs, tuple(_other(x) for x in inputs)):
+        with torch.no_grad():
+            expected = module(*args)
+        torch.testing.assert_close(
+            compiled(*args), expected, equal_nan=True, check_stride=False, **tol
+        )
+
+
+def _other(x: Any) -> Any:
+    if isinstance(x, torch.Tensor) and x.is_floating_point():
+        return torch.randn_like(x) * 3
+    return x
+
+
+def randn(*shape: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    return torch.randn(*shape).to(dtype)
+
+
+@pytest.fixture(autouse=True)
+def _seed() -> None:
+    torch.manual_seed(0)
+
+
+# ---------------------------------------------------------------------------
+# Deterministic ops, against eager
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: F.normalize(x, dim=-1),
+        lambda x: x.norm(dim=1),
+        lambda x: torch.linalg.vector_norm(x, ord=3, dim=(0, 1)),
+        lambda x: torch.linalg.vector_norm(x, ord=float("inf")),
+        lambda x: x.unfold(1, 3, 2),
+        lambda x: torch.var_mean(x, dim=1, correction=0),
+        lambda x: torch.exp2(x),
+        lambda x: x.cumprod(1),
+        lambda x: torch.logcumsumexp(x * 40, 1),
+        lambda x: torch.kthvalue(x, 3, dim=1),
+        lambda x: torch.kthvalue(x, 2, dim=0, keepdim=True),
+    ],
+    ids=[
+        "normalize",
+        "norm",
+        "vector_norm_ord3",
+        "vector_norm_inf",
+        "unfold",
+        "var_mean",
+        "exp2",
+        "cumprod",
+        "logcumsumexp_wide_range",
+        "kthvalue",
+        "kthvalue_keepdim",
+    ],
+)
+def test_unary(fn: Callable[..., Any]) -> None:
+    check(fn, randn(5, 7))
+
+
+def test_cosine_similarity() -> None:
+    check(lambda a, b: F.cosine_similarity(a, b), randn(4, 6), randn(4, 6))
+
+
+@pytest.mark.parametrize("op", [torch.fmax, torch.fmin])
+def test_fmax_fmin_ignore_nan(op: Callable[..., Any]) -> None:
+    nan = float("nan")
+    a = torch.tensor([1.0, nan, 3.0, nan, -0.0])
+    b = torch.tensor([2.0, 5.0, nan, nan, 0.0])
+    check(op, a, b)
+    check(op, torch.tensor([1, 5, -2]), torch.tensor([3.0, nan, -4.0]))
+    check(op, torch.tensor([1, 5, -2]), torch.tensor([3, 1, -4]))
+
+
+def test_exp2_of_integers() -> None:
+    check(torch.exp2, torch.tensor([0, 1, 10, -3]))
+
+
+@pytest.mark.parametrize(
+    "dtype", [torch.float32, torch.float64, torch.float16, torch.int32]
+)
+def test_signbit(dtype: torch.dtype) -> None:
+    if dtype.is_floating_point:
+        x = torch.tensor(
+            [1.0, -1.0, 0.0, -0.0, float("inf"), -float("inf")], dtype=dtype
+        )
+        x = torch.cat([x, -torch.tensor([float("nan")], dtype=dtype)])
+    else:
+        x = torch.tensor([3, -2, 0], dtype=dtype)
+    check(torch.signbit, x)
+
+
+def test_tril_triu_indices() -> None:
+    check(lambda x: x + torch.tril_indices(4, 3, -1).sum(), randn(2))
+    check(lambda x: x[tuple(torch.triu_indices(4, 4, 1))], randn(4, 4))
+
+
+@pytest.mark.parametrize(
+    ("shape", "out"),
+    [((1, 3, 8, 8), (3, 3)), ((2, 3, 7, 5), (2, 4)), ((3, 6, 6), (6, 1))],
+)
+def test_adaptive_max_pool2d(shape: tuple[int, ...], out: tuple[int, int]) -> None:
+    check(lambda x: F.adaptive_max_pool2d(x, out, return_indices=True), randn(*shape))
+
+
+def test_adaptive_max_pool1d() -> None:
+    check(lambda x: F.adaptive_max_pool1d(x, 4, return_indices=True), randn(2, 3, 10))
+
+
+def test_adaptive_max_pool2d_float64_with_ties() -> None:
+    x = torch.randint(-3, 3, (1, 2, 5, 5)).double()  # ties: the first maximum's index
+    check(lambda t: F.adaptive_max_pool2d(t, 2, return_indices=True), x)
+
+
+def test_bilinear() -> None:
+    check(nn.Bilinear(6, 5, 3), randn(4, 6), randn(4, 5), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(("beta", "alpha"), [(1, 1), (0.5, 2), (0, 1)])
+def test_addbmm(beta: float, alpha: float) -> None:
+    check(
+        lambda m, a, b: torch.addbmm(m, a, b, beta=beta, alpha=alpha),
+        randn(3, 5),
+        randn(2, 3, 4),
+        randn(2, 4, 5),
+        rtol=1e-5,
+        atol=1e-5,
+    )
+
+
+def test_conv_tbc() -> None:
+    check(
+        lambda x, w, b: torch.conv_tbc(x, w, b, 1),
+        randn(7, 2, 3),
+        randn(3, 3, 4),
+        randn(4),
+        rtol=1e-5,
+        atol=1e-5,
+    )
+
+
+@pytest.mark.parametrize(
+    ("bins", "low", "high"),
+    [(5, -2.0, 2.0), (7, 0.0, 0.0), (4, 1.0, 1.0), (3, -0.5, 0.25)],
+)
+def test_histc(bins: int, low: float, high: float) -> None:
+    x = torch.cat([randn(50), torch.tensor([-2.0, 2.0, 1.0, 0.0])])
+    check(lambda t: torch.histc(t, bins=bins, min=low, max=high), x)
+
+
+def test_rrelu_eval() -> None:
+    check(nn.RReLU(0.1, 0.3).eval(), randn(4, 6))
+
+
+def test_rrelu_training_slopes_lie_between_the_bounds() -> None:
+    x = randn(256, 256)
+    compiled = torch2mlir.compile(nn.RReLU(0.1, 0.3).train(), (x,), cache=False)
+    y = compiled(x)
+    negative = x < 0
+    torch.testing.assert_close(y[~negative], x[~negative])
+    slope = y[negative] / x[negative]
+    assert slope.min().item() >= 0.1 - 1e-6 and slope.max().item() <= 0.3 + 1e-6
+    assert _ks_distance((slope - 0.1) / 0.2, lambda t: t.clamp(0, 1)) < 3 * KS_BOUND
+
+
+def test_prims() -> None:
+    prims = torch.ops.prims
+    x = randn(4, 6)
+    check(lambda t: prims.sum(t, [1]), x)
+    check(lambda t: prims.prod(t, [0, 1]), x)
+    check(lambda t: prims.convert_element_type(t, torch.float64), x)
+    check(lambda t: prims.collapse(t, 0, 1), x)
+    check(
+        lambda t: (
+            t
+            + prims.iota(
+                6, start=2, step=3, dtype=torch.int64, device="cpu", requires_grad=False
+            )
+        ),
+        x,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Random ops, by distribution
+
+
+def _draw(fn: Callable[..., Any], *inputs: torch.Tensor) -> torch.Tensor:
+    compiled = torch2mlir.compile(Call(fn), inputs, cache=False)
+    return compiled(*inputs)
+
+
+SIDE = 256  # N = SIDE * SIDE samples
+
+
+def test_randint_is_uniform_on_its_range() -> None:
+    x = torch.zeros(SIDE, SIDE, dtype=torch.int64)
+    values = _draw(lambda t: t + torch.randint(-3, 7, (SIDE, SIDE)), x)
+    assert values.dtype == torch.int64
+    assert values.min().item() == -3 and values.max().item() == 6
+    counts = torch.bincount(values.flatten() + 3, minlength=10).double()
+    expected = N / 10
+    chi2 = ((counts - expected) ** 2 / expected).sum().item()
+    assert chi2 < 27.9  # chi-square, 9 degrees of freedom, alpha = 0.001
+
+
+def test_randint_like_and_high_only() -> None:
+    x = torch.zeros(SIDE, SIDE, dtype=torch.int32)
+    values = _draw(
+        lambda t: torch.randint_like(t, 5) + torch.randint(2, (SIDE, SIDE)), x
+    )
+    assert values.dtype == torch.int64 or values.dtype == torch.int32
+    assert values.min().item() == 0 and values.max().item() == 5
+
+
+@pytest.mark.parametrize("normal", [False, True])
+def test_rand_like_randn_like(normal: bool) -> None:
+    x = torch.zeros(SIDE, SIDE, dtype=torch.float64)
+    factory = torch.randn_like if normal else torch.rand_like
+    values = _draw(lambda t: factory(t), x)
+    assert values.dtype == torch.float64
+    cdf = _normal_cdf if normal else (lambda t: t.clamp(0, 1))
+    assert _ks_distance(values, cdf) < KS_BOUND
+
+
+def test_normal_overloads() -> None:
+    mean = torch.full((SIDE, SIDE), 2.0)
+    std = torch.full((SIDE, SIDE), 3.0)
+    for fn in (
+        lambda m, s: torch.normal(m, 3.0),
+        lambda m, s: torch.normal(2.0, s),
+        lambda m, s: torch.normal(m, s),
+        lambda m, s: m * 0 + torch.normal(2.0, 3.0, (SIDE, SIDE)),
+        lambda m, s: (m * 0).normal_(2.0, 3.0),
+    ):
+        values = _draw(fn, mean, std)
+        assert _ks_distance((values - 2) / 3, _normal_cdf) < KS_BOUND
+
+
+def test_uniform() -> None:
+    x = torch.zeros(SIDE, SIDE)
+    values = _draw(lambda t: t.clone().uniform_(-2.0, 6.0), x)
+    assert values.min().item() >= -2 and values.max().item() < 6
+    assert _ks_distance((values - -2.0) / 8, lambda t: t.clamp(0, 1)) < KS_BOUND
+
+
+@pytest.mark.parametrize(
+    ("method", "cdf"),
+    [
+        (
+            lambda t: t.clone().exponential_(2.0),
+            lambda x: 1 - torch.exp(-2 * x.clamp(min=0)),
+        ),
+        (
+            lambda t: t.clone().cauchy_(1.0, 2.0),
+            lambda x: 0.5 + torch.atan((x - 1) / 2) / math.pi,
+        ),
+        (
+            lambda t: t.clone().log_normal_(0.5, 0.75),
+            lambda x: _normal_cdf((torch.log(x.clamp(min=1e-300)) - 0.5) / 0.75),
+        ),
+    ],
+    ids=["exponential", "cauchy", "log_normal"],
+)
+def test_continuous_distributions(
+    method: Callable[..., Any], cdf: Callable[..., Any]
+) -> None:
+    values = _draw(method, torch.zeros(SIDE, SIDE, dtype=torch.float64))
+    assert _ks_distance(values, cdf) < KS_BOUND
+
+
+def test_geometric() -> None:
+    p = 0.3
+    values = _draw(lambda t: t.clone().geometric_(p), torch.zeros(SIDE, SIDE))
+    assert values.min().item() >= 1
+    # P(X = k) = (1 - p)^(k - 1) p for k >= 1; the first 8 values and the tail.
+    counts = torch.bincount(values.flatten().long().clamp(max=9), minlength=10)[1:]
+    expected = torch.tensor(
+        [(1 - p) ** (k - 1) * p for k in range(1, 9)] + [(1 - p) ** 8]
+    )
+    expected = expected.double() * N
+    chi2 = ((counts.double() - expected) ** 2 / expected).sum().item()
+    assert chi2 < 26.1  # 8 degrees of freedom, alpha = 0.001
+
+
+@pytest.mark.parametrize("replacement", [True, False])
+def test_multinomial(replacement: bool) -> None:
+    weights = torch.tensor([1.0, 2.0, 3.0, 4.0, 0.0])
+    rows = torch.stack([weights] * 4096)
+    samples = _draw(lambda w: torch.multinomial(w, 2, replacement), rows)
+    assert samples.shape == (4096, 2) and samples.dtype == torch.int64
+    assert (samples != 4).all()  # zero weight: never drawn
+    if not replacement:
+        assert (samples[:, 0] != samples[:, 1]).all()
+        first = samples[:, 0]
+    else:
+        first = samples.flatten()
+    counts = torch.bincount(first, minlength=5)[:4].double()
+    expected = weights[:4].double() / 10 * first.numel()
+    chi2 = ((counts - expected) ** 2 / expected).sum().item()
+    assert chi2 < 16.3  # 3 degrees of freedom, alpha = 0.001
