@@ -124,3 +124,43 @@ def test_markdown_and_summary_line(run: dict) -> None:
     assert line in markdown
     assert line in run["stdout"]
     assert line.startswith("OpInfo: Core ATen forward ops passing")
+
+
+def test_index_outputs_may_differ_only_among_ties() -> None:
+    """sort/argsort/topk indices are checked by what they select: another
+    order among equal values passes, an index of another value fails, and
+    stable=True compares exactly."""
+    import torch
+    from opinfo import _same_up_to_ties
+    from torch.testing._internal.opinfo.core import SampleInput
+
+    x = torch.tensor([[3, 1, 3, 2]])
+    eager = torch.sort(x, dim=1)
+    values = eager.values
+    swapped = torch.tensor([[1, 3, 2, 0]])  # the two 3s in the other order
+    assert (eager.indices != swapped).any()
+    sample = SampleInput(x, args=(1,))
+    assert _same_up_to_ties("sort", sample, (values, swapped), tuple(eager))
+    wrong = torch.tensor([[1, 3, 0, 0]])  # selects the right values, twice index 0
+    assert not _same_up_to_ties("sort", sample, (values, wrong), tuple(eager))
+    other = torch.tensor([[1, 0, 2, 3]])  # selects 1, 3, 3, 2: not sorted
+    assert not _same_up_to_ties("sort", sample, (values, other), tuple(eager))
+    stable = SampleInput(x, args=(1,), kwargs={"stable": True})
+    assert not _same_up_to_ties("sort", stable, (values, swapped), tuple(eager))
+    assert _same_up_to_ties(
+        "argsort", SampleInput(x, args=(1,)), swapped, eager.indices
+    )
+    top = torch.topk(x, 2, dim=1)
+    assert _same_up_to_ties(
+        "topk",
+        SampleInput(x, args=(2, 1)),
+        (top.values, torch.tensor([[2, 0]])),
+        tuple(top),
+    )
+    assert not _same_up_to_ties(
+        "topk",
+        SampleInput(x, args=(2, 1)),
+        (top.values, torch.tensor([[2, 3]])),
+        tuple(top),
+    )
+    assert not _same_up_to_ties("add", sample, swapped, eager.indices)
