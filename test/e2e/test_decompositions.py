@@ -339,3 +339,25 @@ def test_multinomial(replacement: bool) -> None:
     expected = weights[:4].double() / 10 * first.numel()
     chi2 = ((counts - expected) ** 2 / expected).sum().item()
     assert chi2 < 16.3  # 3 degrees of freedom, alpha = 0.001
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32])
+def test_logit_bounds_round_as_the_kernel_does(dtype: torch.dtype) -> None:
+    # 1 - x cancels near x = 1 - eps: the clamp bounds must be the kernel's
+    # (eps rounded to the dtype, then 1 - eps rounded) to the last bit.
+    x = torch.linspace(0.0, 1.0, 2001).to(dtype)
+    check(lambda t: torch.logit(t, 0.2), x)
+    check(lambda t: torch.logit(t, 1e-3), x)
+    check(torch.logit, x[1:-1])
+
+
+def test_instance_norm_half_matches_the_batch_norm_kernel() -> None:
+    """float16 instance norm: statistics in float32, kept in float16 as
+    PyTorch's batch-norm kernel keeps them, output in float32 rounded once."""
+    module = nn.InstanceNorm1d(5, affine=True, eps=0.6).half().eval()
+    with torch.no_grad():
+        module.weight.normal_()
+        module.bias.normal_()
+    x = (torch.randn(5, 5, 5) * 3 + 5).half()
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    torch.testing.assert_close(compiled(x), module(x), rtol=0, atol=0)

@@ -15,8 +15,10 @@ plus :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS`:
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 from torch._decomp import get_decompositions
 
@@ -545,6 +547,105 @@ def _adaptive_max_pool2d(
     return values, indices
 
 
+#: 16-bit float dtypes, which PyTorch's CPU kernels compute in float32
+#: (their "opmath" type) and round once.
+_HALF_DTYPES = (torch.float16, torch.bfloat16)
+
+
+def _round_to(value: float, dtype: torch.dtype) -> float:
+    """`value` rounded to the nearest `dtype` value (ties to even), as a
+    Python float: the constant PyTorch's kernels see after
+    ``Scalar.to<scalar_t>()``."""
+    if dtype == torch.float64:
+        return value
+    if dtype == torch.float16:
+        return float(np.float16(value))
+    single = float(np.float32(value))
+    if dtype == torch.float32:
+        return single
+    bits = struct.unpack("<I", struct.pack("<f", single))[0]
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000  # bfloat16
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _logit(self: torch.Tensor, eps: float | None = None) -> torch.Tensor:
+    """``aten.logit``: ``log(x / (1 - x))`` of x clamped to [lo, hi], where
+    lo is eps rounded to the dtype and hi is ``1 - lo`` rounded (unclamped
+    when eps is None), each step rounded to the dtype: PyTorch's CPU
+    ``logit_kernel`` (16-bit floats round after every operation there, and
+    ``1 - x`` cancels, so the bounds must be the kernel's to the last bit).
+    Integer inputs give the default float dtype."""
+    x = self
+    if not x.is_floating_point():
+        x = aten._to_copy.default(x, dtype=torch.get_default_dtype())
+    if eps is not None:
+        low = _round_to(eps, x.dtype)
+        x = aten.clamp.default(x, low, _round_to(1 - low, x.dtype))
+    return aten.log.default(aten.div.Tensor(x, aten.rsub.Scalar(x, 1)))
+
+
+_CORE_TABLE = torch.export.default_decompositions()
+
+
+def _instance_norm(
+    input: torch.Tensor,
+    weight: torch.Tensor | None,
+    bias: torch.Tensor | None,
+    running_mean: torch.Tensor | None,
+    running_var: torch.Tensor | None,
+    use_input_stats: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> torch.Tensor:
+    """``aten.instance_norm``: PyTorch's Core ATen decomposition (which
+    also updates the running statistics), except that for 16-bit floats the
+    output is computed in float32 and rounded once, as PyTorch's CPU
+    batch-norm kernel (``batch_norm_cpu_transform_input_template``, which
+    instance norm runs on) does: ``x * alpha + beta`` with ``alpha = weight
+    / sqrt(var + eps)`` and ``beta = bias - mean * alpha``, the statistics
+    of each (batch, channel) over its spatial dims (biased variance), or
+    the running ones without ``use_input_stats``."""
+    core = _CORE_TABLE[aten.instance_norm.default](
+        input,
+        weight,
+        bias,
+        running_mean,
+        running_var,
+        use_input_stats,
+        momentum,
+        eps,
+        cudnn_enabled,
+    )
+    if input.dtype not in _HALF_DTYPES:
+        return core
+    f32 = torch.float32
+    x = aten._to_copy.default(input, dtype=f32)
+    dims = list(range(2, input.dim()))
+    shape = [1, input.shape[1]] + [1] * len(dims)
+    if use_input_stats:
+        var, mean = aten.var_mean.correction(x, dims, correction=0, keepdim=True)
+    else:
+        mean = aten.view.default(aten._to_copy.default(running_mean, dtype=f32), shape)
+        var = aten.view.default(aten._to_copy.default(running_var, dtype=f32), shape)
+    invstd = aten.reciprocal.default(aten.sqrt.default(aten.add.Tensor(var, eps)))
+    if use_input_stats:
+        # The kernel keeps the statistics it computes (save_mean,
+        # save_invstd) in the input's dtype.
+        mean = aten._to_copy.default(aten._to_copy.default(mean, dtype=input.dtype), dtype=f32)
+        invstd = aten._to_copy.default(aten._to_copy.default(invstd, dtype=input.dtype), dtype=f32)
+    alpha = invstd
+    if weight is not None:
+        w = aten.view.default(aten._to_copy.default(weight, dtype=f32), shape)
+        alpha = aten.mul.Tensor(alpha, w)
+    beta = aten.neg.default(aten.mul.Tensor(mean, alpha))
+    if bias is not None:
+        b = aten.view.default(aten._to_copy.default(bias, dtype=f32), shape)
+        beta = aten.add.Tensor(b, beta)
+    y = aten.add.Tensor(aten.mul.Tensor(x, alpha), beta)
+    return aten._to_copy.default(y, dtype=input.dtype)
+
+
 #: Ops that survive the Core ATen table and that PyTorch's own
 #: decompositions (``torch._decomp``) turn into ops torch2mlir lowers.
 PYTORCH_DECOMPOSED = [
@@ -590,6 +691,8 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS = {
     aten.multinomial.default: _multinomial,
     aten.logcumsumexp.default: _logcumsumexp,
     aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
+    aten.logit.default: _logit,
+    aten.instance_norm.default: _instance_norm,
     prims.sum.default: _prims_sum,
     prims.prod.default: _prims_prod,
     prims.convert_element_type.default: _prims_convert_element_type,
