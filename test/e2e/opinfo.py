@@ -101,12 +101,17 @@ FORWARD_TOLERANCE_TESTS = {
 #: kin): their OpInfos skip ``TestCommon.test_compare_cpu`` ("empty is not
 #: comparable"). Only their dtypes and shapes are compared.
 #: Ops whose index output PyTorch leaves unspecified among equal values
-#: (``sort``/``argsort`` unless ``stable=True``, ``topk``): the position of
-#: the dim in the sample's arguments (after the input), its default, and
-#: which output holds the indices. Those indices are checked by what they
-#: select (see :func:`_same_up_to_ties`), not compared with eager's choice
-#: among ties.
-TIE_ORDER_DIM = {"sort": (0, -1, 1), "argsort": (0, -1, 0), "topk": (1, -1, 1)}
+#: (``sort``/``argsort`` unless ``stable=True``, ``topk``, ``kthvalue``):
+#: the position of the dim in the sample's arguments (after the input), its
+#: default, and which output holds the indices. Those indices are checked
+#: by what they select (see :func:`_same_up_to_ties`), not compared with
+#: eager's choice among ties.
+TIE_ORDER_DIM = {
+    "sort": (0, -1, 1),
+    "argsort": (0, -1, 0),
+    "topk": (1, -1, 1),
+    "kthvalue": (1, -1, 1),
+}
 
 UNINITIALIZED_OUTPUTS = {
     "empty",
@@ -476,6 +481,8 @@ def _same_up_to_ties(name: str, sample: Any, actual: Any, expected: Any) -> bool
             if not torch.equal(a, e):
                 return False
             continue
+        if a.dim() < x.dim():  # keepdim=False
+            a, e = a.unsqueeze(dim), e.unsqueeze(dim)
         try:
             chosen, reference = x.gather(dim, a), x.gather(dim, e)
         except RuntimeError:

@@ -361,3 +361,120 @@ def test_instance_norm_half_matches_the_batch_norm_kernel() -> None:
     x = (torch.randn(5, 5, 5) * 3 + 5).half()
     compiled = torch2mlir.compile(module, (x,), cache=False)
     torch.testing.assert_close(compiled(x), module(x), rtol=0, atol=0)
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        torch.special.erfc,
+        lambda x: torch.copysign(x, -x.flip(0)),
+        lambda x: torch.copysign(x, -0.0),
+        lambda x: torch.ldexp(x, torch.arange(x.shape[-1]) - 3),
+        lambda x: torch.hypot(x * 1e30, x.flip(0) * 1e30),
+        torch.angle,
+        lambda x: torch.dist(x, x.flip(0), 3),
+        lambda x: torch.cummax(x, 1),
+        lambda x: torch.cummin(x, 0),
+        torch.median,
+        torch.nanmedian,
+        lambda x: torch.median(x, 1),
+        lambda x: torch.nanmedian(x, 0, keepdim=True),
+        lambda x: torch.nonzero_static(x > 0, size=6),
+        lambda x: torch.nonzero_static(x > 0, size=40, fill_value=-7),
+    ],
+    ids=[
+        "erfc",
+        "copysign",
+        "copysign_scalar",
+        "ldexp",
+        "hypot_no_overflow",
+        "angle",
+        "dist",
+        "cummax",
+        "cummin",
+        "median",
+        "nanmedian",
+        "median_dim",
+        "nanmedian_dim",
+        "nonzero_static_truncated",
+        "nonzero_static_filled",
+    ],
+)
+def test_more_unary(fn: Callable[..., Any]) -> None:
+    x = randn(5, 7) * 3
+    check(fn, x)
+    special = torch.tensor([[1.0, NAN, -2.0, 0.0, -0.0, INF, -INF]] * 2)
+    check(fn, torch.cat([x[:3], special]))
+
+
+def test_cummax_ties_take_the_later_index() -> None:
+    check(lambda t: torch.cummax(t, 0), torch.tensor([1, 3, 3, 2, 3, 5]))
+    check(lambda t: torch.cummin(t, 0), torch.tensor([1.0, 1.0, NAN, 0.0, NAN]))
+
+
+def test_addmv_and_integer_scalars() -> None:
+    check(
+        lambda s, m, v: torch.addmv(s, m, v, beta=0.5, alpha=2),
+        randn(5),
+        randn(5, 4),
+        randn(4),
+    )
+    ints = (
+        torch.randint(-5, 5, (5,)),
+        torch.randint(-5, 5, (5, 4)),
+        torch.randint(-5, 5, (4,)),
+    )
+    check(lambda s, m, v: torch.addmv(s, m, v, beta=2, alpha=3), *ints)
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_bucketize_searchsorted(right: bool) -> None:
+    boundaries = torch.tensor([-1.0, 0.0, 0.0, 2.0])
+    x = torch.tensor([[-3.0, -1.0, 0.0, 1.0, 2.0, 9.0]])
+    check(lambda t: torch.bucketize(t, boundaries, right=right), x)
+    # The sorted sequences are constants: check() reruns with other inputs.
+    rows = torch.sort(randn(3, 5), dim=1).values
+    check(lambda v: torch.searchsorted(rows, v, right=right), randn(3, 4))
+    order = torch.argsort(randn(6))
+    check(
+        lambda s, v: torch.searchsorted(
+            s, v, sorter=order, side="right" if right else "left", out_int32=True
+        ),
+        randn(6),
+        randn(5),
+    )
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce(reduce: str, include_self: bool) -> None:
+    index = torch.tensor([0, 2, 0, 1])
+    check(
+        lambda x, s: x.index_reduce(1, index, s, reduce, include_self=include_self),
+        randn(3, 4),
+        randn(3, 4),
+    )
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_put(accumulate: bool) -> None:
+    # With accumulate, an index may repeat (its sources add up).
+    index = (
+        torch.tensor([[0, -1], [0, 3]])
+        if accumulate
+        else torch.tensor([[0, -1], [5, 3]])
+    )
+    check(lambda x, s: torch.put(x, index, s, accumulate), randn(2, 4), randn(2, 2))
+
+
+def test_view_copies() -> None:
+    x = randn(3, 4)
+    check(lambda t: torch.ops.aten.view_copy(t, [4, 3]), x)
+    check(lambda t: torch.ops.aten.view_copy.dtype(t, torch.int32), x)
+    check(lambda t: torch.ops.aten.permute_copy(t, [1, 0]), x)
+    check(lambda t: torch.ops.aten.narrow_copy(t, 1, 1, 2), x)
+    check(lambda t: torch.ops.aten.unbind_copy(t, 1), x)
+    check(lambda t: torch.ops.aten.as_strided_copy(t, [2, 2], [1, 4], 1), x)

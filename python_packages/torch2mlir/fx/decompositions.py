@@ -15,6 +15,7 @@ plus :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS`:
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Sequence
 
@@ -101,8 +102,33 @@ def _addbmm(
     alpha: float = 1,
 ) -> torch.Tensor:
     """``aten.addbmm``: ``beta * self + alpha * sum_b batch1[b] @ batch2[b]``
-    (``self`` is ignored when beta is 0, NaN included, as in PyTorch)."""
-    product = aten.sum.dim_IntList(aten.bmm.default(batch1, batch2), [0])
+    (``self`` is ignored when beta is 0, NaN included, as in PyTorch). For
+    16-bit floats, as PyTorch's CPU kernel: one ``addmm`` per batch, each
+    computed in float32 and rounded into the running result."""
+    dtype = self.dtype
+    if not dtype.is_floating_point:  # PyTorch converts the scalars to the dtype
+        alpha, beta = int(alpha), int(beta)
+    if dtype in _HALF_DTYPES:
+        f32 = torch.float32
+        result = aten._to_copy.default(self, dtype=f32)
+        result = aten.mul.Tensor(result, beta) if beta != 1 else result
+        if beta == 0:
+            result = aten.zeros_like.default(result)
+        result = aten._to_copy.default(result, dtype=dtype)
+        for b in range(batch1.shape[0]):
+            product = aten.mm.default(
+                aten._to_copy.default(aten.select.int(batch1, 0, b), dtype=f32),
+                aten._to_copy.default(aten.select.int(batch2, 0, b), dtype=f32),
+            )
+            total = aten.add.Tensor(
+                aten._to_copy.default(result, dtype=f32),
+                aten.mul.Tensor(product, alpha),
+            )
+            result = aten._to_copy.default(total, dtype=dtype)
+        return result
+    product = aten.sum.dim_IntList(
+        aten.bmm.default(batch1, batch2), [0], dtype=batch1.dtype
+    )
     if alpha != 1:
         product = aten.mul.Tensor(product, alpha)
     if beta == 0:
@@ -202,10 +228,21 @@ def _trilinear(
             value = aten.unsqueeze.default(value, d)
         return value
 
+    dtype = i1.dtype
+    if dtype in _HALF_DTYPES:  # float32 products and sums, rounded once
+        i1, i2, i3 = (
+            aten._to_copy.default(t, dtype=torch.float32) for t in (i1, i2, i3)
+        )
     product = aten.mul.Tensor(
         aten.mul.Tensor(expand(i1, expand1), expand(i2, expand2)), expand(i3, expand3)
     )
-    return aten.sum.dim_IntList(product, list(sumdim)) if sumdim else product
+    if sumdim:
+        product = aten.sum.dim_IntList(product, list(sumdim), dtype=product.dtype)
+    return (
+        aten._to_copy.default(product, dtype=dtype)
+        if product.dtype != dtype
+        else product
+    )
 
 
 def _rrelu_with_noise_functional(
@@ -632,8 +669,12 @@ def _instance_norm(
     if use_input_stats:
         # The kernel keeps the statistics it computes (save_mean,
         # save_invstd) in the input's dtype.
-        mean = aten._to_copy.default(aten._to_copy.default(mean, dtype=input.dtype), dtype=f32)
-        invstd = aten._to_copy.default(aten._to_copy.default(invstd, dtype=input.dtype), dtype=f32)
+        mean = aten._to_copy.default(
+            aten._to_copy.default(mean, dtype=input.dtype), dtype=f32
+        )
+        invstd = aten._to_copy.default(
+            aten._to_copy.default(invstd, dtype=input.dtype), dtype=f32
+        )
     alpha = invstd
     if weight is not None:
         w = aten.view.default(aten._to_copy.default(weight, dtype=f32), shape)
@@ -644,6 +685,388 @@ def _instance_norm(
         beta = aten.add.Tensor(b, beta)
     y = aten.add.Tensor(aten.mul.Tensor(x, alpha), beta)
     return aten._to_copy.default(y, dtype=input.dtype)
+
+
+def _promoted_float(*tensors: torch.Tensor) -> list[torch.Tensor]:
+    """The operands in their promoted dtype, made a float dtype (the default
+    one) when the promotion is integral: the inputs of PyTorch's binary
+    float ops (copysign, ldexp, hypot)."""
+    dtype = tensors[0].dtype
+    for other in tensors[1:]:
+        dtype = torch.promote_types(dtype, other.dtype)
+    if not dtype.is_floating_point:
+        dtype = torch.get_default_dtype()
+    return [
+        t if t.dtype == dtype else aten._to_copy.default(t, dtype=dtype)
+        for t in tensors
+    ]
+
+
+def _erfc(self: torch.Tensor) -> torch.Tensor:
+    """``aten.erfc``: ``1 - erf(x)``, in float64 (and rounded once) for
+    narrower floats, so that the absolute error stays near float64's
+    (erfc underflows below float32's smallest normal for x > 9.2 anyway)."""
+    dtype = self.dtype if self.is_floating_point() else torch.get_default_dtype()
+    x = aten._to_copy.default(self, dtype=torch.float64)
+    result = aten.rsub.Scalar(aten.erf.default(x), 1)
+    return (
+        aten._to_copy.default(result, dtype=dtype) if dtype != torch.float64 else result
+    )
+
+
+def _copysign(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+    """``aten.copysign.Tensor``: |self| with the sign bit of other (a
+    -0.0 or negative NaN counts as negative), in the promoted float dtype."""
+    a, b = _promoted_float(self, other)
+    magnitude = aten.abs.default(a)
+    return aten.where.self(_signbit(b), aten.neg.default(magnitude), magnitude)
+
+
+def _copysign_scalar(self: torch.Tensor, other: float) -> torch.Tensor:
+    """``aten.copysign.Scalar``: |self| with the sign of the scalar."""
+    (a,) = _promoted_float(self)
+    magnitude = aten.abs.default(a)
+    negative = other < 0 or (other == 0 and math.copysign(1.0, other) < 0)
+    return aten.neg.default(magnitude) if negative else magnitude
+
+
+def _ldexp(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+    """``aten.ldexp.Tensor``: ``self * 2 ** other`` in the promoted float
+    dtype (``torch.ldexp``'s own definition)."""
+    a, b = _promoted_float(self, other)
+    return aten.mul.Tensor(a, aten.pow.Scalar(2.0, b))
+
+
+def _hypot(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+    """``aten.hypot``: ``sqrt(a**2 + b**2)`` without overflow or
+    underflow: ``m * sqrt(1 + (n / m)**2)`` with m = max(|a|, |b|), n the
+    other (0 when both are 0; inf when either is inf, even with a NaN)."""
+    a, b = _promoted_float(self, other)
+    a, b = aten.abs.default(a), aten.abs.default(b)
+    big, small = aten.maximum.default(a, b), aten.minimum.default(a, b)
+    zero = aten.eq.Scalar(big, 0)
+    ratio = aten.div.Tensor(
+        small, aten.where.self(zero, aten.ones_like.default(big), big)
+    )
+    result = aten.mul.Tensor(
+        big, aten.sqrt.default(aten.add.Tensor(aten.mul.Tensor(ratio, ratio), 1))
+    )
+    infinite = aten.logical_or.default(aten.isinf.default(a), aten.isinf.default(b))
+    inf = aten.scalar_tensor.default(float("inf"), dtype=result.dtype)
+    return aten.where.self(infinite, inf, result)
+
+
+def _angle(self: torch.Tensor) -> torch.Tensor:
+    """``aten.angle`` of a real tensor: pi for negative values, 0 otherwise
+    (-0.0 included), NaN for NaN; integers give the default float dtype."""
+    (x,) = _promoted_float(self)
+    zero = aten.zeros_like.default(x)
+    result = aten.where.self(aten.lt.Scalar(x, 0), aten.add.Tensor(zero, math.pi), zero)
+    return aten.where.self(aten.isnan.default(x), x, result)
+
+
+def _addmv(
+    self: torch.Tensor,
+    mat: torch.Tensor,
+    vec: torch.Tensor,
+    *,
+    beta: float = 1,
+    alpha: float = 1,
+) -> torch.Tensor:
+    """``aten.addmv``: ``beta * self + alpha * (mat @ vec)`` (self ignored,
+    NaN included, when beta is 0; for integers the scalars are converted to
+    the dtype first, as PyTorch does)."""
+    dtype = torch.promote_types(self.dtype, mat.dtype)
+    if not dtype.is_floating_point:
+        alpha, beta = int(alpha), int(beta)
+    product = aten.squeeze.dims(
+        aten.mm.default(mat, aten.unsqueeze.default(vec, 1)), [1]
+    )
+    if alpha != 1:
+        product = aten.mul.Tensor(product, alpha)
+    if beta == 0:
+        return aten.add.Tensor(product, aten.zeros_like.default(self))
+    scaled = aten.mul.Tensor(self, beta) if beta != 1 else self
+    return aten.add.Tensor(scaled, product)
+
+
+def _dist(self: torch.Tensor, other: torch.Tensor, p: float = 2) -> torch.Tensor:
+    """``aten.dist``: the p-norm of ``self - other`` (broadcast)."""
+    return aten.linalg_vector_norm.default(aten.sub.Tensor(self, other), p)
+
+
+def _triangle(x: torch.Tensor) -> torch.Tensor:
+    """[..., n] -> [..., n (i), n (j)]: x_j, for the prefix scans below."""
+    n = x.shape[-1]
+    return aten.expand.default(aten.unsqueeze.default(x, -2), [*x.shape[:-1], n, n])
+
+
+def _cumulative_extreme(
+    self: torch.Tensor, dim: int, largest: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """cummax/cummin: for each i along `dim`, the extreme of x_0..x_i (NaN
+    once one is seen) and the last index j <= i holding it, as PyTorch's CPU
+    kernel (``>=``/``<=``: a later equal value takes the index). Computed
+    over the [n, n] lower triangle (memory n**2 per row)."""
+    if self.dim() == 0:
+        return aten.clone.default(self), aten.zeros_like.default(
+            self, dtype=torch.int64
+        )
+    dim = dim % self.dim()
+    x = aten.movedim.int(self, dim, -1)
+    n = x.shape[-1]
+    rows = _triangle(x)
+    index = aten.arange.default(n)
+    later = aten.gt.Tensor(
+        aten.unsqueeze.default(index, 0), aten.unsqueeze.default(index, 1)
+    )
+    if x.is_floating_point():
+        fill = float("-inf") if largest else float("inf")
+    elif x.dtype == torch.bool:
+        fill = not largest
+    else:
+        info = torch.iinfo(x.dtype)
+        fill = info.min if largest else info.max
+    masked = aten.where.self(
+        later, aten.scalar_tensor.default(fill, dtype=x.dtype), rows
+    )
+    extreme = aten.amax.default if largest else aten.amin.default
+    values = extreme(masked, [-1], True)  # NaN propagates
+    holds = aten.eq.Tensor(rows, values)
+    if x.is_floating_point():
+        holds = aten.logical_or.default(
+            holds,
+            aten.logical_and.default(
+                aten.isnan.default(rows), aten.isnan.default(values)
+            ),
+        )
+    holds = aten.logical_and.default(holds, aten.logical_not.default(later))
+    positions = aten.where.self(
+        holds, index, aten.scalar_tensor.default(-1, dtype=torch.int64)
+    )
+    indices = aten.amax.default(positions, [-1])
+    values = aten.squeeze.dims(values, [-1])
+    return aten.movedim.int(values, -1, dim), aten.movedim.int(indices, -1, dim)
+
+
+def _cummax(self: torch.Tensor, dim: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.cummax`` (see _cumulative_extreme)."""
+    return _cumulative_extreme(self, dim, True)
+
+
+def _cummin(self: torch.Tensor, dim: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.cummin`` (see _cumulative_extreme)."""
+    return _cumulative_extreme(self, dim, False)
+
+
+def _median_along(
+    self: torch.Tensor, dim: int, keepdim: bool, ignore_nan: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The lower median along `dim` (element (n - 1) // 2 of the sorted
+    values) and its index. NaNs sort last: with `ignore_nan` the median is
+    of the non-NaN values (NaN when all are), else NaN when any is (its
+    index that of a NaN)."""
+    if self.dim() == 0:
+        return aten.clone.default(self), aten.zeros_like.default(
+            self, dtype=torch.int64
+        )
+    values, indices = aten.sort.stable(self, stable=True, dim=dim)
+    n = self.shape[dim]
+    if self.is_floating_point():
+        nans = aten.sum.dim_IntList(aten.isnan.default(self), [dim], True)
+        if ignore_nan:
+            count = aten.sub.Tensor(n, nans)
+            k = aten.floor_divide.default(aten.sub.Tensor(count, 1), 2)
+            k = aten.clamp.default(k, 0)
+        else:
+            # Any NaN: the first NaN (sorted last), else the lower median.
+            k = aten.where.self(
+                aten.gt.Scalar(nans, 0),
+                aten.sub.Tensor(n, nans),
+                aten.full_like.default(nans, (n - 1) // 2),
+            )
+    else:
+        shape = list(self.shape)
+        shape[dim] = 1
+        k = aten.full.default(shape, (n - 1) // 2, dtype=torch.int64)
+    value = aten.gather.default(values, dim, k)
+    index = aten.gather.default(indices, dim, k)
+    if not keepdim:
+        value, index = aten.squeeze.dims(value, [dim]), aten.squeeze.dims(index, [dim])
+    return value, index
+
+
+def _median(self: torch.Tensor) -> torch.Tensor:
+    """``aten.median``: the lower median of all elements, NaN if any is."""
+    return _median_along(aten.view.default(self, [-1]), 0, False, False)[0]
+
+
+def _nanmedian(self: torch.Tensor) -> torch.Tensor:
+    """``aten.nanmedian``: the lower median of the non-NaN elements."""
+    return _median_along(aten.view.default(self, [-1]), 0, False, True)[0]
+
+
+def _median_dim(
+    self: torch.Tensor, dim: int, keepdim: bool = False
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.median.dim`` (see _median_along)."""
+    return _median_along(self, dim, keepdim, False)
+
+
+def _nanmedian_dim(
+    self: torch.Tensor, dim: int, keepdim: bool = False
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.nanmedian.dim`` (see _median_along)."""
+    return _median_along(self, dim, keepdim, True)
+
+
+def _count_below(
+    sequence: torch.Tensor, values: torch.Tensor, right: bool, out_int32: bool
+) -> torch.Tensor:
+    """For each value, how many elements of its row of the sorted
+    `sequence` (last dim; the leading dims match the values', or sequence
+    is 1-D) are < it (<= with `right`): the insertion index of a binary
+    search, computed as a comparison count."""
+    if sequence.dim() == 1:
+        row = sequence
+        expanded = aten.unsqueeze.default(values, -1)
+    else:
+        row = aten.unsqueeze.default(sequence, -2)  # [..., 1, m]
+        expanded = aten.unsqueeze.default(values, -1)  # [..., k, 1]
+    before = aten.le.Tensor(row, expanded) if right else aten.lt.Tensor(row, expanded)
+    count = aten.sum.dim_IntList(before, [-1])
+    return aten._to_copy.default(count, dtype=torch.int32 if out_int32 else torch.int64)
+
+
+def _bucketize(
+    self: torch.Tensor,
+    boundaries: torch.Tensor,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+) -> torch.Tensor:
+    """``aten.bucketize.Tensor``: the index of each value's bucket in the
+    sorted 1-D `boundaries` (see _count_below)."""
+    return _count_below(boundaries, self, right, out_int32)
+
+
+def _searchsorted(
+    sorted_sequence: torch.Tensor,
+    self: torch.Tensor,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+    side: str | None = None,
+    sorter: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """``aten.searchsorted.Tensor``: insertion indices of `self` in the
+    sorted last dim of `sorted_sequence` (sorted through `sorter` when
+    given); ``side="right"`` or `right` for the right-most place."""
+    if sorter is not None:
+        sorted_sequence = aten.gather.default(sorted_sequence, -1, sorter)
+    return _count_below(sorted_sequence, self, right or side == "right", out_int32)
+
+
+def _nonzero_static(
+    self: torch.Tensor, *, size: int, fill_value: int = -1
+) -> torch.Tensor:
+    """``aten.nonzero_static``: the coordinates [size, ndim] of the first
+    `size` nonzero elements in row-major order, rows past their count
+    filled with `fill_value`. Each nonzero element's rank (a cumulative sum
+    of the mask) is its row; the others and those past `size` go to a
+    spare row that is dropped."""
+    flat = aten.ne.Scalar(aten.view.default(self, [-1]), 0)
+    count = flat.shape[0]
+    rank = aten.sub.Tensor(aten.cumsum.default(flat, 0), 1)
+    keep = aten.logical_and.default(flat, aten.lt.Scalar(rank, size))
+    row = aten.where.self(
+        keep, rank, aten.scalar_tensor.default(size, dtype=torch.int64)
+    )
+    if self.dim() == 0:
+        table = aten.full.default([size + 1, 0], fill_value, dtype=torch.int64)
+        return aten.slice.Tensor(table, 0, 0, size)
+    position = aten.arange.default(count)
+    coordinates = []
+    for extent in reversed(list(self.shape)):
+        coordinates.append(aten.remainder.Scalar(position, extent))
+        position = aten.floor_divide.default(position, extent)
+    coordinates = aten.stack.default(list(reversed(coordinates)), 1)
+    table = aten.full.default([size + 1, self.dim()], fill_value, dtype=torch.int64)
+    table = aten.index_put.default(table, [row], coordinates)
+    return aten.slice.Tensor(table, 0, 0, size)
+
+
+def _index_reduce(
+    self: torch.Tensor,
+    dim: int,
+    index: torch.Tensor,
+    source: torch.Tensor,
+    reduce: str,
+    *,
+    include_self: bool = True,
+) -> torch.Tensor:
+    """``aten.index_reduce``: ``scatter_reduce`` along `dim` with the 1-D
+    `index` broadcast to `source`'s shape (the same reductions: prod, mean,
+    amax, amin)."""
+    if self.dim() == 0:
+        return aten.scatter_reduce.two(
+            self,
+            0,
+            aten.view.default(index, []),
+            source,
+            reduce,
+            include_self=include_self,
+        )
+    dim = dim % self.dim()
+    shape = [1] * source.dim()
+    shape[dim] = -1
+    expanded = aten.expand.default(aten.view.default(index, shape), list(source.shape))
+    return aten.scatter_reduce.two(
+        self, dim, expanded, source, reduce, include_self=include_self
+    )
+
+
+def _put(
+    self: torch.Tensor,
+    index: torch.Tensor,
+    source: torch.Tensor,
+    accumulate: bool = False,
+) -> torch.Tensor:
+    """``aten.put``: self viewed as 1-D, ``index_put`` of source (flattened)
+    at index (flattened; negative counts from the end)."""
+    flat = aten.view.default(aten.clone.default(self), [-1])
+    index = aten.view.default(index, [-1])
+    index = aten.where.self(
+        aten.lt.Scalar(index, 0), aten.add.Tensor(index, flat.shape[0]), index
+    )
+    result = aten.index_put.default(
+        flat, [index], aten.view.default(source, [-1]), accumulate
+    )
+    return aten.view.default(result, list(self.shape))
+
+
+def _copy_of(view: object) -> object:
+    """The decomposition of an ``aten.X_copy`` op: ``aten.X`` then a clone
+    of each result (a functional copy of the view)."""
+
+    def decomposition(*args: object, **kwargs: object) -> object:
+        result = view(*args, **kwargs)
+        if isinstance(result, (list, tuple)):
+            return [aten.clone.default(r) for r in result]
+        return aten.clone.default(result)
+
+    return decomposition
+
+
+#: ``aten.X_copy`` ops and their views ``aten.X``.
+_VIEW_COPIES = {
+    aten.view_copy.default: aten.view.default,
+    aten.view_copy.dtype: aten.view.dtype,
+    aten.permute_copy.default: aten.permute.default,
+    aten.narrow_copy.default: aten.narrow.default,
+    aten.unbind_copy.int: aten.unbind.int,
+    aten.as_strided_copy.default: aten.as_strided.default,
+}
 
 
 #: Ops that survive the Core ATen table and that PyTorch's own
@@ -692,6 +1115,26 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS = {
     aten.logcumsumexp.default: _logcumsumexp,
     aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
     aten.logit.default: _logit,
+    aten.erfc.default: _erfc,
+    aten.copysign.Tensor: _copysign,
+    aten.copysign.Scalar: _copysign_scalar,
+    aten.ldexp.Tensor: _ldexp,
+    aten.hypot.default: _hypot,
+    aten.angle.default: _angle,
+    aten.addmv.default: _addmv,
+    aten.dist.default: _dist,
+    aten.cummax.default: _cummax,
+    aten.cummin.default: _cummin,
+    aten.median.default: _median,
+    aten.median.dim: _median_dim,
+    aten.nanmedian.default: _nanmedian,
+    aten.nanmedian.dim: _nanmedian_dim,
+    aten.bucketize.Tensor: _bucketize,
+    aten.searchsorted.Tensor: _searchsorted,
+    aten.nonzero_static.default: _nonzero_static,
+    aten.index_reduce.default: _index_reduce,
+    aten.put.default: _put,
+    **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
     aten.instance_norm.default: _instance_norm,
     prims.sum.default: _prims_sum,
     prims.prod.default: _prims_prod,

@@ -504,10 +504,11 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
     int64_t length = (end - start + step - 1) / step;
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
-    // An empty slice may start at the end, or slice an empty dim;
-    // tensor.extract_slice wants offsets inside the dim: an empty tensor.
-    if (length == 0) {
-      sizes[dim] = rewriter.getIndexAttr(0);
+    // An empty slice may start at the end, or slice an empty dim, or keep
+    // another dim that is empty; tensor.extract_slice wants offsets inside
+    // every dim: an empty tensor.
+    if (length == 0 || llvm::is_contained(inputType.getShape(), 0)) {
+      sizes[dim] = rewriter.getIndexAttr(length);
       Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
                                             inputType.getElementType());
       rewriter.replaceOp(op, castTo(rewriter, loc, empty, resultType));

@@ -158,3 +158,18 @@ func.func @slice_of_empty_dim(%a: !torch.vtensor<[0],f32>) -> !torch.vtensor<[0]
   %0 = torch.aten.slice.Tensor %a, %int0, %int0, %int0, %int1 : !torch.vtensor<[0],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[0],f32>
   return %0 : !torch.vtensor<[0],f32>
 }
+
+// -----
+
+// A non-empty slice of a tensor with another dim empty: offset 1 along dim 0
+// is inside that dim, but offset 0 of the empty dim is not: a tensor.empty.
+// CHECK-LABEL: func.func @slice_beside_empty_dim(
+// CHECK-NOT: tensor.extract_slice
+// CHECK: tensor.empty() : tensor<3x0xf32>
+func.func @slice_beside_empty_dim(%a: !torch.vtensor<[4,0],f32>) -> !torch.vtensor<[3,0],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %0 = torch.aten.slice.Tensor %a, %int0, %int1, %none, %int1 : !torch.vtensor<[4,0],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[3,0],f32>
+  return %0 : !torch.vtensor<[3,0],f32>
+}
