@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from .errors import CompileError, InputError
+from .errors import InputError
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,6 @@ class DynamicShapes:
         ranges: ``ExportedProgram.range_constraints`` (symbol -> range with
             ``lower``/``upper``; an upper bound may be infinite).
         input_names: the user input names, for error messages.
-
-    Raises:
-        CompileError: an output size depends on a symbol no input size
-            gives (data-dependent sizes such as ``nonzero``'s are not
-            supported by the RefBackend).
     """
 
     def __init__(
@@ -73,20 +68,15 @@ class DynamicShapes:
                     _as_int(value_range.lower),
                     _as_int(value_range.upper),
                 )
-        self._outputs: list[list[Any]] = []
-        for index, sizes in enumerate(output_sizes):
-            shape: list[Any] = []
+        self._outputs: list[list[Any] | None] = []
+        for sizes in output_sizes:
+            shape: list[Any] | None = []
             for size in sizes:
                 if isinstance(size, torch.SymInt):
                     expr = size.node.expr
-                    unknown = expr.free_symbols - self._bindings.keys()
-                    if unknown:
-                        raise CompileError(
-                            f"output {index}: its size {expr} depends on "
-                            f"{', '.join(sorted(map(str, unknown)))}, which no input "
-                            "size gives (a data-dependent size); the RefBackend needs "
-                            "output sizes computable from the input sizes"
-                        )
+                    if expr.free_symbols - self._bindings.keys():
+                        shape = None  # data-dependent: the callee allocates
+                        break
                     shape.append(int(expr) if expr.is_Integer else expr)
                 else:
                     shape.append(int(size))
@@ -95,7 +85,13 @@ class DynamicShapes:
     @property
     def is_static(self) -> bool:
         """Whether no size is symbolic."""
-        return not self._bindings
+        return not self._bindings and not self.data_dependent
+
+    @property
+    def data_dependent(self) -> bool:
+        """Whether an output size is known only once the program has run
+        (then the compiled code allocates every result)."""
+        return any(shape is None for shape in self._outputs)
 
     def describe_ranges(self) -> str:
         """``batch in [1, 16], seq in [2, 256]``-style text of the ranges."""
@@ -137,10 +133,18 @@ class DynamicShapes:
         return values
 
     def output_shapes(self, values: dict[Any, int]) -> list[tuple[int, ...]]:
-        """The output shapes for the symbol `values` of :meth:`bind`."""
+        """The output shapes for the symbol `values` of :meth:`bind`.
+
+        Raises:
+            ValueError: an output size is data-dependent (see
+                :attr:`data_dependent`).
+        """
+        if self.data_dependent:
+            raise ValueError("an output size is data-dependent")
         return [
             tuple(s if isinstance(s, int) else int(s.xreplace(values)) for s in shape)
             for shape in self._outputs
+            if shape is not None
         ]
 
 

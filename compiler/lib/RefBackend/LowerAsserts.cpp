@@ -62,6 +62,22 @@ static std::string failureMessage(cf::AssertOp assertOp) {
   return message;
 }
 
+/// Whether a failed check at the top level of `func` can return at once:
+/// it returns nothing (results are out-params) or only memrefs (results it
+/// allocates, which can be returned empty).
+static bool canReturnEarly(func::FuncOp func) {
+  return llvm::all_of(func.getResultTypes(),
+                      [](Type type) { return isa<MemRefType>(type); });
+}
+
+/// A memref of `type` with every dynamic size 0, returned by a function
+/// whose check failed.
+static Value createEmptyResult(OpBuilder &b, Location loc, MemRefType type) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> sizes(type.getNumDynamicDims(), zero);
+  return memref::AllocOp::create(b, loc, type, sizes);
+}
+
 namespace {
 struct LowerAssertsPass
     : public ::mlir::torch2mlir::refbackend::impl::LowerAssertsBase<
@@ -95,14 +111,20 @@ struct LowerAssertsPass
       };
 
       auto func = dyn_cast<func::FuncOp>(assertOp->getParentOp());
-      if (func && func.getNumResults() == 0) {
-        // Top level: branch to a block that reports and returns.
+      if (func && canReturnEarly(func)) {
+        // Top level: branch to a block that reports and returns (results
+        // the function allocates are returned empty, for the caller to
+        // free: it reads the failure and drops them).
         Block *block = assertOp->getBlock();
         Block *rest = block->splitBlock(
             std::next(Block::iterator(assertOp.getOperation())));
         Block *failed = builder.createBlock(rest);
         report(builder);
-        func::ReturnOp::create(builder, loc);
+        SmallVector<Value> empties;
+        for (Type type : func.getResultTypes())
+          empties.push_back(
+              createEmptyResult(builder, loc, cast<MemRefType>(type)));
+        func::ReturnOp::create(builder, loc, empties);
         builder.setInsertionPoint(assertOp);
         cf::CondBranchOp::create(builder, loc, assertOp.getArg(), rest,
                                  ValueRange{}, failed, ValueRange{});

@@ -11,19 +11,21 @@
 
 using namespace mlir;
 
-std::string
-mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels,
-                                                        bool parallelLoops) {
-  return std::string("refbackend-lower-random-keys,"
-                     "canonicalize,"
-                     "func.func(refbackend-fuse-elementwise),"
-                     "func.func(refbackend-distinct-results),"
-                     "one-shot-bufferize{bufferize-function-boundaries "
-                     "function-boundary-type-conversion=identity-layout-map},"
-                     "buffer-results-to-out-params{hoist-static-allocs "
-                     "modify-public-functions},"
-                     "canonicalize,"
-                     "buffer-deallocation-pipeline,") +
+std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
+    bool runtimeKernels, bool parallelLoops, bool calleeAllocatedResults) {
+  return std::string(
+             "refbackend-lower-random-keys,"
+             "canonicalize,"
+             "func.func(refbackend-fuse-elementwise),"
+             "func.func(refbackend-distinct-results),"
+             "one-shot-bufferize{bufferize-function-boundaries "
+             "function-boundary-type-conversion=identity-layout-map},") +
+         (calleeAllocatedResults
+              ? ""
+              : "buffer-results-to-out-params{hoist-static-allocs "
+                "modify-public-functions},") +
+         "canonicalize,"
+         "buffer-deallocation-pipeline," +
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +
          (parallelLoops ? "func.func(convert-linalg-to-parallel-loops),"
                         : "func.func(convert-linalg-to-loops),") +
@@ -57,7 +59,8 @@ mlir::torch2mlir::refbackend::getRefBackendPipelineText(bool runtimeKernels,
 LogicalResult mlir::torch2mlir::refbackend::buildRefBackendPipeline(
     OpPassManager &pm, const RefBackendPipelineOptions &options) {
   return parsePassPipeline(
-      getRefBackendPipelineText(options.runtimeKernels, options.parallelLoops),
+      getRefBackendPipelineText(options.runtimeKernels, options.parallelLoops,
+                                options.calleeAllocatedResults),
       pm, llvm::errs());
 }
 

@@ -94,7 +94,12 @@ class LinalgOnTensorsBackend(Backend):
         object_code: bytes | None = None,
     ) -> RefBackendModule:
         if object_code is None:
-            lower_to_llvm(program.module, program.func_name)
+            lower_to_llvm(
+                program.module,
+                program.func_name,
+                callee_allocated=program.shapes is not None
+                and program.shapes.data_dependent,
+            )
         try:
             return RefBackendModule(
                 program.module if object_code is None else None,

@@ -108,8 +108,16 @@ def lower_to_linalg_on_tensors(module: ir.Module) -> None:
     run_pipeline(module, LINALG_ON_TENSORS_PIPELINE, "lowering to linalg-on-tensors")
 
 
-def lower_to_llvm(module: ir.Module, func_name: str = "main") -> None:
-    """linalg-on-tensors -> LLVM dialect with C-interface entry (in place)."""
+def lower_to_llvm(
+    module: ir.Module, func_name: str = "main", *, callee_allocated: bool = False
+) -> None:
+    """linalg-on-tensors -> LLVM dialect with C-interface entry (in place).
+
+    Args:
+        callee_allocated: the compiled code allocates the results and
+            returns them (for results whose sizes only the computation
+            knows), instead of writing caller-allocated out-params.
+    """
     with module.context:
         for op in module.body.operations:
             if (
@@ -117,4 +125,5 @@ def lower_to_llvm(module: ir.Module, func_name: str = "main") -> None:
                 and ir.StringAttr(op.attributes["sym_name"]).value == func_name
             ):
                 op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
-    run_pipeline(module, REFBACKEND_PIPELINE, "lowering to LLVM (RefBackend)")
+    options = "{callee-allocated-results=true}" if callee_allocated else ""
+    run_pipeline(module, REFBACKEND_PIPELINE + options, "lowering to LLVM (RefBackend)")

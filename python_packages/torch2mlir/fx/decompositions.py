@@ -23,6 +23,8 @@ import numpy as np
 import torch
 from torch._decomp import get_decompositions
 
+from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
+
 aten = torch.ops.aten
 prims = torch.ops.prims
 
@@ -1087,6 +1089,7 @@ PYTORCH_DECOMPOSED = [
 #: ATen table.
 EXTRA_CORE_ATEN_DECOMPOSITIONS = {
     **get_decompositions(PYTORCH_DECOMPOSED),
+    **DATA_DEPENDENT_DECOMPOSITIONS,
     aten.split_with_sizes.default: _split_with_sizes,
     aten.rand_like.default: _rand_like,
     aten.randn_like.default: _randn_like,

@@ -85,8 +85,12 @@ _SYMINT_COMPARISONS = {
     operator.ne,
 }
 
-#: ATen ops imported as another op of the same signature.
-_ALIASES = {"aten.sym_size.int": "aten.size.int"}
+#: ATen ops imported as another op of the same signature
+#: (``_local_scalar_dense`` is what ``Tensor.item()`` traces to).
+_ALIASES = {
+    "aten.sym_size.int": "aten.size.int",
+    "aten._local_scalar_dense": "aten.item",
+}
 
 
 def aten_op_name(target: torch._ops.OpOverload) -> str:

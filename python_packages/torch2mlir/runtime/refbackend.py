@@ -5,6 +5,14 @@ result of the entry function into a caller-allocated out-parameter, so a call
 passes memref descriptors that point straight at the input tensors' storage
 and at freshly allocated output tensors: no copies on the way in or out.
 
+A program with an output whose size only the computation knows
+(``nonzero``, ``masked_select``, ``unique``: see
+:attr:`torch2mlir.shapes.DynamicShapes.data_dependent`) is compiled with
+``callee-allocated-results``: the compiled code allocates its results (with
+``malloc``) and returns their descriptors; each becomes a torch tensor over
+that memory, without a copy, and the memory is freed when torch frees the
+tensor.
+
 Bool tensors are bytes in memory (0 or 1), and the compiled code agrees:
 ``refbackend-widen-bool-buffers`` turns every ``memref<...xi1>`` into
 ``memref<...xi8>``. So a bool tensor is passed as its ``uint8`` view, and a
@@ -15,8 +23,10 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import math
 import platform
 import re
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +195,34 @@ def _descriptor_class(rank: int) -> type[ctypes.Structure]:
     return cls
 
 
+_libc = ctypes.CDLL(None)
+_libc.free.argtypes = [ctypes.c_void_p]
+_libc.free.restype = None
+
+
+def _take_result(descriptor: ctypes.Structure, spec: TensorSpec) -> torch.Tensor:
+    """The torch tensor of a result that the compiled code allocated and
+    described by `descriptor` (MLIR's ranked memref descriptor): a view of
+    that memory, which is freed when torch frees the tensor."""
+    rank = len(spec.shape)
+    sizes = list(descriptor.sizes) if rank else []
+    strides = list(descriptor.strides) if rank else []
+    buffer_dtype = torch.uint8 if spec.dtype == torch.bool else spec.dtype
+    itemsize = torch.empty((), dtype=buffer_dtype).element_size()
+    if descriptor.allocated is None or math.prod(sizes) == 0:
+        _libc.free(descriptor.allocated)
+        return torch.empty(sizes, dtype=spec.dtype)
+    extent = 1 + sum((size - 1) * stride for size, stride in zip(sizes, strides))
+    memory = (ctypes.c_char * (extent * itemsize)).from_address(
+        descriptor.aligned + descriptor.offset * itemsize
+    )
+    # torch.frombuffer keeps `memory` alive as long as the tensor's storage;
+    # when both are gone, the allocation is freed.
+    weakref.finalize(memory, _libc.free, descriptor.allocated)
+    tensor = torch.frombuffer(memory, dtype=buffer_dtype).as_strided(sizes, strides)
+    return tensor.view(torch.bool) if spec.dtype == torch.bool else tensor
+
+
 def _as_buffer(tensor: torch.Tensor) -> torch.Tensor:
     """`tensor` as the compiled code sees it: bools as their bytes (a view)."""
     return tensor.view(torch.uint8) if tensor.dtype == torch.bool else tensor
@@ -310,6 +348,10 @@ class RefBackendModule:
         cache: bool = True,
     ) -> None:
         self._shapes = shapes if shapes is not None and not shapes.is_static else None
+        #: Whether the compiled code allocates the results (a program with
+        #: a data-dependent output size, lowered with the RefBackend
+        #: pipeline's ``callee-allocated-results``).
+        self.callee_allocated = shapes is not None and shapes.data_dependent
         for spec in outputs:
             if self._shapes is None and any(s is None for s in spec.shape):
                 raise CompileError(
@@ -353,8 +395,21 @@ class RefBackendModule:
                 "code calls but neither the process nor the torch2mlir "
                 "runtime defines; please report it with the program"
             ) from error
-        arity = len(inputs) + len(outputs)
+        # Caller-allocated: a descriptor pointer per input, then per output.
+        # Callee-allocated: first a pointer to the struct of the result
+        # descriptors that the function fills, then the inputs.
+        arity = len(inputs) + (1 if self.callee_allocated else len(outputs))
         self._function = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * arity))(address)
+        self._results_class = type(
+            "Results",
+            (ctypes.Structure,),
+            {
+                "_fields_": [
+                    (f"r{i}", _descriptor_class(len(spec.shape)))
+                    for i, spec in enumerate(outputs)
+                ]
+            },
+        )
         #: Whether the program has random ops (rand, randn, randperm,
         #: native_dropout): then each call seeds the runtime's key stream
         #: from PyTorch's default generator, so ``torch.manual_seed`` makes
@@ -441,6 +496,8 @@ class RefBackendModule:
     def __call__(self, *args: Any) -> list[torch.Tensor]:
         """Runs the function; returns its results as new tensors."""
         tensors = self.check_inputs(args)
+        if self.callee_allocated:
+            return self._call_callee_allocated(tensors)
         if self._shapes is None:
             shapes = [spec.shape for spec in self.outputs]
         else:
@@ -456,21 +513,54 @@ class RefBackendModule:
         out_pointers = [
             ctypes.pointer(self._descriptor(_as_buffer(t))) for t in results
         ]
-        if self.uses_random:
-            seed = torch.empty((), dtype=torch.int64).random_().item()
-            _runtime.torch2mlir_runtime_seed_random(ctypes.c_uint64(seed))
+        self._seed_random()
         # The C interface takes a pointer to each memref descriptor; the
         # out-params come after all inputs: the caller's, then the bound ones.
         self._function(*args_pointers, *self._bound_pointers, *out_pointers)
+        self._check_failure()
+        return results
+
+    def _call_callee_allocated(self, tensors: list[torch.Tensor]) -> list[torch.Tensor]:
+        """Runs a function that allocates its results; returns them as
+        tensors over that memory (see :func:`_take_result`)."""
+        args_pointers = [
+            ctypes.pointer(self._descriptor(_as_buffer(t))) for t in tensors
+        ]
+        self._seed_random()
+        returned = self._results_class()
+        self._function(ctypes.pointer(returned), *args_pointers, *self._bound_pointers)
+        try:
+            self._check_failure()
+        except InputError:
+            # The function returned early, with empty results: drop them.
+            for i in range(len(self.outputs)):
+                _libc.free(getattr(returned, f"r{i}").allocated)
+            raise
+        return [
+            _take_result(getattr(returned, f"r{i}"), spec)
+            for i, spec in enumerate(self.outputs)
+        ]
+
+    def _seed_random(self) -> None:
+        if self.uses_random:
+            seed = torch.empty((), dtype=torch.int64).random_().item()
+            _runtime.torch2mlir_runtime_seed_random(ctypes.c_uint64(seed))
+
+    @staticmethod
+    def _check_failure() -> None:
+        """Raises the failure a run-time check of the compiled code
+        reported in this call, if any (a size the code assumes, an integer
+        division by zero; see refbackend-lower-asserts): the code returned
+        before reading or writing with a wrong size, and its results are not
+        returned.
+
+        Raises:
+            InputError: the check's message and location.
+        """
         failure = _runtime.torch2mlir_runtime_take_failure()
         if failure is not None:
-            # A run-time check of the compiled code failed (a size the code
-            # assumes, an integer division by zero; see
-            # refbackend-lower-asserts): it returned before reading or
-            # writing with a wrong size, and its results are not returned.
             raise InputError(
                 f"a run-time check of the compiled program failed: "
                 f"{failure.decode()}. Call it with inputs the model accepts "
                 "(for an ONNX model: the sizes its graph and value_info declare)"
             )
-        return results

@@ -81,3 +81,24 @@ func.func @clash(%ok: i1) {
   cf.assert %ok, "clash" loc(unknown)
   return
 }
+
+// -----
+
+// A function that allocates its results (callee-allocated-results) returns
+// early with empty ones: each dynamic size 0, for the caller to free.
+// CHECK-LABEL:   func.func @with_results(
+// CHECK:           cf.cond_br %{{.*}}, ^[[REST:.*]], ^[[FAILED:[a-z0-9]+]]
+// CHECK:         ^[[FAILED]]:
+// CHECK:           call @torch2mlir_runtime_fail
+// CHECK:           %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:           %[[EMPTY:.*]] = memref.alloc(%[[ZERO]]) : memref<?x2xi64>
+// CHECK:           %[[STATIC:.*]] = memref.alloc() : memref<3xf32>
+// CHECK:           return %[[EMPTY]], %[[STATIC]] : memref<?x2xi64>, memref<3xf32>
+// CHECK:         ^[[REST]]:
+// CHECK:           return %{{.*}}, %{{.*}} : memref<?x2xi64>, memref<3xf32>
+func.func @with_results(%ok: i1, %n: index) -> (memref<?x2xi64>, memref<3xf32>) {
+  cf.assert %ok, "sizes differ" loc(unknown)
+  %rows = memref.alloc(%n) : memref<?x2xi64>
+  %values = memref.alloc() : memref<3xf32>
+  return %rows, %values : memref<?x2xi64>, memref<3xf32>
+}

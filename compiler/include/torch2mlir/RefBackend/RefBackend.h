@@ -38,15 +38,25 @@ struct RefBackendPipelineOptions
                      "(refbackend-parallelize-loops); else all loops are "
                      "sequential"),
       llvm::cl::init(true)};
+  Option<bool> calleeAllocatedResults{
+      *this, "callee-allocated-results",
+      llvm::cl::desc(
+          "return results as memrefs the compiled code allocates (with "
+          "malloc; the caller frees them) instead of caller-allocated "
+          "out-params: for results whose sizes only the computation knows "
+          "(nonzero, masked_select, unique)"),
+      llvm::cl::init(false)};
 };
 
 /// The textual form of `torch2mlir-refbackend-pipeline`: linalg-on-tensors
 /// -> fused elementwise ops -> one-shot bufferization (results become
 /// caller-allocated out-params) -> ownership-based deallocation -> loops
 /// (top-level parallel loops outlined for the runtime's threads) -> LLVM
-/// dialect, ready for code generation.
+/// dialect, ready for code generation. With `calleeAllocatedResults` the
+/// results stay results: the compiled code allocates them.
 std::string getRefBackendPipelineText(bool runtimeKernels = true,
-                                      bool parallelLoops = true);
+                                      bool parallelLoops = true,
+                                      bool calleeAllocatedResults = false);
 
 /// Appends the RefBackend pipeline to `pm` (a builtin.module pass manager).
 LogicalResult buildRefBackendPipeline(OpPassManager &pm,

@@ -17,25 +17,60 @@ using namespace mlir::torch2mlir::torch_to_linalg;
 
 namespace {
 
-/// The scalar a factory fills its result with, and the tensor whose dynamic
-/// sizes the result takes (null when the result must be static).
+/// The scalar a factory fills its result with, the tensor whose dynamic
+/// sizes the result takes, and the size list that gives them otherwise
+/// (null when there is none).
 template <typename OpTy> struct FillOperands;
 template <> struct FillOperands<AtenFullOp> {
   static Value fill(AtenFullOp::Adaptor a) { return a.getFillValue(); }
   static Value like(AtenFullOp::Adaptor) { return {}; }
+  static Value sizeList(AtenFullOp op) { return op.getSize(); }
 };
 template <> struct FillOperands<AtenFullLikeOp> {
   static Value fill(AtenFullLikeOp::Adaptor a) { return a.getFillValue(); }
   static Value like(AtenFullLikeOp::Adaptor a) { return a.getSelf(); }
+  static Value sizeList(AtenFullLikeOp) { return {}; }
 };
 template <> struct FillOperands<AtenScalarTensorOp> {
   static Value fill(AtenScalarTensorOp::Adaptor a) { return a.getS(); }
   static Value like(AtenScalarTensorOp::Adaptor) { return {}; }
+  static Value sizeList(AtenScalarTensorOp) { return {}; }
 };
 template <> struct FillOperands<AtenFillScalarOp> {
   static Value fill(AtenFillScalarOp::Adaptor a) { return a.getValue(); }
   static Value like(AtenFillScalarOp::Adaptor a) { return a.getSelf(); }
+  static Value sizeList(AtenFillScalarOp) { return {}; }
 };
+
+/// The dynamic sizes of `resultType` given by the elements of `sizeList`
+/// (a prim.ListConstruct of the result's rank; constants or run-time ints).
+static FailureOr<SmallVector<Value>>
+getDynamicSizes(ConversionPatternRewriter &rewriter, Operation *op,
+                const TypeConverter *converter, Value sizeList,
+                RankedTensorType resultType) {
+  SmallVector<Value> dynamicSizes;
+  if (resultType.hasStaticShape())
+    return dynamicSizes;
+  auto list = sizeList ? sizeList.getDefiningOp<PrimListConstructOp>()
+                       : PrimListConstructOp();
+  if (!list ||
+      static_cast<int64_t>(list.getElements().size()) != resultType.getRank())
+    return reportFailure(rewriter, op,
+                         "unsupported: dynamic sizes not given by a "
+                         "prim.ListConstruct of the result's rank");
+  Location loc = op->getLoc();
+  for (int64_t i = 0; i < resultType.getRank(); ++i) {
+    if (!resultType.isDynamicDim(i))
+      continue;
+    Value size = converter->materializeTargetConversion(
+        rewriter, loc, rewriter.getI64Type(), list.getElements()[i]);
+    if (!size)
+      return reportFailure(rewriter, op, "sizes must be ints");
+    dynamicSizes.push_back(arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(), size));
+  }
+  return dynamicSizes;
+}
 
 /// full(size, fill_value, dtype, ...), full_like(self, fill_value, dtype,
 /// ...), scalar_tensor(s, dtype, ...) and fill.Scalar(self, value):
@@ -52,11 +87,21 @@ template <typename OpTy> struct ConvertFillFactory : OpConversionPattern<OpTy> {
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Value like = FillOperands<OpTy>::like(adaptor);
-    if (!resultType.hasStaticShape() &&
-        (!like || cast<RankedTensorType>(like.getType()).getRank() !=
-                      resultType.getRank()))
+    SmallVector<Value> dynamicSizes;
+    if (!resultType.hasStaticShape() && !like) {
+      // full: the run-time sizes of its size list.
+      FailureOr<SmallVector<Value>> sizes =
+          getDynamicSizes(rewriter, op, this->getTypeConverter(),
+                          FillOperands<OpTy>::sizeList(op), resultType);
+      if (failed(sizes))
+        return failure();
+      dynamicSizes = std::move(*sizes);
+    } else if (!resultType.hasStaticShape() &&
+               cast<RankedTensorType>(like.getType()).getRank() !=
+                   resultType.getRank()) {
       return reportFailure(rewriter, op,
                            "unsupported: a dynamic size not given by a tensor");
+    }
     Value fill = FillOperands<OpTy>::fill(adaptor);
     if (!isa<IntegerType, mlir::FloatType>(fill.getType()))
       return reportFailure(rewriter, op, "unsupported: fill value type");
@@ -64,6 +109,16 @@ template <typename OpTy> struct ConvertFillFactory : OpConversionPattern<OpTy> {
     fill = convertScalar(rewriter, loc, fill, resultType.getElementType(),
                          /*srcUnsigned=*/fill.getType().isInteger(1),
                          getTorchDtype(op.getResult()).isUnsignedInteger());
+    if (!like && !dynamicSizes.empty()) {
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                  resultType.getElementType(), dynamicSizes);
+      rewriter.replaceOp(op,
+                         linalg::FillOp::create(rewriter, loc, ValueRange{fill},
+                                                ValueRange{empty})
+                             .getResult(0));
+      return success();
+    }
     rewriter.replaceOp(op, createFilled(rewriter, loc, resultType, fill, like));
     return success();
   }
@@ -166,28 +221,13 @@ struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Location loc = op.getLoc();
-    SmallVector<Value> dynamicSizes;
-    if (!resultType.hasStaticShape()) {
-      auto list = op.getSize().template getDefiningOp<PrimListConstructOp>();
-      if (!list || static_cast<int64_t>(list.getElements().size()) !=
-                       resultType.getRank())
-        return reportFailure(rewriter, op,
-                             "unsupported: dynamic sizes not given by a "
-                             "prim.ListConstruct of the result's rank");
-      for (int64_t i = 0; i < resultType.getRank(); ++i) {
-        if (!resultType.isDynamicDim(i))
-          continue;
-        Value size = this->getTypeConverter()->materializeTargetConversion(
-            rewriter, loc, rewriter.getI64Type(), list.getElements()[i]);
-        if (!size)
-          return reportFailure(rewriter, op, "sizes must be ints");
-        dynamicSizes.push_back(arith::IndexCastOp::create(
-            rewriter, loc, rewriter.getIndexType(), size));
-      }
-    }
+    FailureOr<SmallVector<Value>> dynamicSizes = getDynamicSizes(
+        rewriter, op, this->getTypeConverter(), op.getSize(), resultType);
+    if (failed(dynamicSizes))
+      return failure();
     Value empty =
         tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                resultType.getElementType(), dynamicSizes);
+                                resultType.getElementType(), *dynamicSizes);
     Value zero = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(resultType.getElementType()));
     rewriter.replaceOp(op,

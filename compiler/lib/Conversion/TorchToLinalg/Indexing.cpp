@@ -94,10 +94,16 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
       return reportFailure(rewriter, op, "dim out of range");
     if (!matchTorchConstantInt(op.getIndex(), index))
       return reportFailure(rewriter, op, "unsupported: a non-constant index");
+    Location loc = op.getLoc();
+    // A negative index into a dynamic dim counts from its run-time size.
+    OpFoldResult offset = rewriter.getIndexAttr(index);
     if (inputType.isDynamicDim(dim)) {
       if (index < 0)
-        return reportFailure(rewriter, op,
-                             "unsupported: negative index into a dynamic dim");
+        offset =
+            arith::AddIOp::create(
+                rewriter, loc, tensor::DimOp::create(rewriter, loc, input, dim),
+                arith::ConstantIndexOp::create(rewriter, loc, index))
+                .getResult();
     } else {
       int64_t size = inputType.getDimSize(dim);
       if (index < -size || index >= size)
@@ -106,14 +112,13 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
                                  " out of range for dim " + Twine(dim) +
                                  " of size " + Twine(size));
       if (index < 0)
-        index += size;
+        offset = rewriter.getIndexAttr(index + size);
     }
-    Location loc = op.getLoc();
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(getSize(rewriter, loc, input, i));
-    offsets[dim] = rewriter.getIndexAttr(index);
+    offsets[dim] = offset;
     sizes[dim] = rewriter.getIndexAttr(1);
     SmallVector<int64_t> shape(inputType.getShape());
     shape.erase(shape.begin() + dim);

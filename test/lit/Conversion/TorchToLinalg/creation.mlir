@@ -18,11 +18,28 @@ func.func @full() -> !torch.vtensor<[2,3],f32> {
 
 // -----
 
-func.func @full_dynamic(%n: !torch.int) -> !torch.vtensor<[?],f32> {
+// full of a run-time size (a size read from a tensor, a data-dependent
+// count): the size list's int becomes the tensor.empty's dynamic size.
+// CHECK-LABEL: func.func @full_dynamic(
+// CHECK: %[[N:.*]] = torch_c.to_i64 %{{.*}}
+// CHECK: %[[SIZE:.*]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[SIZE]]) : tensor<?x3xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<?x3xf32>)
+func.func @full_dynamic(%n: !torch.int) -> !torch.vtensor<[?,3],f32> {
+  %f = torch.constant.float 1.000000e+00
+  %i3 = torch.constant.int 3
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %n, %i3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.full %s, %f, %none, %none, %none, %none : !torch.list<int>, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[?,3],f32>
+  return %0 : !torch.vtensor<[?,3],f32>
+}
+
+// -----
+
+func.func @full_dynamic_without_list(%s: !torch.list<int>) -> !torch.vtensor<[?],f32> {
   %f = torch.constant.float 1.000000e+00
   %none = torch.constant.none
-  %s = torch.prim.ListConstruct %n : (!torch.int) -> !torch.list<int>
-  // expected-error @+1 {{'torch.aten.full' could not be lowered to linalg-on-tensors: unsupported: a dynamic size not given by a tensor}}
+  // expected-error @+1 {{'torch.aten.full' could not be lowered to linalg-on-tensors: unsupported: dynamic sizes not given by a prim.ListConstruct of the result's rank}}
   %0 = torch.aten.full %s, %f, %none, %none, %none, %none : !torch.list<int>, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
 }

@@ -171,3 +171,50 @@ func.func @index_tensor_mask(%x: !torch.vtensor<[4],f32>, %m: !torch.vtensor<[4]
   %0 = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
 }
+
+// -----
+
+// nonzero: a loop nest counts the nonzero elements (une: NaN counts), the
+// result gets that many rows, and a second loop nest over the input writes
+// each nonzero element's coordinates into the next row.
+// CHECK-LABEL: func.func @nonzero(
+// CHECK:         %[[COUNT:.*]] = scf.for {{.*}} -> (index) {
+// CHECK:           scf.for
+// CHECK:             arith.cmpf une
+// CHECK:             arith.select
+// CHECK:         %[[EMPTY:.*]] = tensor.empty(%[[COUNT]]) : tensor<?x2xi64>
+// CHECK:         scf.for %[[I:[a-z0-9]+]] = {{.*}} iter_args(%[[OUT:.*]] = %[[EMPTY]], %[[ROW:.*]] = %{{.*}})
+// CHECK:           scf.for %[[J:[a-z0-9]+]] = {{.*}} iter_args(%[[OUT2:.*]] = %[[OUT]], %[[ROW2:.*]] = %[[ROW]])
+// CHECK:             %[[X:.*]] = tensor.extract %{{.*}}[%[[I]], %[[J]]] : tensor<3x?xf32>
+// CHECK:             %[[NZ:.*]] = arith.cmpf une, %[[X]]
+// CHECK:             scf.if %[[NZ]] -> (tensor<?x2xi64>, index)
+// CHECK:               tensor.insert %{{.*}} into %[[OUT2]][%[[ROW2]], %{{.*}}]
+// CHECK:               tensor.insert
+// CHECK:               arith.addi %[[ROW2]]
+// CHECK:             } else {
+// CHECK:               scf.yield %[[OUT2]], %[[ROW2]]
+func.func @nonzero(%a: !torch.vtensor<[3,?],f32>) -> !torch.vtensor<[?,2],si64> {
+  %0 = torch.aten.nonzero %a : !torch.vtensor<[3,?],f32> -> !torch.vtensor<[?,2],si64>
+  return %0 : !torch.vtensor<[?,2],si64>
+}
+
+// -----
+
+// nonzero of a 0-d bool: no loop; one row of no columns when it is true.
+// CHECK-LABEL: func.func @nonzero_0d(
+// CHECK-NOT:     scf.for
+// CHECK:         tensor.empty(%{{.*}}) : tensor<?x0xi64>
+// CHECK-NOT:     scf.for
+// CHECK:         scf.if
+func.func @nonzero_0d(%a: !torch.vtensor<[],i1>) -> !torch.vtensor<[?,0],si64> {
+  %0 = torch.aten.nonzero %a : !torch.vtensor<[],i1> -> !torch.vtensor<[?,0],si64>
+  return %0 : !torch.vtensor<[?,0],si64>
+}
+
+// -----
+
+func.func @nonzero_wrong_result(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[?,3],si64> {
+  // expected-error @+1 {{'torch.aten.nonzero' could not be lowered to linalg-on-tensors: result must be an int64 tensor of shape [n, 2]}}
+  %0 = torch.aten.nonzero %a : !torch.vtensor<[3,4],f32> -> !torch.vtensor<[?,3],si64>
+  return %0 : !torch.vtensor<[?,3],si64>
+}

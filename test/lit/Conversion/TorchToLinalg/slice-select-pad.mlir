@@ -173,3 +173,18 @@ func.func @slice_beside_empty_dim(%a: !torch.vtensor<[4,0],f32>) -> !torch.vtens
   %0 = torch.aten.slice.Tensor %a, %int0, %int1, %none, %int1 : !torch.vtensor<[4,0],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[3,0],f32>
   return %0 : !torch.vtensor<[3,0],f32>
 }
+
+// -----
+
+// select of a negative index along a dynamic dim: the offset is the index
+// plus the dim's run-time size.
+// CHECK-LABEL: func.func @select_negative_dynamic(
+// CHECK: %[[DIM:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x4xf32>
+// CHECK: %[[OFFSET:.*]] = arith.addi %[[DIM]], %c-1
+// CHECK: tensor.extract_slice %{{.*}}[%[[OFFSET]], 0] [1, 4] [1, 1] : tensor<?x4xf32> to tensor<4xf32>
+func.func @select_negative_dynamic(%a: !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[4],f32> {
+  %int0 = torch.constant.int 0
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.select.int %a, %int0, %int-1 : !torch.vtensor<[?,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}

@@ -1,0 +1,178 @@
+"""Decompositions of the ops whose result sizes come from the data.
+
+``nonzero`` is the one such op that torch2mlir lowers (TorchToLinalg: a
+count, then the coordinates written row by row); the others are written
+here on top of it, so the data-dependent size has one source:
+
+- ``masked_select(x, mask)``: the elements of the broadcast `x` where the
+  broadcast `mask` is true, in row-major order;
+- ``index.Tensor`` with bool (or byte) indices (``x[mask]``): each mask
+  replaced by the coordinates ``nonzero`` gives (PyTorch's own rule);
+- ``_unique2`` (``torch.unique`` without ``dim``) and ``unique_consecutive``:
+  the starts of runs of equal values (after a stable sort for ``unique``)
+  found by ``nonzero``, counts as differences of the starts, the inverse as
+  the run index of each element;
+- ``repeat_interleave.Tensor`` (a tensor of repeats): position ``j`` of the
+  result is the number of cumulative repeats ``<= j``.
+
+Each is traced by ``ExportedProgram.run_decompositions``: the sizes they
+create are fresh unbacked symbols, as ``nonzero``'s are in eager tracing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+aten = torch.ops.aten
+
+__all__ = ["DATA_DEPENDENT_DECOMPOSITIONS"]
+
+
+def _flatten(tensor: torch.Tensor) -> torch.Tensor:
+    """`tensor` as 1-D, its size the product of its sizes (``view(-1)``
+    would trace ``sym_numel``, which has no lowering)."""
+    return aten.view.default(tensor, [math.prod(tensor.shape)])
+
+
+def _flat_nonzero(mask: torch.Tensor) -> torch.Tensor:
+    """The positions (int64, 1-D) of the true elements of the 1-D `mask`."""
+    return aten.squeeze.dims(aten.nonzero.default(mask), [1])
+
+
+def _masked_select(self: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``aten.masked_select``: 1-D, the elements of `self` where `mask` is
+    true, both broadcast to one shape first (PyTorch's broadcasting rule)."""
+    shape = list(torch.broadcast_shapes(self.shape, mask.shape))
+    values = _flatten(aten.expand.default(self, shape).contiguous())
+    flat_mask = _flatten(aten.expand.default(mask, shape).contiguous())
+    return aten.index_select.default(values, 0, _flat_nonzero(flat_mask))
+
+
+def _index_tensor(
+    self: torch.Tensor, indices: list[torch.Tensor | None]
+) -> torch.Tensor:
+    """``aten.index.Tensor`` with bool/uint8 masks among `indices`: each mask
+    of k dims becomes the k coordinate tensors ``nonzero`` gives (as
+    PyTorch's ``expandTensors``); long indices are left to the op itself
+    (``NotImplemented``: no decomposition)."""
+    masks = (torch.bool, torch.uint8)
+    if not any(index is not None and index.dtype in masks for index in indices):
+        return NotImplemented
+    expanded: list[torch.Tensor | None] = []
+    for index in indices:
+        if index is None or index.dtype not in masks:
+            expanded.append(index)
+            continue
+        coordinates = aten.nonzero.default(index)
+        expanded.extend(aten.unbind.int(coordinates, 1))
+    return aten.index.Tensor(self, expanded)
+
+
+def _runs(
+    values: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """For the 1-D `values`: the first value of each run of equal values,
+    the run index of each element (int64), and each run's length (int64).
+    NaNs are never equal: each is a run of its own (as PyTorch's CPU
+    kernels)."""
+    n = values.shape[0]
+    starts_mask = aten.ones.default([n], dtype=torch.bool)
+    if n > 1:
+        differs = aten.ne.Tensor(
+            aten.slice.Tensor(values, 0, 1, n), aten.slice.Tensor(values, 0, 0, n - 1)
+        )
+        starts_mask = aten.cat.default(
+            [aten.ones.default([1], dtype=torch.bool), differs]
+        )
+    starts = _flat_nonzero(starts_mask)
+    run_values = aten.index_select.default(values, 0, starts)
+    run_of = aten.sub.Tensor(aten.cumsum.default(starts_mask, 0, dtype=torch.int64), 1)
+    # Counted by run index rather than as differences of the starts: that
+    # would tie the run count to itself minus one plus one, a size the
+    # tracer cannot prove equal.
+    counts = aten.scatter_add.default(
+        aten.zeros.default([starts.shape[0]], dtype=torch.int64),
+        0,
+        run_of,
+        aten.ones_like.default(run_of),
+    )
+    return run_values, run_of, counts
+
+
+def _unique2(
+    self: torch.Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``aten._unique2`` (``torch.unique`` without ``dim``): the distinct
+    values, always in ascending order (PyTorch's CPU kernel sorts for
+    ``sorted=False`` too, except for bool), the inverse (each element's
+    index in them, of `self`'s shape) and the counts. Unrequested outputs
+    are empty, as PyTorch's."""
+    del sorted
+    flat = _flatten(self)
+    values, order = aten.sort.stable(flat, stable=True)
+    unique, run_of, counts = _runs(values)
+    inverse = aten.empty.memory_format([0], dtype=torch.int64)
+    if return_inverse:
+        inverse = aten.scatter.src(aten.zeros_like.default(run_of), 0, order, run_of)
+        inverse = aten.view.default(inverse, list(self.shape))
+    if not return_counts:
+        counts = aten.empty.memory_format([0], dtype=torch.int64)
+    return unique, inverse, counts
+
+
+def _unique_consecutive(
+    self: torch.Tensor,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``aten.unique_consecutive`` without ``dim``: the first value of each
+    run of equal consecutive elements (of `self` flattened), the inverse
+    (of `self`'s shape) and the run lengths. With ``dim``: no decomposition
+    (``NotImplemented``)."""
+    if dim is not None:
+        return NotImplemented
+    values, run_of, counts = _runs(_flatten(self))
+    inverse = (
+        aten.view.default(run_of, list(self.shape))
+        if return_inverse
+        else aten.empty.memory_format([0], dtype=torch.int64)
+    )
+    if not return_counts:
+        counts = aten.empty.memory_format([0], dtype=torch.int64)
+    return values, inverse, counts
+
+
+def _repeat_interleave(
+    repeats: torch.Tensor, *, output_size: int | None = None
+) -> torch.Tensor:
+    """``aten.repeat_interleave.Tensor``: ``i`` repeated ``repeats[i]``
+    times, for each i in order (1-D int64). Position j of the result holds
+    the number of cumulative repeats ``<= j``; its length is the total of the
+    repeats (or `output_size` when given, as PyTorch trusts it)."""
+    ends = aten.cumsum.default(repeats, 0, dtype=torch.int64)
+    if output_size is None:
+        if repeats.shape[0] == 0:
+            return aten.empty.memory_format([0], dtype=torch.int64)
+        output_size = aten.select.int(ends, 0, -1).item()
+        torch._check(output_size >= 0)
+    positions = aten.arange.default(output_size, dtype=torch.int64)
+    before = aten.le.Tensor(
+        aten.unsqueeze.default(ends, 0), aten.unsqueeze.default(positions, 1)
+    )
+    return aten.sum.dim_IntList(before, [1], dtype=torch.int64)
+
+
+#: The decompositions of this module, for ``decompositions="core-aten"``.
+DATA_DEPENDENT_DECOMPOSITIONS = {
+    aten.masked_select.default: _masked_select,
+    aten.index.Tensor: _index_tensor,
+    aten._unique2.default: _unique2,
+    aten.unique_consecutive.default: _unique_consecutive,
+    aten.repeat_interleave.Tensor: _repeat_interleave,
+}
