@@ -18,20 +18,11 @@ from typing import Any
 import pytest
 import torch
 from harness import import_torch2mlir
-from torch import nn
+from test_decompositions import Call
 
 torch2mlir = import_torch2mlir()
 
 SIZES = [(3, 4), (17, 9), (64, 130)]
-
-
-class Call(nn.Module):
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *inputs: Any) -> Any:
-        return self.fn(*inputs)
 
 
 def _compile_dynamic(fn: Callable[..., Any], *inputs: torch.Tensor) -> Any:

@@ -438,10 +438,15 @@ def test_bucketize_searchsorted(right: bool) -> None:
     # The sorted sequences are constants: check() reruns with other inputs.
     rows = torch.sort(randn(3, 5), dim=1).values
     check(lambda v: torch.searchsorted(rows, v, right=right), randn(3, 4))
-    order = torch.argsort(randn(6))
+    # A sorter sorts the sequence it comes with (PyTorch leaves the result
+    # undefined otherwise): computed from the unsorted input.
     check(
         lambda s, v: torch.searchsorted(
-            s, v, sorter=order, side="right" if right else "left", out_int32=True
+            s,
+            v,
+            sorter=torch.argsort(s),
+            side="right" if right else "left",
+            out_int32=True,
         ),
         randn(6),
         randn(5),

@@ -50,6 +50,11 @@ def test_gpt2_with_its_default_sdpa_attention(config: str) -> None:
 SMALL_ZOO = {
     "t5": (transformer.t5, lambda seed: transformer.token_ids(2, 32, seed=seed)),
     "llama": (transformer.llama, lambda seed: transformer.token_ids(2, 32, seed=seed)),
+    # Top-2 of 4 experts per token (router, sort by expert, grouped matmul).
+    "mixtral": (
+        transformer.mixtral,
+        lambda seed: transformer.token_ids(2, 32, seed=seed),
+    ),
     "vit": (transformer.vit, lambda seed: transformer.images(2, 64, seed=seed)),
     "mobilenet_v3_small": (
         mobilenet_v3_small,

@@ -10,6 +10,7 @@ import torch
 from ..errors import CompileError
 from ..program import TORCH_DTYPE_TO_MLIR
 from .decompositions import EXTRA_CORE_ATEN_DECOMPOSITIONS
+from .grouped_mm import grouped_mm_decompositions
 from .importer import FxImporter, import_exported_program
 
 __all__ = [
@@ -107,9 +108,12 @@ KEPT_WHOLE = (torch.ops.aten.scaled_dot_product_attention.default,)
 
 def core_aten_decompositions() -> dict:
     """The decomposition table of ``decompositions="core-aten"``: PyTorch's
-    Core ATen table plus :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS`."""
+    Core ATen table plus :data:`EXTRA_CORE_ATEN_DECOMPOSITIONS` and the
+    grouped matmuls of mixture-of-experts layers
+    (:func:`~torch2mlir.fx.grouped_mm.grouped_mm_decompositions`)."""
     table = torch.export.default_decompositions()
     table.update(EXTRA_CORE_ATEN_DECOMPOSITIONS)
+    table.update(grouped_mm_decompositions())
     for op in KEPT_WHOLE:
         table.pop(op, None)
     return table

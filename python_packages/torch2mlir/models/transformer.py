@@ -201,6 +201,45 @@ def llama(
     return _build(transformers.LlamaModel, config, seed)
 
 
+def mixtral(
+    *,
+    layers: int = 2,
+    hidden: int = 128,
+    heads: int = 4,
+    kv_heads: int = 2,
+    experts: int = 4,
+    top_k: int = 2,
+    seed: int = 0,
+) -> HiddenStates:
+    """A mixture-of-experts decoder (``transformers.MixtralModel``: a
+    LLaMA-style decoder whose feed-forward is a router that picks the
+    ``top_k`` of ``experts`` SwiGLU experts per token, softmax-weighted;
+    2 layers, hidden 128, 4 experts, top-2 by default).
+
+    Uses ``attn_implementation="eager"``, like :func:`gpt2`, and
+    transformers' default experts implementation (tokens sorted by expert,
+    then a grouped matmul: ``transformers::grouped_mm_fallback`` on the
+    CPU, which torch2mlir decomposes).
+    """
+    import transformers
+
+    config = transformers.MixtralConfig(
+        vocab_size=VOCAB,
+        hidden_size=hidden,
+        intermediate_size=2 * hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=kv_heads,
+        num_local_experts=experts,
+        num_experts_per_tok=top_k,
+        max_position_embeddings=512,
+        bos_token_id=VOCAB - 2,
+        eos_token_id=VOCAB - 1,
+    )
+    config._attn_implementation = "eager"
+    return _build(transformers.MixtralModel, config, seed)
+
+
 def images(batch: int, size: int = 64, *, seed: int = 0) -> torch.Tensor:
     """float32 ``[batch, 3, size, size]`` standard-normal images, from a fixed seed."""
     generator = torch.Generator().manual_seed(seed)

@@ -46,7 +46,7 @@ def _register_models() -> None:
         lambda: torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(0)),
     )
     # transformers zoo (needs the `transformers` package; imported on use).
-    for name in ("bert", "gpt2", "t5", "llama"):
+    for name in ("bert", "gpt2", "t5", "llama", "mixtral"):
         MODELS[name] = (
             lambda name=name: getattr(_transformer(), name)(),
             lambda: _transformer().token_ids(2, 128),

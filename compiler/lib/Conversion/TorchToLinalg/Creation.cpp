@@ -42,36 +42,6 @@ template <> struct FillOperands<AtenFillScalarOp> {
   static Value sizeList(AtenFillScalarOp) { return {}; }
 };
 
-/// The dynamic sizes of `resultType` given by the elements of `sizeList`
-/// (a prim.ListConstruct of the result's rank; constants or run-time ints).
-static FailureOr<SmallVector<Value>>
-getDynamicSizes(ConversionPatternRewriter &rewriter, Operation *op,
-                const TypeConverter *converter, Value sizeList,
-                RankedTensorType resultType) {
-  SmallVector<Value> dynamicSizes;
-  if (resultType.hasStaticShape())
-    return dynamicSizes;
-  auto list = sizeList ? sizeList.getDefiningOp<PrimListConstructOp>()
-                       : PrimListConstructOp();
-  if (!list ||
-      static_cast<int64_t>(list.getElements().size()) != resultType.getRank())
-    return reportFailure(rewriter, op,
-                         "unsupported: dynamic sizes not given by a "
-                         "prim.ListConstruct of the result's rank");
-  Location loc = op->getLoc();
-  for (int64_t i = 0; i < resultType.getRank(); ++i) {
-    if (!resultType.isDynamicDim(i))
-      continue;
-    Value size = converter->materializeTargetConversion(
-        rewriter, loc, rewriter.getI64Type(), list.getElements()[i]);
-    if (!size)
-      return reportFailure(rewriter, op, "sizes must be ints");
-    dynamicSizes.push_back(arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(), size));
-  }
-  return dynamicSizes;
-}
-
 /// full(size, fill_value, dtype, ...), full_like(self, fill_value, dtype,
 /// ...), scalar_tensor(s, dtype, ...) and fill.Scalar(self, value):
 /// linalg.fill of the value cast to the result dtype. full_like and
@@ -91,8 +61,8 @@ template <typename OpTy> struct ConvertFillFactory : OpConversionPattern<OpTy> {
     if (!resultType.hasStaticShape() && !like) {
       // full: the run-time sizes of its size list.
       FailureOr<SmallVector<Value>> sizes =
-          getDynamicSizes(rewriter, op, this->getTypeConverter(),
-                          FillOperands<OpTy>::sizeList(op), resultType);
+          getFactoryDynamicSizes(rewriter, op, this->getTypeConverter(),
+                                 FillOperands<OpTy>::sizeList(op), resultType);
       if (failed(sizes))
         return failure();
       dynamicSizes = std::move(*sizes);
@@ -221,7 +191,7 @@ struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
     if (!resultType)
       return reportFailure(rewriter, op, "result needs a known rank and dtype");
     Location loc = op.getLoc();
-    FailureOr<SmallVector<Value>> dynamicSizes = getDynamicSizes(
+    FailureOr<SmallVector<Value>> dynamicSizes = getFactoryDynamicSizes(
         rewriter, op, this->getTypeConverter(), op.getSize(), resultType);
     if (failed(dynamicSizes))
       return failure();

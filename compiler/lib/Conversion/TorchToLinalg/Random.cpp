@@ -132,35 +132,6 @@ Value createFromIndex(
       .getResult(0);
 }
 
-/// The dynamic sizes of a factory's result: the elements of its `size`
-/// list (a prim.ListConstruct) at the result's dynamic dims.
-FailureOr<SmallVector<Value>>
-getDynamicSizes(ConversionPatternRewriter &rewriter, Operation *op,
-                const TypeConverter *converter, Value sizeList,
-                RankedTensorType resultType) {
-  SmallVector<Value> sizes;
-  if (resultType.hasStaticShape())
-    return sizes;
-  auto list = sizeList.getDefiningOp<PrimListConstructOp>();
-  if (!list ||
-      static_cast<int64_t>(list.getElements().size()) != resultType.getRank())
-    return reportFailure(rewriter, op,
-                         "unsupported: a dynamic size not given by a "
-                         "prim.ListConstruct of the result's rank");
-  Location loc = op->getLoc();
-  for (int64_t dim = 0; dim < resultType.getRank(); ++dim) {
-    if (!resultType.isDynamicDim(dim))
-      continue;
-    Value size = converter->materializeTargetConversion(
-        rewriter, loc, rewriter.getI64Type(), list.getElements()[dim]);
-    if (!size)
-      return reportFailure(rewriter, op, "sizes must be ints");
-    sizes.push_back(arith::IndexCastOp::create(rewriter, loc,
-                                               rewriter.getIndexType(), size));
-  }
-  return sizes;
-}
-
 /// rand(size, dtype, ...) and randn(size, dtype, ...): each element from its
 /// own counter. randn uses the Box-Muller transform of two uniforms (the
 /// counters 2i and 2i+1): sqrt(-2 ln(1 - u1)) * cos(2 pi u2), in f32 (f64
@@ -181,7 +152,7 @@ struct ConvertRandomFactory : OpConversionPattern<OpTy> {
       return reportFailure(rewriter, op,
                            "unsupported: a random factory of a non-float "
                            "dtype (PyTorch only defines floating ones)");
-    FailureOr<SmallVector<Value>> dynamicSizes = getDynamicSizes(
+    FailureOr<SmallVector<Value>> dynamicSizes = getFactoryDynamicSizes(
         rewriter, op, this->getTypeConverter(), op.getSize(), resultType);
     if (failed(dynamicSizes))
       return failure();

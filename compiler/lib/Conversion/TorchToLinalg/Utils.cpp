@@ -744,3 +744,32 @@ torch_to_linalg::checkPooledSize(ConversionPatternRewriter &rewriter,
                            " is not what the window parameters give (" +
                            Twine(floorOut) + ")");
 }
+/// The dynamic sizes of a factory's result: the elements of its `size`
+/// list (a prim.ListConstruct) at the result's dynamic dims.
+FailureOr<SmallVector<Value>> torch_to_linalg::getFactoryDynamicSizes(
+    ConversionPatternRewriter &rewriter, Operation *op,
+    const TypeConverter *converter, Value sizeList,
+    RankedTensorType resultType) {
+  SmallVector<Value> sizes;
+  if (resultType.hasStaticShape())
+    return sizes;
+  auto list = sizeList ? sizeList.getDefiningOp<torch::PrimListConstructOp>()
+                       : torch::PrimListConstructOp();
+  if (!list ||
+      static_cast<int64_t>(list.getElements().size()) != resultType.getRank())
+    return reportFailure(rewriter, op,
+                         "unsupported: a dynamic size not given by a "
+                         "prim.ListConstruct of the result's rank");
+  Location loc = op->getLoc();
+  for (int64_t dim = 0; dim < resultType.getRank(); ++dim) {
+    if (!resultType.isDynamicDim(dim))
+      continue;
+    Value size = converter->materializeTargetConversion(
+        rewriter, loc, rewriter.getI64Type(), list.getElements()[dim]);
+    if (!size)
+      return reportFailure(rewriter, op, "sizes must be ints");
+    sizes.push_back(arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getIndexType(), size));
+  }
+  return sizes;
+}

@@ -42,6 +42,15 @@ Type getBuiltinElementType(Type torchDtype);
 /// (!torch.int -> si64, !torch.float -> f64, !torch.bool -> i1).
 Type getTorchOperandDtype(Value torchValue);
 
+/// The dynamic sizes of a factory's result (full, empty, rand...): the
+/// elements of its `sizeList` (a prim.ListConstruct of the result's rank;
+/// constants or run-time ints) at the result's dynamic dims, as indices; a
+/// reported failure when the list does not give them.
+FailureOr<SmallVector<Value>>
+getFactoryDynamicSizes(ConversionPatternRewriter &rewriter, Operation *op,
+                       const TypeConverter *converter, Value sizeList,
+                       RankedTensorType resultType);
+
 /// `tensor.empty` of `type`; dynamic sizes are taken from `like` (same rank).
 Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
                   Value like = Value());

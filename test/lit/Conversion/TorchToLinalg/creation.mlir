@@ -39,7 +39,7 @@ func.func @full_dynamic(%n: !torch.int) -> !torch.vtensor<[?,3],f32> {
 func.func @full_dynamic_without_list(%s: !torch.list<int>) -> !torch.vtensor<[?],f32> {
   %f = torch.constant.float 1.000000e+00
   %none = torch.constant.none
-  // expected-error @+1 {{'torch.aten.full' could not be lowered to linalg-on-tensors: unsupported: dynamic sizes not given by a prim.ListConstruct of the result's rank}}
+  // expected-error @+1 {{'torch.aten.full' could not be lowered to linalg-on-tensors: unsupported: a dynamic size not given by a prim.ListConstruct of the result's rank}}
   %0 = torch.aten.full %s, %f, %none, %none, %none, %none : !torch.list<int>, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
 }
