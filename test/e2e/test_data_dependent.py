@@ -192,3 +192,21 @@ def test_failed_check_with_callee_allocated_results() -> None:
     with pytest.raises(torch2mlir.InputError, match="division by zero"):
         compiled(x, ints[0], torch.tensor([1, 0, 1]))
     _assert_same(compiled(x, *ints), fn(x, *ints))
+
+
+def test_cache_hit_keeps_callee_allocated_results(tmp_path, monkeypatch) -> None:
+    """A program cache hit loads the machine code compiled for callee-
+    allocated results and calls it that way."""
+    monkeypatch.setenv("TORCH2MLIR_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TORCH2MLIR_CACHE", raising=False)
+
+    def fn(x: torch.Tensor, m: torch.Tensor) -> Any:
+        return x[m], x + 1
+
+    inputs = _inputs((5, 6), "x,mask")
+    assert torch2mlir.compile(Call(fn), inputs).cache == "miss"
+    compiled = torch2mlir.compile(Call(fn), inputs)
+    assert compiled.cache == "program"
+    for shape in [(5, 6)] * 3:
+        inputs = _inputs(shape, "x,mask")
+        _assert_same(compiled(*inputs), fn(*inputs))
