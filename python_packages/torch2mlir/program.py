@@ -147,6 +147,13 @@ class Program:
     shapes: Any = None
 
     @property
+    def callee_allocated(self) -> bool:
+        """Whether an output's size is known only once the program has run
+        (``nonzero``, ``unique``...): then the compiled code allocates the
+        results (see :attr:`torch2mlir.shapes.DynamicShapes.data_dependent`)."""
+        return self.shapes is not None and self.shapes.data_dependent
+
+    @property
     def inputs(self) -> list[TensorSpec]:
         """The arguments the caller passes (all but the weights)."""
         return self.arguments[: len(self.arguments) - len(self.weights)]

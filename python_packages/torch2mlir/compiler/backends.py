@@ -97,8 +97,7 @@ class LinalgOnTensorsBackend(Backend):
             lower_to_llvm(
                 program.module,
                 program.func_name,
-                callee_allocated=program.shapes is not None
-                and program.shapes.data_dependent,
+                callee_allocated=program.callee_allocated,
             )
         try:
             return RefBackendModule(
