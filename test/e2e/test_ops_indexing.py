@@ -57,7 +57,12 @@ def check(
     )
     run_on = inputs if inputs is not None else args
     expected = _flatten(fn(*[a.clone() for a in run_on]))
-    actual = _flatten(compiled(*run_on))
+    given = [a.clone() for a in run_on]
+    actual = _flatten(compiled(*given))
+    for before, after in zip(run_on, given):
+        # These programs are out of place: the caller's tensors stay as
+        # they were.
+        torch.testing.assert_close(after, before, rtol=0, atol=0, equal_nan=True)
     assert len(actual) == len(expected)
     for got, want in zip(actual, expected):
         if exact_values_only:
@@ -649,3 +654,84 @@ def test_gather_0d_and_empty_index() -> None:
         torch.randn(5),
         torch.zeros(2, 0, dtype=torch.int64),
     )
+
+
+# ---------------------------------------------------------------------------
+# Indices out of range: PyTorch raises IndexError; compiled code must never
+# read or write outside the tensor.
+# ---------------------------------------------------------------------------
+
+_X = torch.arange(20.0).reshape(5, 4)
+
+_OUT_OF_RANGE = {
+    # name: (program, valid index, index out of range); the program takes
+    # (x, index) with x = _X.
+    "gather": (lambda x, i: torch.gather(x, 1, i), [[0, 3]], [[0, 4]]),
+    "gather_negative": (lambda x, i: torch.gather(x, 1, i), [[0, 3]], [[-1, 0]]),
+    "index_select": (lambda x, i: torch.index_select(x, 0, i), [4, 0], [0, 5]),
+    "embedding": (lambda x, i: nn.functional.embedding(i, x), [[4, 1]], [[5, 1]]),
+    "index": (lambda x, i: x[i], [-5, 4], [1, -6]),
+    "index_2d": (lambda x, i: x[i, i], [-4, 3], [0, 4]),
+    "scatter": (lambda x, i: x.scatter(0, i, 7.0), [[4, 0, 1, 2]], [[1, 5, 0, 0]]),
+    "scatter_add": (
+        lambda x, i: x.scatter_add(1, i, torch.ones(1, 2)),
+        [[3, 3]],
+        [[3, -1]],
+    ),
+    "index_put": (lambda x, i: x.index_put((i,), torch.tensor(1.0)), [-5, 1], [1, 7]),
+    "index_put_accumulate": (
+        lambda x, i: x.index_put((i,), torch.tensor(1.0), accumulate=True),
+        [-1, -1],
+        [1, -7],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OUT_OF_RANGE))
+def test_an_index_out_of_range_is_an_input_error(name: str) -> None:
+    fn, valid, invalid = _OUT_OF_RANGE[name]
+    valid, invalid = torch.tensor(valid), torch.tensor(invalid)
+    with pytest.raises((IndexError, RuntimeError), match="out of (range|bounds)"):
+        fn(_X, invalid)  # eager's verdict, which the compiled code must share
+    compiled = torch2mlir.compile(Fn(fn), (_X, valid), cache=False)
+    torch.testing.assert_close(compiled(_X, valid), fn(_X, valid))
+    with pytest.raises(torch2mlir.InputError, match="out of range for dim"):
+        compiled(_X, invalid)
+    # The failed call left the module usable and the input as it was.
+    torch.testing.assert_close(compiled(_X, valid), fn(_X, valid))
+    assert torch.equal(_X, torch.arange(20.0).reshape(5, 4))
+
+
+def test_an_index_into_an_empty_dim_is_an_input_error() -> None:
+    fn = Fn(lambda x, i: torch.index_select(x, 0, i))
+    x, index = torch.zeros(3, 2), torch.tensor([0])
+    compiled = torch2mlir.compile(
+        fn,
+        (x, index),
+        dynamic_shapes=(({0: torch.export.Dim("n", min=0)}, None),),
+        cache=False,
+    )
+    torch.testing.assert_close(compiled(torch.ones(2, 2), index), torch.ones(1, 2))
+    with pytest.raises(torch2mlir.InputError, match="out of range for dim 0"):
+        compiled(torch.zeros(0, 2), index)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x, i: x.index_put((i,), torch.tensor(1.0), accumulate=True),
+        lambda x, i: x.index_put((i,), torch.tensor(1.0)),
+        lambda x, i: x.scatter(0, i.view(2, 1).expand(2, 4), 1.0),
+        lambda x, i: x.index_fill(0, i, 3.0),
+        lambda x, i: x.index_add(0, i, torch.ones(2, 4)),
+    ],
+    ids=["index_put_accumulate", "index_put", "scatter", "index_fill", "index_add"],
+)
+def test_out_of_place_updates_leave_the_callers_tensor(fn) -> None:
+    # Bufferization took function arguments as writable and updated the
+    # caller's input in place (refbackend-read-only-arguments).
+    x, index = torch.zeros(5, 4), torch.tensor([0, 0])
+    compiled = torch2mlir.compile(Fn(fn), (x, index), cache=False)
+    for _ in range(2):
+        torch.testing.assert_close(compiled(x, index), fn(torch.zeros(5, 4), index))
+    assert torch.equal(x, torch.zeros(5, 4))

@@ -46,6 +46,23 @@ def DistinctResults : Pass<"refbackend-distinct-results", "func::FuncOp"> {
   let dependentDialects = ["bufferization::BufferizationDialect"];
 }
 
+def ReadOnlyArguments : Pass<"refbackend-read-only-arguments", "func::FuncOp"> {
+  let summary = "Keep the caller's tensors: tensor arguments are not writable";
+  let description = [{
+    Marks every tensor argument of a public function
+    `bufferization.writable = false`. `one-shot-bufferize` with
+    `bufferize-function-boundaries` otherwise takes arguments as writable,
+    and an op that updates a tensor in place (`tensor.insert` of a scatter
+    or index_put into its `self`, a linalg op whose init is an argument)
+    would write into the buffer the caller passed: the caller's input, or
+    a weight, changed by a call of an out-of-place program. Read-only
+    arguments are copied where a write needs them. (Inputs that the program
+    mutates are results, written back by the runtime.) Run it on tensors,
+    before `one-shot-bufferize`.
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
 def LowerRandomKeys : Pass<"refbackend-lower-random-keys", "ModuleOp"> {
   let summary = "Draw random keys from the RefBackend runtime";
   let description = [{

@@ -132,15 +132,31 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
   }
 };
 
+/// The message of a failed index check of `op` along `dim`.
+static std::string outOfRange(Operation *op, int64_t dim, bool wrapNegative) {
+  return (op->getName().getStringRef() + ": an index is out of range for dim " +
+          Twine(dim) + ", which eager PyTorch refuses; indices must be in [" +
+          (wrapNegative ? "-size" : "0") + ", size)")
+      .str();
+}
+
 /// The body of a generic that reads `input` (of rank `rank`) at the loop
-/// position, except along `dim`, where the index operand gives the position.
-static auto readAlongDim(Value input, int64_t dim, int64_t rank) {
-  return [=](OpBuilder &b, Location l, ValueRange args) -> Value {
+/// position, except along `dim`, where the index operand gives the position
+/// (checked to be in [0, size), see createCheckedIndex; `op` names the
+/// failure). Emits the check of an empty `dim` at `b`'s insertion point.
+static auto readAlongDim(OpBuilder &b, Location loc, Operation *op, Value input,
+                         Value index, int64_t dim, int64_t rank) {
+  std::string what = outOfRange(op, dim, /*wrapNegative=*/false);
+  assertIndexableDim(b, loc, input, dim, index, what);
+  Value size = tensor::DimOp::create(b, loc, input, dim);
+  return [=](OpBuilder &nested, Location l, ValueRange args) -> Value {
     SmallVector<Value> indices;
     for (int64_t i = 0; i < rank; ++i)
-      indices.push_back(i == dim ? toIndex(b, l, args[0])
-                                 : linalg::IndexOp::create(b, l, i));
-    return tensor::ExtractOp::create(b, l, input, indices);
+      indices.push_back(
+          i == dim ? createCheckedIndex(nested, l, args[0], size,
+                                        /*wrapNegative=*/false, what)
+                   : linalg::IndexOp::create(nested, l, i).getResult());
+    return tensor::ExtractOp::create(nested, l, input, indices);
   };
 }
 
@@ -188,9 +204,9 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     MLIRContext *context = rewriter.getContext();
     AffineMap indexMap =
         AffineMap::get(rank, 0, getAffineDimExpr(dim, context));
-    Value result =
-        createIndexedGeneric(rewriter, loc, resultType, sizes, index, indexMap,
-                             readAlongDim(input, dim, rank));
+    Value result = createIndexedGeneric(
+        rewriter, loc, resultType, sizes, index, indexMap,
+        readAlongDim(rewriter, loc, op, input, index, dim, rank));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -242,7 +258,8 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
           resultType.getElementType());
       Value result = createIndexedGeneric(
           rewriter, loc, flatType, {getSize(rewriter, loc, index, 0)}, index,
-          rewriter.getMultiDimIdentityMap(1), readAlongDim(input, 0, 1));
+          rewriter.getMultiDimIdentityMap(1),
+          readAlongDim(rewriter, loc, op, input, index, 0, 1));
       Value reshaped = createReshape(rewriter, loc, result, resultType);
       if (!reshaped)
         return reportFailure(rewriter, op, kUnknownReshapeSizes);
@@ -256,9 +273,10 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(getSize(rewriter, loc, index, i));
-    Value result = createIndexedGeneric(rewriter, loc, resultType, sizes, index,
-                                        rewriter.getMultiDimIdentityMap(rank),
-                                        readAlongDim(input, dim, rank));
+    Value result = createIndexedGeneric(
+        rewriter, loc, resultType, sizes, index,
+        rewriter.getMultiDimIdentityMap(rank),
+        readAlongDim(rewriter, loc, op, input, index, dim, rank));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -299,10 +317,14 @@ struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
       indexDims.push_back(rewriter.getAffineDimExpr(i));
     AffineMap indicesMap = AffineMap::get(rank, /*symbolCount=*/0, indexDims,
                                           rewriter.getContext());
+    std::string what = outOfRange(op, 0, /*wrapNegative=*/false);
+    assertIndexableDim(rewriter, loc, weight, 0, indices, what);
+    Value rows = tensor::DimOp::create(rewriter, loc, weight, 0);
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, indices, indicesMap,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value row = toIndex(b, l, args[0]);
+          Value row = createCheckedIndex(b, l, args[0], rows,
+                                         /*wrapNegative=*/false, what);
           Value column = linalg::IndexOp::create(b, l, rank - 1);
           return tensor::ExtractOp::create(b, l, weight,
                                            ValueRange{row, column});
@@ -425,6 +447,11 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
       }
       maps.push_back(AffineMap::get(resultRank, 0, exprs, context));
     }
+    SmallVector<std::string> what;
+    for (auto [dim, index] : llvm::zip(dims, indices)) {
+      what.push_back(outOfRange(op, dim, /*wrapNegative=*/true));
+      assertIndexableDim(rewriter, loc, input, dim, index, what.back());
+    }
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, indices, maps,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -434,14 +461,9 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
               at[entry] = linalg::IndexOp::create(b, l, r);
           for (int64_t i = 0; i < count; ++i) {
             // x[-1] is x[size - 1].
-            Value index = toIndex(b, l, args[i]);
             Value size = tensor::DimOp::create(b, l, input, dims[i]);
-            Value zero = arith::ConstantIndexOp::create(b, l, 0);
-            Value negative = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::slt, index, zero);
-            Value wrapped = arith::AddIOp::create(b, l, index, size);
-            at[dims[i]] =
-                arith::SelectOp::create(b, l, negative, wrapped, index);
+            at[dims[i]] = createCheckedIndex(b, l, args[i], size,
+                                             /*wrapNegative=*/true, what[i]);
           }
           return tensor::ExtractOp::create(b, l, input, at);
         });

@@ -306,12 +306,24 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
     }
 
     SmallVector<Value> indexSizes = getDimSizes(rewriter, loc, index);
+    std::string what =
+        (op->getName().getStringRef() + ": an index is out of range for dim " +
+         Twine(dim) +
+         " of self, which eager PyTorch refuses; indices must be in [0, size)")
+            .str();
+    Value selfDimSize;
+    if (rank > 0) {
+      assertIndexableDim(rewriter, loc, self, dim, index, what);
+      selfDimSize = tensor::DimOp::create(rewriter, loc, self, dim);
+    }
     // The position of self that index position `ivs` writes.
     auto targetOf = [&](OpBuilder &b, Location l,
                         ValueRange ivs) -> SmallVector<Value> {
       SmallVector<Value> at = llvm::to_vector(ivs);
       if (rank > 0)
-        at[dim] = toIndex(b, l, tensor::ExtractOp::create(b, l, index, ivs));
+        at[dim] = createCheckedIndex(
+            b, l, tensor::ExtractOp::create(b, l, index, ivs), selfDimSize,
+            /*wrapNegative=*/false, what);
       return at;
     };
 
@@ -470,7 +482,8 @@ struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
                              "than self has after its position");
       result = *put;
     } else {
-      result = putIndexed(rewriter, loc, self, values, dims, indices, write);
+      result =
+          putIndexed(rewriter, loc, op, self, values, dims, indices, write);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -481,10 +494,19 @@ private:
       function_ref<Value(OpBuilder &, Location, Value, ArrayRef<Value>, Value)>;
 
   /// Integer index tensors `indices` of self dims `dims`.
-  static Value putIndexed(OpBuilder &rewriter, Location loc, Value self,
-                          Value values, ArrayRef<int64_t> dims,
+  static Value putIndexed(OpBuilder &rewriter, Location loc, Operation *op,
+                          Value self, Value values, ArrayRef<int64_t> dims,
                           ArrayRef<Value> indices, WriteFn write) {
     int64_t rank = cast<RankedTensorType>(self.getType()).getRank();
+    SmallVector<std::string> what;
+    for (auto [dim, index] : llvm::zip(dims, indices)) {
+      what.push_back((op->getName().getStringRef() +
+                      ": an index is out of range for dim " + Twine(dim) +
+                      " of self, which eager PyTorch refuses; indices must be "
+                      "in [-size, size)")
+                         .str());
+      assertIndexableDim(rewriter, loc, self, dim, index, what.back());
+    }
     int64_t broadcastRank = 0;
     for (Value index : indices)
       broadcastRank = std::max<int64_t>(
@@ -541,10 +563,10 @@ private:
             else
               broadcastIvs[-1 - entry] = iv;
           }
-          for (auto [dim, index] : llvm::zip(dims, indices)) {
-            Value position =
-                toIndex(b, l, extractBroadcast(b, l, index, broadcastIvs));
-            at[dim] = wrapIndex(b, l, position, selfSizes[dim]);
+          for (auto [i, dim] : llvm::enumerate(dims)) {
+            at[dim] = createCheckedIndex(
+                b, l, extractBroadcast(b, l, indices[i], broadcastIvs),
+                selfSizes[dim], /*wrapNegative=*/true, what[i]);
           }
           Value value = extractBroadcast(b, l, values, llvm::to_vector(ivs));
           return {write(b, l, carried[0], at, value)};

@@ -436,6 +436,50 @@ Value torch_to_linalg::createElementCount(OpBuilder &b, Location loc,
   return count;
 }
 
+Value torch_to_linalg::createCheckedIndex(OpBuilder &b, Location loc,
+                                          Value index, Value size,
+                                          bool wrapNegative,
+                                          const Twine &what) {
+  Value position =
+      index.getType().isIndex()
+          ? index
+          : arith::IndexCastOp::create(b, loc, b.getIndexType(), index)
+                .getResult();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (wrapNegative) {
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           position, zero);
+    position = arith::SelectOp::create(
+        b, loc, negative, arith::AddIOp::create(b, loc, position, size),
+        position);
+  }
+  // Unsigned: a position still negative is out of range too.
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, position, size);
+  cf::AssertOp::create(b, loc, inRange, what.str());
+  return arith::SelectOp::create(b, loc, inRange, position, zero);
+}
+
+void torch_to_linalg::assertIndexableDim(OpBuilder &b, Location loc,
+                                         Value tensor, int64_t dim,
+                                         Value indices, const Twine &what) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  if (!type.isDynamicDim(dim) && type.getDimSize(dim) != 0)
+    return;
+  if (indicesType.hasStaticShape() && indicesType.getNumElements() == 0)
+    return;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value nonEmptyDim =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            tensor::DimOp::create(b, loc, tensor, dim), zero);
+  Value noIndices =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            createElementCount(b, loc, indices), zero);
+  cf::AssertOp::create(
+      b, loc, arith::OrIOp::create(b, loc, nonEmptyDim, noIndices), what.str());
+}
+
 void torch_to_linalg::assertElementCount(OpBuilder &b, Location loc,
                                          Value input, ArrayRef<int64_t> shape,
                                          Value count) {

@@ -114,6 +114,25 @@ Value createElementwiseOnOperands(
 /// The number of elements of a ranked `tensor` (an index value).
 Value createElementCount(OpBuilder &b, Location loc, Value tensor);
 
+/// The position an integer `index` element names along a dim of run-time
+/// size `size` (an `index` value), checked. With `wrapNegative`, -size <=
+/// index < 0 counts from the end (PyTorch's advanced indexing and
+/// index_put); without it only 0 <= index < size is in range (gather,
+/// scatter, index_select, embedding). An index out of range fails a nested
+/// run-time check whose message is `what` (eager PyTorch refuses it), and
+/// position 0 is used instead, so compiled code never reads or writes
+/// outside the tensor. A dim of size 0 is the caller's to check
+/// (assertIndexableDim).
+Value createCheckedIndex(OpBuilder &b, Location loc, Value index, Value size,
+                         bool wrapNegative, const Twine &what);
+
+/// A top-level run-time check that dim `dim` of `tensor` is not of size 0
+/// where the integer tensor `indices` has elements (every index into an
+/// empty dim is out of range, and position 0 does not exist). Emits nothing
+/// when the types prove it.
+void assertIndexableDim(OpBuilder &b, Location loc, Value tensor, int64_t dim,
+                        Value indices, const Twine &what);
+
 /// Emits a run-time check (`cf.assert`, see refbackend-lower-asserts) that
 /// `input` has as many elements as a tensor of `shape` (`count` when given:
 /// the result's element count computed from run-time sizes), or a multiple

@@ -1,17 +1,23 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
 // index_select: a generic over the result reads the index along `dim` and
-// extracts from the input; the result size along dim is the index's.
+// extracts from the input; the result size along dim is the index's. An
+// index outside [0, 5) fails a run-time check and reads row 0 instead.
 // CHECK-DAG: #[[ALONG:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @index_select(
 // CHECK: %[[INDEX:.*]] = torch_c.to_builtin_tensor %arg1 : !torch.vtensor<[?],si64> -> tensor<?xi64>
 // CHECK: %[[INPUT:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[5,3],f32> -> tensor<5x3xf32>
 // CHECK: %[[DIM:.*]] = tensor.dim %[[INDEX]], %{{.*}} : tensor<?xi64>
+// CHECK: %[[ROWS:.*]] = tensor.dim %[[INPUT]], %{{.*}} : tensor<5x3xf32>
 // CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?x3xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[ALONG]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[INDEX]] : tensor<?xi64>) outs(%[[EMPTY]] : tensor<?x3xf32>)
 // CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
-// CHECK-NEXT: %[[ROW:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: %[[POS:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi ult, %[[POS]], %[[ROWS]] : index
+// CHECK-NEXT: cf.assert %[[OK]], "torch.aten.index_select: an index is out of range for dim 0, which eager PyTorch refuses; indices must be in [0, size)"
+// CHECK-NEXT: %[[ROW:.*]] = arith.select %[[OK]], %[[POS]], %[[ZERO]] : index
 // CHECK-NEXT: %[[COL:.*]] = linalg.index 1 : index
 // CHECK-NEXT: %[[X:.*]] = tensor.extract %[[INPUT]][%[[ROW]], %[[COL]]] : tensor<5x3xf32>
 // CHECK-NEXT: linalg.yield %[[X]] : f32
@@ -41,7 +47,10 @@ func.func @index_select_2d_index(%a: !torch.vtensor<[5,3],f32>, %i: !torch.vtens
 // CHECK: ins(%[[INDEX]] : tensor<3x6xi64>)
 // CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
 // CHECK-NEXT: %[[ROW:.*]] = linalg.index 0 : index
-// CHECK-NEXT: %[[COL:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: %[[POS:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[POS]], %{{.*}} : index
+// CHECK-NEXT: cf.assert %[[OK]], "torch.aten.gather: an index is out of range for dim 1, {{.*}}"
+// CHECK-NEXT: %[[COL:.*]] = arith.select %[[OK]], %[[POS]], %{{.*}} : index
 // CHECK-NEXT: tensor.extract %[[INPUT]][%[[ROW]], %[[COL]]] : tensor<3x4xf32>
 func.func @gather(%a: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[3,6],si64>) -> !torch.vtensor<[3,6],f32> {
   %m1 = torch.constant.int -1
@@ -70,7 +79,10 @@ func.func @gather_rank_mismatch(%a: !torch.vtensor<[3,4],f32>, %i: !torch.vtenso
 // CHECK: %[[W:.*]] = torch_c.to_builtin_tensor %arg0
 // CHECK: linalg.generic {indexing_maps = [#[[IDX]], #[[ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[IDS]] : tensor<2x5xi64>)
 // CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
-// CHECK-NEXT: %[[ROW:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: %[[POS:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[POS]], %{{.*}} : index
+// CHECK-NEXT: cf.assert %[[OK]], "torch.aten.embedding: an index is out of range for dim 0, {{.*}}"
+// CHECK-NEXT: %[[ROW:.*]] = arith.select %[[OK]], %[[POS]], %{{.*}} : index
 // CHECK-NEXT: %[[COL:.*]] = linalg.index 2 : index
 // CHECK-NEXT: tensor.extract %[[W]][%[[ROW]], %[[COL]]] : tensor<10x4xf32>
 // CHECK: -> tensor<2x5x4xf32>
@@ -121,7 +133,9 @@ func.func @embedding_float_indices(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vt
 // CHECK: %[[II:.*]] = arith.index_cast %[[IV]] : i64 to index
 // CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[II]], %{{.*}} : index
 // CHECK: %[[WRAP:.*]] = arith.addi %[[II]], %{{.*}} : index
-// CHECK: arith.select %[[NEG]], %[[WRAP]], %[[II]] : index
+// CHECK: %[[WRAPPED:.*]] = arith.select %[[NEG]], %[[WRAP]], %[[II]] : index
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[WRAPPED]], %{{.*}} : index
+// CHECK: cf.assert %[[OK]], "torch.aten.index.Tensor: an index is out of range for dim 0, which eager PyTorch refuses; indices must be in [-size, size)"
 // CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] : tensor<4x5x2xf32>
 // CHECK: -> tensor<3x4x2xf32>
 func.func @index_tensor_broadcast(%x: !torch.vtensor<[4,5,2],f32>, %i: !torch.vtensor<[3,1],si64>, %j: !torch.vtensor<[4],si64>) -> !torch.vtensor<[3,4,2],f32> {
@@ -140,7 +154,11 @@ func.func @index_tensor_broadcast(%x: !torch.vtensor<[4,5,2],f32>, %i: !torch.vt
 // CHECK: linalg.generic {indexing_maps = [#[[B]], #[[B]], #{{.*}}]
 // CHECK: ^bb0(%[[IV:[^ ]+]]: i64, %[[JV:[^ ]+]]: i64, %{{.*}}: f32):
 // CHECK: %[[MID:.*]] = linalg.index 1 : index
+// CHECK: arith.select
+// CHECK: cf.assert
 // CHECK: %[[I:.*]] = arith.select
+// CHECK: arith.select
+// CHECK: cf.assert
 // CHECK: %[[J:.*]] = arith.select
 // CHECK: tensor.extract %[[X]][%[[I]], %[[MID]], %[[J]]] : tensor<4x5x2xf32>
 // CHECK: -> tensor<3x5xf32>

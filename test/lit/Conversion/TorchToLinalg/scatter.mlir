@@ -9,7 +9,10 @@
 // CHECK: scf.for %[[I:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUTER:[^ ]+]] = %[[SELF]]) -> (tensor<3x4xf32>)
 // CHECK: scf.for %[[J:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]+]] = %[[OUTER]]) -> (tensor<3x4xf32>)
 // CHECK: %[[IDX:[^ ]+]] = tensor.extract %[[INDEX]][%[[I]], %[[J]]] : tensor<2x4xi64>
-// CHECK: %[[ROW:[^ ]+]] = arith.index_cast %[[IDX]] : i64 to index
+// CHECK: %[[POS:[^ ]+]] = arith.index_cast %[[IDX]] : i64 to index
+// CHECK: %[[OK:[^ ]+]] = arith.cmpi ult, %[[POS]], %{{.*}} : index
+// CHECK: cf.assert %[[OK]], "torch.aten.scatter_add: an index is out of range for dim 0 of self, which eager PyTorch refuses; indices must be in [0, size)"
+// CHECK: %[[ROW:[^ ]+]] = arith.select %[[OK]], %[[POS]], %{{.*}} : index
 // CHECK: %[[V:[^ ]+]] = tensor.extract %[[SRC]][%[[I]], %[[J]]] : tensor<2x4xf32>
 // CHECK: %[[OLD:[^ ]+]] = tensor.extract %[[ACC]][%[[ROW]], %[[J]]] : tensor<3x4xf32>
 // CHECK: %[[SUM:[^ ]+]] = arith.addf %[[OLD]], %[[V]] : f32
@@ -71,7 +74,10 @@ func.func @scatter_reduce_bad(%x: !torch.vtensor<[5],f32>, %i: !torch.vtensor<[3
 // CHECK: %[[POS:[^ ]+]] = arith.index_cast %[[IDX]] : i64 to index
 // CHECK: %[[NEG:[^ ]+]] = arith.cmpi slt, %[[POS]], %{{.*}} : index
 // CHECK: %[[WRAPPED:[^ ]+]] = arith.addi %[[POS]], %{{.*}} : index
-// CHECK: %[[COL:[^ ]+]] = arith.select %[[NEG]], %[[WRAPPED]], %[[POS]] : index
+// CHECK: %[[WRAP:[^ ]+]] = arith.select %[[NEG]], %[[WRAPPED]], %[[POS]] : index
+// CHECK: %[[OK:[^ ]+]] = arith.cmpi ult, %[[WRAP]], %{{.*}} : index
+// CHECK: cf.assert %[[OK]], "torch.aten.index_put: an index is out of range for dim 1 of self, which eager PyTorch refuses; indices must be in [-size, size)"
+// CHECK: %[[COL:[^ ]+]] = arith.select %[[OK]], %[[WRAP]], %{{.*}} : index
 // CHECK: tensor.extract %{{.*}}[%[[J]]] : tensor<3xf32>
 // CHECK: tensor.extract %{{.*}}[%[[I]], %[[COL]]] : tensor<4x3xf32>
 // CHECK: arith.addf
