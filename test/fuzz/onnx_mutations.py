@@ -48,6 +48,16 @@ MUTATIONS = (
 
 _CASES: list[tuple[str, Any]] | None = None
 
+#: Ops whose reference implementation (onnx.reference) departs from the
+#: ONNX spec: a difference in a model that uses one is unverified, with the
+#: reason, not counted as ours.
+REFERENCE_BUGS = {
+    "LpNormalization": (
+        "onnx.reference's LpNormalization sums x**p without abs(x), so with "
+        "p=1 and negative inputs it is not the L1 norm the spec defines"
+    ),
+}
+
 
 def cases() -> list[tuple[str, Any]]:
     """ONNX's node test cases (name, case), in a fixed order."""
@@ -197,4 +207,11 @@ def run_case(seed: int) -> dict[str, Any]:
             "detail": f"reference: {error}"[:200],
         }
     detail = _differs(got, want)
+    buggy = sorted({n.op_type for n in model.graph.node} & set(REFERENCE_BUGS))
+    if detail and buggy:
+        return {
+            **record,
+            "outcome": "unverified",
+            "detail": f"{detail}; reference: {REFERENCE_BUGS[buggy[0]]}"[:300],
+        }
     return {**record, "outcome": "wrong" if detail else "ok", "detail": detail}

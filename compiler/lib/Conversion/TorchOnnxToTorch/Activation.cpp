@@ -239,10 +239,11 @@ LogicalResult lowerIsInf(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
-/// Mod(a, b): a - div(a, b) * b with the division rounding toward -inf
-/// (fmod=0: the result takes the divisor's sign, as Python's %) or toward
-/// zero (fmod=1: the dividend's sign, as C's fmod). Float divisors of
-/// +-inf are special-cased as numpy does.
+/// Mod(a, b): aten.remainder (fmod=0: the result takes the divisor's sign,
+/// as Python's %, and numpy's mod for infinite divisors) or aten.fmod
+/// (fmod=1: the dividend's sign, as C's fmod). Both are exact, as IEEE
+/// fmod is; a - div(a, b) * b is not (the product rounds: 16-bit floats
+/// were off by an ulp of the dividend).
 LogicalResult lowerMod(const OpBinder &binder, PatternRewriter &rewriter) {
   Value a = binder.getOperand(0), b = binder.getOperand(1);
   auto resultType = binder.getResultType();
@@ -252,31 +253,12 @@ LogicalResult lowerMod(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "needs known sizes, dtypes and an int fmod");
   if (fmod != 0 && fmod != 1)
     return binder.fail(rewriter, "fmod must be 0 or 1");
-  Location loc = binder.getLoc();
-  Value mode = ConstantStrOp::create(
-      rewriter, loc, StringType::get(rewriter.getContext()),
-      rewriter.getStringAttr(fmod ? "trunc" : "floor"));
-  ElementwiseBuilder e(rewriter, loc, resultType);
-  Value quotient =
-      AtenDivTensorModeOp::create(rewriter, loc, resultType, a, b, mode);
-  Value result = e.sub(a, e.mul(quotient, b));
-  if (isa<mlir::FloatType>(resultType.getDtype())) {
-    // A finite a and an infinite b: the formula gives 0 * inf = NaN, but
-    // fmod(a, inf) is a, and a mod inf is a when the signs agree, else b.
-    double inf = std::numeric_limits<double>::infinity();
-    Value bInfinite = e.compare<AtenEqScalarOp>(e.unary<AtenAbsOp>(b), inf);
-    Value aFinite = e.compare<AtenLtScalarOp>(e.unary<AtenAbsOp>(a), inf);
-    Value useA = AtenLogicalAndOp::create(rewriter, loc, e.getBoolType(),
-                                          bInfinite, aFinite);
-    Value byInfinity = a;
-    if (!fmod) {
-      Value sameSign =
-          e.compare<AtenGeScalarOp>(e.mul(a, e.unary<AtenSignOp>(b)), 0.0);
-      byInfinity = e.where(sameSign, a, b);
-    }
-    result = e.where(useA, byInfinity, result);
-  }
-  rewriter.replaceOp(binder.getOp(), result);
+  if (fmod)
+    rewriter.replaceOpWithNewOp<AtenFmodTensorOp>(binder.getOp(), resultType, a,
+                                                  b);
+  else
+    rewriter.replaceOpWithNewOp<AtenRemainderTensorOp>(binder.getOp(),
+                                                       resultType, a, b);
   return success();
 }
 

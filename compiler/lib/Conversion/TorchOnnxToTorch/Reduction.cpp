@@ -46,6 +46,10 @@ struct ReduceAxes {
   bool noop = false;
   /// The run-time axes when there are several candidates.
   Value runtimeAxes;
+  /// Run-time axes of a run-time length (keepdims=1): they must name the
+  /// dims of `candidates[0]`, and no other dim whose size is not 1.
+  Value unsizedAxes;
+  bool noopWithEmptyAxes = false;
 };
 
 /// Whether reducing `axes` of `in` (keeping them or not) gives `out`.
@@ -130,6 +134,8 @@ LogicalResult getReduceAxes(const OpBinder &binder, int64_t axesInputSince,
           return failure();
         result.noop = changed.empty();
         result.candidates.push_back(changed);
+        result.unsizedAxes = axesInput;
+        result.noopWithEmptyAxes = noopWithEmptyAxes;
         return success();
       }
       if (n > 0) {
@@ -267,33 +273,6 @@ Value buildReduce(PatternRewriter &rewriter, Location loc, Value x,
   }
 }
 
-/// Whether the run-time `axes` (normalized) hold exactly the dims
-/// `candidate` (as many as `axes` has, distinct): a 0-d bool tensor.
-Value matchesAxes(PatternRewriter &rewriter, Location loc, Value axes,
-                  ArrayRef<int64_t> candidate) {
-  MLIRContext *context = rewriter.getContext();
-  auto axesType = cast<ValueTensorType>(axes.getType());
-  auto boolType =
-      getTensorType(context, axesType.getSizes(), rewriter.getI1Type());
-  Value listed;
-  for (int64_t d : candidate) {
-    Value equal = AtenEqScalarOp::create(rewriter, loc, boolType, axes,
-                                         createConstantInt(rewriter, loc, d));
-    listed =
-        listed ? AtenLogicalOrOp::create(rewriter, loc, boolType, listed, equal)
-                     .getResult()
-               : equal;
-  }
-  Type si64 = getSi64Type(context);
-  Value count = AtenSumOp::create(
-      rewriter, loc, getTensorType(context, {}, si64),
-      createToDtype(rewriter, loc, listed, si64),
-      createConstantInt(rewriter, loc, *getScalarTypeCode(si64)));
-  return AtenEqScalarOp::create(
-      rewriter, loc, getTensorType(context, {}, rewriter.getI1Type()), count,
-      createConstantInt(rewriter, loc, candidate.size()));
-}
-
 template <ReduceKind kind>
 LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
                           int64_t axesInputSince) {
@@ -326,6 +305,30 @@ LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
                              resultType);
   };
   ArrayRef<SmallVector<int64_t>> candidates = reduceAxes.candidates;
+  if (reduceAxes.unsizedAxes) {
+    // The axes must name every dim whose size changes, and no other dim
+    // of a size other than 1; empty axes reduce every dim (nothing with
+    // noop_with_empty_axes=1), which is the same only when every dim of a
+    // size other than 1 changes (or, for a noop, none does).
+    ArrayRef<int64_t> in = inputType.getSizes();
+    int64_t rank = in.size();
+    SmallVector<int64_t> named(rank, -1);
+    bool allChange = true;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool changes = llvm::is_contained(candidates[0], d);
+      if (changes)
+        named[d] = 1;
+      else if (in[d] != 1)
+        named[d] = 0;
+      allChange &= in[d] == 1 || changes;
+    }
+    bool emptyIsRight =
+        reduceAxes.noopWithEmptyAxes ? candidates[0].empty() : allChange;
+    if (failed(assertAxesName(rewriter, loc, reduceAxes.unsizedAxes, rank,
+                              named, /*allowEmpty=*/emptyIsRight,
+                              "Reduce node's axes")))
+      return binder.fail(rewriter, "axes must be a 1-D integer tensor");
+  }
   Value result = reduce(candidates.back());
   if (reduceAxes.runtimeAxes) {
     // where(axes == A_i, reduce(A_i), ...) over the candidates.
@@ -591,11 +594,16 @@ LogicalResult lowerTopK(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "unsupported: a bool input");
   int64_t n = sizes[axis], k = valuesType.getSizes()[axis];
   SmallVector<int64_t> kValue;
-  if (k > n || (succeeded(binder.getConstantInts(1, kValue)) &&
-                (kValue.size() != 1 || kValue[0] != k)))
+  bool isConstant = succeeded(binder.getConstantInts(1, kValue));
+  if (k > n || (isConstant && (kValue.size() != 1 || kValue[0] != k)))
     return binder.fail(rewriter, "k must be the size of the outputs along "
                                  "the axis, at most the input's");
   Location loc = binder.getLoc();
+  // A run-time k must be the declared one.
+  if (!isConstant &&
+      failed(assertValuesEqual(rewriter, loc, binder.getOperand(1), {k},
+                               "TopK node's k")))
+    return binder.fail(rewriter, "k must be a 1-D integer tensor");
   MLIRContext *context = rewriter.getContext();
   Type i1 = rewriter.getI1Type(), si64 = getSi64Type(context);
   SmallVector<int64_t> perm, inverse;

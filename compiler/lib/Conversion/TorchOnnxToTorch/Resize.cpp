@@ -555,6 +555,35 @@ LogicalResult lowerResize(const OpBinder &binder, PatternRewriter &rewriter) {
     axisScales.assign(numAxes, scale);
   }
 
+  // The result sizes the data gives must be the declared ones, which the
+  // interpolation is built for: floor(in * scale) for scales, sizes itself
+  // (stretch), or round-half-up(in * scale) with a keep_aspect_ratio_policy.
+  Value holds;
+  for (auto [i, axis] : llvm::enumerate(params.axes)) {
+    auto in = static_cast<double>(inSizes[axis]);
+    Value given;
+    if (scales)
+      given = m.floor(m.mul(m.element(scales, i), in));
+    else if (params.aspectPolicy == "stretch")
+      given = m.element(sizes, i);
+    else
+      given = m.floor(m.add(m.mul(axisScales[i], in), 0.5));
+    Value equal = m.compare<AtenEqTensorOp>(
+        given, m.constant(static_cast<double>(outSizes[axis])));
+    holds = holds ? AtenLogicalAndOp::create(rewriter, loc, equal.getType(),
+                                             holds, equal)
+                        .getResult()
+                  : equal;
+  }
+  if (holds)
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenItemOp::create(rewriter, loc, BoolType::get(m.context), holds),
+        rewriter.getStringAttr(
+            "this Resize node's scales or sizes at run time give other result "
+            "sizes than its declared result type (a graph output or "
+            "value_info declaration the data contradicts)"));
+
   rewriter.replaceOp(binder.getOp(),
                      resizeAxes(m, params, x, resultType, axisScales, minScales,
                                 cropping ? roi : Value()));

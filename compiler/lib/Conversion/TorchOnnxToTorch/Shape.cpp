@@ -92,12 +92,21 @@ LogicalResult lowerConstantOfShape(const OpBinder &binder,
   SmallVector<int64_t> sizes;
   if (!anyResultType || !anyResultType.hasDtype())
     return binder.fail(rewriter, "needs a result with a known dtype");
-  if (anyResultType.hasSizes() && anyResultType.areAllSizesKnown())
+  SmallVector<int64_t> shape;
+  if (succeeded(binder.getConstantInts(0, shape))) {
+    sizes = shape;
+  } else if (anyResultType.hasSizes() && anyResultType.areAllSizesKnown()) {
     sizes.assign(anyResultType.getSizes().begin(),
                  anyResultType.getSizes().end());
-  else if (failed(binder.getConstantInts(0, sizes)))
+    // The run-time shape must be the declared one.
+    if (failed(assertValuesEqual(rewriter, binder.getLoc(),
+                                 binder.getOperand(0), sizes,
+                                 "ConstantOfShape node's shape values")))
+      return binder.fail(rewriter, "shape must be a 1-D integer tensor");
+  } else {
     return binder.fail(rewriter, "needs a result with static sizes or a "
                                  "constant shape");
+  }
   auto resultType = ValueTensorType::get(rewriter.getContext(), sizes,
                                          anyResultType.getDtype());
   Location loc = binder.getLoc();
@@ -193,10 +202,29 @@ LogicalResult lowerReshape(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
   auto resultType = binder.getAnyResultType();
   SmallVector<int64_t> sizes;
-  if (!x || !resultType ||
-      failed(getReshapeSizes(binder, getKnownTensorType(x), sizes)))
+  auto inputType = getKnownTensorType(x);
+  if (!x || !resultType || failed(getReshapeSizes(binder, inputType, sizes)))
     return binder.fail(rewriter, "unsupported: the shape must be a constant "
                                  "(or the result sizes static)");
+  SmallVector<int64_t> constantShape;
+  if (failed(binder.getConstantInts(1, constantShape))) {
+    // The sizes are the declared ones: a run-time shape must give them.
+    // Each entry is the size, -1 (inferred: the view checks the element
+    // count) or, without allowzero, 0 where the input has that size.
+    int64_t allowZero;
+    if (failed(binder.getInt("allowzero", allowZero, 0)))
+      return binder.fail(rewriter, "allowzero must be an int");
+    SmallVector<SmallVector<int64_t, 2>> accepted;
+    for (auto [i, size] : llvm::enumerate(sizes)) {
+      accepted.push_back({size, -1});
+      if (!allowZero && inputType && i < inputType.getSizes().size() &&
+          inputType.getSizes()[i] == size)
+        accepted.back().push_back(0);
+    }
+    if (failed(assertValuesIn(rewriter, binder.getLoc(), binder.getOperand(1),
+                              accepted, "Reshape node's shape values")))
+      return binder.fail(rewriter, "shape must be a 1-D integer tensor");
+  }
   rewriter.replaceOp(binder.getOp(), createView(rewriter, binder.getLoc(), x,
                                                 sizes, resultType));
   return success();
@@ -216,13 +244,102 @@ LogicalResult lowerToStaticView(const OpBinder &binder,
   return success();
 }
 
+/// Emits a run-time check that the run-time `axes` of an Unsqueeze (or
+/// Squeeze) name dims that turn its static input sizes into its static
+/// result sizes: one of the sets of inserted (removed) size-1 dims that do.
+template <bool isUnsqueeze>
+LogicalResult assertSqueezeAxes(PatternRewriter &rewriter, Location loc,
+                                Value axes, ArrayRef<int64_t> in,
+                                ArrayRef<int64_t> out) {
+  // Unsqueeze inserts into `longer` to give `shorter`'s sizes back when
+  // removed; Squeeze removes from `longer`.
+  ArrayRef<int64_t> longer = isUnsqueeze ? out : in;
+  ArrayRef<int64_t> shorter = isUnsqueeze ? in : out;
+  int64_t rank = longer.size();
+  int64_t count = rank - static_cast<int64_t>(shorter.size());
+  auto axesType = getKnownTensorType(axes);
+  if (!axesType || axesType.getSizes().size() != 1 || count < 0 || rank > 16)
+    return failure();
+  SmallVector<SmallVector<int64_t>> candidates;
+  for (uint32_t mask = 0; mask < (1u << rank); ++mask) {
+    if (llvm::popcount(mask) != count)
+      continue;
+    SmallVector<int64_t> dims, kept;
+    bool unitDims = true;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (mask & (1u << d)) {
+        dims.push_back(d);
+        unitDims &= longer[d] == 1;
+      } else {
+        kept.push_back(longer[d]);
+      }
+    }
+    if (unitDims && ArrayRef<int64_t>(kept) == shorter)
+      candidates.push_back(dims);
+  }
+  if (candidates.empty())
+    return failure();
+  MLIRContext *context = rewriter.getContext();
+  if (axesType.getSizes()[0] == kUnknownSize) {
+    Value length =
+        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), axes,
+                              createConstantInt(rewriter, loc, 0));
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), length,
+                            createConstantInt(rewriter, loc, count)),
+        rewriter.getStringAttr("this node's axes at run time are not " +
+                               Twine(count) +
+                               " values, as its declared sizes need"));
+    axes = TensorStaticInfoCastOp::create(rewriter, loc,
+                                          withSizes(axes, {count}), axes);
+  } else if (axesType.getSizes()[0] != count) {
+    return failure();
+  }
+  Value wrapped = wrapNegativeIndices(
+      rewriter, loc, createToDtype(rewriter, loc, axes, getSi64Type(context)),
+      rank);
+  Value matchesAny;
+  for (ArrayRef<int64_t> candidate : candidates) {
+    Value matches = matchesAxes(rewriter, loc, wrapped, candidate);
+    matchesAny = matchesAny
+                     ? AtenLogicalOrOp::create(rewriter, loc, matches.getType(),
+                                               matchesAny, matches)
+                           .getResult()
+                     : matches;
+  }
+  RuntimeAssertOp::create(
+      rewriter, loc,
+      AtenItemOp::create(rewriter, loc, BoolType::get(context), matchesAny),
+      rewriter.getStringAttr(
+          "this node's axes at run time name other dims than its declared "
+          "input and result sizes imply (a graph output or value_info "
+          "declaration the data contradicts)"));
+  return success();
+}
+
 /// Unsqueeze / Squeeze with dynamic sizes: one ATen op per axis.
 template <bool isUnsqueeze>
 LogicalResult lowerSqueezeLike(const OpBinder &binder,
                                PatternRewriter &rewriter) {
   auto resultType = binder.getResultType();
-  if (resultType && resultType.areAllSizesKnown())
+  if (resultType && resultType.areAllSizesKnown()) {
+    SmallVector<int64_t> constantAxes;
+    if (binder.getOpsetVersion() >= 13 && binder.getOperand(1) &&
+        failed(binder.getConstantInts(1, constantAxes))) {
+      // The view is built for the declared sizes: run-time axes must give
+      // them.
+      auto inputType = getKnownTensorType(binder.getOperand(0));
+      if (!inputType || !inputType.areAllSizesKnown() ||
+          failed(assertSqueezeAxes<isUnsqueeze>(
+              rewriter, binder.getLoc(), binder.getOperand(1),
+              inputType.getSizes(), resultType.getSizes())))
+        return binder.fail(rewriter, "unsupported: axes computed at run time "
+                                     "that no dims of the static input and "
+                                     "result sizes can be");
+    }
     return lowerToStaticView(binder, rewriter);
+  }
   Value x = binder.getOperand(0);
   auto inputType = getKnownTensorType(x);
   if (!inputType || !resultType)
@@ -492,7 +609,8 @@ LogicalResult lowerGatherElements(const OpBinder &binder,
 /// none), the start wrapped and clamped as the spec says ([0, size] for a
 /// positive step, [0, size - 1] for a negative one), and an index_select of
 /// start + step * arange(result size). The ends only decide the result
-/// sizes, which the static result type already holds.
+/// sizes, which the static result type already holds: the length the
+/// bounds give is checked against it at run time.
 LogicalResult lowerRuntimeSlice(const OpBinder &binder,
                                 PatternRewriter &rewriter, Value x,
                                 ValueTensorType inputType,
@@ -522,6 +640,11 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
   auto cst = [&](int64_t v) { return createConstantInt(rewriter, loc, v); };
   Value one = cst(1);
   starts = createToDtype(rewriter, loc, starts, si64);
+  Value ends = binder.getOperand(2);
+  auto endsType = ends ? getKnownTensorType(ends) : nullptr;
+  if (!endsType || endsType.getSizes() != startsType.getSizes())
+    return binder.fail(rewriter, "ends must have the length of starts");
+  ends = createToDtype(rewriter, loc, ends, si64);
   Value steps;
   if (stepsInput) {
     auto stepsType = getKnownTensorType(stepsInput);
@@ -551,8 +674,10 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
   Value scalarType = cst(*getScalarTypeCode(si64));
   Value result = x;
   SmallVector<int64_t> sizes(inSizes);
+  Value lengthsHold;
   for (int64_t d = 0; d < rank; ++d) {
-    Value start, step;
+    Value start, step, end;
+    int64_t dimSize = inSizes[d];
     if (!axes) {
       const auto *it = llvm::find(constantAxes, d);
       if (it == constantAxes.end())
@@ -560,6 +685,8 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
       Value index = cst(it - constantAxes.begin());
       start = AtenSelectIntOp::create(rewriter, loc, si64Type({}), starts,
                                       cst(0), index);
+      end = AtenSelectIntOp::create(rewriter, loc, si64Type({}), ends, cst(0),
+                                    index);
       if (steps)
         step = AtenSelectIntOp::create(rewriter, loc, si64Type({}), steps,
                                        cst(0), index);
@@ -575,6 +702,16 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
       };
       start = sumOf(
           AtenMulTensorOp::create(rewriter, loc, si64Type({n}), mask, starts));
+      // end = sum(mask * ends) + (1 - sum(mask)) * size.
+      Value unnamed = AtenRsubScalarOp::create(rewriter, loc, si64Type({}),
+                                               sumOf(mask), one, one);
+      end = AtenAddTensorOp::create(
+          rewriter, loc, si64Type({}),
+          sumOf(AtenMulTensorOp::create(rewriter, loc, si64Type({n}), mask,
+                                        ends)),
+          AtenMulScalarOp::create(rewriter, loc, si64Type({}), unnamed,
+                                  cst(dimSize)),
+          one);
       if (steps) {
         Value picked = sumOf(
             AtenMulTensorOp::create(rewriter, loc, si64Type({n}), mask, steps));
@@ -584,9 +721,9 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
                                        absent, one);
       }
     }
-    int64_t dimSize = inSizes[d];
     // Wrap, then clamp to [0, size] (positive step) or [0, size - 1].
     start = wrapNegativeIndices(rewriter, loc, start, dimSize);
+    end = wrapNegativeIndices(rewriter, loc, end, dimSize);
     Value upTo = AtenClampOp::create(rewriter, loc, si64Type({}), start, cst(0),
                                      cst(dimSize));
     Value indices = createArange(rewriter, loc, outSizes[d]);
@@ -608,10 +745,58 @@ LogicalResult lowerRuntimeSlice(const OpBinder &binder,
     sizes[d] = outSizes[d];
     result = AtenIndexSelectOp::create(rewriter, loc, withSizes(x, sizes),
                                        result, cst(d), indices);
+    // The length the bounds give (ONNX Slice): ceil((end - start) / step),
+    // at least 0, with start clamped as above and end clamped to [0, size]
+    // (positive step) or [-1, size - 1] (negative step).
+    auto scalar = si64Type({});
+    auto ceilDiv = [&](Value a, Value b) -> Value {
+      // (a + b - 1) floor-divided by b, for b > 0.
+      Value biased = AtenSubScalarOp::create(
+          rewriter, loc, scalar,
+          AtenAddTensorOp::create(rewriter, loc, scalar, a, b, one), one, one);
+      return AtenDivTensorModeOp::create(
+          rewriter, loc, scalar, biased, b,
+          ConstantStrOp::create(rewriter, loc, StringType::get(context),
+                                rewriter.getStringAttr("floor")));
+    };
+    Value forwardEnd =
+        AtenClampOp::create(rewriter, loc, scalar, end, cst(0), cst(dimSize));
+    Value stride = step ? step : createScalarLiteral(rewriter, loc, si64, 1.0);
+    Value length = ceilDiv(
+        AtenSubTensorOp::create(rewriter, loc, scalar, forwardEnd, start, one),
+        stride);
+    if (step) {
+      Value backwardEnd = AtenClampOp::create(rewriter, loc, scalar, end,
+                                              cst(-1), cst(dimSize - 1));
+      Value backward = ceilDiv(AtenSubTensorOp::create(rewriter, loc, scalar,
+                                                       start, backwardEnd, one),
+                               AtenNegOp::create(rewriter, loc, scalar, step));
+      Value isBackward =
+          AtenLtScalarOp::create(rewriter, loc, boolType({}), step, cst(0));
+      length = AtenWhereSelfOp::create(rewriter, loc, scalar, isBackward,
+                                       backward, length);
+    }
+    length = AtenClampOp::create(rewriter, loc, scalar, length, cst(0),
+                                 cst(dimSize));
+    Value equal = AtenEqScalarOp::create(rewriter, loc, boolType({}), length,
+                                         cst(outSizes[d]));
+    lengthsHold = lengthsHold
+                      ? AtenLogicalAndOp::create(rewriter, loc, boolType({}),
+                                                 lengthsHold, equal)
+                            .getResult()
+                      : equal;
   }
   if (ArrayRef<int64_t>(sizes) != outSizes)
     return binder.fail(rewriter, "the result sizes differ from the input's in "
                                  "a dim that no constant axis slices");
+  if (lengthsHold)
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenItemOp::create(rewriter, loc, BoolType::get(context), lengthsHold),
+        rewriter.getStringAttr(
+            "this Slice node's starts, ends, axes and steps at run time give "
+            "other result sizes than its declared result type (a graph output "
+            "or value_info declaration the data contradicts)"));
   if (result.getType() != resultType)
     result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
   rewriter.replaceOp(binder.getOp(), result);
@@ -718,6 +903,23 @@ LogicalResult lowerCenterCropPad(const OpBinder &binder,
       return binder.fail(rewriter, "the result size of a dim not in 'axes' "
                                    "differs from the input's");
   Location loc = binder.getLoc();
+  // The shape values (one per axis, in the order of 'axes') must be the
+  // declared result sizes.
+  SmallVector<int64_t> expected;
+  if (axes.empty())
+    expected.assign(out.begin(), out.end());
+  for (int64_t axis : axes)
+    expected.push_back(out[axis < 0 ? axis + rank : axis]);
+  SmallVector<int64_t> shape;
+  if (failed(binder.getConstantInts(1, shape))) {
+    if (failed(assertValuesEqual(rewriter, loc, binder.getOperand(1), expected,
+                                 "CenterCropPad node's shape values")))
+      return binder.fail(rewriter, "shape must be a 1-D integer tensor of one "
+                                   "value per axis");
+  } else if (ArrayRef<int64_t>(shape) != ArrayRef<int64_t>(expected)) {
+    return binder.fail(rewriter, "the shape values differ from the declared "
+                                 "result sizes");
+  }
   Value result = x;
   SmallVector<int64_t> sizes(in);
   SmallVector<int64_t> pads(2 * rank, 0); // last dim first, low then high

@@ -704,6 +704,27 @@ LogicalResult lowerPad(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "unsupported: pads computed at run time, "
                                  "negative pads or a non-constant mode with "
                                  "dynamic input or result sizes");
+  if (spec.pads) {
+    // Run-time pads must grow each padded axis to its declared size:
+    // begin + end = out - in.
+    MLIRContext *context = rewriter.getContext();
+    Type si64 = getSi64Type(context);
+    SmallVector<int64_t> growth;
+    for (int64_t axis : spec.axes)
+      growth.push_back(resultType.getSizes()[axis] -
+                       inputType.getSizes()[axis]);
+    Value pairs =
+        createView(rewriter, loc, createToDtype(rewriter, loc, spec.pads, si64),
+                   {2, numAxes}, getTensorType(context, {2, numAxes}, si64));
+    Value totals = AtenSumDimIntListOp::create(
+        rewriter, loc, getTensorType(context, {numAxes}, si64), pairs,
+        createIntList(rewriter, loc, {0}),
+        createConstantBool(rewriter, loc, false),
+        createConstantNone(rewriter, loc));
+    if (failed(assertValuesEqual(rewriter, loc, totals, growth,
+                                 "Pad node's pads (begin + end per axis)")))
+      return binder.fail(rewriter, "pads must be a 1-D integer tensor");
+  }
   if (mode == "constant" && !valueTensor)
     valueTensor = createScalarLiteral(rewriter, loc, dtype, attrValue);
   else if (valueTensor &&
@@ -1099,12 +1120,17 @@ LogicalResult lowerWindow(const OpBinder &binder, PatternRewriter &rewriter) {
                                  "int periodic");
   int64_t n = resultType.getSizes()[0];
   SmallVector<int64_t> size;
-  if (succeeded(binder.getConstantInts(0, size)) &&
-      (size.size() != 1 || size[0] != n))
+  bool isConstant = succeeded(binder.getConstantInts(0, size));
+  if (isConstant && (size.size() != 1 || size[0] != n))
     return binder.fail(rewriter, "size does not match the result");
   Type element = getBuiltinElementType(resultType.getDtype());
   if (!isa<mlir::FloatType>(element))
     return binder.fail(rewriter, "unsupported: a non-float output_datatype");
+  // A run-time size must be the declared one.
+  if (!isConstant &&
+      failed(assertValuesEqual(rewriter, binder.getLoc(), binder.getOperand(0),
+                               {n}, "window op's size")))
+    return binder.fail(rewriter, "size must be an integer scalar");
   double period = periodic ? n : n - 1;
   SmallVector<Attribute> values;
   for (int64_t i = 0; i < n; ++i) {

@@ -493,14 +493,40 @@ void mlir::torch2mlir::onnx_c::replaceOpWithCastResults(
 LogicalResult mlir::torch2mlir::onnx_c::assertValuesEqual(
     PatternRewriter &rewriter, Location loc, Value values,
     ArrayRef<int64_t> expected, StringRef what) {
+  SmallVector<SmallVector<int64_t, 2>> accepted;
+  for (int64_t value : expected)
+    accepted.push_back({value});
+  return assertValuesIn(rewriter, loc, values, accepted, what);
+}
+
+LogicalResult mlir::torch2mlir::onnx_c::assertValuesIn(
+    PatternRewriter &rewriter, Location loc, Value values,
+    ArrayRef<SmallVector<int64_t, 2>> accepted, StringRef what) {
   auto type = getKnownTensorType(values);
-  if (!type || !type.areAllSizesKnown() || type.getSizes().size() > 1 ||
+  if (!type || type.getSizes().size() > 1 ||
       !isa<IntegerType, mlir::FloatType>(type.getDtype()))
     return failure();
   int64_t count = type.getSizes().empty() ? 1 : type.getSizes()[0];
-  if (count != static_cast<int64_t>(expected.size()))
-    return failure();
   MLIRContext *context = rewriter.getContext();
+  if (count == kUnknownSize) {
+    // A run-time length: checked first, so the reads below stay in bounds.
+    count = accepted.size();
+    Value length =
+        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), values,
+                              createConstantInt(rewriter, loc, 0));
+    Value holds =
+        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), length,
+                            createConstantInt(rewriter, loc, count));
+    RuntimeAssertOp::create(
+        rewriter, loc, holds,
+        rewriter.getStringAttr("this " + what + " at run time are not " +
+                               Twine(count) +
+                               " values, as its declared result types need"));
+    values = TensorStaticInfoCastOp::create(rewriter, loc,
+                                            withSizes(values, {count}), values);
+  }
+  if (count != static_cast<int64_t>(accepted.size()))
+    return failure();
   Type si64 = getSi64Type(context);
   Value flat = createToDtype(
       rewriter, loc,
@@ -510,16 +536,24 @@ LogicalResult mlir::torch2mlir::onnx_c::assertValuesEqual(
   auto boolType = getTensorType(context, {}, rewriter.getI1Type());
   Value zero = createConstantInt(rewriter, loc, 0);
   Value all;
-  for (auto [i, size] : llvm::enumerate(expected)) {
+  for (auto [i, values] : llvm::enumerate(accepted)) {
     Value element =
         AtenSelectIntOp::create(rewriter, loc, scalarType, flat, zero,
                                 createConstantInt(rewriter, loc, i));
-    Value equal =
-        AtenEqScalarOp::create(rewriter, loc, boolType, element,
-                               createConstantInt(rewriter, loc, size));
-    all = all ? AtenLogicalAndOp::create(rewriter, loc, boolType, all, equal)
+    Value any;
+    for (int64_t value : values) {
+      Value equal =
+          AtenEqScalarOp::create(rewriter, loc, boolType, element,
+                                 createConstantInt(rewriter, loc, value));
+      any = any ? AtenLogicalOrOp::create(rewriter, loc, boolType, any, equal)
+                      .getResult()
+                : equal;
+    }
+    if (!any)
+      return failure();
+    all = all ? AtenLogicalAndOp::create(rewriter, loc, boolType, all, any)
                     .getResult()
-              : equal;
+              : any;
   }
   if (!all)
     return success();
@@ -527,11 +561,104 @@ LogicalResult mlir::torch2mlir::onnx_c::assertValuesEqual(
   std::string message;
   llvm::raw_string_ostream os(message);
   os << "this " << what << " at run time are not [";
-  llvm::interleaveComma(expected, os);
+  llvm::interleaveComma(accepted, os, [&](ArrayRef<int64_t> values) {
+    llvm::interleave(values, os, " or ");
+  });
   os << "], the sizes its declared result types give (a graph output or "
         "value_info declaration the data contradicts)";
   RuntimeAssertOp::create(rewriter, loc, holds,
                           rewriter.getStringAttr(message));
+  return success();
+}
+
+Value mlir::torch2mlir::onnx_c::matchesAxes(PatternRewriter &rewriter,
+                                            Location loc, Value axes,
+                                            ArrayRef<int64_t> candidate) {
+  MLIRContext *context = rewriter.getContext();
+  auto axesType = cast<ValueTensorType>(axes.getType());
+  auto boolType =
+      getTensorType(context, axesType.getSizes(), rewriter.getI1Type());
+  Value listed;
+  for (int64_t d : candidate) {
+    Value equal = AtenEqScalarOp::create(rewriter, loc, boolType, axes,
+                                         createConstantInt(rewriter, loc, d));
+    listed =
+        listed ? AtenLogicalOrOp::create(rewriter, loc, boolType, listed, equal)
+                     .getResult()
+               : equal;
+  }
+  Type si64 = getSi64Type(context);
+  Value count = AtenSumOp::create(
+      rewriter, loc, getTensorType(context, {}, si64),
+      createToDtype(rewriter, loc, listed, si64),
+      createConstantInt(rewriter, loc, *getScalarTypeCode(si64)));
+  return AtenEqScalarOp::create(
+      rewriter, loc, getTensorType(context, {}, rewriter.getI1Type()), count,
+      createConstantInt(rewriter, loc, candidate.size()));
+}
+
+LogicalResult mlir::torch2mlir::onnx_c::assertAxesName(
+    PatternRewriter &rewriter, Location loc, Value axes, int64_t rank,
+    ArrayRef<int64_t> named, bool allowEmpty, StringRef what) {
+  auto type = getKnownTensorType(axes);
+  if (!type || type.getSizes().size() != 1 ||
+      !isa<IntegerType>(type.getDtype()))
+    return failure();
+  MLIRContext *context = rewriter.getContext();
+  Type si64 = getSi64Type(context);
+  auto boolType = getTensorType(context, {}, rewriter.getI1Type());
+  Value wrapped = wrapNegativeIndices(
+      rewriter, loc, createToDtype(rewriter, loc, axes, si64), rank);
+  auto boolsType =
+      getTensorType(context, type.getSizes(), rewriter.getI1Type());
+  auto all = [&](Value bools) -> Value {
+    // all(b) = !any(!b).
+    Value none = AtenAnyOp::create(
+        rewriter, loc, boolType,
+        AtenLogicalNotOp::create(rewriter, loc, bools.getType(), bools));
+    return AtenLogicalNotOp::create(rewriter, loc, boolType, none);
+  };
+  auto both = [&](Value a, Value b) -> Value {
+    return AtenLogicalAndOp::create(rewriter, loc, boolType, a, b);
+  };
+  // Every axis in [0, rank) once wrapped.
+  Value holds = all(AtenLogicalAndOp::create(
+      rewriter, loc, boolsType,
+      AtenGeScalarOp::create(rewriter, loc, boolsType, wrapped,
+                             createConstantInt(rewriter, loc, 0)),
+      AtenLtScalarOp::create(rewriter, loc, boolsType, wrapped,
+                             createConstantInt(rewriter, loc, rank))));
+  for (auto [d, mustName] : llvm::enumerate(named)) {
+    if (mustName < 0)
+      continue;
+    Value listed = AtenAnyOp::create(
+        rewriter, loc, boolType,
+        AtenEqScalarOp::create(rewriter, loc, boolsType, wrapped,
+                               createConstantInt(rewriter, loc, d)));
+    if (!mustName)
+      listed = AtenLogicalNotOp::create(rewriter, loc, boolType, listed);
+    holds = both(holds, listed);
+  }
+  if (!allowEmpty) {
+    Value length =
+        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), axes,
+                              createConstantInt(rewriter, loc, 0));
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenGtIntOp::create(rewriter, loc, BoolType::get(context), length,
+                            createConstantInt(rewriter, loc, 0)),
+        rewriter.getStringAttr("this " + what +
+                               " at run time are empty, which names every "
+                               "dim, unlike its declared result sizes"));
+  }
+  RuntimeAssertOp::create(
+      rewriter, loc,
+      AtenItemOp::create(rewriter, loc, BoolType::get(context), holds),
+      rewriter.getStringAttr(
+          "this " + what +
+          " at run time name other dims than its declared input and result "
+          "sizes imply (a graph output or value_info declaration the data "
+          "contradicts)"));
   return success();
 }
 

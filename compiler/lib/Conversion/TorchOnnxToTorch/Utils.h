@@ -75,15 +75,37 @@ void replaceOpWithCastResults(PatternRewriter &rewriter, Operation *op,
                               ArrayRef<Value> results);
 
 /// Emits a run-time check (`torch.runtime.assert`) that the integer or
-/// float tensor `values` (static sizes, at most 1-D) holds `expected`, one
-/// element each (in order), for a lowering that sizes its result from a
-/// declared type where the sizes come from data (a Split's run-time
-/// `split`, a OneHot's `depth`): a false declaration is an InputError at
-/// call time, never compiled code sized wrong. `what` names the values in
-/// the message ("Split node's split sizes").
+/// float tensor `values` (at most 1-D; a run-time length is checked first)
+/// holds `expected`, one element each (in order), for a lowering that
+/// sizes its result from a declared type where the sizes come from data (a
+/// Split's run-time `split`, a OneHot's `depth`): a false declaration is an
+/// InputError at call time, never compiled code sized wrong. `what` names the
+/// values in the message ("Split node's split sizes").
 LogicalResult assertValuesEqual(PatternRewriter &rewriter, Location loc,
                                 Value values, ArrayRef<int64_t> expected,
                                 StringRef what);
+
+/// Like assertValuesEqual, with a set of accepted values per element
+/// (e.g. a Reshape's size, -1 or 0 for one dim).
+LogicalResult assertValuesIn(PatternRewriter &rewriter, Location loc,
+                             Value values,
+                             ArrayRef<SmallVector<int64_t, 2>> accepted,
+                             StringRef what);
+
+/// Whether the run-time `axes` (an si64 tensor, normalized) hold exactly
+/// the dims `candidate` (as many as `axes` has, distinct): a 0-d bool
+/// tensor.
+Value matchesAxes(PatternRewriter &rewriter, Location loc, Value axes,
+                  ArrayRef<int64_t> candidate);
+
+/// Emits a run-time check that the 1-D integer tensor `axes` (dims of a
+/// rank-`rank` tensor; negative ones count from the end) are all in range
+/// and name dim d where `named[d]` is 1, do not name it where it is 0 (-1:
+/// either), and, unless `allowEmpty`, are not empty: for a lowering built
+/// for the dims its declared result sizes imply.
+LogicalResult assertAxesName(PatternRewriter &rewriter, Location loc,
+                             Value axes, int64_t rank, ArrayRef<int64_t> named,
+                             bool allowEmpty, StringRef what);
 
 } // namespace mlir::torch2mlir::onnx_c
 

@@ -65,27 +65,22 @@ func.func @gelu_tanh(%x: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> att
 
 // -----
 
-// Mod: a - div(a, b) * b, flooring (fmod=0) or truncating (fmod=1).
+// Mod: aten.remainder (fmod=0, Python's %) or aten.fmod (fmod=1), both
+// exact.
 // CHECK-LABEL: func.func @mod_int
-// CHECK: %[[MODE:.*]] = torch.constant.str "floor"
-// CHECK: %[[Q:.*]] = torch.aten.div.Tensor_mode %arg0, %arg1, %[[MODE]]
-// CHECK: %[[QB:.*]] = torch.aten.mul.Tensor %[[Q]], %arg1
-// CHECK: torch.aten.sub.Tensor %arg0, %[[QB]]
+// CHECK: %[[R:.*]] = torch.aten.remainder.Tensor %arg0, %arg1 : !torch.vtensor<[3],si32>, !torch.vtensor<[1],si32> -> !torch.vtensor<[3],si32>
+// CHECK: return %[[R]]
 func.func @mod_int(%a: !torch.vtensor<[3],si32>, %b: !torch.vtensor<[1],si32>) -> !torch.vtensor<[3],si32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
   %0 = torch.operator "onnx.Mod"(%a, %b) : (!torch.vtensor<[3],si32>, !torch.vtensor<[1],si32>) -> !torch.vtensor<[3],si32>
   return %0 : !torch.vtensor<[3],si32>
 }
 
-// A float divisor of +-inf: fmod(a, inf) = a for a finite a.
 // CHECK-LABEL: func.func @mod_fmod
-// CHECK: %[[MODE:.*]] = torch.constant.str "trunc"
-// CHECK: torch.aten.div.Tensor_mode %arg0, %arg1, %[[MODE]]
-// CHECK: %[[FORMULA:.*]] = torch.aten.sub.Tensor %arg0
-// CHECK: %[[USE_A:.*]] = torch.aten.logical_and
-// CHECK: torch.aten.where.self %[[USE_A]], %arg0, %[[FORMULA]]
-func.func @mod_fmod(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> attributes {torch.onnx_meta.opset_version = 13 : si64} {
-  %0 = torch.operator "onnx.Mod"(%a, %b) {torch.onnx.fmod = 1 : si64} : (!torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32>
-  return %0 : !torch.vtensor<[3],f32>
+// CHECK: %[[R:.*]] = torch.aten.fmod.Tensor %arg0, %arg1 : !torch.vtensor<[3],f16>, !torch.vtensor<[3],f16> -> !torch.vtensor<[3],f16>
+// CHECK: return %[[R]]
+func.func @mod_fmod(%a: !torch.vtensor<[3],f16>, %b: !torch.vtensor<[3],f16>) -> !torch.vtensor<[3],f16> attributes {torch.onnx_meta.opset_version = 13 : si64} {
+  %0 = torch.operator "onnx.Mod"(%a, %b) {torch.onnx.fmod = 1 : si64} : (!torch.vtensor<[3],f16>, !torch.vtensor<[3],f16>) -> !torch.vtensor<[3],f16>
+  return %0 : !torch.vtensor<[3],f16>
 }
 
 // -----

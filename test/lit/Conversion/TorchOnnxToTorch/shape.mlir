@@ -73,6 +73,7 @@ func.func @slice_clamped(%x: !torch.vtensor<[3,5],f32>) -> !torch.vtensor<[3,2],
 // start (-1) wrapped to 4 and clamped to [0, 4] because the step is < 0.
 // CHECK-LABEL: func.func @slice_negative_step
 // CHECK: torch.aten.select.int
+// CHECK: torch.aten.select.int
 // CHECK: %[[STEP:[0-9]+]] = torch.aten.select.int
 // CHECK: %[[AR:.*]] = torch.aten.arange.start_step %int0, %int5, %int1
 // CHECK: %[[DOWN:.*]] = torch.aten.clamp %{{.*}}, %int0, %int4
