@@ -174,3 +174,113 @@ def test_a_huge_declared_dim_is_an_input_error() -> None:
     )
     with pytest.raises(torch2mlir.InputError, match="declares a dim of 1099511627776"):
         torch2mlir.compile_onnx(model)
+
+
+def _int64(name: str, shape) -> object:
+    return helper.make_tensor_value_info(name, TensorProto.INT64, shape)
+
+
+def _float(name: str, shape) -> object:
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+#: Models whose result sizes come from an int64 graph input while their
+#: declared output sizes are static: (nodes, the int64 input's shape, the
+#: float input's shape, the declared output, values the declaration
+#: agrees with, values it contradicts). The fuzzer's random int64 inputs
+#: made each of them return a result of the declared size computed from
+#: other sizes (issue #19, item 4).
+_SIZES_FROM_DATA = {
+    "TopK": (
+        [helper.make_node("TopK", ["x", "v"], ["y", "i"])],
+        [1],
+        [2, 5],
+        [2, 3],
+        [3],
+        [2],
+    ),
+    "ConstantOfShape": (
+        [helper.make_node("ConstantOfShape", ["v"], ["y"])],
+        ["n"],
+        None,
+        [4, 3],
+        [4, 3],
+        [3, 4],
+    ),
+    "Reshape": (
+        [helper.make_node("Reshape", ["x", "v"], ["y"])],
+        [2],
+        [2, 3, 4],
+        [2, 12],
+        [-1, 12],
+        [4, 6],
+    ),
+    "Unsqueeze": (
+        [helper.make_node("Unsqueeze", ["x", "v"], ["y"])],
+        [1],
+        [3, 4, 5],
+        [3, 1, 4, 5],
+        [-3],
+        [2],
+    ),
+    "ReduceSum": (
+        [helper.make_node("ReduceSum", ["x", "v"], ["y"], keepdims=1)],
+        ["k"],
+        [3, 2, 2],
+        [3, 1, 2],
+        [1],
+        [0],
+    ),
+    "Slice": (
+        [helper.make_node("Slice", ["x", "v", "ends"], ["y"])],
+        [1],
+        [10],
+        [3],
+        [7],
+        [5],
+    ),
+    "Pad": (
+        [helper.make_node("Pad", ["x", "v"], ["y"])],
+        [4],
+        [2, 2],
+        [4, 5],
+        [1, 2, 1, 1],
+        [0, 0, 1, 1],
+    ),
+    "Resize": (
+        [helper.make_node("Resize", ["x", "", "", "v"], ["y"], mode="nearest")],
+        [4],
+        [1, 1, 2, 2],
+        [1, 1, 4, 4],
+        [1, 1, 4, 4],
+        [1, 1, 4, 3],
+    ),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_SIZES_FROM_DATA))
+def test_sizes_from_data_are_checked_against_the_declaration(op: str) -> None:
+    nodes, v_shape, x_shape, y_shape, agrees, contradicts = _SIZES_FROM_DATA[op]
+    inputs = ([_float("x", x_shape)] if x_shape else []) + [_int64("v", v_shape)]
+    outputs = [_float("y", y_shape)]
+    if op == "TopK":
+        outputs.append(_int64("i", y_shape))
+    initializers = []
+    if op == "Slice":
+        initializers.append(helper.make_tensor("ends", TensorProto.INT64, [1], [10]))
+    model = _model(nodes, inputs, outputs, initializers, opset=18)
+    compiled = torch2mlir.compile_onnx(model)
+    rng = np.random.default_rng(0)
+    x = [rng.random(x_shape, dtype=np.float32)] if x_shape else []
+    reference = ReferenceEvaluator(model)
+    names = ["x", "v"] if x_shape else ["v"]
+    good = [*x, np.array(agrees, dtype=np.int64)]
+    for got, want in zip(compiled(*good), reference.run(None, dict(zip(names, good)))):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    bad = [*x, np.array(contradicts, dtype=np.int64)]
+    # The reference computes another size than the declared one ...
+    computed = reference.run(None, dict(zip(names, bad)))[0]
+    assert list(np.shape(computed)) != y_shape
+    # ... which the compiled program refuses to fake.
+    with pytest.raises(torch2mlir.InputError, match="at run time"):
+        compiled(*bad)
