@@ -680,3 +680,23 @@ def test_conv2d_with_dynamic_batch_and_spatial_sizes(conv: dict) -> None:
         with torch.no_grad():
             expected = model(x)
         torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_half_softmax_computes_in_float32(dtype: torch.dtype) -> None:
+    # PyTorch's CPU kernels sum the exps in float32 and round once, so the
+    # result is within an ulp of the exact value; a sum in the 16-bit type
+    # was off by several ulps on long rows. (Eager and we may round a value
+    # that falls on a tie of the 16-bit type to different neighbours.)
+    x = randn(4, 3, 700, dtype=dtype) * 4
+    eps = torch.finfo(dtype).eps
+    for dim in (-1, 1):
+        module = Call(lambda t, dim=dim: F.softmax(t, dim=dim))
+        compiled = torch2mlir.compile(module, (x,), cache=False)
+        exact = F.softmax(x.double(), dim=dim)
+        torch.testing.assert_close(
+            compiled(x).double(), exact, rtol=eps, atol=eps * 2**-6
+        )
+        torch.testing.assert_close(
+            module(x).double(), exact, rtol=eps, atol=eps * 2**-6
+        )

@@ -281,18 +281,10 @@ LogicalResult assertSqueezeAxes(PatternRewriter &rewriter, Location loc,
     return failure();
   MLIRContext *context = rewriter.getContext();
   if (axesType.getSizes()[0] == kUnknownSize) {
-    Value length =
-        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), axes,
-                              createConstantInt(rewriter, loc, 0));
-    RuntimeAssertOp::create(
-        rewriter, loc,
-        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), length,
-                            createConstantInt(rewriter, loc, count)),
-        rewriter.getStringAttr("this node's axes at run time are not " +
-                               Twine(count) +
-                               " values, as its declared sizes need"));
-    axes = TensorStaticInfoCastOp::create(rewriter, loc,
-                                          withSizes(axes, {count}), axes);
+    axes = assertStaticLength(rewriter, loc, axes, count,
+                              "this node's axes at run time are not " +
+                                  Twine(count) +
+                                  " values, as its declared sizes need");
   } else if (axesType.getSizes()[0] != count) {
     return failure();
   }

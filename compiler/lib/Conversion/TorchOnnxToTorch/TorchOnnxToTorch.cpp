@@ -490,6 +490,23 @@ void mlir::torch2mlir::onnx_c::replaceOpWithCastResults(
   rewriter.replaceOp(op, replacements);
 }
 
+Value mlir::torch2mlir::onnx_c::assertStaticLength(PatternRewriter &rewriter,
+                                                   Location loc, Value values,
+                                                   int64_t count,
+                                                   const Twine &message) {
+  MLIRContext *context = rewriter.getContext();
+  Value length =
+      AtenSizeIntOp::create(rewriter, loc, IntType::get(context), values,
+                            createConstantInt(rewriter, loc, 0));
+  RuntimeAssertOp::create(
+      rewriter, loc,
+      AtenEqIntOp::create(rewriter, loc, BoolType::get(context), length,
+                          createConstantInt(rewriter, loc, count)),
+      rewriter.getStringAttr(message));
+  return TensorStaticInfoCastOp::create(rewriter, loc,
+                                        withSizes(values, {count}), values);
+}
+
 LogicalResult mlir::torch2mlir::onnx_c::assertValuesEqual(
     PatternRewriter &rewriter, Location loc, Value values,
     ArrayRef<int64_t> expected, StringRef what) {
@@ -511,19 +528,10 @@ LogicalResult mlir::torch2mlir::onnx_c::assertValuesIn(
   if (count == kUnknownSize) {
     // A run-time length: checked first, so the reads below stay in bounds.
     count = accepted.size();
-    Value length =
-        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), values,
-                              createConstantInt(rewriter, loc, 0));
-    Value holds =
-        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), length,
-                            createConstantInt(rewriter, loc, count));
-    RuntimeAssertOp::create(
-        rewriter, loc, holds,
-        rewriter.getStringAttr("this " + what + " at run time are not " +
-                               Twine(count) +
-                               " values, as its declared result types need"));
-    values = TensorStaticInfoCastOp::create(rewriter, loc,
-                                            withSizes(values, {count}), values);
+    values = assertStaticLength(
+        rewriter, loc, values, count,
+        "this " + what + " at run time are not " + Twine(count) +
+            " values, as its declared result types need");
   }
   if (count != static_cast<int64_t>(accepted.size()))
     return failure();

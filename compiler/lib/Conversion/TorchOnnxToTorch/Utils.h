@@ -74,6 +74,12 @@ Value createZeros(PatternRewriter &rewriter, Location loc,
 void replaceOpWithCastResults(PatternRewriter &rewriter, Operation *op,
                               ArrayRef<Value> results);
 
+/// Emits a run-time check (`torch.runtime.assert` with `message`) that the
+/// 1-D `values` of a run-time length has `count` elements, and returns
+/// `values` cast to that static length (reads of it then stay in bounds).
+Value assertStaticLength(PatternRewriter &rewriter, Location loc, Value values,
+                         int64_t count, const Twine &message);
+
 /// Emits a run-time check (`torch.runtime.assert`) that the integer or
 /// float tensor `values` (at most 1-D; a run-time length is checked first)
 /// holds `expected`, one element each (in order), for a lowering that

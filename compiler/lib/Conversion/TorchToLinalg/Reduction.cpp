@@ -147,7 +147,9 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
 };
 
 /// _softmax(x, dim) = exp(x - max) / sum(exp(x - max)), and
-/// _log_softmax(x, dim) = (x - max) - log(sum(exp(x - max))).
+/// _log_softmax(x, dim) = (x - max) - log(sum(exp(x - max))), computed in
+/// the opmath type (f32 for f16/bf16, as PyTorch's CPU kernels: an f16 sum
+/// of exps was off by several ulps) and rounded once.
 template <typename OpTy, bool isLog>
 struct ConvertSoftmax : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -178,6 +180,13 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     if (rank == 0)
       input = createReshape(rewriter, loc, input,
                             RankedTensorType::get({1}, element));
+    Type opMath = getOpMathType(element);
+    if (opMath != element) {
+      input = castFloatTensor(
+          rewriter, loc, input,
+          cast<RankedTensorType>(input.getType()).clone(opMath));
+      element = opMath;
+    }
     Value lowest = createLowestValue(rewriter, loc, element);
     Value max = createReduction(
         rewriter, loc, input, {dim}, lowest,
@@ -203,6 +212,10 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
             return arith::SubFOp::create(b, l, x, math::LogOp::create(b, l, s));
           return arith::DivFOp::create(b, l, math::ExpOp::create(b, l, x), s);
         });
+    if (element != resultType.getElementType())
+      result = castFloatTensor(rewriter, loc, result,
+                               cast<RankedTensorType>(result.getType())
+                                   .clone(resultType.getElementType()));
     Value reshaped = createReshape(rewriter, loc, result, resultType);
     if (!reshaped)
       return reportFailure(rewriter, op, kUnknownReshapeSizes);
