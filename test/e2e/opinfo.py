@@ -443,16 +443,88 @@ def run_sample(opinfo: Any, dtype_name: str, index: int, sample: Any) -> SampleR
     problem = _compare(
         actual, expected, rtol, atol, values=opinfo.name not in UNINITIALIZED_OUTPUTS
     )
-    if problem and _same_up_to_ties(opinfo.name, sample, actual, expected):
+    if problem and (
+        _same_up_to_ties(opinfo.name, sample, actual, expected)
+        or no_farther_from_exact(module, tensors, actual, expected, rtol, atol)
+    ):
         problem = ""
     return result("fail" if problem else "pass", problem)
 
 
-def _same_up_to_ties(name: str, sample: Any, actual: Any, expected: Any) -> bool:
+def no_farther_from_exact(
+    module: Any,
+    tensors: tuple[Any, ...],
+    actual: Any,
+    expected: Any,
+    rtol: float,
+    atol: float,
+) -> bool:
+    """Whether `actual`, which differs from eager's `expected`, is at every
+    element at least as close as eager to the exact value: `module` run on
+    its floating inputs cast to float64 (PyTorch's own rule for comparing a
+    reference with the ATen kernel, ``test_ops.py``'s ``_ref_test_helper``,
+    made element-wise so one overflow in eager cannot excuse an error
+    elsewhere). An element passes if it is within (rtol, atol) of eager's,
+    or if its distance to the exact value is no larger than eager's (equal
+    values and NaN against NaN are at distance 0; NaN against a number is
+    infinitely far). Eager's float16 kernels that accumulate in float16, or
+    overflow where the float32 computation PyTorch documents does not, are
+    judged this way. Only dtypes and shapes equal to eager's, floating
+    outputs, and samples with a floating input qualify."""
+    import torch
+    import torch.utils._pytree as pytree
+    from torch.testing._comparison import default_tolerances
+
+    if not any(t.is_floating_point() for t in tensors):
+        return False
+    wide = tuple(t.double() if t.is_floating_point() else t for t in tensors)
+    try:
+        with torch.no_grad():
+            exact = module(*wide)
+    except Exception:  # noqa: BLE001 - the op has no float64 kernel
+        return False
+    got, want, best = (pytree.tree_leaves(x) for x in (actual, expected, exact))
+    if not (len(got) == len(want) == len(best)):
+        return False
+
+    def distance(x: Any, reference: Any) -> Any:
+        x = x.double()
+        same = (x == reference) | (x.isnan() & reference.isnan())
+        far = (x - reference).abs().nan_to_num(nan=float("inf"))
+        return torch.where(same, torch.zeros_like(far), far)
+
+    for a, e, p in zip(got, want, best, strict=True):
+        if not isinstance(a, torch.Tensor) or not isinstance(p, torch.Tensor):
+            return False
+        if a.dtype != e.dtype or a.shape != e.shape or p.shape != e.shape:
+            return False
+        if not a.is_floating_point():
+            if not torch.equal(a, e):
+                return False
+            continue
+        p = p.double()
+        default_rtol, default_atol = default_tolerances(e)
+        near = torch.isclose(
+            a,
+            e,
+            rtol=max(rtol, default_rtol),
+            atol=max(atol, default_atol),
+            equal_nan=True,
+        )
+        if not bool((near | (distance(a, p) <= distance(e, p))).all()):
+            return False
+    return True
+
+
+def _same_up_to_ties(
+    name: str, sample: Any, actual: Any, expected: Any, x: Any = None
+) -> bool:
     """For an op of :data:`TIE_ORDER_DIM` (not ``stable=True``): whether the
     outputs match eager except for the order of indices of equal values:
     values equal, each int64 output selects (``gather`` along the dim) what
-    eager's selects, and for sort/argsort is a permutation along the dim."""
+    eager's selects, and for sort/argsort is a permutation along the dim.
+    `x` is the input the op ran on, if not ``sample.input`` (a perturbed
+    copy)."""
     import torch
     import torch.utils._pytree as pytree
 
@@ -463,7 +535,7 @@ def _same_up_to_ties(name: str, sample: Any, actual: Any, expected: Any) -> bool
     if name in ("sort", "argsort") and len(args) > 2 and args[2]:
         return False  # sort(dim, descending, stable=True)
     dim = sample.kwargs.get("dim", args[position] if len(args) > position else default)
-    x = sample.input
+    x = sample.input if x is None else x
     got, _ = pytree.tree_flatten(actual)
     want, _ = pytree.tree_flatten(expected)
     if len(got) != len(want) or len(got) <= index_output:

@@ -329,6 +329,30 @@ def test_convolution_transposed(
     )
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+@pytest.mark.parametrize(
+    "stride, padding, dilation",
+    [([2, 2], [0, 0], [1, 1]), ([1, 1], [1, 1], [1, 1]), ([3, 2], [1, 0], [2, 1])],
+)
+def test_convolution_transposed_inf_weight(dtype, stride, padding, dilation) -> None:
+    # PyTorch multiplies only the input's own elements by the weight (a GEMM
+    # into columns, then col2im): an inf weight makes inf or NaN only where
+    # its tap lands. A convolution over a zero-spread or zero-padded input
+    # multiplied inserted zeros by it: NaN where eager has finite values.
+    x, w = randn(1, 2, 4, 4, dtype=dtype), randn(2, 3, 3, 3, dtype=dtype)
+    w[0, 1, 0, 0] = float("inf")
+    w[1, 2, 2, 1] = float("-inf")
+    check(
+        lambda a, c: F.conv_transpose2d(
+            a, c, stride=stride, padding=padding, dilation=dilation
+        ),
+        x,
+        w,
+        rtol=1e-3 if dtype == torch.float16 else None,
+        atol=1e-3 if dtype == torch.float16 else None,
+    )
+
+
 @pytest.mark.parametrize(
     "module",
     [
@@ -456,6 +480,25 @@ def test_batch_norm_functional(training: bool) -> None:
         b,
         rm,
         rv,
+    )
+
+
+def test_batch_norm_half_computes_in_float32() -> None:
+    # Inference batch norm of float16 computes in float32 and rounds once,
+    # as PyTorch's CPU kernel: within an ulp of the exact value (four
+    # roundings in float16 were several ulps off).
+    x, w, b = randn(8, 6, 50, dtype=torch.float16) * 4, randn(6), randn(6)
+    rm, rv = randn(6) * 3, torch.rand(6) * 4 + 0.5
+    stats = [t.half() for t in (w, b, rm, rv)]
+
+    def fn(a, ww, bb, m, v):
+        return F.batch_norm(a, m, v, ww, bb, training=False, eps=1e-5)
+
+    compiled = torch2mlir.compile(Call(fn), (x, *stats), cache=False)
+    exact = fn(x.double(), *(t.double() for t in stats))
+    eps = torch.finfo(torch.float16).eps
+    torch.testing.assert_close(
+        compiled(x, *stats).double(), exact, rtol=eps, atol=eps * 2**-6
     )
 
 

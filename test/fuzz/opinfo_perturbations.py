@@ -9,7 +9,9 @@ the sample as is, its tensors as non-contiguous views or channels-last
 NaN, the largest and smallest finite values, -0.0; integer extremes), or
 its floats' zeros made negative. The program is exported, compiled and run
 on the perturbed tensors and compared with eager (the harness's
-tolerances; NaN where eager has NaN).
+tolerances; NaN where eager has NaN; indices among equal values and
+results no farther than eager's from the float64 computation pass, the
+harness's rules).
 
 Outcomes: ``ok``, ``clean`` (a Torch2MlirError), ``skip`` (torch2mlir does
 not define an op of the program, or the sample is not tensors in, tensors
@@ -94,6 +96,11 @@ def _perturb(tensors: tuple, kind: str, op_name: str, rng: random.Random) -> tup
             return torch.where(t == 0, torch.tensor(-0.0, dtype=t.dtype), t)
         return t
 
+    if kind == "extreme-values" and op_name.startswith("_unsafe"):
+        # _unsafe_index and kin assume their index tensors in range (their
+        # contract; PyTorch's decompositions and kernels clamp them
+        # differently): only the indexed tensor gets extremes.
+        return (one(tensors[0]), *tensors[1:])
     return tuple(one(t) for t in tensors)
 
 
@@ -167,4 +174,13 @@ def run_case(seed: int) -> dict[str, Any]:
         atol,
         values=info.name not in harness.UNINITIALIZED_OUTPUTS,
     )
+    # The harness's two rules: indices among equal values, and results that
+    # differ from eager's only where they are closer to the exact value.
+    if problem and (
+        harness._same_up_to_ties(
+            info.name, samples[index], actual, expected, x=tensors[0]
+        )
+        or harness.no_farther_from_exact(module, tensors, actual, expected, rtol, atol)
+    ):
+        problem = ""
     return {**record, "outcome": "wrong" if problem else "ok", "detail": problem}

@@ -200,125 +200,6 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
   }
 };
 
-/// A transposed convolution of f16/bf16 as PyTorch's CPU kernel rounds it:
-/// per kernel tap, the product summed over input channels in f32 and
-/// rounded to the element type (its gemm into columns), then the taps
-/// added in the element type in kernel order (its col2im), then the bias.
-/// `source` [N, G, C, L...] is the spread, padded input and `weight`
-/// [G, F, C, K...] the flipped weight (tap k of the original kernel is
-/// K - 1 - k here).
-static Value createReducedPrecisionTransposedConvolution(
-    ConversionPatternRewriter &rewriter, Location loc, Value source,
-    Value weight, Value bias, RankedTensorType resultType, int64_t groups,
-    int64_t perGroupOut, ArrayRef<int64_t> kernel, ArrayRef<int64_t> dilation) {
-  MLIRContext *context = rewriter.getContext();
-  int64_t d = kernel.size();
-  Type element = resultType.getElementType();
-  Type f32 = rewriter.getF32Type();
-  int64_t n = resultType.getDimSize(0);
-  auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
-  // taps[n, g, f, o..., k...] = sum_c x * w, in f32, rounded.
-  SmallVector<int64_t> tapShape{n, groups, perGroupOut};
-  tapShape.append(resultType.getShape().begin() + 2,
-                  resultType.getShape().end());
-  tapShape.append(kernel.begin(), kernel.end());
-  auto tapAccType = RankedTensorType::get(tapShape, f32);
-  int64_t loops = 3 + 2 * d + 1;
-  SmallVector<AffineExpr> sourceExprs{dim(0), dim(1), dim(loops - 1)};
-  SmallVector<AffineExpr> weightExprs{dim(1), dim(2), dim(loops - 1)};
-  SmallVector<AffineExpr> tapExprs{dim(0), dim(1), dim(2)};
-  for (int64_t i = 0; i < d; ++i) {
-    sourceExprs.push_back(dim(3 + i) + dim(3 + d + i) * dilation[i]);
-    weightExprs.push_back(dim(3 + d + i));
-  }
-  for (int64_t i = 0; i < 2 * d; ++i)
-    tapExprs.push_back(dim(3 + i));
-  SmallVector<utils::IteratorType> iterators(loops - 1,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  Value taps =
-      linalg::GenericOp::create(
-          rewriter, loc, TypeRange{tapAccType}, ValueRange{source, weight},
-          ValueRange{createZeroFilled(rewriter, loc, tapAccType)},
-          ArrayRef<AffineMap>{AffineMap::get(loops, 0, sourceExprs, context),
-                              AffineMap::get(loops, 0, weightExprs, context),
-                              AffineMap::get(loops, 0, tapExprs, context)},
-          iterators,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            Value product =
-                arith::MulFOp::create(b, l, castFloat(b, l, args[0], f32),
-                                      castFloat(b, l, args[1], f32));
-            linalg::YieldOp::create(
-                b, l,
-                ValueRange{
-                    arith::AddFOp::create(b, l, args[2], product).getResult()});
-          })
-          .getResult(0);
-  // out[n, g, f, o...] = sum over the original taps in order (k' = K-1-k),
-  // each rounded, added in the element type. A window tensor gives the
-  // tap loops their range.
-  SmallVector<int64_t> outShape(tapShape.begin(), tapShape.end() - d);
-  auto outType = RankedTensorType::get(outShape, element);
-  int64_t outLoops = 3 + 2 * d;
-  SmallVector<AffineExpr> readExprs, windowExprs, outExprs;
-  for (int64_t i = 0; i < 3 + d; ++i) {
-    readExprs.push_back(dim(i));
-    outExprs.push_back(dim(i));
-  }
-  for (int64_t i = 0; i < d; ++i) {
-    readExprs.push_back(kernel[i] - 1 - dim(3 + d + i));
-    windowExprs.push_back(dim(3 + d + i));
-  }
-  SmallVector<utils::IteratorType> outIterators(3 + d,
-                                                utils::IteratorType::parallel);
-  outIterators.append(d, utils::IteratorType::reduction);
-  Value window =
-      tensor::EmptyOp::create(rewriter, loc, kernel, rewriter.getI8Type());
-  Value sum =
-      linalg::GenericOp::create(
-          rewriter, loc, TypeRange{outType}, ValueRange{taps, window},
-          ValueRange{createZeroFilled(rewriter, loc, outType)},
-          ArrayRef<AffineMap>{AffineMap::get(outLoops, 0, readExprs, context),
-                              AffineMap::get(outLoops, 0, windowExprs, context),
-                              AffineMap::get(outLoops, 0, outExprs, context)},
-          outIterators,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            Value tap = castFloat(b, l, args[0], element);
-            linalg::YieldOp::create(
-                b, l,
-                ValueRange{
-                    arith::AddFOp::create(b, l, args[2], tap).getResult()});
-          })
-          .getResult(0);
-  if (bias) {
-    Value groupedBias = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({groups, perGroupOut}, element),
-        bias, SmallVector<ReassociationIndices>{{0, 1}});
-    sum = linalg::GenericOp::create(
-              rewriter, loc, TypeRange{outType}, ValueRange{sum, groupedBias},
-              ValueRange{
-                  tensor::EmptyOp::create(rewriter, loc, outShape, element)},
-              ArrayRef<AffineMap>{
-                  rewriter.getMultiDimIdentityMap(3 + d),
-                  AffineMap::get(3 + d, 0, {dim(1), dim(2)}, context),
-                  rewriter.getMultiDimIdentityMap(3 + d)},
-              SmallVector<utils::IteratorType>(3 + d,
-                                               utils::IteratorType::parallel),
-              [&](OpBuilder &b, Location l, ValueRange args) {
-                linalg::YieldOp::create(
-                    b, l,
-                    ValueRange{arith::AddFOp::create(b, l, args[0], args[1])
-                                   .getResult()});
-              })
-              .getResult(0);
-  }
-  SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
-  for (int64_t i = 0; i < d; ++i)
-    mergeChannels.push_back({i + 3});
-  return tensor::CollapseShapeOp::create(rewriter, loc, resultType, sum,
-                                         mergeChannels);
-}
-
 /// Any convolution as one linalg.generic over the grouped form
 ///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c,
 ///   k]
@@ -460,11 +341,6 @@ static Value createGeneralConvolution(ConversionPatternRewriter &rewriter,
   Value groupedSource = tensor::ExpandShapeOp::create(
       rewriter, loc, RankedTensorType::get(groupedSourceShape, element), source,
       splitChannels);
-
-  if (transposed && accType != element)
-    return createReducedPrecisionTransposedConvolution(
-        rewriter, loc, groupedSource, groupedWeight, bias, resultType, groups,
-        perGroupOut, kernel, dilation);
 
   // The accumulator [N, G, F, O...]: the bias or zeros.
   SmallVector<int64_t> accShape{n, groups, perGroupOut};
@@ -697,168 +573,214 @@ createNamedConvolution(OpBuilder &b, Location loc, Value input, Value weight,
       .getResult(0);
 }
 
-/// A transposed convolution of dilation 1 (input [N, G*C, I...], weight
-/// [G*C, F, K...], result [N, G*F, O...], static sizes) as stride^d plain
-/// convolutions (createNamedConvolution), one per phase: the outputs o with
-/// o % stride == r (per dim) are
-///   out[r + q*s] = sum_m x[q + (r + p) / s - K' + 1 + m] * w[rho + (K' - 1
-///   - m) * s]
-/// with rho = (r + p) % s and K' the number of k < K with k % s == rho: a
-/// stride-1 convolution of x by a flipped sub-kernel. Each phase is written
-/// into the result with a strided tensor.insert_slice; a phase with no tap
-/// (K' = 0) is the bias. This is as many multiply-adds as the transposed
-/// convolution has, with no zeros inserted into the input. Returns null for
-/// a grouped 3-D convolution.
-static Value createPhasedTransposedConvolution(
+/// A transposed convolution of floats (input [N, G*C, I...], weight
+/// [G*C, F, K...], result [N, G*F, O...], static sizes) as PyTorch's CPU
+/// kernel computes it (slow_conv_transpose2d/3d): a GEMM into columns,
+///   cols[g, f, k..., n, i...] = sum_c w[g*C + c, f, k...] * x[n, g*C + c,
+///   i...]
+/// (linalg.batch_matmul over the groups, accumulated in getOpMathType and
+/// rounded: the form the RefBackend hands to its GEMM kernels), then col2im,
+/// which adds each tap's columns into the output positions o = i * stride -
+/// padding + k * dilation that fall inside it, tap after tap in kernel
+/// order, in the element type, then the bias. Only products of the input's
+/// own elements are formed: no zero is multiplied by an inf or NaN weight,
+/// as a convolution over a zero-spread input would.
+static Value createCol2ImTransposedConvolution(
     OpBuilder &b, Location loc, Value input, Value weight, Value bias,
     RankedTensorType resultType, ArrayRef<int64_t> stride,
-    ArrayRef<int64_t> padding, int64_t groups) {
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto weightType = cast<RankedTensorType>(weight.getType());
-  if (!inputType.hasStaticShape() || !resultType.hasStaticShape() ||
-      (resultType.getRank() == 5 && groups != 1))
-    return nullptr;
   MLIRContext *context = b.getContext();
   Type element = resultType.getElementType();
+  Type accType = getOpMathType(element);
   int64_t d = resultType.getRank() - 2;
-  int64_t n = inputType.getDimSize(0), cin = inputType.getDimSize(1);
-  int64_t perGroupIn = cin / groups;
+  int64_t n = inputType.getDimSize(0);
+  int64_t perGroupIn = inputType.getDimSize(1) / groups;
   int64_t perGroupOut = weightType.getDimSize(1);
-  int64_t cout = resultType.getDimSize(1);
-
-  // Per dim and residue r: the output count Q, the taps K', and the first
-  // input index (r + p) / s - K' + 1 the phase reads.
-  struct Phase {
-    int64_t count, taps, rho, start;
-  };
-  SmallVector<SmallVector<Phase>> phases(d);
-  SmallVector<int64_t> low(d, 0), high(d, 0);
+  ArrayRef<int64_t> kernel = weightType.getShape().drop_front(2);
+  ArrayRef<int64_t> inSizes = inputType.getShape().drop_front(2);
+  ArrayRef<int64_t> outSizes = resultType.getShape().drop_front(2);
+  int64_t taps = 1, pixels = 1;
   for (int64_t i = 0; i < d; ++i) {
-    int64_t s = stride[i], p = padding[i], k = weightType.getDimSize(2 + i);
-    int64_t in = inputType.getDimSize(2 + i),
-            out = resultType.getDimSize(2 + i);
-    for (int64_t r = 0; r < s; ++r) {
-      Phase phase;
-      phase.count = r < out ? (out - r + s - 1) / s : 0;
-      phase.rho = (r + p) % s;
-      phase.taps = phase.rho < k ? (k - phase.rho + s - 1) / s : 0;
-      phase.start = (r + p) / s - phase.taps + 1;
-      if (phase.count > 0 && phase.taps > 0) {
-        low[i] = std::max(low[i], -phase.start);
-        high[i] = std::max(high[i], phase.start + phase.count - 1 + phase.taps -
-                                        1 - (in - 1));
-      }
-      phases[i].push_back(phase);
-    }
+    taps *= kernel[i];
+    pixels *= inSizes[i];
   }
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
-  SmallVector<int64_t> padLow{0, 0}, padHigh{0, 0};
-  padLow.append(low.begin(), low.end());
-  padHigh.append(high.begin(), high.end());
-  Value padded = createPad(b, loc, input, padLow, padHigh, zero);
-  // weight [G*C, F, K...] read as [G, C, F, K...].
-  SmallVector<int64_t> splitShape{groups, perGroupIn, perGroupOut};
-  splitShape.append(weightType.getShape().begin() + 2,
-                    weightType.getShape().end());
-  SmallVector<ReassociationIndices> split{{0, 1}};
-  for (int64_t i = 0; i < d + 1; ++i)
-    split.push_back({i + 2});
-  Value splitWeight = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(splitShape, element), weight, split);
+  auto type = [&](ArrayRef<int64_t> shape, Type t) {
+    return RankedTensorType::get(shape, t);
+  };
+  auto transpose = [&](Value value, ArrayRef<int64_t> permutation) {
+    auto valueType = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t i : permutation)
+      shape.push_back(valueType.getDimSize(i));
+    Value init =
+        tensor::EmptyOp::create(b, loc, shape, valueType.getElementType());
+    return linalg::TransposeOp::create(b, loc, value, init, permutation)
+        .getResult()[0];
+  };
+  SmallVector<ReassociationIndices> trailing{{0}, {1}};
+  trailing.push_back(llvm::to_vector(llvm::seq<int64_t>(2, d + 2)));
 
-  Value result =
-      tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
-  SmallVector<int64_t> residue(d, 0);
-  while (true) {
-    SmallVector<Phase> current;
-    for (int64_t i = 0; i < d; ++i)
-      current.push_back(phases[i][residue[i]]);
-    bool empty = llvm::any_of(current, [](Phase p) { return p.count == 0; });
-    bool noTaps = llvm::any_of(current, [](Phase p) { return p.taps == 0; });
-    if (!empty) {
-      SmallVector<int64_t> phaseShape{n, cout};
-      for (Phase p : current)
-        phaseShape.push_back(p.count);
-      auto phaseType = RankedTensorType::get(phaseShape, element);
-      Value phaseResult;
-      if (noTaps) {
-        phaseResult = createBiasInit(b, loc, bias, phaseType, {});
-      } else {
-        // The flipped sub-kernel [G, F, C, K'...] -> [G*F, C, K'...].
-        SmallVector<int64_t> subShape{groups, perGroupOut, perGroupIn};
-        SmallVector<AffineExpr> exprs{b.getAffineDimExpr(0),
-                                      b.getAffineDimExpr(2),
-                                      b.getAffineDimExpr(1)};
-        for (int64_t i = 0; i < d; ++i) {
-          subShape.push_back(current[i].taps);
-          exprs.push_back(current[i].rho +
-                          (current[i].taps - 1 - b.getAffineDimExpr(3 + i)) *
-                              stride[i]);
-        }
-        Value sub =
-            linalg::GenericOp::create(
-                b, loc, TypeRange{RankedTensorType::get(subShape, element)},
-                ValueRange{splitWeight},
-                ValueRange{tensor::EmptyOp::create(b, loc, subShape, element)},
-                ArrayRef<AffineMap>{AffineMap::get(d + 3, 0, exprs, context),
-                                    b.getMultiDimIdentityMap(d + 3)},
-                SmallVector<utils::IteratorType>(d + 3,
-                                                 utils::IteratorType::parallel),
-                [](OpBuilder &nb, Location l, ValueRange args) {
-                  linalg::YieldOp::create(nb, l, args[0]);
-                })
-                .getResult(0);
-        SmallVector<int64_t> mergedShape{groups * perGroupOut, perGroupIn};
-        for (Phase p : current)
-          mergedShape.push_back(p.taps);
-        Value subWeight = tensor::CollapseShapeOp::create(
-            b, loc, RankedTensorType::get(mergedShape, element), sub, split);
-        // The phase's input window, then a stride-1 valid convolution.
-        SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0)},
-            sizes{b.getIndexAttr(n), b.getIndexAttr(cin)};
-        for (int64_t i = 0; i < d; ++i) {
-          offsets.push_back(b.getIndexAttr(current[i].start + low[i]));
-          sizes.push_back(
-              b.getIndexAttr(current[i].count + current[i].taps - 1));
-        }
-        SmallVector<OpFoldResult> ones(d + 2, b.getIndexAttr(1));
-        Value window = tensor::ExtractSliceOp::create(b, loc, padded, offsets,
-                                                      sizes, ones);
-        SmallVector<int64_t> unit(d, 1), none(d, 0);
-        phaseResult =
-            createNamedConvolution(b, loc, window, subWeight, bias, phaseType,
-                                   unit, none, unit, groups);
-        if (!phaseResult)
-          return nullptr;
-      }
-      SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0)},
-          sizes{b.getIndexAttr(n), b.getIndexAttr(cout)},
-          strides{b.getIndexAttr(1), b.getIndexAttr(1)};
-      for (int64_t i = 0; i < d; ++i) {
-        offsets.push_back(b.getIndexAttr(residue[i]));
-        sizes.push_back(b.getIndexAttr(current[i].count));
-        strides.push_back(b.getIndexAttr(stride[i]));
-      }
-      result = tensor::InsertSliceOp::create(b, loc, phaseResult, result,
-                                             offsets, sizes, strides);
+  // lhs [G, F*K, C]: the weight [G*C, F*K] split by group, transposed.
+  Value flatWeight = tensor::CollapseShapeOp::create(
+      b, loc, type({groups * perGroupIn, perGroupOut * taps}, element), weight,
+      SmallVector<ReassociationIndices>{
+          {0}, llvm::to_vector(llvm::seq<int64_t>(1, d + 2))});
+  Value splitWeight = tensor::ExpandShapeOp::create(
+      b, loc, type({groups, perGroupIn, perGroupOut * taps}, element),
+      flatWeight, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  Value lhs = transpose(splitWeight, {0, 2, 1});
+  // rhs [G, C, N*I]: the input [N, G, C, I] with the batch moved inside.
+  Value flatInput = tensor::CollapseShapeOp::create(
+      b, loc, type({n, groups * perGroupIn, pixels}, element), input, trailing);
+  Value splitInput = tensor::ExpandShapeOp::create(
+      b, loc, type({n, groups, perGroupIn, pixels}, element), flatInput,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+  Value rhs = tensor::CollapseShapeOp::create(
+      b, loc, type({groups, perGroupIn, n * pixels}, element),
+      n == 1 ? splitInput : transpose(splitInput, {1, 2, 0, 3}),
+      n == 1 ? SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}
+             : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+  auto colsAccType = type({groups, perGroupOut * taps, n * pixels}, accType);
+  Value cols = linalg::BatchMatmulOp::create(
+                   b, loc, TypeRange{colsAccType}, ValueRange{lhs, rhs},
+                   ValueRange{createZeroFilled(b, loc, colsAccType)})
+                   .getResult(0);
+  if (accType != element)
+    cols = createElementwise(b, loc, type(colsAccType.getShape(), element),
+                             ValueRange{cols},
+                             [&](OpBuilder &nb, Location l, ValueRange args) {
+                               return castFloat(nb, l, args[0], element);
+                             });
+  // cols as [G, F, K..., N, I...].
+  SmallVector<int64_t> colsShape{groups, perGroupOut};
+  colsShape.append(kernel.begin(), kernel.end());
+  colsShape.push_back(n);
+  colsShape.append(inSizes.begin(), inSizes.end());
+  SmallVector<ReassociationIndices> colsSplit{{0}};
+  colsSplit.push_back(llvm::to_vector(llvm::seq<int64_t>(1, d + 2)));
+  colsSplit.push_back(llvm::to_vector(llvm::seq<int64_t>(d + 2, 2 * d + 3)));
+  cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, element), cols,
+                                       colsSplit);
+
+  // col2im into out [N, G, F, O...], zeros first.
+  SmallVector<int64_t> outShape{n, groups, perGroupOut};
+  outShape.append(outSizes.begin(), outSizes.end());
+  Value out = createZeroFilled(b, loc, type(outShape, element));
+  int64_t loops = d + 3;
+  SmallVector<AffineExpr> colsExprs{
+      b.getAffineDimExpr(1), b.getAffineDimExpr(2), b.getAffineDimExpr(0)};
+  for (int64_t i = 0; i < d; ++i)
+    colsExprs.push_back(b.getAffineDimExpr(3 + i));
+  AffineMap colsMap = AffineMap::get(loops, 0, colsExprs, context);
+  SmallVector<int64_t> tap(d, 0);
+  for (int64_t t = 0; t < taps; ++t) {
+    // The i with 0 <= i * s - p + k * dil < O, per dim.
+    SmallVector<int64_t> first(d), count(d);
+    bool any = true;
+    for (int64_t i = 0; i < d; ++i) {
+      int64_t shift = tap[i] * dilation[i] - padding[i];
+      int64_t lo = shift >= 0 ? 0 : (-shift + stride[i] - 1) / stride[i];
+      int64_t hi =
+          std::min(inSizes[i] - 1, outSizes[i] - 1 - shift < 0
+                                       ? -1
+                                       : (outSizes[i] - 1 - shift) / stride[i]);
+      first[i] = lo;
+      count[i] = hi - lo + 1;
+      any &= count[i] > 0;
     }
-    // The next residue, the last dim fastest.
-    int64_t i = d - 1;
-    while (i >= 0 && ++residue[i] == stride[i])
-      residue[i--] = 0;
-    if (i < 0)
-      break;
+    if (any) {
+      SmallVector<OpFoldResult> colsOffsets{b.getIndexAttr(0),
+                                            b.getIndexAttr(0)},
+          colsSizes{b.getIndexAttr(groups), b.getIndexAttr(perGroupOut)};
+      for (int64_t i = 0; i < d; ++i) {
+        colsOffsets.push_back(b.getIndexAttr(tap[i]));
+        colsSizes.push_back(b.getIndexAttr(1));
+      }
+      colsOffsets.push_back(b.getIndexAttr(0));
+      colsSizes.push_back(b.getIndexAttr(n));
+      SmallVector<int64_t> sliceShape{groups, perGroupOut, n};
+      SmallVector<int64_t> outSliceShape{n, groups, perGroupOut};
+      SmallVector<OpFoldResult> outOffsets(3, b.getIndexAttr(0)),
+          outSizesAttr{b.getIndexAttr(n), b.getIndexAttr(groups),
+                       b.getIndexAttr(perGroupOut)},
+          outStrides(3, b.getIndexAttr(1));
+      for (int64_t i = 0; i < d; ++i) {
+        colsOffsets.push_back(b.getIndexAttr(first[i]));
+        colsSizes.push_back(b.getIndexAttr(count[i]));
+        sliceShape.push_back(count[i]);
+        outSliceShape.push_back(count[i]);
+        outOffsets.push_back(b.getIndexAttr(first[i] * stride[i] +
+                                            tap[i] * dilation[i] - padding[i]));
+        outSizesAttr.push_back(b.getIndexAttr(count[i]));
+        outStrides.push_back(b.getIndexAttr(stride[i]));
+      }
+      SmallVector<OpFoldResult> ones(2 * d + 3, b.getIndexAttr(1));
+      Value slice =
+          tensor::ExtractSliceOp::create(b, loc, type(sliceShape, element),
+                                         cols, colsOffsets, colsSizes, ones);
+      Value window = tensor::ExtractSliceOp::create(
+          b, loc, type(outSliceShape, element), out, outOffsets, outSizesAttr,
+          outStrides);
+      Value sum =
+          linalg::GenericOp::create(
+              b, loc, TypeRange{window.getType()}, ValueRange{slice},
+              ValueRange{window},
+              ArrayRef<AffineMap>{colsMap, b.getMultiDimIdentityMap(loops)},
+              SmallVector<utils::IteratorType>(loops,
+                                               utils::IteratorType::parallel),
+              [](OpBuilder &nb, Location l, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, l,
+                    ValueRange{arith::AddFOp::create(nb, l, args[1], args[0])
+                                   .getResult()});
+              })
+              .getResult(0);
+      out = tensor::InsertSliceOp::create(b, loc, sum, out, outOffsets,
+                                          outSizesAttr, outStrides);
+    }
+    // The next tap, the last dim fastest (PyTorch's col2im order).
+    for (int64_t i = d - 1; i >= 0 && ++tap[i] == kernel[i]; --i)
+      tap[i] = 0;
   }
-  return result;
+  if (bias) {
+    Value groupedBias = tensor::ExpandShapeOp::create(
+        b, loc, type({groups, perGroupOut}, element), bias,
+        SmallVector<ReassociationIndices>{{0, 1}});
+    out = linalg::GenericOp::create(
+              b, loc, TypeRange{out.getType()}, ValueRange{out, groupedBias},
+              ValueRange{tensor::EmptyOp::create(b, loc, outShape, element)},
+              ArrayRef<AffineMap>{
+                  b.getMultiDimIdentityMap(loops),
+                  AffineMap::get(loops, 0,
+                                 {b.getAffineDimExpr(1), b.getAffineDimExpr(2)},
+                                 context),
+                  b.getMultiDimIdentityMap(loops)},
+              SmallVector<utils::IteratorType>(loops,
+                                               utils::IteratorType::parallel),
+              [](OpBuilder &nb, Location l, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, l,
+                    ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])
+                                   .getResult()});
+              })
+              .getResult(0);
+  }
+  SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
+  for (int64_t i = 0; i < d; ++i)
+    mergeChannels.push_back({i + 3});
+  return tensor::CollapseShapeOp::create(b, loc, resultType, out,
+                                         mergeChannels);
 }
 
 /// aten.convolution: 1-, 2- and 3-D, plain or transposed, with stride,
-/// zero padding, dilation, output_padding and groups. Convolutions of f32,
-/// f64 or integers become named linalg convolutions, which the RefBackend
-/// runs with its GEMM kernels (createNamedConvolution; transposed ones of
-/// dilation 1 through createPhasedTransposedConvolution); the others
-/// (16-bit floats, dilated transposed, grouped 3-D) use
-/// createGeneralConvolution. The bias initializes the accumulator.
+/// zero padding, dilation, output_padding and groups. Plain convolutions of
+/// f32, f64 or integers become named linalg convolutions, which the
+/// RefBackend runs with its GEMM kernels (createNamedConvolution);
+/// transposed ones of floats are a GEMM plus col2im
+/// (createCol2ImTransposedConvolution); the others (16-bit floats, grouped
+/// 3-D, transposed integers) use createGeneralConvolution.
 struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -947,19 +869,17 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
                              "bias must be 1-D of the result dtype");
     }
     Location loc = op.getLoc();
-    if (getOpMathType(element) == element) {
+    if (transposed && isa<mlir::FloatType>(element)) {
+      rewriter.replaceOp(op, createCol2ImTransposedConvolution(
+                                 rewriter, loc, input, weight, bias, resultType,
+                                 stride, padding, dilation, groups));
+      return success();
+    }
+    if (!transposed && getOpMathType(element) == element) {
       // The named-op forms the RefBackend hands to its GEMM kernels.
-      Value conv;
-      if (!transposed)
-        conv = createNamedConvolution(rewriter, loc, input, weight, bias,
-                                      resultType, stride, padding, dilation,
-                                      groups);
-      else if (llvm::all_of(dilation, [](int64_t v) { return v == 1; }) &&
-               (d != 3 || groups == 1))
-        conv = createPhasedTransposedConvolution(rewriter, loc, input, weight,
-                                                 bias, resultType, stride,
-                                                 padding, groups);
-      if (conv) {
+      if (Value conv = createNamedConvolution(rewriter, loc, input, weight,
+                                              bias, resultType, stride, padding,
+                                              dilation, groups)) {
         rewriter.replaceOp(op, conv);
         return success();
       }

@@ -29,7 +29,8 @@ namespace {
 /// Inference batch norm:
 ///   y = (x - running_mean) / sqrt(running_var + eps) * weight + bias
 /// per channel (dim 1), in one linalg.generic. The saved mean/invstd
-/// results of this op are empty tensors in PyTorch, and here.
+/// results of this op are empty tensors in PyTorch, and here. f16/bf16
+/// compute in f32 and round once, as PyTorch's CPU kernel does.
 struct ConvertNativeBatchNormLegitNoTraining
     : OpConversionPattern<Aten_NativeBatchNormLegitNoTrainingOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -52,7 +53,9 @@ struct ConvertNativeBatchNormLegitNoTraining
     Value eps = adaptor.getEps();
     if (!isa<mlir::FloatType>(eps.getType()))
       return reportFailure(rewriter, op, "eps must be a float");
-    eps = convertScalar(rewriter, loc, eps, element);
+    // f16/bf16 compute in f32 and round once, as PyTorch's CPU kernel does.
+    Type math = getOpMathType(element);
+    eps = convertScalar(rewriter, loc, eps, math);
 
     int64_t rank = resultType.getRank();
     MLIRContext *context = rewriter.getContext();
@@ -79,14 +82,17 @@ struct ConvertNativeBatchNormLegitNoTraining
             maps,
             SmallVector<utils::IteratorType>(rank,
                                              utils::IteratorType::parallel),
-            [&](OpBuilder &b, Location l, ValueRange args) {
+            [&](OpBuilder &b, Location l, ValueRange blockArgs) {
+              SmallVector<Value> args;
+              for (Value arg : blockArgs.drop_back())
+                args.push_back(castFloat(b, l, arg, math));
               Value centered = arith::SubFOp::create(b, l, args[0], args[1]);
               Value invstd = math::RsqrtOp::create(
                   b, l, arith::AddFOp::create(b, l, args[2], eps));
               Value y = arith::MulFOp::create(b, l, centered, invstd);
-              linalg::YieldOp::create(
-                  b, l,
-                  applyAffine(b, l, y, args.drop_front(3), hasWeight, hasBias));
+              y = applyAffine(b, l, y, ArrayRef<Value>(args).drop_front(3),
+                              hasWeight, hasBias);
+              linalg::YieldOp::create(b, l, castFloat(b, l, y, element));
             })
             .getResult(0);
     Value mean = tensor::EmptyOp::create(rewriter, loc, meanType.getShape(),

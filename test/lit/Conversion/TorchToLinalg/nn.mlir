@@ -111,26 +111,27 @@ func.func @conv1d_grouped(%x: !torch.vtensor<[1,4,8],f32>, %w: !torch.vtensor<[6
 
 // -----
 
-// A transposed convolution of stride 2 and kernel 3 is two phases: the even
-// outputs (4 of 7) are a stride-1 convolution by the flipped taps {2, 0} of
-// the input padded by one zero before, the odd ones (3) by tap {1}. Each is
-// written with a stride-2 insert_slice; nothing spreads the input.
-// CHECK-DAG: #[[EVEN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, (-d3 + 1) * 2)>
-// CHECK-DAG: #[[ODD:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3 * -2 + 1)>
+// A transposed convolution is a GEMM into columns (the weight transposed
+// to [G, F*K, C] times the input [G, C, N*I]), then col2im: each tap's
+// columns added, in kernel order, into the outputs i * stride + k it
+// reaches (here stride 2: offsets 0, 1, 2, step 2). No zero of a spread or
+// padded input is ever multiplied by the weight.
+// CHECK-DAG: #[[COLS:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>
 // CHECK-LABEL: func.func @conv_transpose1d(
-// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 1]
-// CHECK: %[[RESULT:.*]] = tensor.empty() : tensor<1x1x7xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[EVEN]], #{{.*}}]{{.*}} outs(%{{.*}} : tensor<1x1x2x2xf32>)
-// CHECK: tensor.extract_slice %[[PADDED]][0, 0, 0] [1, 2, 5] [1, 1, 1]
-// CHECK: %[[CONV0:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x1x1x4xf32>)
-// CHECK: %[[PHASE0:.*]] = tensor.collapse_shape %[[CONV0]]
-// CHECK: %[[PARTIAL:.*]] = tensor.insert_slice %[[PHASE0]] into %[[RESULT]][0, 0, 0] [1, 1, 4] [1, 1, 2]
-// CHECK: linalg.generic {indexing_maps = [#[[ODD]], #{{.*}}]{{.*}} outs(%{{.*}} : tensor<1x1x2x1xf32>)
-// CHECK: tensor.extract_slice %[[PADDED]][0, 0, 1] [1, 2, 3] [1, 1, 1]
-// CHECK: %[[CONV1:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x1x1x3xf32>)
-// CHECK: %[[PHASE1:.*]] = tensor.collapse_shape %[[CONV1]]
-// CHECK: %[[ALL:.*]] = tensor.insert_slice %[[PHASE1]] into %[[PARTIAL]][0, 0, 1] [1, 1, 3] [1, 1, 2]
-// CHECK: torch_c.from_builtin_tensor %[[ALL]]
+// CHECK: %[[LHS:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x2x3xf32>) outs(%{{.*}} : tensor<1x3x2xf32>) permutation = [0, 2, 1]
+// CHECK: %[[GEMM:.*]] = linalg.batch_matmul ins(%[[LHS]], %{{.*}} : tensor<1x3x2xf32>, tensor<1x2x3xf32>) outs(%{{.*}} : tensor<1x3x3xf32>)
+// CHECK: %[[C:.*]] = tensor.expand_shape %[[GEMM]] {{\[}}[0], [1, 2], [3, 4]] output_shape [1, 1, 3, 1, 3]
+// CHECK: %[[ZERO:.*]] = linalg.fill
+// CHECK: %[[T0:.*]] = tensor.extract_slice %[[C]][0, 0, 0, 0, 0] [1, 1, 1, 1, 3] [1, 1, 1, 1, 1]
+// CHECK: %[[W0:.*]] = tensor.extract_slice %[[ZERO]][0, 0, 0, 0] [1, 1, 1, 3] [1, 1, 1, 2]
+// CHECK: %[[A0:.*]] = linalg.generic {indexing_maps = [#[[COLS]], #{{.*}}]{{.*}} ins(%[[T0]] : tensor<1x1x1x3xf32>) outs(%[[W0]] : tensor<1x1x1x3xf32>)
+// CHECK: arith.addf
+// CHECK: %[[R0:.*]] = tensor.insert_slice %[[A0]] into %[[ZERO]][0, 0, 0, 0] [1, 1, 1, 3] [1, 1, 1, 2]
+// CHECK: tensor.extract_slice %[[C]][0, 0, 1, 0, 0] [1, 1, 1, 1, 3]
+// CHECK: %[[R1:.*]] = tensor.insert_slice %{{.*}} into %[[R0]][0, 0, 0, 1] [1, 1, 1, 3] [1, 1, 1, 2]
+// CHECK: tensor.extract_slice %[[C]][0, 0, 2, 0, 0] [1, 1, 1, 1, 3]
+// CHECK: %[[R2:.*]] = tensor.insert_slice %{{.*}} into %[[R1]][0, 0, 0, 2] [1, 1, 1, 3] [1, 1, 1, 2]
+// CHECK: tensor.collapse_shape %[[R2]] {{\[}}[0], [1, 2], [3]] : tensor<1x1x1x7xf32> into tensor<1x1x7xf32>
 func.func @conv_transpose1d(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,3],f32>) -> !torch.vtensor<[1,1,7],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -146,43 +147,78 @@ func.func @conv_transpose1d(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<
 
 // -----
 
-// A kernel 1, stride 3 transposed convolution: phase 0 has one tap, phases
-// 1 and 2 none, so they are the bias alone.
-// CHECK-LABEL: func.func @conv_transpose1d_no_taps(
-// CHECK: %[[CONV:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x1x1x3xf32>)
-// CHECK: %[[R0:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0] [1, 1, 3] [1, 1, 3]
-// CHECK: %[[BIAS1:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1xf32>) outs(%{{.*}} : tensor<1x1x2xf32>)
-// CHECK: %[[R1:.*]] = tensor.insert_slice %[[BIAS1]] into %[[R0]][0, 0, 1] [1, 1, 2] [1, 1, 3]
-// CHECK: %[[BIAS2:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1xf32>) outs(%{{.*}} : tensor<1x1x2xf32>)
-// CHECK: tensor.insert_slice %[[BIAS2]] into %[[R1]][0, 0, 2] [1, 1, 2] [1, 1, 3]
-func.func @conv_transpose1d_no_taps(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,1],f32>, %b: !torch.vtensor<[1],f32>) -> !torch.vtensor<[1,1,7],f32> {
+// Padding 4 and dilation 3 crop the taps (o = i - 4 + 3k, stride 1, three
+// inputs, four outputs): tap 0 reaches outputs -4..-2 (none: skipped), tap
+// 1 inputs 1..2 at outputs 0..1, tap 2 inputs 0..1 at outputs 2..3, tap 3
+// outputs 5.. (none). The bias is added after the taps.
+// CHECK-LABEL: func.func @conv_transpose1d_cropped(
+// CHECK: %[[C:.*]] = tensor.expand_shape %{{.*}} output_shape [1, 1, 4, 1, 3]
+// CHECK: %[[ZERO:.*]] = linalg.fill
+// CHECK-NOT: tensor.extract_slice %[[C]][0, 0, 0,
+// CHECK: tensor.extract_slice %[[C]][0, 0, 1, 0, 1] [1, 1, 1, 1, 2]
+// CHECK: %[[R0:.*]] = tensor.insert_slice %{{.*}} into %[[ZERO]][0, 0, 0, 0] [1, 1, 1, 2] [1, 1, 1, 1]
+// CHECK: tensor.extract_slice %[[C]][0, 0, 2, 0, 0] [1, 1, 1, 1, 2]
+// CHECK: %[[R1:.*]] = tensor.insert_slice %{{.*}} into %[[R0]][0, 0, 0, 2] [1, 1, 1, 2] [1, 1, 1, 1]
+// CHECK-NOT: tensor.extract_slice %[[C]]
+// CHECK: linalg.generic {{.*}} ins(%[[R1]], %{{.*}} : tensor<1x1x1x4xf32>, tensor<1x1xf32>)
+// CHECK: arith.addf
+func.func @conv_transpose1d_cropped(%x: !torch.vtensor<[1,1,3],f32>, %w: !torch.vtensor<[1,1,4],f32>, %b: !torch.vtensor<[1],f32>) -> !torch.vtensor<[1,1,4],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
   %true = torch.constant.bool true
-  %s = torch.prim.ListConstruct %int3 : (!torch.int) -> !torch.list<int>
-  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[2,1,1],f32>, !torch.vtensor<[1],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,7],f32>
-  return %0 : !torch.vtensor<[1,1,7],f32>
+  %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int4 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int3 : (!torch.int) -> !torch.list<int>
+  %op = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %true, %op, %int1 : !torch.vtensor<[1,1,3],f32>, !torch.vtensor<[1,1,4],f32>, !torch.vtensor<[1],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,4],f32>
+  return %0 : !torch.vtensor<[1,1,4],f32>
 }
 
 // -----
 
-// A dilated transposed convolution keeps the general form: the input spread
-// by the stride (zeros between) and padded by dilation * (K - 1) - padding,
-// the weight flipped with its channel dims swapped, then one generic.
+// f16, grouped, batch 2: the GEMM accumulates in f32 and rounds once per
+// column (PyTorch's CPU kernel), the input's batch moves inside the
+// columns ([G, C, N*I]), and col2im adds in f16.
+// CHECK-LABEL: func.func @conv_transpose2d_f16_grouped(
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<2x2x1xf16>) outs(%{{.*}} : tensor<2x1x2xf16>) permutation = [0, 2, 1]
+// CHECK: %[[MOVED:.*]] = linalg.transpose ins(%{{.*}} : tensor<2x2x2x4xf16>) outs(%{{.*}} : tensor<2x2x2x4xf16>) permutation = [1, 2, 0, 3]
+// CHECK: %[[RHS:.*]] = tensor.collapse_shape %[[MOVED]] {{\[}}[0], [1], [2, 3]] : tensor<2x2x2x4xf16> into tensor<2x2x8xf16>
+// CHECK: %[[GEMM:.*]] = linalg.batch_matmul ins(%{{.*}}, %[[RHS]] : tensor<2x1x2xf16>, tensor<2x2x8xf16>) outs(%{{.*}} : tensor<2x1x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[GEMM]] : tensor<2x1x8xf32>) outs(%{{.*}} : tensor<2x1x8xf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2x1x2x2x2xf16>) outs(%{{.*}} : tensor<2x2x1x2x2xf16>)
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f16
+func.func @conv_transpose2d_f16_grouped(%x: !torch.vtensor<[2,4,2,2],f16>, %w: !torch.vtensor<[4,1,1,1],f16>) -> !torch.vtensor<[2,2,2,2],f16> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %true, %p, %int2 : !torch.vtensor<[2,4,2,2],f16>, !torch.vtensor<[4,1,1,1],f16>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[2,2,2,2],f16>
+  return %0 : !torch.vtensor<[2,2,2,2],f16>
+}
+
+// -----
+
+// An integer transposed convolution keeps the general form: the input
+// spread by the stride (zeros between) and padded by dilation * (K - 1) -
+// padding, the weight flipped with its channel dims swapped, then one
+// generic.
 // CHECK-DAG: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, -d3 + 1)>
-// CHECK-LABEL: func.func @conv_transpose1d_dilated(
-// CHECK: %[[SPREAD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x9xf32>)
+// CHECK-LABEL: func.func @conv_transpose1d_dilated_int(
+// CHECK: %[[SPREAD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x9xi64>)
 // CHECK: %[[J:.*]] = arith.subi %{{.*}}, %c2 : index
 // CHECK: %[[Q:.*]] = arith.divsi %[[J]], %c2{{.*}} : index
 // CHECK: %[[R:.*]] = arith.remsi %[[J]], %c2{{.*}} : index
 // CHECK: tensor.extract
-// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %c0_i64{{.*}} : i64
 // CHECK: %[[FLIPPED:.*]] = linalg.generic {indexing_maps = [#[[FLIP]], #{{.*}}]
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}}, %[[FLIPPED]] : tensor<1x1x2x9xf32>, tensor<1x1x2x2xf32>) outs(%{{.*}} : tensor<1x1x1x7xf32>)
-func.func @conv_transpose1d_dilated(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.vtensor<[2,1,2],f32>) -> !torch.vtensor<[1,1,7],f32> {
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}}, %[[FLIPPED]] : tensor<1x1x2x9xi64>, tensor<1x1x2x2xi64>) outs(%{{.*}} : tensor<1x1x1x7xi64>)
+func.func @conv_transpose1d_dilated_int(%x: !torch.vtensor<[1,2,3],si64>, %w: !torch.vtensor<[2,1,2],si64>) -> !torch.vtensor<[1,1,7],si64> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %int2 = torch.constant.int 2
@@ -191,8 +227,8 @@ func.func @conv_transpose1d_dilated(%x: !torch.vtensor<[1,2,3],f32>, %w: !torch.
   %s = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
   %d = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
-  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],f32>, !torch.vtensor<[2,1,2],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,7],f32>
-  return %0 : !torch.vtensor<[1,1,7],f32>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3],si64>, !torch.vtensor<[2,1,2],si64>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,1,7],si64>
+  return %0 : !torch.vtensor<[1,1,7],si64>
 }
 
 // -----
