@@ -415,6 +415,18 @@ def test_cummax_ties_take_the_later_index() -> None:
     check(lambda t: torch.cummin(t, 0), torch.tensor([1.0, 1.0, NAN, 0.0, NAN]))
 
 
+def test_addmv_half_rounds_once() -> None:
+    # PyTorch's gemv adds beta * self in float32 before rounding: a product
+    # of 70000 (inf in float16 alone) plus -60000 is 10000, not inf.
+    half = torch.float16
+    self, mat = torch.full((2,), -60000.0, dtype=half), torch.full((2, 4), 100.0)
+    vec = torch.full((4,), 175.0, dtype=half)
+    check(lambda s, m, v: torch.addmv(s, m, v), self, mat.to(half), vec)
+    module = Call(lambda s, m, v: torch.addmv(s, m, v))
+    compiled = torch2mlir.compile(module, (self, mat.to(half), vec), cache=False)
+    assert compiled(self, mat.to(half), vec).tolist() == [10000.0, 10000.0]
+
+
 def test_addmv_and_integer_scalars() -> None:
     check(
         lambda s, m, v: torch.addmv(s, m, v, beta=0.5, alpha=2),

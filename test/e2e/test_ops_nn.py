@@ -579,6 +579,25 @@ def test_grid_sampler_2d(mode: int, padding: int, align_corners: bool) -> None:
     )
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+@pytest.mark.parametrize("padding", [1, 2])
+@pytest.mark.parametrize("mode", [0, 1])
+def test_grid_sampler_2d_nan_coordinates(dtype, padding: int, mode: int) -> None:
+    # PyTorch's kernel clips (border, reflection) a NaN or -inf coordinate
+    # to pixel 0 and +inf to the last: x86's max returns its second operand
+    # on NaN. A NaN-propagating clip gave NaN outputs.
+    x = torch.arange(1.0, 101.0).view(1, 1, 5, 20).to(dtype)
+    nan, inf = float("nan"), float("inf")
+    grid = torch.tensor(
+        [[0.0, nan], [nan, 0.0], [nan, nan], [0.0, inf], [-inf, 0.3], [0.2, -0.7]]
+    )
+    check(
+        lambda a, g: aten.grid_sampler_2d(a, g, mode, padding, False),
+        x,
+        grid.view(1, 1, -1, 2).to(dtype),
+    )
+
+
 # ---------------------------------------------------------------------------
 # Embedding bags and distances
 # ---------------------------------------------------------------------------

@@ -777,10 +777,22 @@ def _addmv(
 ) -> torch.Tensor:
     """``aten.addmv``: ``beta * self + alpha * (mat @ vec)`` (self ignored,
     NaN included, when beta is 0; for integers the scalars are converted to
-    the dtype first, as PyTorch does)."""
+    the dtype first, as PyTorch does). 16-bit floats compute in float32 and
+    round once, as PyTorch's CPU gemv: a product rounded to float16 first
+    can overflow to inf where eager's float32 sum with ``self`` does not."""
     dtype = torch.promote_types(self.dtype, mat.dtype)
     if not dtype.is_floating_point:
         alpha, beta = int(alpha), int(beta)
+    if dtype in _HALF_DTYPES:
+        f32 = torch.float32
+        wide = _addmv(
+            aten._to_copy.default(self, dtype=f32),
+            aten._to_copy.default(mat, dtype=f32),
+            aten._to_copy.default(vec, dtype=f32),
+            beta=beta,
+            alpha=alpha,
+        )
+        return aten._to_copy.default(wide, dtype=dtype)
     product = aten.squeeze.dims(
         aten.mm.default(mat, aten.unsqueeze.default(vec, 1)), [1]
     )

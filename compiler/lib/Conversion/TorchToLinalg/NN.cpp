@@ -1305,10 +1305,12 @@ struct ConvertGridSampler2d : OpConversionPattern<AtenGridSampler2dOp> {
                   x = alignCorners
                           ? reflectCoordinate(b, l, x, 0, 2 * (size - 1))
                           : reflectCoordinate(b, l, x, -1, 2 * size - 1);
+                // Clipped as PyTorch's kernel clips (max, then min, of
+                // x86's vector instructions): NaN becomes 0.
                 if (padding != 0)
                   x = arith::MinimumFOp::create(
                       b, l, createFloatConstant(b, l, acc, size - 1),
-                      arith::MaximumFOp::create(
+                      arith::MaxNumFOp::create(
                           b, l, x, createFloatConstant(b, l, acc, 0.0)));
                 return x;
               };
