@@ -28,12 +28,11 @@
 // CHECK-NEXT: %[[GT:.*]] = llvm.fcmp "ugt" %[[SUM]], %{{.*}} : f32
 // CHECK-NEXT: llvm.select %[[GT]], %[[SUM]], %{{.*}} : i1, f32
 // Row max, exp-sum and the division:
-// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) {fastmathFlags = #llvm.fastmath<reassoc>} : (f32, f32) -> f32
 // CHECK: llvm.fsub
-// CHECK: llvm.intr.exp(%{{.*}}) : (f32) -> f32
-// CHECK: llvm.fadd
-// CHECK: llvm.intr.exp(%{{.*}}) : (f32) -> f32
-// CHECK-NEXT: llvm.fdiv
+// CHECK-NEXT: llvm.intr.exp(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
+// CHECK: llvm.fdiv
 // CHECK: llvm.func @torch2mlir_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64)
 // CHECK-NOT: !torch
 // CHECK-NOT: torch_c.

@@ -109,7 +109,8 @@ struct ConvertNativeBatchNormLegitNoTraining
 ///   y = (x - mean) * rstd * weight + bias,
 /// with mean and rstd returned in the keepdim shape, as PyTorch does.
 /// f16/bf16 compute in f32 and round the results once, as PyTorch's CPU
-/// kernel (its mixed-type path) does.
+/// kernel (its mixed-type path) does. The sums may reassociate: LLVM
+/// vectorizes them into partial sums, as PyTorch's kernel does.
 struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -194,7 +195,8 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               linalg::YieldOp::create(
                   b, l,
-                  arith::AddFOp::create(b, l, widen(b, l, args[0]), args[1])
+                  arith::AddFOp::create(b, l, widen(b, l, args[0]), args[1],
+                                        arith::FastMathFlags::reassoc)
                       .getResult());
             })
             .getResult(0);
@@ -214,7 +216,10 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
                   arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]);
               Value sq = arith::MulFOp::create(b, l, d, d);
               linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, sq, args[2]).getResult());
+                  b, l,
+                  arith::AddFOp::create(b, l, sq, args[2],
+                                        arith::FastMathFlags::reassoc)
+                      .getResult());
             })
             .getResult(0);
     Value rstd = createElementwise(

@@ -94,7 +94,9 @@ namespace {
 
 /// sum.dim_IntList(x, dims, keepdim, dtype): each element is converted to the
 /// result dtype and added; integers accumulate in the result dtype, floats
-/// one step wider (getSumAccumulatorType) and round once.
+/// one step wider (getSumAccumulatorType) and round once. Float additions
+/// may reassociate, so LLVM vectorizes them into partial sums (pairwise
+/// in effect: no less accurate than one running sum).
 struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -132,8 +134,8 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
         [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           x = convertScalar(b, l, x, element, srcUnsigned);
           if (isFloat)
-            return arith::AddFOp::create(b, l, castFloat(b, l, x, accType),
-                                         acc);
+            return arith::AddFOp::create(b, l, castFloat(b, l, x, accType), acc,
+                                         arith::FastMathFlags::reassoc);
           return arith::AddIOp::create(b, l, x, acc);
         });
     sum = castFloatTensor(rewriter, loc, sum,
@@ -191,27 +193,48 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     Value max = createReduction(
         rewriter, loc, input, {dim}, lowest,
         [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
-          return arith::MaximumFOp::create(b, l, x, acc);
+          return arith::MaximumFOp::create(b, l, x, acc,
+                                           arith::FastMathFlags::reassoc);
         });
-    Value shifted = createWithReduced(
-        rewriter, loc, input, max, dim,
-        [](OpBuilder &b, Location l, Value x, Value m) -> Value {
-          return arith::SubFOp::create(b, l, x, m);
-        });
+    // softmax: e = exp(x - max) once, its sum, e / sum. log_softmax:
+    // (x - max) - log(sum of exp(x - max)). The sums may reassociate (LLVM
+    // vectorizes them into partial sums: more accurate, not less, than one
+    // running sum) and so may the max (exact in any order).
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-    Value sum = createReduction(
-        rewriter, loc, shifted, {dim}, zero,
-        [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
-          return arith::AddFOp::create(b, l, math::ExpOp::create(b, l, x), acc);
-        });
-    Value result = createWithReduced(
-        rewriter, loc, shifted, sum, dim,
-        [](OpBuilder &b, Location l, Value x, Value s) -> Value {
-          if constexpr (isLog)
+    auto add = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+      return arith::AddFOp::create(b, l, x, acc, arith::FastMathFlags::reassoc);
+    };
+    Value result;
+    if constexpr (isLog) {
+      Value shifted = createWithReduced(
+          rewriter, loc, input, max, dim,
+          [](OpBuilder &b, Location l, Value x, Value m) -> Value {
+            return arith::SubFOp::create(b, l, x, m);
+          });
+      Value sum = createReduction(
+          rewriter, loc, shifted, {dim}, zero,
+          [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+            return add(b, l, math::ExpOp::create(b, l, x), acc);
+          });
+      result = createWithReduced(
+          rewriter, loc, shifted, sum, dim,
+          [](OpBuilder &b, Location l, Value x, Value s) -> Value {
             return arith::SubFOp::create(b, l, x, math::LogOp::create(b, l, s));
-          return arith::DivFOp::create(b, l, math::ExpOp::create(b, l, x), s);
-        });
+          });
+    } else {
+      Value exps = createWithReduced(
+          rewriter, loc, input, max, dim,
+          [](OpBuilder &b, Location l, Value x, Value m) -> Value {
+            return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, x, m));
+          });
+      Value sum = createReduction(rewriter, loc, exps, {dim}, zero, add);
+      result = createWithReduced(
+          rewriter, loc, exps, sum, dim,
+          [](OpBuilder &b, Location l, Value e, Value s) -> Value {
+            return arith::DivFOp::create(b, l, e, s);
+          });
+    }
     if (element != resultType.getElementType())
       result = castFloatTensor(rewriter, loc, result,
                                cast<RankedTensorType>(result.getType())

@@ -15,7 +15,7 @@
 // CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]] : tensor<2x3x4xf32>) outs(%[[FILL]] : tensor<2x4xf64>) {
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f64):
 // CHECK-NEXT: %[[XW:.*]] = arith.extf %[[X]] : f32 to f64
-// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[XW]], %[[ACC]] : f64
+// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[XW]], %[[ACC]] fastmath<reassoc> : f64
 // CHECK-NEXT: linalg.yield %[[ADD]] : f64
 // CHECK: %[[ROUND:.*]] = linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUM]] : tensor<2x4xf64>) outs(%{{.*}} : tensor<2x4xf32>) {
 // CHECK-NEXT: ^bb0(%[[S:.*]]: f64, %{{.*}}: f32):
@@ -102,7 +102,7 @@ func.func @sum_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?],f32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf16>) outs(%{{.*}} : tensor<f32>)
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f16, %[[ACC:.*]]: f32):
 // CHECK-NEXT: %[[XW:.*]] = arith.extf %[[X]] : f16 to f32
-// CHECK-NEXT: arith.addf %[[XW]], %[[ACC]] : f32
+// CHECK-NEXT: arith.addf %[[XW]], %[[ACC]] fastmath<reassoc> : f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 func.func @sum_f16(%a: !torch.vtensor<[8],f16>) -> !torch.vtensor<[],f16> {
   %false = torch.constant.bool false
@@ -126,7 +126,7 @@ func.func @sum_f64(%a: !torch.vtensor<[8],f64>) -> !torch.vtensor<[],f64> {
 // CHECK: ^bb0(%[[X:.*]]: i64, %[[ACC:.*]]: f64):
 // CHECK-NEXT: %[[XF:.*]] = arith.sitofp %[[X]] : i64 to f32
 // CHECK-NEXT: %[[XW:.*]] = arith.extf %[[XF]] : f32 to f64
-// CHECK-NEXT: arith.addf %[[XW]], %[[ACC]] : f64
+// CHECK-NEXT: arith.addf %[[XW]], %[[ACC]] fastmath<reassoc> : f64
 func.func @sum_int_to_float(%a: !torch.vtensor<[8],si64>) -> !torch.vtensor<[],f32> {
   %false = torch.constant.bool false
   %none = torch.constant.none
