@@ -199,6 +199,13 @@ def _() -> nn.Module:
     return Fn(lambda x: torch.cumsum(x, 1))
 
 
+@register_case("cumsum_f32_long_rows", inputs=lambda: (torch.randn(4, 4096) * 10,))
+def _() -> nn.Module:
+    # PyTorch accumulates a float32 cumsum in float64: a float32 running sum
+    # drifts by 1e-3 along 4096 elements.
+    return Fn(lambda x: torch.cumsum(x, -1))
+
+
 @register_case("cumsum_negative_dim_f64", inputs=lambda: (torch.randn(4, 5).double(),))
 def _() -> nn.Module:
     return Fn(lambda x: torch.cumsum(x, -1))
