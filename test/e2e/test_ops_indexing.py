@@ -388,6 +388,30 @@ def test_topk_nan_largest() -> None:
     check(lambda x: torch.topk(x, 2), x)
 
 
+@pytest.mark.parametrize(
+    "dtype", [torch.float32, torch.float64, torch.int32, torch.int64]
+)
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_sort_and_topk_long_slices(dtype: torch.dtype, dim: int) -> None:
+    # Slices of hundreds of elements with ties (and NaN, for floats) along
+    # each dim of a non-contiguous input: the RefBackend's library sort
+    # (float32, float64, int32, int64) against eager's stable sort, and a
+    # topk whose k values are distinct.
+    torch.manual_seed(14)
+    base = torch.randint(-40, 40, (300, 2, 257)).to(dtype)
+    if dtype.is_floating_point:
+        base[::7, 0, ::5] = float("nan")
+    x = base[:, 1, :]
+    for descending in (False, True):
+        check(
+            lambda t, d=descending: torch.sort(t, dim=dim, descending=d, stable=True),
+            x,
+        )
+    distinct = torch.randperm(300 * 257).reshape(300, 257).to(dtype)
+    for largest in (True, False):
+        check(lambda t, k=largest: torch.topk(t, 9, dim=dim, largest=k), distinct)
+
+
 # ---------------------------------------------------------------------------
 # flip, repeat, diagonal, as_strided, split_with_sizes
 # ---------------------------------------------------------------------------

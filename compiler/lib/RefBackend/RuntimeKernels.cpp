@@ -6,6 +6,8 @@
 
 #include "torch2mlir/RefBackend/RefBackend.h"
 
+#include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -127,12 +129,78 @@ static bool isTransposedRhsMatmul(linalg::MatmulOp matmul) {
   return matmul.getIndexingMapsArray() == expected;
 }
 
+/// Replaces a sort step of the sort lowering (its generic marked with
+/// kSortRanksAttr or kSortOrderAttr) by a call of its runtime kernel on
+/// unranked memrefs: `torch2mlir_sort_ranks_<f32|f64|i32|i64>(x, ranks,
+/// dim, descending, limit)` (limit -1: none) or `torch2mlir_sort_order(ranks,
+/// order, dim)`.
+static void replaceSortStep(ModuleOp module, linalg::GenericOp op) {
+  auto ranksAttr = op->getAttrOfType<DictionaryAttr>(kSortRanksAttr);
+  auto orderAttr = op->getAttrOfType<DictionaryAttr>(kSortOrderAttr);
+  DictionaryAttr attr = ranksAttr ? ranksAttr : orderAttr;
+  if (!attr || !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() < 1)
+    return;
+  auto dim = dyn_cast_or_null<IntegerAttr>(attr.get("dim"));
+  auto descending = dyn_cast_or_null<BoolAttr>(attr.get("descending"));
+  if (!dim || (ranksAttr && !descending))
+    return;
+  Value source = op.getDpsInputs()[0], target = op.getDpsInits()[0];
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  auto targetType = dyn_cast<MemRefType>(target.getType());
+  if (!sourceType || !targetType || !targetType.getElementType().isInteger(64))
+    return;
+  std::string name = "torch2mlir_sort_order";
+  if (ranksAttr) {
+    Type element = sourceType.getElementType();
+    StringRef suffix = element.isF32()         ? "f32"
+                       : element.isF64()       ? "f64"
+                       : element.isInteger(32) ? "i32"
+                       : element.isInteger(64) ? "i64"
+                                               : "";
+    if (suffix.empty())
+      return;
+    name = ("torch2mlir_sort_ranks_" + suffix).str();
+  } else if (!sourceType.getElementType().isInteger(64)) {
+    return;
+  }
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> args;
+  for (Value operand : {source, target}) {
+    auto type = cast<MemRefType>(operand.getType());
+    auto unranked =
+        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
+    args.push_back(memref::CastOp::create(builder, loc, unranked, operand));
+  }
+  args.push_back(arith::ConstantIntOp::create(builder, loc, dim.getInt(), 64));
+  if (ranksAttr) {
+    args.push_back(
+        arith::ConstantIntOp::create(builder, loc, descending.getValue(), 64));
+    auto limit = dyn_cast_or_null<IntegerAttr>(attr.get("limit"));
+    args.push_back(arith::ConstantIntOp::create(
+        builder, loc, limit ? limit.getInt() : -1, 64));
+  }
+  SmallVector<Type> argTypes = llvm::to_vector(ValueRange(args).getTypes());
+  func::FuncOp kernel = getOrDeclareKernel(
+      module, name, FunctionType::get(builder.getContext(), argTypes, {}));
+  func::CallOp::create(builder, loc, kernel, args);
+  op->erase();
+}
+
 namespace {
 struct RuntimeKernelsPass
     : public ::mlir::torch2mlir::refbackend::impl::RuntimeKernelsBase<
           RuntimeKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SmallVector<linalg::GenericOp> sortSteps;
+    module.walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kSortRanksAttr) || op->hasAttr(kSortOrderAttr))
+        sortSteps.push_back(op);
+    });
+    for (linalg::GenericOp op : sortSteps)
+      replaceSortStep(module, op);
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,

@@ -88,3 +88,58 @@ func.func @conv3d(%in: memref<1x2x5x7x5xf64>, %w: memref<4x2x2x3x2xf64>, %out: m
     ins(%in, %w : memref<1x2x5x7x5xf64>, memref<4x2x2x3x2xf64>) outs(%out : memref<1x4x2x1x4xf64>)
   return
 }
+
+// -----
+
+// The two n^2 steps of a sort (marked by TorchToLinalg) become calls of the
+// runtime's sort kernels on unranked memrefs: the ranks (dim, descending,
+// limit) and the order (dim).
+// CHECK-LABEL: func.func @sort_steps
+// CHECK-SAME: (%[[X:.*]]: memref<3x5xf32>, %[[R:.*]]: memref<3x5xi64>, %[[O:.*]]: memref<3x2xi64>)
+// CHECK-DAG: %[[UX:.*]] = memref.cast %[[X]] : memref<3x5xf32> to memref<*xf32>
+// CHECK-DAG: %[[UR:.*]] = memref.cast %[[R]] : memref<3x5xi64> to memref<*xi64>
+// CHECK: %[[DIM:.*]] = arith.constant 1 : i64
+// CHECK: %[[DESCENDING:.*]] = arith.constant 1 : i64
+// CHECK: %[[LIMIT:.*]] = arith.constant 2 : i64
+// CHECK: call @torch2mlir_sort_ranks_f32(%[[UX]], %[[UR]], %[[DIM]], %[[DESCENDING]], %[[LIMIT]])
+// CHECK: %[[UR2:.*]] = memref.cast %[[R]] : memref<3x5xi64> to memref<*xi64>
+// CHECK: %[[UO:.*]] = memref.cast %[[O]] : memref<3x2xi64> to memref<*xi64>
+// CHECK: call @torch2mlir_sort_order(%[[UR2]], %[[UO]], %{{.*}})
+// CHECK-NOT: linalg.generic
+// CHECK: func.func private @torch2mlir_sort_ranks_f32(memref<*xf32>, memref<*xi64>, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK: func.func private @torch2mlir_sort_order(memref<*xi64>, memref<*xi64>, i64) attributes {llvm.emit_c_interface}
+#at = affine_map<(d0, d1, d2) -> (d0, d1)>
+#other = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @sort_steps(%x: memref<3x5xf32>, %ranks: memref<3x5xi64>, %order: memref<3x2xi64>) {
+  linalg.generic {indexing_maps = [#at, #other, #at], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %x : memref<3x5xf32>, memref<3x5xf32>) outs(%ranks : memref<3x5xi64>)
+      attrs = {torch2mlir.sort_ranks = {descending = true, dim = 1 : i64, limit = 2 : i64}} {
+  ^bb0(%a: f32, %b: f32, %acc: i64):
+    linalg.yield %acc : i64
+  }
+  linalg.generic {indexing_maps = [#other, #at], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ranks : memref<3x5xi64>) outs(%order : memref<3x2xi64>)
+      attrs = {torch2mlir.sort_order = {dim = 1 : i64}} {
+  ^bb0(%r: i64, %acc: i64):
+    linalg.yield %acc : i64
+  }
+  return
+}
+
+// -----
+
+// No kernel for f16: the marked generic stays (it computes the same ranks).
+// CHECK-LABEL: func.func @sort_f16_stays
+// CHECK: linalg.generic
+// CHECK-NOT: call
+#at2 = affine_map<(d0, d1) -> (d0)>
+#other2 = affine_map<(d0, d1) -> (d1)>
+func.func @sort_f16_stays(%x: memref<4xf16>, %ranks: memref<4xi64>) {
+  linalg.generic {indexing_maps = [#at2, #other2, #at2], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %x : memref<4xf16>, memref<4xf16>) outs(%ranks : memref<4xi64>)
+      attrs = {torch2mlir.sort_ranks = {descending = false, dim = 0 : i64}} {
+  ^bb0(%a: f16, %b: f16, %acc: i64):
+    linalg.yield %acc : i64
+  }
+  return
+}

@@ -107,6 +107,11 @@ def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
     library implements with one GEMM each (im2col for convolutions).
     Operands are passed as fully dynamic strided memrefs, so any layout is
     accepted; the runtime falls back to loops for layouts a GEMM cannot take.
+
+    The two n^2 steps of a sort (the `linalg.generic` ops TorchToLinalg marks
+    with `torch2mlir.sort_ranks` and `torch2mlir.sort_order`) become calls of
+    `torch2mlir_sort_ranks_<f32|f64|i32|i64>` (a stable sort of each slice)
+    and `torch2mlir_sort_order` on unranked memrefs.
   }];
   let dependentDialects = ["func::FuncDialect", "memref::MemRefDialect",
                            "arith::ArithDialect"];

@@ -10,9 +10,11 @@
 //   2. order[q] = the position j of q's slice whose rank is q[dim] (ranks
 //      are a permutation, so exactly one j matches);
 //   3. values[q] = x[q with q[dim] = order[q]].
-// Steps 1 and 2 take n^2 comparisons per slice. NaN sorts above every
-// number, as in PyTorch. topk is the first k of the sort (largest: the
-// descending one).
+// Steps 1 and 2 take n^2 comparisons per slice; the RefBackend runs them
+// as runtime kernels (a stable sort per slice) for f32, f64, si32 and si64,
+// marked by the kSortRanksAttr and kSortOrderAttr attributes. NaN sorts
+// above every number, as in PyTorch. topk is the first k of the sort (largest:
+// the descending one).
 //
 // With stable=False PyTorch leaves the order of ties unspecified; its CPU
 // kernel runs std::sort (libstdc++'s introsort), which keeps index order
@@ -159,6 +161,25 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
                 nb, l, arith::AddIOp::create(nb, l, args[2], one).getResult());
           })
           .getResult(0);
+  // The RefBackend replaces steps 1 and 2 by runtime calls (a stable sort
+  // per slice: O(n log n)) where the dtype has a kernel.
+  MLIRContext *ctx = b.getContext();
+  auto marker = [&](bool withOrder) {
+    SmallVector<NamedAttribute> fields{
+        b.getNamedAttr("dim", b.getI64IntegerAttr(dim))};
+    if (withOrder) {
+      fields.push_back(b.getNamedAttr("descending", b.getBoolAttr(descending)));
+      // Only ranks below the kept count matter to step 2 (topk's k).
+      int64_t kept = indicesType.getDimSize(dim);
+      if (!ShapedType::isDynamic(kept))
+        fields.push_back(b.getNamedAttr("limit", b.getI64IntegerAttr(kept)));
+    }
+    return DictionaryAttr::get(ctx, fields);
+  };
+  bool hasKernel = dtype.isF32() || dtype.isF64() ||
+                   dtype.isSignedInteger(32) || dtype.isSignedInteger(64);
+  if (hasKernel)
+    ranks.getDefiningOp()->setAttr(kSortRanksAttr, marker(true));
 
   // 2. order: for output position q, the j whose rank is q[dim].
   Value orderInit = createZeroIndices(b, loc, input, dim,
@@ -181,6 +202,8 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
                 arith::AddIOp::create(nb, l, args[1], picked).getResult());
           })
           .getResult(0);
+  if (hasKernel)
+    order.getDefiningOp()->setAttr(kSortOrderAttr, marker(false));
 
   // 3. values: x gathered at the order.
   SmallVector<Value> dynamicSizes;

@@ -11,6 +11,9 @@
 //   batch_matmul: C[b] += A[b] @ B[b]
 //   conv2d/3d:    out[n] (F x O) += W (F x C*K) @ im2col(in[n])
 //                 (O, K: the products of the output and window sizes)
+//   sort_ranks:   ranks[p] += the position of x[p] in its slice's stable
+//                 sort (std::stable_sort), any rank (unranked memrefs)
+//   sort_order:   order[r] += the position whose rank is r
 //
 // Any layout the fast path does not handle falls back to plain loops, so
 // every call computes the right result. The BLAS runs single-threaded; the
@@ -429,6 +432,104 @@ void conv3dNcdhwFcdhw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
             w->data(), w->strides, out->data(), out->strides + 1);
 }
 
+/// An unranked memref (MLIR's C interface): the rank and a pointer to the
+/// ranked descriptor {allocated, aligned, offset, sizes[rank],
+/// strides[rank]}.
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+
+  template <typename T> T *data() const {
+    auto *fields = static_cast<char *>(descriptor);
+    T *aligned = *reinterpret_cast<T **>(fields + sizeof(void *));
+    int64_t offset = *reinterpret_cast<int64_t *>(fields + 2 * sizeof(void *));
+    return aligned + offset;
+  }
+  const int64_t *sizes() const {
+    return reinterpret_cast<const int64_t *>(
+        static_cast<char *>(descriptor) + 2 * sizeof(void *) + sizeof(int64_t));
+  }
+  const int64_t *strides() const { return sizes() + rank; }
+};
+
+/// Runs f(offsetA, offsetB) for every slice along `dim` of two memrefs of
+/// the same rank whose sizes agree except along `dim` (element offsets of
+/// the slice's first element in each), slices split across the team.
+template <typename F>
+void forEachSlice(const UnrankedMemRef &a, const UnrankedMemRef &b, int64_t dim,
+                  int64_t work, F &&f) {
+  int64_t slices = 1;
+  for (int64_t i = 0; i < a.rank; ++i)
+    if (i != dim)
+      slices *= a.sizes()[i];
+  parallelFor(slices, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+              [&](int64_t lo, int64_t hi) {
+                for (int64_t s = lo; s < hi; ++s) {
+                  int64_t rest = s, offsetA = 0, offsetB = 0;
+                  for (int64_t i = a.rank - 1; i >= 0; --i) {
+                    if (i == dim)
+                      continue;
+                    int64_t index = rest % a.sizes()[i];
+                    rest /= a.sizes()[i];
+                    offsetA += index * a.strides()[i];
+                    offsetB += index * b.strides()[i];
+                  }
+                  f(offsetA, offsetB);
+                }
+              });
+}
+
+/// Whether `a` comes strictly before `b`: ascending or descending, NaN
+/// above every number (PyTorch's order).
+template <typename T> bool precedes(T a, T b, bool descending) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (descending)
+      return a != a ? b == b : (b == b && a > b);
+    return a == a && (b != b || a < b);
+  } else {
+    return descending ? a > b : a < b;
+  }
+}
+
+/// ranks[p] += the rank of x[p] in the stable sort of its slice along
+/// `dim` (ties keep position order: the order the generic this replaces
+/// computes with n^2 comparisons). With 0 <= `limit` < n only the first
+/// `limit` ranks are exact (a partial sort: topk); the others are n.
+template <typename T>
+void sortRanks(const UnrankedMemRef &x, const UnrankedMemRef &ranks,
+               int64_t dim, bool descending, int64_t limit) {
+  if (x.rank != ranks.rank || dim < 0 || dim >= x.rank)
+    return;
+  int64_t n = x.sizes()[dim];
+  int64_t xStep = x.strides()[dim], rStep = ranks.strides()[dim];
+  const T *values = x.data<T>();
+  int64_t *out = ranks.data<int64_t>();
+  forEachSlice(x, ranks, dim, n * 16, [&](int64_t xo, int64_t ro) {
+    std::vector<int64_t> order(n);
+    for (int64_t i = 0; i < n; ++i)
+      order[i] = i;
+    const T *slice = values + xo;
+    if (limit >= 0 && limit < n) {
+      // Ties broken by position: a total order, so the partial sort's
+      // first `limit` are the stable sort's.
+      std::partial_sort(order.begin(), order.begin() + limit, order.end(),
+                        [&](int64_t i, int64_t j) {
+                          T a = slice[i * xStep], b = slice[j * xStep];
+                          return precedes(a, b, descending) ||
+                                 (!precedes(b, a, descending) && i < j);
+                        });
+      for (int64_t q = 0; q < n; ++q)
+        out[ro + order[q] * rStep] += q < limit ? q : n;
+      return;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
+      return precedes(slice[i * xStep], slice[j * xStep], descending);
+    });
+    for (int64_t q = 0; q < n; ++q)
+      out[ro + order[q] * rStep] += q;
+  });
+}
+
 } // namespace
 
 /// Loads the BLAS at `path` (a shared library exporting `<prefix>cblas_sgemm`
@@ -490,3 +591,35 @@ T2M_EXPORT int torch2mlir_runtime_has_blas() { return sgemm != nullptr; }
 
 T2M_KERNELS(f32, float)
 T2M_KERNELS(f64, double)
+
+#define T2M_SORT_KERNELS(SUFFIX, T)                                            \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_sort_ranks_##SUFFIX(                 \
+      UnrankedMemRef *x, UnrankedMemRef *ranks, int64_t dim,                   \
+      int64_t descending, int64_t limit) {                                     \
+    sortRanks<T>(*x, *ranks, dim, descending != 0, limit);                     \
+  }
+
+T2M_SORT_KERNELS(f32, float)
+T2M_SORT_KERNELS(f64, double)
+T2M_SORT_KERNELS(i32, int32_t)
+T2M_SORT_KERNELS(i64, int64_t)
+
+/// order[r] += j for the j of each slice along `dim` whose rank is r < the
+/// order's size along `dim` (ranks: a permutation of each slice).
+T2M_EXPORT void _mlir_ciface_torch2mlir_sort_order(UnrankedMemRef *ranks,
+                                                   UnrankedMemRef *order,
+                                                   int64_t dim) {
+  if (ranks->rank != order->rank || dim < 0 || dim >= ranks->rank)
+    return;
+  int64_t n = ranks->sizes()[dim], count = order->sizes()[dim];
+  int64_t rStep = ranks->strides()[dim], oStep = order->strides()[dim];
+  const int64_t *in = ranks->data<int64_t>();
+  int64_t *out = order->data<int64_t>();
+  forEachSlice(*ranks, *order, dim, n, [&](int64_t ro, int64_t oo) {
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t r = in[ro + j * rStep];
+      if (r >= 0 && r < count)
+        out[oo + r * oStep] += j;
+    }
+  });
+}

@@ -9,6 +9,9 @@
 // CHECK-LABEL: func.func @sort(
 // CHECK: %[[X:[^ ]+]] = torch_c.to_builtin_tensor %arg0
 // CHECK: %[[RANKS:[^ ]+]] = linalg.generic {indexing_maps = [#[[AT]], #[[OTHER]], #[[AT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[X]] : tensor<3x5xf32>, tensor<3x5xf32>) outs(%{{.*}} : tensor<3x5xi64>)
+// The markers let a backend run the two steps as a library sort (all 5
+// ranks kept).
+// CHECK-SAME: torch2mlir.sort_ranks = {descending = false, dim = 1 : i64, limit = 5 : i64}
 // CHECK: ^bb0(%[[SELF:.*]]: f32, %[[OTHERV:.*]]: f32, %[[ACC:.*]]: i64):
 // CHECK: %[[I:[^ ]+]] = linalg.index 1 : index
 // CHECK: %[[J:[^ ]+]] = linalg.index 2 : index
@@ -19,6 +22,7 @@
 // CHECK: %[[ONE:[^ ]+]] = arith.extui %{{.*}} : i1 to i64
 // CHECK: arith.addi %[[ACC]], %[[ONE]] : i64
 // CHECK: %[[ORDER:[^ ]+]] = linalg.generic {indexing_maps = [#[[OTHER]], #[[AT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[RANKS]] : tensor<3x5xi64>)
+// CHECK-SAME: torch2mlir.sort_order = {dim = 1 : i64}
 // CHECK: arith.cmpi eq
 // CHECK: arith.select
 // CHECK: %[[IDX:[^ ]+]] = torch_c.from_builtin_tensor %[[ORDER]]
@@ -42,6 +46,7 @@ func.func @sort(%x: !torch.vtensor<[3,5],f32>) -> (!torch.vtensor<[3,5],f32>, !t
 // over the whole input, and the order for the first k = 2 positions only.
 // CHECK-LABEL: func.func @topk(
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?xi32>, tensor<?xi32>) outs(%{{.*}} : tensor<?xi64>)
+// CHECK-SAME: torch2mlir.sort_ranks = {descending = true, dim = 0 : i64, limit = 2 : i64}
 // CHECK: arith.cmpi sgt
 // CHECK: %[[EMPTY:[^ ]+]] = tensor.empty() : tensor<2xi64>
 // CHECK: %[[ZEROS:[^ ]+]] = linalg.fill ins(%{{.*}} : i64) outs(%[[EMPTY]] : tensor<2xi64>)

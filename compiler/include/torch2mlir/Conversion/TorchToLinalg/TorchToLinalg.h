@@ -11,6 +11,17 @@
 
 namespace mlir::torch2mlir {
 
+/// Discardable attributes the sort lowering (Sort.cpp) puts on the
+/// linalg.generic ops of its two n^2 steps, so a backend may run them as
+/// library calls instead (the RefBackend's refbackend-runtime-kernels
+/// does): the ranks step, {dim, descending, limit (optional)}, whose output
+/// is the position of each element in its slice's stable sort (only the
+/// ranks below `limit` are used: any rank >= limit may stand for the
+/// others); the order step, {dim}, whose output at r is the position of
+/// rank r.
+inline constexpr llvm::StringLiteral kSortRanksAttr = "torch2mlir.sort_ranks";
+inline constexpr llvm::StringLiteral kSortOrderAttr = "torch2mlir.sort_order";
+
 /// Each family adds its patterns and marks the ops it lowers illegal.
 void populateLinearPatternsAndLegality(TypeConverter &typeConverter,
                                        RewritePatternSet &patterns,
