@@ -284,3 +284,32 @@ def test_sizes_from_data_are_checked_against_the_declaration(op: str) -> None:
     # ... which the compiled program refuses to fake.
     with pytest.raises(torch2mlir.InputError, match="at run time"):
         compiled(*bad)
+
+
+def test_a_gather_elements_index_larger_than_the_data_is_refused() -> None:
+    # Indices [2, 5] along axis 0 of data [3, n]: the index reads data at its
+    # own position along dim 1, so n >= 5 must hold (a fuzz case with n = 0
+    # crashed with SIGSEGV). Static sizes fail to compile; a run-time n is
+    # checked at call time.
+    def model(n):
+        return _model(
+            [helper.make_node("GatherElements", ["x", "i"], ["y"], axis=0)],
+            [
+                helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, n]),
+                helper.make_tensor_value_info("i", TensorProto.INT64, [2, 5]),
+            ],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 5])],
+        )
+
+    index = np.array([[0, 2, 1, 0, 2], [1, 1, 0, 2, 2]], dtype=np.int64)
+    with pytest.raises(torch2mlir.CompileError, match="larger than the input"):
+        torch2mlir.compile_onnx(model(4))
+    compiled = torch2mlir.compile_onnx(model("n"))
+    x = np.arange(18, dtype=np.float32).reshape(3, 6)
+    # y[a, b] = x[index[a, b], b] (ONNX's reference wants equal sizes).
+    want = np.take_along_axis(x[:, :5], index, axis=0)
+    np.testing.assert_array_equal(compiled(x, index)[0], want)
+    with pytest.raises(
+        torch2mlir.InputError, match="larger than the input along dim 1"
+    ):
+        compiled(np.zeros((3, 4), dtype=np.float32), index)

@@ -740,6 +740,20 @@ def test_an_index_into_an_empty_dim_is_an_input_error() -> None:
         compiled(torch.zeros(0, 2), index)
 
 
+def test_a_gather_index_larger_than_the_input_is_refused() -> None:
+    # Along the other dims a gather index reads the input at its own
+    # position: PyTorch refuses an index larger than the input there.
+    # torch.export checks it itself (static sizes, and it guards dynamic
+    # ones); ONNX GatherElements reaches our lowering's checks (see
+    # test_onnx_checks.py).
+    fn = Fn(lambda x, i: torch.gather(x, 0, i))
+    x, index = torch.randn(3, 4), torch.zeros(2, 5, dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="Size does not match"):
+        fn(x, index)  # eager's verdict
+    with pytest.raises(torch2mlir.CompileError, match="no larger than"):
+        torch2mlir.compile(fn, (x, index), cache=False)
+
+
 @pytest.mark.parametrize(
     "fn",
     [
