@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
 using namespace mlir;
@@ -271,32 +270,10 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
       return reportFailure(rewriter, op,
                            "index must be an integer tensor of the input's "
                            "rank");
-    // Along the other dims the index reads the input at its own position:
-    // PyTorch requires index.size(d) <= input.size(d) there (a larger index
-    // would read past the input).
-    for (int64_t i = 0; i < rank; ++i) {
-      if (i == dim)
-        continue;
-      std::string message =
-          ("aten.gather: the index is larger than the input along dim " +
-           Twine(i) +
-           ", which eager PyTorch refuses; index.size(d) <= input.size(d) "
-           "must hold for every d != dim")
-              .str();
-      int64_t indexSize = indexType.getDimSize(i);
-      int64_t inputSize = inputType.getDimSize(i);
-      if (!ShapedType::isDynamic(indexSize) &&
-          !ShapedType::isDynamic(inputSize)) {
-        if (indexSize > inputSize)
-          return reportFailure(rewriter, op, message);
-        continue;
-      }
-      Value fits =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
-                                tensor::DimOp::create(rewriter, loc, index, i),
-                                tensor::DimOp::create(rewriter, loc, input, i));
-      cf::AssertOp::create(rewriter, loc, fits, message);
-    }
+    // Along the other dims the index reads the input at its own position.
+    if (failed(
+            checkIndexNotLarger(rewriter, op, index, input, dim, "the input")))
+      return failure();
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(getSize(rewriter, loc, index, i));

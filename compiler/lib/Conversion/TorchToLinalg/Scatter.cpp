@@ -305,6 +305,13 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
                              dtype.isUnsignedInteger());
     }
 
+    // The index writes self at its own position off `dim`, and reads src
+    // at its own position everywhere.
+    if (rank > 0 &&
+        (failed(checkIndexNotLarger(rewriter, op, index, self, dim, "self")) ||
+         (src &&
+          failed(checkIndexNotLarger(rewriter, op, index, src, -1, "src")))))
+      return failure();
     SmallVector<Value> indexSizes = getDimSizes(rewriter, loc, index);
     std::string what =
         (op->getName().getStringRef() + ": an index is out of range for dim " +

@@ -480,6 +480,40 @@ void torch_to_linalg::assertIndexableDim(OpBuilder &b, Location loc,
       b, loc, arith::OrIOp::create(b, loc, nonEmptyDim, noIndices), what.str());
 }
 
+LogicalResult
+torch_to_linalg::checkIndexNotLarger(ConversionPatternRewriter &rewriter,
+                                     Operation *op, Value index, Value tensor,
+                                     int64_t skipDim, StringRef what) {
+  auto indexType = cast<RankedTensorType>(index.getType());
+  auto tensorType = cast<RankedTensorType>(tensor.getType());
+  if (indexType.hasStaticShape() && indexType.getNumElements() == 0)
+    return success(); // PyTorch checks nothing for an empty index.
+  Location loc = op->getLoc();
+  for (int64_t i = 0; i < indexType.getRank(); ++i) {
+    if (i == skipDim)
+      continue;
+    std::string message =
+        (op->getName().getStringRef() + ": the index is larger than " + what +
+         " along dim " + Twine(i) +
+         ", which eager PyTorch refuses; index.size(d) <= " + what +
+         ".size(d) must hold")
+            .str();
+    int64_t indexSize = indexType.getDimSize(i);
+    int64_t size = tensorType.getDimSize(i);
+    if (!ShapedType::isDynamic(indexSize) && !ShapedType::isDynamic(size)) {
+      if (indexSize > size)
+        return reportFailure(rewriter, op, message);
+      continue;
+    }
+    Value fits =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                              tensor::DimOp::create(rewriter, loc, index, i),
+                              tensor::DimOp::create(rewriter, loc, tensor, i));
+    cf::AssertOp::create(rewriter, loc, fits, message);
+  }
+  return success();
+}
+
 void torch_to_linalg::assertElementCount(OpBuilder &b, Location loc,
                                          Value input, ArrayRef<int64_t> shape,
                                          Value count) {

@@ -133,6 +133,16 @@ Value createCheckedIndex(OpBuilder &b, Location loc, Value index, Value size,
 void assertIndexableDim(OpBuilder &b, Location loc, Value tensor, int64_t dim,
                         Value indices, const Twine &what);
 
+/// Checks that the integer tensor `index` is no larger than `tensor` (same
+/// rank) along every dim but `skipDim` (-1: none), as PyTorch's gather and
+/// scatter require (an index reads or writes `tensor` at its own position
+/// there). Static sizes that break it fail the pattern with a message
+/// naming `op`, `what` (the tensor's name) and the dim; run-time sizes get
+/// a run-time check with that message.
+LogicalResult checkIndexNotLarger(ConversionPatternRewriter &rewriter,
+                                  Operation *op, Value index, Value tensor,
+                                  int64_t skipDim, StringRef what);
+
 /// Emits a run-time check (`cf.assert`, see refbackend-lower-asserts) that
 /// `input` has as many elements as a tensor of `shape` (`count` when given:
 /// the result's element count computed from run-time sizes), or a multiple
