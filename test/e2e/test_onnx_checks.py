@@ -314,18 +314,3 @@ def test_a_gather_elements_index_larger_than_the_data_is_refused() -> None:
     ):
         compiled(np.zeros((3, 4), dtype=np.float32), index)
 
-
-def test_a_scatter_elements_index_larger_than_the_data_is_refused() -> None:
-    # ScatterElements writes data at the index's own position along the
-    # other dims: indices [2, 5] cannot scatter into data [3, 4].
-    model = _model(
-        [helper.make_node("ScatterElements", ["x", "i", "u"], ["y"], axis=0)],
-        [
-            helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 4]),
-            helper.make_tensor_value_info("i", TensorProto.INT64, [2, 5]),
-            helper.make_tensor_value_info("u", TensorProto.FLOAT, [2, 5]),
-        ],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 4])],
-    )
-    with pytest.raises(torch2mlir.CompileError, match="larger than self along dim 1"):
-        torch2mlir.compile_onnx(model)

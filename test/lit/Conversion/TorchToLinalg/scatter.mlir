@@ -192,3 +192,28 @@ func.func @diagonal_scatter(%x: !torch.vtensor<[3,4],f32>, %s: !torch.vtensor<[3
   %0 = torch.aten.diagonal_scatter %x, %s, %int1, %int0, %int1 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[3],f32>, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[3,4],f32>
   return %0 : !torch.vtensor<[3,4],f32>
 }
+
+// -----
+
+// Off the scatter dim the index writes self at its own position: an index
+// wider than self (5 > 4 along dim 1) is refused, as PyTorch refuses it.
+func.func @scatter_add_index_wider_than_self(%x: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[2,5],si64>, %s: !torch.vtensor<[2,5],f32>) -> !torch.vtensor<[3,4],f32> {
+  %int0 = torch.constant.int 0
+  // expected-error @+1 {{'torch.aten.scatter_add' could not be lowered to linalg-on-tensors: torch.aten.scatter_add: the index is larger than self along dim 1, which eager PyTorch refuses; index.size(d) <= self.size(d) must hold}}
+  %0 = torch.aten.scatter_add %x, %int0, %i, %s : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[2,5],si64>, !torch.vtensor<[2,5],f32> -> !torch.vtensor<[3,4],f32>
+  return %0 : !torch.vtensor<[3,4],f32>
+}
+
+// -----
+
+// The index also reads src at its own position, along every dim (src
+// [2, 3] is narrower than the index [2, 4]); a dynamic src size is checked
+// at run time.
+// CHECK-LABEL: func.func @scatter_add_src_sizes(
+// CHECK: %[[FITS:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : index
+// CHECK: cf.assert %[[FITS]], "torch.aten.scatter_add: the index is larger than src along dim 1, which eager PyTorch refuses; index.size(d) <= src.size(d) must hold"
+func.func @scatter_add_src_sizes(%x: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[2,4],si64>, %s: !torch.vtensor<[2,?],f32>) -> !torch.vtensor<[3,4],f32> {
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.scatter_add %x, %int0, %i, %s : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[2,4],si64>, !torch.vtensor<[2,?],f32> -> !torch.vtensor<[3,4],f32>
+  return %0 : !torch.vtensor<[3,4],f32>
+}
