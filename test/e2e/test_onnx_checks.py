@@ -314,3 +314,71 @@ def test_a_gather_elements_index_larger_than_the_data_is_refused() -> None:
     ):
         compiled(np.zeros((3, 4), dtype=np.float32), index)
 
+
+def test_a_boolean_attribute_other_than_0_or_1_is_refused() -> None:
+    # keepdims=-1: ONNX's reference keeps the dim, the declared [2, 4] drops
+    # it; neither is the spec's (0 or 1), so the model is refused.
+    model = _model(
+        [helper.make_node("ArgMax", ["x"], ["y"], axis=1, keepdims=-1)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [2, 4])],
+    )
+    with pytest.raises(torch2mlir.CompileError, match="keepdims .*must be 0 or 1"):
+        torch2mlir.compile_onnx(model)
+
+
+def test_declared_sizes_that_the_data_decides_are_checked() -> None:
+    # NonZero's count, EyeLike's and a no-op Reduce's run-time input sizes
+    # against the declared result sizes the compiled code is built for.
+    nonzero = _model(
+        [helper.make_node("NonZero", ["x"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.BOOL, [2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [2, 3])],
+    )
+    compiled = torch2mlir.compile_onnx(nonzero)
+    three = np.array([[True, False], [True, True]])
+    np.testing.assert_array_equal(compiled(three)[0], np.array(np.nonzero(three)))
+    with pytest.raises(torch2mlir.InputError, match="count of nonzero elements"):
+        compiled(np.array([[True, False], [False, True]]))
+
+    eyelike = _model(
+        [helper.make_node("EyeLike", ["x"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.INT32, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT32, [4, 4])],
+    )
+    compiled = torch2mlir.compile_onnx(eyelike)
+    np.testing.assert_array_equal(
+        compiled(np.zeros((4, 4), np.int32))[0], np.eye(4, dtype=np.int32)
+    )
+    with pytest.raises(torch2mlir.InputError, match="EyeLike node's input"):
+        compiled(np.zeros((2, 4), np.int32))
+
+    noop = _model(
+        [helper.make_node("ReduceSum", ["x", "axes"], ["y"], noop_with_empty_axes=1)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])],
+        [helper.make_tensor("axes", TensorProto.INT64, [0], [])],
+        opset=18,
+    )
+    compiled = torch2mlir.compile_onnx(noop)
+    x = np.ones((3, 2), np.float32)
+    np.testing.assert_array_equal(compiled(x)[0], x)
+    with pytest.raises(torch2mlir.InputError, match="Reduce node's input"):
+        compiled(np.ones((2, 2), np.float32))
+
+
+def test_a_declared_reduce_rank_that_contradicts_keepdims_is_refused() -> None:
+    # Empty axes given as a graph input: ONNX's shape inference cannot see
+    # them, so the lowering checks the declared rank (4) against keepdims'
+    # (3).
+    model = _model(
+        [helper.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=1)],
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 2, 2]),
+            helper.make_tensor_value_info("axes", TensorProto.INT64, [0]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 1, 1])],
+        opset=18,
+    )
+    with pytest.raises(torch2mlir.CompileError, match="declared result sizes"):
+        torch2mlir.compile_onnx(model)

@@ -170,6 +170,57 @@ LogicalResult getReduceAxes(const OpBinder &binder, int64_t axesInputSince,
   return success();
 }
 
+/// Checks the declared `resultType` against the reduction of `x` over
+/// `axes` (none when `noop`): failure when the rank or a static size
+/// contradicts it; a run-time check where an input size the result keeps
+/// is dynamic and the declared one static (else the declared size would
+/// be trusted: a noop's cast, or a view, reading past the input).
+LogicalResult checkReducedSizes(PatternRewriter &rewriter, Location loc,
+                                Value x, ValueTensorType resultType,
+                                ArrayRef<int64_t> axes, bool noop,
+                                bool keepdims) {
+  auto inputType = getKnownTensorType(x);
+  if (!inputType || !resultType.hasSizes())
+    return failure();
+  ArrayRef<int64_t> in = inputType.getSizes(), out = resultType.getSizes();
+  SmallVector<int64_t> kept; // Input dims that the result keeps.
+  SmallVector<int64_t> expected;
+  for (int64_t d = 0, rank = in.size(); d < rank; ++d) {
+    if (noop || !llvm::is_contained(axes, d)) {
+      kept.push_back(d);
+      expected.push_back(in[d]);
+    } else if (keepdims) {
+      kept.push_back(-1);
+      expected.push_back(1);
+    }
+  }
+  if (expected.size() != out.size())
+    return failure();
+  MLIRContext *context = rewriter.getContext();
+  for (auto [i, size] : llvm::enumerate(expected)) {
+    if (out[i] == kUnknownSize)
+      continue;
+    if (size != kUnknownSize) {
+      if (size != out[i])
+        return failure();
+      continue;
+    }
+    Value actual =
+        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), x,
+                              createConstantInt(rewriter, loc, kept[i]));
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), actual,
+                            createConstantInt(rewriter, loc, out[i])),
+        rewriter.getStringAttr(
+            "this Reduce node's input has a size at run time other than " +
+            Twine(out[i]) + " along dim " + Twine(kept[i]) +
+            ", the size its declared result keeps (a graph output or "
+            "value_info declaration the data contradicts)"));
+  }
+  return success();
+}
+
 /// The reduction `kind` of `x` over `axes` (or none: `noop`), of type
 /// `resultType`.
 template <ReduceKind kind>
@@ -283,8 +334,11 @@ LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
     return binder.fail(rewriter, "needs known ranks and dtypes");
   ReduceAxes reduceAxes;
   int64_t keepdims;
-  if (failed(binder.getInt("keepdims", keepdims, 1)) ||
-      failed(getReduceAxes(binder, axesInputSince, inputType, resultType,
+  if (failed(binder.getInt("keepdims", keepdims, 1)))
+    return binder.fail(rewriter, "keepdims must be an int");
+  if (keepdims != 0 && keepdims != 1)
+    return binder.fail(rewriter, "keepdims must be 0 or 1");
+  if (failed(getReduceAxes(binder, axesInputSince, inputType, resultType,
                            keepdims, reduceAxes)))
     return binder.fail(rewriter,
                        "unsupported: axes must be constant and in range (or, "
@@ -300,6 +354,13 @@ LogicalResult lowerReduce(const OpBinder &binder, PatternRewriter &rewriter,
     return binder.fail(rewriter, "unsupported: keepdims=0 with a dynamic "
                                  "result");
   Location loc = binder.getLoc();
+  if (!reduceAxes.unsizedAxes && !reduceAxes.runtimeAxes &&
+      failed(checkReducedSizes(rewriter, loc, x, resultType,
+                               reduceAxes.candidates.back(), reduceAxes.noop,
+                               keepdims)))
+    return binder.fail(rewriter, "the declared result sizes contradict the "
+                                 "reduction of the input's (a graph output "
+                                 "or value_info declaration)");
   auto reduce = [&](ArrayRef<int64_t> axes) {
     return buildReduce<kind>(rewriter, loc, x, axes, reduceAxes.noop, keepdims,
                              resultType);
@@ -378,6 +439,9 @@ LogicalResult lowerArgReduce(const OpBinder &binder,
       failed(binder.getInt("keepdims", keepdims, 1)) ||
       failed(binder.getInt("select_last_index", selectLast, 0)))
     return binder.fail(rewriter, "needs known sizes and int attributes");
+  if ((keepdims != 0 && keepdims != 1) || (selectLast != 0 && selectLast != 1))
+    return binder.fail(rewriter, "keepdims and select_last_index must be 0 "
+                                 "or 1");
   if (failed(normalizeAxis(axis, inputType.getSizes().size())))
     return binder.fail(rewriter, "axis out of range");
   int64_t n = inputType.getSizes()[axis];

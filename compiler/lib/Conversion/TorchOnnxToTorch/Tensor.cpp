@@ -99,7 +99,8 @@ LogicalResult lowerCompress(const OpBinder &binder, PatternRewriter &rewriter) {
 }
 
 /// NonZero(X): the indices [rank, K] of the K nonzero elements in row-major
-/// order; K is the static result size. The flat positions (see
+/// order; K is the static result size, checked against the data at call
+/// time. The flat positions (see
 /// createTruePositions) are unraveled with floor divisions by the strides.
 LogicalResult lowerNonZero(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
@@ -127,6 +128,16 @@ LogicalResult lowerNonZero(const OpBinder &binder, PatternRewriter &rewriter) {
     mask = AtenNeScalarOp::create(
         rewriter, loc, getTensorType(context, {numel}, rewriter.getI1Type()),
         flat, createConstantInt(rewriter, loc, 0));
+  // K comes from the declaration, the true count from the data: they must
+  // agree at call time (else the result would be padded or cut short).
+  Value asInt = createToDtype(rewriter, loc, mask, si64);
+  Value none = ConstantNoneOp::create(rewriter, loc);
+  Value found = AtenSumOp::create(
+      rewriter, loc, getTensorType(context, {}, si64), asInt, none);
+  if (failed(assertValuesEqual(rewriter, loc, found, {count},
+                               "NonZero node's count of nonzero elements "
+                               "(its declared result size)")))
+    return binder.fail(rewriter, "cannot check the count of nonzeros");
   Value positions = createTruePositions(rewriter, loc, mask, count);
   SmallVector<Value> rows;
   for (Value index : createUnravelIndex(rewriter, loc, positions, in))
@@ -781,7 +792,8 @@ LogicalResult lowerHardmax(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
-/// EyeLike(x, dtype, k): ones on the k-th diagonal of a static 2-D shape.
+/// EyeLike(x, dtype, k): ones on the k-th diagonal of a static 2-D shape
+/// (the declared result's; a run-time input size is checked against it).
 LogicalResult lowerEyeLike(const OpBinder &binder, PatternRewriter &rewriter) {
   auto resultType = binder.getResultType();
   int64_t k;
@@ -792,6 +804,36 @@ LogicalResult lowerEyeLike(const OpBinder &binder, PatternRewriter &rewriter) {
     return binder.fail(rewriter, "unsupported result dtype");
   Location loc = binder.getLoc();
   int64_t rows = resultType.getSizes()[0], cols = resultType.getSizes()[1];
+  // The result has the input's shape: a run-time input size must be the
+  // declared one.
+  Value x = binder.getOperand(0);
+  auto inputType = getKnownTensorType(x);
+  if (!inputType || inputType.getSizes().size() != 2)
+    return binder.fail(rewriter, "needs a 2-D input of known rank");
+  MLIRContext *context = rewriter.getContext();
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t declared = resultType.getSizes()[i];
+    int64_t size = inputType.getSizes()[i];
+    if (size != kUnknownSize) {
+      if (size != declared)
+        return binder.fail(rewriter, "the input's sizes differ from the "
+                                     "declared result's");
+      continue;
+    }
+    Value actual =
+        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), x,
+                              createConstantInt(rewriter, loc, i));
+    Value equal =
+        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), actual,
+                            createConstantInt(rewriter, loc, declared));
+    RuntimeAssertOp::create(
+        rewriter, loc, equal,
+        rewriter.getStringAttr(
+            "this EyeLike node's input has a size at run time other than " +
+            Twine(declared) + " along dim " + Twine(i) +
+            ", the size its declared result gives (a graph output or "
+            "value_info declaration the data contradicts)"));
+  }
   Value onDiagonal = AtenEqScalarOp::create(
       rewriter, loc,
       getTensorType(rewriter.getContext(), {rows, cols}, rewriter.getI1Type()),
