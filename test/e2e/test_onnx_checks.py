@@ -382,3 +382,24 @@ def test_a_declared_reduce_rank_that_contradicts_keepdims_is_refused() -> None:
     )
     with pytest.raises(torch2mlir.CompileError, match="declared result sizes"):
         torch2mlir.compile_onnx(model)
+
+
+def test_repeated_scatter_indices_without_a_reduction_are_an_input_error() -> None:
+    # ScatterElements (reduction="none") forbids repeated indices; the
+    # lowering combined them by summing, a value no ordering gives.
+    model = _model(
+        [helper.make_node("ScatterElements", ["x", "i", "u"], ["y"], axis=1)],
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 5]),
+            helper.make_tensor_value_info("i", TensorProto.INT64, [1, 2]),
+            helper.make_tensor_value_info("u", TensorProto.FLOAT, [1, 2]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 5])],
+    )
+    compiled = torch2mlir.compile_onnx(model)
+    x, u = np.zeros((1, 5), np.float32), np.array([[1.0, 2.0]], np.float32)
+    unique = np.array([[3, 0]])
+    want = ReferenceEvaluator(model).run(None, {"x": x, "i": unique, "u": u})[0]
+    np.testing.assert_array_equal(compiled(x, unique, u)[0], want)
+    with pytest.raises(torch2mlir.InputError, match="name a position twice"):
+        compiled(x, np.array([[0, 0]]), u)

@@ -1079,15 +1079,36 @@ std::pair<Value, Value> combineScatteredUpdates(
 }
 
 /// `data` where no update hit (hitCount == 0), else the combined updates
-/// ("none") or data combined with them by `reduction`.
+/// ("none": a repeated index is a run-time error) or data combined with
+/// them by `reduction`.
 Value mergeScatteredUpdates(PatternRewriter &rewriter, Location loc,
                             StringRef reduction, Value data, Value combined,
                             Value hitCount) {
   auto type = cast<ValueTensorType>(data.getType());
+  MLIRContext *context = rewriter.getContext();
+  ArrayRef<int64_t> hitSizes =
+      cast<ValueTensorType>(hitCount.getType()).getSizes();
+  Type i1 = rewriter.getI1Type();
   Value merged;
-  if (reduction == "none")
+  if (reduction == "none") {
+    // The spec forbids repeated indices without a reduction: checked at
+    // run time (the combined updates would otherwise be their sum).
+    Value repeats = AtenGtScalarOp::create(
+        rewriter, loc, getTensorType(context, hitSizes, i1), hitCount,
+        createConstantInt(rewriter, loc, 1));
+    auto scalarBool = getTensorType(context, {}, i1);
+    Value unique = AtenLogicalNotOp::create(
+        rewriter, loc, scalarBool,
+        AtenAnyOp::create(rewriter, loc, scalarBool, repeats));
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenItemOp::create(rewriter, loc, BoolType::get(context), unique),
+        rewriter.getStringAttr(
+            "this scatter node's indices name a position twice, which its "
+            "reduction='none' forbids (ONNX ScatterElements/ScatterND: "
+            "indices must not repeat without a reduction)"));
     merged = combined;
-  else if (reduction == "add")
+  } else if (reduction == "add")
     merged = AtenAddTensorOp::create(rewriter, loc, type, data, combined,
                                      createConstantInt(rewriter, loc, 1));
   else if (reduction == "mul")
@@ -1097,11 +1118,8 @@ Value mergeScatteredUpdates(PatternRewriter &rewriter, Location loc,
   else
     merged = AtenMinimumOp::create(rewriter, loc, type, data, combined);
   Value hit = AtenGtScalarOp::create(
-      rewriter, loc,
-      getTensorType(rewriter.getContext(),
-                    cast<ValueTensorType>(hitCount.getType()).getSizes(),
-                    rewriter.getI1Type()),
-      hitCount, createConstantInt(rewriter, loc, 0));
+      rewriter, loc, getTensorType(context, hitSizes, i1), hitCount,
+      createConstantInt(rewriter, loc, 0));
   return AtenWhereSelfOp::create(rewriter, loc, type, hit, merged, data);
 }
 
