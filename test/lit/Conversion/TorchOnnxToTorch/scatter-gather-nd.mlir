@@ -37,7 +37,13 @@ func.func @scatter_elements_max(%data: !torch.vtensor<[2,5],f32>, %indices: !tor
 // CHECK: %[[D:.*]] = torch.aten.permute %arg0, {{.*}} -> !torch.vtensor<[3,4],f32>
 // CHECK: %[[S:.*]] = torch.aten.where.self %[[HITS]], %[[U]], {{.*}} -> !torch.vtensor<[3,2,4],f32>
 // CHECK: %[[SUM:.*]] = torch.aten.sum.dim_IntList %[[S]], {{.*}} -> !torch.vtensor<[3,4],f32>
-// CHECK: %[[HIT:.*]] = torch.aten.gt.Scalar {{.*}} -> !torch.vtensor<[1,4],i1>
+// Without a reduction no position may be hit twice (checked at run time).
+// CHECK: %[[TWICE:.*]] = torch.aten.gt.Scalar %[[COUNT:.*]], %int1 : {{.*}} -> !torch.vtensor<[1,4],i1>
+// CHECK: %[[ANY:.*]] = torch.aten.any %[[TWICE]]
+// CHECK: %[[NONE:.*]] = torch.aten.logical_not %[[ANY]]
+// CHECK: %[[OK:.*]] = torch.aten.item %[[NONE]] : !torch.vtensor<[],i1> -> !torch.bool
+// CHECK: torch.runtime.assert %[[OK]], "this scatter node's indices name a position twice
+// CHECK: %[[HIT:.*]] = torch.aten.gt.Scalar %[[COUNT]], {{.*}} -> !torch.vtensor<[1,4],i1>
 // CHECK: %[[R:.*]] = torch.aten.where.self %[[HIT]], %[[SUM]], %[[D]]
 // CHECK: torch.aten.permute %[[R]], {{.*}} -> !torch.vtensor<[4,3],f32>
 func.func @scatter_nd(%data: !torch.vtensor<[4,3],f32>, %indices: !torch.vtensor<[2,1],si64>, %updates: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[4,3],f32> attributes {torch.onnx_meta.opset_version = 18 : si64} {
