@@ -196,7 +196,6 @@ LogicalResult checkReducedSizes(PatternRewriter &rewriter, Location loc,
   }
   if (expected.size() != out.size())
     return failure();
-  MLIRContext *context = rewriter.getContext();
   for (auto [i, size] : llvm::enumerate(expected)) {
     if (out[i] == kUnknownSize)
       continue;
@@ -205,18 +204,12 @@ LogicalResult checkReducedSizes(PatternRewriter &rewriter, Location loc,
         return failure();
       continue;
     }
-    Value actual =
-        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), x,
-                              createConstantInt(rewriter, loc, kept[i]));
-    RuntimeAssertOp::create(
-        rewriter, loc,
-        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), actual,
-                            createConstantInt(rewriter, loc, out[i])),
-        rewriter.getStringAttr(
-            "this Reduce node's input has a size at run time other than " +
-            Twine(out[i]) + " along dim " + Twine(kept[i]) +
-            ", the size its declared result keeps (a graph output or "
-            "value_info declaration the data contradicts)"));
+    assertDimSize(rewriter, loc, x, kept[i], out[i],
+                  "this Reduce node's input has a size at run time other "
+                  "than " +
+                      Twine(out[i]) + " along dim " + Twine(kept[i]) +
+                      ", the size its declared result keeps (a graph output "
+                      "or value_info declaration the data contradicts)");
   }
   return success();
 }

@@ -285,18 +285,9 @@ LogicalResult lowerSplit(const OpBinder &binder, PatternRewriter &rewriter) {
     if (dimSize == kUnknownSize) {
       int64_t total =
           std::accumulate(splitSizes.begin(), splitSizes.end(), int64_t{0});
-      MLIRContext *context = rewriter.getContext();
-      Value actual =
-          AtenSizeIntOp::create(rewriter, loc, IntType::get(context), x,
-                                createConstantInt(rewriter, loc, axis));
-      Value holds =
-          AtenEqIntOp::create(rewriter, loc, BoolType::get(context), actual,
-                              createConstantInt(rewriter, loc, total));
-      RuntimeAssertOp::create(
-          rewriter, loc, holds,
-          rewriter.getStringAttr(
-              "this Split node's input size along the axis differs from the "
-              "sum of its declared result sizes"));
+      assertDimSize(rewriter, loc, x, axis, total,
+                    "this Split node's input size along the axis differs "
+                    "from the sum of its declared result sizes");
     }
   }
   Value dim = createConstantInt(rewriter, loc, axis);
@@ -810,7 +801,6 @@ LogicalResult lowerEyeLike(const OpBinder &binder, PatternRewriter &rewriter) {
   auto inputType = getKnownTensorType(x);
   if (!inputType || inputType.getSizes().size() != 2)
     return binder.fail(rewriter, "needs a 2-D input of known rank");
-  MLIRContext *context = rewriter.getContext();
   for (int64_t i = 0; i < 2; ++i) {
     int64_t declared = resultType.getSizes()[i];
     int64_t size = inputType.getSizes()[i];
@@ -820,19 +810,12 @@ LogicalResult lowerEyeLike(const OpBinder &binder, PatternRewriter &rewriter) {
                                      "declared result's");
       continue;
     }
-    Value actual =
-        AtenSizeIntOp::create(rewriter, loc, IntType::get(context), x,
-                              createConstantInt(rewriter, loc, i));
-    Value equal =
-        AtenEqIntOp::create(rewriter, loc, BoolType::get(context), actual,
-                            createConstantInt(rewriter, loc, declared));
-    RuntimeAssertOp::create(
-        rewriter, loc, equal,
-        rewriter.getStringAttr(
-            "this EyeLike node's input has a size at run time other than " +
-            Twine(declared) + " along dim " + Twine(i) +
-            ", the size its declared result gives (a graph output or "
-            "value_info declaration the data contradicts)"));
+    assertDimSize(rewriter, loc, x, i, declared,
+                  "this EyeLike node's input has a size at run time other "
+                  "than " +
+                      Twine(declared) + " along dim " + Twine(i) +
+                      ", the size its declared result gives (a graph output "
+                      "or value_info declaration the data contradicts)");
   }
   Value onDiagonal = AtenEqScalarOp::create(
       rewriter, loc,

@@ -490,19 +490,26 @@ void mlir::torch2mlir::onnx_c::replaceOpWithCastResults(
   rewriter.replaceOp(op, replacements);
 }
 
+void mlir::torch2mlir::onnx_c::assertDimSize(PatternRewriter &rewriter,
+                                             Location loc, Value value,
+                                             int64_t dim, int64_t size,
+                                             const Twine &message) {
+  MLIRContext *context = rewriter.getContext();
+  Value actual =
+      AtenSizeIntOp::create(rewriter, loc, IntType::get(context), value,
+                            createConstantInt(rewriter, loc, dim));
+  RuntimeAssertOp::create(
+      rewriter, loc,
+      AtenEqIntOp::create(rewriter, loc, BoolType::get(context), actual,
+                          createConstantInt(rewriter, loc, size)),
+      rewriter.getStringAttr(message));
+}
+
 Value mlir::torch2mlir::onnx_c::assertStaticLength(PatternRewriter &rewriter,
                                                    Location loc, Value values,
                                                    int64_t count,
                                                    const Twine &message) {
-  MLIRContext *context = rewriter.getContext();
-  Value length =
-      AtenSizeIntOp::create(rewriter, loc, IntType::get(context), values,
-                            createConstantInt(rewriter, loc, 0));
-  RuntimeAssertOp::create(
-      rewriter, loc,
-      AtenEqIntOp::create(rewriter, loc, BoolType::get(context), length,
-                          createConstantInt(rewriter, loc, count)),
-      rewriter.getStringAttr(message));
+  assertDimSize(rewriter, loc, values, 0, count, message);
   return TensorStaticInfoCastOp::create(rewriter, loc,
                                         withSizes(values, {count}), values);
 }

@@ -74,6 +74,11 @@ Value createZeros(PatternRewriter &rewriter, Location loc,
 void replaceOpWithCastResults(PatternRewriter &rewriter, Operation *op,
                               ArrayRef<Value> results);
 
+/// Emits a run-time check (`torch.runtime.assert` with `message`) that dim
+/// `dim` of the tensor `value` has size `size`.
+void assertDimSize(PatternRewriter &rewriter, Location loc, Value value,
+                   int64_t dim, int64_t size, const Twine &message);
+
 /// Emits a run-time check (`torch.runtime.assert` with `message`) that the
 /// 1-D `values` of a run-time length has `count` elements, and returns
 /// `values` cast to that static length (reads of it then stay in bounds).
