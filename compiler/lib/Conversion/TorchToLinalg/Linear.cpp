@@ -674,6 +674,22 @@ static Value createCol2ImTransposedConvolution(
   for (int64_t i = 0; i < d; ++i)
     colsExprs.push_back(b.getAffineDimExpr(3 + i));
   AffineMap colsMap = AffineMap::get(loops, 0, colsExprs, context);
+  // A parallel generic over `init`'s [N, G, F, O...] space yielding the
+  // sum of its first two operands (ins, then init's elements).
+  auto addElementwise = [&](ValueRange ins, Value init,
+                            ArrayRef<AffineMap> maps) -> Value {
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
+               SmallVector<utils::IteratorType>(loops,
+                                                utils::IteratorType::parallel),
+               [](OpBuilder &nb, Location l, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nb, l,
+                     ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])
+                                    .getResult()});
+               })
+        .getResult(0);
+  };
   SmallVector<int64_t> tap(d, 0);
   for (int64_t t = 0; t < taps; ++t) {
     // The i with 0 <= i * s - p + k * dil < O, per dim.
@@ -723,20 +739,8 @@ static Value createCol2ImTransposedConvolution(
       Value window = tensor::ExtractSliceOp::create(
           b, loc, type(outSliceShape, element), out, outOffsets, outSizesAttr,
           outStrides);
-      Value sum =
-          linalg::GenericOp::create(
-              b, loc, TypeRange{window.getType()}, ValueRange{slice},
-              ValueRange{window},
-              ArrayRef<AffineMap>{colsMap, b.getMultiDimIdentityMap(loops)},
-              SmallVector<utils::IteratorType>(loops,
-                                               utils::IteratorType::parallel),
-              [](OpBuilder &nb, Location l, ValueRange args) {
-                linalg::YieldOp::create(
-                    nb, l,
-                    ValueRange{arith::AddFOp::create(nb, l, args[1], args[0])
-                                   .getResult()});
-              })
-              .getResult(0);
+      Value sum = addElementwise(ValueRange{slice}, window,
+                                 {colsMap, b.getMultiDimIdentityMap(loops)});
       out = tensor::InsertSliceOp::create(b, loc, sum, out, outOffsets,
                                           outSizesAttr, outStrides);
     }
@@ -748,24 +752,13 @@ static Value createCol2ImTransposedConvolution(
     Value groupedBias = tensor::ExpandShapeOp::create(
         b, loc, type({groups, perGroupOut}, element), bias,
         SmallVector<ReassociationIndices>{{0, 1}});
-    out = linalg::GenericOp::create(
-              b, loc, TypeRange{out.getType()}, ValueRange{out, groupedBias},
-              ValueRange{tensor::EmptyOp::create(b, loc, outShape, element)},
-              ArrayRef<AffineMap>{
-                  b.getMultiDimIdentityMap(loops),
-                  AffineMap::get(loops, 0,
-                                 {b.getAffineDimExpr(1), b.getAffineDimExpr(2)},
-                                 context),
-                  b.getMultiDimIdentityMap(loops)},
-              SmallVector<utils::IteratorType>(loops,
-                                               utils::IteratorType::parallel),
-              [](OpBuilder &nb, Location l, ValueRange args) {
-                linalg::YieldOp::create(
-                    nb, l,
-                    ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])
-                                   .getResult()});
-              })
-              .getResult(0);
+    out = addElementwise(
+        ValueRange{out, groupedBias},
+        tensor::EmptyOp::create(b, loc, outShape, element),
+        {b.getMultiDimIdentityMap(loops),
+         AffineMap::get(
+             loops, 0, {b.getAffineDimExpr(1), b.getAffineDimExpr(2)}, context),
+         b.getMultiDimIdentityMap(loops)});
   }
   SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
   for (int64_t i = 0; i < d; ++i)
