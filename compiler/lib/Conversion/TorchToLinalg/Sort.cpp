@@ -163,23 +163,22 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
           .getResult(0);
   // The RefBackend replaces steps 1 and 2 by runtime calls (a stable sort
   // per slice: O(n log n)) where the dtype has a kernel.
-  MLIRContext *ctx = b.getContext();
-  auto marker = [&](bool withOrder) {
+  auto marker = [&](bool forRanks) {
     SmallVector<NamedAttribute> fields{
         b.getNamedAttr("dim", b.getI64IntegerAttr(dim))};
-    if (withOrder) {
+    if (forRanks) {
       fields.push_back(b.getNamedAttr("descending", b.getBoolAttr(descending)));
       // Only ranks below the kept count matter to step 2 (topk's k).
       int64_t kept = indicesType.getDimSize(dim);
       if (!ShapedType::isDynamic(kept))
         fields.push_back(b.getNamedAttr("limit", b.getI64IntegerAttr(kept)));
     }
-    return DictionaryAttr::get(ctx, fields);
+    return b.getDictionaryAttr(fields);
   };
   bool hasKernel = dtype.isF32() || dtype.isF64() ||
                    dtype.isSignedInteger(32) || dtype.isSignedInteger(64);
   if (hasKernel)
-    ranks.getDefiningOp()->setAttr(kSortRanksAttr, marker(true));
+    ranks.getDefiningOp()->setAttr(kSortRanksAttr, marker(/*forRanks=*/true));
 
   // 2. order: for output position q, the j whose rank is q[dim].
   Value orderInit = createZeroIndices(b, loc, input, dim,
@@ -203,7 +202,7 @@ createSort(OpBuilder &b, Location loc, Value input, Type dtype, int64_t dim,
           })
           .getResult(0);
   if (hasKernel)
-    order.getDefiningOp()->setAttr(kSortOrderAttr, marker(false));
+    order.getDefiningOp()->setAttr(kSortOrderAttr, marker(/*forRanks=*/false));
 
   // 3. values: x gathered at the order.
   SmallVector<Value> dynamicSizes;

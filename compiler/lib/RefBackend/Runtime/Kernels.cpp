@@ -439,15 +439,13 @@ struct UnrankedMemRef {
   int64_t rank;
   void *descriptor;
 
+  // The ranked descriptor's fields up to sizes[0] are laid out as in
+  // StridedMemRef of any rank; the strides follow the `rank` sizes.
   template <typename T> T *data() const {
-    auto *fields = static_cast<char *>(descriptor);
-    T *aligned = *reinterpret_cast<T **>(fields + sizeof(void *));
-    int64_t offset = *reinterpret_cast<int64_t *>(fields + 2 * sizeof(void *));
-    return aligned + offset;
+    return static_cast<StridedMemRef<T, 1> *>(descriptor)->data();
   }
   const int64_t *sizes() const {
-    return reinterpret_cast<const int64_t *>(
-        static_cast<char *>(descriptor) + 2 * sizeof(void *) + sizeof(int64_t));
+    return static_cast<StridedMemRef<char, 1> *>(descriptor)->sizes;
   }
   const int64_t *strides() const { return sizes() + rank; }
 };
@@ -505,7 +503,9 @@ void sortRanks(const UnrankedMemRef &x, const UnrankedMemRef &ranks,
   const T *values = x.data<T>();
   int64_t *out = ranks.data<int64_t>();
   forEachSlice(x, ranks, dim, n * 16, [&](int64_t xo, int64_t ro) {
-    std::vector<int64_t> order(n);
+    // One buffer per thread, not one allocation per slice.
+    static thread_local std::vector<int64_t> order;
+    order.resize(n);
     for (int64_t i = 0; i < n; ++i)
       order[i] = i;
     const T *slice = values + xo;
