@@ -527,6 +527,43 @@ def _() -> nn.Module:
     return Fn(torch.pow)
 
 
+@register_case(
+    "pow_i64_negative_exponents",
+    inputs=lambda: (
+        torch.tensor([[-3, -2, -1, 0, 1, 2, 3], [-1, 0, 1, 5, -1, 1, 0]]),
+        torch.tensor([[-1, -2, -3, -1, -5, -1, -2], [-2, -7, -4, 0, 3, 2, 0]]),
+    ),
+)
+def _() -> nn.Module:
+    # PyTorch's integer pow: a negative exponent gives 1 for base 1, +-1 for
+    # base -1 (by parity), 0 otherwise (a zero base included).
+    return Fn(torch.pow)
+
+
+@register_case(
+    "shifts_out_of_range",
+    inputs=lambda: (
+        torch.tensor([5, -3, 7, -100, 1, -1]),
+        torch.tensor([-1, 64, 65, 70, 63, 200]),
+        torch.tensor([5, -3, 7, -100, 1, -1], dtype=torch.int8),
+        torch.tensor([-1, 8, 9, 100, 7, 3], dtype=torch.int8),
+        torch.tensor([5, 200, 7, 100, 1, 255], dtype=torch.uint8),
+        torch.tensor([255, 8, 9, 100, 7, 3], dtype=torch.uint8),
+    ),
+)
+def _() -> nn.Module:
+    # A shift amount that is negative or at least the bit width: 0 for a
+    # left shift, the sign fill for a signed right shift (ATen's lshift and
+    # rshift).
+    return Fn(
+        lambda a, b, c, d, e, f: tuple(
+            op(x, y)
+            for x, y in ((a, b), (c, d), (e, f))
+            for op in (torch.bitwise_left_shift, torch.bitwise_right_shift)
+        )
+    )
+
+
 def _with_nans(*shape: int) -> torch.Tensor:
     x = torch.randn(*shape)
     x.view(-1)[::5] = float("nan")

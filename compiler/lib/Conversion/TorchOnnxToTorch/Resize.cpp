@@ -883,6 +883,14 @@ LogicalResult lowerAffineGrid(const OpBinder &binder,
       out.back() != k)
     return binder.fail(rewriter, "the result must be [N, (D,) H, W, k]");
   ArrayRef<int64_t> spatial = out.slice(1, k); // (D,) H, W
+  // size is [N, C, (D,) H, W]; C is not read.
+  SmallVector<SmallVector<int64_t, 2>> sizes = {{n}, {}};
+  for (int64_t size : spatial)
+    sizes.push_back({size});
+  if (failed(assertValuesIn(rewriter, binder.getLoc(), binder.getOperand(1),
+                            sizes, "AffineGrid node's size")))
+    return binder.fail(rewriter, "size must be a 1-D tensor of " +
+                                     Twine(k + 2) + " integers");
   auto coordinate = [&](int64_t i, int64_t size) {
     if (alignCorners)
       return size == 1 ? -1.0 : -1.0 + 2.0 * i / (size - 1);

@@ -552,6 +552,8 @@ LogicalResult mlir::torch2mlir::onnx_c::assertValuesIn(
   Value zero = createConstantInt(rewriter, loc, 0);
   Value all;
   for (auto [i, values] : llvm::enumerate(accepted)) {
+    if (values.empty())
+      continue; // any value
     Value element =
         AtenSelectIntOp::create(rewriter, loc, scalarType, flat, zero,
                                 createConstantInt(rewriter, loc, i));
@@ -564,8 +566,6 @@ LogicalResult mlir::torch2mlir::onnx_c::assertValuesIn(
                       .getResult()
                 : equal;
     }
-    if (!any)
-      return failure();
     all = all ? AtenLogicalAndOp::create(rewriter, loc, boolType, all, any)
                     .getResult()
               : any;
@@ -577,6 +577,8 @@ LogicalResult mlir::torch2mlir::onnx_c::assertValuesIn(
   llvm::raw_string_ostream os(message);
   os << "this " << what << " at run time are not [";
   llvm::interleaveComma(accepted, os, [&](ArrayRef<int64_t> values) {
+    if (values.empty())
+      os << "any";
     llvm::interleave(values, os, " or ");
   });
   os << "], the sizes its declared result types give (a graph output or "

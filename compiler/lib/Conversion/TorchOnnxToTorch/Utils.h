@@ -97,7 +97,8 @@ LogicalResult assertValuesEqual(PatternRewriter &rewriter, Location loc,
                                 StringRef what);
 
 /// Like assertValuesEqual, with a set of accepted values per element
-/// (e.g. a Reshape's size, -1 or 0 for one dim).
+/// (e.g. a Reshape's size, -1 or 0 for one dim); an empty set accepts any
+/// value (an element the lowering does not read).
 LogicalResult assertValuesIn(PatternRewriter &rewriter, Location loc,
                              Value values,
                              ArrayRef<SmallVector<int64_t, 2>> accepted,

@@ -634,11 +634,37 @@ struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
 };
 
 /// base ** exponent on scalars of one type: math.powf on floats,
-/// math.ipowi on integers.
-static Value createPow(OpBuilder &b, Location loc, Value base, Value exponent) {
+/// math.ipowi on integers. A negative exponent of a signed `dtype` gives
+/// what PyTorch's integer pow gives (ATen's powi): 1 for a base of 1,
+/// +-1 for -1 (by the exponent's parity), 0 for any other base (0
+/// included); math.ipowi leaves a zero base's case undefined.
+static Value createPow(OpBuilder &b, Location loc, Value base, Value exponent,
+                       Type dtype) {
   if (isa<mlir::FloatType>(base.getType()))
     return math::PowFOp::create(b, loc, base, exponent);
-  return math::IPowIOp::create(b, loc, base, exponent);
+  if (dtype.isUnsignedInteger())
+    return math::IPowIOp::create(b, loc, base, exponent);
+  Type type = base.getType();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+  };
+  Value zero = constant(0), one = constant(1), minusOne = constant(-1);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, exponent, zero);
+  Value power = math::IPowIOp::create(
+      b, loc, base, arith::SelectOp::create(b, loc, negative, zero, exponent));
+  Value odd =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, loc, exponent, one), zero);
+  auto is = [&](Value value) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, value);
+  };
+  Value fraction = arith::SelectOp::create(
+      b, loc, is(one), one,
+      arith::SelectOp::create(
+          b, loc, is(minusOne),
+          arith::SelectOp::create(b, loc, odd, minusOne, one), zero));
+  return arith::SelectOp::create(b, loc, negative, fraction, power);
 }
 
 /// pow.Tensor_Scalar: as PyTorch's CPU kernel, a constant exponent of 0, 1,
@@ -708,7 +734,7 @@ struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
             return reciprocal(mul(x, x));
           if (isFloat && constant && *constant == -0.5)
             return reciprocal(math::SqrtOp::create(b, loc, x));
-          return createPow(b, loc, x, args[1]);
+          return createPow(b, loc, x, args[1], dtype);
         });
     if (!result)
       return reportFailure(rewriter, op, kNotBroadcastable);
@@ -775,8 +801,8 @@ struct ConvertPowTensorTensor : ConvertInResultDtype<AtenPowTensorTensorOp> {
     return "unsupported: pow of this dtype";
   }
   Value build(AtenPowTensorTensorOp, OpBuilder &b, Location loc,
-              ValueRange args, Type) const override {
-    return createPow(b, loc, args[0], args[1]);
+              ValueRange args, Type dtype) const override {
+    return createPow(b, loc, args[0], args[1], dtype);
   }
 };
 
@@ -1073,8 +1099,8 @@ struct ConvertPowScalar : ConvertInResultDtype<AtenPowScalarOp> {
     return "unsupported: pow of this dtype";
   }
   Value build(AtenPowScalarOp, OpBuilder &b, Location loc, ValueRange args,
-              Type) const override {
-    return createPow(b, loc, args[0], args[1]);
+              Type dtype) const override {
+    return createPow(b, loc, args[0], args[1], dtype);
   }
 };
 
@@ -1127,8 +1153,11 @@ enum class BitwiseKind { And, Or, Xor, LeftShift, RightShift };
 
 /// bitwise_and/or/xor and the shifts of integer (and, for and/or/xor,
 /// bool) tensors. A right shift is arithmetic for signed dtypes, logical
-/// for unsigned ones; shift amounts are taken as is (out-of-range amounts
-/// are the caller's to handle, as in C).
+/// for unsigned ones. A shift amount out of [0, width) (negative for a
+/// signed dtype, or at least the bit width) gives what PyTorch's CPU kernel
+/// gives (ATen's BinaryOpsKernel lshift/rshift): 0 for a left shift, the
+/// sign fill (a >> (width - 1)) for a signed right shift, 0 for an unsigned
+/// one. arith's shifts by such an amount are poison.
 template <typename OpTy, BitwiseKind kind>
 struct ConvertBitwise : ConvertInResultDtype<OpTy> {
   using ConvertInResultDtype<OpTy>::ConvertInResultDtype;
@@ -1150,13 +1179,38 @@ struct ConvertBitwise : ConvertInResultDtype<OpTy> {
     case BitwiseKind::Xor:
       return arith::XOrIOp::create(b, loc, lhs, rhs);
     case BitwiseKind::LeftShift:
-      return arith::ShLIOp::create(b, loc, lhs, rhs);
     case BitwiseKind::RightShift:
-      if (dtype.isUnsignedInteger())
-        return arith::ShRUIOp::create(b, loc, lhs, rhs);
-      return arith::ShRSIOp::create(b, loc, lhs, rhs);
+      return buildShift(b, loc, lhs, rhs, dtype.isUnsignedInteger());
     }
     llvm_unreachable("unknown bitwise kind");
+  }
+
+private:
+  static Value buildShift(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                          bool isUnsigned) {
+    Type type = lhs.getType();
+    unsigned width = type.getIntOrFloatBitWidth();
+    // As unsigned, a negative amount is at least the width too.
+    Value tooFar = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, rhs,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, width)));
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
+    // The shift itself by an in-range amount (0 in place of the others).
+    Value amount = arith::SelectOp::create(b, loc, tooFar, zero, rhs);
+    Value shifted, farValue;
+    if (kind == BitwiseKind::LeftShift) {
+      shifted = arith::ShLIOp::create(b, loc, lhs, amount);
+      farValue = zero;
+    } else if (isUnsigned) {
+      shifted = arith::ShRUIOp::create(b, loc, lhs, amount);
+      farValue = zero;
+    } else {
+      shifted = arith::ShRSIOp::create(b, loc, lhs, amount);
+      farValue = arith::ShRSIOp::create(
+          b, loc, lhs,
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, width - 1)));
+    }
+    return arith::SelectOp::create(b, loc, tooFar, farValue, shifted);
   }
 };
 
