@@ -247,6 +247,15 @@ _SIZES_FROM_DATA = {
         [1, 2, 1, 1],
         [0, 0, 1, 1],
     ),
+    "AffineGrid": (
+        # size [N, C, H, W]: C is not read (7 agrees as well as 1).
+        [helper.make_node("AffineGrid", ["x", "v"], ["y"])],
+        [4],
+        [2, 2, 3],
+        [2, 4, 5, 2],
+        [2, 7, 4, 5],
+        [2, 1, 3, 5],
+    ),
     "Resize": (
         [helper.make_node("Resize", ["x", "", "", "v"], ["y"], mode="nearest")],
         [4],
@@ -268,7 +277,7 @@ def test_sizes_from_data_are_checked_against_the_declaration(op: str) -> None:
     initializers = []
     if op == "Slice":
         initializers.append(helper.make_tensor("ends", TensorProto.INT64, [1], [10]))
-    model = _model(nodes, inputs, outputs, initializers, opset=18)
+    model = _model(nodes, inputs, outputs, initializers, opset=20)
     compiled = torch2mlir.compile_onnx(model)
     rng = np.random.default_rng(0)
     x = [rng.random(x_shape, dtype=np.float32)] if x_shape else []
