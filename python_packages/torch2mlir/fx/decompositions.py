@@ -326,6 +326,38 @@ def _prims_collapse(a: torch.Tensor, start: int, end: int) -> torch.Tensor:
     )
 
 
+def _nan_after_an_infinity(
+    x: torch.Tensor, dims: list[int] | None, keepdim: bool, mean: torch.Tensor
+) -> torch.Tensor:
+    """`mean` (the mean of `x` over `dims`) with NaN where an infinite element
+    of `x` precedes another element of its reduction (row-major over
+    `dims`): what a Welford reduction computes (see _var_mean_correction)."""
+    rank = x.dim()
+    reduced = sorted({d % rank for d in dims} if dims else range(rank))
+    kept = [d for d in range(rank) if d not in reduced]
+    count = 1
+    for d in reduced:
+        count *= x.shape[d]
+    if count <= 1:
+        return mean
+    rows = aten.view.default(
+        aten.clone.default(
+            aten.permute.default(x, kept + reduced),
+            memory_format=torch.contiguous_format,
+        ),
+        [*(x.shape[d] for d in kept), count],
+    )
+    head = aten.slice.Tensor(rows, -1, 0, count - 1)
+    stray = aten.any.dim(aten.isinf.default(head), -1, False)
+    if keepdim:
+        stray = aten.view.default(
+            stray, [1 if d in reduced else x.shape[d] for d in range(rank)]
+        )
+    return aten.where.self(
+        stray, aten.scalar_tensor.default(float("nan"), dtype=mean.dtype), mean
+    )
+
+
 def _var_mean_correction(
     self: torch.Tensor,
     dim: Sequence[int] | None = None,
@@ -334,10 +366,25 @@ def _var_mean_correction(
     keepdim: bool = False,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``aten.var_mean.correction``: ``aten.var.correction`` and
-    ``aten.mean.dim`` over the same dims."""
+    ``aten.mean.dim`` over the same dims, both computed in float64 for a
+    float `self` and rounded to its dtype (PyTorch's CPU kernel is a Welford
+    reduction with double accumulators: the mean of float32 3e38s is 3e38,
+    not a float32 sum's inf). As that reduction's update, ``mean += (x -
+    mean) / n``, turns a mean made infinite by an infinite element into NaN
+    at the next element (inf - inf), the mean is NaN where an infinite
+    element is not the last one reduced (in row-major order over the reduced
+    dims, the order of a contiguous input)."""
     dims = list(dim) if dim is not None else None
-    var = aten.var.correction(self, dims, correction=correction, keepdim=keepdim)
-    mean = aten.mean.dim(self, dims, keepdim)
+    x = self
+    if self.is_floating_point() and self.dtype != torch.float64:
+        x = aten._to_copy.default(self, dtype=torch.float64)
+    var = aten.var.correction(x, dims, correction=correction, keepdim=keepdim)
+    mean = aten.mean.dim(x, dims, keepdim)
+    if self.is_floating_point():
+        mean = _nan_after_an_infinity(x, dims, keepdim, mean)
+    if x is not self:
+        var = aten._to_copy.default(var, dtype=self.dtype)
+        mean = aten._to_copy.default(mean, dtype=self.dtype)
     return var, mean
 
 

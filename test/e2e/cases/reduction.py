@@ -275,6 +275,29 @@ def _() -> nn.Module:
     )
 
 
+def _huge_and_infinite() -> torch.Tensor:
+    inf = float("inf")
+    x = torch.randn(5, 2, 3)
+    x[0] = 3e38  # a float32 sum overflows; PyTorch's double accumulators do not
+    x[1, 1, 2] = inf  # last of its row: the mean is inf
+    x[2, 0, 1] = inf  # not last: PyTorch's Welford update makes the mean NaN
+    x[3, 1, 0] = -inf
+    x[3, 0, 2] = inf
+    return x
+
+
+@register_case("var_mean_huge_and_infinite", inputs=lambda: (_huge_and_infinite(),))
+def _() -> nn.Module:
+    return Fn(
+        lambda x: (
+            *torch.var_mean(x, dim=(1, 2)),
+            *torch.var_mean(x, dim=-1, keepdim=True),
+            *torch.std_mean(x, dim=(0, 2), correction=0),
+            *torch.var_mean(x.half(), dim=(1, 2)),
+        )
+    )
+
+
 @register_case(
     "var_single_element_is_nan", inputs=lambda: (torch.randn(4, 1).double(),)
 )
