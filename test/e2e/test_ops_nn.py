@@ -353,6 +353,29 @@ def test_convolution_transposed_inf_weight(dtype, stride, padding, dilation) -> 
     )
 
 
+@pytest.mark.parametrize("channels", [4, 40])  # direct loops; im2col + GEMM
+@pytest.mark.parametrize("groups", [1, 2])
+def test_convolution_accumulates_with_fused_multiply_adds(channels, groups) -> None:
+    # Per group, channel 0's product is -1.2e77 (-inf in float32) and channel
+    # 1's +1.1e39: the exact sum is -1.2e77, -inf once rounded. A product
+    # rounded alone overflows to +inf and the sum becomes -inf + inf = NaN.
+    # Each multiply-add is fused (one rounding), as the BLAS does. (Eager's
+    # own kernels differ here by path: oneDNN's direct convolution gives
+    # -inf, its 1x1 path NaN; so the check is against the exact value.)
+    x = torch.zeros(1, channels, 3, 3)
+    w = torch.zeros(2, channels // groups, 1, 1)
+    for g in range(groups):
+        first = g * (channels // groups)
+        x[0, first : first + 2] = 3.4e38
+        w[g, 0], w[g, 1] = -3.4e38, 3.11
+    module = Call(lambda a, b: F.conv2d(a, b, groups=groups))
+    got = torch2mlir.compile(module, (x, w), cache=False)(x, w)
+    for g in range(groups):
+        assert torch.equal(got[0, g], torch.full((3, 3), float("-inf")))
+    x64 = F.conv2d(x.double(), w.double(), groups=groups)
+    assert torch.equal(got, x64.float())
+
+
 @pytest.mark.parametrize(
     "module",
     [

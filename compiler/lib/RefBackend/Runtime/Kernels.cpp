@@ -16,13 +16,18 @@
 //   sort_order:   order[r] += the position whose rank is r
 //
 // Any layout the fast path does not handle falls back to plain loops, so
-// every call computes the right result. The BLAS runs single-threaded; the
+// every call computes the right result. The loops accumulate with fused
+// multiply-adds (std::fma: one rounding per step, as the BLAS and PyTorch's
+// oneDNN kernels), compiled for AVX2+FMA and picked at run time on CPUs
+// that have them; a product that overflows alone then does not turn an
+// infinite sum into NaN (inf - inf). The BLAS runs single-threaded; the
 // kernels split batches, groups, and rows or columns of each GEMM across
 // the OpenMP team of Parallel.cpp (PyTorch's threads).
 //
 //===----------------------------------------------------------------------===//
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +43,34 @@ extern "C" void torch2mlir_parallel_for(void (*body)(void *, int64_t, int64_t),
                                         void *ctx, int64_t n, int64_t grain);
 
 namespace {
+
+/// T2M_FMA_CLONES(name, params, args) defines `name` (a function template
+/// on T whose body is the always-inline `name##Body`) to run a copy of the
+/// body compiled for AVX2+FMA on CPUs that have them, where std::fma is a
+/// vfmadd instruction, and the generic copy (std::fma a libm call: correct,
+/// slower) elsewhere.
+#if defined(__x86_64__) && defined(__GNUC__)
+bool haveFastFma() {
+  static const bool fast =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return fast;
+}
+#define T2M_FMA_CLONES(name, params, args)                                     \
+  template <typename T>                                                        \
+  __attribute__((target("avx2,fma"))) void name##Fma params {                  \
+    name##Body<T> args;                                                        \
+  }                                                                            \
+  template <typename T> void name##Generic params { name##Body<T> args; }      \
+  template <typename T> void name params {                                     \
+    if (haveFastFma())                                                         \
+      name##Fma<T> args;                                                       \
+    else                                                                       \
+      name##Generic<T> args;                                                   \
+  }
+#else
+#define T2M_FMA_CLONES(name, params, args)                                     \
+  template <typename T> void name params { name##Body<T> args; }
+#endif
 
 template <typename T, int Rank> struct StridedMemRef {
   T *allocated;
@@ -129,16 +162,23 @@ void gemmLayout(const int64_t *sizes, const int64_t *strides, int &trans,
 
 /// C (m x n) += A (m x k) @ B (k x n) with arbitrary strides.
 template <typename T>
-void matmulLoops(int64_t m, int64_t n, int64_t k, const T *a, int64_t as0,
-                 int64_t as1, const T *b, int64_t bs0, int64_t bs1, T *c,
-                 int64_t cs0, int64_t cs1) {
+__attribute__((always_inline)) inline void
+matmulLoopsBody(int64_t m, int64_t n, int64_t k, const T *a, int64_t as0,
+                int64_t as1, const T *b, int64_t bs0, int64_t bs1, T *c,
+                int64_t cs0, int64_t cs1) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t p = 0; p < k; ++p) {
       T aip = a[i * as0 + p * as1];
       for (int64_t j = 0; j < n; ++j)
-        c[i * cs0 + j * cs1] += aip * b[p * bs0 + j * bs1];
+        c[i * cs0 + j * cs1] =
+            std::fma(aip, b[p * bs0 + j * bs1], c[i * cs0 + j * cs1]);
     }
 }
+T2M_FMA_CLONES(matmulLoops,
+               (int64_t m, int64_t n, int64_t k, const T *a, int64_t as0,
+                int64_t as1, const T *b, int64_t bs0, int64_t bs1, T *c,
+                int64_t cs0, int64_t cs1),
+               (m, n, k, a, as0, as1, b, bs0, bs1, c, cs0, cs1))
 
 template <typename T>
 void matmul2d(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *as,
@@ -233,8 +273,9 @@ constexpr int64_t kDirectMaxReduction = 32;
 /// out += w * in, one tap at a time, over output rows: the inner loop runs
 /// along x, contiguous (and vectorized) when the stride and layout allow.
 template <typename T>
-void convDirect(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
-                const int64_t *wS, T *out, const int64_t *outS) {
+__attribute__((always_inline)) inline void
+convDirectBody(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
+               const int64_t *wS, T *out, const int64_t *outS) {
   for (int64_t fi = 0; fi < s.f; ++fi)
     for (int64_t ci = 0; ci < s.c; ++ci)
       for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
@@ -252,13 +293,18 @@ void convDirect(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
                 int64_t step = s.stride[2] * inS[3];
                 if (step == 1 && outS[3] == 1)
                   for (int64_t x = 0; x < s.out[2]; ++x)
-                    dst[x] += tap * src[x];
+                    dst[x] = std::fma(tap, src[x], dst[x]);
                 else
                   for (int64_t x = 0; x < s.out[2]; ++x)
-                    dst[x * outS[3]] += tap * src[x * step];
+                    dst[x * outS[3]] =
+                        std::fma(tap, src[x * step], dst[x * outS[3]]);
               }
           }
 }
+T2M_FMA_CLONES(convDirect,
+               (const ConvShape &s, const T *in, const int64_t *inS, const T *w,
+                const int64_t *wS, T *out, const int64_t *outS),
+               (s, in, inS, w, wS, out, outS))
 
 /// One group of a convolution of one batch element (see ConvShape), with
 /// element strides per dim: inS {c, z, y, x}, wS {f, c, kz, ky, kx}, outS
@@ -334,12 +380,14 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
             for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
               for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
                 for (int64_t kx = 0; kx < s.kernel[2]; ++kx)
-                  acc += w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
-                           kx * wS[4]] *
-                         in[ci * inS[0] +
-                            (z * s.stride[0] + kz * s.dilation[0]) * inS[1] +
-                            (y * s.stride[1] + ky * s.dilation[1]) * inS[2] +
-                            (x * s.stride[2] + kx * s.dilation[2]) * inS[3]];
+                  acc = std::fma(
+                      w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
+                        kx * wS[4]],
+                      in[ci * inS[0] +
+                         (z * s.stride[0] + kz * s.dilation[0]) * inS[1] +
+                         (y * s.stride[1] + ky * s.dilation[1]) * inS[2] +
+                         (x * s.stride[2] + kx * s.dilation[2]) * inS[3]],
+                      acc);
         }
 }
 
