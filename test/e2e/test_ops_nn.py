@@ -353,6 +353,30 @@ def test_convolution_transposed_inf_weight(dtype, stride, padding, dilation) -> 
     )
 
 
+@pytest.mark.parametrize("mode, dims", [("linear", 1), ("trilinear", 3)])
+@pytest.mark.parametrize("align_corners", [True, False])
+def test_linear_upsampling_weights_infinite_neighbours(mode, dims, align_corners):
+    # An output on a source sample takes that sample with weight 1 and its
+    # neighbour with weight 0: PyTorch's kernel sums x0 * 1 + x1 * 0 (inf
+    # where x0 is inf), its Python decomposition x0 + (x1 - x0) * 0 (NaN).
+    x = randn(2, 3, *[4] * dims)
+    x.view(-1)[::5] = float("inf")
+    x.view(-1)[3::7] = float("-inf")
+    size = [7] * dims if align_corners else [8] * dims
+    check(
+        lambda a: F.interpolate(a, size=size, mode=mode, align_corners=align_corners),
+        x,
+    )
+    check(
+        lambda a: F.interpolate(
+            a, scale_factor=1.5, mode=mode, align_corners=align_corners
+        ),
+        x.half(),
+        rtol=1e-3,
+        atol=1e-3,
+    )
+
+
 @pytest.mark.parametrize("channels", [4, 40])  # direct loops; im2col + GEMM
 @pytest.mark.parametrize("groups", [1, 2])
 def test_convolution_accumulates_with_fused_multiply_adds(channels, groups) -> None:

@@ -358,6 +358,76 @@ def _nan_after_an_infinity(
     )
 
 
+def _upsample_linear_weighted(
+    input: torch.Tensor,
+    output_size: Sequence[int] | None,
+    align_corners: bool,
+    scale_factors: Sequence[float] | None,
+) -> torch.Tensor:
+    """``aten.upsample_linear1d.vec``/``upsample_trilinear3d.vec`` (input
+    [N, C, *spatial], float): one linear pass per spatial dim, the last
+    first, each output the weighted sum ``x[i0] * (1 - l) + x[i1] * l`` as
+    PyTorch's CPU kernel nests them (UpSampleKernel.cpp), with the source
+    index of ``area_pixel_compute_source_index`` in the op-math dtype
+    (float32 for float16/bfloat16/float32). PyTorch's Python decomposition
+    writes ``x0 + (x1 - x0) * l``, NaN where x0 is infinite and l is 0;
+    the kernel's sum is not."""
+    spatial = input.dim() - 2
+    compute = torch.float64 if input.dtype == torch.float64 else torch.float32
+    x = input
+    if input.dtype != compute:
+        x = aten._to_copy.default(input, dtype=compute)
+    for d in reversed(range(spatial)):
+        dim = d + 2
+        size = input.shape[dim]
+        scale = scale_factors[d] if scale_factors else None
+        out = output_size[d] if output_size else int(size * scale)
+        position = aten.arange.default(out, dtype=compute)
+        if align_corners:
+            step = (size - 1) / (out - 1) if out > 1 else 0.0
+            source = aten.mul.Tensor(position, step)
+        else:
+            step = 1.0 / scale if scale is not None and scale > 0 else size / out
+            source = aten.clamp_min.default(
+                aten.sub.Tensor(
+                    aten.mul.Tensor(aten.add.Tensor(position, 0.5), step), 0.5
+                ),
+                0.0,
+            )
+        low = aten.clamp_max.default(
+            aten._to_copy.default(source, dtype=torch.int64), size - 1
+        )
+        high = aten.clamp_max.default(aten.add.Tensor(low, 1), size - 1)
+        far = aten.clamp.default(
+            aten.sub.Tensor(source, aten._to_copy.default(low, dtype=compute)), 0.0, 1.0
+        )
+        near = aten.rsub.Scalar(far, 1.0)
+        shape = [out] + [1] * (input.dim() - 1 - dim)
+        x = aten.add.Tensor(
+            aten.mul.Tensor(
+                aten.index_select.default(x, dim, low), aten.view.default(near, shape)
+            ),
+            aten.mul.Tensor(
+                aten.index_select.default(x, dim, high), aten.view.default(far, shape)
+            ),
+        )
+    if x.dtype != input.dtype:
+        x = aten._to_copy.default(x, dtype=input.dtype)
+    return x
+
+
+def _upsample_linear_sizes(
+    input: torch.Tensor,
+    output_size: Sequence[int],
+    align_corners: bool,
+    *scales: float | None,
+) -> torch.Tensor:
+    """``aten.upsample_linear1d``/``upsample_trilinear3d`` (sizes and
+    optional per-dim scales): see _upsample_linear_weighted."""
+    factors = None if all(f is None for f in scales) else list(scales)
+    return _upsample_linear_weighted(input, output_size, align_corners, factors)
+
+
 def _var_mean_correction(
     self: torch.Tensor,
     dim: Sequence[int] | None = None,
@@ -1163,6 +1233,10 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS = {
     aten._trilinear.default: _trilinear,
     aten.rrelu_with_noise_functional.default: _rrelu_with_noise_functional,
     aten.var_mean.correction: _var_mean_correction,
+    aten.upsample_linear1d.vec: _upsample_linear_weighted,
+    aten.upsample_trilinear3d.vec: _upsample_linear_weighted,
+    aten.upsample_linear1d.default: _upsample_linear_sizes,
+    aten.upsample_trilinear3d.default: _upsample_linear_sizes,
     aten.exp2.default: _exp2,
     aten.fmax.default: _fmax,
     aten.fmin.default: _fmin,
