@@ -5,7 +5,14 @@ see ``test/e2e/onnx_conformance.py``), applies one mutation chosen by the
 case's seed (an attribute value, a dim or rank or dtype of a declared input
 or output, an initializer's dims or data type, the opset, an input renamed,
 the serialized bytes truncated, ...), compiles and runs it on random inputs,
-and compares with ONNX's reference evaluator on the same inputs.
+and compares with ONNX's reference evaluator on the same inputs. A float
+result that differs from the reference passes where it is no farther than
+the reference's from the exact value: the model widened to float64 (every
+float16, bfloat16 and float32 tensor, cast and constant), run by the
+reference on the same inputs; the reference rounds every op of a float16
+model to float16, torch2mlir computes some (softmax, normalizations) in
+float32 and rounds once, as PyTorch does (the OpInfo harness's rule, see
+``test/e2e/opinfo.py``'s ``no_farther_from_exact``).
 
 Outcomes: ``ok`` (matches the reference), ``clean`` (a Torch2MlirError, or
 the mutated bytes do not parse), ``untyped`` (any other exception escaped
@@ -24,7 +31,7 @@ from typing import Any
 
 import numpy as np
 import onnx
-from onnx import AttributeProto, helper
+from onnx import AttributeProto, TensorProto, helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from onnx_conformance import collect_cases
@@ -179,12 +186,106 @@ def _differs(got: list[np.ndarray], want: list[Any]) -> str:
         b = np.asarray(b)
         if a.shape != b.shape or a.dtype != b.dtype:
             return f"output {index}: {a.dtype}{list(a.shape)}, reference {b.dtype}{list(b.shape)}"
-        if a.dtype.kind in "fc":
-            if not np.allclose(a, b, rtol=1e-3, atol=1e-4, equal_nan=True):
+        if _is_float(a.dtype) or a.dtype.kind == "c":
+            wide = np.complex128 if a.dtype.kind == "c" else np.float64
+            if not np.allclose(
+                a.astype(wide), b.astype(wide), rtol=1e-3, atol=1e-4, equal_nan=True
+            ):
                 return f"output {index}: values differ"
         elif not np.array_equal(a, b):
             return f"output {index}: values differ"
     return ""
+
+
+#: Element types the float64 reference widens.
+_NARROW_FLOATS = (TensorProto.FLOAT16, TensorProto.BFLOAT16, TensorProto.FLOAT)
+
+
+def _widened(model: onnx.ModelProto) -> onnx.ModelProto | None:
+    """`model` with every float16/bfloat16/float32 tensor type, cast target
+    and constant made float64; None for a model with subgraphs or local
+    functions (not widened)."""
+    wide = onnx.ModelProto()
+    wide.CopyFrom(model)
+    graph = wide.graph
+    if wide.functions:
+        return None
+
+    def widen_tensor(tensor: onnx.TensorProto) -> None:
+        if tensor.data_type in _NARROW_FLOATS:
+            array = numpy_helper.to_array(tensor).astype(np.float64)
+            tensor.CopyFrom(numpy_helper.from_array(array, tensor.name))
+
+    for info in (*graph.input, *graph.output, *graph.value_info):
+        if info.type.tensor_type.elem_type in _NARROW_FLOATS:
+            info.type.tensor_type.elem_type = TensorProto.DOUBLE
+    for tensor in graph.initializer:
+        widen_tensor(tensor)
+    for node in graph.node:
+        for attribute in node.attribute:
+            if attribute.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS):
+                return None
+            if attribute.name in ("to", "dtype") and attribute.i in _NARROW_FLOATS:
+                attribute.i = TensorProto.DOUBLE
+            if attribute.type == AttributeProto.TENSOR:
+                widen_tensor(attribute.t)
+    return wide
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    """Whether `dtype` is a float dtype (numpy's, or ml_dtypes' bfloat16)."""
+    return dtype.kind == "f" or dtype.name == "bfloat16"
+
+
+def _no_farther_from_exact(
+    model: onnx.ModelProto,
+    feeds: list[np.ndarray],
+    names: list[str],
+    got: list[np.ndarray],
+    want: list[Any],
+) -> bool:
+    """Whether `got` is no farther than the reference's `want` from the
+    float64 result (`_widened`): PyTorch's rule for a reference that
+    disagrees with an ATen kernel (``test_ops.py``'s ``_ref_test_helper``:
+    the summed absolute distances of each, NaN against NaN at distance 0),
+    applied per float output over the elements both get finite, and element
+    by element where either is infinitely far (NaN against a number, an
+    overflow), so one overflow of the reference cannot excuse another of
+    ours. Other outputs must be equal."""
+    from onnx.reference import ReferenceEvaluator
+
+    wide = _widened(model)
+    if wide is None:
+        return False
+    wide_feeds = [f.astype(np.float64) if _is_float(f.dtype) else f for f in feeds]
+    try:
+        with np.errstate(all="ignore"):
+            exact = ReferenceEvaluator(wide).run(None, dict(zip(names, wide_feeds)))
+    except Exception:  # noqa: BLE001 - an op the reference has no float64 for
+        return False
+
+    def distance(x: np.ndarray, reference: np.ndarray) -> np.ndarray:
+        x = x.astype(np.float64)
+        with np.errstate(all="ignore"):
+            far = np.nan_to_num(np.abs(x - reference), nan=np.inf, posinf=np.inf)
+        same = (x == reference) | (np.isnan(x) & np.isnan(reference))
+        return np.where(same, 0.0, far)
+
+    for a, b, p in zip(got, want, exact, strict=True):
+        b, p = np.asarray(b), np.asarray(p)
+        if a.shape != b.shape or a.dtype != b.dtype or p.shape != b.shape:
+            return False
+        if not _is_float(a.dtype):
+            if not np.array_equal(a, b):
+                return False
+            continue
+        ours, theirs = distance(a, p), distance(b, p)
+        finite = np.isfinite(ours) & np.isfinite(theirs)
+        if not (ours[~finite] <= theirs[~finite]).all():
+            return False
+        if ours[finite].sum() > theirs[finite].sum():
+            return False
+    return True
 
 
 def run_case(seed: int) -> dict[str, Any]:
@@ -230,6 +331,8 @@ def run_case(seed: int) -> dict[str, Any]:
             "detail": f"reference: {error}"[:200],
         }
     detail = _differs(got, want)
+    if detail and _no_farther_from_exact(model, feeds, names, got, want):
+        detail = ""
     opset = next(
         (o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0
     )
