@@ -252,7 +252,7 @@ def _import_and_lower(
     program = import_program(prog, scalar_inputs=scalar_inputs)
     timings["import"] = time.perf_counter() - start
     start = time.perf_counter()
-    lower_to_backend_contract(program.module, backend.legal_ops)
+    lower_to_backend_contract(program.module, backend.legal_ops, backend.float64)
     backend.lower(program.module)
     timings["lowering"] = time.perf_counter() - start
     return program
@@ -457,7 +457,10 @@ def export_and_import(
     if output_type == "raw":
         return module
     backend = BACKENDS.get(output_type)
-    lower_to_backend_contract(module, backend.legal_ops if backend else ())
+    if backend is None:
+        lower_to_backend_contract(module)
+    else:
+        lower_to_backend_contract(module, backend.legal_ops, backend.float64)
     if backend is not None:
         backend.lower(module)
     return module

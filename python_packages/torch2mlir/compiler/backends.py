@@ -49,11 +49,15 @@ class Backend:
         pipeline: the ``torch2mlir-opt`` pipeline from the contract.
         legal_ops: ATen ops (``aten.linear``...) the backend takes whole,
             kept out of the contract's decompositions.
+        float64: whether the backend has float64 tensors; the contract then
+            computes ``aten.var`` in float64 as PyTorch does (see the
+            ``torch-decompose-complex-ops`` pass).
     """
 
     name: str
     pipeline: str
     legal_ops: tuple[str, ...] = ()
+    float64: bool = True
 
     def lower(self, module: ir.Module) -> None:
         """Backend contract -> this backend's dialect (in place).
@@ -145,7 +149,7 @@ BACKENDS: dict[str, Backend] = {
     "linalg-on-tensors": LinalgOnTensorsBackend(
         "linalg-on-tensors", LINALG_ON_TENSORS_PIPELINE
     ),
-    "tosa": TosaBackend("tosa", TOSA_PIPELINE),
+    "tosa": TosaBackend("tosa", TOSA_PIPELINE, float64=False),
 }
 
 

@@ -87,20 +87,25 @@ def run_pipeline(module: ir.Module, pipeline: str, description: str) -> None:
             raise CompileError(f"{description} failed:\n{body}", diagnostics) from None
 
 
-def lower_to_backend_contract(module: ir.Module, legal_ops: Sequence[str] = ()) -> None:
+def lower_to_backend_contract(
+    module: ir.Module, legal_ops: Sequence[str] = (), float64: bool = True
+) -> None:
     """Imported torch IR -> backend contract (in place).
 
     Args:
         legal_ops: ATen ops (``aten.linear``...) to keep rather than decompose.
+        float64: the backend has float64 tensors (``aten.var`` accumulates
+            in them, as PyTorch's kernel; TOSA 1.0 has none).
 
     Raises:
         CompileError: an op has no definition or lowering (the message names
             it and its Python source line).
     """
-    options = "{legal-ops=" + ",".join(legal_ops) + "}" if legal_ops else ""
-    run_pipeline(
-        module, BACKEND_CONTRACT_PIPELINE + options, "lowering to the backend contract"
-    )
+    options = [f"float64={'true' if float64 else 'false'}"]
+    if legal_ops:
+        options.append("legal-ops=" + ",".join(legal_ops))
+    pipeline = BACKEND_CONTRACT_PIPELINE + "{" + " ".join(options) + "}"
+    run_pipeline(module, pipeline, "lowering to the backend contract")
 
 
 def lower_to_linalg_on_tensors(module: ir.Module) -> None:

@@ -1,15 +1,15 @@
-// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract="legal-ops=aten.linear,aten.t" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=CONTRACT
+// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract="legal-ops=aten.linear,aten.t float64=false" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=CONTRACT
 // RUN: torch2mlir-opt %s -torch-backend-to-linalg-on-tensors-backend-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=LINALG
 // RUN: torch2mlir-opt %s -torch2mlir-refbackend-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=REFBACKEND
 
-// The pipelines expand to their passes, in order; legal-ops reaches the
-// decomposition pass.
+// The pipelines expand to their passes, in order; legal-ops and float64
+// reach the decomposition pass.
 
 // CONTRACT: Pass Manager with 5 passes:
 // CONTRACT: func.func(
 // CONTRACT-NEXT: canonicalize
 // CONTRACT: func.func(
-// CONTRACT-NEXT: torch-decompose-complex-ops{legal-ops={aten.linear,aten.t}}
+// CONTRACT-NEXT: torch-decompose-complex-ops{float64=false legal-ops={aten.linear,aten.t}}
 // CONTRACT: func.func(
 // CONTRACT-NEXT: canonicalize
 // CONTRACT: cse,

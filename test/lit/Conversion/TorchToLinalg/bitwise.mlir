@@ -18,14 +18,30 @@ func.func @and_or_xor(%a: !torch.vtensor<[2,3],si32>, %b: !torch.vtensor<[3],si3
 // -----
 
 // Right shifts are arithmetic for signed dtypes, logical for unsigned ones;
-// not flips every bit.
+// an amount out of [0, 8) (negative: a large unsigned value) shifts by 0 and
+// is replaced by ATen's value: 0, or the sign fill (x >> 7) of a signed
+// right shift. not flips every bit.
 // CHECK-LABEL: func.func @shifts_not(
 // CHECK: ^bb0(%[[A:.*]]: i8, %[[B:.*]]: i8, %{{.*}}: i8):
-// CHECK-NEXT: arith.shli %[[A]], %[[B]] : i8
+// CHECK-NEXT: %[[W:.*]] = arith.constant 8 : i8
+// CHECK-NEXT: %[[FAR:.*]] = arith.cmpi uge, %[[B]], %[[W]] : i8
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : i8
+// CHECK-NEXT: %[[AMT:.*]] = arith.select %[[FAR]], %[[Z]], %[[B]] : i8
+// CHECK-NEXT: %[[SHL:.*]] = arith.shli %[[A]], %[[AMT]] : i8
+// CHECK-NEXT: %[[R0:.*]] = arith.select %[[FAR]], %[[Z]], %[[SHL]] : i8
+// CHECK-NEXT: linalg.yield %[[R0]]
 // CHECK: ^bb0(%[[C:.*]]: i8, %[[D:.*]]: i8, %{{.*}}: i8):
-// CHECK-NEXT: arith.shrsi %[[C]], %[[D]] : i8
+// CHECK: %[[FAR1:.*]] = arith.cmpi uge, %[[D]]
+// CHECK: %[[AMT1:.*]] = arith.select %[[FAR1]]
+// CHECK-NEXT: %[[SHR:.*]] = arith.shrsi %[[C]], %[[AMT1]] : i8
+// CHECK-NEXT: %[[SEVEN:.*]] = arith.constant 7 : i8
+// CHECK-NEXT: %[[FILL:.*]] = arith.shrsi %[[C]], %[[SEVEN]] : i8
+// CHECK-NEXT: arith.select %[[FAR1]], %[[FILL]], %[[SHR]] : i8
 // CHECK: ^bb0(%[[E:.*]]: i8, %[[F:.*]]: i8, %{{.*}}: i8):
-// CHECK-NEXT: arith.shrui %[[E]], %[[F]] : i8
+// CHECK: %[[FAR2:.*]] = arith.cmpi uge, %[[F]]
+// CHECK: %[[AMT2:.*]] = arith.select %[[FAR2]]
+// CHECK-NEXT: %[[SHRU:.*]] = arith.shrui %[[E]], %[[AMT2]] : i8
+// CHECK-NEXT: arith.select %[[FAR2]], %{{.*}}, %[[SHRU]] : i8
 // CHECK: ^bb0(%[[G:.*]]: i8, %{{.*}}: i8):
 // CHECK-NEXT: %[[ONES:.*]] = arith.constant -1 : i8
 // CHECK-NEXT: arith.xori %[[G]], %[[ONES]] : i8

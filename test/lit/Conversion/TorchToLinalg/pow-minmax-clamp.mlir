@@ -1,7 +1,9 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
 // pow.Tensor_Scalar: x * x for 2, sqrt for 0.5, math.powf otherwise;
-// math.ipowi on integers (scalar or tensor exponents) other than 0-3.
+// math.ipowi on integers (scalar or tensor exponents) other than 0-3, by a
+// non-negative exponent: a negative one gives ATen's value instead (1 for
+// base 1, +-1 for base -1 by parity, else 0).
 // CHECK-LABEL: func.func @pow(
 // CHECK: ^bb0(%[[A:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[SQ:.*]] = arith.mulf %[[A]], %[[A]] : f32
@@ -12,9 +14,16 @@
 // CHECK: ^bb0(%[[C:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: math.powf %[[C]], %[[E]] : f32
 // CHECK: ^bb0(%[[D:.*]]: i64, %{{.*}}: i64):
-// CHECK-NEXT: math.ipowi %[[D]], %{{.*}} : i64
+// CHECK: math.ipowi %[[D]], %{{.*}} : i64
 // CHECK: ^bb0(%[[X:.*]]: i64, %[[Y:.*]]: i64, %{{.*}}: i64):
-// CHECK-NEXT: math.ipowi %[[X]], %[[Y]] : i64
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[Y]], %{{.*}} : i64
+// CHECK-NEXT: %[[NONNEG:.*]] = arith.select %[[NEG]], %{{.*}}, %[[Y]] : i64
+// CHECK-NEXT: %[[P:.*]] = math.ipowi %[[X]], %[[NONNEG]] : i64
+// CHECK: %[[ISMINUS:.*]] = arith.cmpi eq, %[[X]], %c-1_i64 : i64
+// CHECK-NEXT: %[[SIGNED:.*]] = arith.select %[[ISMINUS]], %{{.*}}, %c0_i64 : i64
+// CHECK-NEXT: %[[ISONE:.*]] = arith.cmpi eq, %[[X]], %c1_i64 : i64
+// CHECK-NEXT: %[[FRAC:.*]] = arith.select %[[ISONE]], %c1_i64, %[[SIGNED]] : i64
+// CHECK-NEXT: arith.select %[[NEG]], %[[FRAC]], %[[P]] : i64
 func.func @pow(%a: !torch.vtensor<[4],f32>, %b: !torch.vtensor<[4],si64>, %c: !torch.vtensor<[4],si64>) -> (!torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>) {
   %two = torch.constant.int 2
   %half = torch.constant.float 5.000000e-01

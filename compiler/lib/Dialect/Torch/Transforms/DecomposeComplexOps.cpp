@@ -748,11 +748,15 @@ static Value createCast(PatternRewriter &rewriter, Location loc, Value value,
 
 /// var(x, dims, correction, keepdim) = sum((x - mean(x, dims))^2, dims) /
 /// max(N - correction, 0), N the number of elements reduced (two passes;
-/// N - correction = 0 gives inf or NaN, as in PyTorch). float16 and
-/// bfloat16 inputs are computed in float32 and the result rounded, as
-/// PyTorch accumulates them.
+/// N - correction = 0 gives inf or NaN, as in PyTorch). With `float64`
+/// (the backend has it), every float dtype is computed in float64 and the
+/// result rounded, as PyTorch's CPU kernel (a Welford reduction with double
+/// accumulators): a float32 sum of 3e38s overflows where PyTorch's variance
+/// is 0. Without, float16 and bfloat16 are computed in float32.
 template <typename OpTy> struct DecomposeAtenVar : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+  DecomposeAtenVar(MLIRContext *context, bool float64)
+      : OpRewritePattern<OpTy>(context), float64(float64) {}
+  bool float64;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     auto inputType = getRankedTensorType(op.getSelf());
@@ -784,9 +788,11 @@ template <typename OpTy> struct DecomposeAtenVar : OpRewritePattern<OpTy> {
     Location loc = op.getLoc();
     Value input = op.getSelf();
     Type dtype = inputType.getDtype();
-    bool narrow = dtype.isF16() || dtype.isBF16();
+    Type wide =
+        float64 ? Type(rewriter.getF64Type()) : Type(rewriter.getF32Type());
+    bool narrow = dtype.getIntOrFloatBitWidth() < wide.getIntOrFloatBitWidth();
     if (narrow) {
-      dtype = rewriter.getF32Type();
+      dtype = wide;
       input = createCast(rewriter, loc, input, dtype);
       inputType = cast<BaseTensorType>(input.getType());
     }
@@ -1202,14 +1208,14 @@ struct DecomposeComplexOpsPass
           DecomposeComplexOpsPass> {
   using Base::Base;
 
-  template <typename PatternTy, typename OpTy>
+  template <typename PatternTy, typename OpTy, typename... Args>
   void addUnlessLegal(RewritePatternSet &patterns,
-                      const llvm::StringSet<> &legal) {
+                      const llvm::StringSet<> &legal, Args &&...args) {
     // "torch.aten.linear" is named "aten.linear" by users.
     StringRef name = OpTy::getOperationName();
     if (legal.contains(name) || legal.contains(name.drop_front(6)))
       return;
-    patterns.add<PatternTy>(patterns.getContext());
+    patterns.add<PatternTy>(patterns.getContext(), std::forward<Args>(args)...);
   }
 
   void runOnOperation() override {
@@ -1294,9 +1300,9 @@ struct DecomposeComplexOpsPass
     addUnlessLegal<DecomposeMinMaxAll<AtenMinOp, AtenAminOp>, AtenMinOp>(
         patterns, legal);
     addUnlessLegal<DecomposeAtenVar<AtenVarCorrectionOp>, AtenVarCorrectionOp>(
-        patterns, legal);
-    addUnlessLegal<DecomposeAtenVar<AtenVarDimOp>, AtenVarDimOp>(patterns,
-                                                                 legal);
+        patterns, legal, float64);
+    addUnlessLegal<DecomposeAtenVar<AtenVarDimOp>, AtenVarDimOp>(
+        patterns, legal, float64);
     addUnlessLegal<DecomposeAtenSplitWithSizes, AtenSplitWithSizesOp>(patterns,
                                                                       legal);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -17,6 +17,7 @@ void mlir::torch2mlir::torch::createLowerToBackendContractPipeline(
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   DecomposeComplexOpsOptions decompose;
   decompose.legalOps.assign(options.legalOps.begin(), options.legalOps.end());
+  decompose.float64 = options.float64;
   pm.addNestedPass<func::FuncOp>(createDecomposeComplexOps(decompose));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -29,10 +29,18 @@ def DecomposeComplexOps : Pass<"torch-decompose-complex-ops", "func::FuncOp"> {
 
     `legal-ops` names ops the backend lowers itself: those are kept even if a
     decomposition exists (e.g. `legal-ops=aten.linear,aten.matmul`).
+
+    `float64` (default true) says the backend has float64 tensors: `aten.var`
+    of any float dtype is then computed in float64 and rounded, as PyTorch's
+    Welford kernel accumulates in double (a float32 variance of 3e38s is 0,
+    where a float32 mean overflows); `float64=false` (TOSA 1.0) keeps
+    float32, float16/bfloat16 widened to float32.
   }];
   let options = [
     ListOption<"legalOps", "legal-ops", "std::string",
                "ops (like aten.linear) that are not decomposed">,
+    Option<"float64", "float64", "bool", /*default=*/"true",
+           "the backend has float64 tensors (var accumulates in them)">,
   ];
   let dependentDialects = ["torch2mlir::torch::TorchDialect"];
 }
