@@ -294,6 +294,8 @@ def _() -> nn.Module:
             *torch.var_mean(x, dim=-1, keepdim=True),
             *torch.std_mean(x, dim=(0, 2), correction=0),
             *torch.var_mean(x.half(), dim=(1, 2)),
+            torch.var(x, dim=(1, 2)),
+            torch.std(x, dim=-1),
         )
     )
 
