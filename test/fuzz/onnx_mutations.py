@@ -197,6 +197,8 @@ def _differs(got: list[np.ndarray], want: list[Any]) -> str:
     return ""
 
 
+#: A distance at least this large is an overflow or a NaN (distance_to_exact).
+_FAR = float(np.finfo(np.float64).max)
 #: Element types the float64 reference widens.
 _NARROW_FLOATS = (TensorProto.FLOAT16, TensorProto.BFLOAT16, TensorProto.FLOAT)
 
@@ -248,11 +250,13 @@ def _no_farther_from_exact(
     float64 result (`_widened`): PyTorch's rule for a reference that
     disagrees with an ATen kernel (``test_ops.py``'s ``_ref_test_helper``:
     the summed absolute distances of each, NaN against NaN at distance 0),
-    applied per float output over the elements both get finite, and element
-    by element where either is infinitely far (NaN against a number, an
-    overflow), so one overflow of the reference cannot excuse another of
+    applied per float output; an element where either is an overflow or a
+    NaN (opinfo.distance_to_exact: a NaN is farther than an overflow) is
+    judged alone, so one overflow of the reference cannot excuse another of
     ours. Other outputs must be equal."""
+    import torch
     from onnx.reference import ReferenceEvaluator
+    from opinfo import distance_to_exact
 
     wide = _widened(model)
     if wide is None:
@@ -264,13 +268,6 @@ def _no_farther_from_exact(
     except Exception:  # noqa: BLE001 - an op the reference has no float64 for
         return False
 
-    def distance(x: np.ndarray, reference: np.ndarray) -> np.ndarray:
-        x = x.astype(np.float64)
-        with np.errstate(all="ignore"):
-            far = np.nan_to_num(np.abs(x - reference), nan=np.inf, posinf=np.inf)
-        same = (x == reference) | (np.isnan(x) & np.isnan(reference))
-        return np.where(same, 0.0, far)
-
     for a, b, p in zip(got, want, exact, strict=True):
         b, p = np.asarray(b), np.asarray(p)
         if a.shape != b.shape or a.dtype != b.dtype or p.shape != b.shape:
@@ -279,11 +276,16 @@ def _no_farther_from_exact(
             if not np.array_equal(a, b):
                 return False
             continue
-        ours, theirs = distance(a, p), distance(b, p)
-        finite = np.isfinite(ours) & np.isfinite(theirs)
-        if not (ours[~finite] <= theirs[~finite]).all():
+        exact64 = torch.from_numpy(p.astype(np.float64))
+        ours, theirs = (
+            distance_to_exact(torch.from_numpy(x.astype(np.float64)), exact64)
+            for x in (a, b)
+        )
+        # An overflow or a NaN is judged alone; other distances are summed.
+        alone = (ours >= _FAR) | (theirs >= _FAR)
+        if not bool((ours[alone] <= theirs[alone]).all()):
             return False
-        if ours[finite].sum() > theirs[finite].sum():
+        if ours[~alone].sum() > theirs[~alone].sum():
             return False
     return True
 

@@ -637,12 +637,13 @@ struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
 /// math.ipowi on integers. A negative exponent of a signed `dtype` gives
 /// what PyTorch's integer pow gives (ATen's powi): 1 for a base of 1,
 /// +-1 for -1 (by the exponent's parity), 0 for any other base (0
-/// included); math.ipowi leaves a zero base's case undefined.
+/// included); math.ipowi leaves a zero base's case undefined. Without
+/// `mayBeNegative` (a constant exponent known not to be), math.ipowi alone.
 static Value createPow(OpBuilder &b, Location loc, Value base, Value exponent,
-                       Type dtype) {
+                       Type dtype, bool mayBeNegative = true) {
   if (isa<mlir::FloatType>(base.getType()))
     return math::PowFOp::create(b, loc, base, exponent);
-  if (dtype.isUnsignedInteger())
+  if (dtype.isUnsignedInteger() || !mayBeNegative)
     return math::IPowIOp::create(b, loc, base, exponent);
   Type type = base.getType();
   auto constant = [&](int64_t value) -> Value {
@@ -734,7 +735,9 @@ struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
             return reciprocal(mul(x, x));
           if (isFloat && constant && *constant == -0.5)
             return reciprocal(math::SqrtOp::create(b, loc, x));
-          return createPow(b, loc, x, args[1], dtype);
+          // A constant integer exponent is not negative (refused above).
+          return createPow(b, loc, x, args[1], dtype,
+                           /*mayBeNegative=*/!constant);
         });
     if (!result)
       return reportFailure(rewriter, op, kNotBroadcastable);
