@@ -24,11 +24,10 @@ struct BackendContractPipelineOptions
   ListOption<std::string> legalOps{
       *this, "legal-ops",
       llvm::cl::desc("ops the backend lowers itself (not decomposed)")};
-  Option<bool> float64{
-      *this, "float64",
-      llvm::cl::desc("the backend has float64 tensors (see "
-                     "torch-decompose-complex-ops)"),
-      llvm::cl::init(true)};
+  Option<bool> float64{*this, "float64",
+                       llvm::cl::desc("the backend has float64 tensors (see "
+                                      "torch-decompose-complex-ops)"),
+                       llvm::cl::init(true)};
 };
 
 /// From freshly imported IR to the backend contract: canonicalize,
