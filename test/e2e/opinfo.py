@@ -21,12 +21,18 @@ for the other dtypes; 0: all) and, for each:
    tests when larger; see :func:`tolerances`).
 
 Random ops (an exported op tagged ``nondeterministic_seeded``), in-place and
-backward-only ops are *not in scope*. Samples run in worker processes (see
-workers.py): a crash in generated code fails one sample, not the run::
+backward-only ops are *not in scope*. ``--backend`` (a name of
+``torch2mlir.compiler.backends.BACKENDS``; default ``linalg-on-tensors``) is
+the backend every sample compiles for; the (op, dtype) pairs of a dtype the
+backend cannot express (:data:`INEXPRESSIBLE_DTYPES`: for ``tosa``, float64
+and uint8) are counted out by rule, before running, and reported with that
+reason. Samples run in worker processes (see workers.py): a crash in
+generated code fails one sample, not the run::
 
     python test/e2e/opinfo.py                              # all ops
     python test/e2e/opinfo.py -k softmax --dtype float32   # names containing it
     python test/e2e/opinfo.py --op add --dtype float32 --sample 3  # one, in-process
+    python test/e2e/opinfo.py --core --backend tosa        # Core ATen on TOSA
 
 The one-line summary goes to stdout; ``--json`` and ``--markdown`` write the
 coverage table (op x dtype: pass / fail / unsupported / not in scope, with
@@ -66,6 +72,30 @@ DTYPE_NAMES = (
     "uint8",
     "bool",
 )
+
+#: The backend samples compile for unless ``--backend`` names another (one
+#: of ``torch2mlir.compiler.backends.BACKENDS``).
+DEFAULT_BACKEND = "linalg-on-tensors"
+
+#: The TOSA 1.0 element types of the profiles the ``tosa`` backend targets
+#: (``pro_int``, ``pro_fp``, extension ``bf16``), by PyTorch dtype name.
+TOSA_DTYPES = ("float32", "float16", "bfloat16", "int8", "int16", "int32", "bool")
+
+#: Per backend, the dtypes of :data:`DTYPE_NAMES` it cannot express, with
+#: why: their (op, dtype) pairs are counted out by rule, before running, as
+#: *not in scope* for that backend (complex and the other unsigned dtypes,
+#: which the harness does not run, by :func:`backend_scope_reason`). int64
+#: stays in scope for ``tosa``: the compiler narrows int64 tensors to int32
+#: where their values provably fit.
+INEXPRESSIBLE_DTYPES = {
+    "tosa": {
+        "float64": "TOSA 1.0 has no float64 tensors",
+        "uint8": "TOSA 1.0 has no unsigned tensors",
+    },
+}
+
+#: The prefix of every reason :func:`backend_scope_reason` gives.
+BACKEND_SCOPE_PREFIX = "not in scope for "
 
 #: Samples per (op, dtype) by default, for float32 and int64 (the dtypes of
 #: the headline number; ``--samples``) and for the other dtypes
@@ -160,9 +190,10 @@ class PairResult:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def reproducer(op: str, dtype: str, sample: int) -> str:
+def reproducer(op: str, dtype: str, sample: int, backend: str = DEFAULT_BACKEND) -> str:
     """The command that runs one sample in-process, with its traceback."""
-    return f"python test/e2e/opinfo.py --op {op} --dtype {dtype} --sample {sample}"
+    command = f"python test/e2e/opinfo.py --op {op} --dtype {dtype} --sample {sample}"
+    return command if backend == DEFAULT_BACKEND else f"{command} --backend {backend}"
 
 
 # ---------------------------------------------------------------------------
@@ -189,6 +220,24 @@ def scope_reason(opinfo: Any) -> str:
     if "backward" in name:
         return "not in scope: backward-only op"
     return ""
+
+
+def backend_scope_reason(backend: str, dtype: str) -> str:
+    """Why the (op, `dtype`) pairs are out of scope for `backend` by rule
+    ('' if they are in scope): a dtype the backend cannot express
+    (:data:`INEXPRESSIBLE_DTYPES`; for ``tosa`` also any complex or other
+    unsigned dtype, and any dtype not in :data:`TOSA_DTYPES` but int64)."""
+    reason = INEXPRESSIBLE_DTYPES.get(backend, {}).get(dtype, "")
+    if not reason and backend == "tosa":
+        if dtype.startswith("complex"):
+            reason = "TOSA 1.0 has no complex tensors"
+        elif dtype.startswith("uint"):
+            reason = "TOSA 1.0 has no unsigned tensors"
+        elif dtype not in (*TOSA_DTYPES, "int64"):
+            reason = f"TOSA 1.0 has no {dtype} tensors"
+    if not reason:
+        return ""
+    return f"{BACKEND_SCOPE_PREFIX}{backend}: {reason}"
 
 
 def op_dtypes(opinfo: Any) -> list[str]:
@@ -391,8 +440,15 @@ def _compare(
     return ""
 
 
-def run_sample(opinfo: Any, dtype_name: str, index: int, sample: Any) -> SampleResult:
-    """Exports, checks, compiles, runs and compares one sample in this process."""
+def run_sample(
+    opinfo: Any,
+    dtype_name: str,
+    index: int,
+    sample: Any,
+    backend: str = DEFAULT_BACKEND,
+) -> SampleResult:
+    """Exports, checks, compiles (for `backend`), runs and compares one
+    sample in this process."""
     import torch
     import torch.utils._pytree as pytree
     import torch2mlir
@@ -434,7 +490,9 @@ def run_sample(opinfo: Any, dtype_name: str, index: int, sample: Any) -> SampleR
     rtol, atol = tolerances(opinfo, getattr(torch, dtype_name))
     try:
         # The program exported above: torch.export takes most of the time.
-        compiled = torch2mlir.compile(prog, tensors, decompositions="none", cache=False)
+        compiled = torch2mlir.compile(
+            prog, tensors, backend=backend, decompositions="none", cache=False
+        )
         actual = compiled(*tensors)
     except torch2mlir.Torch2MlirError as error:
         return result("fail", compile_error_reason(str(error)))
@@ -601,10 +659,10 @@ def generate_samples(opinfo: Any, dtype_name: str, limit: int | None) -> list[An
 # ---------------------------------------------------------------------------
 
 
-def _worker() -> None:
+def _worker(backend: str) -> None:
     """Serves requests ``{"op", "dtype", "start", "limit"}``: for each sample
-    from ``start`` to ``limit``, ``{"start": i}`` then the SampleResult;
-    finally ``{"done": number of samples generated}``."""
+    from ``start`` to ``limit`` (compiled for `backend`), ``{"start": i}``
+    then the SampleResult; finally ``{"done": number of samples generated}``."""
     import torch
 
     torch.set_num_threads(1)
@@ -620,7 +678,9 @@ def _worker() -> None:
             return
         for index in range(request["start"], len(samples)):
             yield {"start": index}
-            yield asdict(run_sample(opinfo, request["dtype"], index, samples[index]))
+            yield asdict(
+                run_sample(opinfo, request["dtype"], index, samples[index], backend)
+            )
         yield {"done": len(samples)}
 
     serve(handle)
@@ -631,9 +691,10 @@ def run_pairs(
     limits: dict[str, int | None],
     jobs: int,
     progress: Any = None,
+    backend: str = DEFAULT_BACKEND,
 ) -> list[SampleResult]:
     """Runs the samples of every (op, dtype) in `jobs` worker processes: the
-    first ``limits[dtype]`` (None: all) of each.
+    first ``limits[dtype]`` (None: all) of each, compiled for `backend`.
 
     A sample whose worker dies (a crash in generated code) or exceeds
     :data:`SAMPLE_TIMEOUT` fails with that reason; the (op, dtype)'s later
@@ -695,7 +756,8 @@ def run_pairs(
         if progress is not None:
             progress.update(1)
 
-    pool_map(pairs, work, [sys.executable, __file__, "--worker"], jobs)
+    command = [sys.executable, __file__, "--worker", "--backend", backend]
+    pool_map(pairs, work, command, jobs)
     return results
 
 
@@ -709,19 +771,21 @@ def summarize_pairs(
     pairs: list[tuple[str, str]],
     out_of_scope: dict[tuple[str, str], str],
     core_ops: set[str],
+    backend: str = DEFAULT_BACKEND,
 ) -> list[PairResult]:
-    """One PairResult per (op, dtype), from its samples."""
+    """One PairResult per (op, dtype), from its samples (`backend`: the one
+    they compiled for, in the reproducer commands)."""
     by_pair: dict[tuple[str, str], list[SampleResult]] = collections.defaultdict(list)
     for sample in samples:
         by_pair[(sample.op, sample.dtype)].append(sample)
     table = []
     for op, dtype in pairs:
         if (op, dtype) in out_of_scope:
-            table.append(
-                PairResult(
-                    op, dtype, "not in scope", out_of_scope[(op, dtype)], "", False
-                )
-            )
+            reason = out_of_scope[(op, dtype)]
+            # Counted out for the backend: whether it is a Core ATen pair
+            # still counts (the Core ATen pairs the backend cannot express).
+            core = op in core_ops and reason.startswith(BACKEND_SCOPE_PREFIX)
+            table.append(PairResult(op, dtype, "not in scope", reason, "", core))
             continue
         runs = sorted(by_pair[(op, dtype)], key=lambda s: s.sample)
         counts = dict(collections.Counter(s.status for s in runs))
@@ -745,15 +809,22 @@ def summarize_pairs(
                 pair.reason = reasons.most_common(1)[0][0]
                 first = next(s for s in chosen if s.reason == pair.reason)
                 if status != "not in scope":
-                    pair.reproduce = reproducer(op, dtype, first.sample)
+                    pair.reproduce = reproducer(op, dtype, first.sample, backend)
             else:
                 pair.reason = "no samples"
         table.append(pair)
     return table
 
 
-def summary(table: list[PairResult], samples: list[SampleResult]) -> dict[str, Any]:
-    """The numbers of the one-line summary (see :func:`summary_line`)."""
+def summary(
+    table: list[PairResult],
+    samples: list[SampleResult],
+    backend: str = DEFAULT_BACKEND,
+) -> dict[str, Any]:
+    """The numbers of the one-line summary (see :func:`summary_line`): over
+    the pairs and ops in scope; ``counted_out`` (``core_counted_out``: of
+    Core ATen ops) gives the pairs counted out for `backend` by rule
+    (:func:`backend_scope_reason`), by reason."""
     in_scope = [p for p in table if p.status != "not in scope"]
     by_op: dict[str, list[PairResult]] = collections.defaultdict(list)
     for pair in in_scope:
@@ -766,6 +837,7 @@ def summary(table: list[PairResult], samples: list[SampleResult]) -> dict[str, A
     core = {op: pairs for op, pairs in by_op.items() if pairs[0].core_aten}
     run = [s for s in samples if s.status != "skip"]
     core_pairs = [p for p in in_scope if p.core_aten]
+    counted_out = [p for p in table if p.reason.startswith(BACKEND_SCOPE_PREFIX)]
     return {
         "core_ops_passing": sum(fully_passing(p) for p in core.values()),
         "core_ops": len(core),
@@ -777,6 +849,11 @@ def summary(table: list[PairResult], samples: list[SampleResult]) -> dict[str, A
         "pairs": len(in_scope),
         "core_pairs_passing": sum(p.status == "pass" for p in core_pairs),
         "core_pairs": len(core_pairs),
+        "backend": backend,
+        "counted_out": dict(collections.Counter(p.reason for p in counted_out)),
+        "core_counted_out": dict(
+            collections.Counter(p.reason for p in counted_out if p.core_aten)
+        ),
     }
 
 
@@ -786,9 +863,11 @@ def _percent(part: int, whole: int) -> str:
 
 def summary_line(numbers: dict[str, Any]) -> str:
     """``OpInfo: Core ATen ops fully passing (every float32 and int64
-    sample) a/b; samples passing c/d; (op, dtype) pairs passing e/f ...``"""
+    sample) a/b; samples passing c/d; (op, dtype) pairs passing e/f ...;
+    backend B``, then, if any, the pairs counted out for B by rule (all
+    numbers before are over the pairs and ops in scope)."""
     n = numbers
-    return (
+    line = (
         "OpInfo: Core ATen forward ops passing every float32 and int64 sample "
         f"{_percent(n['core_ops_passing'], n['core_ops'])}; "
         f"samples passing {_percent(n['samples_passing'], n['samples'])}; "
@@ -796,6 +875,21 @@ def summary_line(numbers: dict[str, Any]) -> str:
         f"(Core ATen {_percent(n['core_pairs_passing'], n['core_pairs'])}); "
         f"all ops fully passing {_percent(n['ops_passing'], n['ops'])}"
     )
+    if "backend" in n:
+        line += f"; backend {n['backend']}"
+    counted_out = n.get("counted_out") or {}
+    if counted_out:
+        core = n.get("core_counted_out") or {}
+        prefix = f"{BACKEND_SCOPE_PREFIX}{n.get('backend', '')}: "
+        reasons = ", ".join(
+            f"{reason.removeprefix(prefix)} {count} (Core ATen {core.get(reason, 0)})"
+            for reason, count in sorted(counted_out.items())
+        )
+        line += (
+            f"; counted out by rule, in no total: {sum(counted_out.values())} "
+            f"pairs (Core ATen {sum(core.values())}): {reasons}"
+        )
+    return line
 
 
 def top_reasons(table: list[PairResult], count: int = 15) -> list[tuple[str, int]]:
@@ -840,7 +934,12 @@ def write_json(
         "samples": [
             {
                 **asdict(s),
-                "reproduce": reproducer(s.op, s.dtype, s.sample)
+                "reproduce": reproducer(
+                    s.op,
+                    s.dtype,
+                    s.sample,
+                    settings.get("backend", DEFAULT_BACKEND),
+                )
                 if s.status == "fail"
                 else "",
             }
@@ -878,6 +977,25 @@ def write_markdown(
         "| ---: | --- |",
     ]
     lines += [f"| {n} | {_cell(r)} |" for r, n in top_reasons(table)]
+    counted_out = numbers.get("counted_out") or {}
+    if counted_out:
+        core = numbers.get("core_counted_out") or {}
+        lines += [
+            "",
+            "## Counted out",
+            "",
+            (
+                f"Pairs not in scope for {numbers.get('backend')} by rule, before "
+                "running (a dtype it cannot express); they count in no total."
+            ),
+            "",
+            "| pairs | Core ATen pairs | reason |",
+            "| ---: | ---: | --- |",
+        ]
+        lines += [
+            f"| {n} | {core.get(r, 0)} | {_cell(r)} |"
+            for r, n in sorted(counted_out.items())
+        ]
     lines += [
         "",
         "## Coverage",
@@ -923,11 +1041,19 @@ def merge_earlier_run(
     samples: list[SampleResult],
     out_of_scope: dict[tuple[str, str], str],
     core_ops: set[str],
+    backend: str = DEFAULT_BACKEND,
 ) -> tuple[list[tuple[str, str]], list[SampleResult]]:
     """This run's pairs and samples plus those of the run in `path` (a JSON
     of :func:`write_json`) for the pairs this run did not select; fills
-    `out_of_scope` and `core_ops` for them."""
+    `out_of_scope` and `core_ops` for them.
+
+    Raises:
+        ValueError: that run compiled for another backend than `backend`.
+    """
     earlier = json.loads(path.read_text())
+    earlier_backend = earlier["settings"].get("backend", DEFAULT_BACKEND)
+    if earlier_backend != backend:
+        raise ValueError(f"{path} is a run of backend {earlier_backend}, not {backend}")
     ran = set(pairs)
     kept = [p for p in earlier["pairs"] if (p["op"], p["dtype"]) not in ran]
     for pair in kept:
@@ -948,7 +1074,7 @@ def merge_earlier_run(
     return merged, kept_samples + samples
 
 
-def _run_one(opinfo: Any, dtype: str, index: int) -> int:
+def _run_one(opinfo: Any, dtype: str, index: int, backend: str) -> int:
     samples = generate_samples(opinfo, dtype, index + 1)
     if index >= len(samples):
         print(f"{opinfo.full_name} has {len(samples)} {dtype} samples", file=sys.stderr)
@@ -959,13 +1085,21 @@ def _run_one(opinfo: Any, dtype: str, index: int) -> int:
     try:
         import torch2mlir
 
-        compiled = torch2mlir.compile(module, tensors, cache=False)
+        compiled = torch2mlir.compile(module, tensors, backend=backend, cache=False)
         compiled(*tensors)
     except Exception:  # noqa: BLE001 - show where it failed
         traceback.print_exc()
-    result = run_sample(opinfo, dtype, index, sample)
+    result = run_sample(opinfo, dtype, index, sample, backend)
     print(f"{result.status}: {result.reason}")
     return 0 if result.status == "pass" else 1
+
+
+def backend_names() -> list[str]:
+    """The names of torch2mlir's backends
+    (``torch2mlir.compiler.backends.BACKENDS``)."""
+    from torch2mlir.compiler.backends import BACKENDS
+
+    return sorted(BACKENDS)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1015,10 +1149,17 @@ def main(argv: list[str] | None = None) -> int:
         help="with --update: only the pairs that did not pass in that run "
         "(rerun what a change may have fixed)",
     )
+    parser.add_argument(
+        "--backend",
+        default=DEFAULT_BACKEND,
+        choices=backend_names(),
+        help=f"compile every sample for this backend (default {DEFAULT_BACKEND}); "
+        "pairs of a dtype it cannot express are counted out, not run",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        _worker()
+        _worker(args.backend)
         return 0
     ops = load_op_db()
     unknown = [op for op in args.op if op not in ops]
@@ -1028,10 +1169,20 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.not_passing and not args.update:
         parser.error("--not-passing needs --update")
+    if args.update:
+        earlier = json.loads(args.update.read_text())["settings"]
+        if earlier.get("backend", DEFAULT_BACKEND) != args.backend:
+            parser.error(
+                f"--update {args.update} is a run of backend "
+                f"{earlier.get('backend', DEFAULT_BACKEND)}; pass that --backend"
+            )
     if args.sample is not None:
         if len(args.op) != 1 or len(args.dtype) != 1:
             parser.error("--sample needs exactly one --op and one --dtype")
-        return _run_one(ops[args.op[0]], args.dtype[0], args.sample)
+        reason = backend_scope_reason(args.backend, args.dtype[0])
+        if reason:
+            print(reason, file=sys.stderr)
+        return _run_one(ops[args.op[0]], args.dtype[0], args.sample, args.backend)
 
     core_names = _core_aten_names()
     selected = [
@@ -1060,8 +1211,11 @@ def main(argv: list[str] | None = None) -> int:
             if (opinfo.full_name, dtype) in passed_before:
                 continue
             pairs.append((opinfo.full_name, dtype))
-            if reason:
-                out_of_scope[(opinfo.full_name, dtype)] = reason
+            # An op out of scope stays so for its own reason; else a dtype
+            # the backend cannot express counts its pairs out.
+            pair_reason = reason or backend_scope_reason(args.backend, dtype)
+            if pair_reason:
+                out_of_scope[(opinfo.full_name, dtype)] = pair_reason
     todo = [pair for pair in pairs if pair not in out_of_scope]
     limits = {
         name: (args.samples if name in MAIN_DTYPES else args.other_samples) or None
@@ -1081,17 +1235,17 @@ def main(argv: list[str] | None = None) -> int:
             mininterval=1.0 if sys.stderr.isatty() else 60.0,
         )
     try:
-        samples = run_pairs(todo, limits, args.jobs, progress)
+        samples = run_pairs(todo, limits, args.jobs, progress, args.backend)
     finally:
         if progress is not None:
             progress.close()
     elapsed = time.perf_counter() - start
     if args.update:
         pairs, samples = merge_earlier_run(
-            args.update, pairs, samples, out_of_scope, core_ops
+            args.update, pairs, samples, out_of_scope, core_ops, args.backend
         )
-    table = summarize_pairs(samples, pairs, out_of_scope, core_ops)
-    numbers = summary(table, samples)
+    table = summarize_pairs(samples, pairs, out_of_scope, core_ops, args.backend)
+    numbers = summary(table, samples, args.backend)
     numbers["seconds"] = round(elapsed, 1)
     settings = {
         "samples_per_pair": args.samples or "all",
@@ -1103,6 +1257,7 @@ def main(argv: list[str] | None = None) -> int:
         "core_only": args.core,
         "not_passing_only": args.not_passing,
         "updated": str(args.update or ""),
+        "backend": args.backend,
     }
     if args.json:
         write_json(args.json, table, samples, numbers, settings)

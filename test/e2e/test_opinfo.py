@@ -164,3 +164,64 @@ def test_index_outputs_may_differ_only_among_ties() -> None:
         tuple(top),
     )
     assert not _same_up_to_ties("add", sample, swapped, eager.indices)
+
+
+def test_backend_counts_out_dtypes_it_cannot_express() -> None:
+    """With the tosa backend, the pairs of a dtype TOSA 1.0 lacks (float64,
+    unsigned, complex) are counted out by rule, before running: not in scope
+    with that reason, in no total, listed in the summary; int64 and the
+    TOSA dtypes stay in scope, and linalg-on-tensors counts nothing out."""
+    from opinfo import (
+        DTYPE_NAMES,
+        SampleResult,
+        backend_scope_reason,
+        reproducer,
+        summarize_pairs,
+        summary,
+        summary_line,
+    )
+
+    assert "TOSA 1.0 has no float64" in backend_scope_reason("tosa", "float64")
+    assert "unsigned" in backend_scope_reason("tosa", "uint8")
+    assert "unsigned" in backend_scope_reason("tosa", "uint16")
+    assert "complex" in backend_scope_reason("tosa", "complex64")
+    for dtype in ("float32", "float16", "bfloat16", "int8", "int16", "int32"):
+        assert backend_scope_reason("tosa", dtype) == "", dtype
+    assert backend_scope_reason("tosa", "bool") == ""
+    assert backend_scope_reason("tosa", "int64") == ""  # narrowed to int32
+    assert all(backend_scope_reason("linalg-on-tensors", d) == "" for d in DTYPE_NAMES)
+
+    pairs = [("add", "float32"), ("add", "float64"), ("add", "int64")]
+    out_of_scope = {
+        pair: backend_scope_reason("tosa", pair[1])
+        for pair in pairs
+        if backend_scope_reason("tosa", pair[1])
+    }
+    assert list(out_of_scope) == [("add", "float64")]
+    samples = [
+        SampleResult("add", "float32", 0, "pass"),
+        SampleResult("add", "int64", 0, "fail", "wrong values"),
+    ]
+    table = summarize_pairs(samples, pairs, out_of_scope, {"add"}, "tosa")
+    by_dtype = {p.dtype: p for p in table}
+    assert by_dtype["float64"].status == "not in scope"
+    assert by_dtype["float64"].reason == out_of_scope[("add", "float64")]
+    assert by_dtype["float64"].core_aten
+    assert by_dtype["int64"].reproduce == reproducer("add", "int64", 0, "tosa")
+    assert by_dtype["int64"].reproduce.endswith(" --backend tosa")
+    numbers = summary(table, samples, "tosa")
+    assert (numbers["pairs_passing"], numbers["pairs"]) == (1, 2)
+    assert (numbers["core_pairs_passing"], numbers["core_pairs"]) == (1, 2)
+    assert numbers["counted_out"] == {out_of_scope[("add", "float64")]: 1}
+    assert numbers["core_counted_out"] == numbers["counted_out"]
+    line = summary_line(numbers)
+    assert line.startswith("OpInfo: Core ATen forward ops passing")
+    assert "; backend tosa; counted out by rule, in no total: 1 pairs" in line
+    assert "TOSA 1.0 has no float64 tensors 1 (Core ATen 1)" in line
+
+    linalg = summary(summarize_pairs(samples, pairs, {}, {"add"}), samples)
+    assert linalg["counted_out"] == {}
+    assert summary_line(linalg).endswith("; backend linalg-on-tensors")
+    assert reproducer("add", "int64", 0) == (
+        "python test/e2e/opinfo.py --op add --dtype int64 --sample 0"
+    )

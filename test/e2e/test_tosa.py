@@ -22,14 +22,6 @@ from torch2mlir.models import (
 transformer = pytest.importorskip("torch2mlir.models.transformer")
 pytest.importorskip("transformers")
 
-#: TOSA 1.0 has no 64-bit integers: the token and position ids of these
-#: models are si64 tensors (narrowing them needs a proof that they fit).
-_NO_I64 = pytest.mark.xfail(
-    strict=True,
-    raises=torch2mlir.CompileError,
-    reason="si64 token/position ids: TOSA 1.0 has no 64-bit integers (issue #16)",
-)
-
 ZOO = {
     "resnet18": (resnet18, lambda: transformer.images(1, 64)),
     "resnet50": (resnet50, lambda: transformer.images(1, 64)),
@@ -40,16 +32,8 @@ ZOO = {
     "gpt2": (transformer.gpt2, lambda: transformer.token_ids(2, 32)),
     "llama": (transformer.llama, lambda: transformer.token_ids(2, 32)),
 }
-XFAIL = {"vit", "bert", "gpt2", "llama"}
 
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=[_NO_I64] if name in XFAIL else [])
-        for name in sorted(ZOO)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(ZOO))
 def test_zoo_model_matches_eager_on_tosa(name: str) -> None:
     factory, make_input = ZOO[name]
     model = factory().eval()
@@ -88,3 +72,35 @@ def test_unsupported_dtype_is_a_compile_error_naming_the_op() -> None:
 
     with pytest.raises(torch2mlir.CompileError, match=r"aten\.mul.*si64"):
         torch2mlir.compile(Index(), (torch.arange(4),), backend="tosa", cache=False)
+
+
+class _Lookup(torch.nn.Module):
+    """Token ids -> embedding rows, plus the int64 positions and argmax."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = torch.nn.Embedding(10, 4)
+
+    def forward(self, ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        rows = self.embed(ids)
+        positions = torch.arange(ids.shape[1]).expand_as(ids) + 1
+        return rows, positions, rows.sum(-1).argmax(-1)
+
+
+def test_int64_ids_run_as_int32_checked_against_the_embedding_size() -> None:
+    """TOSA 1.0 has no int64: the ids argument runs as int32 and each call
+    checks it holds [0, 9] (the rows of the embedding, as eager's
+    IndexError would); int64 results come back as int64."""
+    model = _Lookup().eval()
+    ids = torch.tensor([[0, 3, 9], [2, 2, 5]])
+    compiled = torch2mlir.compile(model, (ids,), backend="tosa", cache=False)
+    narrowed = [spec.narrowed for spec in compiled.inputs]
+    assert narrowed == [(0, 9)]
+    got, want = compiled(ids), model(ids)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        torch.testing.assert_close(g, w, rtol=0, atol=0)
+    with pytest.raises(torch2mlir.InputError, match=r"values in \[0, 9\].*got values in \[0, 10\]"):
+        compiled(torch.tensor([[0, 3, 10], [2, 2, 5]]))
+    with pytest.raises(torch2mlir.InputError, match=r"got values in \[-1, 5\]"):
+        compiled(torch.tensor([[0, 3, -1], [2, 2, 5]]))

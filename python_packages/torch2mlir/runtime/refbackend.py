@@ -207,7 +207,7 @@ def _take_result(descriptor: ctypes.Structure, spec: TensorSpec) -> torch.Tensor
     rank = len(spec.shape)
     sizes = list(descriptor.sizes) if rank else []
     strides = list(descriptor.strides) if rank else []
-    buffer_dtype = torch.uint8 if spec.dtype == torch.bool else spec.dtype
+    buffer_dtype = torch.uint8 if spec.dtype == torch.bool else spec.abi_dtype
     itemsize = torch.empty((), dtype=buffer_dtype).element_size()
     if descriptor.allocated is None or math.prod(sizes) == 0:
         _libc.free(descriptor.allocated)
@@ -220,6 +220,8 @@ def _take_result(descriptor: ctypes.Structure, spec: TensorSpec) -> torch.Tensor
     # when both are gone, the allocation is freed.
     weakref.finalize(memory, _libc.free, descriptor.allocated)
     tensor = torch.frombuffer(memory, dtype=buffer_dtype).as_strided(sizes, strides)
+    if spec.narrowed is not None:
+        return tensor.to(spec.dtype)
     return tensor.view(torch.bool) if spec.dtype == torch.bool else tensor
 
 
@@ -230,6 +232,33 @@ def _as_buffer(tensor: torch.Tensor) -> torch.Tensor:
 
 def _describe(tensor: torch.Tensor) -> str:
     return f"[{', '.join(str(s) for s in tensor.shape)}] {str(tensor.dtype).removeprefix('torch.')}"
+
+
+def _narrow(
+    tensor: torch.Tensor, spec: TensorSpec, what: str, error: type[Exception]
+) -> torch.Tensor:
+    """`tensor` as the compiled code takes it: an int64 tensor the backend
+    narrowed (``spec.narrowed``, see the ``torch-narrow-si64`` pass) as
+    int32, once its values are checked to be in the range it accepts.
+
+    Raises:
+        `error` (InputError for a call's argument, CompileError for a
+        weight): a value outside that range.
+    """
+    if spec.narrowed is None:
+        return tensor
+    lo, hi = spec.narrowed
+    if tensor.numel():
+        least, most = (int(v) for v in tensor.aminmax())
+        if least < lo or most > hi:
+            raise error(
+                f"{what}: the compiled code runs this int64 tensor as int32 (its "
+                f"backend has no 64-bit integers, as TOSA 1.0) and takes values in "
+                f"[{lo}, {hi}] (int32, and the index range of the ops that read "
+                f"it); got values in [{least}, {most}]. Way out: compile with "
+                "backend='linalg-on-tensors'"
+            )
+    return tensor.to(torch.int32)
 
 
 def plain_cpu_tensor(value: torch.Tensor, what: str) -> torch.Tensor:
@@ -364,7 +393,12 @@ class RefBackendModule:
             plain_cpu_tensor(t, f"weight {i}").detach()
             for i, t in enumerate(bound_inputs or [])
         ]
-        bound = [t.contiguous() for t in self._bound_sources]
+        bound = [
+            _narrow(t.contiguous(), spec, f"weight {spec.name}", CompileError)
+            for t, spec in zip(
+                self._bound_sources, inputs[len(inputs) - len(self._bound_sources) :]
+            )
+        ]
         self.func_name = func_name
         self.inputs = inputs[: len(inputs) - len(bound)]
         self.outputs = outputs
@@ -475,7 +509,7 @@ class RefBackendModule:
                 raise InputError(
                     f"{what}: expected dtype {spec.describe()}, got {_describe(value)}"
                 )
-            tensors.append(value.detach().contiguous())
+            tensors.append(_narrow(value.detach().contiguous(), spec, what, InputError))
         return tensors
 
     @staticmethod
@@ -503,7 +537,7 @@ class RefBackendModule:
         else:
             shapes = self._shapes.output_shapes(self._shapes.bind(tensors))
         results = [
-            torch.empty(shape, dtype=spec.dtype)
+            torch.empty(shape, dtype=spec.abi_dtype)
             for shape, spec in zip(shapes, self.outputs)
         ]
         args_pointers = [
@@ -518,7 +552,10 @@ class RefBackendModule:
         # out-params come after all inputs: the caller's, then the bound ones.
         self._function(*args_pointers, *self._bound_pointers, *out_pointers)
         self._check_failure()
-        return results
+        return [
+            result if spec.narrowed is None else result.to(spec.dtype)
+            for result, spec in zip(results, self.outputs)
+        ]
 
     def _call_callee_allocated(self, tensors: list[torch.Tensor]) -> list[torch.Tensor]:
         """Runs a function that allocates its results; returns them as

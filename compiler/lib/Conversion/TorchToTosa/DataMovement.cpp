@@ -6,7 +6,8 @@
 //
 // Views become reshapes (static sizes: the result type says them), dim
 // permutations transposes, and slices, concatenations, broadcasts and
-// constant pads their TOSA ops. Literals become `tosa.const`.
+// constant pads their TOSA ops. Literals, and `full` and `arange` of
+// constant bounds and `scalar_tensor` of a constant, become `tosa.const`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -294,6 +295,98 @@ struct ConvertLiteral : OpConversionPattern<ValueTensorLiteralOp> {
   }
 };
 
+/// Reads a constant torch scalar (int, float or bool) as a double.
+bool matchConstantScalar(Value value, double &out) {
+  int64_t integer;
+  bool flag;
+  if (matchTorchConstantInt(value, integer)) {
+    out = static_cast<double>(integer);
+    return true;
+  }
+  if (matchTorchConstantBool(value, flag)) {
+    out = flag;
+    return true;
+  }
+  return matchTorchConstantFloat(value, out);
+}
+
+/// One element of `element` holding `value` (rounded to nearest for
+/// floats, truncated toward zero for integers).
+Attribute getElementAttr(Type element, double value) {
+  if (auto floatType = dyn_cast<mlir::FloatType>(element))
+    return FloatAttr::get(floatType, value);
+  if (element.isInteger(1))
+    return IntegerAttr::get(element, value != 0);
+  return IntegerAttr::get(element, static_cast<int64_t>(value));
+}
+
+/// full(size, constant fill), scalar_tensor(constant) -> a splat
+/// `tosa.const`.
+template <typename TorchOp>
+struct ConvertSplat : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getConvertedType(this->getTypeConverter(), op.getResult());
+    if (failed(checkTosaTensor(rewriter, op, op.getResult(), type, "a result")))
+      return failure();
+    double fill;
+    Value scalar;
+    if constexpr (std::is_same_v<TorchOp, AtenFullOp>)
+      scalar = op.getFillValue();
+    else
+      scalar = op.getS();
+    if (!matchConstantScalar(scalar, fill))
+      return reportFailure(rewriter, op,
+                           "unsupported: a fill value computed at run time "
+                           "(TOSA backend)");
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(
+        op, type,
+        DenseElementsAttr::get(type,
+                               getElementAttr(type.getElementType(), fill)));
+    return success();
+  }
+};
+
+/// arange.start_step with constant bounds -> a `tosa.const` of its values
+/// (start + i * step, computed in double for floats as PyTorch's CPU kernel
+/// does, in int64 for integers).
+struct ConvertArange : OpConversionPattern<AtenArangeStartStepOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenArangeStartStepOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getConvertedType(getTypeConverter(), op.getResult());
+    if (failed(checkTosaTensor(rewriter, op, op.getResult(), type, "a result")))
+      return failure();
+    double start, step;
+    if (!matchConstantScalar(op.getStart(), start) ||
+        !matchConstantScalar(op.getStep(), step))
+      return reportFailure(rewriter, op,
+                           "unsupported: bounds computed at run time (TOSA "
+                           "backend)");
+    if (type.getRank() != 1 || type.getNumElements() > (int64_t{1} << 24))
+      return reportFailure(rewriter, op,
+                           "unsupported: more than 2^24 elements (TOSA "
+                           "backend: the values are a constant)");
+    Type element = type.getElementType();
+    int64_t intStart, intStep;
+    bool integral = matchTorchConstantInt(op.getStart(), intStart) &&
+                    matchTorchConstantInt(op.getStep(), intStep) &&
+                    isa<IntegerType>(element);
+    SmallVector<Attribute> values;
+    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+      values.push_back(
+          integral ? IntegerAttr::get(element, intStart + i * intStep)
+                   : getElementAttr(element, start + static_cast<double>(i) *
+                                                          step));
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(
+        op, type, DenseElementsAttr::get(type, values));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
@@ -304,7 +397,8 @@ void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
                       AtenUnsqueezeOp, AtenSqueezeOp, AtenSqueezeDimOp,
                       AtenSqueezeDimsOp, AtenFlattenUsingIntsOp, AtenPermuteOp,
                       AtenTransposeIntOp, AtenTOp, AtenSliceTensorOp, AtenCatOp,
-                      AtenExpandOp, AtenConstantPadNdOp>();
+                      AtenExpandOp, AtenConstantPadNdOp, AtenFullOp,
+                      AtenScalarTensorOp, AtenArangeStartStepOp>();
   // Literals of dtypes TOSA lacks (0-d si64/f64 scalars PyTorch wraps as
   // tensors) stay: elementwise patterns read their value, and those left
   // used are reported by the backend contract verifier.
@@ -322,5 +416,7 @@ void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
       ConvertReshapeLike<AtenFlattenUsingIntsOp>,
       ConvertPermuteLike<AtenPermuteOp>, ConvertPermuteLike<AtenTransposeIntOp>,
       ConvertPermuteLike<AtenTOp>, ConvertSlice, ConvertCat, ConvertExpand,
-      ConvertConstantPad, ConvertLiteral>(typeConverter, context);
+      ConvertConstantPad, ConvertLiteral, ConvertSplat<AtenFullOp>,
+      ConvertSplat<AtenScalarTensorOp>, ConvertArange>(
+      typeConverter, context);
 }

@@ -152,6 +152,55 @@ struct ConvertReduction : OpConversionPattern<TorchOp> {
   }
 };
 
+/// argmax / argmin(self, dim?, keepdim): `tosa.argmax` (the first index of
+/// the maximum; NaN propagates, so the first NaN wins, as in PyTorch) of
+/// the input flattened when dim is None. argmin is the argmax of -x for
+/// floats and of ~x (-x - 1, which cannot overflow) for integers. The si32
+/// result is the narrowed si64 one (torch-narrow-si64 bounds it).
+template <typename TorchOp, bool IsMin>
+struct ConvertArgmax : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, this->getTypeConverter(), op,
+                                   type, selfType)))
+      return failure();
+    Type element = selfType.getElementType();
+    if (!type.getElementType().isInteger(32) || element.isInteger(1))
+      return reportFailure(rewriter, op,
+                           "unsupported: a bool input (TOSA's argmax takes "
+                           "numbers)");
+    Location loc = op.getLoc();
+    Value x = adaptor.getSelf();
+    int64_t dim = 0;
+    if (isTorchNone(op.getDim()) || selfType.getRank() == 0) {
+      x = createReshape(rewriter, loc, x, {selfType.getNumElements()});
+    } else {
+      if (!matchTorchConstantInt(op.getDim(), dim))
+        return reportFailure(rewriter, op, "the dim must be a constant");
+      dim = toPositiveDim(dim, selfType.getRank());
+      if (dim < 0 || dim >= selfType.getRank())
+        return reportFailure(rewriter, op, "dim out of range");
+    }
+    auto xType = cast<RankedTensorType>(x.getType());
+    if (IsMin) {
+      if (isa<mlir::FloatType>(element))
+        x = tosa::NegateOp::create(rewriter, loc, xType, x);
+      else
+        x = tosa::BitwiseNotOp::create(rewriter, loc, xType, x);
+    }
+    SmallVector<int64_t> shape(xType.getShape());
+    shape.erase(shape.begin() + dim);
+    Value index = tosa::ArgMaxOp::create(
+        rewriter, loc, RankedTensorType::get(shape, rewriter.getI32Type()), x,
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(dim)));
+    rewriter.replaceOp(op, createReshape(rewriter, loc, index, type.getShape()));
+    return success();
+  }
+};
+
 /// _softmax / _log_softmax(self, dim, half_to_float) over one dim:
 /// e = exp(x - max); softmax = e / sum(e); log_softmax = (x - max) -
 /// log(sum(e)). 16-bit floats compute in f32.
@@ -401,12 +450,14 @@ void mlir::torch2mlir::populateTosaReductionPatternsAndLegality(
   target
       .addIllegalOp<AtenSumDimIntListOp, AtenMeanDimOp, AtenAmaxOp, AtenAminOp,
                     Aten_SoftmaxOp, Aten_LogSoftmaxOp, AtenNativeLayerNormOp,
-                    Aten_NativeBatchNormLegitNoTrainingOp>();
+                    Aten_NativeBatchNormLegitNoTrainingOp, AtenArgmaxOp,
+                    AtenArgminOp>();
   patterns.add<ConvertReduction<AtenSumDimIntListOp, Reduce::Sum>,
                ConvertReduction<AtenMeanDimOp, Reduce::Sum, true>,
                ConvertReduction<AtenAmaxOp, Reduce::Max>,
                ConvertReduction<AtenAminOp, Reduce::Min>,
                ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>, ConvertLayerNorm,
-               ConvertBatchNormInference>(typeConverter, context);
+               ConvertBatchNormInference, ConvertArgmax<AtenArgmaxOp, false>,
+               ConvertArgmax<AtenArgminOp, true>>(typeConverter, context);
 }

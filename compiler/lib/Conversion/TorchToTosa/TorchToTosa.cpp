@@ -38,6 +38,7 @@ struct ConvertTorchToTosaPass
     populateTosaLinearPatternsAndLegality(typeConverter, patterns, target);
     populateTosaDataMovementPatternsAndLegality(typeConverter, patterns,
                                                 target);
+    populateTosaIndexingPatternsAndLegality(typeConverter, patterns, target);
     populateTosaReductionPatternsAndLegality(typeConverter, patterns, target);
     populateTosaPoolingPatternsAndLegality(typeConverter, patterns, target);
     if (failed(applyConversionExplained(getOperation(), target,

@@ -19,10 +19,15 @@ void populateTosaElementwisePatternsAndLegality(TypeConverter &typeConverter,
 void populateTosaLinearPatternsAndLegality(TypeConverter &typeConverter,
                                            RewritePatternSet &patterns,
                                            ConversionTarget &target);
-/// Views, permutations, slices, cat, expand, constant pads, literals.
+/// Views, permutations, slices, cat, expand, constant pads, literals,
+/// constant full and arange.
 void populateTosaDataMovementPatternsAndLegality(TypeConverter &typeConverter,
                                                  RewritePatternSet &patterns,
                                                  ConversionTarget &target);
+/// embedding, index_select, gather (indices proved in bounds).
+void populateTosaIndexingPatternsAndLegality(TypeConverter &typeConverter,
+                                             RewritePatternSet &patterns,
+                                             ConversionTarget &target);
 /// Sums, means, min/max, softmax, layer norm, inference batch norm.
 void populateTosaReductionPatternsAndLegality(TypeConverter &typeConverter,
                                               RewritePatternSet &patterns,

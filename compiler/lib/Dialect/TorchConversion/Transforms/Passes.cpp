@@ -8,6 +8,7 @@
 #include "torch2mlir/Conversion/Passes.h"
 #include "torch2mlir/Dialect/Torch/IR/TorchDialect.h"
 #include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
 #include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -220,6 +221,7 @@ void mlir::torch2mlir::torch_c::
 
 void mlir::torch2mlir::torch_c::createTorchBackendToTosaBackendPipeline(
     OpPassManager &pm) {
+  pm.addPass(torch::createNarrowSi64());
   pm.addNestedPass<func::FuncOp>(createConvertTorchToTosa());
   pm.addPass(createFuncBackendTypeConversion());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());

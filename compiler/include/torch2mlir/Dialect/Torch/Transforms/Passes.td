@@ -45,6 +45,30 @@ def DecomposeComplexOps : Pass<"torch-decompose-complex-ops", "func::FuncOp"> {
   let dependentDialects = ["torch2mlir::torch::TorchDialect"];
 }
 
+def NarrowSi64 : Pass<"torch-narrow-si64", "ModuleOp"> {
+  let summary = "Narrow si64 tensors whose values provably fit to si32";
+  let description = [{
+    For backends without 64-bit integers (TOSA 1.0). A forward interval
+    analysis (upstream's integer range arithmetic, int64 wraparound) bounds
+    each si64 tensor: literals, constant `full`/`arange`, element moving ops
+    (views, permutations, slices, expand, cat), add/sub/mul/neg/abs,
+    min/max/clamp, remainder by a constant, where, cumsum, sum,
+    argmax/argmin, integer widening casts. A tensor whose range fits in si32
+    becomes si32; the others stay si64 for the backend to refuse.
+
+    A si64 function argument takes the range its index uses require
+    (`embedding`, `gather`, `index_select` reading it, through element
+    moving ops: [0, size - 1]), within si32; it becomes si32 with the
+    argument attribute `torch2mlir.int64_range = array<i64: lo, hi>`, which
+    the runtime checks each call's values against. Narrowed results are
+    si32 results: the runtime widens them back to int64.
+
+    An index operand whose range lies within [0, size - 1] of the dim it
+    indexes marks its op `torch2mlir.indices_in_bounds`: a backend without
+    run-time checks lowers the gather only then.
+  }];
+}
+
 def VerifyBackendContract : Pass<"torch-verify-backend-contract", "ModuleOp"> {
   let summary = "Check that the module satisfies the backend contract";
   let description = [{

@@ -1,0 +1,421 @@
+//===- NarrowIntegers.cpp - The torch-narrow-si64 pass --------------------===//
+//
+// Part of the torch2mlir project.
+//
+//===----------------------------------------------------------------------===//
+//
+// TOSA 1.0 has no 64-bit integers, and PyTorch makes every integer tensor
+// si64: token ids, positions, `arange`, gather indices. This pass rewrites
+// a si64 tensor to si32 where its values provably fit, and leaves it (for
+// the backend to refuse, naming it) where they may not.
+//
+// The proof is a forward interval analysis over the function, with the
+// arithmetic of upstream's integer range inference (ConstantIntRanges,
+// int64 wraparound: a sum that may wrap has the full range):
+//   - literals, constant `full`/`arange`: their values;
+//   - ops that only move elements (views, permutations, slices, expand,
+//     cat, gathers...): their input's range;
+//   - add, sub, mul, neg, abs, min/max, clamp, remainder by a constant,
+//     where, cumsum, sum: the interval arithmetic of their formula;
+//   - argmax/argmin: [0, size - 1]; casts from narrower integers and bool:
+//     the source dtype's range.
+// A function argument has the range its index uses require (an
+// `embedding`, `gather` or `index_select` reading it, through element
+// moving ops, needs it in [0, size - 1]), within si32. The caller cannot
+// be trusted for that, so the narrowed argument carries the range as
+// `torch2mlir.int64_range = array<i64: lo, hi>` and the runtime checks
+// every call's values against it (torch2mlir.program.TensorSpec.narrowed).
+//
+// Index operands whose range lies within the size they index get the unit
+// attribute `torch2mlir.indices_in_bounds`: a backend without run-time
+// checks (TOSA) lowers the gather only then.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
+
+#include "mlir/Interfaces/Utils/InferIntRangeCommon.h"
+
+namespace mlir::torch2mlir::torch {
+#define GEN_PASS_DEF_NARROWSI64
+#include "torch2mlir/Dialect/Torch/Transforms/Passes.h.inc"
+} // namespace mlir::torch2mlir::torch
+
+using namespace mlir;
+using namespace mlir::torch2mlir::torch;
+
+namespace {
+
+using Range = ConstantIntRanges;
+
+Range signedRange(int64_t lo, int64_t hi) {
+  return Range::fromSigned(APInt(64, lo, /*isSigned=*/true),
+                           APInt(64, hi, /*isSigned=*/true));
+}
+
+Range constantRange(int64_t value) { return signedRange(value, value); }
+
+Range int32Range() {
+  return signedRange(std::numeric_limits<int32_t>::min(),
+                     std::numeric_limits<int32_t>::max());
+}
+
+bool fitsInt32(const Range &range) {
+  return range.smin().sge(std::numeric_limits<int32_t>::min()) &&
+         range.smax().sle(std::numeric_limits<int32_t>::max());
+}
+
+/// `type` if it is a si64 value tensor of known sizes, else null.
+ValueTensorType getSi64Tensor(Type type) {
+  auto tensor = dyn_cast<ValueTensorType>(type);
+  if (!tensor || !tensor.hasSizes() || !tensor.hasDtype())
+    return {};
+  auto integer = dyn_cast<IntegerType>(tensor.getDtype());
+  if (!integer || !integer.isSigned() || integer.getWidth() != 64)
+    return {};
+  return tensor;
+}
+
+/// The static size of dim `dim` of tensor `value`, if known.
+std::optional<int64_t> getStaticSize(Value value, int64_t dim) {
+  auto tensor = dyn_cast<BaseTensorType>(value.getType());
+  if (!tensor || !tensor.hasSizes())
+    return std::nullopt;
+  ArrayRef<int64_t> sizes = tensor.getSizes();
+  dim = toPositiveDim(dim, static_cast<int64_t>(sizes.size()));
+  if (dim < 0 || dim >= static_cast<int64_t>(sizes.size()) ||
+      sizes[dim] == kUnknownSize)
+    return std::nullopt;
+  return sizes[dim];
+}
+
+/// The number of elements of `value`, if its sizes are static.
+std::optional<int64_t> getNumElements(Value value) {
+  auto tensor = dyn_cast<BaseTensorType>(value.getType());
+  if (!tensor || !tensor.hasSizes() || !tensor.areAllSizesKnown())
+    return std::nullopt;
+  int64_t count = 1;
+  for (int64_t size : tensor.getSizes())
+    count *= size;
+  return count;
+}
+
+/// Ops whose result elements are some of their operand 0's elements (the
+/// gathers' too: their operand 0 is what they read from).
+bool movesElements(Operation *op) {
+  return isa<AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp, AtenUnsqueezeOp,
+             AtenSqueezeOp, AtenSqueezeDimOp, AtenSqueezeDimsOp,
+             AtenFlattenUsingIntsOp, AtenPermuteOp, AtenTransposeIntOp, AtenTOp,
+             AtenSliceTensorOp, AtenSelectIntOp, AtenExpandOp, AtenCloneOp,
+             AtenContiguousOp, AtenDetachOp, AtenAliasOp, AtenRepeatOp,
+             AtenEmbeddingOp, AtenGatherOp, AtenIndexSelectOp>(op);
+}
+
+/// The values index operand `operand` of `op` must take to be in bounds
+/// ([0, size - 1] of the dim it indexes), if `op` reads it as indices.
+std::optional<std::pair<int64_t, int64_t>> getIndexBounds(Operation *op,
+                                                          unsigned operand) {
+  std::optional<int64_t> size;
+  int64_t dim;
+  if (auto embedding = dyn_cast<AtenEmbeddingOp>(op)) {
+    if (operand == 1)
+      size = getStaticSize(embedding.getWeight(), 0);
+  } else if (auto gather = dyn_cast<AtenGatherOp>(op)) {
+    if (operand == 2 && matchTorchConstantInt(gather.getDim(), dim))
+      size = getStaticSize(gather.getSelf(), dim);
+  } else if (auto select = dyn_cast<AtenIndexSelectOp>(op)) {
+    if (operand == 2 && matchTorchConstantInt(select.getDim(), dim))
+      size = getStaticSize(select.getSelf(), dim);
+  }
+  if (!size || *size <= 0)
+    return std::nullopt;
+  return std::make_pair(int64_t{0}, *size - 1);
+}
+
+/// The ranges of the si64 tensors and `!torch.int` values of one function.
+class RangeAnalysis {
+public:
+  /// The range of `value`'s elements: what the analysis found, a constant
+  /// int's value, an integer or bool tensor's dtype range, else the full
+  /// int64 range.
+  Range get(Value value) const {
+    if (auto found = ranges.find(value); found != ranges.end())
+      return found->second;
+    int64_t constant;
+    if (matchTorchConstantInt(value, constant))
+      return constantRange(constant);
+    bool flag;
+    if (matchTorchConstantBool(value, flag))
+      return constantRange(flag);
+    if (auto tensor = dyn_cast<ValueTensorType>(value.getType());
+        tensor && tensor.hasDtype()) {
+      auto integer = dyn_cast<IntegerType>(tensor.getDtype());
+      if (integer && integer.getWidth() == 1)
+        return signedRange(0, 1);
+      if (integer && integer.getWidth() < 64) {
+        unsigned width = integer.getWidth();
+        if (integer.isUnsigned())
+          return signedRange(0, APInt::getMaxValue(width).getZExtValue());
+        return signedRange(APInt::getSignedMinValue(width).getSExtValue(),
+                           APInt::getSignedMaxValue(width).getSExtValue());
+      }
+    }
+    return Range::maxRange(64);
+  }
+
+  /// Whether the analysis knows a range for `value` (its op is one it
+  /// understands), which narrowing requires.
+  bool knows(Value value) const { return ranges.contains(value); }
+
+  void set(Value value, Range range) { ranges.try_emplace(value, range); }
+
+  /// Records the ranges of `op`'s si64 tensor results it understands.
+  void visit(Operation *op);
+
+private:
+  std::optional<Range> infer(Operation *op);
+  DenseMap<Value, Range> ranges;
+};
+
+std::optional<Range> RangeAnalysis::infer(Operation *op) {
+  using namespace intrange;
+  Value result = op->getResult(0);
+  if (auto literal = dyn_cast<ValueTensorLiteralOp>(op)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(literal.getValue());
+    if (!dense || dense.empty())
+      return std::nullopt;
+    APInt lo = *dense.value_begin<APInt>(), hi = lo;
+    for (APInt value : dense.getValues<APInt>()) {
+      if (value.slt(lo))
+        lo = value;
+      if (value.sgt(hi))
+        hi = value;
+    }
+    return Range::fromSigned(lo, hi);
+  }
+  if (movesElements(op))
+    return get(op->getOperand(0));
+  if (auto cat = dyn_cast<AtenCatOp>(op)) {
+    auto list = cat.getTensors().getDefiningOp<PrimListConstructOp>();
+    if (!list || list.getElements().empty())
+      return std::nullopt;
+    Range range = get(list.getElements().front());
+    for (Value element : list.getElements())
+      range = range.rangeUnion(get(element));
+    return range;
+  }
+  if (auto arange = dyn_cast<AtenArangeStartStepOp>(op)) {
+    int64_t start, step;
+    std::optional<int64_t> count = getNumElements(result);
+    if (!matchTorchConstantInt(arange.getStart(), start) ||
+        !matchTorchConstantInt(arange.getStep(), step) || !count ||
+        *count == 0)
+      return std::nullopt;
+    Range last = inferAdd({constantRange(start),
+                           inferMul({constantRange(step),
+                                     constantRange(*count - 1)})});
+    return constantRange(start).rangeUnion(last);
+  }
+  if (isa<AtenFullOp, AtenFullLikeOp>(op)) {
+    int64_t fill;
+    if (!matchTorchConstantInt(op->getOperand(1), fill))
+      return std::nullopt;
+    return constantRange(fill);
+  }
+  if (auto scalar = dyn_cast<AtenScalarTensorOp>(op))
+    return get(scalar.getS());
+  if (isa<AtenAddTensorOp, AtenAddScalarOp>(op))
+    return inferAdd({get(op->getOperand(0)),
+                     inferMul({get(op->getOperand(1)), get(op->getOperand(2))})});
+  if (isa<AtenSubTensorOp, AtenSubScalarOp>(op))
+    return inferSub({get(op->getOperand(0)),
+                     inferMul({get(op->getOperand(1)), get(op->getOperand(2))})});
+  if (isa<AtenMulTensorOp, AtenMulScalarOp>(op))
+    return inferMul({get(op->getOperand(0)), get(op->getOperand(1))});
+  if (isa<AtenNegOp>(op))
+    return inferSub({constantRange(0), get(op->getOperand(0))});
+  if (isa<AtenAbsOp>(op)) {
+    Range self = get(op->getOperand(0));
+    return inferMaxS({self, inferSub({constantRange(0), self})});
+  }
+  if (isa<AtenMaximumOp>(op))
+    return inferMaxS({get(op->getOperand(0)), get(op->getOperand(1))});
+  if (isa<AtenMinimumOp>(op))
+    return inferMinS({get(op->getOperand(0)), get(op->getOperand(1))});
+  if (auto clamp = dyn_cast<AtenClampOp>(op)) {
+    Range range = get(clamp.getSelf());
+    if (!isTorchNone(clamp.getMin()))
+      range = inferMaxS({range, get(clamp.getMin())});
+    if (!isTorchNone(clamp.getMax()))
+      range = inferMinS({range, get(clamp.getMax())});
+    return range;
+  }
+  if (auto where = dyn_cast<AtenWhereSelfOp>(op))
+    return get(where.getSelf()).rangeUnion(get(where.getOther()));
+  if (auto remainder = dyn_cast<AtenRemainderScalarOp>(op)) {
+    // PyTorch's remainder takes the divisor's sign.
+    int64_t divisor;
+    if (!matchTorchConstantInt(remainder.getOther(), divisor) || divisor == 0)
+      return std::nullopt;
+    return divisor > 0 ? signedRange(0, divisor - 1)
+                       : signedRange(divisor + 1, 0);
+  }
+  if (isa<Aten_ToCopyOp, AtenToDtypeOp>(op)) {
+    // Widening an integer or bool tensor keeps its values; a float source
+    // can hold anything.
+    auto source = dyn_cast<ValueTensorType>(op->getOperand(0).getType());
+    if (!source || !source.hasDtype() || !isa<IntegerType>(source.getDtype()))
+      return std::nullopt;
+    return get(op->getOperand(0));
+  }
+  if (auto cumsum = dyn_cast<AtenCumsumOp>(op)) {
+    // A prefix of k elements sums into [k * lo, k * hi], k in [1, size].
+    int64_t dim;
+    std::optional<int64_t> size;
+    if (matchTorchConstantInt(cumsum.getDim(), dim))
+      size = getStaticSize(cumsum.getSelf(), dim);
+    if (!size || *size == 0)
+      return std::nullopt;
+    return inferMul({get(cumsum.getSelf()), signedRange(1, *size)});
+  }
+  if (isa<AtenSumDimIntListOp, AtenSumOp>(op)) {
+    std::optional<int64_t> in = getNumElements(op->getOperand(0));
+    std::optional<int64_t> out = getNumElements(result);
+    if (!in || !out || *out == 0)
+      return std::nullopt;
+    return inferMul({get(op->getOperand(0)), constantRange(*in / *out)});
+  }
+  if (isa<AtenAmaxOp, AtenAminOp>(op))
+    return get(op->getOperand(0));
+  if (isa<AtenArgmaxOp, AtenArgminOp>(op)) {
+    int64_t dim;
+    std::optional<int64_t> size =
+        matchTorchConstantInt(op->getOperand(1), dim)
+            ? getStaticSize(op->getOperand(0), dim)
+            : getNumElements(op->getOperand(0));
+    if (!size || *size == 0)
+      return std::nullopt;
+    return signedRange(0, *size - 1);
+  }
+  return std::nullopt;
+}
+
+void RangeAnalysis::visit(Operation *op) {
+  if (op->getNumResults() != 1 || !getSi64Tensor(op->getResult(0).getType()))
+    return;
+  if (std::optional<Range> range = infer(op))
+    set(op->getResult(0), *range);
+}
+
+/// The range the index uses of argument `value` require of it (see the
+/// file comment), within si32.
+Range getRequiredRange(Value value) {
+  int64_t lo = std::numeric_limits<int32_t>::min();
+  int64_t hi = std::numeric_limits<int32_t>::max();
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    for (OpOperand &use : current.getUses()) {
+      Operation *user = use.getOwner();
+      if (movesElements(user) && use.getOperandNumber() == 0) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      if (auto bounds = getIndexBounds(user, use.getOperandNumber())) {
+        lo = std::max(lo, bounds->first);
+        hi = std::min(hi, bounds->second);
+      }
+    }
+  }
+  // Index uses that disagree leave no valid value: every call fails in
+  // eager PyTorch too; keep the si32 range and let the op report.
+  if (lo > hi)
+    return int32Range();
+  return signedRange(lo, hi);
+}
+
+/// Whether some user of `value` reads its bits, not its values.
+bool hasBitLevelUser(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return isa<AtenViewDtypeOp>(user);
+  });
+}
+
+Type getSi32Like(ValueTensorType type) {
+  return type.getWithSizesAndDtype(
+      type.getOptionalSizes(),
+      IntegerType::get(type.getContext(), 32, IntegerType::Signed));
+}
+
+void narrowFunction(func::FuncOp func) {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return;
+  Block &body = func.getBody().front();
+  MLIRContext *context = func.getContext();
+  RangeAnalysis ranges;
+  for (BlockArgument argument : body.getArguments())
+    if (getSi64Tensor(argument.getType()))
+      ranges.set(argument, getRequiredRange(argument));
+  for (Operation &op : body)
+    ranges.visit(&op);
+
+  // Index operands provably in bounds.
+  for (Operation &op : body) {
+    for (OpOperand &operand : op.getOpOperands()) {
+      auto bounds = getIndexBounds(&op, operand.getOperandNumber());
+      if (!bounds)
+        continue;
+      Range range = ranges.get(operand.get());
+      if (range.smin().sge(bounds->first) && range.smax().sle(bounds->second))
+        op.setAttr("torch2mlir.indices_in_bounds", UnitAttr::get(context));
+    }
+  }
+
+  auto narrowable = [&](Value value) {
+    return getSi64Tensor(value.getType()) && ranges.knows(value) &&
+           fitsInt32(ranges.get(value)) && !hasBitLevelUser(value);
+  };
+  for (BlockArgument argument : body.getArguments()) {
+    if (!narrowable(argument))
+      continue;
+    Range range = ranges.get(argument);
+    argument.setType(
+        getSi32Like(cast<ValueTensorType>(argument.getType())));
+    func.setArgAttr(argument.getArgNumber(), "torch2mlir.int64_range",
+                    DenseI64ArrayAttr::get(context,
+                                           {range.smin().getSExtValue(),
+                                            range.smax().getSExtValue()}));
+  }
+  for (Operation &op : body) {
+    if (op.getNumResults() != 1 || !narrowable(op.getResult(0)))
+      continue;
+    auto type = cast<ValueTensorType>(op.getResult(0).getType());
+    auto narrowed = cast<ValueTensorType>(getSi32Like(type));
+    if (auto literal = dyn_cast<ValueTensorLiteralOp>(op)) {
+      auto dense = cast<DenseIntElementsAttr>(literal.getValue());
+      auto i32 = IntegerType::get(context, 32);
+      literal.setValueAttr(
+          dense.mapValues(i32, [](const APInt &value) {
+            return value.trunc(32);
+          }));
+    }
+    op.getResult(0).setType(narrowed);
+  }
+  auto terminator = body.getTerminator();
+  func.setType(FunctionType::get(context, body.getArgumentTypes(),
+                                 terminator->getOperandTypes()));
+}
+
+struct NarrowSi64Pass
+    : public ::mlir::torch2mlir::torch::impl::NarrowSi64Base<NarrowSi64Pass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      narrowFunction(func);
+  }
+};
+
+} // namespace

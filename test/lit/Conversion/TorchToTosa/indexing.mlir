@@ -1,0 +1,86 @@
+// RUN: torch2mlir-opt %s -convert-torch-to-tosa -split-input-file -verify-diagnostics | FileCheck %s
+
+// embedding: the weight as [1, V, D], the ids as [1, W], one tosa.gather.
+// CHECK-LABEL: func.func @embedding(
+// CHECK: %[[W:.*]] = tosa.reshape %{{.*}} -> tensor<1x100x4xf32>
+// CHECK: %[[I:.*]] = tosa.reshape %{{.*}} -> tensor<1x16xi32>
+// CHECK: %[[G:.*]] = tosa.gather %[[W]], %[[I]] : (tensor<1x100x4xf32>, tensor<1x16xi32>) -> tensor<1x16x4xf32>
+// CHECK: tosa.reshape %[[G]], %{{.*}} -> tensor<2x8x4xf32>
+func.func @embedding(%ids: !torch.vtensor<[2,8],si32>, %w: !torch.vtensor<[100,4],f32>) -> !torch.vtensor<[2,8,4],f32> {
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten.embedding %w, %ids, %int-1, %false, %false {torch2mlir.indices_in_bounds} : !torch.vtensor<[100,4],f32>, !torch.vtensor<[2,8],si32>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[2,8,4],f32>
+  return %0 : !torch.vtensor<[2,8,4],f32>
+}
+
+// -----
+
+// Indices not proved in bounds: TOSA has no run-time check, refused.
+func.func @embedding_unproved(%ids: !torch.vtensor<[2,8],si32>, %w: !torch.vtensor<[100,4],f32>) -> !torch.vtensor<[2,8,4],f32> {
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten.embedding' could not be lowered to TOSA: unsupported: indices not proved within the indexed size}}
+  %0 = torch.aten.embedding %w, %ids, %int-1, %false, %false : !torch.vtensor<[100,4],f32>, !torch.vtensor<[2,8],si32>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[2,8,4],f32>
+  return %0 : !torch.vtensor<[2,8,4],f32>
+}
+
+// -----
+
+// si64 indices (not narrowed): refused for their dtype.
+func.func @embedding_si64(%ids: !torch.vtensor<[2,8],si64>, %w: !torch.vtensor<[100,4],f32>) -> !torch.vtensor<[2,8,4],f32> {
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten.embedding' could not be lowered to TOSA: unsupported: an index tensor of dtype si64}}
+  %0 = torch.aten.embedding %w, %ids, %int-1, %false, %false {torch2mlir.indices_in_bounds} : !torch.vtensor<[100,4],f32>, !torch.vtensor<[2,8],si64>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[2,8,4],f32>
+  return %0 : !torch.vtensor<[2,8,4],f32>
+}
+
+// -----
+
+// index_select of dim 1 of [2, 5, 3]: values [2, 5, 3], the 4 indices
+// tiled to [2, 4].
+// CHECK-LABEL: func.func @index_select(
+// CHECK: %[[V:.*]] = tosa.reshape %{{.*}} -> tensor<1x4xi32>
+// CHECK: %[[T:.*]] = tosa.tile %[[V]], %{{.*}} -> tensor<2x4xi32>
+// CHECK: %[[G:.*]] = tosa.gather %{{.*}}, %[[T]] : (tensor<2x5x3xf32>, tensor<2x4xi32>) -> tensor<2x4x3xf32>
+func.func @index_select(%a: !torch.vtensor<[2,5,3],f32>, %i: !torch.vtensor<[4],si32>) -> !torch.vtensor<[2,4,3],f32> {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.index_select %a, %int1, %i {torch2mlir.indices_in_bounds} : !torch.vtensor<[2,5,3],f32>, !torch.int, !torch.vtensor<[4],si32> -> !torch.vtensor<[2,4,3],f32>
+  return %0 : !torch.vtensor<[2,4,3],f32>
+}
+
+// -----
+
+// gather along dim 0 of [3, 4] by a [2, 4] index: linear offsets
+// index * 4 + column.
+// CHECK-LABEL: func.func @gather(
+// CHECK-DAG: %[[BASE:.*]] = "tosa.const"() <{values = dense<{{\[\[}}0, 1, 2, 3], [0, 1, 2, 3]]> : tensor<2x4xi32>}>
+// CHECK-DAG: %[[FOUR:.*]] = "tosa.const"() <{values = dense<4> : tensor<1x1xi32>}>
+// CHECK: %[[M:.*]] = tosa.mul %{{.*}}, %[[FOUR]]
+// CHECK: %[[L:.*]] = tosa.add %[[M]], %[[BASE]]
+// CHECK: tosa.gather %{{.*}} : (tensor<1x12x1xf32>, tensor<1x8xi32>) -> tensor<1x8x1xf32>
+func.func @gather(%a: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[2,4],si32>) -> !torch.vtensor<[2,4],f32> {
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %0 = torch.aten.gather %a, %int0, %i, %false {torch2mlir.indices_in_bounds} : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[2,4],si32>, !torch.bool -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// arange(1, 10, 3) and full([2], 0.5): constants.
+// CHECK-LABEL: func.func @factories(
+// CHECK-DAG: "tosa.const"() <{values = dense<[1, 4, 7]> : tensor<3xi32>}>
+// CHECK-DAG: "tosa.const"() <{values = dense<5.000000e-01> : tensor<2xf32>}>
+func.func @factories() -> (!torch.vtensor<[3],si32>, !torch.vtensor<[2],f32>) {
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int10 = torch.constant.int 10
+  %half = torch.constant.float 5.000000e-01
+  %none = torch.constant.none
+  %0 = torch.aten.arange.start_step %int1, %int10, %int3, %none, %none, %none, %none : !torch.int, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[3],si32>
+  %sizes = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.full %sizes, %half, %none, %none, %none, %none : !torch.list<int>, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[2],f32>
+  return %0, %1 : !torch.vtensor<[3],si32>, !torch.vtensor<[2],f32>
+}

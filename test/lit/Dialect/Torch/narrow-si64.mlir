@@ -1,0 +1,91 @@
+// RUN: torch2mlir-opt %s -torch-narrow-si64 -split-input-file | FileCheck %s
+
+// Token ids read by an embedding of 100 rows: the argument must hold
+// [0, 99] (the runtime checks it), so it and the gather's indices are si32
+// and the gather is in bounds.
+// CHECK-LABEL: func.func @embedding_ids(
+// CHECK-SAME: %arg0: !torch.vtensor<[2,8],si32> {torch2mlir.int64_range = array<i64: 0, 99>}
+// CHECK: torch.aten.embedding %{{.*}}, %arg0, {{.*}} {torch2mlir.indices_in_bounds} : !torch.vtensor<[100,4],f32>, !torch.vtensor<[2,8],si32>
+func.func @embedding_ids(%ids: !torch.vtensor<[2,8],si64>, %w: !torch.vtensor<[100,4],f32>) -> !torch.vtensor<[2,8,4],f32> {
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten.embedding %w, %ids, %int-1, %false, %false : !torch.vtensor<[100,4],f32>, !torch.vtensor<[2,8],si64>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[2,8,4],f32>
+  return %0 : !torch.vtensor<[2,8,4],f32>
+}
+
+// -----
+
+// Positions: arange(0, 32) + 0 viewed as [1, 32]: [0, 31] all the way, so
+// the comparison and the returned positions are si32 (the function result
+// too: the runtime widens it).
+// CHECK-LABEL: func.func @positions(
+// CHECK-SAME: -> (!torch.vtensor<[1,32],i1>, !torch.vtensor<[1,32],si32>)
+// CHECK: %[[ZERO:.*]] = torch.vtensor.literal(dense<0> : tensor<i32>) : !torch.vtensor<[],si32>
+// CHECK: %[[A:.*]] = torch.aten.arange.start_step {{.*}} -> !torch.vtensor<[32],si32>
+// CHECK: %[[B:.*]] = torch.aten.add.Tensor %[[A]], %[[ZERO]], %{{.*}} -> !torch.vtensor<[32],si32>
+// CHECK: %[[C:.*]] = torch.aten.view %[[B]], {{.*}} -> !torch.vtensor<[1,32],si32>
+// CHECK: torch.aten.ge.Scalar %[[C]], {{.*}} : !torch.vtensor<[1,32],si32>, !torch.int -> !torch.vtensor<[1,32],i1>
+func.func @positions() -> (!torch.vtensor<[1,32],i1>, !torch.vtensor<[1,32],si64>) {
+  %zero = torch.vtensor.literal(dense<0> : tensor<i64>) : !torch.vtensor<[],si64>
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int32 = torch.constant.int 32
+  %none = torch.constant.none
+  %0 = torch.aten.arange.start_step %int0, %int32, %int1, %none, %none, %none, %none : !torch.int, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[32],si64>
+  %1 = torch.aten.add.Tensor %0, %zero, %int1 : !torch.vtensor<[32],si64>, !torch.vtensor<[],si64>, !torch.int -> !torch.vtensor<[32],si64>
+  %list = torch.prim.ListConstruct %int1, %int32 : (!torch.int, !torch.int) -> !torch.list<int>
+  %2 = torch.aten.view %1, %list : !torch.vtensor<[32],si64>, !torch.list<int> -> !torch.vtensor<[1,32],si64>
+  %3 = torch.aten.ge.Scalar %2, %int0 : !torch.vtensor<[1,32],si64>, !torch.int -> !torch.vtensor<[1,32],i1>
+  return %3, %2 : !torch.vtensor<[1,32],i1>, !torch.vtensor<[1,32],si64>
+}
+
+// -----
+
+// Arithmetic that may leave int32: two arguments (each checked to be an
+// int32) added may not fit, and a literal of 2^40 does not: they stay si64,
+// for the backend to refuse. The arguments are narrowed all the same.
+// CHECK-LABEL: func.func @may_overflow(
+// CHECK-SAME: %arg0: !torch.vtensor<[4],si32> {torch2mlir.int64_range = array<i64: -2147483648, 2147483647>}
+// CHECK: torch.vtensor.literal(dense<1099511627776> : tensor<4xi64>) : !torch.vtensor<[4],si64>
+// CHECK: torch.aten.add.Tensor %arg0, %arg1, %{{.*}} : !torch.vtensor<[4],si32>, !torch.vtensor<[4],si32>, !torch.int -> !torch.vtensor<[4],si64>
+func.func @may_overflow(%a: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],si64>) -> (!torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>) {
+  %int1 = torch.constant.int 1
+  %big = torch.vtensor.literal(dense<1099511627776> : tensor<4xi64>) : !torch.vtensor<[4],si64>
+  %0 = torch.aten.add.Tensor %a, %b, %int1 : !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
+  return %0, %big : !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>
+}
+
+// -----
+
+// gather along dim 1 with indices sliced from a buffer: the requirement
+// [0, 511] reaches the buffer argument through the slice; a cumsum of 16
+// ones is [1, 16]; a float cast to int64 can be anything and stays si64;
+// a value whose bits are read (view.dtype) stays si64.
+// CHECK-LABEL: func.func @requirements(
+// CHECK-SAME: %arg0: !torch.vtensor<[1,512],si32> {torch2mlir.int64_range = array<i64: 0, 511>}
+// CHECK: torch.aten.gather {{.*}} {torch2mlir.indices_in_bounds} : !torch.vtensor<[1,512],f32>, !torch.int, !torch.vtensor<[1,32],si32>, !torch.bool -> !torch.vtensor<[1,32],f32>
+// CHECK: torch.aten.cumsum {{.*}} -> !torch.vtensor<[16],si32>
+// CHECK: torch.aten._to_copy {{.*}} -> !torch.vtensor<[16],si64>
+// CHECK: torch.aten.full {{.*}} -> !torch.vtensor<[2],si64>
+// CHECK: torch.aten.view.dtype
+func.func @requirements(%pos: !torch.vtensor<[1,512],si64>, %x: !torch.vtensor<[1,512],f32>, %f: !torch.vtensor<[16],f32>) -> (!torch.vtensor<[1,32],f32>, !torch.vtensor<[16],si64>, !torch.vtensor<[16],si64>, !torch.vtensor<[2],f64>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %int7 = torch.constant.int 7
+  %int16 = torch.constant.int 16
+  %int32 = torch.constant.int 32
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %0 = torch.aten.slice.Tensor %pos, %int1, %int0, %int32, %int1 : !torch.vtensor<[1,512],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[1,32],si64>
+  %1 = torch.aten.gather %x, %int1, %0, %false : !torch.vtensor<[1,512],f32>, !torch.int, !torch.vtensor<[1,32],si64>, !torch.bool -> !torch.vtensor<[1,32],f32>
+  %sizes = torch.prim.ListConstruct %int16 : (!torch.int) -> !torch.list<int>
+  %ones = torch.aten.full %sizes, %int1, %int4, %none, %none, %none : !torch.list<int>, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[16],si64>
+  %2 = torch.aten.cumsum %ones, %int0, %none : !torch.vtensor<[16],si64>, !torch.int, !torch.none -> !torch.vtensor<[16],si64>
+  %3 = torch.aten._to_copy %f, %int4, %none, %none, %none, %false, %none : !torch.vtensor<[16],f32>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[16],si64>
+  %two = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %4 = torch.aten.full %two, %int1, %int4, %none, %none, %none : !torch.list<int>, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[2],si64>
+  %5 = torch.aten.view.dtype %4, %int7 : !torch.vtensor<[2],si64>, !torch.int -> !torch.vtensor<[2],f64>
+  return %1, %2, %3, %5 : !torch.vtensor<[1,32],f32>, !torch.vtensor<[16],si64>, !torch.vtensor<[16],si64>, !torch.vtensor<[2],f64>
+}
