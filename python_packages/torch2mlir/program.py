@@ -86,23 +86,28 @@ class TensorSpec:
     """What a compiled function takes or returns at one position.
 
     ``shape`` holds one entry per dim, ``None`` for a dynamic size.
-    ``narrowed`` is set when the backend runs this int64 tensor as int32
-    (TOSA 1.0 has no 64-bit integers; see the ``torch-narrow-si64`` pass):
-    the ``(lo, hi)`` values the compiled code accepts (for an argument, the
-    range its index uses allow within int32; each call checks it), or the
-    int32 range for a result (widened back to int64 after the call).
+    ``value_range`` is set when the backend's code assumes the values lie
+    in ``[lo, hi]`` (see the ``torch-narrow-si64`` pass, TOSA): for an
+    argument, the range its index uses allow (each call checks it: the
+    backend has no run-time index checks), within int32 for an int64 one,
+    which the code then takes as int32 (TOSA 1.0 has no 64-bit integers);
+    for an int64 result, int32's range: the code returns it as int32 and
+    the runtime widens it back.
     """
 
     name: str
     shape: tuple[int | None, ...]
     dtype: torch.dtype
     kind: ArgumentKind | ResultKind = ArgumentKind.INPUT
-    narrowed: tuple[int, int] | None = None
+    value_range: tuple[int, int] | None = None
 
     @property
     def abi_dtype(self) -> torch.dtype:
-        """The dtype the compiled code takes or returns."""
-        return torch.int32 if self.narrowed is not None else self.dtype
+        """The dtype the compiled code takes or returns (int32 for an int64
+        tensor with a value range)."""
+        if self.value_range is not None and self.dtype == torch.int64:
+            return torch.int32
+        return self.dtype
 
     def describe(self) -> str:
         """``[2, ?] float32``."""
@@ -179,11 +184,11 @@ class Program:
             if spec.kind is ArgumentKind.SCALAR
         }
 
-    def adopt_narrowed_types(self) -> None:
-        """Records, after the backend lowered :attr:`module`, which int64
-        arguments and results its entry function takes or returns as int32
-        (``TensorSpec.narrowed``): the arguments with the range of their
-        ``torch2mlir.int64_range`` attribute, the results with int32's."""
+    def adopt_value_ranges(self) -> None:
+        """Records, after the backend lowered :attr:`module`, the value
+        ranges its entry function assumes (``TensorSpec.value_range``): of
+        the arguments with a ``torch2mlir.value_range`` attribute, and of
+        the int64 results it returns as int32."""
         func = next(
             op
             for op in self.module.body.operations
@@ -191,20 +196,16 @@ class Program:
             and op.attributes["sym_name"].value == self.func_name
         )
         function_type = func.attributes["function_type"].value
-        arg_attrs = func.attributes["arg_attrs"] if "arg_attrs" in func.attributes else None
-
-        def is_i32(mlir_type: ir.Type) -> bool:
-            element = getattr(mlir_type, "element_type", None)
-            return isinstance(element, ir.IntegerType) and element.width == 32
-
-        int32 = (-(2**31), 2**31 - 1)
-        for i, (spec, mlir_type) in enumerate(zip(self.arguments, function_type.inputs)):
-            if spec.dtype != torch.int64 or not is_i32(mlir_type):
-                continue
-            narrowed = int32
-            if arg_attrs is not None and "torch2mlir.int64_range" in arg_attrs[i]:
-                narrowed = tuple(arg_attrs[i]["torch2mlir.int64_range"])
-            self.arguments[i] = replace(spec, narrowed=narrowed)
+        if "arg_attrs" in func.attributes:
+            for i, attrs in enumerate(func.attributes["arg_attrs"]):
+                if "torch2mlir.value_range" in attrs:
+                    bounds = tuple(attrs["torch2mlir.value_range"])
+                    self.arguments[i] = replace(self.arguments[i], value_range=bounds)
         for i, (spec, mlir_type) in enumerate(zip(self.results, function_type.results)):
-            if spec.dtype == torch.int64 and is_i32(mlir_type):
-                self.results[i] = replace(spec, narrowed=int32)
+            element = getattr(mlir_type, "element_type", None)
+            if (
+                spec.dtype == torch.int64
+                and isinstance(element, ir.IntegerType)
+                and element.width == 32
+            ):
+                self.results[i] = replace(spec, value_range=(-(2**31), 2**31 - 1))

@@ -254,7 +254,7 @@ def _import_and_lower(
     start = time.perf_counter()
     lower_to_backend_contract(program.module, backend.legal_ops, backend.float64)
     backend.lower(program.module)
-    program.adopt_narrowed_types()
+    program.adopt_value_ranges()
     timings["lowering"] = time.perf_counter() - start
     return program
 

@@ -240,7 +240,7 @@ def compile_onnx(
     backend = get_backend("linalg-on-tensors")
     start = time.perf_counter()
     backend.lower(program.module)
-    program.adopt_narrowed_types()
+    program.adopt_value_ranges()
     timings["lowering"] += time.perf_counter() - start
     start = time.perf_counter()
     runner = backend.load(program, opt_level=opt_level)

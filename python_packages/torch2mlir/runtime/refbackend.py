@@ -220,7 +220,7 @@ def _take_result(descriptor: ctypes.Structure, spec: TensorSpec) -> torch.Tensor
     # when both are gone, the allocation is freed.
     weakref.finalize(memory, _libc.free, descriptor.allocated)
     tensor = torch.frombuffer(memory, dtype=buffer_dtype).as_strided(sizes, strides)
-    if spec.narrowed is not None:
+    if spec.abi_dtype != spec.dtype:
         return tensor.to(spec.dtype)
     return tensor.view(torch.bool) if spec.dtype == torch.bool else tensor
 
@@ -237,28 +237,28 @@ def _describe(tensor: torch.Tensor) -> str:
 def _narrow(
     tensor: torch.Tensor, spec: TensorSpec, what: str, error: type[Exception]
 ) -> torch.Tensor:
-    """`tensor` as the compiled code takes it: an int64 tensor the backend
-    narrowed (``spec.narrowed``, see the ``torch-narrow-si64`` pass) as
-    int32, once its values are checked to be in the range it accepts.
+    """`tensor` as the compiled code takes it, once its values are checked
+    against the range the code assumes (``spec.value_range``, see the
+    ``torch-narrow-si64`` pass): int32 for an int64 tensor.
 
     Raises:
         `error` (InputError for a call's argument, CompileError for a
         weight): a value outside that range.
     """
-    if spec.narrowed is None:
+    if spec.value_range is None:
         return tensor
-    lo, hi = spec.narrowed
+    lo, hi = spec.value_range
     if tensor.numel():
         least, most = (int(v) for v in tensor.aminmax())
         if least < lo or most > hi:
             raise error(
-                f"{what}: the compiled code runs this int64 tensor as int32 (its "
-                f"backend has no 64-bit integers, as TOSA 1.0) and takes values in "
-                f"[{lo}, {hi}] (int32, and the index range of the ops that read "
-                f"it); got values in [{least}, {most}]. Way out: compile with "
-                "backend='linalg-on-tensors'"
+                f"{what}: the compiled code takes values in [{lo}, {hi}] (the "
+                "index range of the ops that read it, within int32: its backend "
+                "has no run-time index checks and no 64-bit integers, as TOSA "
+                f"1.0); got values in [{least}, {most}]. Way out: pass values in "
+                "range, or compile with backend='linalg-on-tensors'"
             )
-    return tensor.to(torch.int32)
+    return tensor.to(spec.abi_dtype)
 
 
 def plain_cpu_tensor(value: torch.Tensor, what: str) -> torch.Tensor:
@@ -553,7 +553,7 @@ class RefBackendModule:
         self._function(*args_pointers, *self._bound_pointers, *out_pointers)
         self._check_failure()
         return [
-            result if spec.narrowed is None else result.to(spec.dtype)
+            result if spec.abi_dtype == spec.dtype else result.to(spec.dtype)
             for result, spec in zip(results, self.outputs)
         ]
 

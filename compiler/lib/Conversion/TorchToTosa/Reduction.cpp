@@ -168,10 +168,11 @@ struct ConvertArgmax : OpConversionPattern<TorchOp> {
                                    type, selfType)))
       return failure();
     Type element = selfType.getElementType();
-    if (!type.getElementType().isInteger(32) || element.isInteger(1))
+    if (!type.getElementType().isInteger(32) || element.isInteger(1) ||
+        element.isInteger(32))
       return reportFailure(rewriter, op,
-                           "unsupported: a bool input (TOSA's argmax takes "
-                           "numbers)");
+                           "unsupported: a bool, int32 or int64 input (TOSA "
+                           "1.0's argmax takes si8, si16 and floats)");
     Location loc = op.getLoc();
     Value x = adaptor.getSelf();
     int64_t dim = 0;

@@ -4,7 +4,7 @@
 // [0, 99] (the runtime checks it), so it and the gather's indices are si32
 // and the gather is in bounds.
 // CHECK-LABEL: func.func @embedding_ids(
-// CHECK-SAME: %arg0: !torch.vtensor<[2,8],si32> {torch2mlir.int64_range = array<i64: 0, 99>}
+// CHECK-SAME: %arg0: !torch.vtensor<[2,8],si32> {torch2mlir.value_range = array<i64: 0, 99>}
 // CHECK: torch.aten.embedding %{{.*}}, %arg0, {{.*}} {torch2mlir.indices_in_bounds} : !torch.vtensor<[100,4],f32>, !torch.vtensor<[2,8],si32>
 func.func @embedding_ids(%ids: !torch.vtensor<[2,8],si64>, %w: !torch.vtensor<[100,4],f32>) -> !torch.vtensor<[2,8,4],f32> {
   %int-1 = torch.constant.int -1
@@ -45,7 +45,7 @@ func.func @positions() -> (!torch.vtensor<[1,32],i1>, !torch.vtensor<[1,32],si64
 // int32) added may not fit, and a literal of 2^40 does not: they stay si64,
 // for the backend to refuse. The arguments are narrowed all the same.
 // CHECK-LABEL: func.func @may_overflow(
-// CHECK-SAME: %arg0: !torch.vtensor<[4],si32> {torch2mlir.int64_range = array<i64: -2147483648, 2147483647>}
+// CHECK-SAME: %arg0: !torch.vtensor<[4],si32> {torch2mlir.value_range = array<i64: -2147483648, 2147483647>}
 // CHECK: torch.vtensor.literal(dense<1099511627776> : tensor<4xi64>) : !torch.vtensor<[4],si64>
 // CHECK: torch.aten.add.Tensor %arg0, %arg1, %{{.*}} : !torch.vtensor<[4],si32>, !torch.vtensor<[4],si32>, !torch.int -> !torch.vtensor<[4],si64>
 func.func @may_overflow(%a: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],si64>) -> (!torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>) {
@@ -62,7 +62,7 @@ func.func @may_overflow(%a: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],si6
 // ones is [1, 16]; a float cast to int64 can be anything and stays si64;
 // a value whose bits are read (view.dtype) stays si64.
 // CHECK-LABEL: func.func @requirements(
-// CHECK-SAME: %arg0: !torch.vtensor<[1,512],si32> {torch2mlir.int64_range = array<i64: 0, 511>}
+// CHECK-SAME: %arg0: !torch.vtensor<[1,512],si32> {torch2mlir.value_range = array<i64: 0, 511>}
 // CHECK: torch.aten.gather {{.*}} {torch2mlir.indices_in_bounds} : !torch.vtensor<[1,512],f32>, !torch.int, !torch.vtensor<[1,32],si32>, !torch.bool -> !torch.vtensor<[1,32],f32>
 // CHECK: torch.aten.cumsum {{.*}} -> !torch.vtensor<[16],si32>
 // CHECK: torch.aten._to_copy {{.*}} -> !torch.vtensor<[16],si64>
@@ -88,4 +88,17 @@ func.func @requirements(%pos: !torch.vtensor<[1,512],si64>, %x: !torch.vtensor<[
   %4 = torch.aten.full %two, %int1, %int4, %none, %none, %none : !torch.list<int>, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[2],si64>
   %5 = torch.aten.view.dtype %4, %int7 : !torch.vtensor<[2],si64>, !torch.int -> !torch.vtensor<[2],f64>
   return %1, %2, %3, %5 : !torch.vtensor<[1,32],f32>, !torch.vtensor<[16],si64>, !torch.vtensor<[16],si64>, !torch.vtensor<[2],f64>
+}
+
+// -----
+
+// An int32 index argument keeps its type; its range is still required (and
+// checked at run time), which proves the index_select in bounds.
+// CHECK-LABEL: func.func @si32_index(
+// CHECK-SAME: %arg1: !torch.vtensor<[3],si32> {torch2mlir.value_range = array<i64: 0, 4>}
+// CHECK: torch.aten.index_select {{.*}} {torch2mlir.indices_in_bounds}
+func.func @si32_index(%a: !torch.vtensor<[5,2],f32>, %i: !torch.vtensor<[3],si32>) -> !torch.vtensor<[3,2],f32> {
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.index_select %a, %int0, %i : !torch.vtensor<[5,2],f32>, !torch.int, !torch.vtensor<[3],si32> -> !torch.vtensor<[3,2],f32>
+  return %0 : !torch.vtensor<[3,2],f32>
 }

@@ -22,9 +22,11 @@
 // A function argument has the range its index uses require (an
 // `embedding`, `gather` or `index_select` reading it, through element
 // moving ops, needs it in [0, size - 1]), within si32. The caller cannot
-// be trusted for that, so the narrowed argument carries the range as
-// `torch2mlir.int64_range = array<i64: lo, hi>` and the runtime checks
-// every call's values against it (torch2mlir.program.TensorSpec.narrowed).
+// be trusted for that, so the argument carries the range as
+// `torch2mlir.value_range = array<i64: lo, hi>` and the runtime checks
+// every call's values against it (torch2mlir.program.TensorSpec.value_range).
+// A si8/si16/si32 argument read as indices gets the attribute too (its
+// type stays).
 //
 // Index operands whose range lies within the size they index get the unit
 // attribute `torch2mlir.indices_in_bounds`: a backend without run-time
@@ -357,9 +359,29 @@ void narrowFunction(func::FuncOp func) {
   Block &body = func.getBody().front();
   MLIRContext *context = func.getContext();
   RangeAnalysis ranges;
-  for (BlockArgument argument : body.getArguments())
-    if (getSi64Tensor(argument.getType()))
+  for (BlockArgument argument : body.getArguments()) {
+    if (getSi64Tensor(argument.getType())) {
       ranges.set(argument, getRequiredRange(argument));
+      continue;
+    }
+    // A narrower integer argument keeps its type; its index uses still
+    // need a checked range (TOSA reads out of bounds otherwise).
+    auto tensor = dyn_cast<ValueTensorType>(argument.getType());
+    auto integer = tensor && tensor.hasDtype()
+                       ? dyn_cast<IntegerType>(tensor.getDtype())
+                       : IntegerType();
+    if (!integer || integer.getWidth() == 1)
+      continue;
+    Range own = ranges.get(argument);
+    Range required = getRequiredRange(argument).intersection(own);
+    if (required.smin() != own.smin() || required.smax() != own.smax()) {
+      ranges.set(argument, required);
+      func.setArgAttr(argument.getArgNumber(), "torch2mlir.value_range",
+                      DenseI64ArrayAttr::get(context,
+                                             {required.smin().getSExtValue(),
+                                              required.smax().getSExtValue()}));
+    }
+  }
   for (Operation &op : body)
     ranges.visit(&op);
 
@@ -385,7 +407,7 @@ void narrowFunction(func::FuncOp func) {
     Range range = ranges.get(argument);
     argument.setType(
         getSi32Like(cast<ValueTensorType>(argument.getType())));
-    func.setArgAttr(argument.getArgNumber(), "torch2mlir.int64_range",
+    func.setArgAttr(argument.getArgNumber(), "torch2mlir.value_range",
                     DenseI64ArrayAttr::get(context,
                                            {range.smin().getSExtValue(),
                                             range.smax().getSExtValue()}));

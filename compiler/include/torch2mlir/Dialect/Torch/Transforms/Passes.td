@@ -59,8 +59,9 @@ def NarrowSi64 : Pass<"torch-narrow-si64", "ModuleOp"> {
     A si64 function argument takes the range its index uses require
     (`embedding`, `gather`, `index_select` reading it, through element
     moving ops: [0, size - 1]), within si32; it becomes si32 with the
-    argument attribute `torch2mlir.int64_range = array<i64: lo, hi>`, which
-    the runtime checks each call's values against. Narrowed results are
+    argument attribute `torch2mlir.value_range = array<i64: lo, hi>`, which
+    the runtime checks each call's values against (a si8/si16/si32 argument
+    read as indices gets it too, keeping its type). Narrowed results are
     si32 results: the runtime widens them back to int64.
 
     An index operand whose range lies within [0, size - 1] of the dim it
