@@ -66,9 +66,11 @@ def test_emitted_tosa_declares_its_target_and_only_tosa() -> None:
 
 
 def test_unsupported_dtype_is_a_compile_error_naming_the_op() -> None:
+    """x * 2**40 fits int32 for no int64 x but 0: it stays si64, refused."""
+
     class Index(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return x * 3
+            return x * 2**40
 
     with pytest.raises(torch2mlir.CompileError, match=r"aten\.mul.*si64"):
         torch2mlir.compile(Index(), (torch.arange(4),), backend="tosa", cache=False)
@@ -103,3 +105,21 @@ def test_int64_ids_run_as_int32_checked_against_the_embedding_size() -> None:
         compiled(torch.tensor([[0, 3, 10], [2, 2, 5]]))
     with pytest.raises(torch2mlir.InputError, match=r"got values in \[-1, 5\]"):
         compiled(torch.tensor([[0, 3, -1], [2, 2, 5]]))
+
+
+def test_int64_arithmetic_assumes_a_checked_range() -> None:
+    """a + b of int64 arguments runs in int32 when both hold 31-bit values:
+    that range is assumed and checked at each call, never wrapped."""
+
+    class Add(torch.nn.Module):
+        def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+            return a + b
+
+    a, b = torch.tensor([1, -5, 2**30 - 1]), torch.tensor([7, 3, 2**30 - 1])
+    compiled = torch2mlir.compile(Add(), (a, b), backend="tosa", cache=False)
+    assert [spec.value_range for spec in compiled.inputs] == [(-(2**30), 2**30 - 1)] * 2
+    got = compiled(a, b)
+    assert got.dtype == torch.int64
+    torch.testing.assert_close(got, a + b, rtol=0, atol=0)
+    with pytest.raises(torch2mlir.InputError, match=r"got values in \[1, 1073741824\]"):
+        compiled(torch.tensor([1, 2, 2**30]), b)

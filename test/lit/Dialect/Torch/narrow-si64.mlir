@@ -41,18 +41,21 @@ func.func @positions() -> (!torch.vtensor<[1,32],i1>, !torch.vtensor<[1,32],si64
 
 // -----
 
-// Arithmetic that may leave int32: two arguments (each checked to be an
-// int32) added may not fit, and a literal of 2^40 does not: they stay si64,
-// for the backend to refuse. The arguments are narrowed all the same.
-// CHECK-LABEL: func.func @may_overflow(
-// CHECK-SAME: %arg0: !torch.vtensor<[4],si32> {torch2mlir.value_range = array<i64: -2147483648, 2147483647>}
+// Arithmetic on arguments: a + b fits in si32 when both hold 31-bit
+// values, so that is the range assumed (and checked at each call); a
+// product with 2^40 fits for no argument range and stays si64, for the
+// backend to refuse, and so does the literal.
+// CHECK-LABEL: func.func @arithmetic(
+// CHECK-SAME: %arg0: !torch.vtensor<[4],si32> {torch2mlir.value_range = array<i64: -1073741824, 1073741823>}
 // CHECK: torch.vtensor.literal(dense<1099511627776> : tensor<4xi64>) : !torch.vtensor<[4],si64>
-// CHECK: torch.aten.add.Tensor %arg0, %arg1, %{{.*}} : !torch.vtensor<[4],si32>, !torch.vtensor<[4],si32>, !torch.int -> !torch.vtensor<[4],si64>
-func.func @may_overflow(%a: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],si64>) -> (!torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>) {
+// CHECK: torch.aten.add.Tensor %arg0, %arg1, %{{.*}} : !torch.vtensor<[4],si32>, !torch.vtensor<[4],si32>, !torch.int -> !torch.vtensor<[4],si32>
+// CHECK: torch.aten.mul.Tensor %arg0, %{{.*}} : !torch.vtensor<[4],si32>, !torch.vtensor<[4],si64> -> !torch.vtensor<[4],si64>
+func.func @arithmetic(%a: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],si64>) -> (!torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>) {
   %int1 = torch.constant.int 1
   %big = torch.vtensor.literal(dense<1099511627776> : tensor<4xi64>) : !torch.vtensor<[4],si64>
   %0 = torch.aten.add.Tensor %a, %b, %int1 : !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
-  return %0, %big : !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>
+  %1 = torch.aten.mul.Tensor %a, %big : !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64> -> !torch.vtensor<[4],si64>
+  return %0, %1 : !torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>
 }
 
 // -----

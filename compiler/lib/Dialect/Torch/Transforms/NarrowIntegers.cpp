@@ -241,6 +241,21 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
     Range self = get(op->getOperand(0));
     return inferMaxS({self, inferSub({constantRange(0), self})});
   }
+  if (isa<AtenReluOp>(op))
+    return inferMaxS({get(op->getOperand(0)), constantRange(0)});
+  if (isa<AtenSignOp>(op))
+    return signedRange(-1, 1);
+  // Rounding an integer keeps it.
+  if (isa<AtenFloorOp, AtenCeilOp, AtenRoundOp, AtenTruncOp>(op))
+    return get(op->getOperand(0));
+  if (auto pad = dyn_cast<AtenConstantPadNdOp>(op))
+    return get(pad.getSelf()).rangeUnion(get(pad.getValue()));
+  if (isa<AtenBitwiseAndTensorOp, AtenBitwiseAndScalarOp>(op))
+    return inferAnd({get(op->getOperand(0)), get(op->getOperand(1))});
+  if (isa<AtenBitwiseOrTensorOp>(op))
+    return inferOr({get(op->getOperand(0)), get(op->getOperand(1))});
+  if (isa<AtenBitwiseXorTensorOp>(op))
+    return inferXor({get(op->getOperand(0)), get(op->getOperand(1))});
   if (isa<AtenMaximumOp>(op))
     return inferMaxS({get(op->getOperand(0)), get(op->getOperand(1))});
   if (isa<AtenMinimumOp>(op))
@@ -353,17 +368,55 @@ Type getSi32Like(ValueTensorType type) {
       IntegerType::get(type.getContext(), 32, IntegerType::Signed));
 }
 
+/// The ranges of `body`'s values when its si64 arguments hold what their
+/// index uses require, within `bits`-bit signed integers.
+RangeAnalysis analyze(Block &body, unsigned bits) {
+  RangeAnalysis ranges;
+  Range bound = signedRange(APInt::getSignedMinValue(bits).getSExtValue(),
+                            APInt::getSignedMaxValue(bits).getSExtValue());
+  for (BlockArgument argument : body.getArguments())
+    if (getSi64Tensor(argument.getType()))
+      ranges.set(argument, getRequiredRange(argument).intersection(bound));
+  for (Operation &op : body)
+    ranges.visit(&op);
+  return ranges;
+}
+
+/// How many si64 results the analysis bounds do not fit in si32 when the
+/// arguments hold `bits`-bit values.
+unsigned countUnfit(Block &body, unsigned bits) {
+  RangeAnalysis ranges = analyze(body, bits);
+  unsigned count = 0;
+  for (Operation &op : body)
+    for (Value result : op.getResults())
+      if (getSi64Tensor(result.getType()) && ranges.knows(result) &&
+          !fitsInt32(ranges.get(result)))
+        ++count;
+  return count;
+}
+
 void narrowFunction(func::FuncOp func) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return;
   Block &body = func.getBody().front();
   MLIRContext *context = func.getContext();
-  RangeAnalysis ranges;
-  for (BlockArgument argument : body.getArguments()) {
-    if (getSi64Tensor(argument.getType())) {
-      ranges.set(argument, getRequiredRange(argument));
-      continue;
+  // The si64 arguments' range: what their index uses require, within
+  // [-2^(bits-1), 2^(bits-1) - 1] for the widest `bits` (32 down to 16)
+  // that leaves the fewest si64 values the analysis bounds outside si32:
+  // x + y of two arguments fits for 31 bits, x * y for 16. A narrower
+  // assumption is checked at each call like the index ranges.
+  unsigned bits = 32, fewest = countUnfit(body, 32);
+  for (unsigned candidate = 31; candidate >= 16 && fewest; --candidate) {
+    unsigned count = countUnfit(body, candidate);
+    if (count < fewest) {
+      fewest = count;
+      bits = candidate;
     }
+  }
+  RangeAnalysis ranges = analyze(body, bits);
+  for (BlockArgument argument : body.getArguments()) {
+    if (getSi64Tensor(argument.getType()))
+      continue;
     // A narrower integer argument keeps its type; its index uses still
     // need a checked range (TOSA reads out of bounds otherwise).
     auto tensor = dyn_cast<ValueTensorType>(argument.getType());
@@ -382,8 +435,6 @@ void narrowFunction(func::FuncOp func) {
                                               required.smax().getSExtValue()}));
     }
   }
-  for (Operation &op : body)
-    ranges.visit(&op);
 
   // Index operands provably in bounds.
   for (Operation &op : body) {
