@@ -33,6 +33,7 @@ ZOO = {
     "llama": (transformer.llama, lambda: transformer.token_ids(2, 32)),
 }
 
+
 @pytest.mark.parametrize("name", sorted(ZOO))
 def test_zoo_model_matches_eager_on_tosa(name: str) -> None:
     factory, make_input = ZOO[name]
@@ -101,7 +102,9 @@ def test_int64_ids_run_as_int32_checked_against_the_embedding_size() -> None:
     for g, w in zip(got, want):
         assert g.dtype == w.dtype
         torch.testing.assert_close(g, w, rtol=0, atol=0)
-    with pytest.raises(torch2mlir.InputError, match=r"values in \[0, 9\].*got values in \[0, 10\]"):
+    with pytest.raises(
+        torch2mlir.InputError, match=r"values in \[0, 9\].*got values in \[0, 10\]"
+    ):
         compiled(torch.tensor([[0, 3, 10], [2, 2, 5]]))
     with pytest.raises(torch2mlir.InputError, match=r"got values in \[-1, 5\]"):
         compiled(torch.tensor([[0, 3, -1], [2, 2, 5]]))

@@ -136,10 +136,16 @@ struct ConvertSlice : OpConversionPattern<AtenSliceTensorOp> {
         adaptor.getSelf(), createConstShape(rewriter, loc, begin),
         createConstShape(rewriter, loc, sizes));
     if (step > 1) {
-      if (sizes[dim] != count * step)
-        return reportFailure(rewriter, op,
-                             "unsupported: a strided slice whose last step "
-                             "runs past the input (TOSA backend)");
+      if (sizes[dim] != count * step) {
+        // The last step runs past the input: pad the slice (what the pad
+        // adds is never kept).
+        SmallVector<int64_t> padding(2 * rank, 0);
+        padding[2 * dim + 1] = count * step - sizes[dim];
+        sliced =
+            createPad(rewriter, loc, sliced, padding,
+                      createScalar(rewriter, loc, type.getElementType(), 0, 1));
+        sizes[dim] = count * step;
+      }
       SmallVector<int64_t> split(sizes);
       split[dim] = count;
       split.insert(split.begin() + dim + 1, step);
@@ -295,6 +301,46 @@ struct ConvertLiteral : OpConversionPattern<ValueTensorLiteralOp> {
   }
 };
 
+/// select.int(self, dim, index): a one-wide slice at the (constant)
+/// index, reshaped to drop the dim.
+struct ConvertSelect : OpConversionPattern<AtenSelectIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSelectIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
+      return failure();
+    int64_t rank = inputType.getRank(), dim, index;
+    if (!matchTorchConstantInt(op.getDim(), dim) ||
+        !matchTorchConstantInt(op.getIndex(), index))
+      return reportFailure(rewriter, op,
+                           "unsupported: dim and index computed at run time "
+                           "(TOSA backend)");
+    dim = toPositiveDim(dim, rank);
+    if (dim < 0 || dim >= rank)
+      return reportFailure(rewriter, op, "dim is out of range");
+    int64_t size = inputType.getDimSize(dim);
+    if (index < 0)
+      index += size;
+    if (index < 0 || index >= size)
+      return reportFailure(rewriter, op,
+                           "index out of range (eager raises IndexError)");
+    Location loc = op.getLoc();
+    SmallVector<int64_t> begin(rank, 0), sizes(inputType.getShape());
+    begin[dim] = index;
+    sizes[dim] = 1;
+    Value sliced = tosa::SliceOp::create(
+        rewriter, loc, RankedTensorType::get(sizes, type.getElementType()),
+        adaptor.getSelf(), createConstShape(rewriter, loc, begin),
+        createConstShape(rewriter, loc, sizes));
+    rewriter.replaceOp(op,
+                       createReshape(rewriter, loc, sliced, type.getShape()));
+    return success();
+  }
+};
+
 /// Reads a constant torch scalar (int, float or bool) as a double.
 bool matchConstantScalar(Value value, double &out) {
   int64_t integer;
@@ -322,8 +368,7 @@ Attribute getElementAttr(Type element, double value) {
 
 /// full(size, constant fill), scalar_tensor(constant) -> a splat
 /// `tosa.const`.
-template <typename TorchOp>
-struct ConvertSplat : OpConversionPattern<TorchOp> {
+template <typename TorchOp> struct ConvertSplat : OpConversionPattern<TorchOp> {
   using OpConversionPattern<TorchOp>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor,
@@ -378,9 +423,9 @@ struct ConvertArange : OpConversionPattern<AtenArangeStartStepOp> {
     SmallVector<Attribute> values;
     for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
       values.push_back(
-          integral ? IntegerAttr::get(element, intStart + i * intStep)
-                   : getElementAttr(element, start + static_cast<double>(i) *
-                                                          step));
+          integral
+              ? IntegerAttr::get(element, intStart + i * intStep)
+              : getElementAttr(element, start + static_cast<double>(i) * step));
     rewriter.replaceOpWithNewOp<tosa::ConstOp>(
         op, type, DenseElementsAttr::get(type, values));
     return success();
@@ -393,12 +438,12 @@ void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp,
-                      AtenUnsqueezeOp, AtenSqueezeOp, AtenSqueezeDimOp,
-                      AtenSqueezeDimsOp, AtenFlattenUsingIntsOp, AtenPermuteOp,
-                      AtenTransposeIntOp, AtenTOp, AtenSliceTensorOp, AtenCatOp,
-                      AtenExpandOp, AtenConstantPadNdOp, AtenFullOp,
-                      AtenScalarTensorOp, AtenArangeStartStepOp>();
+  target.addIllegalOp<
+      AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp, AtenUnsqueezeOp,
+      AtenSqueezeOp, AtenSqueezeDimOp, AtenSqueezeDimsOp,
+      AtenFlattenUsingIntsOp, AtenPermuteOp, AtenTransposeIntOp, AtenTOp,
+      AtenSliceTensorOp, AtenCatOp, AtenExpandOp, AtenConstantPadNdOp,
+      AtenFullOp, AtenScalarTensorOp, AtenArangeStartStepOp, AtenSelectIntOp>();
   // Literals of dtypes TOSA lacks (0-d si64/f64 scalars PyTorch wraps as
   // tensors) stay: elementwise patterns read their value, and those left
   // used are reported by the backend contract verifier.
@@ -417,6 +462,6 @@ void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
       ConvertPermuteLike<AtenPermuteOp>, ConvertPermuteLike<AtenTransposeIntOp>,
       ConvertPermuteLike<AtenTOp>, ConvertSlice, ConvertCat, ConvertExpand,
       ConvertConstantPad, ConvertLiteral, ConvertSplat<AtenFullOp>,
-      ConvertSplat<AtenScalarTensorOp>, ConvertArange>(
+      ConvertSplat<AtenScalarTensorOp>, ConvertArange, ConvertSelect>(
       typeConverter, context);
 }

@@ -31,8 +31,8 @@ FailureOr<Value> getCheckedIndices(ConversionPatternRewriter &rewriter,
                                    Value torchIndices, Value indices,
                                    RankedTensorType &type) {
   type = getConvertedType(converter, op->getResult(0));
-  if (failed(checkTosaTensor(rewriter, op, op->getResult(0), type,
-                             "a result")) ||
+  if (failed(
+          checkTosaTensor(rewriter, op, op->getResult(0), type, "a result")) ||
       failed(checkTosaTensor(rewriter, op, values,
                              getConvertedType(converter, values), "the input")))
     return failure();
@@ -95,12 +95,12 @@ struct ConvertEmbedding : OpConversionPattern<AtenEmbeddingOp> {
       return reportFailure(rewriter, op, "the weight must be 2-D");
     Location loc = op.getLoc();
     int64_t count = cast<RankedTensorType>(indices->getType()).getNumElements();
-    Value values = createReshape(rewriter, loc, adaptor.getWeight(),
-                                 {1, weightType.getDimSize(0),
-                                  weightType.getDimSize(1)});
-    Value gathered = createGather(rewriter, loc, values,
-                                  createReshape(rewriter, loc, *indices,
-                                                {1, count}));
+    Value values =
+        createReshape(rewriter, loc, adaptor.getWeight(),
+                      {1, weightType.getDimSize(0), weightType.getDimSize(1)});
+    Value gathered =
+        createGather(rewriter, loc, values,
+                     createReshape(rewriter, loc, *indices, {1, count}));
     rewriter.replaceOp(op,
                        createReshape(rewriter, loc, gathered, type.getShape()));
     return success();
@@ -139,8 +139,9 @@ struct ConvertIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     Value index = createReshape(rewriter, loc, *indices, {1, count});
     if (outer != 1)
       index = tosa::TileOp::create(
-          rewriter, loc, RankedTensorType::get({outer, count}, rewriter.getI32Type()),
-          index, createConstShape(rewriter, loc, {outer, 1}));
+          rewriter, loc,
+          RankedTensorType::get({outer, count}, rewriter.getI32Type()), index,
+          createConstShape(rewriter, loc, {outer, 1}));
     Value gathered = createGather(rewriter, loc, values, index);
     rewriter.replaceOp(op,
                        createReshape(rewriter, loc, gathered, type.getShape()));
@@ -199,16 +200,15 @@ struct ConvertGather : OpConversionPattern<AtenGatherOp> {
         DenseElementsAttr::get(offsetType, ArrayRef<int32_t>(offsets)));
     Value linear = *indices;
     if (strides[dim] != 1)
-      linear = createMul(
-          rewriter, loc, offsetType, linear,
-          createScalar(rewriter, loc, rewriter.getI32Type(),
-                       static_cast<double>(strides[dim]), rank));
+      linear = createMul(rewriter, loc, offsetType, linear,
+                         createScalar(rewriter, loc, rewriter.getI32Type(),
+                                      static_cast<double>(strides[dim]), rank));
     linear = tosa::AddOp::create(rewriter, loc, offsetType, linear, base);
     Value values = createReshape(rewriter, loc, adaptor.getSelf(),
                                  {1, selfType.getNumElements(), 1});
-    Value gathered = createGather(rewriter, loc, values,
-                                  createReshape(rewriter, loc, linear,
-                                                {1, count}));
+    Value gathered =
+        createGather(rewriter, loc, values,
+                     createReshape(rewriter, loc, linear, {1, count}));
     rewriter.replaceOp(op,
                        createReshape(rewriter, loc, gathered, type.getShape()));
     return success();

@@ -152,6 +152,45 @@ struct ConvertReduction : OpConversionPattern<TorchOp> {
   }
 };
 
+/// prod.dim_int(self, dim, keepdim, dtype): `tosa.reduce_product`, which
+/// TOSA 1.0 has for floats only (16-bit floats multiply in f32).
+struct ConvertProd : OpConversionPattern<AtenProdDimIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenProdDimIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   selfType)))
+      return failure();
+    Type element = type.getElementType();
+    if (!isa<mlir::FloatType>(element))
+      return reportFailure(rewriter, op,
+                           "unsupported: an integer product (TOSA 1.0's "
+                           "reduce_product takes floats)");
+    int64_t dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "the dim must be a constant");
+    Location loc = op.getLoc();
+    Value x =
+        createCast(rewriter, loc, adaptor.getSelf(), getComputeType(element));
+    auto xType = cast<RankedTensorType>(x.getType());
+    if (xType.getRank() == 0)
+      x = createReshape(rewriter, loc, x, {1});
+    xType = cast<RankedTensorType>(x.getType());
+    dim = toPositiveDim(dim, xType.getRank());
+    if (dim < 0 || dim >= xType.getRank())
+      return reportFailure(rewriter, op, "dim out of range");
+    SmallVector<int64_t> shape(xType.getShape());
+    shape[dim] = 1;
+    x = tosa::ReduceProductOp::create(rewriter, loc, xType.clone(shape), x,
+                                      rewriter.getI32IntegerAttr(dim));
+    x = createCast(rewriter, loc, x, element);
+    rewriter.replaceOp(op, createReshape(rewriter, loc, x, type.getShape()));
+    return success();
+  }
+};
+
 /// argmax / argmin(self, dim?, keepdim): `tosa.argmax` (the first index of
 /// the maximum; NaN propagates, so the first NaN wins, as in PyTorch) of
 /// the input flattened when dim is None. argmin is the argmax of -x for
@@ -164,8 +203,8 @@ struct ConvertArgmax : OpConversionPattern<TorchOp> {
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type, selfType;
-    if (failed(checkResultAndInput(rewriter, this->getTypeConverter(), op,
-                                   type, selfType)))
+    if (failed(checkResultAndInput(rewriter, this->getTypeConverter(), op, type,
+                                   selfType)))
       return failure();
     Type element = selfType.getElementType();
     if (!type.getElementType().isInteger(32) || element.isInteger(1) ||
@@ -197,7 +236,8 @@ struct ConvertArgmax : OpConversionPattern<TorchOp> {
     Value index = tosa::ArgMaxOp::create(
         rewriter, loc, RankedTensorType::get(shape, rewriter.getI32Type()), x,
         rewriter.getI32IntegerAttr(static_cast<int32_t>(dim)));
-    rewriter.replaceOp(op, createReshape(rewriter, loc, index, type.getShape()));
+    rewriter.replaceOp(op,
+                       createReshape(rewriter, loc, index, type.getShape()));
     return success();
   }
 };
@@ -452,7 +492,7 @@ void mlir::torch2mlir::populateTosaReductionPatternsAndLegality(
       .addIllegalOp<AtenSumDimIntListOp, AtenMeanDimOp, AtenAmaxOp, AtenAminOp,
                     Aten_SoftmaxOp, Aten_LogSoftmaxOp, AtenNativeLayerNormOp,
                     Aten_NativeBatchNormLegitNoTrainingOp, AtenArgmaxOp,
-                    AtenArgminOp>();
+                    AtenArgminOp, AtenProdDimIntOp>();
   patterns.add<ConvertReduction<AtenSumDimIntListOp, Reduce::Sum>,
                ConvertReduction<AtenMeanDimOp, Reduce::Sum, true>,
                ConvertReduction<AtenAmaxOp, Reduce::Max>,
@@ -460,5 +500,6 @@ void mlir::torch2mlir::populateTosaReductionPatternsAndLegality(
                ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>, ConvertLayerNorm,
                ConvertBatchNormInference, ConvertArgmax<AtenArgmaxOp, false>,
-               ConvertArgmax<AtenArgminOp, true>>(typeConverter, context);
+               ConvertArgmax<AtenArgminOp, true>, ConvertProd>(typeConverter,
+                                                               context);
 }

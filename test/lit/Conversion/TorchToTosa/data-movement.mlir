@@ -57,3 +57,45 @@ func.func @slice_past_end(%a: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32
   %0 = torch.aten.slice.Tensor %a, %int0, %int2, %int10, %int1 : !torch.vtensor<[4],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// A strided slice whose last step runs past the input: [1:10:4] of 10 is
+// 3 elements (1, 5, 9); the span 9 is padded to 3 * 4 = 12, grouped
+// [3, 4], index 0 kept.
+// CHECK-LABEL: func.func @slice_step_past_the_end(
+// CHECK: %[[S:.*]] = tosa.slice %{{.*}} -> tensor<9xf32>
+// CHECK: %[[P:.*]] = tosa.pad %[[S]], %{{.*}}, %{{.*}} : (tensor<9xf32>, !tosa.shape<2>, tensor<1xf32>) -> tensor<12xf32>
+// CHECK: tosa.reshape %[[P]], %{{.*}} -> tensor<3x4xf32>
+func.func @slice_step_past_the_end(%a: !torch.vtensor<[10],f32>) -> !torch.vtensor<[3],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int4 = torch.constant.int 4
+  %int10 = torch.constant.int 10
+  %0 = torch.aten.slice.Tensor %a, %int0, %int1, %int10, %int4 : !torch.vtensor<[10],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// select.int: a one-wide slice at the index (negative counts from the
+// end), reshaped.
+// CHECK-LABEL: func.func @select_last(
+// CHECK: %[[S:.*]] = tosa.slice %{{.*}} : (tensor<2x3x4xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<2x1x4xf32>
+// CHECK: tosa.reshape %[[S]], %{{.*}} -> tensor<2x4xf32>
+func.func @select_last(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,4],f32> {
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.select.int %a, %int1, %int-1 : !torch.vtensor<[2,3,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+func.func @select_out_of_range(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2],f32> {
+  %int1 = torch.constant.int 1
+  %int3 = torch.constant.int 3
+  // expected-error @+1 {{'torch.aten.select.int' could not be lowered to TOSA: index out of range (eager raises IndexError)}}
+  %0 = torch.aten.select.int %a, %int1, %int3 : !torch.vtensor<[2,3],f32>, !torch.int, !torch.int -> !torch.vtensor<[2],f32>
+  return %0 : !torch.vtensor<[2],f32>
+}

@@ -60,3 +60,42 @@ func.func @batch_norm_stats_used(%x: !torch.vtensor<[1,2,3,3],f32>, %m: !torch.v
   %0:3 = torch.aten._native_batch_norm_legit_no_training %x, %none, %none, %m, %v, %float, %eps : !torch.vtensor<[1,2,3,3],f32>, !torch.none, !torch.none, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.float, !torch.float -> !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
   return %0#1 : !torch.vtensor<[0],f32>
 }
+
+// -----
+
+// prod over dim 1: tosa.reduce_product (floats only; f16 multiplies in f32).
+// CHECK-LABEL: func.func @prod_f16(
+// CHECK: %[[W:.*]] = tosa.cast %{{.*}} : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// CHECK: %[[P:.*]] = tosa.reduce_product %[[W]] {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+// CHECK: tosa.cast %[[P]] : (tensor<2x1xf32>) -> tensor<2x1xf16>
+func.func @prod_f16(%a: !torch.vtensor<[2,3],f16>) -> !torch.vtensor<[2],f16> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.prod.dim_int %a, %int1, %false, %none : !torch.vtensor<[2,3],f16>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[2],f16>
+  return %0 : !torch.vtensor<[2],f16>
+}
+
+// -----
+
+func.func @prod_i32(%a: !torch.vtensor<[2,3],si32>) -> !torch.vtensor<[2],si32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  // expected-error @+1 {{'torch.aten.prod.dim_int' could not be lowered to TOSA: unsupported: an integer product (TOSA 1.0's reduce_product takes floats)}}
+  %0 = torch.aten.prod.dim_int %a, %int1, %false, %none : !torch.vtensor<[2,3],si32>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[2],si32>
+  return %0 : !torch.vtensor<[2],si32>
+}
+
+// -----
+
+// argmin of floats: the argmax of -x.
+// CHECK-LABEL: func.func @argmin_f32(
+// CHECK: %[[N:.*]] = tosa.negate %{{.*}}
+// CHECK: tosa.argmax %[[N]] {axis = 1 : i32
+func.func @argmin_f32(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2],si32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.aten.argmin %a, %int1, %false : !torch.vtensor<[2,3],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2],si32>
+  return %0 : !torch.vtensor<[2],si32>
+}

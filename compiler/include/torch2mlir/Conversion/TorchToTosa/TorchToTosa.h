@@ -19,8 +19,8 @@ void populateTosaElementwisePatternsAndLegality(TypeConverter &typeConverter,
 void populateTosaLinearPatternsAndLegality(TypeConverter &typeConverter,
                                            RewritePatternSet &patterns,
                                            ConversionTarget &target);
-/// Views, permutations, slices, cat, expand, constant pads, literals,
-/// constant full and arange.
+/// Views, permutations, slices, select, cat, expand, constant pads,
+/// literals, constant full, arange and scalar_tensor.
 void populateTosaDataMovementPatternsAndLegality(TypeConverter &typeConverter,
                                                  RewritePatternSet &patterns,
                                                  ConversionTarget &target);
@@ -28,7 +28,8 @@ void populateTosaDataMovementPatternsAndLegality(TypeConverter &typeConverter,
 void populateTosaIndexingPatternsAndLegality(TypeConverter &typeConverter,
                                              RewritePatternSet &patterns,
                                              ConversionTarget &target);
-/// Sums, means, min/max, softmax, layer norm, inference batch norm.
+/// Sums, means, min/max, products, argmax/argmin, softmax, layer norm,
+/// inference batch norm.
 void populateTosaReductionPatternsAndLegality(TypeConverter &typeConverter,
                                               RewritePatternSet &patterns,
                                               ConversionTarget &target);

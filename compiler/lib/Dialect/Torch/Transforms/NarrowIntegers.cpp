@@ -211,12 +211,11 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
     int64_t start, step;
     std::optional<int64_t> count = getNumElements(result);
     if (!matchTorchConstantInt(arange.getStart(), start) ||
-        !matchTorchConstantInt(arange.getStep(), step) || !count ||
-        *count == 0)
+        !matchTorchConstantInt(arange.getStep(), step) || !count || *count == 0)
       return std::nullopt;
-    Range last = inferAdd({constantRange(start),
-                           inferMul({constantRange(step),
-                                     constantRange(*count - 1)})});
+    Range last =
+        inferAdd({constantRange(start),
+                  inferMul({constantRange(step), constantRange(*count - 1)})});
     return constantRange(start).rangeUnion(last);
   }
   if (isa<AtenFullOp, AtenFullLikeOp>(op)) {
@@ -228,11 +227,13 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
   if (auto scalar = dyn_cast<AtenScalarTensorOp>(op))
     return get(scalar.getS());
   if (isa<AtenAddTensorOp, AtenAddScalarOp>(op))
-    return inferAdd({get(op->getOperand(0)),
-                     inferMul({get(op->getOperand(1)), get(op->getOperand(2))})});
+    return inferAdd(
+        {get(op->getOperand(0)),
+         inferMul({get(op->getOperand(1)), get(op->getOperand(2))})});
   if (isa<AtenSubTensorOp, AtenSubScalarOp>(op))
-    return inferSub({get(op->getOperand(0)),
-                     inferMul({get(op->getOperand(1)), get(op->getOperand(2))})});
+    return inferSub(
+        {get(op->getOperand(0)),
+         inferMul({get(op->getOperand(1)), get(op->getOperand(2))})});
   if (isa<AtenMulTensorOp, AtenMulScalarOp>(op))
     return inferMul({get(op->getOperand(0)), get(op->getOperand(1))});
   if (isa<AtenNegOp>(op))
@@ -307,10 +308,9 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
     return get(op->getOperand(0));
   if (isa<AtenArgmaxOp, AtenArgminOp>(op)) {
     int64_t dim;
-    std::optional<int64_t> size =
-        matchTorchConstantInt(op->getOperand(1), dim)
-            ? getStaticSize(op->getOperand(0), dim)
-            : getNumElements(op->getOperand(0));
+    std::optional<int64_t> size = matchTorchConstantInt(op->getOperand(1), dim)
+                                      ? getStaticSize(op->getOperand(0), dim)
+                                      : getNumElements(op->getOperand(0));
     if (!size || *size == 0)
       return std::nullopt;
     return signedRange(0, *size - 1);
@@ -429,10 +429,10 @@ void narrowFunction(func::FuncOp func) {
     Range required = getRequiredRange(argument).intersection(own);
     if (required.smin() != own.smin() || required.smax() != own.smax()) {
       ranges.set(argument, required);
-      func.setArgAttr(argument.getArgNumber(), "torch2mlir.value_range",
-                      DenseI64ArrayAttr::get(context,
-                                             {required.smin().getSExtValue(),
-                                              required.smax().getSExtValue()}));
+      func.setArgAttr(
+          argument.getArgNumber(), "torch2mlir.value_range",
+          DenseI64ArrayAttr::get(context, {required.smin().getSExtValue(),
+                                           required.smax().getSExtValue()}));
     }
   }
 
@@ -456,12 +456,11 @@ void narrowFunction(func::FuncOp func) {
     if (!narrowable(argument))
       continue;
     Range range = ranges.get(argument);
-    argument.setType(
-        getSi32Like(cast<ValueTensorType>(argument.getType())));
-    func.setArgAttr(argument.getArgNumber(), "torch2mlir.value_range",
-                    DenseI64ArrayAttr::get(context,
-                                           {range.smin().getSExtValue(),
-                                            range.smax().getSExtValue()}));
+    argument.setType(getSi32Like(cast<ValueTensorType>(argument.getType())));
+    func.setArgAttr(
+        argument.getArgNumber(), "torch2mlir.value_range",
+        DenseI64ArrayAttr::get(context, {range.smin().getSExtValue(),
+                                         range.smax().getSExtValue()}));
   }
   for (Operation &op : body) {
     if (op.getNumResults() != 1 || !narrowable(op.getResult(0)))
@@ -471,10 +470,8 @@ void narrowFunction(func::FuncOp func) {
     if (auto literal = dyn_cast<ValueTensorLiteralOp>(op)) {
       auto dense = cast<DenseIntElementsAttr>(literal.getValue());
       auto i32 = IntegerType::get(context, 32);
-      literal.setValueAttr(
-          dense.mapValues(i32, [](const APInt &value) {
-            return value.trunc(32);
-          }));
+      literal.setValueAttr(dense.mapValues(
+          i32, [](const APInt &value) { return value.trunc(32); }));
     }
     op.getResult(0).setType(narrowed);
   }
