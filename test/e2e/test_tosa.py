@@ -126,3 +126,19 @@ def test_int64_arithmetic_assumes_a_checked_range() -> None:
     torch.testing.assert_close(got, a + b, rtol=0, atol=0)
     with pytest.raises(torch2mlir.InputError, match=r"got values in \[1, 1073741824\]"):
         compiled(torch.tensor([1, 2, 2**30]), b)
+
+
+def test_int8_matmul_matches_eager() -> None:
+    """int8 mm/bmm accumulate in int32 (tosa.matmul) and wrap to int8 as
+    eager does; this used to crash the process in the TOSA builder."""
+
+    class Mm(torch.nn.Module):
+        def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+            return torch.mm(a, b), torch.bmm(a[None], b[None])
+
+    torch.manual_seed(0)
+    a = torch.randint(-128, 128, (5, 16), dtype=torch.int8)
+    b = torch.randint(-128, 128, (16, 3), dtype=torch.int8)
+    compiled = torch2mlir.compile(Mm(), (a, b), backend="tosa", cache=False)
+    for got, want in zip(compiled(a, b), Mm()(a, b)):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)

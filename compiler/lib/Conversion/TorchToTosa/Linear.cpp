@@ -74,7 +74,14 @@ Value createMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   Value a = createReshape(b, loc, lhs, lhs3);
   Value bb = createReshape(b, loc, rhs, rhs3);
   auto productType = RankedTensorType::get({lhs3[0], lhs3[1], n}, acc);
-  Value result = tosa::MatMulOp::create(b, loc, productType, a, bb);
+  // Explicit zero points: the builder without them reads quantization
+  // info from the operand types, which plain integers do not have.
+  std::optional<Value> zeroPoint =
+      tosa::createZeroPointTensor(b, loc, lhsType.getElementType(), 0);
+  if (!zeroPoint)
+    return Value();
+  Value result = tosa::MatMulOp::create(b, loc, productType, a, bb, *zeroPoint,
+                                        *zeroPoint);
   result = createReshape(b, loc, result, resultType.getShape());
   return createCast(b, loc, result, element);
 }

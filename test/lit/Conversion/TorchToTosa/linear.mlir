@@ -88,3 +88,17 @@ func.func @transposed(%x: !torch.vtensor<[1,2,4,4],f32>, %w: !torch.vtensor<[2,3
   %0 = torch.aten.convolution %x, %w, %none, %s, %o, %s, %true, %o, %int1 : !torch.vtensor<[1,2,4,4],f32>, !torch.vtensor<[2,3,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,3,6,6],f32>
   return %0 : !torch.vtensor<[1,3,6,6],f32>
 }
+
+// -----
+
+// int8 mm: tosa.matmul with explicit zero points (the builder without them
+// read quantization info plain integers lack, and crashed), i32
+// accumulation, cast back to the result's int8 (wrapping, as eager).
+// CHECK-LABEL: func.func @mm_i8(
+// CHECK: %[[ZP:.*]] = "tosa.const"() <{values = dense<0> : tensor<1xi8>}>
+// CHECK: %[[P:.*]] = tosa.matmul %{{.*}}, %{{.*}}, %[[ZP]], %[[ZP]] : (tensor<1x3x4xi8>, tensor<1x4x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x2xi32>
+// CHECK: tosa.cast %{{.*}} : (tensor<3x2xi32>) -> tensor<3x2xi8>
+func.func @mm_i8(%a: !torch.vtensor<[3,4],si8>, %b: !torch.vtensor<[4,2],si8>) -> !torch.vtensor<[3,2],si8> {
+  %0 = torch.aten.mm %a, %b : !torch.vtensor<[3,4],si8>, !torch.vtensor<[4,2],si8> -> !torch.vtensor<[3,2],si8>
+  return %0 : !torch.vtensor<[3,2],si8>
+}
