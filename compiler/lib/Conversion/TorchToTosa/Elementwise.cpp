@@ -83,12 +83,17 @@ bool isFloat(RankedTensorType type) {
   return isa<mlir::FloatType>(type.getElementType());
 }
 
-/// The type float math runs in for a result of `type`: f32 for f16 and
-/// bf16 (PyTorch's CPU kernels compute 16-bit floats in f32 and round once
-/// per op), else `type`.
+/// The type math runs in for a result of `type`: f32 for f16 and bf16
+/// (PyTorch's CPU kernels compute 16-bit floats in f32 and round once per
+/// op); i32 for i8 and i16 (TOSA 1.0's pro_int has add, sub, mul, maximum,
+/// minimum, abs... in i32 only; the cast back truncates, which wraps as
+/// PyTorch's 8- and 16-bit integer arithmetic does); else `type`.
 RankedTensorType getOpMathType(RankedTensorType type) {
-  if (isa<Float16Type, BFloat16Type>(type.getElementType()))
+  Type element = type.getElementType();
+  if (isa<Float16Type, BFloat16Type>(element))
     return type.clone(Float32Type::get(type.getContext()));
+  if (element.isInteger(8) || element.isInteger(16))
+    return type.clone(IntegerType::get(type.getContext(), 32));
   return type;
 }
 
@@ -215,6 +220,10 @@ struct ConvertBinary : OpConversionPattern<TorchOp> {
                            "true division or power of integers)");
     if (Kind == Binary::Mul && type->getElementType().isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool arithmetic");
+    // TOSA has no bool maximum/minimum: compute in i32 (or and and).
+    if ((Kind == Binary::Maximum || Kind == Binary::Minimum) &&
+        type->getElementType().isInteger(1))
+      *type = type->clone(rewriter.getI32Type());
     auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(self))
       return failure();
@@ -286,6 +295,9 @@ struct ConvertComparison : OpConversionPattern<TorchOp> {
     // TOSA compares numbers: bools compare as i32 (eq/ne as xor).
     bool isBool = element.isInteger(1);
     if (isBool && Kind != Compare::Eq && Kind != Compare::Ne)
+      element = rewriter.getI32Type();
+    // pro_int compares i32 only: 8- and 16-bit integers widen.
+    if (element.isInteger(8) || element.isInteger(16))
       element = rewriter.getI32Type();
     auto computeType = type->clone(element);
     auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, computeType);
@@ -407,11 +419,23 @@ struct ConvertClampLike : OpConversionPattern<TorchOp> {
     }
     // PyTorch computes min(max(x, low), high): high when low > high.
     low = std::min(low, high);
+    RankedTensorType resultType = *type;
+    if (auto integer = dyn_cast<IntegerType>(resultType.getElementType())) {
+      // Bounds beyond the dtype clamp to it; 8- and 16-bit integers then
+      // compute in i32 (see getOpMathType).
+      unsigned width = integer.getWidth();
+      double lowest = -std::ldexp(1.0, width - 1);
+      double highest = std::ldexp(1.0, width - 1) - 1;
+      low = std::clamp(low, lowest, highest);
+      high = std::clamp(high, lowest, highest);
+      *type = getOpMathType(resultType);
+    }
     auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(self))
       return failure();
-    rewriter.replaceOp(
-        op, createClamp(rewriter, op.getLoc(), *type, *self, low, high));
+    replaceRounded(rewriter, op,
+                   createClamp(rewriter, op.getLoc(), *type, *self, low, high),
+                   resultType);
     return success();
   }
 };
@@ -535,10 +559,14 @@ struct ConvertNumericUnary : OpConversionPattern<TorchOp> {
       return failure();
     if (type->getElementType().isInteger(1))
       return reportFailure(rewriter, op, "unsupported: a bool result");
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     auto x = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(x))
       return failure();
-    rewriter.replaceOpWithNewOp<TosaOp>(op, *type, *x);
+    replaceRounded(rewriter, op,
+                   TosaOp::create(rewriter, op.getLoc(), *type, *x).getResult(),
+                   resultType);
     return success();
   }
 };
@@ -658,6 +686,8 @@ struct ConvertSign : OpConversionPattern<AtenSignOp> {
       return failure();
     if (type->getElementType().isInteger(1))
       return reportFailure(rewriter, op, "unsupported: a bool result");
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     auto x = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(x))
       return failure();
@@ -671,9 +701,10 @@ struct ConvertSign : OpConversionPattern<AtenSignOp> {
     Value result = tosa::SelectOp::create(
         rewriter, loc, *type, negative,
         createScalar(rewriter, loc, element, -1.0, rank), *x);
-    rewriter.replaceOpWithNewOp<tosa::SelectOp>(
-        op, *type, positive, createScalar(rewriter, loc, element, 1.0, rank),
-        result);
+    result = tosa::SelectOp::create(
+        rewriter, loc, *type, positive,
+        createScalar(rewriter, loc, element, 1.0, rank), result);
+    replaceRounded(rewriter, op, result, resultType);
     return success();
   }
 };
@@ -740,6 +771,8 @@ struct ConvertClampTensor : OpConversionPattern<AtenClampTensorOp> {
       return failure();
     if (type->getElementType().isInteger(1))
       return reportFailure(rewriter, op, "unsupported: a bool result");
+    RankedTensorType resultType = *type;
+    *type = getOpMathType(resultType);
     auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     if (failed(self))
       return failure();
@@ -757,7 +790,7 @@ struct ConvertClampTensor : OpConversionPattern<AtenClampTensorOp> {
                  : tosa::MinimumOp::create(rewriter, loc, *type, result, *bound)
                        .getResult();
     }
-    rewriter.replaceOp(op, result);
+    replaceRounded(rewriter, op, result, resultType);
     return success();
   }
 };
