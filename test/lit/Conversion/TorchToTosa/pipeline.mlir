@@ -21,3 +21,18 @@ func.func @no_lowering(%x: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
   %0 = torch.aten.tan %x : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// int64 token ids through the whole pipeline: narrowed to i32 with the
+// range the runtime checks, gathered in bounds, validated TOSA.
+// CHECK-LABEL: func.func @token_ids(
+// CHECK-SAME: %arg0: tensor<2x3xi32> {torch2mlir.value_range = array<i64: 0, 9>}
+// CHECK: tosa.gather %{{.*}} : (tensor<1x10x4xf32>, tensor<1x6xi32>) -> tensor<1x6x4xf32>
+func.func @token_ids(%ids: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3,4],f32> {
+  %w = torch.vtensor.literal(dense<1.0> : tensor<10x4xf32>) : !torch.vtensor<[10,4],f32>
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten.embedding %w, %ids, %int-1, %false, %false : !torch.vtensor<[10,4],f32>, !torch.vtensor<[2,3],si64>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[2,3,4],f32>
+  return %0 : !torch.vtensor<[2,3,4],f32>
+}
