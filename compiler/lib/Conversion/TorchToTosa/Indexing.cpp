@@ -16,6 +16,8 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -60,22 +62,20 @@ FailureOr<Value> getCheckedIndices(ConversionPatternRewriter &rewriter,
   return createCast(rewriter, op->getLoc(), indices, rewriter.getI32Type());
 }
 
-/// `tosa.gather` of `values` [N, K, C] at `indices` [N, W].
-Value createGather(OpBuilder &b, Location loc, Value values, Value indices) {
+/// Replaces `op` by the `tosa.gather` of `values` [N, K, C] at `indices`
+/// [N, W], reshaped to `type`.
+void replaceWithGather(ConversionPatternRewriter &rewriter, Operation *op,
+                       Value values, Value indices, RankedTensorType type) {
   auto valuesType = cast<RankedTensorType>(values.getType());
   auto indicesType = cast<RankedTensorType>(indices.getType());
-  auto type = RankedTensorType::get({valuesType.getDimSize(0),
-                                     indicesType.getDimSize(1),
-                                     valuesType.getDimSize(2)},
-                                    valuesType.getElementType());
-  return tosa::GatherOp::create(b, loc, type, values, indices);
-}
-
-int64_t product(ArrayRef<int64_t> sizes) {
-  int64_t count = 1;
-  for (int64_t size : sizes)
-    count *= size;
-  return count;
+  auto gatheredType = RankedTensorType::get({valuesType.getDimSize(0),
+                                             indicesType.getDimSize(1),
+                                             valuesType.getDimSize(2)},
+                                            valuesType.getElementType());
+  Value gathered = tosa::GatherOp::create(rewriter, op->getLoc(), gatheredType,
+                                          values, indices);
+  rewriter.replaceOp(
+      op, createReshape(rewriter, op->getLoc(), gathered, type.getShape()));
 }
 
 /// embedding(weight [V, D], indices) -> rows of weight: [..., D].
@@ -98,11 +98,8 @@ struct ConvertEmbedding : OpConversionPattern<AtenEmbeddingOp> {
     Value values =
         createReshape(rewriter, loc, adaptor.getWeight(),
                       {1, weightType.getDimSize(0), weightType.getDimSize(1)});
-    Value gathered =
-        createGather(rewriter, loc, values,
-                     createReshape(rewriter, loc, *indices, {1, count}));
-    rewriter.replaceOp(op,
-                       createReshape(rewriter, loc, gathered, type.getShape()));
+    replaceWithGather(rewriter, op, values,
+                      createReshape(rewriter, loc, *indices, {1, count}), type);
     return success();
   }
 };
@@ -129,9 +126,10 @@ struct ConvertIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     if (dim < 0 || dim >= rank)
       return reportFailure(rewriter, op, "dim out of range");
     ArrayRef<int64_t> sizes = selfType.getShape();
-    int64_t outer = product(sizes.take_front(dim));
+    int64_t outer = computeProduct(sizes.take_front(dim));
     int64_t size = sizes.empty() ? 1 : sizes[dim];
-    int64_t inner = sizes.empty() ? 1 : product(sizes.drop_front(dim + 1));
+    int64_t inner =
+        sizes.empty() ? 1 : computeProduct(sizes.drop_front(dim + 1));
     int64_t count = cast<RankedTensorType>(indices->getType()).getNumElements();
     Location loc = op.getLoc();
     Value values =
@@ -142,9 +140,7 @@ struct ConvertIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
           rewriter, loc,
           RankedTensorType::get({outer, count}, rewriter.getI32Type()), index,
           createConstShape(rewriter, loc, {outer, 1}));
-    Value gathered = createGather(rewriter, loc, values, index);
-    rewriter.replaceOp(op,
-                       createReshape(rewriter, loc, gathered, type.getShape()));
+    replaceWithGather(rewriter, op, values, index, type);
     return success();
   }
 };
@@ -206,11 +202,8 @@ struct ConvertGather : OpConversionPattern<AtenGatherOp> {
     linear = tosa::AddOp::create(rewriter, loc, offsetType, linear, base);
     Value values = createReshape(rewriter, loc, adaptor.getSelf(),
                                  {1, selfType.getNumElements(), 1});
-    Value gathered =
-        createGather(rewriter, loc, values,
-                     createReshape(rewriter, loc, linear, {1, count}));
-    rewriter.replaceOp(op,
-                       createReshape(rewriter, loc, gathered, type.getShape()));
+    replaceWithGather(rewriter, op, values,
+                      createReshape(rewriter, loc, linear, {1, count}), type);
     return success();
   }
 };

@@ -15,7 +15,8 @@
 
 #include "Utils.h"
 
-#include <numeric>
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 
 using namespace mlir;
 using namespace mlir::torch2mlir;
@@ -37,11 +38,6 @@ Type getAccumulatorType(Type element) {
   return Type();
 }
 
-int64_t product(ArrayRef<int64_t> sizes) {
-  return std::accumulate(sizes.begin(), sizes.end(), int64_t{1},
-                         std::multiplies<int64_t>());
-}
-
 /// lhs [..., M, K] @ rhs [K, N] or [B, K, N] (same leading dims as lhs)
 /// into `resultType`, through one tosa.matmul. Null when the batch dims do
 /// not fit TOSA's form (broadcast batches).
@@ -58,10 +54,10 @@ Value createMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   SmallVector<int64_t> lhs3, rhs3;
   if (r.size() == 2) {
     // The lhs batch dims join M.
-    lhs3 = {1, product(l.drop_back()), k};
+    lhs3 = {1, computeProduct(l.drop_back()), k};
     rhs3 = {1, k, n};
   } else if (l.drop_back(2) == r.drop_back(2)) {
-    int64_t batch = product(l.drop_back(2));
+    int64_t batch = computeProduct(l.drop_back(2));
     lhs3 = {batch, m, k};
     rhs3 = {batch, k, n};
   } else {
