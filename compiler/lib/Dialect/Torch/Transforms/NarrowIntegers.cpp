@@ -368,24 +368,22 @@ Type getSi32Like(ValueTensorType type) {
       IntegerType::get(type.getContext(), 32, IntegerType::Signed));
 }
 
-/// The ranges of `body`'s values when its si64 arguments hold what their
-/// index uses require, within `bits`-bit signed integers.
-RangeAnalysis analyze(Block &body, unsigned bits) {
+/// The ranges of `body`'s values when its si64 arguments hold `required`
+/// (what their index uses need), within `bits`-bit signed integers.
+RangeAnalysis analyze(Block &body, const DenseMap<Value, Range> &required,
+                      unsigned bits) {
   RangeAnalysis ranges;
   Range bound = signedRange(APInt::getSignedMinValue(bits).getSExtValue(),
                             APInt::getSignedMaxValue(bits).getSExtValue());
-  for (BlockArgument argument : body.getArguments())
-    if (getSi64Tensor(argument.getType()))
-      ranges.set(argument, getRequiredRange(argument).intersection(bound));
+  for (auto [argument, range] : required)
+    ranges.set(argument, range.intersection(bound));
   for (Operation &op : body)
     ranges.visit(&op);
   return ranges;
 }
 
-/// How many si64 results the analysis bounds do not fit in si32 when the
-/// arguments hold `bits`-bit values.
-unsigned countUnfit(Block &body, unsigned bits) {
-  RangeAnalysis ranges = analyze(body, bits);
+/// How many si64 results `ranges` bounds outside si32.
+unsigned countUnfit(Block &body, const RangeAnalysis &ranges) {
   unsigned count = 0;
   for (Operation &op : body)
     for (Value result : op.getResults())
@@ -400,20 +398,26 @@ void narrowFunction(func::FuncOp func) {
     return;
   Block &body = func.getBody().front();
   MLIRContext *context = func.getContext();
+  DenseMap<Value, Range> required;
+  for (BlockArgument argument : body.getArguments())
+    if (getSi64Tensor(argument.getType()))
+      required.try_emplace(argument, getRequiredRange(argument));
   // The si64 arguments' range: what their index uses require, within
   // [-2^(bits-1), 2^(bits-1) - 1] for the widest `bits` (32 down to 16)
   // that leaves the fewest si64 values the analysis bounds outside si32:
   // x + y of two arguments fits for 31 bits, x * y for 16. A narrower
-  // assumption is checked at each call like the index ranges.
-  unsigned bits = 32, fewest = countUnfit(body, 32);
-  for (unsigned candidate = 31; candidate >= 16 && fewest; --candidate) {
-    unsigned count = countUnfit(body, candidate);
+  // assumption is checked at each call like the index ranges. Without si64
+  // arguments, `bits` changes nothing: one analysis.
+  RangeAnalysis ranges = analyze(body, required, 32);
+  unsigned fewest = required.empty() ? 0 : countUnfit(body, ranges);
+  for (unsigned bits = 31; bits >= 16 && fewest; --bits) {
+    RangeAnalysis narrower = analyze(body, required, bits);
+    unsigned count = countUnfit(body, narrower);
     if (count < fewest) {
       fewest = count;
-      bits = candidate;
+      ranges = std::move(narrower);
     }
   }
-  RangeAnalysis ranges = analyze(body, bits);
   for (BlockArgument argument : body.getArguments()) {
     if (getSi64Tensor(argument.getType()))
       continue;
