@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 
-
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
