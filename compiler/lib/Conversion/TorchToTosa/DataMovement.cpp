@@ -16,6 +16,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::torch2mlir;
@@ -234,8 +235,9 @@ struct ConvertExpand : OpConversionPattern<AtenExpandOp> {
   }
 };
 
-/// constant_pad_nd(self, pad, value): non-negative pads as tosa.pad (pad
-/// lists the last dim first, [before, after] each).
+/// constant_pad_nd(self, pad, value): pad lists the last dim first,
+/// [before, after] each; negative pads crop (a `tosa.slice`), the others
+/// pad (`tosa.pad`).
 struct ConvertConstantPad : OpConversionPattern<AtenConstantPadNdOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -250,18 +252,31 @@ struct ConvertConstantPad : OpConversionPattern<AtenConstantPadNdOp> {
     int64_t rank = type.getRank();
     if (!matchTorchConstantIntList(op.getPad(), pad) || pad.size() % 2 ||
         static_cast<int64_t>(pad.size()) > 2 * rank ||
-        !matchTorchConstantFloat(op.getValue(), value) ||
-        llvm::any_of(pad, [](int64_t p) { return p < 0; }))
+        !matchTorchConstantFloat(op.getValue(), value))
       return reportFailure(rewriter, op,
-                           "unsupported: pads and value computed at run time, "
-                           "or negative pads (TOSA backend)");
+                           "unsupported: pads and value computed at run time "
+                           "(TOSA backend)");
     SmallVector<int64_t> padding(2 * rank, 0);
+    SmallVector<int64_t> begin(rank, 0), sizes(inputType.getShape());
     for (size_t i = 0; i < pad.size() / 2; ++i) {
-      int64_t dim = rank - 1 - i;
-      padding[2 * dim] = pad[2 * i];
-      padding[2 * dim + 1] = pad[2 * i + 1];
+      int64_t dim = rank - 1 - static_cast<int64_t>(i);
+      int64_t before = pad[2 * i], after = pad[2 * i + 1];
+      begin[dim] = std::max<int64_t>(-before, 0);
+      sizes[dim] -=
+          std::max<int64_t>(-before, 0) + std::max<int64_t>(-after, 0);
+      padding[2 * dim] = std::max<int64_t>(before, 0);
+      padding[2 * dim + 1] = std::max<int64_t>(after, 0);
+      if (sizes[dim] <= 0)
+        return reportFailure(rewriter, op,
+                             "unsupported: pads that crop a dim to nothing "
+                             "(TOSA has no empty tensors)");
     }
     Location loc = op.getLoc();
+    Value self = adaptor.getSelf();
+    if (ArrayRef<int64_t>(sizes) != inputType.getShape())
+      self = tosa::SliceOp::create(rewriter, loc, inputType.clone(sizes), self,
+                                   createConstShape(rewriter, loc, begin),
+                                   createConstShape(rewriter, loc, sizes));
     Type element = type.getElementType();
     auto constType = RankedTensorType::get({1}, element);
     Attribute fill = isa<mlir::FloatType>(element)
@@ -270,8 +285,67 @@ struct ConvertConstantPad : OpConversionPattern<AtenConstantPadNdOp> {
                                element, static_cast<int64_t>(value)));
     Value padConst = tosa::ConstOp::create(
         rewriter, loc, constType, DenseElementsAttr::get(constType, fill));
-    rewriter.replaceOp(
-        op, createPad(rewriter, loc, adaptor.getSelf(), padding, padConst));
+    rewriter.replaceOp(op, createPad(rewriter, loc, self, padding, padConst));
+    return success();
+  }
+};
+
+/// flip(self, dims): one `tosa.reverse` per dim.
+struct ConvertFlip : OpConversionPattern<AtenFlipOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenFlipOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
+      return failure();
+    SmallVector<int64_t> dims;
+    if (!matchTorchConstantIntList(op.getDims(), dims))
+      return reportFailure(rewriter, op, "dims must be constants");
+    int64_t rank = type.getRank();
+    Value x = adaptor.getSelf();
+    llvm::SmallDenseSet<int64_t> seen;
+    for (int64_t dim : dims) {
+      dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+      if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
+        return reportFailure(rewriter, op, "dim out of range");
+      // (A 0-d tensor, or a dim of size 1, reverses to itself.)
+      if (rank == 0 || type.getDimSize(dim) == 1 || !seen.insert(dim).second)
+        continue;
+      x = tosa::ReverseOp::create(rewriter, op.getLoc(), type, x,
+                                  rewriter.getI32IntegerAttr(dim));
+    }
+    rewriter.replaceOp(op, x);
+    return success();
+  }
+};
+
+/// repeat(self, repeats): self ranked up to len(repeats), then `tosa.tile`.
+struct ConvertRepeat : OpConversionPattern<AtenRepeatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenRepeatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
+      return failure();
+    SmallVector<int64_t> repeats;
+    if (!matchTorchConstantIntList(op.getRepeats(), repeats) ||
+        static_cast<int64_t>(repeats.size()) != type.getRank() ||
+        llvm::any_of(repeats, [](int64_t r) { return r <= 0; }))
+      return reportFailure(rewriter, op,
+                           "unsupported: repeats computed at run time, or a "
+                           "zero repeat (TOSA has no empty tensors)");
+    Location loc = op.getLoc();
+    Value self = expandRank(rewriter, loc, adaptor.getSelf(), type.getRank());
+    if (llvm::all_of(repeats, [](int64_t r) { return r == 1; })) {
+      rewriter.replaceOp(op, self);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tosa::TileOp>(
+        op, type, self, createConstShape(rewriter, loc, repeats));
     return success();
   }
 };
@@ -366,8 +440,9 @@ Attribute getElementAttr(Type element, double value) {
   return IntegerAttr::get(element, static_cast<int64_t>(value));
 }
 
-/// full(size, constant fill), scalar_tensor(constant) -> a splat
-/// `tosa.const`.
+/// full(size, constant fill), full_like, scalar_tensor(constant) -> a
+/// splat `tosa.const`; empty and empty_strided (values unspecified) ->
+/// zeros.
 template <typename TorchOp> struct ConvertSplat : OpConversionPattern<TorchOp> {
   using OpConversionPattern<TorchOp>::OpConversionPattern;
   LogicalResult
@@ -376,13 +451,14 @@ template <typename TorchOp> struct ConvertSplat : OpConversionPattern<TorchOp> {
     auto type = getConvertedType(this->getTypeConverter(), op.getResult());
     if (failed(checkTosaTensor(rewriter, op, op.getResult(), type, "a result")))
       return failure();
-    double fill;
+    double fill = 0.0;
     Value scalar;
-    if constexpr (std::is_same_v<TorchOp, AtenFullOp>)
+    if constexpr (std::is_same_v<TorchOp, AtenFullOp> ||
+                  std::is_same_v<TorchOp, AtenFullLikeOp>)
       scalar = op.getFillValue();
-    else
+    else if constexpr (std::is_same_v<TorchOp, AtenScalarTensorOp>)
       scalar = op.getS();
-    if (!matchConstantScalar(scalar, fill))
+    if (scalar && !matchConstantScalar(scalar, fill))
       return reportFailure(rewriter, op,
                            "unsupported: a fill value computed at run time "
                            "(TOSA backend)");
@@ -438,12 +514,14 @@ void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<
-      AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp, AtenUnsqueezeOp,
-      AtenSqueezeOp, AtenSqueezeDimOp, AtenSqueezeDimsOp,
-      AtenFlattenUsingIntsOp, AtenPermuteOp, AtenTransposeIntOp, AtenTOp,
-      AtenSliceTensorOp, AtenCatOp, AtenExpandOp, AtenConstantPadNdOp,
-      AtenFullOp, AtenScalarTensorOp, AtenArangeStartStepOp, AtenSelectIntOp>();
+  target.addIllegalOp<AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp,
+                      AtenUnsqueezeOp, AtenSqueezeOp, AtenSqueezeDimOp,
+                      AtenSqueezeDimsOp, AtenFlattenUsingIntsOp, AtenPermuteOp,
+                      AtenTransposeIntOp, AtenTOp, AtenSliceTensorOp, AtenCatOp,
+                      AtenExpandOp, AtenConstantPadNdOp, AtenFullOp,
+                      AtenScalarTensorOp, AtenArangeStartStepOp,
+                      AtenSelectIntOp, AtenFullLikeOp, AtenEmptyMemoryFormatOp,
+                      AtenEmptyStridedOp, AtenFlipOp, AtenRepeatOp>();
   // Literals of dtypes TOSA lacks (0-d si64/f64 scalars PyTorch wraps as
   // tensors) stay: elementwise patterns read their value, and those left
   // used are reported by the backend contract verifier.
@@ -462,6 +540,8 @@ void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
       ConvertPermuteLike<AtenPermuteOp>, ConvertPermuteLike<AtenTransposeIntOp>,
       ConvertPermuteLike<AtenTOp>, ConvertSlice, ConvertCat, ConvertExpand,
       ConvertConstantPad, ConvertLiteral, ConvertSplat<AtenFullOp>,
-      ConvertSplat<AtenScalarTensorOp>, ConvertArange, ConvertSelect>(
-      typeConverter, context);
+      ConvertSplat<AtenScalarTensorOp>, ConvertSplat<AtenFullLikeOp>,
+      ConvertSplat<AtenEmptyMemoryFormatOp>, ConvertSplat<AtenEmptyStridedOp>,
+      ConvertArange, ConvertSelect, ConvertFlip, ConvertRepeat>(typeConverter,
+                                                                context);
 }

@@ -24,86 +24,6 @@ using namespace mlir::torch2mlir::torch_to_tosa;
 
 namespace {
 
-/// The converted, checked result type of `op`'s result `index`.
-FailureOr<RankedTensorType> getResult(ConversionPatternRewriter &rewriter,
-                                      const TypeConverter *converter,
-                                      Operation *op, unsigned index = 0) {
-  Value result = op->getResult(index);
-  auto type = getConvertedType(converter, result);
-  if (failed(checkTosaTensor(rewriter, op, result, type, "a result")))
-    return failure();
-  return type;
-}
-
-/// Operand `index` of `op` as an elementwise operand of `type`'s element
-/// type and rank, or a failure naming it.
-FailureOr<Value> getOperand(ConversionPatternRewriter &rewriter, Operation *op,
-                            ValueRange converted, unsigned index,
-                            RankedTensorType type) {
-  Value torchOperand = op->getOperand(index);
-  if (auto torchType = dyn_cast<BaseTensorType>(torchOperand.getType()))
-    if (Type dtype = torchType.getOptionalDtype();
-        dtype && dtype.isUnsignedInteger())
-      return reportFailure(rewriter, op,
-                           "unsupported: an unsigned operand (TOSA 1.0's "
-                           "integers are signed)");
-  if (auto tensorType =
-          dyn_cast<RankedTensorType>(converted[index].getType())) {
-    if (!tensorType.hasStaticShape())
-      return reportFailure(rewriter, op,
-                           "unsupported: an operand of dynamic shape");
-    // (A 0-d literal of such a dtype is a scalar constant: it is read.)
-    if (!isTosaElementType(tensorType.getElementType()) &&
-        !torchOperand.getDefiningOp<ValueTensorLiteralOp>()) {
-      std::string spelled;
-      llvm::raw_string_ostream os(spelled);
-      auto torchType = dyn_cast<BaseTensorType>(torchOperand.getType());
-      if (Type dtype = torchType ? torchType.getOptionalDtype() : Type())
-        os << dtype;
-      else
-        os << "unknown";
-      return reportFailure(rewriter, op,
-                           "unsupported: an operand of dtype " + spelled +
-                               " (TOSA 1.0 has f32, f16, bf16, si8, si16, "
-                               "si32 and bool tensors)");
-    }
-  }
-  Value value = getElementwiseOperand(rewriter, op->getLoc(), torchOperand,
-                                      converted[index], type.getElementType(),
-                                      type.getRank());
-  if (!value)
-    return reportFailure(rewriter, op,
-                         "unsupported: a scalar operand computed at run time "
-                         "(TOSA needs it constant), or a 0-d literal that is "
-                         "not a splat");
-  return value;
-}
-
-bool isFloat(RankedTensorType type) {
-  return isa<mlir::FloatType>(type.getElementType());
-}
-
-/// The type math runs in for a result of `type`: f32 for f16 and bf16
-/// (PyTorch's CPU kernels compute 16-bit floats in f32 and round once per
-/// op); i32 for i8 and i16 (TOSA 1.0's pro_int has add, sub, mul, maximum,
-/// minimum, abs... in i32 only; the cast back truncates, which wraps as
-/// PyTorch's 8- and 16-bit integer arithmetic does); else `type`.
-RankedTensorType getOpMathType(RankedTensorType type) {
-  Type element = type.getElementType();
-  if (isa<Float16Type, BFloat16Type>(element))
-    return type.clone(Float32Type::get(type.getContext()));
-  if (element.isInteger(8) || element.isInteger(16))
-    return type.clone(IntegerType::get(type.getContext(), 32));
-  return type;
-}
-
-/// Replaces `op` by `value` rounded to `resultType`'s element type.
-void replaceRounded(ConversionPatternRewriter &rewriter, Operation *op,
-                    Value value, RankedTensorType resultType) {
-  rewriter.replaceOp(op, createCast(rewriter, op->getLoc(), value,
-                                    resultType.getElementType()));
-}
-
 /// Float-only unary ops: one TOSA op of the same name.
 template <typename TorchOp, typename TosaOp>
 struct ConvertFloatUnary : OpConversionPattern<TorchOp> {
@@ -651,7 +571,8 @@ struct ConvertLogical : OpConversionPattern<TorchOp> {
   }
 };
 
-/// bitwise_and/or/xor.Tensor of integers; of bools, the logical ops.
+/// bitwise_and/or/xor (.Tensor and .Scalar) of integers; of bools, the
+/// logical ops.
 template <typename TorchOp, typename TosaOp, typename TosaLogicalOp>
 struct ConvertBitwise : OpConversionPattern<TorchOp> {
   using OpConversionPattern<TorchOp>::OpConversionPattern;
@@ -709,8 +630,9 @@ struct ConvertSign : OpConversionPattern<AtenSignOp> {
   }
 };
 
-/// div.Tensor_mode(self, other, rounding_mode) of floats: the quotient
-/// (mode None), floored ("floor") or truncated toward zero ("trunc").
+/// div.Tensor_mode(self, other, rounding_mode): the quotient (mode None),
+/// floored ("floor") or truncated toward zero ("trunc"); of integers, by
+/// a nonzero constant only.
 struct ConvertDivMode : OpConversionPattern<AtenDivTensorModeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -727,10 +649,56 @@ struct ConvertDivMode : OpConversionPattern<AtenDivTensorModeOp> {
     else if (!isTorchNone(op.getRoundingMode()))
       return reportFailure(rewriter, op,
                            "rounding_mode must be a constant or None");
-    if (!isFloat(*type))
-      return reportFailure(rewriter, op,
-                           "unsupported: integer division (TOSA's intdiv "
-                           "truncates and has no floor mode)");
+    if (!isFloat(*type)) {
+      // Integers: tosa.intdiv (truncating) by a nonzero constant; floor
+      // subtracts one where the division is inexact and the signs differ.
+      if (mode == "none" || type->getElementType().isInteger(1))
+        return reportFailure(rewriter, op, "a true division of integers");
+      FailureOr<int64_t> divisor =
+          getConstantDivisor(rewriter, op, op->getOperand(1));
+      auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
+      if (failed(divisor) || failed(self))
+        return failure();
+      Location loc = op.getLoc();
+      Type element = type->getElementType();
+      int64_t rank = type->getRank();
+      Value y = createScalar(rewriter, loc, element,
+                             static_cast<double>(*divisor), rank);
+      Value quotient;
+      if (*divisor == -1)
+        // (INT_MIN / -1 wraps to INT_MIN, as in PyTorch.)
+        quotient = tosa::SubOp::create(
+            rewriter, loc, *type, createScalar(rewriter, loc, element, 0, rank),
+            *self);
+      else
+        quotient = tosa::IntDivOp::create(rewriter, loc, *type, *self, y);
+      if (mode == "floor" && *divisor != 1 && *divisor != -1) {
+        auto boolType = type->clone(rewriter.getI1Type());
+        Value exact = tosa::EqualOp::create(
+            rewriter, loc, boolType,
+            createMul(rewriter, loc, *type, quotient, y), *self);
+        Value zero = createScalar(rewriter, loc, element, 0, rank);
+        // x and the divisor have different signs: x < 0 for y > 0.
+        Value differ =
+            *divisor > 0
+                ? tosa::GreaterOp::create(rewriter, loc, boolType, zero, *self)
+                      .getResult()
+                : tosa::GreaterOp::create(rewriter, loc, boolType, *self, zero)
+                      .getResult();
+        Value adjust = tosa::LogicalAndOp::create(
+            rewriter, loc, boolType, differ,
+            tosa::LogicalNotOp::create(rewriter, loc, boolType, exact));
+        quotient = tosa::SelectOp::create(
+            rewriter, loc, *type, adjust,
+            tosa::SubOp::create(rewriter, loc, *type, quotient,
+                                createScalar(rewriter, loc, element, 1, rank)),
+            quotient);
+      } else if (mode != "floor" && mode != "trunc") {
+        return reportFailure(rewriter, op, "unknown rounding_mode");
+      }
+      replaceRounded(rewriter, op, quotient, resultType);
+      return success();
+    }
     auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
     auto other = getOperand(rewriter, op, adaptor.getOperands(), 1, *type);
     if (failed(self) || failed(other))
@@ -809,8 +777,6 @@ void mlir::torch2mlir::populateTosaElementwisePatternsAndLegality(
   FLOAT_UNARY(AtenTanhOp, tosa::TanhOp)
   FLOAT_UNARY(AtenSigmoidOp, tosa::SigmoidOp)
   FLOAT_UNARY(AtenErfOp, tosa::ErfOp)
-  FLOAT_UNARY(AtenFloorOp, tosa::FloorOp)
-  FLOAT_UNARY(AtenCeilOp, tosa::CeilOp)
   FLOAT_UNARY(AtenReciprocalOp, tosa::ReciprocalOp)
   FLOAT_UNARY(AtenRsqrtOp, tosa::RsqrtOp)
   FLOAT_UNARY(AtenSinOp, tosa::SinOp)
@@ -848,10 +814,11 @@ void mlir::torch2mlir::populateTosaElementwisePatternsAndLegality(
   COMPARISON(Lt, Lt)
   COMPARISON(Le, Le)
 #undef COMPARISON
-  target.addIllegalOp<AtenLogicalAndOp, AtenLogicalOrOp, AtenLogicalXorOp,
-                      AtenLogicalNotOp, AtenBitwiseAndTensorOp,
-                      AtenBitwiseOrTensorOp, AtenBitwiseXorTensorOp, AtenSignOp,
-                      AtenDivTensorModeOp, AtenClampTensorOp, Aten_ToCopyOp>();
+  target.addIllegalOp<
+      AtenLogicalAndOp, AtenLogicalOrOp, AtenLogicalXorOp, AtenLogicalNotOp,
+      AtenBitwiseAndTensorOp, AtenBitwiseOrTensorOp, AtenBitwiseXorTensorOp,
+      AtenBitwiseAndScalarOp, AtenBitwiseOrScalarOp, AtenBitwiseXorScalarOp,
+      AtenSignOp, AtenDivTensorModeOp, AtenClampTensorOp, Aten_ToCopyOp>();
   patterns.add<ConvertLogical<AtenLogicalAndOp, tosa::LogicalAndOp>,
                ConvertLogical<AtenLogicalOrOp, tosa::LogicalOrOp>,
                ConvertLogical<AtenLogicalXorOp, tosa::LogicalXorOp>,
@@ -861,6 +828,12 @@ void mlir::torch2mlir::populateTosaElementwisePatternsAndLegality(
                ConvertBitwise<AtenBitwiseOrTensorOp, tosa::BitwiseOrOp,
                               tosa::LogicalOrOp>,
                ConvertBitwise<AtenBitwiseXorTensorOp, tosa::BitwiseXorOp,
+                              tosa::LogicalXorOp>,
+               ConvertBitwise<AtenBitwiseAndScalarOp, tosa::BitwiseAndOp,
+                              tosa::LogicalAndOp>,
+               ConvertBitwise<AtenBitwiseOrScalarOp, tosa::BitwiseOrOp,
+                              tosa::LogicalOrOp>,
+               ConvertBitwise<AtenBitwiseXorScalarOp, tosa::BitwiseXorOp,
                               tosa::LogicalXorOp>,
                ConvertSign, ConvertDivMode, ConvertClampTensor,
                ConvertCastLike<Aten_ToCopyOp>>(typeConverter, context);

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// embedding, index_select and gather become `tosa.gather` (values
+// as_strided and diagonal gather at constant offsets. embedding,
+// index_select and gather become `tosa.gather` (values
 // [N, K, C], si32 indices [N, W] -> [N, W, C]). TOSA has no run-time
 // checks, and an index out of range reads outside the tensor: each of
 // these lowers only when the torch-narrow-si64 pass proved its indices in
@@ -77,6 +78,154 @@ void replaceWithGather(ConversionPatternRewriter &rewriter, Operation *op,
   rewriter.replaceOp(
       op, createReshape(rewriter, op->getLoc(), gathered, type.getShape()));
 }
+
+/// Replaces `op` by the elements of `input` (converted, any shape) at the
+/// constant linear `offsets` (row-major, one per element of `type`), as a
+/// `tosa.gather` of the flattened input: the offsets are known, so they
+/// are checked here. Bools move as si8 (TOSA gathers numbers).
+LogicalResult replaceWithConstantGather(ConversionPatternRewriter &rewriter,
+                                        Operation *op, Value input,
+                                        ArrayRef<int64_t> offsets,
+                                        RankedTensorType type) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t count = inputType.getNumElements();
+  if (offsets.empty() || count >= std::numeric_limits<int32_t>::max())
+    return reportFailure(rewriter, op,
+                         "unsupported: an empty result or more than 2^31 "
+                         "elements (TOSA backend)");
+  for (int64_t offset : offsets)
+    if (offset < 0 || offset >= count)
+      return reportFailure(rewriter, op,
+                           "an element outside the input (eager raises "
+                           "RuntimeError: setStorage out of bounds)");
+  Location loc = op->getLoc();
+  Type element = inputType.getElementType();
+  bool isBool = element.isInteger(1);
+  Value values = createReshape(rewriter, loc, input, {1, count, 1});
+  if (isBool)
+    values = createCast(rewriter, loc, values, rewriter.getI8Type());
+  auto indexType = RankedTensorType::get(
+      {1, static_cast<int64_t>(offsets.size())}, rewriter.getI32Type());
+  SmallVector<int32_t> narrow(offsets.begin(), offsets.end());
+  Value indices = tosa::ConstOp::create(
+      rewriter, loc, indexType,
+      DenseElementsAttr::get(indexType, ArrayRef<int32_t>(narrow)));
+  auto valuesType = cast<RankedTensorType>(values.getType());
+  auto gatheredType =
+      RankedTensorType::get({1, static_cast<int64_t>(offsets.size()), 1},
+                            valuesType.getElementType());
+  Value gathered =
+      tosa::GatherOp::create(rewriter, loc, gatheredType, values, indices);
+  gathered = createReshape(rewriter, loc, gathered, type.getShape());
+  rewriter.replaceOp(op, createCast(rewriter, loc, gathered, element));
+  return success();
+}
+
+/// The row-major strides of `shape`.
+SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Calls `visit(position)` for every position of `shape`, in row-major
+/// order.
+void forEachPosition(ArrayRef<int64_t> shape,
+                     function_ref<void(ArrayRef<int64_t>)> visit) {
+  int64_t count = computeProduct(shape);
+  SmallVector<int64_t> position(shape.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    visit(position);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+}
+
+/// as_strided(self, size, stride, storage_offset): the elements of self
+/// (contiguous, as every value tensor is) at storage_offset + sum of
+/// index[d] * stride[d].
+struct ConvertAsStrided : OpConversionPattern<AtenAsStridedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenAsStridedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
+      return failure();
+    SmallVector<int64_t> sizes, strides;
+    int64_t storageOffset = 0;
+    if (!matchTorchConstantIntList(op.getSize(), sizes) ||
+        !matchTorchConstantIntList(op.getStride(), strides) ||
+        sizes.size() != strides.size() ||
+        (!isTorchNone(op.getStorageOffset()) &&
+         !matchTorchConstantInt(op.getStorageOffset(), storageOffset)))
+      return reportFailure(rewriter, op,
+                           "size, stride and storage_offset must be "
+                           "constants");
+    if (ArrayRef<int64_t>(sizes) != type.getShape())
+      return reportFailure(rewriter, op,
+                           "the result type does not have the size");
+    SmallVector<int64_t> offsets;
+    forEachPosition(sizes, [&](ArrayRef<int64_t> position) {
+      int64_t offset = storageOffset;
+      for (auto [index, stride] : llvm::zip(position, strides))
+        offset += index * stride;
+      offsets.push_back(offset);
+    });
+    return replaceWithConstantGather(rewriter, op, adaptor.getSelf(), offsets,
+                                     type);
+  }
+};
+
+/// diagonal(self, offset, dim1, dim2): the other dims in order, then the
+/// diagonal self[..., i, i + offset] (offset >= 0) or self[..., i - offset,
+/// i] (offset < 0) of dims (dim1, dim2).
+struct ConvertDiagonal : OpConversionPattern<AtenDiagonalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenDiagonalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, inputType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   inputType)))
+      return failure();
+    int64_t offset, dim1, dim2;
+    int64_t rank = inputType.getRank();
+    if (!matchTorchConstantInt(op.getOffset(), offset) ||
+        !matchTorchConstantInt(op.getDim1(), dim1) ||
+        !matchTorchConstantInt(op.getDim2(), dim2))
+      return reportFailure(rewriter, op,
+                           "offset, dim1 and dim2 must be constants");
+    dim1 = toPositiveDim(dim1, rank);
+    dim2 = toPositiveDim(dim2, rank);
+    if (rank < 2 || dim1 < 0 || dim1 >= rank || dim2 < 0 || dim2 >= rank ||
+        dim1 == dim2)
+      return reportFailure(rewriter, op,
+                           "dim1 and dim2 must be two different dims in "
+                           "range");
+    SmallVector<int64_t> strides = getStrides(inputType.getShape());
+    SmallVector<int64_t> others;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim1 && d != dim2)
+        others.push_back(d);
+    int64_t base =
+        offset >= 0 ? offset * strides[dim2] : -offset * strides[dim1];
+    SmallVector<int64_t> offsets;
+    forEachPosition(type.getShape(), [&](ArrayRef<int64_t> position) {
+      int64_t linear = base + position.back() * (strides[dim1] + strides[dim2]);
+      for (auto [i, d] : llvm::enumerate(others))
+        linear += position[i] * strides[d];
+      offsets.push_back(linear);
+    });
+    return replaceWithConstantGather(rewriter, op, adaptor.getSelf(), offsets,
+                                     type);
+  }
+};
 
 /// embedding(weight [V, D], indices) -> rows of weight: [..., D].
 struct ConvertEmbedding : OpConversionPattern<AtenEmbeddingOp> {
@@ -208,12 +357,122 @@ struct ConvertGather : OpConversionPattern<AtenGatherOp> {
   }
 };
 
+/// index.Tensor(self, indices) with the index tensors on adjacent dims
+/// [first, last] (None elsewhere): the indices, negative ones counted from
+/// the end and broadcast together to B, linearize over the indexed dims;
+/// self as [outer, indexed, inner] gathers them: [outer, B, inner].
+struct ConvertIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenIndexTensorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   selfType)))
+      return failure();
+    auto list = op.getIndices().getDefiningOp<PrimListConstructOp>();
+    if (!list)
+      return reportFailure(rewriter, op,
+                           "the indices must come from a list construct");
+    if (!op->hasAttr("torch2mlir.indices_in_bounds"))
+      return reportFailure(
+          rewriter, op,
+          "unsupported: indices not proved within the indexed sizes (TOSA "
+          "has no run-time checks). Way out: backend=\"linalg-on-tensors\", "
+          "which checks them at run time");
+    int64_t rank = selfType.getRank();
+    SmallVector<int64_t> dims;
+    SmallVector<Value> indices;
+    for (auto [dim, element] : llvm::enumerate(list.getElements())) {
+      if (!isa<BaseTensorType>(element.getType()))
+        continue;
+      auto indexType = getConvertedType(getTypeConverter(), element);
+      if (failed(checkTosaTensor(rewriter, op, element, indexType,
+                                 "an index tensor")))
+        return failure();
+      if (!isa<IntegerType>(indexType.getElementType()) ||
+          indexType.getElementType().isInteger(1))
+        return reportFailure(rewriter, op,
+                             "unsupported: bool (mask) indices (TOSA has no "
+                             "data-dependent shapes)");
+      dims.push_back(static_cast<int64_t>(dim));
+      indices.push_back(rewriter.getRemappedValue(element));
+    }
+    if (dims.empty() || dims.back() >= rank ||
+        dims.back() - dims.front() + 1 != static_cast<int64_t>(dims.size()))
+      return reportFailure(rewriter, op,
+                           "unsupported: index tensors on dims that are not "
+                           "adjacent (TOSA backend)");
+    int64_t first = dims.front(), last = dims.back();
+    ArrayRef<int64_t> sizes = selfType.getShape();
+    int64_t outer = computeProduct(sizes.take_front(first));
+    int64_t indexed = computeProduct(sizes.slice(first, dims.size()));
+    int64_t inner = computeProduct(sizes.drop_front(last + 1));
+    int64_t broadcastRank = type.getRank() - (rank - dims.size());
+    if (broadcastRank < 0)
+      return reportFailure(rewriter, op, "the result rank does not match");
+    ArrayRef<int64_t> broadcast = type.getShape().slice(first, broadcastRank);
+    int64_t count = computeProduct(broadcast);
+    if (selfType.getNumElements() >= std::numeric_limits<int32_t>::max())
+      return reportFailure(rewriter, op,
+                           "unsupported: more than 2^31 elements (TOSA's "
+                           "indices are si32)");
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    auto linearType = RankedTensorType::get(broadcast, i32);
+    auto boolType = RankedTensorType::get(broadcast, rewriter.getI1Type());
+    Value linear;
+    int64_t stride = indexed;
+    for (auto [dim, index] : llvm::zip(dims, indices)) {
+      int64_t size = sizes[dim];
+      stride /= size;
+      Value i = expandRank(rewriter, loc, createCast(rewriter, loc, index, i32),
+                           broadcastRank);
+      auto iType = cast<RankedTensorType>(i.getType());
+      SmallVector<int64_t> multiples;
+      for (auto [in, out] : llvm::zip(iType.getShape(), broadcast))
+        multiples.push_back(in == out ? 1 : out);
+      if (iType.getShape() != broadcast)
+        i = tosa::TileOp::create(rewriter, loc, linearType, i,
+                                 createConstShape(rewriter, loc, multiples));
+      Value zero = createScalar(rewriter, loc, i32, 0.0, broadcastRank);
+      Value wrapped = tosa::AddOp::create(
+          rewriter, loc, linearType, i,
+          createScalar(rewriter, loc, i32, static_cast<double>(size),
+                       broadcastRank));
+      i = tosa::SelectOp::create(
+          rewriter, loc, linearType,
+          tosa::GreaterOp::create(rewriter, loc, boolType, zero, i), wrapped,
+          i);
+      if (stride != 1)
+        i = createMul(rewriter, loc, linearType, i,
+                      createScalar(rewriter, loc, i32,
+                                   static_cast<double>(stride), broadcastRank));
+      linear = linear
+                   ? tosa::AddOp::create(rewriter, loc, linearType, linear, i)
+                         .getResult()
+                   : i;
+    }
+    Value index = createReshape(rewriter, loc, linear, {1, count});
+    if (outer != 1)
+      index = tosa::TileOp::create(
+          rewriter, loc, RankedTensorType::get({outer, count}, i32), index,
+          createConstShape(rewriter, loc, {outer, 1}));
+    Value values = createReshape(rewriter, loc, adaptor.getSelf(),
+                                 {outer, indexed, inner});
+    replaceWithGather(rewriter, op, values, index, type);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateTosaIndexingPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
-  target.addIllegalOp<AtenEmbeddingOp, AtenIndexSelectOp, AtenGatherOp>();
-  patterns.add<ConvertEmbedding, ConvertIndexSelect, ConvertGather>(
+  target.addIllegalOp<AtenEmbeddingOp, AtenIndexSelectOp, AtenGatherOp,
+                      AtenAsStridedOp, AtenDiagonalOp, AtenIndexTensorOp>();
+  patterns.add<ConvertEmbedding, ConvertIndexSelect, ConvertGather,
+               ConvertAsStrided, ConvertDiagonal, ConvertIndexTensor>(
       typeConverter, patterns.getContext());
 }

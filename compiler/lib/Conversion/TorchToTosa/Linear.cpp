@@ -221,9 +221,9 @@ int64_t exactPadding(int64_t in, int64_t kernel, int64_t stride,
   return drop;
 }
 
-/// Convolution 1- and 2-D, plain (not transposed), groups 1 or depthwise
-/// (groups = input channels), as tosa.conv2d / tosa.depthwise_conv2d on
-/// NHWC. A 1-D convolution is a 2-D one of height 1.
+/// Convolution 1- and 2-D, plain (not transposed), as tosa.conv2d (one
+/// per group) or tosa.depthwise_conv2d (groups = input channels) on NHWC. A 1-D
+/// convolution is a 2-D one of height 1.
 struct ConvertConvolution : OpConversionPattern<AtenConvolutionOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -294,10 +294,11 @@ struct ConvertConvolution : OpConversionPattern<AtenConvolutionOp> {
     auto wShape = cast<RankedTensorType>(weight.getType()).getShape();
     int64_t channels = inShape[1], features = wShape[0];
     bool depthwise = groups == channels && groups > 1 && wShape[1] == 1;
-    if (groups != 1 && !depthwise)
+    if (channels % groups || features % groups ||
+        wShape[1] * groups != channels)
       return reportFailure(rewriter, op,
-                           "unsupported: grouped convolution other than "
-                           "depthwise (TOSA backend)");
+                           "the channels and features do not divide into "
+                           "the groups");
     // Pads, and input rows/columns no window reads.
     SmallVector<int64_t> pad(4);
     SmallVector<int64_t> keep = {inShape[2], inShape[3]};
@@ -355,12 +356,46 @@ struct ConvertConvolution : OpConversionPattern<AtenConvolutionOp> {
           rewriter.getDenseI64ArrayAttr(stride),
           rewriter.getDenseI64ArrayAttr(dilation), TypeAttr::get(acc));
     } else {
+      // Groups other than depthwise: one tosa.conv2d per group, on its
+      // slice of the input channels, features and bias, concatenated.
       Value w = createTranspose(rewriter, loc, weight, {0, 2, 3, 1});
-      conv = tosa::Conv2DOp::create(
-          rewriter, loc, convType, nhwc, w, bias, zeroPoint(), zeroPoint(),
-          rewriter.getDenseI64ArrayAttr(pad),
-          rewriter.getDenseI64ArrayAttr(stride),
-          rewriter.getDenseI64ArrayAttr(dilation), TypeAttr::get(acc));
+      int64_t groupChannels = channels / groups;
+      int64_t groupFeatures = features / groups;
+      auto sliceLast = [&](Value value, int64_t dim, int64_t start,
+                           int64_t size) -> Value {
+        auto valueType = cast<RankedTensorType>(value.getType());
+        if (valueType.getDimSize(dim) == size)
+          return value;
+        SmallVector<int64_t> begin(valueType.getRank(), 0);
+        SmallVector<int64_t> sizes(valueType.getShape());
+        begin[dim] = start;
+        sizes[dim] = size;
+        return tosa::SliceOp::create(rewriter, loc, valueType.clone(sizes),
+                                     value,
+                                     createConstShape(rewriter, loc, begin),
+                                     createConstShape(rewriter, loc, sizes));
+      };
+      SmallVector<Value> parts;
+      SmallVector<int64_t> groupOut = {outShape[0], outShape[2], outShape[3],
+                                       groupFeatures};
+      bool sharedBias =
+          cast<RankedTensorType>(bias.getType()).getDimSize(0) != features;
+      for (int64_t g = 0; g < groups; ++g) {
+        parts.push_back(tosa::Conv2DOp::create(
+            rewriter, loc, RankedTensorType::get(groupOut, element),
+            sliceLast(nhwc, 3, g * groupChannels, groupChannels),
+            sliceLast(w, 0, g * groupFeatures, groupFeatures),
+            sharedBias ? bias
+                       : sliceLast(bias, 0, g * groupFeatures, groupFeatures),
+            zeroPoint(), zeroPoint(), rewriter.getDenseI64ArrayAttr(pad),
+            rewriter.getDenseI64ArrayAttr(stride),
+            rewriter.getDenseI64ArrayAttr(dilation), TypeAttr::get(acc)));
+      }
+      conv = parts.size() == 1
+                 ? parts.front()
+                 : tosa::ConcatOp::create(rewriter, loc, convType, parts,
+                                          rewriter.getI32IntegerAttr(3))
+                       .getResult();
     }
     Value result = createTranspose(rewriter, loc, conv, {0, 3, 1, 2});
     rewriter.replaceOp(op,

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // tosa.max_pool2d and tosa.avg_pool2d work on NHWC; the patterns transpose
-// around them. TOSA's average excludes padding from the divisor, which is
+// around them (a dilated max pooling, which TOSA lacks, is a maximum of
+// strided slices). TOSA's average excludes padding from the divisor, which is
 // PyTorch's count_include_pad=False; with count_include_pad=True the input
 // is zero-padded explicitly first.
 //
@@ -16,6 +17,8 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::torch2mlir;
@@ -94,6 +97,62 @@ FailureOr<Value> prepareInput(OpBuilder &b, Location loc, Value input,
   return nhwc;
 }
 
+/// Max pooling with dilation (tosa.max_pool2d has none): the maximum,
+/// over the kernel offsets (a, b), of the input padded with the lowest
+/// value and sliced from (a * dh, b * dw) with the stride (a slice of out *
+/// s rows, reshaped [out, s], keeping row 0 of each).
+Value createDilatedMaxPool(OpBuilder &b, Location loc, Value input,
+                           RankedTensorType type, const Window &w,
+                           ArrayRef<int64_t> dilation) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> in = inputType.getShape(), out = type.getShape();
+  Type element = type.getElementType();
+  SmallVector<int64_t> padding(8, 0);
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = (w.kernel[i] - 1) * dilation[i] + out[2 + i] * w.stride[i];
+    padding[4 + 2 * i] = w.padding[i];
+    padding[5 + 2 * i] = std::max<int64_t>(span - in[2 + i] - w.padding[i], 0);
+  }
+  double lowest = isa<mlir::FloatType>(element)
+                      ? -INFINITY
+                      : -std::ldexp(1.0, element.getIntOrFloatBitWidth() - 1);
+  auto constType = RankedTensorType::get({1}, element);
+  Attribute fill =
+      isa<mlir::FloatType>(element)
+          ? Attribute(b.getFloatAttr(element, lowest))
+          : Attribute(b.getIntegerAttr(element, static_cast<int64_t>(lowest)));
+  Value padded = input;
+  if (llvm::any_of(padding, [](int64_t p) { return p != 0; }))
+    padded = createPad(
+        b, loc, input, padding,
+        tosa::ConstOp::create(b, loc, constType,
+                              DenseElementsAttr::get(constType, fill)));
+  int64_t oh = out[2], ow = out[3], sh = w.stride[0], sw = w.stride[1];
+  SmallVector<int64_t> sliceSizes = {in[0], in[1], oh * sh, ow * sw};
+  Value result;
+  for (int64_t a = 0; a < w.kernel[0]; ++a) {
+    for (int64_t c = 0; c < w.kernel[1]; ++c) {
+      Value x = tosa::SliceOp::create(
+          b, loc, RankedTensorType::get(sliceSizes, element), padded,
+          createConstShape(b, loc, {0, 0, a * dilation[0], c * dilation[1]}),
+          createConstShape(b, loc, sliceSizes));
+      if (sh != 1 || sw != 1) {
+        SmallVector<int64_t> split = {in[0], in[1], oh, sh, ow, sw};
+        SmallVector<int64_t> first = {in[0], in[1], oh, 1, ow, 1};
+        x = tosa::SliceOp::create(b, loc, RankedTensorType::get(first, element),
+                                  createReshape(b, loc, x, split),
+                                  createConstShape(b, loc, {0, 0, 0, 0, 0, 0}),
+                                  createConstShape(b, loc, first));
+        x = createReshape(b, loc, x, type.getShape());
+      }
+      result =
+          result ? tosa::MaximumOp::create(b, loc, type, result, x).getResult()
+                 : x;
+    }
+  }
+  return result;
+}
+
 /// max_pool2d and max_pool2d_with_indices (whose indices are unused).
 template <typename TorchOp>
 struct ConvertMaxPool : OpConversionPattern<TorchOp> {
@@ -114,15 +173,26 @@ struct ConvertMaxPool : OpConversionPattern<TorchOp> {
     SmallVector<int64_t> dilation;
     if (failed(window) ||
         !matchTorchConstantIntList(op.getDilation(), dilation) ||
-        llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
+        dilation.size() > 2 ||
+        llvm::any_of(dilation, [](int64_t d) { return d <= 0; }))
       return reportFailure(rewriter, op,
                            "unsupported: window parameters computed at run "
-                           "time or invalid, or dilation (TOSA backend)");
+                           "time or invalid (TOSA backend)");
     if (inputType.getRank() != 4 || inputType.getElementType().isInteger(1))
       return reportFailure(rewriter, op,
                            "unsupported: an input other than batched NCHW "
                            "numbers");
     Location loc = op.getLoc();
+    if (dilation.size() == 1)
+      dilation.push_back(dilation[0]);
+    if (dilation.size() == 2 && (dilation[0] != 1 || dilation[1] != 1)) {
+      SmallVector<Value> results = {createDilatedMaxPool(
+          rewriter, loc, adaptor.getSelf(), type, *window, dilation)};
+      if (op->getNumResults() == 2)
+        results.push_back(Value());
+      rewriter.replaceOp(op, results);
+      return success();
+    }
     SmallVector<int64_t> pads;
     auto nhwc = prepareInput(rewriter, loc, adaptor.getSelf(), type.getShape(),
                              *window, pads);
@@ -158,7 +228,7 @@ struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
       return failure();
     auto window =
         matchWindow(op.getKernelSize(), op.getStride(), op.getPadding());
-    bool countIncludePad, ceilMode;
+    bool countIncludePad, ceilMode; // (ceil_mode shows in the result size)
     if (failed(window) ||
         !matchTorchConstantBool(op.getCountIncludePad(), countIncludePad) ||
         !matchTorchConstantBool(op.getCeilMode(), ceilMode) ||
@@ -177,11 +247,10 @@ struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
     ArrayRef<int64_t> out = type.getShape();
     bool padded = window->padding[0] || window->padding[1];
     if (countIncludePad && padded) {
-      if (ceilMode)
-        return reportFailure(rewriter, op,
-                             "unsupported: count_include_pad with ceil_mode "
-                             "and padding (TOSA backend)");
-      // Zeros counted in the average: pad explicitly.
+      // Zeros counted in the average: pad explicitly. (With ceil_mode, the
+      // part of the last window past the padding is TOSA's own padding,
+      // not counted: PyTorch divides by the window clipped to input +
+      // padding too.)
       SmallVector<int64_t> padding = {0,
                                       0,
                                       0,

@@ -16,6 +16,8 @@
 
 #include "Utils.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -23,7 +25,7 @@ using namespace mlir::torch2mlir::torch_to_tosa;
 
 namespace {
 
-enum class Reduce { Sum, Max, Min };
+enum class Reduce { Sum, Max, Min, Any, All };
 
 /// `x` summed over `dim` (kept, size 1). TOSA's reduce_sum adds in
 /// sequence (lowered so, its float error grows with the count); a long dim
@@ -75,6 +77,12 @@ Value reduceKeep(OpBuilder &b, Location loc, Reduce kind, Value x,
       break;
     case Reduce::Min:
       x = tosa::ReduceMinOp::create(b, loc, resultType, x, axis);
+      break;
+    case Reduce::Any:
+      x = tosa::ReduceAnyOp::create(b, loc, resultType, x, axis);
+      break;
+    case Reduce::All:
+      x = tosa::ReduceAllOp::create(b, loc, resultType, x, axis);
       break;
     }
   }
@@ -130,13 +138,19 @@ struct ConvertReduction : OpConversionPattern<TorchOp> {
       return reportFailure(rewriter, op,
                            "dim and keepdim must be constants in range");
     Type element = type.getElementType();
-    if (element.isInteger(1) || (IsMean && !isa<mlir::FloatType>(element)))
+    // The maximum of bools is any, the minimum all.
+    Reduce kind = Kind;
+    if (element.isInteger(1) && Kind == Reduce::Max)
+      kind = Reduce::Any;
+    else if (element.isInteger(1) && Kind == Reduce::Min)
+      kind = Reduce::All;
+    else if (element.isInteger(1) || (IsMean && !isa<mlir::FloatType>(element)))
       return reportFailure(rewriter, op,
-                           "unsupported: a bool result, or a non-float mean");
+                           "unsupported: a bool sum, or a non-float mean");
     Location loc = op.getLoc();
     Type compute = Kind == Reduce::Sum ? getComputeType(element) : element;
     Value x = createCast(rewriter, loc, adaptor.getSelf(), compute);
-    x = reduceKeep(rewriter, loc, Kind, x, *dims);
+    x = reduceKeep(rewriter, loc, kind, x, *dims);
     if (IsMean) {
       int64_t count = 1;
       for (int64_t dim : *dims)
@@ -153,7 +167,10 @@ struct ConvertReduction : OpConversionPattern<TorchOp> {
 };
 
 /// prod.dim_int(self, dim, keepdim, dtype): `tosa.reduce_product`, which
-/// TOSA 1.0 has for floats only (16-bit floats multiply in f32).
+/// TOSA 1.0 has for floats only (16-bit floats multiply in f32). Integers
+/// multiply in i32 by halves: the dim padded with ones to a power of two,
+/// then its two halves multiplied until one row is left (wrapping as
+/// PyTorch's integer product does; torch-narrow-si64 bounds si64 ones).
 struct ConvertProd : OpConversionPattern<AtenProdDimIntOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -164,10 +181,8 @@ struct ConvertProd : OpConversionPattern<AtenProdDimIntOp> {
                                    selfType)))
       return failure();
     Type element = type.getElementType();
-    if (!isa<mlir::FloatType>(element))
-      return reportFailure(rewriter, op,
-                           "unsupported: an integer product (TOSA 1.0's "
-                           "reduce_product takes floats)");
+    if (element.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: a bool result");
     int64_t dim;
     if (!matchTorchConstantInt(op.getDim(), dim))
       return reportFailure(rewriter, op, "the dim must be a constant");
@@ -182,9 +197,39 @@ struct ConvertProd : OpConversionPattern<AtenProdDimIntOp> {
     if (dim < 0 || dim >= xType.getRank())
       return reportFailure(rewriter, op, "dim out of range");
     SmallVector<int64_t> shape(xType.getShape());
-    shape[dim] = 1;
-    x = tosa::ReduceProductOp::create(rewriter, loc, xType.clone(shape), x,
-                                      rewriter.getI32IntegerAttr(dim));
+    if (isa<mlir::FloatType>(element)) {
+      shape[dim] = 1;
+      x = tosa::ReduceProductOp::create(rewriter, loc, xType.clone(shape), x,
+                                        rewriter.getI32IntegerAttr(dim));
+    } else {
+      Type i32 = rewriter.getI32Type();
+      x = createCast(rewriter, loc, x, i32);
+      int64_t size = shape[dim], width = 1;
+      while (width < size)
+        width *= 2;
+      if (width != size) {
+        SmallVector<int64_t> padding(2 * shape.size(), 0);
+        padding[2 * dim + 1] = width - size;
+        auto oneType = RankedTensorType::get({1}, i32);
+        Value one = tosa::ConstOp::create(
+            rewriter, loc, oneType,
+            DenseElementsAttr::get(oneType, rewriter.getI32IntegerAttr(1)));
+        x = createPad(rewriter, loc, x, padding, one);
+      }
+      for (; width > 1; width /= 2) {
+        shape[dim] = width / 2;
+        auto halfType = RankedTensorType::get(shape, i32);
+        SmallVector<int64_t> begin(shape.size(), 0);
+        Value low = tosa::SliceOp::create(
+            rewriter, loc, halfType, x, createConstShape(rewriter, loc, begin),
+            createConstShape(rewriter, loc, shape));
+        begin[dim] = width / 2;
+        Value high = tosa::SliceOp::create(
+            rewriter, loc, halfType, x, createConstShape(rewriter, loc, begin),
+            createConstShape(rewriter, loc, shape));
+        x = createMul(rewriter, loc, halfType, low, high);
+      }
+    }
     x = createCast(rewriter, loc, x, element);
     rewriter.replaceOp(op, createReshape(rewriter, loc, x, type.getShape()));
     return success();
@@ -194,8 +239,11 @@ struct ConvertProd : OpConversionPattern<AtenProdDimIntOp> {
 /// argmax / argmin(self, dim?, keepdim): `tosa.argmax` (the first index of
 /// the maximum; NaN propagates, so the first NaN wins, as in PyTorch) of
 /// the input flattened when dim is None. argmin is the argmax of -x for
-/// floats and of ~x (-x - 1, which cannot overflow) for integers. The si32
-/// result is the narrowed si64 one (torch-narrow-si64 bounds it).
+/// floats and of ~x (-x - 1, which cannot overflow) for integers. Other
+/// integers than si8 (and bools) take the first index where x equals its
+/// maximum, in i32: a reduce_min over the iota where equal (TOSA's argmax
+/// has no si32 form, and si16 needs the int16 extension). The si32 result
+/// is the narrowed si64 one (torch-narrow-si64 bounds it).
 template <typename TorchOp, bool IsMin>
 struct ConvertArgmax : OpConversionPattern<TorchOp> {
   using OpConversionPattern<TorchOp>::OpConversionPattern;
@@ -207,13 +255,15 @@ struct ConvertArgmax : OpConversionPattern<TorchOp> {
                                    selfType)))
       return failure();
     Type element = selfType.getElementType();
-    if (!type.getElementType().isInteger(32) || element.isInteger(1) ||
-        element.isInteger(32))
+    if (!type.getElementType().isInteger(32))
       return reportFailure(rewriter, op,
-                           "unsupported: a bool, int32 or int64 input (TOSA "
-                           "1.0's argmax takes si8, si16 and floats)");
+                           "unsupported: an index result not narrowed to "
+                           "si32");
     Location loc = op.getLoc();
     Value x = adaptor.getSelf();
+    bool byCompare = isa<IntegerType>(element) && !element.isInteger(8);
+    if (byCompare)
+      x = createCast(rewriter, loc, x, rewriter.getI32Type());
     int64_t dim = 0;
     if (isTorchNone(op.getDim()) || selfType.getRank() == 0) {
       x = createReshape(rewriter, loc, x, {selfType.getNumElements()});
@@ -232,6 +282,28 @@ struct ConvertArgmax : OpConversionPattern<TorchOp> {
         x = tosa::BitwiseNotOp::create(rewriter, loc, xType, x);
     }
     SmallVector<int64_t> shape(xType.getShape());
+    if (byCompare) {
+      int64_t size = shape[dim];
+      Value max = reduceKeep(rewriter, loc, Reduce::Max, x, {dim});
+      Value equal = tosa::EqualOp::create(
+          rewriter, loc, xType.clone(rewriter.getI1Type()), x, max);
+      SmallVector<int64_t> iotaShape(shape.size(), 1);
+      iotaShape[dim] = size;
+      auto iotaType = RankedTensorType::get(iotaShape, rewriter.getI32Type());
+      SmallVector<int32_t> iota(size);
+      std::iota(iota.begin(), iota.end(), 0);
+      Value positions = tosa::ConstOp::create(
+          rewriter, loc, iotaType,
+          DenseElementsAttr::get(iotaType, ArrayRef<int32_t>(iota)));
+      Value candidates = tosa::SelectOp::create(
+          rewriter, loc, xType, equal, positions,
+          createScalar(rewriter, loc, rewriter.getI32Type(),
+                       static_cast<double>(size), xType.getRank()));
+      Value index = reduceKeep(rewriter, loc, Reduce::Min, candidates, {dim});
+      rewriter.replaceOp(op,
+                         createReshape(rewriter, loc, index, type.getShape()));
+      return success();
+    }
     shape.erase(shape.begin() + dim);
     Value index = tosa::ArgMaxOp::create(
         rewriter, loc, RankedTensorType::get(shape, rewriter.getI32Type()), x,
@@ -482,17 +554,128 @@ struct ConvertBatchNormInference
   }
 };
 
+/// any(self), any.dim(self, dim, keepdim), any.dims(self, dim?, keepdim):
+/// `tosa.reduce_any` of self != 0.
+template <typename TorchOp> struct ConvertAny : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, this->getTypeConverter(), op, type,
+                                   selfType)))
+      return failure();
+    int64_t rank = selfType.getRank();
+    FailureOr<SmallVector<int64_t>> dims;
+    if constexpr (std::is_same_v<TorchOp, AtenAnyOp>) {
+      dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    } else if constexpr (std::is_same_v<TorchOp, AtenAnyDimOp>) {
+      int64_t dim;
+      if (!matchTorchConstantInt(op.getDim(), dim))
+        return reportFailure(rewriter, op, "dim must be a constant");
+      dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+      if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
+        return reportFailure(rewriter, op, "dim out of range");
+      dims = rank == 0 ? SmallVector<int64_t>() : SmallVector<int64_t>{dim};
+    } else {
+      dims = getReduceDims(op.getDim(), rank);
+    }
+    if (failed(dims))
+      return reportFailure(rewriter, op, "dims must be constants in range");
+    if (!type.getElementType().isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: a non-bool result");
+    Location loc = op.getLoc();
+    Value x =
+        createCast(rewriter, loc, adaptor.getSelf(), rewriter.getI1Type());
+    x = reduceKeep(rewriter, loc, Reduce::Any, x, *dims);
+    rewriter.replaceOp(op, createReshape(rewriter, loc, x, type.getShape()));
+    return success();
+  }
+};
+
+/// cumsum(self, dim, dtype): an inclusive scan in ceil(log2(n)) steps
+/// (Hillis and Steele): x += x shifted by 1, 2, 4... along dim (a
+/// `tosa.pad` with zeros in front, then a `tosa.slice`). 8- and 16-bit
+/// integers add in 32 bits (see getOpMathType). Floats add in f32 (16-bit
+/// floats widen) with each step's rounding error carried in a second f32
+/// term (Knuth's TwoSum), as PyTorch's CPU kernel accumulates float32 in
+/// float64: the sum of a long row that cancels stays accurate.
+struct ConvertCumsum : OpConversionPattern<AtenCumsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenCumsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   selfType)))
+      return failure();
+    int64_t rank = type.getRank(), dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "dim must be a constant");
+    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
+      return reportFailure(rewriter, op, "dim out of range");
+    Type element = type.getElementType();
+    if (element.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: a bool result");
+    Location loc = op.getLoc();
+    RankedTensorType computeType = getOpMathType(type);
+    Type compute = computeType.getElementType();
+    Value x = createCast(rewriter, loc, adaptor.getSelf(), compute);
+    int64_t size = rank == 0 ? 1 : type.getDimSize(dim);
+    auto padType = RankedTensorType::get({1}, compute);
+    bool isFloat = isa<mlir::FloatType>(compute);
+    Attribute zero = isFloat ? Attribute(rewriter.getFloatAttr(compute, 0.0))
+                             : Attribute(rewriter.getIntegerAttr(compute, 0));
+    Value padConst = tosa::ConstOp::create(
+        rewriter, loc, padType, DenseElementsAttr::get(padType, zero));
+    SmallVector<int64_t> begin(rank, 0);
+    auto shiftBy = [&](Value value, int64_t shift) -> Value {
+      SmallVector<int64_t> padding(2 * rank, 0);
+      padding[2 * dim] = shift;
+      Value padded = createPad(rewriter, loc, value, padding, padConst);
+      return tosa::SliceOp::create(
+          rewriter, loc, computeType, padded,
+          createConstShape(rewriter, loc, begin),
+          createConstShape(rewriter, loc, computeType.getShape()));
+    };
+    auto add = [&](Value a, Value b) -> Value {
+      return tosa::AddOp::create(rewriter, loc, computeType, a, b);
+    };
+    auto sub = [&](Value a, Value b) -> Value {
+      return tosa::SubOp::create(rewriter, loc, computeType, a, b);
+    };
+    Value error; // the rounding errors of x's sums (floats)
+    for (int64_t shift = 1; shift < size; shift *= 2) {
+      Value shifted = shiftBy(x, shift);
+      Value sum = add(x, shifted);
+      if (isFloat) {
+        // TwoSum: sum + e == x + shifted exactly.
+        Value shiftedPart = sub(sum, x);
+        Value xPart = sub(sum, shiftedPart);
+        Value e = add(sub(x, xPart), sub(shifted, shiftedPart));
+        error = error ? add(add(error, shiftBy(error, shift)), e) : e;
+      }
+      x = sum;
+    }
+    if (error)
+      x = add(x, error);
+    rewriter.replaceOp(op, createCast(rewriter, loc, x, element));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateTosaReductionPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target
-      .addIllegalOp<AtenSumDimIntListOp, AtenMeanDimOp, AtenAmaxOp, AtenAminOp,
-                    Aten_SoftmaxOp, Aten_LogSoftmaxOp, AtenNativeLayerNormOp,
-                    Aten_NativeBatchNormLegitNoTrainingOp, AtenArgmaxOp,
-                    AtenArgminOp, AtenProdDimIntOp>();
+  target.addIllegalOp<
+      AtenSumDimIntListOp, AtenMeanDimOp, AtenAmaxOp, AtenAminOp,
+      Aten_SoftmaxOp, Aten_LogSoftmaxOp, AtenNativeLayerNormOp,
+      Aten_NativeBatchNormLegitNoTrainingOp, AtenArgmaxOp, AtenArgminOp,
+      AtenProdDimIntOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp, AtenCumsumOp>();
   patterns.add<ConvertReduction<AtenSumDimIntListOp, Reduce::Sum>,
                ConvertReduction<AtenMeanDimOp, Reduce::Sum, true>,
                ConvertReduction<AtenAmaxOp, Reduce::Max>,
@@ -500,6 +683,8 @@ void mlir::torch2mlir::populateTosaReductionPatternsAndLegality(
                ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>, ConvertLayerNorm,
                ConvertBatchNormInference, ConvertArgmax<AtenArgmaxOp, false>,
-               ConvertArgmax<AtenArgminOp, true>, ConvertProd>(typeConverter,
-                                                               context);
+               ConvertArgmax<AtenArgminOp, true>, ConvertProd,
+               ConvertAny<AtenAnyOp>, ConvertAny<AtenAnyDimOp>,
+               ConvertAny<AtenAnyDimsOp>, ConvertCumsum>(typeConverter,
+                                                         context);
 }

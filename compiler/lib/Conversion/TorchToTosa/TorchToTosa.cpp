@@ -35,6 +35,7 @@ struct ConvertTorchToTosaPass
 
     RewritePatternSet patterns(context);
     populateTosaElementwisePatternsAndLegality(typeConverter, patterns, target);
+    populateTosaMathPatternsAndLegality(typeConverter, patterns, target);
     populateTosaLinearPatternsAndLegality(typeConverter, patterns, target);
     populateTosaDataMovementPatternsAndLegality(typeConverter, patterns,
                                                 target);

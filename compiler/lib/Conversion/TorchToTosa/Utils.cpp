@@ -236,3 +236,102 @@ Value torch_to_tosa::createPad(OpBuilder &b, Location loc, Value value,
     resultShape.push_back(shape[i] + padding[2 * i] + padding[2 * i + 1]);
   return createReshape(b, loc, result, resultShape);
 }
+
+FailureOr<RankedTensorType>
+torch_to_tosa::getResult(ConversionPatternRewriter &rewriter,
+                         const TypeConverter *converter, Operation *op,
+                         unsigned index) {
+  Value result = op->getResult(index);
+  auto type = getConvertedType(converter, result);
+  if (failed(checkTosaTensor(rewriter, op, result, type, "a result")))
+    return failure();
+  return type;
+}
+
+FailureOr<Value> torch_to_tosa::getOperand(ConversionPatternRewriter &rewriter,
+                                           Operation *op, ValueRange converted,
+                                           unsigned index,
+                                           RankedTensorType type) {
+  Value torchOperand = op->getOperand(index);
+  if (auto torchType = dyn_cast<torch::BaseTensorType>(torchOperand.getType()))
+    if (Type dtype = torchType.getOptionalDtype();
+        dtype && dtype.isUnsignedInteger())
+      return reportFailure(rewriter, op,
+                           "unsupported: an unsigned operand (TOSA 1.0's "
+                           "integers are signed)");
+  if (auto tensorType =
+          dyn_cast<RankedTensorType>(converted[index].getType())) {
+    if (!tensorType.hasStaticShape())
+      return reportFailure(rewriter, op,
+                           "unsupported: an operand of dynamic shape");
+    // (A 0-d literal of such a dtype is a scalar constant: it is read.)
+    if (!isTosaElementType(tensorType.getElementType()) &&
+        !torchOperand.getDefiningOp<torch::ValueTensorLiteralOp>()) {
+      std::string spelled;
+      llvm::raw_string_ostream os(spelled);
+      auto torchType = dyn_cast<torch::BaseTensorType>(torchOperand.getType());
+      if (Type dtype = torchType ? torchType.getOptionalDtype() : Type())
+        os << dtype;
+      else
+        os << "unknown";
+      return reportFailure(rewriter, op,
+                           "unsupported: an operand of dtype " + spelled +
+                               " (TOSA 1.0 has f32, f16, bf16, si8, si16, "
+                               "si32 and bool tensors)");
+    }
+  }
+  Value value = getElementwiseOperand(rewriter, op->getLoc(), torchOperand,
+                                      converted[index], type.getElementType(),
+                                      type.getRank());
+  if (!value)
+    return reportFailure(rewriter, op,
+                         "unsupported: a scalar operand computed at run time "
+                         "(TOSA needs it constant), or a 0-d literal that is "
+                         "not a splat");
+  return value;
+}
+
+bool torch_to_tosa::isFloat(RankedTensorType type) {
+  return isa<mlir::FloatType>(type.getElementType());
+}
+
+RankedTensorType torch_to_tosa::getOpMathType(RankedTensorType type) {
+  Type element = type.getElementType();
+  if (isa<Float16Type, BFloat16Type>(element))
+    return type.clone(Float32Type::get(type.getContext()));
+  if (element.isInteger(8) || element.isInteger(16))
+    return type.clone(IntegerType::get(type.getContext(), 32));
+  return type;
+}
+
+void torch_to_tosa::replaceRounded(ConversionPatternRewriter &rewriter,
+                                   Operation *op, Value value,
+                                   RankedTensorType resultType) {
+  rewriter.replaceOp(op, createCast(rewriter, op->getLoc(), value,
+                                    resultType.getElementType()));
+}
+
+FailureOr<int64_t>
+torch_to_tosa::getConstantDivisor(ConversionPatternRewriter &rewriter,
+                                  Operation *op, Value torchValue) {
+  int64_t divisor;
+  bool matched = torch::matchTorchConstantInt(torchValue, divisor);
+  if (auto literal = torchValue.getDefiningOp<torch::ValueTensorLiteralOp>()) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(literal.getValue());
+    if (dense && dense.isSplat()) {
+      divisor = dense.getSplatValue<APInt>().getSExtValue();
+      matched = true;
+    }
+  }
+  if (!matched)
+    return reportFailure(rewriter, op,
+                         "unsupported: an integer divisor that is not a "
+                         "constant (PyTorch raises on a zero divisor, and "
+                         "TOSA has no run-time check). Way out: "
+                         "backend=\"linalg-on-tensors\"");
+  if (divisor == 0)
+    return reportFailure(rewriter, op,
+                         "integer division by zero (PyTorch raises "
+                         "ZeroDivisionError)");
+  return divisor;
+}

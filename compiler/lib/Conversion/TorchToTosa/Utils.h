@@ -87,6 +87,42 @@ Value createMul(OpBuilder &b, Location loc, Type type, Value lhs, Value rhs);
 SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape,
                                   ArrayRef<int32_t> perms);
 
+/// The converted type of `op`'s result `index`, checked with
+/// checkTosaTensor.
+FailureOr<RankedTensorType> getResult(ConversionPatternRewriter &rewriter,
+                                      const TypeConverter *converter,
+                                      Operation *op, unsigned index = 0);
+
+/// Operand `index` of `op` (its converted value in `converted`) as an
+/// elementwise operand of `type`'s element type and rank (see
+/// getElementwiseOperand), or a failure on `op` naming why it cannot be:
+/// unsigned, of dynamic shape, of a dtype TOSA lacks, or a scalar computed
+/// at run time.
+FailureOr<Value> getOperand(ConversionPatternRewriter &rewriter, Operation *op,
+                            ValueRange converted, unsigned index,
+                            RankedTensorType type);
+
+/// Reads `torchValue`, a `torch.constant.int` or a splat integer literal,
+/// as the nonzero constant integer divisor of `op`; reports why not
+/// otherwise (TOSA cannot raise on a zero divisor at run time, as PyTorch
+/// does for integers).
+FailureOr<int64_t> getConstantDivisor(ConversionPatternRewriter &rewriter,
+                                      Operation *op, Value torchValue);
+
+/// Whether `type`'s elements are floats.
+bool isFloat(RankedTensorType type);
+
+/// The type math runs in for a result of `type`: f32 for f16 and bf16
+/// (PyTorch's CPU kernels compute 16-bit floats in f32 and round once per
+/// op); i32 for i8 and i16 (TOSA 1.0's pro_int has add, sub, mul, maximum,
+/// minimum, abs... in i32 only; the cast back truncates, which wraps as
+/// PyTorch's 8- and 16-bit integer arithmetic does); else `type`.
+RankedTensorType getOpMathType(RankedTensorType type);
+
+/// Replaces `op` by `value` rounded to `resultType`'s element type.
+void replaceRounded(ConversionPatternRewriter &rewriter, Operation *op,
+                    Value value, RankedTensorType resultType);
+
 } // namespace mlir::torch2mlir::torch_to_tosa
 
 #endif // TORCH2MLIR_LIB_CONVERSION_TORCHTOTOSA_UTILS_H

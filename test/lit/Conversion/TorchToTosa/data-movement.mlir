@@ -99,3 +99,29 @@ func.func @select_out_of_range(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<
   %0 = torch.aten.select.int %a, %int1, %int3 : !torch.vtensor<[2,3],f32>, !torch.int, !torch.int -> !torch.vtensor<[2],f32>
   return %0 : !torch.vtensor<[2],f32>
 }
+
+// -----
+
+// flip: one tosa.reverse per dim; repeat: ranked up, then tiled; a
+// negative pad crops (tosa.slice) before the positive one pads.
+// CHECK-LABEL: func.func @flip_repeat_pad(
+// CHECK: %[[R0:.*]] = tosa.reverse %{{.*}} {axis = 0 : i32}
+// CHECK: %[[R1:.*]] = tosa.reverse %[[R0]] {axis = 1 : i32}
+// CHECK: %[[UP:.*]] = tosa.reshape %{{.*}} -> tensor<1x2x3xf32>
+// CHECK: tosa.tile %[[UP]], %{{.*}} -> tensor<2x4x3xf32>
+// CHECK: %[[CROP:.*]] = tosa.slice %{{.*}} -> tensor<2x2xf32>
+// CHECK: tosa.pad %[[CROP]], %{{.*}} -> tensor<2x4xf32>
+func.func @flip_repeat_pad(%x: !torch.vtensor<[2,3],f32>) -> (!torch.vtensor<[2,3],f32>, !torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,4],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %intm1 = torch.constant.int -1
+  %dims = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.flip %x, %dims : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  %reps = torch.prim.ListConstruct %int2, %int2, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.repeat %x, %reps : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,4,3],f32>
+  %pads = torch.prim.ListConstruct %intm1, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %f = torch.constant.float 0.0
+  %2 = torch.aten.constant_pad_nd %x, %pads, %f : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.float -> !torch.vtensor<[2,4],f32>
+  return %0, %1, %2 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,4],f32>
+}

@@ -84,3 +84,63 @@ func.func @factories() -> (!torch.vtensor<[3],si32>, !torch.vtensor<[2],f32>) {
   %1 = torch.aten.full %sizes, %half, %none, %none, %none, %none : !torch.list<int>, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[2],f32>
   return %0, %1 : !torch.vtensor<[3],si32>, !torch.vtensor<[2],f32>
 }
+
+// -----
+
+// index.Tensor on the middle dim (proved in bounds): negative indices
+// wrap by the size (6), then self [2, 6, 3] gathers them per outer row.
+// CHECK-LABEL: func.func @index_tensor_middle(
+// CHECK-DAG: %[[I:.*]] = torch_c.to_builtin_tensor %arg1 : !torch.vtensor<[2,2],si32> -> tensor<2x2xi32>
+// CHECK-DAG: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: %[[SIX:.*]] = "tosa.const"() <{values = dense<6> : tensor<1x1xi32>}>
+// CHECK: %[[WRAP:.*]] = tosa.add %[[I]], %[[SIX]]
+// CHECK: %[[NEG:.*]] = tosa.greater %{{.*}}, %[[I]]
+// CHECK: %[[J:.*]] = tosa.select %[[NEG]], %[[WRAP]], %[[I]]
+// CHECK: %[[FLAT:.*]] = tosa.reshape %[[J]], %{{.*}} -> tensor<1x4xi32>
+// CHECK: %[[ROWS:.*]] = tosa.tile %[[FLAT]], %{{.*}} -> tensor<2x4xi32>
+// CHECK: %[[G:.*]] = tosa.gather %[[X]], %[[ROWS]] : (tensor<2x6x3xf32>, tensor<2x4xi32>) -> tensor<2x4x3xf32>
+// CHECK: tosa.reshape %[[G]], %{{.*}} -> tensor<2x2x2x3xf32>
+func.func @index_tensor_middle(%x: !torch.vtensor<[2,6,3],f32>, %i: !torch.vtensor<[2,2],si32>) -> !torch.vtensor<[2,2,2,3],f32> {
+  %none = torch.constant.none
+  %list = torch.prim.ListConstruct %none, %i : (!torch.none, !torch.vtensor<[2,2],si32>) -> !torch.list<optional<vtensor>>
+  %0 = torch.aten.index.Tensor %x, %list {torch2mlir.indices_in_bounds} : !torch.vtensor<[2,6,3],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[2,2,2,3],f32>
+  return %0 : !torch.vtensor<[2,2,2,3],f32>
+}
+
+// -----
+
+func.func @index_tensor_unproved(%x: !torch.vtensor<[6],f32>, %i: !torch.vtensor<[2],si32>) -> !torch.vtensor<[2],f32> {
+  %list = torch.prim.ListConstruct %i : (!torch.vtensor<[2],si32>) -> !torch.list<optional<vtensor>>
+  // expected-error @+1 {{'torch.aten.index.Tensor' could not be lowered to TOSA: unsupported: indices not proved within the indexed sizes}}
+  %0 = torch.aten.index.Tensor %x, %list : !torch.vtensor<[6],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[2],f32>
+  return %0 : !torch.vtensor<[2],f32>
+}
+
+// -----
+
+// diagonal (offset 1) gathers at constant offsets: (0, 1), (1, 2), (2, 3).
+// CHECK-LABEL: func.func @diagonal(
+// CHECK: %[[FLAT:.*]] = tosa.reshape %{{.*}} -> tensor<1x12x1xf32>
+// CHECK: %[[AT:.*]] = "tosa.const"() <{values = dense<{{\[\[}}1, 6, 11]]> : tensor<1x3xi32>}>
+// CHECK: tosa.gather %[[FLAT]], %[[AT]]
+func.func @diagonal(%x: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],f32> {
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.diagonal %x, %int1, %int0, %int1 : !torch.vtensor<[3,4],f32>, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// as_strided past the input's elements is refused (eager raises).
+func.func @as_strided_out_of_bounds(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,2],f32> {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
+  %size = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %stride = torch.prim.ListConstruct %int4, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %none = torch.constant.none
+  // expected-error @+1 {{'torch.aten.as_strided' could not be lowered to TOSA: an element outside the input}}
+  %0 = torch.aten.as_strided %x, %size, %stride, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.list<int>, !torch.none -> !torch.vtensor<[2,2],f32>
+  return %0 : !torch.vtensor<[2,2],f32>
+}

@@ -102,3 +102,24 @@ func.func @mm_i8(%a: !torch.vtensor<[3,4],si8>, %b: !torch.vtensor<[4,2],si8>) -
   %0 = torch.aten.mm %a, %b : !torch.vtensor<[3,4],si8>, !torch.vtensor<[4,2],si8> -> !torch.vtensor<[3,2],si8>
   return %0 : !torch.vtensor<[3,2],si8>
 }
+
+// -----
+
+// groups = 2 (not depthwise): one tosa.conv2d per group on its half of the
+// channels and features, concatenated on the NHWC channel dim.
+// CHECK-LABEL: func.func @conv_groups2(
+// CHECK: %[[C0:.*]] = tosa.conv2d {{.*}} -> tensor<1x3x3x2xf32>
+// CHECK: %[[C1:.*]] = tosa.conv2d {{.*}} -> tensor<1x3x3x2xf32>
+// CHECK: tosa.concat %[[C0]], %[[C1]] {axis = 3 : i32} : (tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>) -> tensor<1x3x3x4xf32>
+func.func @conv_groups2(%x: !torch.vtensor<[1,4,5,5],f32>, %w: !torch.vtensor<[4,2,3,3],f32>) -> !torch.vtensor<[1,4,3,3],f32> {
+  %none = torch.constant.none
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %o = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %o, %int2 : !torch.vtensor<[1,4,5,5],f32>, !torch.vtensor<[4,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,3,3],f32>
+  return %0 : !torch.vtensor<[1,4,3,3],f32>
+}

@@ -17,8 +17,8 @@ func.func @mlp(%x: !torch.vtensor<[2,4],f32>, %w: !torch.vtensor<[3,4],f32>) -> 
 
 // An op without a TOSA lowering is named by the contract verifier.
 func.func @no_lowering(%x: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
-  // expected-error @+1 {{'torch.aten.tan' was not lowered to the backend: no lowering for this op}}
-  %0 = torch.aten.tan %x : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
+  // expected-error @+1 {{'torch.aten.hardsigmoid' was not lowered to the backend: no lowering for this op}}
+  %0 = torch.aten.hardsigmoid %x : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
 

@@ -52,3 +52,26 @@ func.func @avg_pool_count_pad(%a: !torch.vtensor<[1,3,4,4],f32>) -> !torch.vtens
   %0 = torch.aten.avg_pool2d %a, %k, %s, %s, %false, %true, %none : !torch.vtensor<[1,3,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,3,4,4],f32>
   return %0 : !torch.vtensor<[1,3,4,4],f32>
 }
+
+// -----
+
+// A dilated max pooling (kernel 2, stride 2, dilation 2 over 8x8 -> 2x2;
+// tosa.max_pool2d has no dilation): one slice per kernel offset (0 and 2
+// in each dim; no padding needed here, -inf otherwise), each kept every
+// 2nd row and column through a 6-D reshape, then the maximum.
+// CHECK-LABEL: func.func @max_pool_dilated(
+// CHECK-NOT: tosa.pad
+// CHECK: tosa.slice %{{.*}} : (tensor<1x3x8x8xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x4x4xf32>
+// CHECK: tosa.reshape {{.*}} -> tensor<1x3x2x2x2x2xf32>
+// CHECK: tosa.slice {{.*}} -> tensor<1x3x2x1x2x1xf32>
+// CHECK-COUNT-3: tosa.maximum
+// CHECK-NOT: tosa.max_pool2d
+func.func @max_pool_dilated(%a: !torch.vtensor<[1,3,8,8],f32>) -> !torch.vtensor<[1,3,2,2],f32> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.max_pool2d %a, %k, %k, %p, %k, %false : !torch.vtensor<[1,3,8,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,3,2,2],f32>
+  return %0 : !torch.vtensor<[1,3,2,2],f32>
+}

@@ -78,17 +78,6 @@ func.func @prod_f16(%a: !torch.vtensor<[2,3],f16>) -> !torch.vtensor<[2],f16> {
 
 // -----
 
-func.func @prod_i32(%a: !torch.vtensor<[2,3],si32>) -> !torch.vtensor<[2],si32> {
-  %int1 = torch.constant.int 1
-  %false = torch.constant.bool false
-  %none = torch.constant.none
-  // expected-error @+1 {{'torch.aten.prod.dim_int' could not be lowered to TOSA: unsupported: an integer product (TOSA 1.0's reduce_product takes floats)}}
-  %0 = torch.aten.prod.dim_int %a, %int1, %false, %none : !torch.vtensor<[2,3],si32>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[2],si32>
-  return %0 : !torch.vtensor<[2],si32>
-}
-
-// -----
-
 // argmin of floats: the argmax of -x.
 // CHECK-LABEL: func.func @argmin_f32(
 // CHECK: %[[N:.*]] = tosa.negate %{{.*}}
@@ -97,5 +86,93 @@ func.func @argmin_f32(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2],si32>
   %int1 = torch.constant.int 1
   %false = torch.constant.bool false
   %0 = torch.aten.argmin %a, %int1, %false : !torch.vtensor<[2,3],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2],si32>
+  return %0 : !torch.vtensor<[2],si32>
+}
+
+// -----
+
+// cumsum over a dim of 3: two steps (shifts 1 and 2) of pad-in-front,
+// slice, add; each float add's rounding error (TwoSum) is carried in a
+// second term, shifted and added alike, and added back at the end.
+// CHECK-LABEL: func.func @cumsum_f32(
+// CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: %[[P1:.*]] = tosa.pad %[[X]], %{{.*}} : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<2x4xf32>
+// CHECK: %[[S1:.*]] = tosa.slice %[[P1]], {{.*}} -> tensor<2x3xf32>
+// CHECK: %[[SUM1:.*]] = tosa.add %[[X]], %[[S1]]
+// CHECK: %[[B1:.*]] = tosa.sub %[[SUM1]], %[[X]]
+// CHECK: %[[A1:.*]] = tosa.sub %[[SUM1]], %[[B1]]
+// CHECK: %[[EB1:.*]] = tosa.sub %[[S1]], %[[B1]]
+// CHECK: %[[EA1:.*]] = tosa.sub %[[X]], %[[A1]]
+// CHECK: %[[E1:.*]] = tosa.add %[[EA1]], %[[EB1]]
+// CHECK: %[[P2:.*]] = tosa.pad %[[SUM1]], {{.*}} -> tensor<2x5xf32>
+// CHECK: %[[S2:.*]] = tosa.slice %[[P2]]
+// CHECK: %[[SUM2:.*]] = tosa.add %[[SUM1]], %[[S2]]
+// CHECK: %[[E2:.*]] = tosa.add %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[PE:.*]] = tosa.pad %[[E1]]
+// CHECK: %[[SE:.*]] = tosa.slice %[[PE]]
+// CHECK: %[[ACC:.*]] = tosa.add %[[E1]], %[[SE]]
+// CHECK: %[[ERR:.*]] = tosa.add %[[ACC]], %[[E2]]
+// CHECK: %[[R:.*]] = tosa.add %[[SUM2]], %[[ERR]]
+// CHECK: torch_c.from_builtin_tensor %[[R]]
+func.func @cumsum_f32(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %0 = torch.aten.cumsum %x, %int1, %none : !torch.vtensor<[2,3],f32>, !torch.int, !torch.none -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// An integer product (reduce_product takes floats): padded with ones to 4,
+// then halves multiplied: 4 -> 2 -> 1.
+// CHECK-LABEL: func.func @prod_int(
+// CHECK: %[[ONE:.*]] = "tosa.const"() <{values = dense<1> : tensor<1xi32>}>
+// CHECK: %[[P:.*]] = tosa.pad %{{.*}}, %{{.*}}, %[[ONE]] : (tensor<2x3xi32>, !tosa.shape<4>, tensor<1xi32>) -> tensor<2x4xi32>
+// CHECK: %[[L:.*]] = tosa.slice %[[P]], {{.*}} -> tensor<2x2xi32>
+// CHECK: %[[H:.*]] = tosa.slice %[[P]], {{.*}} -> tensor<2x2xi32>
+// CHECK: %[[M:.*]] = tosa.mul %[[L]], %[[H]]
+// CHECK: tosa.slice %[[M]], {{.*}} -> tensor<2x1xi32>
+// CHECK: tosa.mul {{.*}} -> tensor<2x1xi32>
+// CHECK-NOT: tosa.reduce_product
+func.func @prod_int(%x: !torch.vtensor<[2,3],si32>) -> !torch.vtensor<[2],si32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.prod.dim_int %x, %int1, %false, %none : !torch.vtensor<[2,3],si32>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[2],si32>
+  return %0 : !torch.vtensor<[2],si32>
+}
+
+// -----
+
+// any.dim: reduce_any of x != 0.
+// CHECK-LABEL: func.func @any_dim(
+// CHECK: %[[EQ:.*]] = tosa.equal
+// CHECK: %[[NZ:.*]] = tosa.logical_not %[[EQ]]
+// CHECK: tosa.reduce_any %[[NZ]] {axis = 1 : i32} : (tensor<2x3xi1>) -> tensor<2x1xi1>
+func.func @any_dim(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,1],i1> {
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %0 = torch.aten.any.dim %x, %int1, %true : !torch.vtensor<[2,3],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,1],i1>
+  return %0 : !torch.vtensor<[2,1],i1>
+}
+
+// -----
+
+// argmax of si32 (tosa.argmax has no si32 form): the first position
+// where x equals its maximum, a reduce_min over the iota (the size where
+// not equal).
+// CHECK-LABEL: func.func @argmax_si32(
+// CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: %[[MAX:.*]] = tosa.reduce_max %[[X]] {axis = 1 : i32}
+// CHECK: %[[EQ:.*]] = tosa.equal %[[X]], %[[MAX]]
+// CHECK: %[[IOTA:.*]] = "tosa.const"() <{values = dense<{{\[\[}}0, 1, 2]]> : tensor<1x3xi32>}>
+// CHECK: %[[N:.*]] = "tosa.const"() <{values = dense<3> : tensor<1x1xi32>}>
+// CHECK: %[[C:.*]] = tosa.select %[[EQ]], %[[IOTA]], %[[N]]
+// CHECK: tosa.reduce_min %[[C]] {axis = 1 : i32}
+// CHECK-NOT: tosa.argmax
+func.func @argmax_si32(%x: !torch.vtensor<[2,3],si32>) -> !torch.vtensor<[2],si32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.aten.argmax %x, %int1, %false : !torch.vtensor<[2,3],si32>, !torch.int, !torch.bool -> !torch.vtensor<[2],si32>
   return %0 : !torch.vtensor<[2],si32>
 }

@@ -105,3 +105,41 @@ func.func @si32_index(%a: !torch.vtensor<[5,2],f32>, %i: !torch.vtensor<[3],si32
   %0 = torch.aten.index_select %a, %int0, %i : !torch.vtensor<[5,2],f32>, !torch.int, !torch.vtensor<[3],si32> -> !torch.vtensor<[3,2],f32>
   return %0 : !torch.vtensor<[3,2],f32>
 }
+
+// -----
+
+// index.Tensor's indices may be negative: the argument must hold [-6, 5]
+// for a dim of 6, and the op is in bounds.
+// CHECK-LABEL: func.func @index_tensor_ids(
+// CHECK-SAME: %arg1: !torch.vtensor<[4],si32> {torch2mlir.value_range = array<i64: -6, 5>}
+// CHECK: torch.aten.index.Tensor %arg0, %{{.*}} {torch2mlir.indices_in_bounds}
+func.func @index_tensor_ids(%x: !torch.vtensor<[6,3],f32>, %i: !torch.vtensor<[4],si64>) -> !torch.vtensor<[4,3],f32> {
+  %list = torch.prim.ListConstruct %i : (!torch.vtensor<[4],si64>) -> !torch.list<optional<vtensor>>
+  %0 = torch.aten.index.Tensor %x, %list : !torch.vtensor<[6,3],f32>, !torch.list<optional<vtensor>> -> !torch.vtensor<[4,3],f32>
+  return %0 : !torch.vtensor<[4,3],f32>
+}
+
+// -----
+
+// fmod by a constant stays within (-|c|, |c|); the product of 4 bools is
+// in [0, 1]; a floor division by a nonzero constant shrinks the range. A
+// product of four 16-bit values does not fit, and stays si64.
+// CHECK-LABEL: func.func @more_transfers(
+// CHECK: torch.aten.fmod.Scalar {{.*}} -> !torch.vtensor<[4],si32>
+// CHECK: torch.aten.prod.dim_int {{.*}} -> !torch.vtensor<[],si32>
+// CHECK: torch.aten.div.Tensor_mode {{.*}} -> !torch.vtensor<[4],si32>
+// CHECK: torch.aten.prod.dim_int {{.*}} -> !torch.vtensor<[],si64>
+func.func @more_transfers(%x: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],i1>) -> (!torch.vtensor<[4],si64>, !torch.vtensor<[],si64>, !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>) {
+  %int7 = torch.constant.int 7
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %int4 = torch.constant.int 4
+  %none = torch.constant.none
+  %floor = torch.constant.str "floor"
+  %four = torch.vtensor.literal(dense<4> : tensor<si64>) : !torch.vtensor<[],si64>
+  %0 = torch.aten.fmod.Scalar %x, %int7 : !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
+  %1 = torch.aten.prod.dim_int %b, %int0, %false, %int4 : !torch.vtensor<[4],i1>, !torch.int, !torch.bool, !torch.int -> !torch.vtensor<[],si64>
+  %2 = torch.aten.div.Tensor_mode %x, %four, %floor : !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>, !torch.str -> !torch.vtensor<[4],si64>
+  %3 = torch.aten.prod.dim_int %x, %int0, %false, %none : !torch.vtensor<[4],si64>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[],si64>
+  return %0, %1, %2, %3 : !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>, !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>
+}

@@ -15,6 +15,11 @@ namespace mlir::torch2mlir {
 void populateTosaElementwisePatternsAndLegality(TypeConverter &typeConverter,
                                                 RewritePatternSet &patterns,
                                                 ConversionTarget &target);
+/// Math functions TOSA lacks (inverse trigonometric and hyperbolic,
+/// log1p, expm1, rounding, fmod, remainder, classifiers), composed.
+void populateTosaMathPatternsAndLegality(TypeConverter &typeConverter,
+                                         RewritePatternSet &patterns,
+                                         ConversionTarget &target);
 /// mm, bmm, matmul, linear, addmm, 1-/2-D convolution.
 void populateTosaLinearPatternsAndLegality(TypeConverter &typeConverter,
                                            RewritePatternSet &patterns,

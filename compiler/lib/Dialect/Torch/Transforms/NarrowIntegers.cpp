@@ -15,13 +15,15 @@
 //   - literals, constant `full`/`arange`: their values;
 //   - ops that only move elements (views, permutations, slices, expand,
 //     cat, gathers...): their input's range;
-//   - add, sub, mul, neg, abs, min/max, clamp, remainder by a constant,
-//     where, cumsum, sum: the interval arithmetic of their formula;
+//   - add, sub, mul, neg, abs, min/max, clamp, hardtanh, fmod and
+//     remainder by a constant, where, cumsum, sum: the interval arithmetic
+//     of their formula;
 //   - argmax/argmin: [0, size - 1]; casts from narrower integers and bool:
 //     the source dtype's range.
 // A function argument has the range its index uses require (an
 // `embedding`, `gather` or `index_select` reading it, through element
-// moving ops, needs it in [0, size - 1]), within si32. The caller cannot
+// moving ops, needs it in [0, size - 1]; an index of `index.Tensor` in
+// [-size, size - 1]), within si32. The caller cannot
 // be trusted for that, so the argument carries the range as
 // `torch2mlir.value_range = array<i64: lo, hi>` and the runtime checks
 // every call's values against it (torch2mlir.program.TensorSpec.value_range).
@@ -38,6 +40,9 @@
 #include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
 
 #include "mlir/Interfaces/Utils/InferIntRangeCommon.h"
+
+#include <cmath>
+#include <limits>
 
 namespace mlir::torch2mlir::torch {
 #define GEN_PASS_DEF_NARROWSI64
@@ -111,11 +116,14 @@ bool movesElements(Operation *op) {
              AtenFlattenUsingIntsOp, AtenPermuteOp, AtenTransposeIntOp, AtenTOp,
              AtenSliceTensorOp, AtenSelectIntOp, AtenExpandOp, AtenCloneOp,
              AtenContiguousOp, AtenDetachOp, AtenAliasOp, AtenRepeatOp,
-             AtenEmbeddingOp, AtenGatherOp, AtenIndexSelectOp>(op);
+             AtenEmbeddingOp, AtenGatherOp, AtenIndexSelectOp,
+             AtenIndexTensorOp>(op);
 }
 
-/// The values index operand `operand` of `op` must take to be in bounds
-/// ([0, size - 1] of the dim it indexes), if `op` reads it as indices.
+/// The values index operand `operand` of `op` must take to be in bounds,
+/// if `op` reads it as indices: [0, size - 1] of the dim it indexes, and
+/// for an element of index.Tensor's list of indices (`op` is the list)
+/// [-size, size - 1] (negative indices count from the end).
 std::optional<std::pair<int64_t, int64_t>> getIndexBounds(Operation *op,
                                                           unsigned operand) {
   std::optional<int64_t> size;
@@ -129,6 +137,20 @@ std::optional<std::pair<int64_t, int64_t>> getIndexBounds(Operation *op,
   } else if (auto select = dyn_cast<AtenIndexSelectOp>(op)) {
     if (operand == 2 && matchTorchConstantInt(select.getDim(), dim))
       size = getStaticSize(select.getSelf(), dim);
+  } else if (auto list = dyn_cast<PrimListConstructOp>(op)) {
+    for (Operation *user : list->getUsers()) {
+      auto index = dyn_cast<AtenIndexTensorOp>(user);
+      std::optional<int64_t> indexed =
+          index && index.getIndices() == list.getResult()
+              ? getStaticSize(index.getSelf(), operand)
+              : std::nullopt;
+      if (!indexed || *indexed <= 0 || (size && *size != *indexed))
+        return std::nullopt;
+      size = indexed;
+    }
+    if (!size)
+      return std::nullopt;
+    return std::make_pair(-*size, *size - 1);
   }
   if (!size || *size <= 0)
     return std::nullopt;
@@ -177,6 +199,22 @@ public:
 
 private:
   std::optional<Range> infer(Operation *op);
+  /// `range` (of a bitwise and/or/xor) within the narrowest signed width
+  /// that holds both operands: bitwise ops of sign-extended values stay
+  /// sign-extended (upstream's transfer is loose for negative ranges).
+  Range withinOperandBits(Operation *op, Range range) {
+    unsigned bits = 1;
+    for (Value operand : op->getOperands().take_front(2)) {
+      Range own = get(operand);
+      bits = std::max({bits, own.smin().getSignificantBits(),
+                       own.smax().getSignificantBits()});
+    }
+    if (bits >= 64)
+      return range;
+    return range.intersection(
+        signedRange(APInt::getSignedMinValue(bits).getSExtValue(),
+                    APInt::getSignedMaxValue(bits).getSExtValue()));
+  }
   DenseMap<Value, Range> ranges;
 };
 
@@ -252,11 +290,14 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
   if (auto pad = dyn_cast<AtenConstantPadNdOp>(op))
     return get(pad.getSelf()).rangeUnion(get(pad.getValue()));
   if (isa<AtenBitwiseAndTensorOp, AtenBitwiseAndScalarOp>(op))
-    return inferAnd({get(op->getOperand(0)), get(op->getOperand(1))});
-  if (isa<AtenBitwiseOrTensorOp>(op))
-    return inferOr({get(op->getOperand(0)), get(op->getOperand(1))});
-  if (isa<AtenBitwiseXorTensorOp>(op))
-    return inferXor({get(op->getOperand(0)), get(op->getOperand(1))});
+    return withinOperandBits(
+        op, inferAnd({get(op->getOperand(0)), get(op->getOperand(1))}));
+  if (isa<AtenBitwiseOrTensorOp, AtenBitwiseOrScalarOp>(op))
+    return withinOperandBits(
+        op, inferOr({get(op->getOperand(0)), get(op->getOperand(1))}));
+  if (isa<AtenBitwiseXorTensorOp, AtenBitwiseXorScalarOp>(op))
+    return withinOperandBits(
+        op, inferXor({get(op->getOperand(0)), get(op->getOperand(1))}));
   if (isa<AtenMaximumOp>(op))
     return inferMaxS({get(op->getOperand(0)), get(op->getOperand(1))});
   if (isa<AtenMinimumOp>(op))
@@ -268,6 +309,43 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
     if (!isTorchNone(clamp.getMax()))
       range = inferMinS({range, get(clamp.getMax())});
     return range;
+  }
+  if (auto hardtanh = dyn_cast<AtenHardtanhOp>(op)) {
+    double low, high;
+    if (!matchTorchConstantFloat(hardtanh.getMinVal(), low) ||
+        !matchTorchConstantFloat(hardtanh.getMaxVal(), high) ||
+        !(std::abs(low) < 0x1p62 && std::abs(high) < 0x1p62))
+      return std::nullopt;
+    // min(max(x, low), high), the bounds truncated as PyTorch's integer
+    // kernel converts them.
+    Range range =
+        inferMaxS({get(hardtanh.getSelf()),
+                   constantRange(static_cast<int64_t>(std::trunc(low)))});
+    return inferMinS(
+        {range, constantRange(static_cast<int64_t>(std::trunc(high)))});
+  }
+  if (auto div = dyn_cast<AtenDivTensorModeOp>(op)) {
+    // Integer division (the result is si64 only for integer operands) by
+    // a divisor that cannot be zero.
+    auto mode = div.getRoundingMode().getDefiningOp<ConstantStrOp>();
+    Range divisor = get(div.getOther());
+    if (!mode ||
+        (divisor.smin().isNonPositive() && divisor.smax().isNonNegative()))
+      return std::nullopt;
+    if (mode.getValue() == "trunc")
+      return inferDivS({get(div.getSelf()), divisor});
+    if (mode.getValue() == "floor")
+      return inferFloorDivS({get(div.getSelf()), divisor});
+    return std::nullopt;
+  }
+  if (auto fmod = dyn_cast<AtenFmodScalarOp>(op)) {
+    // C's fmod: |result| < |divisor|, with the dividend's sign.
+    int64_t divisor;
+    if (!matchTorchConstantInt(fmod.getOther(), divisor) || divisor == 0 ||
+        divisor == std::numeric_limits<int64_t>::min())
+      return std::nullopt;
+    int64_t bound = std::abs(divisor) - 1;
+    return signedRange(-bound, bound);
   }
   if (auto where = dyn_cast<AtenWhereSelfOp>(op))
     return get(where.getSelf()).rangeUnion(get(where.getOther()));
@@ -306,6 +384,25 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
   }
   if (isa<AtenAmaxOp, AtenAminOp>(op))
     return get(op->getOperand(0));
+  if (isa<AtenProdDimIntOp>(op)) {
+    // A product of n factors in [lo, hi]: the interval product, n times
+    // (empty products are 1).
+    std::optional<int64_t> in = getNumElements(op->getOperand(0));
+    std::optional<int64_t> out = getNumElements(result);
+    if (!in || !out || *out == 0)
+      return std::nullopt;
+    Range factor = get(op->getOperand(0));
+    Range range = constantRange(1);
+    for (int64_t i = 0, n = *in / *out; i < n; ++i) {
+      Range next = inferMul({range, factor});
+      if (next == range)
+        break;
+      range = next;
+      if (!fitsInt32(range))
+        return Range::maxRange(64);
+    }
+    return range;
+  }
   if (isa<AtenArgmaxOp, AtenArgminOp>(op)) {
     int64_t dim;
     std::optional<int64_t> size = matchTorchConstantInt(op->getOperand(1), dim)
@@ -442,6 +539,25 @@ void narrowFunction(func::FuncOp func) {
 
   // Index operands provably in bounds.
   for (Operation &op : body) {
+    if (auto index = dyn_cast<AtenIndexTensorOp>(op)) {
+      // Every tensor of its list of indices.
+      auto list = index.getIndices().getDefiningOp<PrimListConstructOp>();
+      bool inBounds = list && llvm::any_of(list.getElements(), [](Value v) {
+                        return isa<BaseTensorType>(v.getType());
+                      });
+      for (OpOperand &element :
+           list ? list->getOpOperands() : MutableArrayRef<OpOperand>()) {
+        if (!isa<BaseTensorType>(element.get().getType()))
+          continue;
+        auto bounds = getIndexBounds(list, element.getOperandNumber());
+        Range range = ranges.get(element.get());
+        inBounds &= bounds && range.smin().sge(bounds->first) &&
+                    range.smax().sle(bounds->second);
+      }
+      if (inBounds)
+        op.setAttr("torch2mlir.indices_in_bounds", UnitAttr::get(context));
+      continue;
+    }
     for (OpOperand &operand : op.getOpOperands()) {
       auto bounds = getIndexBounds(&op, operand.getOperandNumber());
       if (!bounds)
