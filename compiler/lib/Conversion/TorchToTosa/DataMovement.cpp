@@ -508,20 +508,109 @@ struct ConvertArange : OpConversionPattern<AtenArangeStartStepOp> {
   }
 };
 
+/// slice_scatter(self, src, dim, start, end, step): src spread to every
+/// step-th position (padded with zeros between, through a reshape), padded
+/// to self's size along dim, and selected where a constant mask marks the
+/// slice's positions.
+struct ConvertSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenSliceScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
+                                   selfType)))
+      return failure();
+    auto srcType = getConvertedType(getTypeConverter(), op.getSrc());
+    if (failed(checkTosaTensor(rewriter, op, op.getSrc(), srcType, "src")))
+      return failure();
+    int64_t rank = type.getRank(), dim, start = 0, step;
+    if (!matchTorchConstantInt(op.getDim(), dim) ||
+        (!isTorchNone(op.getStart()) &&
+         !matchTorchConstantInt(op.getStart(), start)) ||
+        !matchTorchConstantInt(op.getStep(), step) || step <= 0)
+      return reportFailure(rewriter, op,
+                           "dim, start and step must be constants (step > "
+                           "0)");
+    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    if (rank == 0 || dim < 0 || dim >= rank || srcType.getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "dim out of range, or src of another rank");
+    int64_t size = type.getDimSize(dim);
+    if (start < 0)
+      start += size;
+    start = std::clamp<int64_t>(start, 0, size);
+    int64_t count = srcType.getDimSize(dim);
+    Location loc = op.getLoc();
+    if (count == 0) {
+      rewriter.replaceOp(op, adaptor.getSelf());
+      return success();
+    }
+    int64_t span = (count - 1) * step + 1;
+    if (start + span > size)
+      return reportFailure(rewriter, op, "src does not fit the slice");
+    Type element = type.getElementType();
+    Value src = createCast(rewriter, loc, adaptor.getSrc(), element);
+    auto zeroAttr = [&]() -> Attribute {
+      return isa<mlir::FloatType>(element)
+                 ? Attribute(rewriter.getFloatAttr(element, 0.0))
+                 : Attribute(rewriter.getIntegerAttr(element, 0));
+    };
+    auto fillType = RankedTensorType::get({1}, element);
+    Value zero = tosa::ConstOp::create(
+        rewriter, loc, fillType, DenseElementsAttr::get(fillType, zeroAttr()));
+    SmallVector<int64_t> shape(srcType.getShape());
+    if (step > 1) {
+      // [.., n, ..] -> [.., n, step, ..] (zeros after each) -> [.., n *
+      // step, ..], cut to the span.
+      SmallVector<int64_t> split(shape);
+      split.insert(split.begin() + dim + 1, 1);
+      SmallVector<int64_t> padding(2 * (rank + 1), 0);
+      padding[2 * (dim + 1) + 1] = step - 1;
+      src = createPad(rewriter, loc, createReshape(rewriter, loc, src, split),
+                      padding, zero);
+      shape[dim] = count * step;
+      src = createReshape(rewriter, loc, src, shape);
+      shape[dim] = span;
+      src = tosa::SliceOp::create(
+          rewriter, loc, RankedTensorType::get(shape, element), src,
+          createConstShape(rewriter, loc, SmallVector<int64_t>(rank, 0)),
+          createConstShape(rewriter, loc, shape));
+    }
+    SmallVector<int64_t> padding(2 * rank, 0);
+    padding[2 * dim] = start;
+    padding[2 * dim + 1] = size - start - span;
+    if (start != 0 || size != start + span)
+      src = createPad(rewriter, loc, src, padding, zero);
+    SmallVector<int64_t> maskShape(rank, 1);
+    maskShape[dim] = size;
+    auto maskType = RankedTensorType::get(maskShape, rewriter.getI1Type());
+    SmallVector<bool> mask(size, false);
+    for (int64_t i = 0; i < count; ++i)
+      mask[start + i * step] = true;
+    Value where = tosa::ConstOp::create(
+        rewriter, loc, maskType,
+        DenseElementsAttr::get(maskType, ArrayRef<bool>(mask)));
+    rewriter.replaceOpWithNewOp<tosa::SelectOp>(op, type, where, src,
+                                                adaptor.getSelf());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp,
-                      AtenUnsqueezeOp, AtenSqueezeOp, AtenSqueezeDimOp,
-                      AtenSqueezeDimsOp, AtenFlattenUsingIntsOp, AtenPermuteOp,
-                      AtenTransposeIntOp, AtenTOp, AtenSliceTensorOp, AtenCatOp,
-                      AtenExpandOp, AtenConstantPadNdOp, AtenFullOp,
-                      AtenScalarTensorOp, AtenArangeStartStepOp,
-                      AtenSelectIntOp, AtenFullLikeOp, AtenEmptyMemoryFormatOp,
-                      AtenEmptyStridedOp, AtenFlipOp, AtenRepeatOp>();
+  target.addIllegalOp<
+      AtenViewOp, Aten_UnsafeViewOp, AtenReshapeOp, AtenUnsqueezeOp,
+      AtenSqueezeOp, AtenSqueezeDimOp, AtenSqueezeDimsOp,
+      AtenFlattenUsingIntsOp, AtenPermuteOp, AtenTransposeIntOp, AtenTOp,
+      AtenSliceTensorOp, AtenCatOp, AtenExpandOp, AtenConstantPadNdOp,
+      AtenFullOp, AtenScalarTensorOp, AtenArangeStartStepOp, AtenSelectIntOp,
+      AtenFullLikeOp, AtenEmptyMemoryFormatOp, AtenEmptyStridedOp, AtenFlipOp,
+      AtenRepeatOp, AtenSliceScatterOp>();
   // Literals of dtypes TOSA lacks (0-d si64/f64 scalars PyTorch wraps as
   // tensors) stay: elementwise patterns read their value, and those left
   // used are reported by the backend contract verifier.
@@ -542,6 +631,6 @@ void mlir::torch2mlir::populateTosaDataMovementPatternsAndLegality(
       ConvertConstantPad, ConvertLiteral, ConvertSplat<AtenFullOp>,
       ConvertSplat<AtenScalarTensorOp>, ConvertSplat<AtenFullLikeOp>,
       ConvertSplat<AtenEmptyMemoryFormatOp>, ConvertSplat<AtenEmptyStridedOp>,
-      ConvertArange, ConvertSelect, ConvertFlip, ConvertRepeat>(typeConverter,
-                                                                context);
+      ConvertArange, ConvertSelect, ConvertFlip, ConvertRepeat,
+      ConvertSliceScatter>(typeConverter, context);
 }

@@ -19,6 +19,9 @@
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 
+#include <cmath>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -465,14 +468,245 @@ struct ConvertIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
   }
 };
 
+/// scatter.src, scatter_add and scatter_reduce.two(self, dim, index, src,
+/// reduce, include_self) with indices proved in bounds, as a one-hot
+/// reduction (tosa.scatter takes no repeated index, and accumulates
+/// nothing): with dim d moved last, hit[a, j, k] = (index[a, j] == k) for
+/// the K positions of self's dim d; each output position reduces the src
+/// values that hit it (scatter.src keeps the last j, as PyTorch's serial
+/// kernel does) and combines them with self (include_self); positions no
+/// index hits keep self. The work is |index| * K: meant for the sizes of
+/// scatters in models (PyTorch's scatter_reduce reference semantics).
+template <typename TorchOp>
+struct ConvertScatter : OpConversionPattern<TorchOp> {
+  using OpConversionPattern<TorchOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = this->getTypeConverter();
+    RankedTensorType type, selfType;
+    if (failed(checkResultAndInput(rewriter, converter, op, type, selfType)))
+      return failure();
+    std::string reduce = "src";
+    bool includeSelf = true;
+    if constexpr (std::is_same_v<TorchOp, AtenScatterAddOp>) {
+      reduce = "sum";
+    } else if constexpr (std::is_same_v<TorchOp, AtenScatterReduceTwoOp>) {
+      auto constant = op.getReduce().template getDefiningOp<ConstantStrOp>();
+      if (!constant ||
+          !matchTorchConstantBool(op.getIncludeSelf(), includeSelf))
+        return reportFailure(rewriter, op,
+                             "reduce and include_self must be constants");
+      reduce = constant.getValue().str();
+    }
+    auto indexType = getConvertedType(converter, op.getIndex());
+    auto srcType = getConvertedType(converter, op.getSrc());
+    if (failed(checkTosaTensor(rewriter, op, op.getIndex(), indexType,
+                               "the index")) ||
+        failed(checkTosaTensor(rewriter, op, op.getSrc(), srcType, "src")))
+      return failure();
+    if (!op->hasAttr("torch2mlir.indices_in_bounds"))
+      return reportFailure(
+          rewriter, op,
+          "unsupported: indices not proved within the indexed size (TOSA "
+          "has no run-time checks). Way out: "
+          "backend=\"linalg-on-tensors\", which checks them at run time");
+    int64_t rank = selfType.getRank(), dim;
+    if (!matchTorchConstantInt(op.getDim(), dim))
+      return reportFailure(rewriter, op, "the dim must be a constant");
+    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    ArrayRef<int64_t> selfShape = selfType.getShape();
+    ArrayRef<int64_t> indexShape = indexType.getShape();
+    if (rank == 0 || dim < 0 || dim >= rank || indexType.getRank() != rank ||
+        srcType.getRank() != rank || indexType.getNumElements() == 0)
+      return reportFailure(rewriter, op,
+                           "unsupported: a 0-d or empty scatter, or an index "
+                           "or src of another rank than self");
+    for (int64_t k = 0; k < rank; ++k)
+      if (indexShape[k] > srcType.getDimSize(k) ||
+          (k != dim && indexShape[k] > selfShape[k]))
+        return reportFailure(rewriter, op,
+                             "the index is larger than src or self");
+    Type element = type.getElementType();
+    RankedTensorType computeType = getOpMathType(type);
+    Type compute = computeType.getElementType();
+    bool isFloat = isa<mlir::FloatType>(compute);
+    if (element.isInteger(1) || !isa<IntegerType>(indexType.getElementType()) ||
+        ((reduce == "mean" || reduce == "prod") && !isFloat))
+      return reportFailure(rewriter, op,
+                           "unsupported: bool values, or an integer mean or "
+                           "product (TOSA backend)");
+    double identity;
+    if (reduce == "src" || reduce == "sum" || reduce == "mean")
+      identity = 0.0;
+    else if (reduce == "prod")
+      identity = 1.0;
+    else if (reduce == "amax" || reduce == "amin") {
+      double bound =
+          isFloat ? INFINITY
+                  : std::ldexp(1.0, compute.getIntOrFloatBitWidth() - 1) - 1;
+      identity = reduce == "amax" ? -bound - (isFloat ? 0.0 : 1.0) : bound;
+    } else
+      return reportFailure(rewriter, op, "unknown reduce: " + reduce);
+
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value index = createCast(rewriter, loc, adaptor.getIndex(), i32);
+    Value src = createCast(rewriter, loc, adaptor.getSrc(), compute);
+    if (srcType.getShape() != indexShape)
+      src = tosa::SliceOp::create(
+          rewriter, loc, RankedTensorType::get(indexShape, compute), src,
+          createConstShape(rewriter, loc, SmallVector<int64_t>(rank, 0)),
+          createConstShape(rewriter, loc, indexShape));
+    // dim last: [A..., J].
+    SmallVector<int32_t> perm, inverse(rank);
+    for (int64_t k = 0; k < rank; ++k)
+      if (k != dim)
+        perm.push_back(static_cast<int32_t>(k));
+    perm.push_back(static_cast<int32_t>(dim));
+    for (int64_t k = 0; k < rank; ++k)
+      inverse[perm[k]] = static_cast<int32_t>(k);
+    index = createTranspose(rewriter, loc, index, perm);
+    src = createTranspose(rewriter, loc, src, perm);
+    SmallVector<int64_t> moved = permuteShape(indexShape, perm);
+    int64_t positions = selfShape[dim], count = moved.back();
+    // [A..., J, 1] against [1..., 1, K].
+    SmallVector<int64_t> column(moved);
+    column.push_back(1);
+    index = createReshape(rewriter, loc, index, column);
+    src = createReshape(rewriter, loc, src, column);
+    SmallVector<int64_t> hitShape(moved);
+    hitShape.push_back(positions);
+    auto iota = [&](int64_t size, int64_t at) -> Value {
+      SmallVector<int64_t> shape(rank + 1, 1);
+      shape[at] = size;
+      auto iotaType = RankedTensorType::get(shape, i32);
+      SmallVector<int32_t> values(size);
+      std::iota(values.begin(), values.end(), 0);
+      return tosa::ConstOp::create(
+          rewriter, loc, iotaType,
+          DenseElementsAttr::get(iotaType, ArrayRef<int32_t>(values)));
+    };
+    auto hitType = RankedTensorType::get(hitShape, rewriter.getI1Type());
+    Value hit = tosa::EqualOp::create(rewriter, loc, hitType, index,
+                                      iota(positions, rank));
+    IntegerAttr axis =
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(rank - 1));
+    SmallVector<int64_t> reducedShape(hitShape);
+    reducedShape[rank - 1] = 1;
+    if (reduce == "src") {
+      // The last j that hits each position.
+      Value js = iota(count, rank - 1);
+      Value picked = tosa::SelectOp::create(
+          rewriter, loc, RankedTensorType::get(hitShape, i32), hit, js,
+          createScalar(rewriter, loc, i32, -1.0, rank + 1));
+      Value last = tosa::ReduceMaxOp::create(
+          rewriter, loc, RankedTensorType::get(reducedShape, i32), picked,
+          axis);
+      hit = tosa::LogicalAndOp::create(
+          rewriter, loc, hitType, hit,
+          tosa::EqualOp::create(rewriter, loc, hitType, js, last));
+    }
+    auto valueType = RankedTensorType::get(hitShape, compute);
+    auto reducedType = RankedTensorType::get(reducedShape, compute);
+    Value values = tosa::SelectOp::create(
+        rewriter, loc, valueType, hit, src,
+        createScalar(rewriter, loc, compute, identity, rank + 1));
+    Value contribution;
+    if (reduce == "prod")
+      contribution = tosa::ReduceProductOp::create(rewriter, loc, reducedType,
+                                                   values, axis);
+    else if (reduce == "amax")
+      contribution =
+          tosa::ReduceMaxOp::create(rewriter, loc, reducedType, values, axis);
+    else if (reduce == "amin")
+      contribution =
+          tosa::ReduceMinOp::create(rewriter, loc, reducedType, values, axis);
+    else
+      contribution =
+          tosa::ReduceSumOp::create(rewriter, loc, reducedType, values, axis);
+    Value any = tosa::ReduceAnyOp::create(
+        rewriter, loc,
+        RankedTensorType::get(reducedShape, rewriter.getI1Type()), hit, axis);
+    Value hits;
+    if (reduce == "mean")
+      hits = tosa::ReduceSumOp::create(rewriter, loc, reducedType,
+                                       createCast(rewriter, loc, hit, compute),
+                                       axis);
+    // Back to self's layout: [A..., K] transposed, padded to self's shape.
+    SmallVector<int64_t> outMoved(moved);
+    outMoved.back() = positions;
+    SmallVector<int64_t> padding(2 * rank, 0);
+    for (int64_t k = 0; k < rank; ++k)
+      if (k != dim)
+        padding[2 * k + 1] = selfShape[k] - indexShape[k];
+    bool padded = llvm::any_of(padding, [](int64_t p) { return p != 0; });
+    auto restore = [&](Value value, double fill) -> Value {
+      value = createTranspose(rewriter, loc,
+                              createReshape(rewriter, loc, value, outMoved),
+                              inverse);
+      if (!padded)
+        return value;
+      Type valueElement =
+          cast<RankedTensorType>(value.getType()).getElementType();
+      auto fillType = RankedTensorType::get({1}, valueElement);
+      Attribute attr =
+          isa<mlir::FloatType>(valueElement)
+              ? Attribute(rewriter.getFloatAttr(valueElement, fill))
+              : Attribute(rewriter.getIntegerAttr(valueElement,
+                                                  static_cast<int64_t>(fill)));
+      return createPad(
+          rewriter, loc, value, padding,
+          tosa::ConstOp::create(rewriter, loc, fillType,
+                                DenseElementsAttr::get(fillType, attr)));
+    };
+    contribution = restore(contribution, identity);
+    any = restore(any, 0.0);
+    Value self = createCast(rewriter, loc, adaptor.getSelf(), compute);
+    Value combined = contribution;
+    if (reduce == "mean") {
+      hits = restore(hits, 0.0);
+      Value total = contribution;
+      if (includeSelf) {
+        total = tosa::AddOp::create(rewriter, loc, computeType, self, total);
+        hits = tosa::AddOp::create(
+            rewriter, loc, computeType, hits,
+            createScalar(rewriter, loc, compute, 1.0, rank));
+      }
+      combined = createMul(
+          rewriter, loc, computeType, total,
+          tosa::ReciprocalOp::create(rewriter, loc, computeType, hits));
+    } else if (includeSelf && reduce == "sum") {
+      combined =
+          tosa::AddOp::create(rewriter, loc, computeType, self, contribution);
+    } else if (includeSelf && reduce == "prod") {
+      combined = createMul(rewriter, loc, computeType, self, contribution);
+    } else if (includeSelf && reduce == "amax") {
+      combined = tosa::MaximumOp::create(rewriter, loc, computeType, self,
+                                         contribution);
+    } else if (includeSelf && reduce == "amin") {
+      combined = tosa::MinimumOp::create(rewriter, loc, computeType, self,
+                                         contribution);
+    }
+    Value result =
+        tosa::SelectOp::create(rewriter, loc, computeType, any, combined, self);
+    rewriter.replaceOp(op, createCast(rewriter, loc, result, element));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateTosaIndexingPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   target.addIllegalOp<AtenEmbeddingOp, AtenIndexSelectOp, AtenGatherOp,
-                      AtenAsStridedOp, AtenDiagonalOp, AtenIndexTensorOp>();
-  patterns.add<ConvertEmbedding, ConvertIndexSelect, ConvertGather,
-               ConvertAsStrided, ConvertDiagonal, ConvertIndexTensor>(
+                      AtenAsStridedOp, AtenDiagonalOp, AtenIndexTensorOp,
+                      AtenScatterSrcOp, AtenScatterAddOp,
+                      AtenScatterReduceTwoOp>();
+  patterns.add<
+      ConvertEmbedding, ConvertIndexSelect, ConvertGather, ConvertAsStrided,
+      ConvertDiagonal, ConvertIndexTensor, ConvertScatter<AtenScatterSrcOp>,
+      ConvertScatter<AtenScatterAddOp>, ConvertScatter<AtenScatterReduceTwoOp>>(
       typeConverter, patterns.getContext());
 }

@@ -125,3 +125,23 @@ func.func @flip_repeat_pad(%x: !torch.vtensor<[2,3],f32>) -> (!torch.vtensor<[2,
   %2 = torch.aten.constant_pad_nd %x, %pads, %f : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.float -> !torch.vtensor<[2,4],f32>
   return %0, %1, %2 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,4],f32>
 }
+
+// -----
+
+// slice_scatter(dim 1, 1:7:2): src [4, 3] spread with zeros between
+// ([4, 3, 1], merged to [12, 1] for the pad, padded to two columns, then
+// [4, 6] cut to [4, 5]), padded to [4, 8], selected where the constant
+// mask marks columns 1, 3 and 5.
+// CHECK-LABEL: func.func @slice_scatter_step(
+// CHECK: tosa.pad %{{.*}} : (tensor<12x1xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<12x2xf32>
+// CHECK: tosa.slice %{{.*}} : (tensor<4x6xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<4x5xf32>
+// CHECK: %[[PLACED:.*]] = tosa.pad %{{.*}} -> tensor<4x8xf32>
+// CHECK: %[[MASK:.*]] = "tosa.const"() <{values = dense<{{\[\[}}false, true, false, true, false, true, false, false]]> : tensor<1x8xi1>}>
+// CHECK: tosa.select %[[MASK]], %[[PLACED]], %{{.*}} : (tensor<1x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+func.func @slice_scatter_step(%x: !torch.vtensor<[4,8],f32>, %s: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[4,8],f32> {
+  %int1 = torch.constant.int 1
+  %int7 = torch.constant.int 7
+  %int2 = torch.constant.int 2
+  %0 = torch.aten.slice_scatter %x, %s, %int1, %int1, %int7, %int2 : !torch.vtensor<[4,8],f32>, !torch.vtensor<[4,3],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4,8],f32>
+  return %0 : !torch.vtensor<[4,8],f32>
+}

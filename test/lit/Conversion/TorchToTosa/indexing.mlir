@@ -144,3 +144,35 @@ func.func @as_strided_out_of_bounds(%x: !torch.vtensor<[2,3],f32>) -> !torch.vte
   %0 = torch.aten.as_strided %x, %size, %stride, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.list<int>, !torch.none -> !torch.vtensor<[2,2],f32>
   return %0 : !torch.vtensor<[2,2],f32>
 }
+
+// -----
+
+// scatter_reduce amax (include_self) as a one-hot reduction: dim 1 moved
+// last, hit[a, j, k] = (index[a, j] == k), the src values that hit each
+// position reduced with reduce_max (the others hold the lowest value),
+// combined with self where any index hits.
+// CHECK-LABEL: func.func @scatter_reduce_amax(
+// CHECK: %[[HIT:.*]] = tosa.equal %{{.*}}, %{{.*}} : (tensor<2x4x1xi32>, tensor<1x1x5xi32>) -> tensor<2x4x5xi1>
+// CHECK: %[[LOWEST:.*]] = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1xf32>}>
+// CHECK: %[[V:.*]] = tosa.select %[[HIT]], %{{.*}}, %[[LOWEST]]
+// CHECK: %[[MAX:.*]] = tosa.reduce_max %[[V]] {axis = 1 : i32} : (tensor<2x4x5xf32>) -> tensor<2x1x5xf32>
+// CHECK: %[[ANY:.*]] = tosa.reduce_any %[[HIT]] {axis = 1 : i32}
+// CHECK: %[[PADDED:.*]] = tosa.pad
+// CHECK: %[[COMBINED:.*]] = tosa.maximum %[[SELF:.*]], %[[PADDED]]
+// CHECK: tosa.select %{{.*}}, %[[COMBINED]], %[[SELF]] : (tensor<3x5xi1>, tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+func.func @scatter_reduce_amax(%x: !torch.vtensor<[3,5],f32>, %i: !torch.vtensor<[2,4],si32>, %s: !torch.vtensor<[3,6],f32>) -> !torch.vtensor<[3,5],f32> {
+  %int1 = torch.constant.int 1
+  %amax = torch.constant.str "amax"
+  %true = torch.constant.bool true
+  %0 = torch.aten.scatter_reduce.two %x, %int1, %i, %s, %amax, %true {torch2mlir.indices_in_bounds} : !torch.vtensor<[3,5],f32>, !torch.int, !torch.vtensor<[2,4],si32>, !torch.vtensor<[3,6],f32>, !torch.str, !torch.bool -> !torch.vtensor<[3,5],f32>
+  return %0 : !torch.vtensor<[3,5],f32>
+}
+
+// -----
+
+func.func @scatter_add_unproved(%x: !torch.vtensor<[5],f32>, %i: !torch.vtensor<[2],si32>, %s: !torch.vtensor<[2],f32>) -> !torch.vtensor<[5],f32> {
+  %int0 = torch.constant.int 0
+  // expected-error @+1 {{'torch.aten.scatter_add' could not be lowered to TOSA: unsupported: indices not proved within the indexed size}}
+  %0 = torch.aten.scatter_add %x, %int0, %i, %s : !torch.vtensor<[5],f32>, !torch.int, !torch.vtensor<[2],si32>, !torch.vtensor<[2],f32> -> !torch.vtensor<[5],f32>
+  return %0 : !torch.vtensor<[5],f32>
+}

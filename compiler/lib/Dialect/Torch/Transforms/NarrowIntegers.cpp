@@ -22,7 +22,8 @@
 //     the source dtype's range.
 // A function argument has the range its index uses require (an
 // `embedding`, `gather` or `index_select` reading it, through element
-// moving ops, needs it in [0, size - 1]; an index of `index.Tensor` in
+// moving ops, needs it in [0, size - 1], as does a scatter's; an index of
+// `index.Tensor` in
 // [-size, size - 1]), within si32. The caller cannot
 // be trusted for that, so the argument carries the range as
 // `torch2mlir.value_range = array<i64: lo, hi>` and the runtime checks
@@ -137,6 +138,11 @@ std::optional<std::pair<int64_t, int64_t>> getIndexBounds(Operation *op,
   } else if (auto select = dyn_cast<AtenIndexSelectOp>(op)) {
     if (operand == 2 && matchTorchConstantInt(select.getDim(), dim))
       size = getStaticSize(select.getSelf(), dim);
+  } else if (isa<AtenScatterSrcOp, AtenScatterAddOp, AtenScatterReduceTwoOp>(
+                 op)) {
+    // scatter(self, dim, index, src...).
+    if (operand == 2 && matchTorchConstantInt(op->getOperand(1), dim))
+      size = getStaticSize(op->getOperand(0), dim);
   } else if (auto list = dyn_cast<PrimListConstructOp>(op)) {
     for (Operation *user : list->getUsers()) {
       auto index = dyn_cast<AtenIndexTensorOp>(user);
