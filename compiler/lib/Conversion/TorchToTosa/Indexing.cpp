@@ -17,8 +17,6 @@
 
 #include "Utils.h"
 
-#include "mlir/Dialect/Utils/IndexingUtils.h"
-
 #include <cmath>
 #include <numeric>
 
@@ -67,19 +65,24 @@ FailureOr<Value> getCheckedIndices(ConversionPatternRewriter &rewriter,
 }
 
 /// Replaces `op` by the `tosa.gather` of `values` [N, K, C] at `indices`
-/// [N, W], reshaped to `type`.
+/// [N, W], reshaped to `type`. Bools move as si8 (TOSA gathers numbers).
 void replaceWithGather(ConversionPatternRewriter &rewriter, Operation *op,
                        Value values, Value indices, RankedTensorType type) {
+  Location loc = op->getLoc();
   auto valuesType = cast<RankedTensorType>(values.getType());
+  Type element = valuesType.getElementType();
+  if (element.isInteger(1))
+    values = createCast(rewriter, loc, values, rewriter.getI8Type());
   auto indicesType = cast<RankedTensorType>(indices.getType());
-  auto gatheredType = RankedTensorType::get({valuesType.getDimSize(0),
-                                             indicesType.getDimSize(1),
-                                             valuesType.getDimSize(2)},
-                                            valuesType.getElementType());
-  Value gathered = tosa::GatherOp::create(rewriter, op->getLoc(), gatheredType,
-                                          values, indices);
-  rewriter.replaceOp(
-      op, createReshape(rewriter, op->getLoc(), gathered, type.getShape()));
+  auto gatheredType = RankedTensorType::get(
+      {valuesType.getDimSize(0), indicesType.getDimSize(1),
+       valuesType.getDimSize(2)},
+      cast<RankedTensorType>(values.getType()).getElementType());
+  Value gathered =
+      tosa::GatherOp::create(rewriter, loc, gatheredType, values, indices);
+  gathered = createCast(rewriter, loc, gathered, element);
+  rewriter.replaceOp(op,
+                     createReshape(rewriter, loc, gathered, type.getShape()));
 }
 
 /// Replaces `op` by the elements of `input` (converted, any shape) at the
@@ -102,25 +105,15 @@ LogicalResult replaceWithConstantGather(ConversionPatternRewriter &rewriter,
                            "an element outside the input (eager raises "
                            "RuntimeError: setStorage out of bounds)");
   Location loc = op->getLoc();
-  Type element = inputType.getElementType();
-  bool isBool = element.isInteger(1);
-  Value values = createReshape(rewriter, loc, input, {1, count, 1});
-  if (isBool)
-    values = createCast(rewriter, loc, values, rewriter.getI8Type());
   auto indexType = RankedTensorType::get(
       {1, static_cast<int64_t>(offsets.size())}, rewriter.getI32Type());
   SmallVector<int32_t> narrow(offsets.begin(), offsets.end());
   Value indices = tosa::ConstOp::create(
       rewriter, loc, indexType,
       DenseElementsAttr::get(indexType, ArrayRef<int32_t>(narrow)));
-  auto valuesType = cast<RankedTensorType>(values.getType());
-  auto gatheredType =
-      RankedTensorType::get({1, static_cast<int64_t>(offsets.size()), 1},
-                            valuesType.getElementType());
-  Value gathered =
-      tosa::GatherOp::create(rewriter, loc, gatheredType, values, indices);
-  gathered = createReshape(rewriter, loc, gathered, type.getShape());
-  rewriter.replaceOp(op, createCast(rewriter, loc, gathered, element));
+  replaceWithGather(rewriter, op,
+                    createReshape(rewriter, loc, input, {1, count, 1}), indices,
+                    type);
   return success();
 }
 
@@ -136,7 +129,7 @@ SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
 /// order.
 void forEachPosition(ArrayRef<int64_t> shape,
                      function_ref<void(ArrayRef<int64_t>)> visit) {
-  int64_t count = computeProduct(shape);
+  int64_t count = countElements(shape);
   SmallVector<int64_t> position(shape.size(), 0);
   for (int64_t i = 0; i < count; ++i) {
     visit(position);
@@ -278,10 +271,10 @@ struct ConvertIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     if (dim < 0 || dim >= rank)
       return reportFailure(rewriter, op, "dim out of range");
     ArrayRef<int64_t> sizes = selfType.getShape();
-    int64_t outer = computeProduct(sizes.take_front(dim));
+    int64_t outer = countElements(sizes.take_front(dim));
     int64_t size = sizes.empty() ? 1 : sizes[dim];
     int64_t inner =
-        sizes.empty() ? 1 : computeProduct(sizes.drop_front(dim + 1));
+        sizes.empty() ? 1 : countElements(sizes.drop_front(dim + 1));
     int64_t count = cast<RankedTensorType>(indices->getType()).getNumElements();
     Location loc = op.getLoc();
     Value values =
@@ -408,14 +401,14 @@ struct ConvertIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
                            "adjacent (TOSA backend)");
     int64_t first = dims.front(), last = dims.back();
     ArrayRef<int64_t> sizes = selfType.getShape();
-    int64_t outer = computeProduct(sizes.take_front(first));
-    int64_t indexed = computeProduct(sizes.slice(first, dims.size()));
-    int64_t inner = computeProduct(sizes.drop_front(last + 1));
+    int64_t outer = countElements(sizes.take_front(first));
+    int64_t indexed = countElements(sizes.slice(first, dims.size()));
+    int64_t inner = countElements(sizes.drop_front(last + 1));
     int64_t broadcastRank = type.getRank() - (rank - dims.size());
     if (broadcastRank < 0)
       return reportFailure(rewriter, op, "the result rank does not match");
     ArrayRef<int64_t> broadcast = type.getShape().slice(first, broadcastRank);
-    int64_t count = computeProduct(broadcast);
+    int64_t count = countElements(broadcast);
     if (selfType.getNumElements() >= std::numeric_limits<int32_t>::max())
       return reportFailure(rewriter, op,
                            "unsupported: more than 2^31 elements (TOSA's "

@@ -15,8 +15,6 @@
 
 #include "Utils.h"
 
-#include "mlir/Dialect/Utils/IndexingUtils.h"
-
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -53,10 +51,10 @@ Value createMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   SmallVector<int64_t> lhs3, rhs3;
   if (r.size() == 2) {
     // The lhs batch dims join M.
-    lhs3 = {1, computeProduct(l.drop_back()), k};
+    lhs3 = {1, countElements(l.drop_back()), k};
     rhs3 = {1, k, n};
   } else if (l.drop_back(2) == r.drop_back(2)) {
-    int64_t batch = computeProduct(l.drop_back(2));
+    int64_t batch = countElements(l.drop_back(2));
     lhs3 = {batch, m, k};
     rhs3 = {batch, k, n};
   } else {

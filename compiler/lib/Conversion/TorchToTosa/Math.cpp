@@ -201,9 +201,13 @@ public:
     return select(lt(x, 1.0), NAN, result);
   }
 
-  /// atanh(x) = log1p(2x / (1 - x)) / 2.
+  /// atanh(x) = sign(x) log1p(2|x| / (1 - |x|)) / 2: on |x| the argument
+  /// of log1p is positive, where its rounding stays relative (near x = -1
+  /// the direct form would take log1p of a value near -1).
   Value atanh(Value x) {
-    return scale(log1p(div(scale(x, 2.0), sub(constant(1.0), x))), 0.5);
+    Value a = abs(x);
+    Value result = scale(log1p(div(scale(a, 2.0), sub(constant(1.0), a))), 0.5);
+    return copySign(result, x);
   }
 
   /// sinh(|x|) = (E + E / (E + 1)) / 2 with E = expm1(|x|).
@@ -305,7 +309,7 @@ struct ConvertFloatFunction : OpConversionPattern<TorchOp> {
     Value result;
     switch (Kind) {
     case Fn::Atan:
-      result = f.atan2(*x, f.constant(1.0));
+      result = f.atan2(*x, f.full(f.constant(1.0)));
       break;
     case Fn::Asin:
     case Fn::Acos: {

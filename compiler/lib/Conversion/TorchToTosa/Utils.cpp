@@ -32,6 +32,12 @@ torch_to_tosa::checkTosaTensor(ConversionPatternRewriter &rewriter,
     return reportFailure(rewriter, op,
                          "unsupported: " + what +
                              " without a static shape (TOSA backend)");
+  if (type.getNumElements() == 0)
+    return reportFailure(rewriter, op,
+                         "unsupported: " + what +
+                             " with no elements (TOSA 1.0 has no zero-size "
+                             "tensors). Way out: "
+                             "backend=\"linalg-on-tensors\"");
   auto torchType = dyn_cast<torch::BaseTensorType>(torchValue.getType());
   Type dtype = torchType ? torchType.getOptionalDtype() : Type();
   if (!dtype || dtype.isUnsignedInteger() ||
@@ -264,6 +270,11 @@ FailureOr<Value> torch_to_tosa::getOperand(ConversionPatternRewriter &rewriter,
     if (!tensorType.hasStaticShape())
       return reportFailure(rewriter, op,
                            "unsupported: an operand of dynamic shape");
+    if (tensorType.getNumElements() == 0)
+      return reportFailure(rewriter, op,
+                           "unsupported: an operand with no elements (TOSA "
+                           "1.0 has no zero-size tensors). Way out: "
+                           "backend=\"linalg-on-tensors\"");
     // (A 0-d literal of such a dtype is a scalar constant: it is read.)
     if (!isTosaElementType(tensorType.getElementType()) &&
         !torchOperand.getDefiningOp<torch::ValueTensorLiteralOp>()) {
@@ -334,4 +345,11 @@ torch_to_tosa::getConstantDivisor(ConversionPatternRewriter &rewriter,
                          "integer division by zero (PyTorch raises "
                          "ZeroDivisionError)");
   return divisor;
+}
+
+int64_t torch_to_tosa::countElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  return count;
 }

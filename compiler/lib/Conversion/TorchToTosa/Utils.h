@@ -109,6 +109,10 @@ FailureOr<Value> getOperand(ConversionPatternRewriter &rewriter, Operation *op,
 FailureOr<int64_t> getConstantDivisor(ConversionPatternRewriter &rewriter,
                                       Operation *op, Value torchValue);
 
+/// The product of `shape`'s sizes (1 for none; 0 with a zero size, where
+/// mlir::computeProduct asserts).
+int64_t countElements(ArrayRef<int64_t> shape);
+
 /// Whether `type`'s elements are floats.
 bool isFloat(RankedTensorType type);
 

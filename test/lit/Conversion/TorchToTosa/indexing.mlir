@@ -120,8 +120,8 @@ func.func @index_tensor_unproved(%x: !torch.vtensor<[6],f32>, %i: !torch.vtensor
 
 // diagonal (offset 1) gathers at constant offsets: (0, 1), (1, 2), (2, 3).
 // CHECK-LABEL: func.func @diagonal(
-// CHECK: %[[FLAT:.*]] = tosa.reshape %{{.*}} -> tensor<1x12x1xf32>
 // CHECK: %[[AT:.*]] = "tosa.const"() <{values = dense<{{\[\[}}1, 6, 11]]> : tensor<1x3xi32>}>
+// CHECK: %[[FLAT:.*]] = tosa.reshape %{{.*}} -> tensor<1x12x1xf32>
 // CHECK: tosa.gather %[[FLAT]], %[[AT]]
 func.func @diagonal(%x: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],f32> {
   %int1 = torch.constant.int 1

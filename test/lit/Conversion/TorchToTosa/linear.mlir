@@ -123,3 +123,13 @@ func.func @conv_groups2(%x: !torch.vtensor<[1,4,5,5],f32>, %w: !torch.vtensor<[4
   %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %o, %int2 : !torch.vtensor<[1,4,5,5],f32>, !torch.vtensor<[4,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,3,3],f32>
   return %0 : !torch.vtensor<[1,4,3,3],f32>
 }
+
+// -----
+
+// TOSA 1.0 has no zero-size tensors: refused with the way out (it was an
+// assertion in a shape product).
+func.func @mm_empty(%a: !torch.vtensor<[0,5],f32>, %b: !torch.vtensor<[5,10],f32>) -> !torch.vtensor<[0,10],f32> {
+  // expected-error @+1 {{'torch.aten.mm' could not be lowered to TOSA: unsupported: a result with no elements (TOSA 1.0 has no zero-size tensors). Way out: backend="linalg-on-tensors"}}
+  %0 = torch.aten.mm %a, %b : !torch.vtensor<[0,5],f32>, !torch.vtensor<[5,10],f32> -> !torch.vtensor<[0,10],f32>
+  return %0 : !torch.vtensor<[0,10],f32>
+}

@@ -91,6 +91,9 @@ std::optional<int64_t> getStaticSize(Value value, int64_t dim) {
   if (!tensor || !tensor.hasSizes())
     return std::nullopt;
   ArrayRef<int64_t> sizes = tensor.getSizes();
+  // A 0-d tensor indexes as one of size 1 along dim 0 (or -1).
+  if (sizes.empty())
+    return dim == 0 || dim == -1 ? std::optional<int64_t>(1) : std::nullopt;
   dim = toPositiveDim(dim, static_cast<int64_t>(sizes.size()));
   if (dim < 0 || dim >= static_cast<int64_t>(sizes.size()) ||
       sizes[dim] == kUnknownSize)
