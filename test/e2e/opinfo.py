@@ -26,7 +26,9 @@ backward-only ops are *not in scope*. ``--backend`` (a name of
 the backend every sample compiles for; the (op, dtype) pairs of a dtype the
 backend cannot express (:data:`INEXPRESSIBLE_DTYPES`: for ``tosa``, float64
 and uint8) are counted out by rule, before running, and reported with that
-reason. Samples run in worker processes (see workers.py): a crash in
+reason; so are the samples it cannot express (:func:`backend_sample_scope_reason`:
+for ``tosa``, zero-size tensors and programs asking for float64), and a
+pair all of whose samples are. Samples run in worker processes (see workers.py): a crash in
 generated code fails one sample, not the run::
 
     python test/e2e/opinfo.py                              # all ops
@@ -440,6 +442,40 @@ def _compare(
     return ""
 
 
+def backend_sample_scope_reason(
+    backend: str, prog: Any, tensors: list[Any], expected: Any
+) -> str:
+    """Why one sample is out of scope for `backend` by rule ('' if it is
+    in): for ``tosa``, a zero-size tensor among the inputs, outputs or the
+    values of the exported program `prog` (TOSA 1.0's tensors have no size
+    0: TOSA specification 1.0, section 1.5 "Tensor definitions"), or a
+    float64 value in a program whose inputs are not float64 (a ``dtype=``
+    argument asking for it; the backend has no float64, as for the pairs
+    of :data:`INEXPRESSIBLE_DTYPES`). A pair whose samples are all out of
+    scope is counted out with this reason."""
+    import torch
+    import torch.utils._pytree as pytree
+
+    if backend != "tosa":
+        return ""
+    values = [*tensors, *pytree.tree_leaves(expected)]
+    float64_inputs = any(
+        isinstance(t, torch.Tensor) and t.dtype == torch.float64 for t in tensors
+    )
+    for node in prog.graph.nodes:
+        for value in pytree.tree_leaves(node.meta.get("val")):
+            if isinstance(value, torch.Tensor):
+                values.append(value)
+                if value.dtype == torch.float64 and not float64_inputs:
+                    return (
+                        f"{BACKEND_SCOPE_PREFIX}{backend}: TOSA 1.0 has no "
+                        "float64 tensors (the sample computes in float64)"
+                    )
+    if any(isinstance(t, torch.Tensor) and t.numel() == 0 for t in values):
+        return f"{BACKEND_SCOPE_PREFIX}{backend}: TOSA 1.0 has no zero-size tensors"
+    return ""
+
+
 def run_sample(
     opinfo: Any,
     dtype_name: str,
@@ -487,6 +523,9 @@ def run_sample(
             "unsupported",
             f"exports to {', '.join(unclaimed)}, which torch2mlir does not define",
         )
+    scope = backend_sample_scope_reason(backend, prog, tensors, expected)
+    if scope:
+        return result("skip", scope)
     rtol, atol = tolerances(opinfo, getattr(torch, dtype_name))
     try:
         # The program exported above: torch.export takes most of the time.

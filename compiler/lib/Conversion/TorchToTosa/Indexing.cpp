@@ -521,14 +521,18 @@ struct ConvertScatter : OpConversionPattern<TorchOp> {
         return reportFailure(rewriter, op,
                              "the index is larger than src or self");
     Type element = type.getElementType();
-    RankedTensorType computeType = getOpMathType(type);
+    // Bools compute in i32 (a sum or maximum is any, a product or minimum
+    // all: the cast back to bool is x != 0).
+    RankedTensorType computeType = element.isInteger(1)
+                                       ? type.clone(rewriter.getI32Type())
+                                       : getOpMathType(type);
     Type compute = computeType.getElementType();
     bool isFloat = isa<mlir::FloatType>(compute);
-    if (element.isInteger(1) || !isa<IntegerType>(indexType.getElementType()) ||
-        ((reduce == "mean" || reduce == "prod") && !isFloat))
+    if (!isa<IntegerType>(indexType.getElementType()) ||
+        (element.isInteger(1) && reduce == "mean"))
       return reportFailure(rewriter, op,
-                           "unsupported: bool values, or an integer mean or "
-                           "product (TOSA backend)");
+                           "unsupported: a mean of bools, or indices that "
+                           "are not integers");
     double identity;
     if (reduce == "src" || reduce == "sum" || reduce == "mean")
       identity = 0.0;
@@ -606,7 +610,9 @@ struct ConvertScatter : OpConversionPattern<TorchOp> {
         rewriter, loc, valueType, hit, src,
         createScalar(rewriter, loc, compute, identity, rank + 1));
     Value contribution;
-    if (reduce == "prod")
+    if (reduce == "prod" && !isFloat)
+      contribution = createIntegerProduct(rewriter, loc, values, rank - 1);
+    else if (reduce == "prod")
       contribution = tosa::ReduceProductOp::create(rewriter, loc, reducedType,
                                                    values, axis);
     else if (reduce == "amax")
@@ -666,9 +672,35 @@ struct ConvertScatter : OpConversionPattern<TorchOp> {
             rewriter, loc, computeType, hits,
             createScalar(rewriter, loc, compute, 1.0, rank));
       }
-      combined = createMul(
-          rewriter, loc, computeType, total,
-          tosa::ReciprocalOp::create(rewriter, loc, computeType, hits));
+      if (isFloat) {
+        combined = createMul(
+            rewriter, loc, computeType, total,
+            tosa::ReciprocalOp::create(rewriter, loc, computeType, hits));
+      } else {
+        // Integers: floored (PyTorch divides with rounding_mode="floor").
+        // Where nothing hits, the count is 0: divide by 1 (self is kept).
+        auto boolType = computeType.clone(rewriter.getI1Type());
+        Value zero = createScalar(rewriter, loc, compute, 0.0, rank);
+        Value one = createScalar(rewriter, loc, compute, 1.0, rank);
+        Value divisor =
+            tosa::MaximumOp::create(rewriter, loc, computeType, hits, one);
+        Value quotient =
+            tosa::IntDivOp::create(rewriter, loc, computeType, total, divisor);
+        Value inexact = tosa::LogicalNotOp::create(
+            rewriter, loc, boolType,
+            tosa::EqualOp::create(
+                rewriter, loc, boolType,
+                createMul(rewriter, loc, computeType, quotient, divisor),
+                total));
+        Value negative =
+            tosa::GreaterOp::create(rewriter, loc, boolType, zero, total);
+        combined = tosa::SelectOp::create(
+            rewriter, loc, computeType,
+            tosa::LogicalAndOp::create(rewriter, loc, boolType, inexact,
+                                       negative),
+            tosa::SubOp::create(rewriter, loc, computeType, quotient, one),
+            quotient);
+      }
     } else if (includeSelf && reduce == "sum") {
       combined =
           tosa::AddOp::create(rewriter, loc, computeType, self, contribution);

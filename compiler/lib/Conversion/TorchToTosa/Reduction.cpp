@@ -202,33 +202,9 @@ struct ConvertProd : OpConversionPattern<AtenProdDimIntOp> {
       x = tosa::ReduceProductOp::create(rewriter, loc, xType.clone(shape), x,
                                         rewriter.getI32IntegerAttr(dim));
     } else {
-      Type i32 = rewriter.getI32Type();
-      x = createCast(rewriter, loc, x, i32);
-      int64_t size = shape[dim], width = 1;
-      while (width < size)
-        width *= 2;
-      if (width != size) {
-        SmallVector<int64_t> padding(2 * shape.size(), 0);
-        padding[2 * dim + 1] = width - size;
-        auto oneType = RankedTensorType::get({1}, i32);
-        Value one = tosa::ConstOp::create(
-            rewriter, loc, oneType,
-            DenseElementsAttr::get(oneType, rewriter.getI32IntegerAttr(1)));
-        x = createPad(rewriter, loc, x, padding, one);
-      }
-      for (; width > 1; width /= 2) {
-        shape[dim] = width / 2;
-        auto halfType = RankedTensorType::get(shape, i32);
-        SmallVector<int64_t> begin(shape.size(), 0);
-        Value low = tosa::SliceOp::create(
-            rewriter, loc, halfType, x, createConstShape(rewriter, loc, begin),
-            createConstShape(rewriter, loc, shape));
-        begin[dim] = width / 2;
-        Value high = tosa::SliceOp::create(
-            rewriter, loc, halfType, x, createConstShape(rewriter, loc, begin),
-            createConstShape(rewriter, loc, shape));
-        x = createMul(rewriter, loc, halfType, low, high);
-      }
+      x = createIntegerProduct(
+          rewriter, loc, createCast(rewriter, loc, x, rewriter.getI32Type()),
+          dim);
     }
     x = createCast(rewriter, loc, x, element);
     rewriter.replaceOp(op, createReshape(rewriter, loc, x, type.getShape()));

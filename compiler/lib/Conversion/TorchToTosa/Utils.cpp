@@ -353,3 +353,36 @@ int64_t torch_to_tosa::countElements(ArrayRef<int64_t> shape) {
     count *= size;
   return count;
 }
+
+Value torch_to_tosa::createIntegerProduct(OpBuilder &b, Location loc, Value x,
+                                          int64_t dim) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type element = type.getElementType();
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t size = shape[dim], width = 1;
+  while (width < size)
+    width *= 2;
+  if (width != size) {
+    SmallVector<int64_t> padding(2 * shape.size(), 0);
+    padding[2 * dim + 1] = width - size;
+    auto oneType = RankedTensorType::get({1}, element);
+    Value one = tosa::ConstOp::create(
+        b, loc, oneType,
+        DenseElementsAttr::get(oneType, b.getIntegerAttr(element, 1)));
+    x = createPad(b, loc, x, padding, one);
+  }
+  for (; width > 1; width /= 2) {
+    shape[dim] = width / 2;
+    auto halfType = RankedTensorType::get(shape, element);
+    SmallVector<int64_t> begin(shape.size(), 0);
+    Value low = tosa::SliceOp::create(b, loc, halfType, x,
+                                      createConstShape(b, loc, begin),
+                                      createConstShape(b, loc, shape));
+    begin[dim] = width / 2;
+    Value high = tosa::SliceOp::create(b, loc, halfType, x,
+                                       createConstShape(b, loc, begin),
+                                       createConstShape(b, loc, shape));
+    x = createMul(b, loc, halfType, low, high);
+  }
+  return x;
+}

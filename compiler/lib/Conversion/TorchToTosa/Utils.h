@@ -109,6 +109,12 @@ FailureOr<Value> getOperand(ConversionPatternRewriter &rewriter, Operation *op,
 FailureOr<int64_t> getConstantDivisor(ConversionPatternRewriter &rewriter,
                                       Operation *op, Value torchValue);
 
+/// The product of the integers `x` (i32) over `dim`, kept with size 1
+/// (TOSA 1.0's reduce_product takes floats): the dim padded with ones to a
+/// power of two, then its halves multiplied until one is left (wrapping
+/// as PyTorch's integer products do).
+Value createIntegerProduct(OpBuilder &b, Location loc, Value x, int64_t dim);
+
 /// The product of `shape`'s sizes (1 for none; 0 with a zero size, where
 /// mlir::computeProduct asserts).
 int64_t countElements(ArrayRef<int64_t> shape);
