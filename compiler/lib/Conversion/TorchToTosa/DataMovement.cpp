@@ -186,11 +186,17 @@ struct ConvertCat : OpConversionPattern<AtenCatOp> {
     SmallVector<Value> inputs;
     for (Value element : list.getElements()) {
       auto elementType = getConvertedType(converter, element);
+      // An empty input (a 1-D [0] tensor, which cat skips, or a zero-size
+      // part along dim, such as an empty KV cache) adds nothing.
+      if (elementType && elementType.hasStaticShape() &&
+          elementType.getNumElements() == 0)
+        continue;
       if (failed(
               checkTosaTensor(rewriter, op, element, elementType, "an input")))
         return failure();
       if (elementType.getRank() != type.getRank())
-        continue; // A 1-D empty tensor, which cat skips.
+        return reportFailure(rewriter, op,
+                             "an input of another rank than the result");
       Value value = converter->materializeTargetConversion(
           rewriter, loc, elementType, element);
       inputs.push_back(createCast(rewriter, loc, value, type.getElementType()));

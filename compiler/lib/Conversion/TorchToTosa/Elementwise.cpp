@@ -524,10 +524,23 @@ struct ConvertCastLike : OpConversionPattern<TorchOp> {
   LogicalResult
   matchAndRewrite(TorchOp op, typename TorchOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Value self = adaptor.getOperands()[0];
+    // A copy of the same type is its operand: no TOSA op, so even a
+    // zero-size tensor (an empty KV cache on its way to a cat) passes.
+    auto resultTorchType = dyn_cast<BaseTensorType>(op->getResult(0).getType());
+    Type resultDtype =
+        resultTorchType ? resultTorchType.getOptionalDtype() : Type();
+    RankedTensorType sameType =
+        getConvertedType(this->getTypeConverter(), op->getResult(0));
+    if (sameType && self.getType() == sameType && resultDtype &&
+        !resultDtype.isUnsignedInteger() &&
+        isTosaElementType(sameType.getElementType())) {
+      rewriter.replaceOp(op, self);
+      return success();
+    }
     auto type = getResult(rewriter, this->getTypeConverter(), op);
     if (failed(type))
       return failure();
-    Value self = adaptor.getOperands()[0];
     auto selfType = dyn_cast<RankedTensorType>(self.getType());
     auto torchType = dyn_cast<BaseTensorType>(op->getOperand(0).getType());
     Type dtype = torchType ? torchType.getOptionalDtype() : Type();

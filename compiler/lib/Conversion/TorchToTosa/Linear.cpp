@@ -22,63 +22,6 @@ using namespace mlir::torch2mlir::torch_to_tosa;
 
 namespace {
 
-/// The accumulator element type for `element` (f32 for floats, i32 for
-/// i8/i16), or null when TOSA has no matmul/convolution of it.
-Type getAccumulatorType(Type element) {
-  Builder b(element.getContext());
-  if (isa<Float32Type, Float16Type, BFloat16Type>(element))
-    return b.getF32Type();
-  if (element.isInteger(8))
-    return b.getI32Type();
-  if (element.isInteger(16))
-    return b.getIntegerType(48);
-  return Type();
-}
-
-/// lhs [..., M, K] @ rhs [K, N] or [B, K, N] (same leading dims as lhs)
-/// into `resultType`, through one tosa.matmul. Null when the batch dims do
-/// not fit TOSA's form (broadcast batches).
-Value createMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                   RankedTensorType resultType) {
-  auto lhsType = cast<RankedTensorType>(lhs.getType());
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
-  ArrayRef<int64_t> l = lhsType.getShape(), r = rhsType.getShape();
-  if (l.size() < 2 || r.size() < 2)
-    return Value();
-  int64_t m = l[l.size() - 2], k = l.back(), n = r.back();
-  if (r[r.size() - 2] != k)
-    return Value();
-  SmallVector<int64_t> lhs3, rhs3;
-  if (r.size() == 2) {
-    // The lhs batch dims join M.
-    lhs3 = {1, countElements(l.drop_back()), k};
-    rhs3 = {1, k, n};
-  } else if (l.drop_back(2) == r.drop_back(2)) {
-    int64_t batch = countElements(l.drop_back(2));
-    lhs3 = {batch, m, k};
-    rhs3 = {batch, k, n};
-  } else {
-    return Value();
-  }
-  Type element = resultType.getElementType();
-  Type acc = getAccumulatorType(lhsType.getElementType());
-  if (!acc || lhsType.getElementType() != rhsType.getElementType())
-    return Value();
-  Value a = createReshape(b, loc, lhs, lhs3);
-  Value bb = createReshape(b, loc, rhs, rhs3);
-  auto productType = RankedTensorType::get({lhs3[0], lhs3[1], n}, acc);
-  // Explicit zero points: the builder without them reads quantization
-  // info from the operand types, which plain integers do not have.
-  std::optional<Value> zeroPoint =
-      tosa::createZeroPointTensor(b, loc, lhsType.getElementType(), 0);
-  if (!zeroPoint)
-    return Value();
-  Value result = tosa::MatMulOp::create(b, loc, productType, a, bb, *zeroPoint,
-                                        *zeroPoint);
-  result = createReshape(b, loc, result, resultType.getShape());
-  return createCast(b, loc, result, element);
-}
-
 /// mm, bmm and matmul.
 template <typename TorchOp>
 struct ConvertMatmul : OpConversionPattern<TorchOp> {

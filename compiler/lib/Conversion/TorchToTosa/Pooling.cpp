@@ -285,8 +285,27 @@ struct ConvertAvgPool : OpConversionPattern<AtenAvgPool2dOp> {
   }
 };
 
-/// adaptive_avg_pool2d to an output size dividing the input's: an average
-/// pooling with kernel = stride = input / output.
+/// The averaging matrix of an adaptive pooling from `in` to `out` along
+/// one dim, transposed ([in, out]): output i averages the inputs
+/// [floor(i in / out), ceil((i + 1) in / out)) (PyTorch's windows).
+Value createAdaptiveWeights(OpBuilder &b, Location loc, int64_t in, int64_t out,
+                            Type element) {
+  SmallVector<float> weights(in * out, 0.0f);
+  for (int64_t i = 0; i < out; ++i) {
+    int64_t start = (i * in) / out;
+    int64_t end = ((i + 1) * in + out - 1) / out;
+    for (int64_t j = start; j < end; ++j)
+      weights[j * out + i] = 1.0f / static_cast<float>(end - start);
+  }
+  auto type = RankedTensorType::get({in, out}, element);
+  return tosa::ConstOp::create(
+      b, loc, type, DenseElementsAttr::get(type, ArrayRef<float>(weights)));
+}
+
+/// adaptive_avg_pool2d/3d ([N,] C, spatial...) of floats. When each output
+/// size divides the input's (2-D): an average pooling with kernel = stride
+/// = input / output. Otherwise: per spatial dim, a matmul by the
+/// averaging matrix (the dim moved last, then back), in f32.
 template <typename TorchOp>
 struct ConvertAdaptiveAvgPool : OpConversionPattern<TorchOp> {
   using OpConversionPattern<TorchOp>::OpConversionPattern;
@@ -297,35 +316,65 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<TorchOp> {
     RankedTensorType type, inputType;
     if (failed(checkResultAndInput(rewriter, converter, op, type, inputType)))
       return failure();
-    if (inputType.getRank() != 4 ||
+    constexpr int64_t spatial =
+        std::is_same_v<TorchOp, Aten_AdaptiveAvgPool3dOp> ? 3 : 2;
+    int64_t rank = inputType.getRank();
+    if ((rank != spatial + 1 && rank != spatial + 2) ||
         !isa<mlir::FloatType>(type.getElementType()))
       return reportFailure(rewriter, op,
-                           "unsupported: an input other than batched NCHW "
-                           "floats");
+                           "unsupported: an input other than ([N,] C, "
+                           "spatial...) floats");
     ArrayRef<int64_t> in = inputType.getShape(), out = type.getShape();
-    SmallVector<int64_t> kernel;
-    for (int i = 2; i < 4; ++i) {
-      if (out[i] == 0 || in[i] % out[i] != 0)
-        return reportFailure(rewriter, op,
-                             "unsupported: an output size that does not "
-                             "divide the input's (TOSA backend)");
-      kernel.push_back(in[i] / out[i]);
-    }
     Location loc = op.getLoc();
     Type element = type.getElementType();
-    Value nhwc =
-        createTranspose(rewriter, loc, adaptor.getSelf(), {0, 2, 3, 1});
-    auto poolType =
-        RankedTensorType::get({out[0], out[2], out[3], out[1]}, element);
-    Value zeroPoint = *tosa::createZeroPointTensor(rewriter, loc, element, 0);
-    Value pooled = tosa::AvgPool2dOp::create(
-        rewriter, loc, poolType, nhwc, zeroPoint, zeroPoint,
-        rewriter.getDenseI64ArrayAttr(kernel),
-        rewriter.getDenseI64ArrayAttr(kernel),
-        rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
-        TypeAttr::get(rewriter.getF32Type()));
-    rewriter.replaceOp(op,
-                       createTranspose(rewriter, loc, pooled, {0, 3, 1, 2}));
+    bool divides = spatial == 2 && rank == 4;
+    for (int64_t d = rank - spatial; d < rank && divides; ++d)
+      divides = in[d] % out[d] == 0;
+    if (divides) {
+      SmallVector<int64_t> kernel = {in[2] / out[2], in[3] / out[3]};
+      Value nhwc =
+          createTranspose(rewriter, loc, adaptor.getSelf(), {0, 2, 3, 1});
+      auto poolType =
+          RankedTensorType::get({out[0], out[2], out[3], out[1]}, element);
+      Value zeroPoint = *tosa::createZeroPointTensor(rewriter, loc, element, 0);
+      Value pooled = tosa::AvgPool2dOp::create(
+          rewriter, loc, poolType, nhwc, zeroPoint, zeroPoint,
+          rewriter.getDenseI64ArrayAttr(kernel),
+          rewriter.getDenseI64ArrayAttr(kernel),
+          rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
+          TypeAttr::get(rewriter.getF32Type()));
+      rewriter.replaceOp(op,
+                         createTranspose(rewriter, loc, pooled, {0, 3, 1, 2}));
+      return success();
+    }
+    Type f32 = rewriter.getF32Type();
+    Value x = createCast(rewriter, loc, adaptor.getSelf(), f32);
+    SmallVector<int64_t> shape(in);
+    for (int64_t d = rank - spatial; d < rank; ++d) {
+      if (in[d] == out[d])
+        continue;
+      // Move d last, multiply by the [in, out] weights, move it back.
+      SmallVector<int32_t> perm;
+      for (int64_t k = 0; k < rank; ++k)
+        if (k != d)
+          perm.push_back(static_cast<int32_t>(k));
+      perm.push_back(static_cast<int32_t>(d));
+      SmallVector<int32_t> inverse(rank);
+      for (int64_t k = 0; k < rank; ++k)
+        inverse[perm[k]] = static_cast<int32_t>(k);
+      Value moved = createTranspose(rewriter, loc, x, perm);
+      SmallVector<int64_t> movedShape = permuteShape(shape, perm);
+      movedShape.back() = out[d];
+      Value pooled =
+          createMatmul(rewriter, loc, moved,
+                       createAdaptiveWeights(rewriter, loc, in[d], out[d], f32),
+                       RankedTensorType::get(movedShape, f32));
+      if (!pooled)
+        return reportFailure(rewriter, op, "no matmul of this form");
+      x = createTranspose(rewriter, loc, pooled, inverse);
+      shape[d] = out[d];
+    }
+    rewriter.replaceOp(op, createCast(rewriter, loc, x, element));
     return success();
   }
 };
@@ -338,10 +387,11 @@ void mlir::torch2mlir::populateTosaPoolingPatternsAndLegality(
   MLIRContext *context = patterns.getContext();
   target.addIllegalOp<AtenMaxPool2dOp, AtenMaxPool2dWithIndicesOp,
                       AtenAvgPool2dOp, AtenAdaptiveAvgPool2dOp,
-                      Aten_AdaptiveAvgPool2dOp>();
+                      Aten_AdaptiveAvgPool2dOp, Aten_AdaptiveAvgPool3dOp>();
   patterns.add<ConvertMaxPool<AtenMaxPool2dOp>,
                ConvertMaxPool<AtenMaxPool2dWithIndicesOp>, ConvertAvgPool,
                ConvertAdaptiveAvgPool<AtenAdaptiveAvgPool2dOp>,
-               ConvertAdaptiveAvgPool<Aten_AdaptiveAvgPool2dOp>>(typeConverter,
+               ConvertAdaptiveAvgPool<Aten_AdaptiveAvgPool2dOp>,
+               ConvertAdaptiveAvgPool<Aten_AdaptiveAvgPool3dOp>>(typeConverter,
                                                                  context);
 }

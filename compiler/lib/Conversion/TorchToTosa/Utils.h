@@ -109,6 +109,17 @@ FailureOr<Value> getOperand(ConversionPatternRewriter &rewriter, Operation *op,
 FailureOr<int64_t> getConstantDivisor(ConversionPatternRewriter &rewriter,
                                       Operation *op, Value torchValue);
 
+/// The accumulator element type for `element` (f32 for floats, i32 for
+/// i8, i48 for i16), or null when TOSA has no matmul/convolution of it.
+Type getAccumulatorType(Type element);
+
+/// lhs [..., M, K] @ rhs [K, N] or [B, K, N] (same leading dims as lhs)
+/// into `resultType`, through one tosa.matmul (explicit zero points).
+/// Null when the batch dims do not fit TOSA's form (broadcast batches) or
+/// TOSA has no matmul of the dtype.
+Value createMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                   RankedTensorType resultType);
+
 /// The product of the integers `x` (i32) over `dim`, kept with size 1
 /// (TOSA 1.0's reduce_product takes floats): the dim padded with ones to a
 /// power of two, then its halves multiplied until one is left (wrapping

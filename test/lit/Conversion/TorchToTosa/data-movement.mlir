@@ -145,3 +145,19 @@ func.func @slice_scatter_step(%x: !torch.vtensor<[4,8],f32>, %s: !torch.vtensor<
   %0 = torch.aten.slice_scatter %x, %s, %int1, %int1, %int7, %int2 : !torch.vtensor<[4,8],f32>, !torch.vtensor<[4,3],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4,8],f32>
   return %0 : !torch.vtensor<[4,8],f32>
 }
+
+// -----
+
+// cat skips empty inputs (an empty KV cache), and a copy of an empty
+// tensor is its operand: no zero-size TOSA tensor appears.
+// CHECK-LABEL: func.func @cat_empty_cache(
+// CHECK-NOT: tensor<1x0x4xf32>) ->
+// CHECK: tosa.concat %{{.*}}, %{{.*}} {axis = 1 : i32} : (tensor<1x2x4xf32>, tensor<1x3x4xf32>) -> tensor<1x5x4xf32>
+func.func @cat_empty_cache(%cache: !torch.vtensor<[1,0,4],f32>, %a: !torch.vtensor<[1,2,4],f32>, %b: !torch.vtensor<[1,3,4],f32>) -> !torch.vtensor<[1,5,4],f32> {
+  %none = torch.constant.none
+  %int1 = torch.constant.int 1
+  %c = torch.aten.clone %cache, %none : !torch.vtensor<[1,0,4],f32>, !torch.none -> !torch.vtensor<[1,0,4],f32>
+  %list = torch.prim.ListConstruct %c, %a, %b : (!torch.vtensor<[1,0,4],f32>, !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,3,4],f32>) -> !torch.list<vtensor>
+  %0 = torch.aten.cat %list, %int1 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[1,5,4],f32>
+  return %0 : !torch.vtensor<[1,5,4],f32>
+}

@@ -75,3 +75,23 @@ func.func @max_pool_dilated(%a: !torch.vtensor<[1,3,8,8],f32>) -> !torch.vtensor
   %0 = torch.aten.max_pool2d %a, %k, %k, %p, %k, %false : !torch.vtensor<[1,3,8,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,3,2,2],f32>
   return %0 : !torch.vtensor<[1,3,2,2],f32>
 }
+
+// -----
+
+// An adaptive average pooling whose output size does not divide the
+// input's (7 -> 3 rows): per spatial dim, that dim moved last and
+// multiplied by the averaging matrix (rows 0-2, 2-4, 4-6: thirds), then
+// moved back; the width (4 -> 4) is kept.
+// CHECK-LABEL: func.func @adaptive_avg_pool_uneven(
+// CHECK: %[[T:.*]] = tosa.transpose %{{.*}} {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x2x7x4xf32>) -> tensor<1x2x4x7xf32>
+// CHECK: %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[}}0.333333343, 0.000000e+00, 0.000000e+00], [0.333333343, 0.000000e+00, 0.000000e+00], [0.333333343, 0.333333343, 0.000000e+00]
+// CHECK: tosa.matmul %{{.*}}, %{{.*}} : (tensor<1x8x7xf32>, tensor<1x7x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x3xf32>
+// CHECK: tosa.transpose %{{.*}} {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x2x4x3xf32>) -> tensor<1x2x3x4xf32>
+// CHECK-NOT: tosa.avg_pool2d
+func.func @adaptive_avg_pool_uneven(%a: !torch.vtensor<[1,2,7,4],f32>) -> !torch.vtensor<[1,2,3,4],f32> {
+  %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
+  %size = torch.prim.ListConstruct %int3, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten._adaptive_avg_pool2d %a, %size : !torch.vtensor<[1,2,7,4],f32>, !torch.list<int> -> !torch.vtensor<[1,2,3,4],f32>
+  return %0 : !torch.vtensor<[1,2,3,4],f32>
+}
