@@ -134,10 +134,42 @@ struct ConvertBinary : OpConversionPattern<TorchOp> {
       return failure();
     RankedTensorType resultType = *type;
     *type = getOpMathType(resultType);
+    int64_t intExponent;
+    if (Kind == Binary::Pow && !isFloat(*type) &&
+        !type->getElementType().isInteger(1) &&
+        matchTorchConstantInt(op->getOperand(1), intExponent) &&
+        intExponent >= 0 && intExponent <= 64) {
+      // An integer to a constant power: square-and-multiply (wrapping as
+      // PyTorch's integer pow does).
+      auto self = getOperand(rewriter, op, adaptor.getOperands(), 0, *type);
+      if (failed(self))
+        return failure();
+      Location loc = op.getLoc();
+      Type element = type->getElementType();
+      int64_t rank = type->getRank();
+      Value power = *self;
+      Value product;
+      for (int64_t e = intExponent; e > 0; e >>= 1) {
+        if (e & 1)
+          product =
+              product ? createMul(rewriter, loc, *type, product, power) : power;
+        if (e > 1)
+          power = createMul(rewriter, loc, *type, power, power);
+      }
+      if (!product) // x^0 = 1: x * 0 + 1, of x's shape.
+        product = tosa::AddOp::create(
+            rewriter, loc, *type,
+            createMul(rewriter, loc, *type, *self,
+                      createScalar(rewriter, loc, element, 0.0, rank)),
+            createScalar(rewriter, loc, element, 1.0, rank));
+      replaceRounded(rewriter, op, product, resultType);
+      return success();
+    }
     if ((Kind == Binary::Div || Kind == Binary::Pow) && !isFloat(*type))
       return reportFailure(rewriter, op,
                            "unsupported: a non-float result (TOSA has no "
-                           "true division or power of integers)");
+                           "true division, nor integer powers but by "
+                           "constant exponents in [0, 64])");
     if (Kind == Binary::Mul && type->getElementType().isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool arithmetic");
     // TOSA has no bool maximum/minimum: compute in i32 (or and and).

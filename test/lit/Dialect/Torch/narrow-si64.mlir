@@ -123,13 +123,14 @@ func.func @index_tensor_ids(%x: !torch.vtensor<[6,3],f32>, %i: !torch.vtensor<[4
 
 // fmod by a constant stays within (-|c|, |c|); the product of 4 bools is
 // in [0, 1]; a floor division by a nonzero constant shrinks the range. A
-// product of four 16-bit values does not fit, and stays si64.
+// product of eight values does not fit even for 8-bit arguments, and stays
+// si64.
 // CHECK-LABEL: func.func @more_transfers(
-// CHECK: torch.aten.fmod.Scalar {{.*}} -> !torch.vtensor<[4],si32>
+// CHECK: torch.aten.fmod.Scalar {{.*}} -> !torch.vtensor<[8],si32>
 // CHECK: torch.aten.prod.dim_int {{.*}} -> !torch.vtensor<[],si32>
-// CHECK: torch.aten.div.Tensor_mode {{.*}} -> !torch.vtensor<[4],si32>
+// CHECK: torch.aten.div.Tensor_mode {{.*}} -> !torch.vtensor<[8],si32>
 // CHECK: torch.aten.prod.dim_int {{.*}} -> !torch.vtensor<[],si64>
-func.func @more_transfers(%x: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],i1>) -> (!torch.vtensor<[4],si64>, !torch.vtensor<[],si64>, !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>) {
+func.func @more_transfers(%x: !torch.vtensor<[8],si64>, %b: !torch.vtensor<[4],i1>) -> (!torch.vtensor<[8],si64>, !torch.vtensor<[],si64>, !torch.vtensor<[8],si64>, !torch.vtensor<[],si64>) {
   %int7 = torch.constant.int 7
   %int0 = torch.constant.int 0
   %false = torch.constant.bool false
@@ -137,9 +138,23 @@ func.func @more_transfers(%x: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[4],i
   %none = torch.constant.none
   %floor = torch.constant.str "floor"
   %four = torch.vtensor.literal(dense<4> : tensor<si64>) : !torch.vtensor<[],si64>
-  %0 = torch.aten.fmod.Scalar %x, %int7 : !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
+  %0 = torch.aten.fmod.Scalar %x, %int7 : !torch.vtensor<[8],si64>, !torch.int -> !torch.vtensor<[8],si64>
   %1 = torch.aten.prod.dim_int %b, %int0, %false, %int4 : !torch.vtensor<[4],i1>, !torch.int, !torch.bool, !torch.int -> !torch.vtensor<[],si64>
-  %2 = torch.aten.div.Tensor_mode %x, %four, %floor : !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>, !torch.str -> !torch.vtensor<[4],si64>
-  %3 = torch.aten.prod.dim_int %x, %int0, %false, %none : !torch.vtensor<[4],si64>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[],si64>
-  return %0, %1, %2, %3 : !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>, !torch.vtensor<[4],si64>, !torch.vtensor<[],si64>
+  %2 = torch.aten.div.Tensor_mode %x, %four, %floor : !torch.vtensor<[8],si64>, !torch.vtensor<[],si64>, !torch.str -> !torch.vtensor<[8],si64>
+  %3 = torch.aten.prod.dim_int %x, %int0, %false, %none : !torch.vtensor<[8],si64>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[],si64>
+  return %0, %1, %2, %3 : !torch.vtensor<[8],si64>, !torch.vtensor<[],si64>, !torch.vtensor<[8],si64>, !torch.vtensor<[],si64>
+}
+
+// -----
+
+// x^3 of an argument fits in int32 for values of 11 bits at most: the
+// argument takes [-1024, 1023] (the widest such range, checked at each
+// call), and the power narrows.
+// CHECK-LABEL: func.func @cube(
+// CHECK-SAME: %arg0: !torch.vtensor<[4],si32> {torch2mlir.value_range = array<i64: -1024, 1023>}
+// CHECK: torch.aten.pow.Tensor_Scalar {{.*}} -> !torch.vtensor<[4],si32>
+func.func @cube(%x: !torch.vtensor<[4],si64>) -> !torch.vtensor<[4],si64> {
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.pow.Tensor_Scalar %x, %int3 : !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
+  return %0 : !torch.vtensor<[4],si64>
 }

@@ -15,7 +15,8 @@
 //   - literals, constant `full`/`arange`: their values;
 //   - ops that only move elements (views, permutations, slices, expand,
 //     cat, gathers...): their input's range;
-//   - add, sub, mul, neg, abs, min/max, clamp, hardtanh, fmod and
+//   - add, sub, mul, pow by a constant, neg, abs, min/max, clamp, hardtanh,
+//   fmod and
 //     remainder by a constant, where, cumsum, sum: the interval arithmetic
 //     of their formula;
 //   - argmax/argmin: [0, size - 1]; casts from narrower integers and bool:
@@ -283,6 +284,20 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
          inferMul({get(op->getOperand(1)), get(op->getOperand(2))})});
   if (isa<AtenMulTensorOp, AtenMulScalarOp>(op))
     return inferMul({get(op->getOperand(0)), get(op->getOperand(1))});
+  if (auto pow = dyn_cast<AtenPowTensorScalarOp>(op)) {
+    // x^e for a constant e in [0, 64]: the interval product, e times.
+    int64_t exponent;
+    if (!matchTorchConstantInt(pow.getExponent(), exponent) || exponent < 0 ||
+        exponent > 64)
+      return std::nullopt;
+    Range base = get(pow.getSelf()), range = constantRange(1);
+    for (int64_t i = 0; i < exponent; ++i) {
+      range = inferMul({range, base});
+      if (!fitsInt32(range))
+        return Range::maxRange(64);
+    }
+    return range;
+  }
   if (isa<AtenNegOp>(op))
     return inferSub({constantRange(0), get(op->getOperand(0))});
   if (isa<AtenAbsOp>(op)) {
@@ -509,14 +524,15 @@ void narrowFunction(func::FuncOp func) {
     if (getSi64Tensor(argument.getType()))
       required.try_emplace(argument, getRequiredRange(argument));
   // The si64 arguments' range: what their index uses require, within
-  // [-2^(bits-1), 2^(bits-1) - 1] for the widest `bits` (32 down to 16)
+  // [-2^(bits-1), 2^(bits-1) - 1] for the widest `bits` (32 down to 8)
   // that leaves the fewest si64 values the analysis bounds outside si32:
-  // x + y of two arguments fits for 31 bits, x * y for 16. A narrower
+  // x + y of two arguments fits for 31 bits, x * y for 16, x^3 for 11, a
+  // product of four for 8. A narrower
   // assumption is checked at each call like the index ranges. Without si64
   // arguments, `bits` changes nothing: one analysis.
   RangeAnalysis ranges = analyze(body, required, 32);
   unsigned fewest = required.empty() ? 0 : countUnfit(body, ranges);
-  for (unsigned bits = 31; bits >= 16 && fewest; --bits) {
+  for (unsigned bits = 31; bits >= 8 && fewest; --bits) {
     RangeAnalysis narrower = analyze(body, required, bits);
     unsigned count = countUnfit(body, narrower);
     if (count < fewest) {
