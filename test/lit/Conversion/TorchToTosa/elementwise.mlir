@@ -93,3 +93,25 @@ func.func @unsigned_compare(%a: !torch.vtensor<[3],ui8>, %b: !torch.vtensor<[3],
   %0 = torch.aten.gt.Tensor %a, %b : !torch.vtensor<[3],ui8>, !torch.vtensor<[3],ui8> -> !torch.vtensor<[3],i1>
   return %0 : !torch.vtensor<[3],i1>
 }
+
+// -----
+
+// An integer to a constant power: square and multiply (x^3 = x * x^2).
+// CHECK-LABEL: func.func @pow_int_cube(
+// CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK: %[[SQ:.*]] = tosa.mul %[[X]], %[[X]], %{{.*}} : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi32>
+// CHECK: tosa.mul %[[X]], %[[SQ]]
+func.func @pow_int_cube(%x: !torch.vtensor<[4],si32>) -> !torch.vtensor<[4],si32> {
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.pow.Tensor_Scalar %x, %int3 : !torch.vtensor<[4],si32>, !torch.int -> !torch.vtensor<[4],si32>
+  return %0 : !torch.vtensor<[4],si32>
+}
+
+// -----
+
+// A power of integers by a tensor exponent has no TOSA form.
+func.func @pow_int_tensor(%x: !torch.vtensor<[4],si32>, %y: !torch.vtensor<[4],si32>) -> !torch.vtensor<[4],si32> {
+  // expected-error @+1 {{'torch.aten.pow.Tensor_Tensor' could not be lowered to TOSA: unsupported: a non-float result (TOSA has no true division, nor integer powers but by constant exponents in [0, 64])}}
+  %0 = torch.aten.pow.Tensor_Tensor %x, %y : !torch.vtensor<[4],si32>, !torch.vtensor<[4],si32> -> !torch.vtensor<[4],si32>
+  return %0 : !torch.vtensor<[4],si32>
+}
