@@ -710,37 +710,17 @@ struct ConvertDivMode : OpConversionPattern<AtenDivTensorModeOp> {
       Value y = createScalar(rewriter, loc, element,
                              static_cast<double>(*divisor), rank);
       Value quotient;
+      if (mode != "floor" && mode != "trunc")
+        return reportFailure(rewriter, op, "unknown rounding_mode");
       if (*divisor == -1)
         // (INT_MIN / -1 wraps to INT_MIN, as in PyTorch.)
         quotient = tosa::SubOp::create(
             rewriter, loc, *type, createScalar(rewriter, loc, element, 0, rank),
             *self);
+      else if (mode == "floor")
+        quotient = createIntegerFloorDiv(rewriter, loc, *type, *self, y);
       else
         quotient = tosa::IntDivOp::create(rewriter, loc, *type, *self, y);
-      if (mode == "floor" && *divisor != 1 && *divisor != -1) {
-        auto boolType = type->clone(rewriter.getI1Type());
-        Value exact = tosa::EqualOp::create(
-            rewriter, loc, boolType,
-            createMul(rewriter, loc, *type, quotient, y), *self);
-        Value zero = createScalar(rewriter, loc, element, 0, rank);
-        // x and the divisor have different signs: x < 0 for y > 0.
-        Value differ =
-            *divisor > 0
-                ? tosa::GreaterOp::create(rewriter, loc, boolType, zero, *self)
-                      .getResult()
-                : tosa::GreaterOp::create(rewriter, loc, boolType, *self, zero)
-                      .getResult();
-        Value adjust = tosa::LogicalAndOp::create(
-            rewriter, loc, boolType, differ,
-            tosa::LogicalNotOp::create(rewriter, loc, boolType, exact));
-        quotient = tosa::SelectOp::create(
-            rewriter, loc, *type, adjust,
-            tosa::SubOp::create(rewriter, loc, *type, quotient,
-                                createScalar(rewriter, loc, element, 1, rank)),
-            quotient);
-      } else if (mode != "floor" && mode != "trunc") {
-        return reportFailure(rewriter, op, "unknown rounding_mode");
-      }
       replaceRounded(rewriter, op, quotient, resultType);
       return success();
     }

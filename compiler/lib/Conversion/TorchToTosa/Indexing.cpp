@@ -263,13 +263,11 @@ struct ConvertIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     if (failed(indices))
       return failure();
     auto selfType = cast<RankedTensorType>(adaptor.getSelf().getType());
-    int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "the dim must be a constant");
-    int64_t rank = std::max<int64_t>(selfType.getRank(), 1);
-    dim = toPositiveDim(dim, rank);
-    if (dim < 0 || dim >= rank)
-      return reportFailure(rewriter, op, "dim out of range");
+    FailureOr<int64_t> constantDim =
+        getConstantDim(rewriter, op, op.getDim(), selfType.getRank());
+    if (failed(constantDim))
+      return failure();
+    int64_t dim = *constantDim;
     ArrayRef<int64_t> sizes = selfType.getShape();
     int64_t outer = countElements(sizes.take_front(dim));
     int64_t size = sizes.empty() ? 1 : sizes[dim];
@@ -504,10 +502,12 @@ struct ConvertScatter : OpConversionPattern<TorchOp> {
           "unsupported: indices not proved within the indexed size (TOSA "
           "has no run-time checks). Way out: "
           "backend=\"linalg-on-tensors\", which checks them at run time");
-    int64_t rank = selfType.getRank(), dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "the dim must be a constant");
-    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    int64_t rank = selfType.getRank();
+    FailureOr<int64_t> constantDim =
+        getConstantDim(rewriter, op, op.getDim(), rank);
+    if (failed(constantDim))
+      return failure();
+    int64_t dim = *constantDim;
     ArrayRef<int64_t> selfShape = selfType.getShape();
     ArrayRef<int64_t> indexShape = indexType.getShape();
     if (rank == 0 || dim < 0 || dim >= rank || indexType.getRank() != rank ||
@@ -679,27 +679,11 @@ struct ConvertScatter : OpConversionPattern<TorchOp> {
       } else {
         // Integers: floored (PyTorch divides with rounding_mode="floor").
         // Where nothing hits, the count is 0: divide by 1 (self is kept).
-        auto boolType = computeType.clone(rewriter.getI1Type());
-        Value zero = createScalar(rewriter, loc, compute, 0.0, rank);
-        Value one = createScalar(rewriter, loc, compute, 1.0, rank);
-        Value divisor =
-            tosa::MaximumOp::create(rewriter, loc, computeType, hits, one);
-        Value quotient =
-            tosa::IntDivOp::create(rewriter, loc, computeType, total, divisor);
-        Value inexact = tosa::LogicalNotOp::create(
-            rewriter, loc, boolType,
-            tosa::EqualOp::create(
-                rewriter, loc, boolType,
-                createMul(rewriter, loc, computeType, quotient, divisor),
-                total));
-        Value negative =
-            tosa::GreaterOp::create(rewriter, loc, boolType, zero, total);
-        combined = tosa::SelectOp::create(
-            rewriter, loc, computeType,
-            tosa::LogicalAndOp::create(rewriter, loc, boolType, inexact,
-                                       negative),
-            tosa::SubOp::create(rewriter, loc, computeType, quotient, one),
-            quotient);
+        Value divisor = tosa::MaximumOp::create(
+            rewriter, loc, computeType, hits,
+            createScalar(rewriter, loc, compute, 1.0, rank));
+        combined =
+            createIntegerFloorDiv(rewriter, loc, computeType, total, divisor);
       }
     } else if (includeSelf && reduce == "sum") {
       combined =

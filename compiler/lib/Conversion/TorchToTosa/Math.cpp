@@ -537,24 +537,14 @@ struct ConvertModulo : OpConversionPattern<TorchOp> {
     } else {
       Value y = createScalar(rewriter, loc, element,
                              static_cast<double>(divisor), rank);
-      Value quotient = tosa::IntDivOp::create(rewriter, loc, *type, *x, y);
+      // fmod truncates the quotient, remainder floors it.
+      Value quotient =
+          IsRemainder
+              ? createIntegerFloorDiv(rewriter, loc, *type, *x, y)
+              : tosa::IntDivOp::create(rewriter, loc, *type, *x, y).getResult();
       result =
           tosa::SubOp::create(rewriter, loc, *type, *x,
                               createMul(rewriter, loc, *type, quotient, y));
-      if (IsRemainder) {
-        // Add the divisor where a nonzero result's sign differs from it.
-        auto boolType = type->clone(rewriter.getI1Type());
-        Value zero = createScalar(rewriter, loc, element, 0.0, rank);
-        Value wrongSign =
-            divisor > 0
-                ? tosa::GreaterOp::create(rewriter, loc, boolType, zero, result)
-                      .getResult()
-                : tosa::GreaterOp::create(rewriter, loc, boolType, result, zero)
-                      .getResult();
-        result = tosa::SelectOp::create(
-            rewriter, loc, *type, wrongSign,
-            tosa::AddOp::create(rewriter, loc, *type, result, y), result);
-      }
     }
     replaceRounded(rewriter, op, result, resultType);
     return success();

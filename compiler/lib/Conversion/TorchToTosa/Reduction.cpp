@@ -546,13 +546,10 @@ template <typename TorchOp> struct ConvertAny : OpConversionPattern<TorchOp> {
     if constexpr (std::is_same_v<TorchOp, AtenAnyOp>) {
       dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     } else if constexpr (std::is_same_v<TorchOp, AtenAnyDimOp>) {
-      int64_t dim;
-      if (!matchTorchConstantInt(op.getDim(), dim))
-        return reportFailure(rewriter, op, "dim must be a constant");
-      dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
-      if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
-        return reportFailure(rewriter, op, "dim out of range");
-      dims = rank == 0 ? SmallVector<int64_t>() : SmallVector<int64_t>{dim};
+      FailureOr<int64_t> dim = getConstantDim(rewriter, op, op.getDim(), rank);
+      if (failed(dim))
+        return failure();
+      dims = rank == 0 ? SmallVector<int64_t>() : SmallVector<int64_t>{*dim};
     } else {
       dims = getReduceDims(op.getDim(), rank);
     }
@@ -585,12 +582,12 @@ struct ConvertCumsum : OpConversionPattern<AtenCumsumOp> {
     if (failed(checkResultAndInput(rewriter, getTypeConverter(), op, type,
                                    selfType)))
       return failure();
-    int64_t rank = type.getRank(), dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
-    if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
-      return reportFailure(rewriter, op, "dim out of range");
+    int64_t rank = type.getRank();
+    FailureOr<int64_t> constantDim =
+        getConstantDim(rewriter, op, op.getDim(), rank);
+    if (failed(constantDim))
+      return failure();
+    int64_t dim = *constantDim;
     Type element = type.getElementType();
     if (element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: a bool result");

@@ -440,3 +440,42 @@ Value torch_to_tosa::createMatmul(OpBuilder &b, Location loc, Value lhs,
   result = createReshape(b, loc, result, resultType.getShape());
   return createCast(b, loc, result, element);
 }
+
+FailureOr<int64_t>
+torch_to_tosa::getConstantDim(ConversionPatternRewriter &rewriter,
+                              Operation *op, Value torchDim, int64_t rank) {
+  int64_t dim;
+  if (!torch::matchTorchConstantInt(torchDim, dim))
+    return reportFailure(rewriter, op, "the dim must be a constant");
+  int64_t dims = std::max<int64_t>(rank, 1);
+  dim = torch::toPositiveDim(dim, dims);
+  if (dim < 0 || dim >= dims)
+    return reportFailure(rewriter, op,
+                         "dim out of range (eager raises IndexError)");
+  return dim;
+}
+
+Value torch_to_tosa::createIntegerFloorDiv(OpBuilder &b, Location loc,
+                                           RankedTensorType type, Value x,
+                                           Value y) {
+  auto boolType = type.clone(b.getI1Type());
+  Type element = type.getElementType();
+  int64_t rank = type.getRank();
+  Value zero = createScalar(b, loc, element, 0.0, rank);
+  Value quotient = tosa::IntDivOp::create(b, loc, type, x, y);
+  Value inexact = tosa::LogicalNotOp::create(
+      b, loc, boolType,
+      tosa::EqualOp::create(b, loc, boolType,
+                            createMul(b, loc, type, quotient, y), x));
+  Value signsDiffer = tosa::LogicalXorOp::create(
+      b, loc, boolType, tosa::GreaterOp::create(b, loc, boolType, zero, x),
+      tosa::GreaterOp::create(
+          b, loc, cast<RankedTensorType>(y.getType()).clone(b.getI1Type()),
+          zero, y));
+  return tosa::SelectOp::create(
+      b, loc, type,
+      tosa::LogicalAndOp::create(b, loc, boolType, inexact, signsDiffer),
+      tosa::SubOp::create(b, loc, type, quotient,
+                          createScalar(b, loc, element, 1.0, rank)),
+      quotient);
+}

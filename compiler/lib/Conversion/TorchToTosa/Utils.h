@@ -120,6 +120,18 @@ Type getAccumulatorType(Type element);
 Value createMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                    RankedTensorType resultType);
 
+/// Reads `torchDim`, a constant dim of a tensor of `rank` (a 0-d tensor
+/// has dim 0, or -1), as a non-negative dim; reports on `op` why not.
+FailureOr<int64_t> getConstantDim(ConversionPatternRewriter &rewriter,
+                                  Operation *op, Value torchDim, int64_t rank);
+
+/// x / y of integers (of `type`, i32), rounded toward negative infinity
+/// (PyTorch's rounding_mode="floor"): tosa.intdiv, which truncates, minus
+/// one where the division is inexact and the signs differ. y must not be
+/// 0 (TOSA leaves that undefined).
+Value createIntegerFloorDiv(OpBuilder &b, Location loc, RankedTensorType type,
+                            Value x, Value y);
+
 /// The product of the integers `x` (i32) over `dim`, kept with size 1
 /// (TOSA 1.0's reduce_product takes floats): the dim padded with ones to a
 /// power of two, then its halves multiplied until one is left (wrapping

@@ -65,17 +65,21 @@ func.func @round_isnan_int(%x: !torch.vtensor<[4],si32>) -> (!torch.vtensor<[4],
 
 // -----
 
-// Integer remainder by a constant: x - intdiv(x, 3) * 3, plus 3 where
-// that is negative (the result takes the divisor's sign).
+// Integer remainder by a constant: x - floor(x / 3) * 3, the floored
+// quotient tosa.intdiv's, minus one where inexact and of other signs.
 // CHECK-LABEL: func.func @remainder_int_constant(
 // CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
 // CHECK: %[[C:.*]] = "tosa.const"() <{values = dense<3> : tensor<1xi32>}>
 // CHECK: %[[Q:.*]] = tosa.intdiv %[[X]], %[[C]]
 // CHECK: %[[QC:.*]] = tosa.mul %[[Q]], %[[C]]
-// CHECK: %[[M:.*]] = tosa.sub %[[X]], %[[QC]]
-// CHECK: %[[NEG:.*]] = tosa.greater %{{.*}}, %[[M]]
-// CHECK: %[[UP:.*]] = tosa.add %[[M]], %[[C]]
-// CHECK: tosa.select %[[NEG]], %[[UP]], %[[M]]
+// CHECK: %[[EXACT:.*]] = tosa.equal %[[QC]], %[[X]]
+// CHECK: %[[INEXACT:.*]] = tosa.logical_not %[[EXACT]]
+// CHECK: %[[SIGNS:.*]] = tosa.logical_xor
+// CHECK: %[[DOWN:.*]] = tosa.sub %[[Q]]
+// CHECK: %[[ADJUST:.*]] = tosa.logical_and %[[INEXACT]], %[[SIGNS]]
+// CHECK: %[[F:.*]] = tosa.select %[[ADJUST]], %[[DOWN]], %[[Q]]
+// CHECK: %[[FC:.*]] = tosa.mul %[[F]], %[[C]]
+// CHECK: tosa.sub %[[X]], %[[FC]]
 func.func @remainder_int_constant(%x: !torch.vtensor<[4],si32>) -> !torch.vtensor<[4],si32> {
   %int3 = torch.constant.int 3
   %0 = torch.aten.remainder.Scalar %x, %int3 : !torch.vtensor<[4],si32>, !torch.int -> !torch.vtensor<[4],si32>
