@@ -313,25 +313,17 @@ struct ConvertGather : OpConversionPattern<AtenGatherOp> {
       return reportFailure(rewriter, op,
                            "unsupported: a 0-d input, or an index of another "
                            "rank than the input");
-    SmallVector<int64_t> strides(rank, 1);
-    for (int64_t d = rank - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * selfType.getDimSize(d + 1);
+    SmallVector<int64_t> strides = getStrides(selfType.getShape());
     ArrayRef<int64_t> indexShape = indexType.getShape();
     int64_t count = indexType.getNumElements();
-    SmallVector<int32_t> offsets(count);
-    SmallVector<int64_t> position(rank, 0);
-    for (int64_t i = 0; i < count; ++i) {
+    SmallVector<int32_t> offsets;
+    forEachPosition(indexShape, [&](ArrayRef<int64_t> position) {
       int64_t offset = 0;
       for (int64_t d = 0; d < rank; ++d)
         if (d != dim)
           offset += position[d] * strides[d];
-      offsets[i] = static_cast<int32_t>(offset);
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (++position[d] < indexShape[d])
-          break;
-        position[d] = 0;
-      }
-    }
+      offsets.push_back(static_cast<int32_t>(offset));
+    });
     Location loc = op.getLoc();
     auto offsetType = RankedTensorType::get(indexShape, rewriter.getI32Type());
     Value base = tosa::ConstOp::create(
