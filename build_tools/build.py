@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     # that the header's macros and timestamps may be ignored (ccache manual,
     # "Precompiled headers"); the build uses one (TORCH2MLIR_ENABLE_PCH).
     os.environ.setdefault(
-        "CCACHE_SLOPPINESS", "pch_defines,time_macros,include_file_mtime,include_file_ctime"
+        "CCACHE_SLOPPINESS",
+        "pch_defines,time_macros,include_file_mtime,include_file_ctime",
     )
     parser.add_argument(
         "--build-dir",
