@@ -65,6 +65,26 @@ def _() -> nn.Module:
     return Fn(lambda x: (x.view(torch.int32), (x > 0).view(torch.uint8)))
 
 
+@register_case(
+    "view_dtype_other_widths",
+    inputs=lambda: (
+        torch.randn(3, 4),
+        torch.randint(-128, 128, (2, 8), dtype=torch.int8),
+    ),
+)
+def _() -> nn.Module:
+    # Wide -> narrow (float32 as int16 pairs, as bool bytes) and narrow ->
+    # wide (int8 octets as float64, quartets as int32).
+    return Fn(
+        lambda x, b: (
+            x.view(torch.int16),
+            (x > 0).to(torch.int32).view(torch.bool),
+            b.view(torch.float64),
+            b.view(torch.int32),
+        )
+    )
+
+
 @register_case("reshape_to_1d", inputs=lambda: (torch.randn(2, 3, 4),))
 def _() -> nn.Module:
     return Fn(lambda x: x.reshape(-1))

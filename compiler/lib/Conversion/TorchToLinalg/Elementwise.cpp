@@ -544,9 +544,133 @@ struct ConvertToCopy : ConvertUnary<Aten_ToCopyOp> {
   }
 };
 
+/// view.dtype between dtypes of different storage widths (PyTorch's
+/// `Tensor.view(dtype)`): the last dim scales by the width ratio. Element k
+/// of each group of narrow elements is bits [k * narrow, (k + 1) * narrow)
+/// of the wide element (little-endian: the byte order of every CPU the
+/// RefBackend runs on). Wide -> narrow computes on [..., n, ratio] and
+/// collapses; narrow -> wide reads [..., m / ratio, ratio] and ORs the
+/// shifted parts together. A bool is a byte of 0 or 1; a byte read as bool
+/// is true when nonzero. Null (with a failure reported) when PyTorch itself
+/// refuses the view: a 0-d tensor, or a last dim not a multiple of the
+/// ratio; a dynamic last dim is refused too.
+static Value createWidthChangingView(ConversionPatternRewriter &rewriter,
+                                     Operation *op, Value input,
+                                     RankedTensorType resultType, Type from,
+                                     Type to, unsigned fromWidth,
+                                     unsigned toWidth) {
+  Location loc = op->getLoc();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  if (rank == 0) {
+    reportFailure(rewriter, op,
+                  "view.dtype to a dtype of another width needs at least one "
+                  "dim (PyTorch raises for a 0-d tensor)");
+    return Value();
+  }
+  int64_t last = inputType.getDimSize(rank - 1);
+  auto fromInt = rewriter.getIntegerType(fromWidth);
+  auto toInt = rewriter.getIntegerType(toWidth);
+  // The element's bits as an integer of its storage width.
+  auto bitsOf = [&](OpBuilder &b, Location l, Value x) -> Value {
+    if (from.isInteger(1))
+      return arith::ExtUIOp::create(b, l, fromInt, x);
+    if (isa<mlir::FloatType>(from))
+      return arith::BitcastOp::create(b, l, fromInt, x);
+    return x;
+  };
+  auto shiftFor = [&](OpBuilder &b, Location l, Type type, unsigned width,
+                      int64_t dim) -> Value {
+    Value k = arith::IndexCastUIOp::create(b, l, type,
+                                           linalg::IndexOp::create(b, l, dim));
+    return arith::MulIOp::create(
+        b, l, k,
+        arith::ConstantOp::create(b, l, b.getIntegerAttr(type, width)));
+  };
+  SmallVector<utils::IteratorType> iterators(rank + 1,
+                                             utils::IteratorType::parallel);
+  AffineMap full = rewriter.getMultiDimIdentityMap(rank + 1);
+  AffineMap dropLast = full.dropResult(rank);
+  if (fromWidth > toWidth) {
+    int64_t ratio = fromWidth / toWidth;
+    SmallVector<int64_t> grouped(inputType.getShape());
+    grouped.push_back(ratio);
+    auto groupedType = RankedTensorType::get(grouped, to);
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (inputType.isDynamicDim(i))
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, grouped, to, dynamicSizes);
+    Value parts =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{groupedType}, ValueRange{input},
+            ValueRange{init}, ArrayRef<AffineMap>{dropLast, full}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              // Named in order: C++ leaves argument order open.
+              Value whole = bitsOf(b, l, args[0]);
+              Value shift = shiftFor(b, l, fromInt, toWidth, rank);
+              Value bits = arith::ShRUIOp::create(b, l, whole, shift);
+              Value part = arith::TruncIOp::create(b, l, toInt, bits);
+              if (to.isInteger(1))
+                part = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::ne, part,
+                    arith::ConstantOp::create(b, l,
+                                              b.getIntegerAttr(toInt, 0)));
+              else if (isa<mlir::FloatType>(to))
+                part = arith::BitcastOp::create(b, l, to, part);
+              linalg::YieldOp::create(b, l, part);
+            })
+            .getResult(0);
+    return createReshape(rewriter, loc, parts, resultType);
+  }
+  int64_t ratio = toWidth / fromWidth;
+  if (ShapedType::isDynamic(last) || last % ratio != 0) {
+    reportFailure(rewriter, op,
+                  "view.dtype to a wider dtype needs a last dim of static "
+                  "size that is a multiple of " +
+                      Twine(ratio) + " (PyTorch raises otherwise)");
+    return Value();
+  }
+  SmallVector<int64_t> grouped(inputType.getShape());
+  grouped.back() = last / ratio;
+  grouped.push_back(ratio);
+  Value groupedInput =
+      createReshape(rewriter, loc, input, RankedTensorType::get(grouped, from));
+  if (!groupedInput) {
+    reportFailure(rewriter, op, kUnknownReshapeSizes);
+    return Value();
+  }
+  // Only leading dims may be dynamic: they are `input`'s.
+  auto wideType = RankedTensorType::get(resultType.getShape(), toInt);
+  Value init = createZeroFilled(rewriter, loc, wideType, input);
+  iterators.back() = utils::IteratorType::reduction;
+  Value wide =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{wideType}, ValueRange{groupedInput},
+          ValueRange{init}, ArrayRef<AffineMap>{full, dropLast}, iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value part =
+                arith::ExtUIOp::create(b, l, toInt, bitsOf(b, l, args[0]));
+            Value shift = shiftFor(b, l, toInt, fromWidth, rank);
+            Value shifted = arith::ShLIOp::create(b, l, part, shift);
+            Value merged = arith::OrIOp::create(b, l, args[1], shifted);
+            linalg::YieldOp::create(b, l, merged);
+          })
+          .getResult(0);
+  if (!isa<mlir::FloatType>(to))
+    return wide;
+  return createElementwise(
+      rewriter, loc, resultType, wide,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        return arith::BitcastOp::create(b, l, to, args[0]).getResult();
+      });
+}
+
 /// view.dtype to a dtype of the same width: each element's bits read as
 /// the result dtype. A bool is a byte of 0 or 1: bool -> ui8/si8 widens
-/// it, ui8/si8 -> bool reads a nonzero byte as true.
+/// it, ui8/si8 -> bool reads a nonzero byte as true. Other widths:
+/// createWidthChangingView.
 struct ConvertViewDtype : OpConversionPattern<AtenViewDtypeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -564,10 +688,15 @@ struct ConvertViewDtype : OpConversionPattern<AtenViewDtypeOp> {
     auto storageWidth = [](Type type) {
       return type.isInteger(1) ? 8u : type.getIntOrFloatBitWidth();
     };
-    if (storageWidth(from) != storageWidth(to))
-      return reportFailure(rewriter, op,
-                           "unsupported: view.dtype between dtypes of "
-                           "different widths (it resizes the last dim)");
+    if (storageWidth(from) != storageWidth(to)) {
+      Value result = createWidthChangingView(
+          rewriter, op, adaptor.getSelf(), resultType, from, to,
+          storageWidth(from), storageWidth(to));
+      if (!result)
+        return failure();
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     Value result = createElementwise(
         rewriter, op.getLoc(), resultType, adaptor.getSelf(),
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
