@@ -1,7 +1,8 @@
 """Outputs whose sizes only the computation knows: ``nonzero``,
 ``masked_select``, boolean-mask indexing, ``unique`` (sorted, with inverse
-and counts), ``unique_consecutive``, one-argument ``where`` and
-``repeat_interleave`` with a tensor of repeats. Each program is compiled
+and counts; of elements or of slices along a dim), ``unique_consecutive``,
+one-argument ``where``, ``repeat_interleave`` with a tensor of repeats and
+``bincount``. Each program is compiled
 once and called with inputs of three sizes (and different data, so the
 result sizes differ from the example's), compared with eager PyTorch. The
 compiled code allocates such results (the RefBackend's
@@ -94,6 +95,29 @@ CASES = {
     ),
     "repeat_interleave_rows": (
         lambda x: torch.repeat_interleave(x, x[:, 0].clamp(0, 3), dim=0),
+        "ints",
+    ),
+    # Slices compared whole; values in {0, 1} so that rows repeat.
+    "unique_dim_rows": (
+        lambda x: torch.unique(x % 2, dim=0, return_inverse=True, return_counts=True),
+        "ints",
+    ),
+    "unique_dim_columns_of_floats": (
+        lambda x: torch.unique((x > 0).float(), dim=1, return_counts=True),
+        "x",
+    ),
+    "unique_consecutive_dim": (
+        lambda x: torch.unique_consecutive(
+            (x % 2).sort(dim=0).values, dim=0, return_inverse=True, return_counts=True
+        ),
+        "ints",
+    ),
+    "bincount": (lambda x: torch.bincount(x.flatten()), "ints"),
+    "bincount_weights_minlength": (
+        lambda x: (
+            torch.bincount(x.flatten(), x.flatten() * 0.5, minlength=9),
+            torch.bincount(x.flatten(), x.flatten(), minlength=2),
+        ),
         "ints",
     ),
 }

@@ -495,3 +495,32 @@ def test_view_copies() -> None:
     check(lambda t: torch.ops.aten.narrow_copy(t, 1, 1, 2), x)
     check(lambda t: torch.ops.aten.unbind_copy(t, 1), x)
     check(lambda t: torch.ops.aten.as_strided_copy(t, [2, 2], [1, 4], 1), x)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5, 5), (1, 1), (2, 0, 0)])
+def test_det_and_slogdet(shape: tuple[int, ...], dtype: torch.dtype) -> None:
+    # det, slogdet and logdet, and the LU factorization and pivots that
+    # aten._linalg_det/_linalg_slogdet return beside them: LAPACK's getrf
+    # of the transposed matrix, as eager.
+    a = randn(*shape, dtype=dtype)
+    check(torch.linalg.det, a)
+    check(torch.linalg.slogdet, a)
+    check(aten._linalg_det, a)
+    check(aten._linalg_slogdet, a)
+    if a.numel():
+        check(torch.logdet, a @ a.mT + torch.eye(shape[-1], dtype=dtype))
+
+
+def test_det_of_singular_matrices() -> None:
+    # A zero pivot leaves its column unscaled: det 0, sign 0, log -inf.
+    singular = torch.tensor(
+        [[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]], [[0.0] * 3] * 3]
+    )
+    for fn in (torch.linalg.det, torch.linalg.slogdet, aten._linalg_det):
+        module = Call(fn)
+        torch.testing.assert_close(
+            torch2mlir.compile(module, (singular,), cache=False)(singular),
+            module(singular),
+            equal_nan=True,
+        )

@@ -13,7 +13,12 @@ here on top of it, so the data-dependent size has one source:
   found by ``nonzero``, counts as differences of the starts, the inverse as
   the run index of each element;
 - ``repeat_interleave.Tensor`` (a tensor of repeats): position ``j`` of the
-  result is the number of cumulative repeats ``<= j``.
+  result is the number of cumulative repeats ``<= j``;
+- ``unique_dim`` and ``unique_consecutive`` with ``dim``: the slices along
+  ``dim`` compared whole (lexicographically, by their first differing
+  element);
+- ``bincount``: a ``scatter_add`` into ``max(self) + 1`` (at least
+  ``minlength``) bins, a size read from the data with ``item()``.
 
 Each is traced by ``ExportedProgram.run_decompositions``: the sizes they
 create are fresh unbacked symbols, as ``nonzero``'s are in eager tracing.
@@ -133,10 +138,10 @@ def _unique_consecutive(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``aten.unique_consecutive`` without ``dim``: the first value of each
     run of equal consecutive elements (of `self` flattened), the inverse
-    (of `self`'s shape) and the run lengths. With ``dim``: no decomposition
-    (``NotImplemented``)."""
+    (of `self`'s shape) and the run lengths. With ``dim``:
+    `_unique_consecutive_dim`."""
     if dim is not None:
-        return NotImplemented
+        return _unique_consecutive_dim(self, return_inverse, return_counts, dim)
     values, run_of, counts = _runs(_flatten(self))
     inverse = (
         aten.view.default(run_of, list(self.shape))
@@ -168,11 +173,151 @@ def _repeat_interleave(
     return aten.sum.dim_IntList(before, [1], dtype=torch.int64)
 
 
+def _slices_as_rows(self: torch.Tensor, dim: int) -> torch.Tensor:
+    """The slices of `self` along `dim` as the rows of a 2-D tensor (row i
+    is ``self.select(dim, i)`` flattened)."""
+    moved = aten.movedim.int(self, dim, 0)
+    n = self.shape[dim]
+    return aten.view.default(moved.contiguous(), [n, math.prod(moved.shape[1:])])
+
+
+def _rows_back(rows: torch.Tensor, like: torch.Tensor, dim: int) -> torch.Tensor:
+    """Rows made by `_slices_as_rows(like, dim)` (any number of them) back
+    into slices along `dim`."""
+    moved_shape = list(aten.movedim.int(like, dim, 0).shape[1:])
+    count = rows.shape[0]
+    return aten.movedim.int(aten.view.default(rows, [count, *moved_shape]), 0, dim)
+
+
+def _unique_dim(
+    self: torch.Tensor,
+    dim: int,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``aten.unique_dim`` (``torch.unique(x, dim=d)``): the distinct slices
+    along `dim` in ascending lexicographic order, the inverse (each slice's
+    index among them, 1-D int64) and the counts. PyTorch's CPU kernel sorts
+    for ``sorted=False`` too and returns the inverse and counts whatever the
+    flags say; so does this.
+
+    Slices are compared pairwise (row i < row j where their first differing
+    element is smaller), which costs n * n * (elements per slice) compares:
+    no sort, and a graph whose size does not grow with the slice length.
+    A slice holding NaN is equal to no slice, itself included, so each is
+    its own entry; PyTorch's order among them is unspecified."""
+    del sorted, return_inverse, return_counts
+    dim = dim % max(self.dim(), 1)
+    rows = _slices_as_rows(self, dim)
+    n = rows.shape[0]
+    left, right = aten.unsqueeze.default(rows, 1), aten.unsqueeze.default(rows, 0)
+    ne = aten.ne.Tensor(left, right)
+    differs = aten.any.dim(ne, 2)
+    # less[i, j]: row i < row j, decided where no element differed before.
+    differed_before = aten.sub.Tensor(aten.cumsum.default(ne, 2, dtype=torch.int32), ne)
+    less = aten.any.dim(
+        aten.logical_and.default(
+            aten.lt.Tensor(left, right), aten.eq.Scalar(differed_before, 0)
+        ),
+        2,
+    )
+    equal = aten.logical_not.default(differs)
+    # A row is the representative of its class when no earlier row equals it.
+    earlier = aten.tril.default(aten.ones.default([n, n], dtype=torch.bool), -1)
+    first_of_kind = aten.logical_not.default(
+        aten.any.dim(aten.logical_and.default(equal, earlier), 1)
+    )
+    # inverse[i]: the representatives below row i.
+    inverse = aten.sum.dim_IntList(
+        aten.logical_and.default(less, aten.unsqueeze.default(first_of_kind, 1)),
+        [0],
+        dtype=torch.int64,
+    )
+    representatives = _flat_nonzero(first_of_kind)
+    ranks = aten.index_select.default(inverse, 0, representatives)
+    unique_rows = aten.index_select.default(rows, 0, representatives)
+    unique_rows = aten.scatter.src(
+        aten.zeros_like.default(unique_rows),
+        0,
+        aten.expand.default(aten.unsqueeze.default(ranks, 1), list(unique_rows.shape)),
+        unique_rows,
+    )
+    counts = aten.scatter_add.default(
+        aten.zeros.default([representatives.shape[0]], dtype=torch.int64),
+        0,
+        inverse,
+        aten.ones_like.default(inverse),
+    )
+    return _rows_back(unique_rows, self, dim), inverse, counts
+
+
+def _unique_consecutive_dim(
+    self: torch.Tensor, return_inverse: bool, return_counts: bool, dim: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``aten.unique_consecutive`` with ``dim``: the first slice of each run
+    of equal consecutive slices along `dim`, the run index of each slice and
+    the run lengths (all three always, as PyTorch's CPU kernel)."""
+    del return_inverse, return_counts
+    dim = dim % max(self.dim(), 1)
+    rows = _slices_as_rows(self, dim)
+    n = rows.shape[0]
+    starts_mask = aten.ones.default([n], dtype=torch.bool)
+    if n > 1:
+        differs = aten.any.dim(
+            aten.ne.Tensor(
+                aten.slice.Tensor(rows, 0, 1, n), aten.slice.Tensor(rows, 0, 0, n - 1)
+            ),
+            1,
+        )
+        starts_mask = aten.cat.default(
+            [aten.ones.default([1], dtype=torch.bool), differs]
+        )
+    starts = _flat_nonzero(starts_mask)
+    run_of = aten.sub.Tensor(aten.cumsum.default(starts_mask, 0, dtype=torch.int64), 1)
+    counts = aten.scatter_add.default(
+        aten.zeros.default([starts.shape[0]], dtype=torch.int64),
+        0,
+        run_of,
+        aten.ones_like.default(run_of),
+    )
+    firsts = aten.index_select.default(rows, 0, starts)
+    return _rows_back(firsts, self, dim), run_of, counts
+
+
+def _bincount(
+    self: torch.Tensor, weights: torch.Tensor | None = None, minlength: int = 0
+) -> torch.Tensor:
+    """``aten.bincount``: for 1-D non-negative integers `self`, bin v holds
+    the count of v (int64), or the sum of the `weights` at v: float32 and
+    float64 weights keep their dtype, others sum as float64 (PyTorch's CPU
+    kernel). There are ``max(self) + 1`` bins, at least `minlength`; a
+    negative value is an index out of range, which the compiled code
+    refuses at run time as PyTorch raises."""
+    if self.shape[0] == 0:
+        size = minlength
+    else:
+        largest = aten.add.Tensor(aten.max.default(self), 1)
+        size = aten.clamp_min.default(largest, minlength).item()
+        torch._check(size >= 0)
+    if weights is None:
+        values = aten.ones_like.default(self, dtype=torch.int64)
+    elif weights.dtype in (torch.float32, torch.float64):
+        values = weights
+    else:
+        values = aten._to_copy.default(weights, dtype=torch.float64)
+    return aten.scatter_add.default(
+        aten.zeros.default([size], dtype=values.dtype), 0, self, values
+    )
+
+
 #: The decompositions of this module, for ``decompositions="core-aten"``.
 DATA_DEPENDENT_DECOMPOSITIONS = {
     aten.masked_select.default: _masked_select,
     aten.index.Tensor: _index_tensor,
     aten._unique2.default: _unique2,
     aten.unique_consecutive.default: _unique_consecutive,
+    aten.unique_dim.default: _unique_dim,
+    aten.bincount.default: _bincount,
     aten.repeat_interleave.Tensor: _repeat_interleave,
 }

@@ -1190,6 +1190,115 @@ def _copy_of(view: object) -> object:
 
 
 #: ``aten.X_copy`` ops and their views ``aten.X``.
+def _lu_partial_pivoting(
+    a: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """LU factorization with partial pivoting of the square matrices
+    `a` [..., n, n] (float32 or float64), as LAPACK's ``getrf`` defines it:
+    at step k the row of largest magnitude in column k (the first of equal
+    ones) is swapped to row k, the column below is scaled by the pivot's
+    reciprocal and the trailing block gets the rank-1 update. Returns the
+    packed LU ([..., n, n]: L's multipliers below the diagonal, U on and
+    above), the 1-based pivot rows (int32 [..., n]) and the number of rows
+    actually swapped (int64 [...]). A zero pivot (a singular matrix) leaves
+    its column unscaled, as ``getrf`` does. Unrolled over n: n steps of
+    tensor ops, meant for the small matrices models hold."""
+    n = a.shape[-1]
+    rows = aten.arange.default(n, dtype=torch.int64)
+    lu = a
+    pivots = []
+    swaps = aten.zeros.default(list(a.shape[:-2]), dtype=torch.int64)
+    for k in range(n):
+        column = aten.abs.default(aten.select.int(aten.slice.Tensor(lu, -2, k), -1, k))
+        pivot_row = aten.add.Tensor(aten.argmax.default(column, -1), k)
+        target = aten.unsqueeze.default(pivot_row, -1)
+        permutation = aten.where.self(
+            aten.eq.Scalar(rows, k),
+            target,
+            aten.where.ScalarSelf(aten.eq.Tensor(rows, target), k, rows),
+        )
+        lu = aten.gather.default(
+            lu,
+            -2,
+            aten.expand.default(
+                aten.unsqueeze.default(permutation, -1), list(lu.shape)
+            ),
+        )
+        pivots.append(aten.add.Tensor(pivot_row, 1))
+        swaps = aten.add.Tensor(swaps, aten.ne.Scalar(pivot_row, k))
+        if k == n - 1:
+            break
+        pivot = aten.select.int(aten.select.int(lu, -2, k), -1, k)
+        safe = aten.where.ScalarSelf(aten.eq.Scalar(pivot, 0), 1.0, pivot)
+        below = aten.select.int(aten.slice.Tensor(lu, -2, k + 1), -1, k)
+        multipliers = aten.mul.Tensor(
+            below, aten.unsqueeze.default(aten.reciprocal.default(safe), -1)
+        )
+        pivot_rest = aten.slice.Tensor(aten.slice.Tensor(lu, -2, k, k + 1), -1, k + 1)
+        trailing = aten.sub.Tensor(
+            aten.slice.Tensor(aten.slice.Tensor(lu, -2, k + 1), -1, k + 1),
+            aten.mul.Tensor(aten.unsqueeze.default(multipliers, -1), pivot_rest),
+        )
+        lower = aten.cat.default(
+            [
+                aten.slice.Tensor(aten.slice.Tensor(lu, -2, k + 1), -1, 0, k),
+                aten.unsqueeze.default(multipliers, -1),
+                trailing,
+            ],
+            -1,
+        )
+        lu = aten.cat.default([aten.slice.Tensor(lu, -2, 0, k + 1), lower], -2)
+    shape = list(a.shape[:-1])
+    pivot_rows = (
+        aten.stack.default(pivots, -1)
+        if pivots
+        else aten.zeros.default(shape, dtype=torch.int64)
+    )
+    return lu, aten._to_copy.default(pivot_rows, dtype=torch.int32), swaps
+
+
+def _permutation_sign(swaps: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """-1 where an odd number of rows were swapped, else 1 (of `dtype`)."""
+    odd = aten.eq.Scalar(aten.remainder.Scalar(swaps, 2), 1)
+    one = aten.ones_like.default(swaps, dtype=dtype)
+    return aten.where.self(odd, aten.neg.default(one), one)
+
+
+def _linalg_det(a: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``aten._linalg_det``: the determinant of each matrix of `a`
+    [..., n, n] as PyTorch computes it, the product of U's diagonal times
+    the sign of the row permutation, plus the LU factorization and pivots
+    (``torch.linalg.det``; `_lu_partial_pivoting`). Like PyTorch, which hands
+    the row-major matrix to column-major LAPACK, this factors the transpose
+    ``a.mT``: the LU and pivots are those of ``a.mT`` (equal to eager's
+    bit for bit on the tested sizes). The determinant of a 0 x 0 matrix is
+    1."""
+    lu, pivots, swaps = _lu_partial_pivoting(aten.transpose.int(a, -2, -1))
+    diagonal = aten.diagonal.default(lu, 0, -2, -1)
+    det = aten.mul.Tensor(
+        aten.prod.dim_int(diagonal, -1), _permutation_sign(swaps, a.dtype)
+    )
+    return det, lu, pivots
+
+
+def _linalg_slogdet(
+    a: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``aten._linalg_slogdet``: the sign and the log of the absolute value
+    of each determinant of `a` [..., n, n] (``torch.linalg.slogdet``): the
+    signs of U's diagonal and of the permutation multiplied, the logs of
+    |U's diagonal| summed; a singular matrix has sign 0 and -inf. Also the
+    LU factorization and pivots of ``a.mT``, as `_linalg_det`."""
+    lu, pivots, swaps = _lu_partial_pivoting(aten.transpose.int(a, -2, -1))
+    diagonal = aten.diagonal.default(lu, 0, -2, -1)
+    sign = aten.mul.Tensor(
+        aten.prod.dim_int(aten.sign.default(diagonal), -1),
+        _permutation_sign(swaps, a.dtype),
+    )
+    logabsdet = aten.sum.dim_IntList(aten.log.default(aten.abs.default(diagonal)), [-1])
+    return sign, logabsdet, lu, pivots
+
+
 _VIEW_COPIES = {
     aten.view_copy.default: aten.view.default,
     aten.view_copy.dtype: aten.view.dtype,
@@ -1272,6 +1381,8 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS = {
     aten.put.default: _put,
     **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
     aten.instance_norm.default: _instance_norm,
+    aten._linalg_det.default: _linalg_det,
+    aten._linalg_slogdet.default: _linalg_slogdet,
     prims.sum.default: _prims_sum,
     prims.prod.default: _prims_prod,
     prims.convert_element_type.default: _prims_convert_element_type,
