@@ -524,3 +524,26 @@ def test_det_of_singular_matrices() -> None:
             module(singular),
             equal_nan=True,
         )
+
+
+@pytest.mark.parametrize(
+    "grad_dtype, input_dtype",
+    [
+        (torch.int64, torch.float32),
+        (torch.float32, torch.float32),
+        (torch.int32, torch.float64),
+    ],
+)
+def test_threshold_backward_promotes(
+    grad_dtype: torch.dtype, input_dtype: torch.dtype
+) -> None:
+    # The result has the dtype grad and input promote to, as eager's kernel
+    # (PyTorch's Python decomposition keeps the gradient's).
+    grad = (torch.randn(3, 4) * 10).to(grad_dtype)
+    x = torch.randn(3, 4, dtype=input_dtype)
+    x[0, 0] = float("nan")
+    module = Call(lambda g, t: aten.threshold_backward(g, t, 0.25))
+    result = torch2mlir.compile(module, (grad, x), cache=False)(grad, x)
+    expected = module(grad, x)
+    assert result.dtype == expected.dtype
+    torch.testing.assert_close(result, expected, equal_nan=True)

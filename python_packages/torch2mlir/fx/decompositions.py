@@ -1299,6 +1299,18 @@ def _linalg_slogdet(
     return sign, logabsdet, lu, pivots
 
 
+def _threshold_backward(
+    grad_output: torch.Tensor, self: torch.Tensor, threshold: float
+) -> torch.Tensor:
+    """``aten.threshold_backward``: `grad_output` where `self` > `threshold`,
+    else 0, of the dtype both promote to (PyTorch's CPU kernel is a
+    TensorIterator over both: an int64 gradient of a float32 input gives
+    float32; ``torch._decomp``'s version keeps the gradient's dtype)."""
+    dtype = torch.promote_types(grad_output.dtype, self.dtype)
+    grad = aten._to_copy.default(grad_output, dtype=dtype)
+    return aten.where.ScalarSelf(aten.le.Scalar(self, threshold), 0, grad)
+
+
 _VIEW_COPIES = {
     aten.view_copy.default: aten.view.default,
     aten.view_copy.dtype: aten.view.dtype,
@@ -1382,6 +1394,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS = {
     **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
     aten.instance_norm.default: _instance_norm,
     aten._linalg_det.default: _linalg_det,
+    aten.threshold_backward.default: _threshold_backward,
     aten._linalg_slogdet.default: _linalg_slogdet,
     prims.sum.default: _prims_sum,
     prims.prod.default: _prims_prod,
