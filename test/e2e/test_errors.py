@@ -248,6 +248,11 @@ class CallsLgammaInside(nn.Module):
         return self.inner(x + 1) - 1
 
 
+class CastsToFloat8(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.to(torch.float8_e4m3fn).to(torch.float32)
+
+
 UNSUPPORTED = {
     # name: (module class, op name in the message, method and marker of the offending line)
     "lgamma": (UsesLgamma, "aten.lgamma", UsesLgamma.forward, "torch.lgamma("),
@@ -257,6 +262,13 @@ UNSUPPORTED = {
         "aten.lgamma",
         LgammaInside.forward,
         "torch.lgamma(",
+    ),
+    # A dtype argument torch2mlir has no type for (not a KeyError).
+    "float8_cast": (
+        CastsToFloat8,
+        "float8_e4m3fn",
+        CastsToFloat8.forward,
+        "torch.float8_e4m3fn",
     ),
 }
 

@@ -305,13 +305,20 @@ class FxImporter:
 
     # -- locations --------------------------------------------------------
 
-    def location_of(self, node: torch.fx.Node) -> ir.Location:
-        """The innermost frame of the node's stack trace outside PyTorch."""
+    @staticmethod
+    def frame_of(node: torch.fx.Node) -> tuple[str, int] | None:
+        """(file, line) of the innermost frame of the node's stack trace
+        outside PyTorch, or None when the trace has none."""
         trace = node.meta.get("stack_trace") or ""
         best = None
         for filename, line in _FRAME.findall(trace):
             if not filename.startswith(_TORCH_DIR):
                 best = (filename, int(line))
+        return best
+
+    def location_of(self, node: torch.fx.Node) -> ir.Location:
+        """The innermost frame of the node's stack trace outside PyTorch."""
+        best = self.frame_of(node)
         if best is None:
             return ir.Location.name(node.name, context=self.context)
         return ir.Location.name(
@@ -491,6 +498,13 @@ class FxImporter:
                 with ir.InsertionPoint.at_block_begin(self._block):
                     return self.import_literal(value, what)
         if isinstance(value, torch.dtype):
+            if value not in _SCALAR_TYPE_CODES:
+                raise CompileError(
+                    f"{what}: unsupported dtype argument {value}: torch2mlir "
+                    f"supports {', '.join(str(d) for d in TORCH_DTYPE_TO_MLIR)}; "
+                    "way out: compute in one of those dtypes (float8 and "
+                    "sub-byte dtypes have no lowering yet)"
+                )
             return self.constant(_SCALAR_TYPE_CODES[value], what)
         if isinstance(value, torch.layout):
             return self.constant(_LAYOUT_CODES.get(value, 0), what)
@@ -534,7 +548,9 @@ class FxImporter:
         schema = target._schema
         if schema.name in _ASSERTION_OPS:
             return
-        what = f"{schema.name}.{target._overloadname} ({node.name})"
+        frame = self.frame_of(node)
+        where = f"{frame[0]}:{frame[1]}: " if frame else ""
+        what = f"{where}{schema.name}.{target._overloadname} ({node.name})"
         if target in _AS_STRIDED_OPS and self._import_as_strided(node, what):
             return
         name = aten_op_name(target)
