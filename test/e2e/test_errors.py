@@ -218,31 +218,31 @@ def source_line(function: Callable[..., object], marker: str) -> int:
     return hits[0]
 
 
-# `lgamma` and `digamma` stand for any op torch2mlir does not define; when one
+# `special.airy_ai` and `special.bessel_j0` stand for any op torch2mlir does not define; when one
 # gets a lowering, pick another op that still has none.
 
 
-class UsesLgamma(nn.Module):
+class UsesAiryAi(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = x * 2
-        z = torch.lgamma(y)
+        z = torch.special.airy_ai(y)
         return z + 1
 
 
-class UsesDigamma(nn.Module):
+class UsesBesselJ0(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.relu(torch.digamma(x))
+        return torch.relu(torch.special.bessel_j0(x))
 
 
-class LgammaInside(nn.Module):
+class AiryAiInside(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.lgamma(x) * 3
+        return torch.special.airy_ai(x) * 3
 
 
-class CallsLgammaInside(nn.Module):
+class CallsAiryAiInside(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        self.inner = LgammaInside()
+        self.inner = AiryAiInside()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.inner(x + 1) - 1
@@ -255,13 +255,23 @@ class CastsToFloat8(nn.Module):
 
 UNSUPPORTED = {
     # name: (module class, op name in the message, method and marker of the offending line)
-    "lgamma": (UsesLgamma, "aten.lgamma", UsesLgamma.forward, "torch.lgamma("),
-    "digamma": (UsesDigamma, "aten.digamma", UsesDigamma.forward, "torch.digamma("),
-    "lgamma_in_submodule": (
-        CallsLgammaInside,
-        "aten.lgamma",
-        LgammaInside.forward,
-        "torch.lgamma(",
+    "airy_ai": (
+        UsesAiryAi,
+        "aten.special_airy_ai",
+        UsesAiryAi.forward,
+        "torch.special.airy_ai(",
+    ),
+    "bessel_j0": (
+        UsesBesselJ0,
+        "aten.special_bessel_j0",
+        UsesBesselJ0.forward,
+        "torch.special.bessel_j0(",
+    ),
+    "airy_ai_in_submodule": (
+        CallsAiryAiInside,
+        "aten.special_airy_ai",
+        AiryAiInside.forward,
+        "torch.special.airy_ai(",
     ),
     # A dtype argument torch2mlir has no type for (not a KeyError).
     "float8_cast": (

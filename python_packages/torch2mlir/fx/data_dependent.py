@@ -306,8 +306,10 @@ def _bincount(
         values = weights
     else:
         values = aten._to_copy.default(weights, dtype=torch.float64)
+    # scatter_add takes int64 (or int32) indices; int8/int16/uint8 widen.
+    index = self if self.dtype in (torch.int32, torch.int64) else self.long()
     return aten.scatter_add.default(
-        aten.zeros.default([size], dtype=values.dtype), 0, self, values
+        aten.zeros.default([size], dtype=values.dtype), 0, index, values
     )
 
 

@@ -24,6 +24,7 @@ import torch
 from torch._decomp import get_decompositions
 
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
+from .special import SPECIAL_DECOMPOSITIONS
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -1393,6 +1394,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS = {
     aten.put.default: _put,
     **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
     aten.instance_norm.default: _instance_norm,
+    **SPECIAL_DECOMPOSITIONS,
     aten._linalg_det.default: _linalg_det,
     aten.threshold_backward.default: _threshold_backward,
     aten._linalg_slogdet.default: _linalg_slogdet,

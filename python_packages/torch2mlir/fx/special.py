@@ -1,0 +1,210 @@
+"""Decompositions of the gamma-family special functions: ``lgamma``,
+``digamma``, ``polygamma`` and ``special.zeta`` (Hurwitz's zeta).
+
+PyTorch computes them with the Cephes library's algorithms in the input's
+own dtype. Here each is computed in float64 and rounded once to the result
+dtype, so a float32 result is within half an ulp of the float64 value (the
+OpInfo tolerances compare it with eager's few-ulp kernel). The methods are
+textbook ones, written here:
+
+- ``lgamma``: the recurrence ``lgamma(z) = lgamma(z + 8) - log|z (z+1) ...
+  (z+7)|`` brings z to at least 8, where Stirling's series (Bernoulli
+  numbers up to B14) is accurate to float64; negative arguments use the
+  reflection formula ``lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x)``.
+- ``digamma``: the same shift (``psi(z) = psi(z + 8) - sum 1/(z+i)``), the
+  asymptotic series of psi, and the reflection ``psi(x) = psi(1 - x) -
+  pi / tan(pi x)``.
+- ``zeta(x, q)``: the Euler-Maclaurin formula: 24 terms of the sum, then the
+  integral, the endpoint term and seven Bernoulli corrections at
+  ``q + 24``; ``polygamma(n, x)`` for n >= 1 is ``(-1)**(n+1) n! zeta(n+1, x)``.
+
+Edge values follow PyTorch's kernels (``aten/src/ATen/native/Math.h``):
+poles give +-inf or NaN as there, integer and bool inputs give float32.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+aten = torch.ops.aten
+
+__all__ = ["SPECIAL_DECOMPOSITIONS"]
+
+#: How far the recurrences shift an argument before the asymptotic series.
+_SHIFT = 8
+#: Terms of zeta's sum before the Euler-Maclaurin tail (enough for q > -15).
+_ZETA_TERMS = 24
+#: B_2j / (2j)! for j = 1..7 (Bernoulli numbers B2 = 1/6 ... B14 = 7/6).
+_BERNOULLI_OVER_FACTORIAL = (
+    1 / 12,
+    -1 / 720,
+    1 / 30240,
+    -1 / 1209600,
+    1 / 47900160,
+    -691 / 1307674368000,
+    1 / 74724249600,
+)
+
+
+def _result_dtype(*tensors: torch.Tensor) -> torch.dtype:
+    """The floating dtype of the result: the promoted dtype of the inputs,
+    float32 (the default dtype) when that is an integer or bool."""
+    dtype = tensors[0].dtype
+    for tensor in tensors[1:]:
+        dtype = torch.promote_types(dtype, tensor.dtype)
+    return dtype if dtype.is_floating_point else torch.get_default_dtype()
+
+
+def _sin_pi(x: torch.Tensor) -> torch.Tensor:
+    """sin(pi x), exact zeros at integers: reduced to [-1/2, 1/2] first."""
+    reduced = x - torch.round(x)
+    return torch.where(
+        torch.remainder(torch.round(x), 2) == 0,
+        torch.sin(math.pi * reduced),
+        -torch.sin(math.pi * reduced),
+    )
+
+
+def _lgamma_at_least_zero(z: torch.Tensor) -> torch.Tensor:
+    """lgamma of float64 `z` >= 0 (+-0 gives +inf)."""
+    small = z < _SHIFT
+    product = z
+    for i in range(1, _SHIFT):
+        product = product * (z + i)
+    shifted = torch.where(small, z + _SHIFT, z)
+    correction = torch.where(small, torch.log(torch.abs(product)), 0.0)
+    inverse = 1.0 / shifted
+    inverse2 = inverse * inverse
+    # sum_j B_2j / (2j (2j - 1) z^(2j - 1)), Horner in 1 / z^2.
+    series = 0.0
+    for j in range(len(_BERNOULLI_OVER_FACTORIAL), 0, -1):
+        coefficient = (
+            _BERNOULLI_OVER_FACTORIAL[j - 1]
+            * math.factorial(2 * j)
+            / (2 * j * (2 * j - 1))
+        )
+        series = series * inverse2 + coefficient
+    stirling = (
+        (shifted - 0.5) * torch.log(shifted)
+        - shifted
+        + 0.5 * math.log(2 * math.pi)
+        + series * inverse
+    )
+    return stirling - correction
+
+
+def _lgamma64(x: torch.Tensor) -> torch.Tensor:
+    """lgamma of float64 `x`: +inf at 0, the negative integers and +-inf."""
+    negative = x < 0
+    positive = _lgamma_at_least_zero(torch.where(negative, 1.0 - x, x))
+    reflected = math.log(math.pi) - torch.log(torch.abs(_sin_pi(x))) - positive
+    result = torch.where(negative, reflected, positive)
+    return torch.where(torch.isinf(x), math.inf, result)
+
+
+def _lgamma(self: torch.Tensor) -> torch.Tensor:
+    """``aten.lgamma``: log |Gamma(x)|."""
+    return _lgamma64(self.to(torch.float64)).to(_result_dtype(self))
+
+
+def _digamma_at_least_zero(z: torch.Tensor) -> torch.Tensor:
+    """psi of float64 `z` >= 0 (psi(+0) = -inf, psi(-0) = +inf)."""
+    small = z < _SHIFT
+    reciprocals = 1.0 / z
+    for i in range(1, _SHIFT):
+        reciprocals = reciprocals + 1.0 / (z + i)
+    shifted = torch.where(small, z + _SHIFT, z)
+    inverse2 = 1.0 / (shifted * shifted)
+    # sum_j B_2j / (2j z^(2j)), Horner in 1 / z^2.
+    series = 0.0
+    for j in range(len(_BERNOULLI_OVER_FACTORIAL), 0, -1):
+        coefficient = _BERNOULLI_OVER_FACTORIAL[j - 1] * math.factorial(2 * j) / (2 * j)
+        series = series * inverse2 + coefficient
+    asymptotic = torch.log(shifted) - 0.5 / shifted - series * inverse2
+    return asymptotic - torch.where(small, reciprocals, 0.0)
+
+
+def _digamma64(x: torch.Tensor) -> torch.Tensor:
+    """psi of float64 `x`: NaN at the negative integers and -inf."""
+    negative = x < 0
+    positive = _digamma_at_least_zero(torch.where(negative, 1.0 - x, x))
+    reduced = x - torch.round(x)
+    reflected = positive - math.pi / torch.tan(math.pi * reduced)
+    result = torch.where(negative, reflected, positive)
+    return torch.where(negative & (x == torch.floor(x)), math.nan, result)
+
+
+def _digamma(self: torch.Tensor) -> torch.Tensor:
+    """``aten.digamma``: the logarithmic derivative of Gamma."""
+    return _digamma64(self.to(torch.float64)).to(_result_dtype(self))
+
+
+def _zeta64(x: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """Hurwitz's zeta(x, q) = sum_k (q + k)^-x of float64 tensors (broadcast),
+    with Cephes' edge values: +inf at x = 1 and at integer q <= 0, NaN for
+    x < 1, for non-integer q < 0 with non-integer x, and for q = +inf."""
+    total = torch.zeros_like(x + q)
+    for k in range(_ZETA_TERMS):
+        total = total + torch.pow(q + k, -x)
+    w = q + _ZETA_TERMS
+    last = torch.pow(w, -x)
+    total = total + w * last / (x - 1.0) + 0.5 * last
+    # sum_j B_2j/(2j)! x (x+1) ... (x+2j-2) w^(-x-2j+1)
+    rising = x
+    power = last / w
+    for j, coefficient in enumerate(_BERNOULLI_OVER_FACTORIAL):
+        if j:
+            rising = rising * (x + 2 * j - 1) * (x + 2 * j)
+            power = power / (w * w)
+        total = total + coefficient * rising * power
+    integer_q = q == torch.floor(q)
+    result = torch.where((q <= 0) & integer_q, math.inf, total)
+    nan = (x < 1) | ((q < 0) & ~integer_q & (x != torch.floor(x))) | torch.isposinf(q)
+    result = torch.where(nan, math.nan, result)
+    return torch.where(x == 1, math.inf, result)
+
+
+def _zeta(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+    """``aten.special_zeta`` (Tensor, Tensor): Hurwitz's zeta(self, other)."""
+    dtype = _result_dtype(self, other)
+    return _zeta64(self.to(torch.float64), other.to(torch.float64)).to(dtype)
+
+
+def _zeta_self_scalar(self: torch.Tensor, other: float) -> torch.Tensor:
+    """``aten.special_zeta.self_scalar``: zeta(self, q) for a number q."""
+    return _zeta(self, torch.scalar_tensor(other, dtype=torch.float64))
+
+
+def _zeta_other_scalar(self: float, other: torch.Tensor) -> torch.Tensor:
+    """``aten.special_zeta.other_scalar``: zeta(x, other) for a number x."""
+    return _zeta(torch.scalar_tensor(self, dtype=torch.float64), other)
+
+
+def _polygamma(n: int, self: torch.Tensor) -> torch.Tensor:
+    """``aten.polygamma``: the n-th derivative of digamma; n = 0 is digamma,
+    n >= 1 is ``(-1)**(n+1) n! zeta(n + 1, x)`` (PyTorch raises for n < 0)."""
+    if n < 0:
+        raise ValueError(f"polygamma(n, x) does not support negative n (n = {n})")
+    x = self.to(torch.float64)
+    if n == 0:
+        result = _digamma64(x)
+    else:
+        sign = 1.0 if n % 2 else -1.0
+        result = sign * math.factorial(n) * _zeta64(torch.full_like(x, n + 1.0), x)
+        if n == 1:
+            # PyTorch's trigamma (not zeta) gives 0 at +inf.
+            result = torch.where(torch.isposinf(x), 0.0, result)
+    return result.to(_result_dtype(self))
+
+
+#: The decompositions of this module (part of ``decompositions="core-aten"``).
+SPECIAL_DECOMPOSITIONS = {
+    aten.lgamma.default: _lgamma,
+    aten.digamma.default: _digamma,
+    aten.polygamma.default: _polygamma,
+    aten.special_zeta.default: _zeta,
+    aten.special_zeta.self_scalar: _zeta_self_scalar,
+    aten.special_zeta.other_scalar: _zeta_other_scalar,
+}
