@@ -254,8 +254,15 @@ def bump_llvm(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff check the Python sources (posargs go to ruff); without posargs
     also clang-format check the C++ sources (`.clang-format`; fix with
-    `clang-format -i $(git ls-files 'compiler/*.cpp' 'compiler/*.h')`) and
-    check the package's layers (import-linter, `.importlinter`)."""
+    `clang-format -i $(git ls-files 'compiler/*.cpp' 'compiler/*.h')`),
+    check the package's layers (import-linter, `.importlinter`) and type
+    check python_packages/torch2mlir (mypy, `mypy.ini`).
+
+    mypy comes from lint.txt but reads torch's, numpy's and onnx's types
+    from the shared environment (.nox/torch2mlir, `--python-executable`),
+    installing test.txt into it first when it lacks it: after `nox -s
+    tests` (as in CI) that costs nothing; on a fresh clone the first lint
+    installs what the tests would. No build is needed (mypy.ini)."""
     session.install("-r", str(REQUIREMENTS / "lint.txt"))
     session.run("ruff", "check", *(session.posargs or LINT_PATHS))
     if not session.posargs:
@@ -263,6 +270,8 @@ def lint(session: nox.Session) -> None:
             "clang-format", "--dry-run", "--Werror", *_cxx_sources(), silent=True
         )
         _check_layers(session)
+        _shared_env(session, "test")
+        session.run("mypy", "--python-executable", str(SHARED_PYTHON))
 
 
 def _check_layers(session: nox.Session) -> None:

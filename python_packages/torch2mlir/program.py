@@ -189,6 +189,7 @@ class Program:
         ranges its entry function assumes (``TensorSpec.value_range``): of
         the arguments with a ``torch2mlir.value_range`` attribute, and of
         the int64 results it returns as int32."""
+        assert self.module is not None, "adopt_value_ranges needs the module"
         func = next(
             op
             for op in self.module.body.operations

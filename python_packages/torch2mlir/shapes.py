@@ -70,17 +70,20 @@ class DynamicShapes:
                 )
         self._outputs: list[list[Any] | None] = []
         for sizes in output_sizes:
-            shape: list[Any] | None = []
+            shape: list[Any] = []
             for size in sizes:
                 if isinstance(size, torch.SymInt):
                     expr = size.node.expr
                     if expr.free_symbols - self._bindings.keys():
-                        shape = None  # data-dependent: the callee allocates
+                        self._outputs.append(
+                            None
+                        )  # data-dependent: the callee allocates
                         break
                     shape.append(int(expr) if expr.is_Integer else expr)
                 else:
                     shape.append(int(size))
-            self._outputs.append(shape)
+            else:
+                self._outputs.append(shape)
 
     @property
     def is_static(self) -> bool:

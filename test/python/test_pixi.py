@@ -702,6 +702,7 @@ def test_torch_is_the_locked_cpu_build_from_the_cpu_index(manifest: dict) -> Non
         ("scipy-openblas32", "test.txt"),
         ("nox", "nox.txt"),
         ("ruff", "lint.txt"),
+        ("mypy", "lint.txt"),
     ],
 )
 def test_python_tools_are_pinned_as_locked(

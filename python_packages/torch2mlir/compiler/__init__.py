@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import torch
 import torch.utils._pytree as pytree
@@ -62,6 +62,15 @@ __all__ = [
 ]
 
 _DECOMPOSITIONS = ("auto", "core-aten", "none")
+
+
+class _Options(TypedDict):
+    """The options :func:`compile` passes on to :func:`_compile`."""
+
+    backend: Backend
+    decompositions: str | dict | None
+    opt_level: int
+    cache: bool
 
 
 def compile(
@@ -141,7 +150,7 @@ def compile(
         raise ValueError(
             "dynamic_shapes applies to torch.export: an ExportedProgram carries its own"
         )
-    options = {
+    options: _Options = {
         "backend": get_backend(backend),
         "decompositions": decompositions,
         "opt_level": opt_level,
@@ -149,8 +158,10 @@ def compile(
     }
     kinds = {} if exported else scalar_positions(example_args)
     if kinds:
+        # Not an ExportedProgram: kinds is empty for one.
+        module = cast(torch.nn.Module, model)
         return _compile_with_scalars(
-            model, example_args, kinds, dynamic_shapes=dynamic_shapes, **options
+            module, example_args, kinds, dynamic_shapes=dynamic_shapes, **options
         )
     return _compile(model, example_args, dynamic_shapes=dynamic_shapes, **options)
 
@@ -176,7 +187,7 @@ def _compile(
     # or closures that steer forward).
     raw = (
         model
-        if exported
+        if isinstance(model, torch.export.ExportedProgram)
         else export(
             model,
             tuple(example_args),

@@ -27,6 +27,8 @@ create are fresh unbacked symbols, as ``nonzero``'s are in eager tracing.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -314,7 +316,7 @@ def _bincount(
 
 
 #: The decompositions of this module, for ``decompositions="core-aten"``.
-DATA_DEPENDENT_DECOMPOSITIONS = {
+DATA_DEPENDENT_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     aten.masked_select.default: _masked_select,
     aten.index.Tensor: _index_tensor,
     aten._unique2.default: _unique2,

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -71,27 +72,27 @@ def _uniform_integers(
 
 
 def _randint_low(
-    low: int, high: int, size: Sequence[int], **kwargs: object
+    low: int, high: int, size: Sequence[int], **kwargs: Any
 ) -> torch.Tensor:
     """``aten.randint.low``: uniform integers on [low, high) (the same
     distribution as PyTorch's, not the same stream)."""
     return _uniform_integers(low, high, size, kwargs.get("dtype"))
 
 
-def _randint(high: int, size: Sequence[int], **kwargs: object) -> torch.Tensor:
+def _randint(high: int, size: Sequence[int], **kwargs: Any) -> torch.Tensor:
     """``aten.randint``: uniform integers on [0, high)."""
     return _uniform_integers(0, high, size, kwargs.get("dtype"))
 
 
 def _randint_like_low(
-    self: torch.Tensor, low: int, high: int, **kwargs: object
+    self: torch.Tensor, low: int, high: int, **kwargs: Any
 ) -> torch.Tensor:
     """``aten.randint_like.low_dtype``: uniform integers on [low, high) of
     the input's shape and dtype."""
     return _uniform_integers(low, high, self.shape, kwargs.get("dtype") or self.dtype)
 
 
-def _randint_like(self: torch.Tensor, high: int, **kwargs: object) -> torch.Tensor:
+def _randint_like(self: torch.Tensor, high: int, **kwargs: Any) -> torch.Tensor:
     """``aten.randint_like``: uniform integers on [0, high)."""
     return _uniform_integers(0, high, self.shape, kwargs.get("dtype") or self.dtype)
 
@@ -363,7 +364,7 @@ def _upsample_linear_weighted(
     input: torch.Tensor,
     output_size: Sequence[int] | None,
     align_corners: bool,
-    scale_factors: Sequence[float] | None,
+    scale_factors: Sequence[float | None] | None,
 ) -> torch.Tensor:
     """``aten.upsample_linear1d.vec``/``upsample_trilinear3d.vec`` (input
     [N, C, *spatial], float): one linear pass per spatial dim, the last
@@ -382,7 +383,8 @@ def _upsample_linear_weighted(
         dim = d + 2
         size = input.shape[dim]
         scale = scale_factors[d] if scale_factors else None
-        out = output_size[d] if output_size else int(size * scale)
+        # aten gives output_size or, failing that, every scale factor.
+        out = output_size[d] if output_size else int(size * cast(float, scale))
         position = aten.arange.default(out, dtype=compute)
         if align_corners:
             step = (size - 1) / (out - 1) if out > 1 else 0.0
@@ -473,7 +475,9 @@ def _exp2(self: torch.Tensor) -> torch.Tensor:
 
 
 def _nan_aware_extreme(
-    self: torch.Tensor, other: torch.Tensor, extreme: object
+    self: torch.Tensor,
+    other: torch.Tensor,
+    extreme: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
 ) -> torch.Tensor:
     """`extreme` (maximum/minimum) of the promoted operands, except that a
     NaN operand yields the other one (NaN only where both are)."""
@@ -1177,7 +1181,7 @@ def _put(
     return aten.view.default(result, list(self.shape))
 
 
-def _copy_of(view: object) -> object:
+def _copy_of(view: Callable[..., object]) -> Callable[..., object]:
     """The decomposition of an ``aten.X_copy`` op: ``aten.X`` then a clone
     of each result (a functional copy of the view)."""
 
@@ -1338,7 +1342,7 @@ PYTORCH_DECOMPOSED = [
 
 #: The decompositions ``decompositions="core-aten"`` adds to PyTorch's Core
 #: ATen table.
-EXTRA_CORE_ATEN_DECOMPOSITIONS = {
+EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     **get_decompositions(PYTORCH_DECOMPOSED),
     **DATA_DEPENDENT_DECOMPOSITIONS,
     aten.split_with_sizes.default: _split_with_sizes,

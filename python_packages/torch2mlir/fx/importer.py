@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -523,7 +523,7 @@ class FxImporter:
     def import_call(self, node: torch.fx.Node) -> None:
         target = node.target
         if target is operator.getitem:
-            source, index = node.args
+            source, index = cast("tuple[torch.fx.Node, int]", node.args)
             self._values[node] = self._values[source][index]
             return
         if target in _SYMINT_COMPARISONS:
@@ -668,7 +668,7 @@ class FxImporter:
                 self.constant(offset, what),
             ]
             result_type = self.value_type(node.meta["val"], what)
-            name = "torch." + aten_op_name(node.target)
+            name = "torch." + aten_op_name(cast(torch._ops.OpOverload, node.target))
             op = self._create(name, [result_type], operands)
         self._values[node] = op.result
         return True

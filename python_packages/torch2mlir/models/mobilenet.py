@@ -22,7 +22,7 @@ is followed by batch norm.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import torch
 from torch import nn
@@ -320,7 +320,10 @@ class EfficientNet(nn.Module):
         return self.classifier(torch.flatten(self.pool(self.features(x)), 1))
 
 
-def _build(factory: Callable[[], nn.Module], seed: int) -> nn.Module:
+_Model = TypeVar("_Model", bound=nn.Module)
+
+
+def _build(factory: Callable[[], _Model], seed: int) -> _Model:
     """`factory()` under `seed`, with batch-norm statistics calibrated.
 
     With random weights and identity batch norms the activations shrink

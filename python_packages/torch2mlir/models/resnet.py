@@ -105,6 +105,12 @@ class ResNet(nn.Module):
     the classifier reads `512 * block.expansion` features.
     """
 
+    # The stages, which __init__ adds with add_module.
+    layer1: nn.Sequential
+    layer2: nn.Sequential
+    layer3: nn.Sequential
+    layer4: nn.Sequential
+
     def __init__(
         self,
         blocks_per_stage: Sequence[int],

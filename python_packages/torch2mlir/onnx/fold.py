@@ -91,8 +91,9 @@ def _static_shape(type_proto: onnx.TypeProto | None) -> list[int] | None:
     tensor = type_proto.tensor_type
     if not tensor.HasField("shape"):
         return None
-    dims = [d.dim_value if d.HasField("dim_value") else None for d in tensor.shape.dim]
-    return None if any(d is None for d in dims) else dims
+    if not all(d.HasField("dim_value") for d in tensor.shape.dim):
+        return None
+    return [d.dim_value for d in tensor.shape.dim]
 
 
 def _fold_once(model: ModelProto, max_elements: int) -> bool:

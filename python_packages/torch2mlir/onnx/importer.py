@@ -376,15 +376,17 @@ class _FunctionExpander:
             if attr.default_value.type != AttributeProto.UNDEFINED
         }
         body: bytes | None = None
+        # The `type: ignore`s below: onnx's stub of OpSchema
+        # (onnx_cpp2py_export/defs.pyi) lacks these members of the binding.
         try:
-            plain = [v for v in schema.function_opset_versions if v <= version]
+            plain = [v for v in schema.function_opset_versions if v <= version]  # type: ignore[attr-defined]
             dependent = [
                 v
-                for v in schema.context_dependent_function_opset_versions
+                for v in schema.context_dependent_function_opset_versions  # type: ignore[attr-defined]
                 if v <= version
             ]
             if plain:
-                body = schema.get_function_with_opset_version(max(plain))
+                body = schema.get_function_with_opset_version(max(plain))  # type: ignore[attr-defined]
             elif dependent:
                 input_types = []
                 for name in node.input:
@@ -398,7 +400,7 @@ class _FunctionExpander:
                 call.attribute.extend(
                     a for n, a in defaults.items() if n not in present
                 )
-                body = schema.get_context_dependent_function_with_opset_version(
+                body = schema.get_context_dependent_function_with_opset_version(  # type: ignore[attr-defined]
                     max(dependent), call.SerializeToString(), input_types
                 )
         except Exception:  # noqa: BLE001 - best effort: keep the op
@@ -822,7 +824,9 @@ class OnnxImporter:
         return "!torch." + self._inner_spelling(type_proto, what)
 
     def _inner_spelling(self, type_proto: TypeProto | None, what: str) -> str:
-        kind = type_proto.WhichOneof("value") if type_proto is not None else None
+        if type_proto is None:
+            return "vtensor"
+        kind = type_proto.WhichOneof("value")
         if kind is None:
             return "vtensor"
         if kind == "tensor_type":
@@ -1068,7 +1072,7 @@ class OnnxImporter:
     def _import_region(
         self, region: ir.Region, graph: GraphProto, parent: _Scope, what: str
     ) -> None:
-        inner = _Scope(graph, None, parent)  # type: ignore[arg-type]
+        inner = _Scope(graph, None, parent)
         arg_types = [
             self.value_type(info.name, inner, f"{what}, subgraph input {info.name!r}")
             for info in graph.input
@@ -1122,7 +1126,7 @@ class OnnxImporter:
         initialized.update(s.values.name for s in graph.sparse_initializer)
         inputs = [info for info in graph.input if info.name not in initialized]
         with self.context, ir.Location.unknown():
-            scope = _Scope(graph, None, None)  # type: ignore[arg-type]
+            scope = _Scope(graph, None, None)
             input_types = [
                 self.value_type(info.name, scope, f"graph input {info.name!r}")
                 for info in inputs

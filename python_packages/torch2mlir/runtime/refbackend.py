@@ -28,7 +28,7 @@ import platform
 import re
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 import torch
 
@@ -110,7 +110,7 @@ def openmp_library() -> str | None:
 
 #: A vector variant that only glibc >= 2.35 has (the tanh/erf family).
 _LIBMVEC_PROBE = "_ZGVdN8v_erff"
-_libmvec: str | None | bool = False  # False: not looked up yet
+_libmvec: str | None | Literal[False] = False  # False: not looked up yet
 
 
 def vector_math_library() -> str | None:
@@ -161,6 +161,7 @@ def parallel_regions() -> int:
     """How many loops of compiled code have run on more than one thread in
     this process (a counter of the runtime, for tests and benchmarks)."""
     load_runtime()
+    assert _runtime is not None
     return int(_runtime.torch2mlir_runtime_parallel_regions())
 
 
@@ -169,6 +170,7 @@ def max_threads() -> int:
     (``torch.get_num_threads()`` when PyTorch's OpenMP runtime was found,
     else 1)."""
     load_runtime()
+    assert _runtime is not None
     return int(_runtime.torch2mlir_runtime_max_threads())
 
 
@@ -417,8 +419,9 @@ class RefBackendModule:
         #: The machine code (a relocatable object for this CPU).
         self.object_code = object_code
         libraries = [_RUNTIME_LIB]
-        if vector_math_library() is not None:
-            libraries.append(vector_math_library())
+        vector_math = vector_math_library()
+        if vector_math is not None:
+            libraries.append(vector_math)
         self._jit = _torch2mlir.ObjectJit(object_code, libraries)
         try:
             address = self._jit.lookup("_mlir_ciface_" + func_name)
@@ -532,8 +535,12 @@ class RefBackendModule:
         tensors = self.check_inputs(args)
         if self.callee_allocated:
             return self._call_callee_allocated(tensors)
+        shapes: list[tuple[int, ...]]
         if self._shapes is None:
-            shapes = [spec.shape for spec in self.outputs]
+            # Static: __init__ checked that no output has a dynamic size.
+            shapes = cast(
+                "list[tuple[int, ...]]", [spec.shape for spec in self.outputs]
+            )
         else:
             shapes = self._shapes.output_shapes(self._shapes.bind(tensors))
         results = [
@@ -580,7 +587,8 @@ class RefBackendModule:
 
     def _seed_random(self) -> None:
         if self.uses_random:
-            seed = torch.empty((), dtype=torch.int64).random_().item()
+            seed = cast(int, torch.empty((), dtype=torch.int64).random_().item())
+            assert _runtime is not None  # loaded by __init__
             _runtime.torch2mlir_runtime_seed_random(ctypes.c_uint64(seed))
 
     @staticmethod
@@ -594,6 +602,7 @@ class RefBackendModule:
         Raises:
             InputError: the check's message and location.
         """
+        assert _runtime is not None  # loaded by __init__
         failure = _runtime.torch2mlir_runtime_take_failure()
         if failure is not None:
             raise InputError(

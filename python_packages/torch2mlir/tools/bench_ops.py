@@ -377,8 +377,8 @@ def worst_ratio(result: dict[str, Any]) -> float:
     """The larger torch2mlir / eager ratio over the thread settings (inf for
     an op that failed): the sort key of the table."""
     ratios = [_ratio(result, "torch2mlir", "eager", t) for t in result.get("eager", {})]
-    ratios = [r for r in ratios if r is not None]
-    return max(ratios) if ratios and not result["error"] else math.inf
+    known = [r for r in ratios if r is not None]
+    return max(known) if known and not result["error"] else math.inf
 
 
 def format_table(results: Sequence[dict[str, Any]], threads: Sequence[int]) -> str:
@@ -399,14 +399,14 @@ def format_table(results: Sequence[dict[str, Any]], threads: Sequence[int]) -> s
             rows.append([r["name"], f"FAILED: {r['error'][:90]}"])
             continue
         row = [r["name"]]
-        for t in map(str, threads):
-            ours = r["torch2mlir"][t]
-            row.append(f"{r['eager'][t]['median_ms']:.3f}")
+        for key in map(str, threads):
+            ours = r["torch2mlir"][key]
+            row.append(f"{r['eager'][key]['median_ms']:.3f}")
             row.append(
                 f"{ours['median_ms']:.3f} ({ours['min_ms']:.3f}-{ours['max_ms']:.3f})"
             )
-            eager_ratio = _ratio(r, "torch2mlir", "eager", t)
-            inductor_ratio = _ratio(r, "torch2mlir", "inductor", t)
+            eager_ratio = _ratio(r, "torch2mlir", "eager", key)
+            inductor_ratio = _ratio(r, "torch2mlir", "inductor", key)
             row.append(f"{eager_ratio:.2f}" if eager_ratio else "-")
             row.append(f"{inductor_ratio:.2f}" if inductor_ratio else "-")
         rows.append(row)

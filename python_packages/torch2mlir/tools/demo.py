@@ -48,13 +48,18 @@ def _register_models() -> None:
     # transformers zoo (needs the `transformers` package; imported on use).
     for name in ("bert", "gpt2", "t5", "llama", "mixtral"):
         MODELS[name] = (
-            lambda name=name: getattr(_transformer(), name)(),
+            _zoo_factory(name),
             lambda: _transformer().token_ids(2, 128),
         )
     MODELS["vit"] = (
         lambda: _transformer().vit(image_size=224, patch_size=16),
         lambda: _transformer().images(2, 224),
     )
+
+
+def _zoo_factory(name: str) -> Callable[[], torch.nn.Module]:
+    """The factory of the transformers zoo's model `name` (imported on use)."""
+    return lambda: getattr(_transformer(), name)()
 
 
 def _transformer():
