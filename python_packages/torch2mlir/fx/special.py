@@ -25,6 +25,8 @@ poles give +-inf or NaN as there, integer and bool inputs give float32.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -78,7 +80,7 @@ def _lgamma_at_least_zero(z: torch.Tensor) -> torch.Tensor:
     inverse = 1.0 / shifted
     inverse2 = inverse * inverse
     # sum_j B_2j / (2j (2j - 1) z^(2j - 1)), Horner in 1 / z^2.
-    series = 0.0
+    series: torch.Tensor | float = 0.0
     for j in range(len(_BERNOULLI_OVER_FACTORIAL), 0, -1):
         coefficient = (
             _BERNOULLI_OVER_FACTORIAL[j - 1]
@@ -118,7 +120,7 @@ def _digamma_at_least_zero(z: torch.Tensor) -> torch.Tensor:
     shifted = torch.where(small, z + _SHIFT, z)
     inverse2 = 1.0 / (shifted * shifted)
     # sum_j B_2j / (2j z^(2j)), Horner in 1 / z^2.
-    series = 0.0
+    series: torch.Tensor | float = 0.0
     for j in range(len(_BERNOULLI_OVER_FACTORIAL), 0, -1):
         coefficient = _BERNOULLI_OVER_FACTORIAL[j - 1] * math.factorial(2 * j) / (2 * j)
         series = series * inverse2 + coefficient
@@ -200,7 +202,7 @@ def _polygamma(n: int, self: torch.Tensor) -> torch.Tensor:
 
 
 #: The decompositions of this module (part of ``decompositions="core-aten"``).
-SPECIAL_DECOMPOSITIONS = {
+SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     aten.lgamma.default: _lgamma,
     aten.digamma.default: _digamma,
     aten.polygamma.default: _polygamma,
