@@ -606,3 +606,32 @@ def test_hurwitz_zeta(dtype: torch.dtype) -> None:
     n, m = torch.tensor([2, 3, 4]), torch.tensor([1, 2, 3])
     result = torch2mlir.compile(module, (n, m), cache=False)(n, m)
     torch.testing.assert_close(result, module(n, m))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+@pytest.mark.parametrize(
+    "fn",
+    [
+        torch.special.erfcx,
+        torch.special.log_ndtr,
+        torch.i0,
+        torch.special.i0e,
+        torch.special.i1,
+        torch.special.i1e,
+        torch.special.modified_bessel_i0,
+        torch.special.modified_bessel_i1,
+    ],
+    ids=["erfcx", "log_ndtr", "i0", "i0e", "i1", "i1e", "bessel_i0", "bessel_i1"],
+)
+def test_erfcx_and_modified_bessel(fn: Callable[..., Any], dtype: torch.dtype) -> None:
+    # Each side of the switches (erfcx's continued fraction from 3, the
+    # Bessel asymptotic expansion from 30), overflow, infinities and NaN;
+    # against eager in float64 rounded to the dtype, as test_gamma_family.
+    grid = torch.linspace(-60.0, 60.0, 241, dtype=torch.float64)
+    edges = [0.0, -0.0, 2.999, 3.0, 29.99, 30.0, -30.0, 95.0, 800.0, -800.0]
+    edges += [float("inf"), float("-inf"), float("nan")]
+    x = torch.cat([grid, torch.tensor(edges, dtype=torch.float64)]).to(dtype)
+    module = Call(fn)
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    expected = module(x.double()).to(dtype)
+    torch.testing.assert_close(compiled(x), expected, equal_nan=True)

@@ -42,8 +42,11 @@ struct FuseElementwisePass
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // Fusion only merges ops: IR that has not reached a fixed point within
+    // the driver's iteration limit (long chains of elementwise ops, such
+    // as the 50-term series of torch.special.i1) is still correct, just
+    // less fused, so that is no failure.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };
 } // namespace

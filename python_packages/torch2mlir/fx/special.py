@@ -1,5 +1,8 @@
-"""Decompositions of the gamma-family special functions: ``lgamma``,
-``digamma``, ``polygamma`` and ``special.zeta`` (Hurwitz's zeta).
+"""Decompositions of special functions: the gamma family (``lgamma``,
+``digamma``, ``polygamma``, ``special.zeta``: Hurwitz's zeta), the scaled
+complementary error function ``special.erfcx`` and the modified Bessel
+functions of the first kind (``i0``, ``special.i0e``/``i1``/``i1e``,
+``special.modified_bessel_i0``/``i1``).
 
 PyTorch computes them with the Cephes library's algorithms in the input's
 own dtype. Here each is computed in float64 and rounded once to the result
@@ -14,6 +17,9 @@ textbook ones, written here:
 - ``digamma``: the same shift (``psi(z) = psi(z + 8) - sum 1/(z+i)``), the
   asymptotic series of psi, and the reflection ``psi(x) = psi(1 - x) -
   pi / tan(pi x)``.
+- ``erfcx``: from erf below 3, Laplace's continued fraction above;
+- ``I_0``, ``I_1``: the power series below 30, the asymptotic expansion
+  above (each exp(-|x|)-scaled for ``i0e``/``i1e`` without overflow);
 - ``zeta(x, q)``: the Euler-Maclaurin formula: 24 terms of the sum, then the
   integral, the endpoint term and seven Bernoulli corrections at
   ``q + 24``; ``polygamma(n, x)`` for n >= 1 is ``(-1)**(n+1) n! zeta(n+1, x)``.
@@ -201,6 +207,86 @@ def _polygamma(n: int, self: torch.Tensor) -> torch.Tensor:
     return result.to(_result_dtype(self))
 
 
+#: Terms of erfcx's continued fraction (x >= _ERFCX_FRACTION_FROM).
+_ERFCX_TERMS = 60
+_ERFCX_FRACTION_FROM = 3.0
+
+
+def _erfcx64(x: torch.Tensor) -> torch.Tensor:
+    """exp(x^2) erfc(x) of float64 `x`. Below 3, from erf (erfc >= 2e-5
+    there, so 1 - erf keeps 11 digits); from 3 up, Laplace's continued
+    fraction erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x +
+    (3/2) / (x + ...)))), evaluated from its 60th term back. +inf below
+    -26.6, where exp(x^2) overflows (as eager)."""
+    large = x >= _ERFCX_FRACTION_FROM
+    z = torch.where(large, x, _ERFCX_FRACTION_FROM)
+    fraction = z
+    for k in range(_ERFCX_TERMS, 0, -1):
+        fraction = z + (k / 2) / fraction
+    continued = 1.0 / (math.sqrt(math.pi) * fraction)
+    small = torch.where(large, 0.0, x)
+    direct = torch.exp(small * small) * (1.0 - torch.erf(small))
+    return torch.where(large, continued, direct)
+
+
+def _erfcx(self: torch.Tensor) -> torch.Tensor:
+    """``aten.special_erfcx``: the scaled complementary error function
+    exp(x^2) erfc(x)."""
+    return _erfcx64(self.to(torch.float64)).to(_result_dtype(self))
+
+
+#: Where the modified Bessel functions switch from the power series to the
+#: asymptotic expansion, and the terms of each.
+_BESSEL_ASYMPTOTIC_FROM = 30.0
+_BESSEL_SERIES_TERMS = 50
+_BESSEL_ASYMPTOTIC_TERMS = 24
+
+
+def _bessel_i64(x: torch.Tensor, order: int, scaled: bool) -> torch.Tensor:
+    """The modified Bessel function I_order(x), order 0 or 1, of float64 `x`
+    (times exp(-|x|) when `scaled`). For |x| < 30 the power series
+    sum_k (x/2)^(2k + order) / (k! (k + order)!), all terms positive; above,
+    the asymptotic expansion exp(|x|) / sqrt(2 pi |x|) sum_k (-1)^k a_k / |x|^k
+    with a_k = prod_{j<=k} (4 order^2 - (2j - 1)^2) / (k! 8^k). I_1 is odd."""
+    magnitude = torch.abs(x)
+    near = magnitude < _BESSEL_ASYMPTOTIC_FROM
+    small = torch.where(near, magnitude, 0.0)
+    y = small * small / 4.0
+    term = torch.ones_like(small) if order == 0 else small / 2.0
+    series = term
+    for k in range(1, _BESSEL_SERIES_TERMS):
+        term = term * y / (k * (k + order))
+        series = series + term
+    if scaled:
+        series = series * torch.exp(-small)
+    far = torch.where(near, _BESSEL_ASYMPTOTIC_FROM, magnitude)
+    coefficient = 1.0
+    expansion = torch.ones_like(far)
+    power = torch.ones_like(far)
+    for k in range(1, _BESSEL_ASYMPTOTIC_TERMS):
+        coefficient *= -(4 * order * order - (2 * k - 1) ** 2) / (k * 8)
+        power = power / far
+        expansion = expansion + coefficient * power
+    expansion = expansion / torch.sqrt(2 * math.pi * far)
+    if not scaled:
+        expansion = expansion * torch.exp(far)
+    result = torch.where(near, series, expansion)
+    if order == 1:
+        result = torch.where(x < 0, -result, result)
+    return result
+
+
+def _bessel_i(order: int, scaled: bool) -> Callable[[torch.Tensor], torch.Tensor]:
+    """The decomposition of I_order (``i0``, ``special_i1``, ...; scaled:
+    ``special_i0e``, ``special_i1e``)."""
+
+    def decomposition(self: torch.Tensor) -> torch.Tensor:
+        x = self.to(torch.float64)
+        return _bessel_i64(x, order, scaled).to(_result_dtype(self))
+
+    return decomposition
+
+
 #: The decompositions of this module (part of ``decompositions="core-aten"``).
 SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     aten.lgamma.default: _lgamma,
@@ -209,4 +295,11 @@ SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     aten.special_zeta.default: _zeta,
     aten.special_zeta.self_scalar: _zeta_self_scalar,
     aten.special_zeta.other_scalar: _zeta_other_scalar,
+    aten.special_erfcx.default: _erfcx,
+    aten.i0.default: _bessel_i(0, scaled=False),
+    aten.special_i0e.default: _bessel_i(0, scaled=True),
+    aten.special_i1.default: _bessel_i(1, scaled=False),
+    aten.special_i1e.default: _bessel_i(1, scaled=True),
+    aten.special_modified_bessel_i0.default: _bessel_i(0, scaled=False),
+    aten.special_modified_bessel_i1.default: _bessel_i(1, scaled=False),
 }
