@@ -635,3 +635,16 @@ def test_erfcx_and_modified_bessel(fn: Callable[..., Any], dtype: torch.dtype) -
     compiled = torch2mlir.compile(module, (x,), cache=False)
     expected = module(x.double()).to(dtype)
     torch.testing.assert_close(compiled(x), expected, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_erfinv(dtype: torch.dtype) -> None:
+    # Both Newton branches (on erf up to 1/2, on erfc above), the tails next
+    # to +-1, the poles, outside [-1, 1], signed zeros and NaN.
+    grid = torch.linspace(-1.0, 1.0, 401, dtype=torch.float64)
+    edges = [0.0, -0.0, 0.5, 0.50001, 1 - 1e-7, -1 + 1e-12, 1.5, -2.0, float("nan")]
+    y = torch.cat([grid, torch.tensor(edges, dtype=torch.float64)]).to(dtype)
+    module = Call(torch.erfinv)
+    compiled = torch2mlir.compile(module, (y,), cache=False)
+    expected = module(y.double()).to(dtype)
+    torch.testing.assert_close(compiled(y), expected, equal_nan=True)
