@@ -25,7 +25,7 @@ import torch
 from torch._decomp import get_decompositions
 
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
-from .special import SPECIAL_DECOMPOSITIONS
+from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -815,11 +815,7 @@ def _promoted_float(*tensors: torch.Tensor) -> list[torch.Tensor]:
     """The operands in their promoted dtype, made a float dtype (the default
     one) when the promotion is integral: the inputs of PyTorch's binary
     float ops (copysign, ldexp, hypot)."""
-    dtype = tensors[0].dtype
-    for other in tensors[1:]:
-        dtype = torch.promote_types(dtype, other.dtype)
-    if not dtype.is_floating_point:
-        dtype = torch.get_default_dtype()
+    dtype = result_float_dtype(*tensors)
     return [
         t if t.dtype == dtype else aten._to_copy.default(t, dtype=dtype)
         for t in tensors

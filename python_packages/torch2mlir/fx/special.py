@@ -40,7 +40,7 @@ import torch
 
 aten = torch.ops.aten
 
-__all__ = ["SPECIAL_DECOMPOSITIONS"]
+__all__ = ["SPECIAL_DECOMPOSITIONS", "result_float_dtype"]
 
 #: How far the recurrences shift an argument before the asymptotic series.
 _SHIFT = 8
@@ -58,7 +58,7 @@ _BERNOULLI_OVER_FACTORIAL = (
 )
 
 
-def _result_dtype(*tensors: torch.Tensor) -> torch.dtype:
+def result_float_dtype(*tensors: torch.Tensor) -> torch.dtype:
     """The floating dtype of the result: the promoted dtype of the inputs,
     float32 (the default dtype) when that is an integer or bool."""
     dtype = tensors[0].dtype
@@ -67,14 +67,10 @@ def _result_dtype(*tensors: torch.Tensor) -> torch.dtype:
     return dtype if dtype.is_floating_point else torch.get_default_dtype()
 
 
-def _sin_pi(x: torch.Tensor) -> torch.Tensor:
-    """sin(pi x), exact zeros at integers: reduced to [-1/2, 1/2] first."""
-    reduced = x - torch.round(x)
-    return torch.where(
-        torch.remainder(torch.round(x), 2) == 0,
-        torch.sin(math.pi * reduced),
-        -torch.sin(math.pi * reduced),
-    )
+def _reduced(x: torch.Tensor) -> torch.Tensor:
+    """x minus its nearest integer, in [-1/2, 1/2]: sin(pi x) and tan(pi x)
+    of it are exact zeros at the integers, up to sign."""
+    return x - torch.round(x)
 
 
 def _lgamma_at_least_zero(z: torch.Tensor) -> torch.Tensor:
@@ -109,14 +105,13 @@ def _lgamma64(x: torch.Tensor) -> torch.Tensor:
     """lgamma of float64 `x`: +inf at 0, the negative integers and +-inf."""
     negative = x < 0
     positive = _lgamma_at_least_zero(torch.where(negative, 1.0 - x, x))
-    reflected = math.log(math.pi) - torch.log(torch.abs(_sin_pi(x))) - positive
+    reflected = (
+        math.log(math.pi)
+        - torch.log(torch.abs(torch.sin(math.pi * _reduced(x))))
+        - positive
+    )
     result = torch.where(negative, reflected, positive)
     return torch.where(torch.isinf(x), math.inf, result)
-
-
-def _lgamma(self: torch.Tensor) -> torch.Tensor:
-    """``aten.lgamma``: log |Gamma(x)|."""
-    return _lgamma64(self.to(torch.float64)).to(_result_dtype(self))
 
 
 def _digamma_at_least_zero(z: torch.Tensor) -> torch.Tensor:
@@ -140,15 +135,9 @@ def _digamma64(x: torch.Tensor) -> torch.Tensor:
     """psi of float64 `x`: NaN at the negative integers and -inf."""
     negative = x < 0
     positive = _digamma_at_least_zero(torch.where(negative, 1.0 - x, x))
-    reduced = x - torch.round(x)
-    reflected = positive - math.pi / torch.tan(math.pi * reduced)
+    reflected = positive - math.pi / torch.tan(math.pi * _reduced(x))
     result = torch.where(negative, reflected, positive)
     return torch.where(negative & (x == torch.floor(x)), math.nan, result)
-
-
-def _digamma(self: torch.Tensor) -> torch.Tensor:
-    """``aten.digamma``: the logarithmic derivative of Gamma."""
-    return _digamma64(self.to(torch.float64)).to(_result_dtype(self))
 
 
 def _zeta64(x: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
@@ -178,7 +167,7 @@ def _zeta64(x: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
 
 def _zeta(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
     """``aten.special_zeta`` (Tensor, Tensor): Hurwitz's zeta(self, other)."""
-    dtype = _result_dtype(self, other)
+    dtype = result_float_dtype(self, other)
     return _zeta64(self.to(torch.float64), other.to(torch.float64)).to(dtype)
 
 
@@ -206,7 +195,7 @@ def _polygamma(n: int, self: torch.Tensor) -> torch.Tensor:
         if n == 1:
             # PyTorch's trigamma (not zeta) gives 0 at +inf.
             result = torch.where(torch.isposinf(x), 0.0, result)
-    return result.to(_result_dtype(self))
+    return result.to(result_float_dtype(self))
 
 
 #: Terms of erfcx's continued fraction (x >= _ERFCX_FRACTION_FROM).
@@ -229,12 +218,6 @@ def _erfcx64(x: torch.Tensor) -> torch.Tensor:
     small = torch.where(large, 0.0, x)
     direct = torch.exp(small * small) * (1.0 - torch.erf(small))
     return torch.where(large, continued, direct)
-
-
-def _erfcx(self: torch.Tensor) -> torch.Tensor:
-    """``aten.special_erfcx``: the scaled complementary error function
-    exp(x^2) erfc(x)."""
-    return _erfcx64(self.to(torch.float64)).to(_result_dtype(self))
 
 
 #: Newton steps of erfinv from Winitzki's approximation (relative error
@@ -265,11 +248,6 @@ def _erfinv64(y: torch.Tensor) -> torch.Tensor:
     x = torch.where(z > 1, math.nan, x)
     result = torch.where(y < 0, -x, x)
     return torch.where(y == 0, y, result)
-
-
-def _erfinv(self: torch.Tensor) -> torch.Tensor:
-    """``aten.erfinv``: x with erf(x) = self."""
-    return _erfinv64(self.to(torch.float64)).to(_result_dtype(self))
 
 
 #: Where the modified Bessel functions switch from the power series to the
@@ -313,31 +291,36 @@ def _bessel_i64(x: torch.Tensor, order: int, scaled: bool) -> torch.Tensor:
     return result
 
 
-def _bessel_i(order: int, scaled: bool) -> Callable[[torch.Tensor], torch.Tensor]:
-    """The decomposition of I_order (``i0``, ``special_i1``, ...; scaled:
-    ``special_i0e``, ``special_i1e``)."""
+def _in_float64(
+    function: Callable[[torch.Tensor], torch.Tensor],
+) -> Callable[[torch.Tensor], torch.Tensor]:
+    """The decomposition of a unary op that `function` computes on float64:
+    the input widened, the result rounded once to the op's result dtype."""
 
     def decomposition(self: torch.Tensor) -> torch.Tensor:
-        x = self.to(torch.float64)
-        return _bessel_i64(x, order, scaled).to(_result_dtype(self))
+        return function(self.to(torch.float64)).to(result_float_dtype(self))
 
     return decomposition
 
 
 #: The decompositions of this module (part of ``decompositions="core-aten"``).
 SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
-    aten.lgamma.default: _lgamma,
-    aten.digamma.default: _digamma,
+    aten.lgamma.default: _in_float64(_lgamma64),
+    aten.digamma.default: _in_float64(_digamma64),
     aten.polygamma.default: _polygamma,
     aten.special_zeta.default: _zeta,
     aten.special_zeta.self_scalar: _zeta_self_scalar,
     aten.special_zeta.other_scalar: _zeta_other_scalar,
-    aten.special_erfcx.default: _erfcx,
-    aten.erfinv.default: _erfinv,
-    aten.i0.default: _bessel_i(0, scaled=False),
-    aten.special_i0e.default: _bessel_i(0, scaled=True),
-    aten.special_i1.default: _bessel_i(1, scaled=False),
-    aten.special_i1e.default: _bessel_i(1, scaled=True),
-    aten.special_modified_bessel_i0.default: _bessel_i(0, scaled=False),
-    aten.special_modified_bessel_i1.default: _bessel_i(1, scaled=False),
+    aten.special_erfcx.default: _in_float64(_erfcx64),
+    aten.erfinv.default: _in_float64(_erfinv64),
+    aten.i0.default: _in_float64(lambda x: _bessel_i64(x, 0, scaled=False)),
+    aten.special_i0e.default: _in_float64(lambda x: _bessel_i64(x, 0, scaled=True)),
+    aten.special_i1.default: _in_float64(lambda x: _bessel_i64(x, 1, scaled=False)),
+    aten.special_i1e.default: _in_float64(lambda x: _bessel_i64(x, 1, scaled=True)),
+    aten.special_modified_bessel_i0.default: _in_float64(
+        lambda x: _bessel_i64(x, 0, scaled=False)
+    ),
+    aten.special_modified_bessel_i1.default: _in_float64(
+        lambda x: _bessel_i64(x, 1, scaled=False)
+    ),
 }
