@@ -82,6 +82,7 @@ def _runs(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """For the 1-D `values`: the first value of each run of equal values,
     the run index of each element (int64), and each run's length (int64).
+    For 2-D `values`, the same over its rows (equal when every element is).
     NaNs are never equal: each is a run of its own (as PyTorch's CPU
     kernels)."""
     n = values.shape[0]
@@ -90,6 +91,8 @@ def _runs(
         differs = aten.ne.Tensor(
             aten.slice.Tensor(values, 0, 1, n), aten.slice.Tensor(values, 0, 0, n - 1)
         )
+        if values.dim() == 2:
+            differs = aten.any.dim(differs, 1)
         starts_mask = aten.cat.default(
             [aten.ones.default([1], dtype=torch.bool), differs]
         )
@@ -262,28 +265,7 @@ def _unique_consecutive_dim(
     the run lengths (all three always, as PyTorch's CPU kernel)."""
     del return_inverse, return_counts
     dim = dim % max(self.dim(), 1)
-    rows = _slices_as_rows(self, dim)
-    n = rows.shape[0]
-    starts_mask = aten.ones.default([n], dtype=torch.bool)
-    if n > 1:
-        differs = aten.any.dim(
-            aten.ne.Tensor(
-                aten.slice.Tensor(rows, 0, 1, n), aten.slice.Tensor(rows, 0, 0, n - 1)
-            ),
-            1,
-        )
-        starts_mask = aten.cat.default(
-            [aten.ones.default([1], dtype=torch.bool), differs]
-        )
-    starts = _flat_nonzero(starts_mask)
-    run_of = aten.sub.Tensor(aten.cumsum.default(starts_mask, 0, dtype=torch.int64), 1)
-    counts = aten.scatter_add.default(
-        aten.zeros.default([starts.shape[0]], dtype=torch.int64),
-        0,
-        run_of,
-        aten.ones_like.default(run_of),
-    )
-    firsts = aten.index_select.default(rows, 0, starts)
+    firsts, run_of, counts = _runs(_slices_as_rows(self, dim))
     return _rows_back(firsts, self, dim), run_of, counts
 
 
