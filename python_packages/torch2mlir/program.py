@@ -81,6 +81,11 @@ class ResultKind(enum.Enum):
     MUTATION = "mutation"
 
 
+#: The dtype a backend without 64-bit or unsigned integers (TOSA 1.0) takes
+#: a tensor of these dtypes as, when its values fit (``torch-narrow-si64``).
+_ABI_DTYPES = {torch.int64: torch.int32, torch.uint8: torch.int16}
+
+
 @dataclass(frozen=True)
 class TensorSpec:
     """What a compiled function takes or returns at one position.
@@ -90,9 +95,11 @@ class TensorSpec:
     in ``[lo, hi]`` (see the ``torch-narrow-si64`` pass, TOSA): for an
     argument, the range its index uses allow (each call checks it: the
     backend has no run-time index checks), within int32 for an int64 one,
-    which the code then takes as int32 (TOSA 1.0 has no 64-bit integers);
-    for an int64 result, int32's range: the code returns it as int32 and
-    the runtime widens it back.
+    which the code then takes as int32 (TOSA 1.0 has no 64-bit integers),
+    and within [0, 255] for a uint8 one, which the code takes as int16
+    (TOSA 1.0 has no unsigned integers); for an int64 result, int32's
+    range, and for a uint8 one [0, 255]: the code returns it as int32 or
+    int16 and the runtime converts it back.
     """
 
     name: str
@@ -104,9 +111,9 @@ class TensorSpec:
     @property
     def abi_dtype(self) -> torch.dtype:
         """The dtype the compiled code takes or returns (int32 for an int64
-        tensor with a value range)."""
-        if self.value_range is not None and self.dtype == torch.int64:
-            return torch.int32
+        tensor with a value range, int16 for a uint8 one)."""
+        if self.value_range is not None:
+            return _ABI_DTYPES.get(self.dtype, self.dtype)
         return self.dtype
 
     def describe(self) -> str:
@@ -188,7 +195,8 @@ class Program:
         """Records, after the backend lowered :attr:`module`, the value
         ranges its entry function assumes (``TensorSpec.value_range``): of
         the arguments with a ``torch2mlir.value_range`` attribute, and of
-        the int64 results it returns as int32."""
+        the int64 results it returns as int32 and the uint8 ones it returns
+        as int16."""
         assert self.module is not None, "adopt_value_ranges needs the module"
         func = next(
             op
@@ -204,9 +212,9 @@ class Program:
                     self.arguments[i] = replace(self.arguments[i], value_range=bounds)
         for i, (spec, mlir_type) in enumerate(zip(self.results, function_type.results)):
             element = getattr(mlir_type, "element_type", None)
-            if (
-                spec.dtype == torch.int64
-                and isinstance(element, ir.IntegerType)
-                and element.width == 32
-            ):
+            if not isinstance(element, ir.IntegerType):
+                continue
+            if spec.dtype == torch.int64 and element.width == 32:
                 self.results[i] = replace(spec, value_range=(-(2**31), 2**31 - 1))
+            elif spec.dtype == torch.uint8 and element.width == 16:
+                self.results[i] = replace(spec, value_range=(0, 255))

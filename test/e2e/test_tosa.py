@@ -128,6 +128,31 @@ def test_int64_arithmetic_assumes_a_checked_range() -> None:
         compiled(torch.tensor([1, 2, 2**30]), b)
 
 
+def test_uint8_runs_as_int16_unless_it_may_wrap() -> None:
+    """TOSA 1.0 has no unsigned integers: uint8 values that no op wraps
+    modulo 256 run as int16 (arguments and results converted by the
+    runtime, bit for bit); a uint8 sum, which may wrap, is refused."""
+
+    class MaxXor(torch.nn.Module):
+        def forward(self, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            return torch.maximum(a, b) ^ 200, a > b
+
+    a = torch.tensor([0, 255, 128, 7], dtype=torch.uint8)
+    b = torch.tensor([255, 0, 129, 7], dtype=torch.uint8)
+    compiled = torch2mlir.compile(MaxXor(), (a, b), backend="tosa", cache=False)
+    assert [spec.abi_dtype for spec in compiled.inputs] == [torch.int16] * 2
+    for got, want in zip(compiled(a, b), MaxXor()(a, b)):
+        assert got.dtype == want.dtype
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+    class Add(torch.nn.Module):
+        def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+            return a + b
+
+    with pytest.raises(torch2mlir.CompileError, match=r"aten\.add\.Tensor.*ui8"):
+        torch2mlir.compile(Add(), (a, b), backend="tosa", cache=False)
+
+
 def test_int8_matmul_matches_eager() -> None:
     """int8 mm/bmm accumulate in int32 (tosa.matmul) and wrap to int8 as
     eager does; this used to crash the process in the TOSA builder."""

@@ -241,7 +241,8 @@ def _narrow(
 ) -> torch.Tensor:
     """`tensor` as the compiled code takes it, once its values are checked
     against the range the code assumes (``spec.value_range``, see the
-    ``torch-narrow-si64`` pass): int32 for an int64 tensor.
+    ``torch-narrow-si64`` pass): int32 for an int64 tensor, int16 for a
+    uint8 one.
 
     Raises:
         `error` (InputError for a call's argument, CompileError for a
@@ -250,14 +251,17 @@ def _narrow(
     if spec.value_range is None:
         return tensor
     lo, hi = spec.value_range
-    if tensor.numel():
+    info = torch.iinfo(tensor.dtype) if not tensor.dtype.is_floating_point else None
+    covers_dtype = info is not None and lo <= info.min and hi >= info.max
+    if tensor.numel() and not covers_dtype:
         least, most = (int(v) for v in tensor.aminmax())
         if least < lo or most > hi:
             raise error(
                 f"{what}: the compiled code takes values in [{lo}, {hi}] (the "
                 "index range of the ops that read it, within int32: its backend "
-                "has no run-time index checks and no 64-bit integers, as TOSA "
-                f"1.0); got values in [{least}, {most}]. Way out: pass values in "
+                "has no run-time index checks and no 64-bit or unsigned "
+                f"integers, as TOSA 1.0); got values in [{least}, {most}]. Way "
+                "out: pass values in "
                 "range, or compile with backend='linalg-on-tensors'"
             )
     return tensor.to(spec.abi_dtype)

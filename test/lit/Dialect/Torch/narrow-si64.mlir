@@ -158,3 +158,48 @@ func.func @cube(%x: !torch.vtensor<[4],si64>) -> !torch.vtensor<[4],si64> {
   %0 = torch.aten.pow.Tensor_Scalar %x, %int3 : !torch.vtensor<[4],si64>, !torch.int -> !torch.vtensor<[4],si64>
   return %0 : !torch.vtensor<[4],si64>
 }
+
+// -----
+
+// uint8 without wraparound: the maximum of two ui8 arguments and its xor
+// with a literal holding 200 stay in [0, 255], so they are si16 (the
+// literal's 200 zero-extended, not -56); the arguments take [0, 255] as
+// their value range (the runtime passes them as int16) and the ui8 result
+// comes back as si16.
+// CHECK-LABEL: func.func @uint8_no_wrap(
+// CHECK-SAME: %arg0: !torch.vtensor<[4],si16> {torch2mlir.value_range = array<i64: 0, 255>}
+// CHECK-SAME: %arg1: !torch.vtensor<[4],si16> {torch2mlir.value_range = array<i64: 0, 255>}
+// CHECK-SAME: -> (!torch.vtensor<[4],si16>, !torch.vtensor<[4],i1>)
+// CHECK: torch.vtensor.literal(dense<200> : tensor<4xi16>) : !torch.vtensor<[4],si16>
+// CHECK: torch.aten.maximum %arg0, %arg1 : !torch.vtensor<[4],si16>, !torch.vtensor<[4],si16> -> !torch.vtensor<[4],si16>
+// CHECK: torch.aten.bitwise_xor.Tensor {{.*}} -> !torch.vtensor<[4],si16>
+// CHECK: torch.aten.gt.Tensor %arg0, %arg1 : !torch.vtensor<[4],si16>, !torch.vtensor<[4],si16> -> !torch.vtensor<[4],i1>
+func.func @uint8_no_wrap(%a: !torch.vtensor<[4],ui8>, %b: !torch.vtensor<[4],ui8>) -> (!torch.vtensor<[4],ui8>, !torch.vtensor<[4],i1>) {
+  %lit = torch.vtensor.literal(dense<200> : tensor<4xi8>) : !torch.vtensor<[4],ui8>
+  %0 = torch.aten.maximum %a, %b : !torch.vtensor<[4],ui8>, !torch.vtensor<[4],ui8> -> !torch.vtensor<[4],ui8>
+  %1 = torch.aten.bitwise_xor.Tensor %0, %lit : !torch.vtensor<[4],ui8>, !torch.vtensor<[4],ui8> -> !torch.vtensor<[4],ui8>
+  %2 = torch.aten.gt.Tensor %a, %b : !torch.vtensor<[4],ui8>, !torch.vtensor<[4],ui8> -> !torch.vtensor<[4],i1>
+  return %1, %2 : !torch.vtensor<[4],ui8>, !torch.vtensor<[4],i1>
+}
+
+// -----
+
+// uint8 that may wrap: a + b can reach 510, which ui8 holds as its value
+// modulo 256, and bitwise_not has no range rule: both stay ui8 (for the
+// backend to refuse), while their operands, which cannot wrap, are si16.
+// An argument whose bits are read (view.dtype) keeps its type.
+// CHECK-LABEL: func.func @uint8_may_wrap(
+// CHECK-SAME: %arg0: !torch.vtensor<[4],si16> {torch2mlir.value_range = array<i64: 0, 255>}
+// CHECK-SAME: %arg1: !torch.vtensor<[4],si16> {torch2mlir.value_range = array<i64: 0, 255>}
+// CHECK-SAME: %arg2: !torch.vtensor<[4],ui8>)
+// CHECK: torch.aten.add.Tensor %arg0, %arg1, %{{.*}} -> !torch.vtensor<[4],ui8>
+// CHECK: torch.aten.bitwise_not %arg0 : !torch.vtensor<[4],si16> -> !torch.vtensor<[4],ui8>
+// CHECK: torch.aten.view.dtype %arg2, {{.*}} : !torch.vtensor<[4],ui8>, !torch.int -> !torch.vtensor<[4],si8>
+func.func @uint8_may_wrap(%a: !torch.vtensor<[4],ui8>, %b: !torch.vtensor<[4],ui8>, %c: !torch.vtensor<[4],ui8>) -> (!torch.vtensor<[4],ui8>, !torch.vtensor<[4],ui8>, !torch.vtensor<[4],si8>) {
+  %int1 = torch.constant.int 1
+  %int_si8 = torch.constant.int 1
+  %0 = torch.aten.add.Tensor %a, %b, %int1 : !torch.vtensor<[4],ui8>, !torch.vtensor<[4],ui8>, !torch.int -> !torch.vtensor<[4],ui8>
+  %1 = torch.aten.bitwise_not %a : !torch.vtensor<[4],ui8> -> !torch.vtensor<[4],ui8>
+  %2 = torch.aten.view.dtype %c, %int_si8 : !torch.vtensor<[4],ui8>, !torch.int -> !torch.vtensor<[4],si8>
+  return %0, %1, %2 : !torch.vtensor<[4],ui8>, !torch.vtensor<[4],ui8>, !torch.vtensor<[4],si8>
+}

@@ -86,6 +86,21 @@ ValueTensorType getSi64Tensor(Type type) {
   return tensor;
 }
 
+/// `type` if it is a ui8 value tensor of known sizes, else null.
+ValueTensorType getUi8Tensor(Type type) {
+  auto tensor = dyn_cast<ValueTensorType>(type);
+  if (!tensor || !tensor.hasSizes() || !tensor.hasDtype())
+    return {};
+  auto integer = dyn_cast<IntegerType>(tensor.getDtype());
+  if (!integer || !integer.isUnsigned() || integer.getWidth() != 8)
+    return {};
+  return tensor;
+}
+
+bool fitsUint8(const Range &range) {
+  return range.smin().sge(0) && range.smax().sle(255);
+}
+
 /// The static size of dim `dim` of tensor `value`, if known.
 std::optional<int64_t> getStaticSize(Value value, int64_t dim) {
   auto tensor = dyn_cast<BaseTensorType>(value.getType());
@@ -235,8 +250,15 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
     auto dense = dyn_cast<DenseIntElementsAttr>(literal.getValue());
     if (!dense || dense.empty())
       return std::nullopt;
-    APInt lo = *dense.value_begin<APInt>(), hi = lo;
-    for (APInt value : dense.getValues<APInt>()) {
+    // Elements of any width, as 64-bit values of the signedness of the
+    // result's dtype (the attribute's integers are signless).
+    bool isUnsigned = static_cast<bool>(getUi8Tensor(result.getType()));
+    auto widen = [&](const APInt &value) {
+      return isUnsigned ? value.zext(64) : value.sext(64);
+    };
+    APInt lo = widen(*dense.value_begin<APInt>()), hi = lo;
+    for (APInt element : dense.getValues<APInt>()) {
+      APInt value = widen(element);
       if (value.slt(lo))
         lo = value;
       if (value.sgt(hi))
@@ -440,7 +462,10 @@ std::optional<Range> RangeAnalysis::infer(Operation *op) {
 }
 
 void RangeAnalysis::visit(Operation *op) {
-  if (op->getNumResults() != 1 || !getSi64Tensor(op->getResult(0).getType()))
+  if (op->getNumResults() != 1)
+    return;
+  Type type = op->getResult(0).getType();
+  if (!getSi64Tensor(type) && !getUi8Tensor(type))
     return;
   if (std::optional<Range> range = infer(op))
     set(op->getResult(0), *range);
@@ -620,6 +645,45 @@ void narrowFunction(func::FuncOp func) {
     }
     op.getResult(0).setType(narrowed);
   }
+  // ui8 tensors whose values provably stay in [0, 255] (no op wrapped
+  // them modulo 256) hold the same integers as si16 ones: every PyTorch op
+  // but a bit reinterpretation (`view.dtype`) depends on the values only.
+  // A ui8 argument takes its range as its value_range: the runtime passes
+  // it as int16 (and a ui8 result comes back as int16, narrowed by the
+  // runtime).
+  auto widenable = [&](Value value) {
+    return getUi8Tensor(value.getType()) &&
+           (isa<BlockArgument>(value) || ranges.knows(value)) &&
+           fitsUint8(ranges.get(value)) && !hasBitLevelUser(value);
+  };
+  auto getSi16Like = [&](ValueTensorType type) {
+    return type.getWithSizesAndDtype(
+        type.getOptionalSizes(),
+        IntegerType::get(context, 16, IntegerType::Signed));
+  };
+  for (BlockArgument argument : body.getArguments()) {
+    if (!widenable(argument))
+      continue;
+    Range range = ranges.get(argument);
+    argument.setType(getSi16Like(cast<ValueTensorType>(argument.getType())));
+    func.setArgAttr(
+        argument.getArgNumber(), "torch2mlir.value_range",
+        DenseI64ArrayAttr::get(context, {range.smin().getSExtValue(),
+                                         range.smax().getSExtValue()}));
+  }
+  for (Operation &op : body) {
+    if (op.getNumResults() != 1 || !widenable(op.getResult(0)))
+      continue;
+    auto type = cast<ValueTensorType>(op.getResult(0).getType());
+    if (auto literal = dyn_cast<ValueTensorLiteralOp>(op)) {
+      auto dense = cast<DenseIntElementsAttr>(literal.getValue());
+      auto i16 = IntegerType::get(context, 16);
+      literal.setValueAttr(dense.mapValues(
+          i16, [](const APInt &value) { return value.zext(16); }));
+    }
+    op.getResult(0).setType(getSi16Like(type));
+  }
+
   auto terminator = body.getTerminator();
   func.setType(FunctionType::get(context, body.getArgumentTypes(),
                                  terminator->getOperandTypes()));

@@ -64,6 +64,13 @@ def NarrowSi64 : Pass<"torch-narrow-si64", "ModuleOp"> {
     read as indices gets it too, keeping its type). Narrowed results are
     si32 results: the runtime widens them back to int64.
 
+    The same analysis bounds ui8 tensors (TOSA 1.0 has no unsigned
+    integers): one whose values provably stay in [0, 255], which no op
+    wrapped modulo 256, holds the same integers as a si16 one and becomes
+    si16 (arguments with `torch2mlir.value_range`, results converted back
+    by the runtime); one that may have wrapped, or whose bits are read
+    (`view.dtype`), stays ui8.
+
     An index operand whose range lies within [0, size - 1] of the dim it
     indexes marks its op `torch2mlir.indices_in_bounds`: a backend without
     run-time checks lowers the gather only then.
