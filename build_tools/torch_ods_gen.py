@@ -131,6 +131,16 @@ OPS: list[tuple[str, str]] = [
     ("aten::rsqrt", ""),
     ("aten::abs", ""),
     ("aten::erf", ""),
+    # Orthogonal polynomials of a per-element degree n: a loop per element
+    # (TorchToLinalg); the shifted Chebyshev ones decompose into these.
+    ("aten::special_chebyshev_polynomial_t", ""),
+    ("aten::special_chebyshev_polynomial_u", ""),
+    ("aten::special_chebyshev_polynomial_v", ""),
+    ("aten::special_chebyshev_polynomial_w", ""),
+    ("aten::special_hermite_polynomial_h", ""),
+    ("aten::special_hermite_polynomial_he", ""),
+    ("aten::special_laguerre_polynomial_l", ""),
+    ("aten::special_legendre_polynomial_p", ""),
     ("aten::tanh", ""),
     ("aten::sigmoid", ""),
     ("aten::silu", ""),

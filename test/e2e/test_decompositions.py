@@ -650,3 +650,61 @@ def test_erfinv(dtype: torch.dtype) -> None:
     edges = [0.0, -0.0, 0.5, 0.50001, 1 - 1e-7, -1 + 1e-12, 1.5, -2.0, float("nan")]
     y = torch.cat([grid, torch.tensor(edges, dtype=torch.float64)]).to(dtype)
     check_against_float64(torch.erfinv, y)
+
+
+_POLYNOMIALS = {
+    name: getattr(torch.special, name)
+    for name in (
+        "chebyshev_polynomial_t",
+        "chebyshev_polynomial_u",
+        "chebyshev_polynomial_v",
+        "chebyshev_polynomial_w",
+        "shifted_chebyshev_polynomial_t",
+        "shifted_chebyshev_polynomial_u",
+        "shifted_chebyshev_polynomial_v",
+        "shifted_chebyshev_polynomial_w",
+        "hermite_polynomial_h",
+        "hermite_polynomial_he",
+        "laguerre_polynomial_l",
+        "legendre_polynomial_p",
+    )
+}
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+@pytest.mark.parametrize("name", sorted(_POLYNOMIALS))
+def test_orthogonal_polynomials(name: str, dtype: torch.dtype) -> None:
+    # Every (x, n) of a grid: x on both sides of +-1 and at the special
+    # points (+-1, 0, 1/2 for the shifted ones), n from -2 (zero) through
+    # the switch to the trigonometric forms (above 6 or 8) to 12, a
+    # fractional n (truncated toward zero: -0.5 is degree 0) and NaN (degree
+    # below 0: the result is 0); each element runs its own count of
+    # recurrence steps.
+    xs = [-2.5, -1.0, -0.97, -0.5, -0.3, 0.0, 1e-3, 0.2, 0.5, 0.7, 0.93, 1.0]
+    xs += [1.5, 2.1, 3.0]
+    ns = [float(k) for k in range(-2, 13)]
+    ns += [2.7, 8.9, 15.0, -0.5, -0.99, float("nan")]
+    x = torch.tensor(xs, dtype=dtype).repeat_interleave(len(ns))
+    n = torch.tensor(ns, dtype=dtype).repeat(len(xs))
+    fn = _POLYNOMIALS[name]
+    check(fn, x, n, rtol=1e-5 if dtype == torch.float32 else 1e-12, atol=1e-5)
+    # A NaN x gives NaN from degree 1 on. (Eager's scalar loop, which runs
+    # on the elements after the last full vector, returns an uninitialized
+    # value there; its vectorized loop gives NaN.)
+    nan = torch.full((4,), math.nan, dtype=dtype)
+    degrees = torch.tensor([0.0, 1.0, 5.0, 9.0], dtype=dtype)
+    got = torch2mlir.compile(Call(fn), (nan, degrees), cache=False)(nan, degrees)
+    assert got[0] == 1 and got[1:].isnan().all(), got
+
+
+def test_orthogonal_polynomial_overloads() -> None:
+    # An integer n promotes with a float x; a number for x or n; integer x
+    # and n give float32, as eager. (float64 x: near a root, a float32
+    # polynomial of degree 5 at |x| ~ 3 is all rounding noise.)
+    x = torch.linspace(-1.2, 1.2, 25, dtype=torch.float64)
+    n = torch.arange(25) % 9
+    check(torch.special.chebyshev_polynomial_t, x, n)
+    check(lambda x: torch.special.hermite_polynomial_h(x, 5), x)
+    check(lambda n: torch.special.legendre_polynomial_p(0.25, n), n)
+    check(lambda n: torch.special.shifted_chebyshev_polynomial_u(0.25, n), n)
+    check(torch.special.laguerre_polynomial_l, torch.arange(-3, 4), torch.arange(7))

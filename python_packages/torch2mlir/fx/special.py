@@ -303,6 +303,67 @@ def _in_float64(
     return decomposition
 
 
+#: The orthogonal polynomials torch2mlir lowers (TorchToLinalg's
+#: Polynomials.cpp: a recurrence per element), by the name of their ops.
+_POLYNOMIALS = (
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
+)
+
+
+def _polynomial_of_scalar_x(op: Any) -> Callable[..., torch.Tensor]:
+    """The ``x_scalar`` overload of polynomial `op`: a number x, a tensor n."""
+
+    def decomposition(x: float, n: torch.Tensor) -> torch.Tensor:
+        return op(torch.scalar_tensor(x, dtype=torch.result_type(x, n)), n)
+
+    return decomposition
+
+
+def _polynomial_of_scalar_n(op: Any) -> Callable[..., torch.Tensor]:
+    """The ``n_scalar`` overload of polynomial `op`: a tensor x, a number n."""
+
+    def decomposition(x: torch.Tensor, n: float) -> torch.Tensor:
+        return op(x, torch.scalar_tensor(n, dtype=torch.result_type(x, n)))
+
+    return decomposition
+
+
+def _shifted(op: Any) -> Callable[..., torch.Tensor]:
+    """``special_shifted_chebyshev_polynomial_*``: the polynomial of `op` at
+    ``2x - 1`` (computed ``x + x - 1`` in the result dtype, as PyTorch's
+    kernels do), which maps [0, 1] onto [-1, 1]."""
+
+    def decomposition(x: Any, n: Any) -> torch.Tensor:
+        x = x if isinstance(x, torch.Tensor) else torch.scalar_tensor(x)
+        n = n if isinstance(n, torch.Tensor) else torch.scalar_tensor(n)
+        y = x.to(result_float_dtype(x, n))
+        return op(y + y - 1, n)
+
+    return decomposition
+
+
+def _polynomial_decompositions() -> dict[Any, Callable[..., Any]]:
+    """The scalar overloads of the polynomials and the shifted Chebyshev
+    ones (all of their overloads)."""
+    table: dict[Any, Callable[..., Any]] = {}
+    for name in _POLYNOMIALS:
+        packet = getattr(aten, f"special_{name}")
+        table[packet.x_scalar] = _polynomial_of_scalar_x(packet.default)
+        table[packet.n_scalar] = _polynomial_of_scalar_n(packet.default)
+        if name.startswith("chebyshev"):
+            shifted = getattr(aten, f"special_shifted_{name}")
+            for overload in ("default", "x_scalar", "n_scalar"):
+                table[getattr(shifted, overload)] = _shifted(packet.default)
+    return table
+
+
 #: The decompositions of this module (part of ``decompositions="core-aten"``).
 SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     aten.lgamma.default: _in_float64(_lgamma64),
@@ -323,4 +384,5 @@ SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     aten.special_modified_bessel_i1.default: _in_float64(
         lambda x: _bessel_i64(x, 1, scaled=False)
     ),
+    **_polynomial_decompositions(),
 }

@@ -960,7 +960,8 @@ template <typename OpTy> struct ConvertClamp : ConvertInResultDtype<OpTy> {
   StringRef unsupported(OpTy op, Type dtype) const override {
     if (isTorchNone(op.getMin()) && isTorchNone(op.getMax()))
       return "clamp needs at least one of min and max";
-    if (isa<mlir::FloatType>(dtype) || isNonBoolInteger(dtype))
+    // Bools order false < true (clamp_min/clamp_max of bool tensors).
+    if (isa<mlir::FloatType, IntegerType>(dtype))
       return "";
     return "unsupported: clamp of this dtype";
   }

@@ -904,6 +904,13 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
     src = castElements(rewriter, loc, src, getTorchDtype(op.getSrc()),
                        resultType.getElementType(),
                        getTorchDtype(op.getResult()).isUnsignedInteger());
+    // An empty src writes nothing (and tensor.insert_slice's verifier
+    // rejects the offset 0 of a static dim of size 0).
+    if (llvm::is_contained(cast<RankedTensorType>(src.getType()).getShape(),
+                           0)) {
+      rewriter.replaceOp(op, self);
+      return success();
+    }
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     offsets[dim] = start;

@@ -69,6 +69,7 @@ struct ConvertTorchToLinalgPass
     populatePoolingPatternsAndLegality(typeConverter, patterns, target);
     populateNNPatternsAndLegality(typeConverter, patterns, target);
     populateNormalizationPatternsAndLegality(typeConverter, patterns, target);
+    populatePolynomialPatternsAndLegality(typeConverter, patterns, target);
     populateRandomPatternsAndLegality(typeConverter, patterns, target);
     populateScatterPatternsAndLegality(typeConverter, patterns, target);
     populateSortPatternsAndLegality(typeConverter, patterns, target);

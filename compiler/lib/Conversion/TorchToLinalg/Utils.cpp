@@ -230,11 +230,7 @@ Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
                ? arith::FPToUIOp::create(b, loc, dstType, scalar).getResult()
                : arith::FPToSIOp::create(b, loc, dstType, scalar).getResult();
   }
-  auto srcFloat = cast<mlir::FloatType>(srcType);
-  auto dstFloat = cast<mlir::FloatType>(dstType);
-  if (dstFloat.getWidth() > srcFloat.getWidth())
-    return arith::ExtFOp::create(b, loc, dstType, scalar);
-  return arith::TruncFOp::create(b, loc, dstType, scalar);
+  return castFloat(b, loc, scalar, dstType);
 }
 
 Value torch_to_linalg::createElementwise(
@@ -720,9 +716,13 @@ Value mlir::torch2mlir::torch_to_linalg::castFloat(OpBuilder &b, Location loc,
                                                    Value value, Type type) {
   if (value.getType() == type)
     return value;
-  if (cast<mlir::FloatType>(value.getType()).getWidth() <
-      cast<mlir::FloatType>(type).getWidth())
+  unsigned from = cast<mlir::FloatType>(value.getType()).getWidth();
+  unsigned to = cast<mlir::FloatType>(type).getWidth();
+  if (from < to)
     return arith::ExtFOp::create(b, loc, type, value);
+  // f16 <-> bf16: exactly to f32, then one rounding (as PyTorch converts).
+  if (from == to)
+    value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
   return arith::TruncFOp::create(b, loc, type, value);
 }
 

@@ -54,6 +54,9 @@ void populateNNPatternsAndLegality(TypeConverter &typeConverter,
 void populateNormalizationPatternsAndLegality(TypeConverter &typeConverter,
                                               RewritePatternSet &patterns,
                                               ConversionTarget &target);
+void populatePolynomialPatternsAndLegality(TypeConverter &typeConverter,
+                                           RewritePatternSet &patterns,
+                                           ConversionTarget &target);
 void populateRandomPatternsAndLegality(TypeConverter &typeConverter,
                                        RewritePatternSet &patterns,
                                        ConversionTarget &target);

@@ -2014,6 +2014,166 @@ def Torch_AtenErfOp : Torch_Op<"aten.erf", [AllowsTypeRefinement, HasValueSemant
   }];
 }
 
+def Torch_AtenSpecialChebyshevPolynomialTOp : Torch_Op<"aten.special_chebyshev_polynomial_t", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenSpecialChebyshevPolynomialUOp : Torch_Op<"aten.special_chebyshev_polynomial_u", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenSpecialChebyshevPolynomialVOp : Torch_Op<"aten.special_chebyshev_polynomial_v", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenSpecialChebyshevPolynomialWOp : Torch_Op<"aten.special_chebyshev_polynomial_w", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenSpecialHermitePolynomialHOp : Torch_Op<"aten.special_hermite_polynomial_h", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_hermite_polynomial_h(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenSpecialHermitePolynomialHeOp : Torch_Op<"aten.special_hermite_polynomial_he", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_hermite_polynomial_he(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenSpecialLaguerrePolynomialLOp : Torch_Op<"aten.special_laguerre_polynomial_l", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_laguerre_polynomial_l(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_AtenSpecialLegendrePolynomialPOp : Torch_Op<"aten.special_legendre_polynomial_p", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::special_legendre_polynomial_p(Tensor x, Tensor n) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$x,
+    AnyTorchTensorType:$n
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
 def Torch_AtenTanhOp : Torch_Op<"aten.tanh", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
   let summary = "Generated op for `aten::tanh(Tensor self) -> Tensor`";
   let arguments = (ins
