@@ -19,6 +19,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 import torch
 
@@ -106,7 +107,7 @@ def run_model(name: str, backends: list[str], repeat: int = 1) -> bool:
         got = compiled(x)
         run = time.perf_counter() - start
         if repeat > 1:
-            run = _median_seconds(lambda: compiled(x), repeat)
+            run = _median_seconds(partial(compiled, x), repeat)
         error = (got - want).abs().max().item()
         ok &= error <= bound
         t = compiled.timings
