@@ -708,3 +708,75 @@ def test_orthogonal_polynomial_overloads() -> None:
     check(lambda n: torch.special.legendre_polynomial_p(0.25, n), n)
     check(lambda n: torch.special.shifted_chebyshev_polynomial_u(0.25, n), n)
     check(torch.special.laguerre_polynomial_l, torch.arange(-3, 4), torch.arange(7))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+@pytest.mark.parametrize(
+    "fn",
+    [
+        torch.special.modified_bessel_k0,
+        torch.special.modified_bessel_k1,
+        torch.special.scaled_modified_bessel_k0,
+        torch.special.scaled_modified_bessel_k1,
+        torch.special.spherical_bessel_j0,
+    ],
+    ids=["k0", "k1", "k0e", "k1e", "spherical_j0"],
+)
+def test_bessel_k_and_spherical_j0(fn: Callable[..., Any], dtype: torch.dtype) -> None:
+    # Both sides of the switch from the series to the integral at 2, a
+    # tiny x (K_0 ~ -log x), large x (K underflows, the scaled ones do
+    # not), 0, +-inf, negative x and NaN.
+    grid = torch.linspace(-3.0, 60.0, 253, dtype=torch.float64)
+    edges = [0.0, -0.0, 1e-30, 1.999, 2.0, 2.001, 700.0, 1e5]
+    edges += [float("inf"), float("-inf"), float("nan")]
+    x = torch.cat([grid, torch.tensor(edges, dtype=torch.float64)]).to(dtype)
+    check_against_float64(fn, x)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_ndtri(dtype: torch.dtype) -> None:
+    # The Newton steps on log erfc reach p = 1e-300 (x = -37.047); 0 and 1
+    # give -+inf, outside [0, 1] NaN.
+    grid = torch.linspace(0.0, 1.0, 201, dtype=torch.float64)
+    edges = [1e-300, 1e-30, 1e-7, 0.5, 1 - 1e-12, -0.1, 1.1, float("nan")]
+    p = torch.cat([grid, torch.tensor(edges, dtype=torch.float64)]).to(dtype)
+    check_against_float64(torch.special.ndtri, p)
+
+
+@pytest.mark.parametrize(
+    ("fn", "order", "second_kind"),
+    [
+        (torch.special.bessel_j0, 0, False),
+        (torch.special.bessel_j1, 1, False),
+        (torch.special.bessel_y0, 0, True),
+        (torch.special.bessel_y1, 1, True),
+    ],
+    ids=["j0", "j1", "y0", "y1"],
+)
+def test_bessel_j_and_y_against_mpmath(
+    fn: Callable[..., Any], order: int, second_kind: bool
+) -> None:
+    # Eager's float64 kernels are off by up to 3e-7 near some zeros (J_0
+    # near 5.52, against mpmath); the reference here is mpmath's. The
+    # series up to 12, Hankel's expansion above, and the edges: Y is -inf
+    # at 0 and NaN below, both NaN at +-inf.
+    mpmath = pytest.importorskip("mpmath")
+    grid = torch.linspace(-40.0, 40.0, 321, dtype=torch.float64)
+    x = torch.cat([grid, torch.tensor([5.42152806599, 11.999, 12.0, 12.001, 1e4])])
+    compiled = torch2mlir.compile(Call(fn), (x,), cache=False)
+    got = compiled(x)
+    bessel = mpmath.bessely if second_kind else mpmath.besselj
+    want = torch.tensor(
+        [
+            math.nan if second_kind and v <= 0 else float(mpmath.re(bessel(order, v)))
+            for v in x.tolist()
+        ],
+        dtype=torch.float64,
+    )
+    finite = torch.isfinite(want)
+    torch.testing.assert_close(got[finite], want[finite], rtol=1e-9, atol=1e-12)
+    edges = torch.tensor(
+        [0.0, -1.0, math.inf, -math.inf, math.nan], dtype=torch.float64
+    )
+    got = torch2mlir.compile(Call(fn), (edges,), cache=False)(edges)
+    torch.testing.assert_close(got, fn(edges), equal_nan=True)

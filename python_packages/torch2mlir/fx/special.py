@@ -225,29 +225,52 @@ def _erfcx64(x: torch.Tensor) -> torch.Tensor:
 _ERFINV_NEWTON_STEPS = 4
 
 
-def _erfinv64(y: torch.Tensor) -> torch.Tensor:
-    """The inverse error function of float64 `y`: Winitzki's closed-form
-    approximation, then Newton's method on erf(x) = y for |y| <= 1/2 and on
-    erfc(x) = 1 - |y| (with erfc = erfcx * exp(-x^2), accurate where erf is
-    near 1) above. +-inf at +-1, NaN outside [-1, 1]; the sign of zero is
-    kept."""
-    z = torch.abs(y)
+def _erfinv_abs64(z: torch.Tensor, complement: torch.Tensor) -> torch.Tensor:
+    """erfinv(z) for float64 `z` in [0, 1], given ``complement = 1 - z``
+    exactly (ndtri passes a small one that 1 - z would round away):
+    Winitzki's closed-form approximation, then Newton's method on
+    erf(x) = z for z <= 1/2 and above on log erfc(x) = log(complement)
+    (with log erfc = log erfcx - x^2, accurate where erf is near 1 and
+    nearly linear in x^2, so that it converges from the approximation even
+    for complement = 1e-300). +inf at z = 1."""
     a = 0.147
-    log_term = torch.log((1.0 - z) * (1.0 + z))
+    log_term = torch.log(complement * (1.0 + z))
     t = 2.0 / (math.pi * a) + log_term / 2.0
     x = torch.sqrt(torch.sqrt(t * t - log_term / a) - t)
-    x = torch.where(z < 1, x, 1.0)
+    x = torch.where(complement > 0, x, 1.0)
     tail = z > 0.5
-    complement = 1.0 - z
+    log_complement = torch.log(torch.where(complement > 0, complement, 1.0))
     half_sqrt_pi = math.sqrt(math.pi) / 2.0
     for _ in range(_ERFINV_NEWTON_STEPS):
         near_zero = (torch.erf(x) - z) * half_sqrt_pi * torch.exp(x * x)
-        in_tail = (_erfcx64(x) - complement * torch.exp(x * x)) * half_sqrt_pi
-        x = torch.where(tail, x + in_tail, x - near_zero)
-    x = torch.where(z == 1, math.inf, x)
+        erfcx = _erfcx64(x)
+        residual = torch.log(erfcx) - x * x - log_complement
+        x = torch.where(tail, x + residual * erfcx * half_sqrt_pi, x - near_zero)
+    return torch.where(complement == 0, math.inf, x)
+
+
+def _erfinv64(y: torch.Tensor) -> torch.Tensor:
+    """The inverse error function of float64 `y` (see _erfinv_abs64): odd,
+    +-inf at +-1, NaN outside [-1, 1]; the sign of zero is kept."""
+    z = torch.abs(y)
+    x = _erfinv_abs64(torch.where(z > 1, 0.0, z), torch.where(z > 1, 1.0, 1.0 - z))
     x = torch.where(z > 1, math.nan, x)
     result = torch.where(y < 0, -x, x)
     return torch.where(y == 0, y, result)
+
+
+def _ndtri64(p: torch.Tensor) -> torch.Tensor:
+    """The inverse of the standard normal CDF at float64 `p`:
+    ``sqrt(2) erfinv(2p - 1)``, with the complement ``2 min(p, 1 - p)``
+    passed exactly (so that p = 1e-300 keeps its digits); -inf at 0, +inf
+    at 1, NaN outside [0, 1]."""
+    lower = p < 0.5
+    tail = torch.where(lower, p, 1.0 - p)  # exact for p >= 1/2 (Sterbenz)
+    inside = (p >= 0) & (p <= 1)
+    complement = torch.where(inside, 2.0 * tail, 1.0)
+    x = math.sqrt(2.0) * _erfinv_abs64(1.0 - complement, complement)
+    x = torch.where(lower, -x, x)
+    return torch.where(inside, x, math.nan)
 
 
 #: Where the modified Bessel functions switch from the power series to the
@@ -289,6 +312,160 @@ def _bessel_i64(x: torch.Tensor, order: int, scaled: bool) -> torch.Tensor:
     if order == 1:
         result = torch.where(x < 0, -result, result)
     return result
+
+
+#: Bessel J and Y: the power series up to this |x|, Hankel's asymptotic
+#: expansion above (its smallest term there is below 1e-10 of the value).
+_BESSEL_JY_SERIES_TO = 12.0
+_BESSEL_JY_SERIES_TERMS = 40
+_BESSEL_JY_ASYMPTOTIC_TERMS = 20
+_EULER_GAMMA = 0.5772156649015329
+
+
+def _hankel_pq(x: torch.Tensor, order: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Hankel's asymptotic series P and Q of order `order` at float64 `x`
+    (large): J = sqrt(2 / (pi x)) (P cos w - Q sin w), Y = sqrt(2 / (pi x))
+    (P sin w + Q cos w), w = x - (order / 2 + 1/4) pi (DLMF 10.17)."""
+    mu = 4.0 * order * order
+    p = torch.ones_like(x)
+    q = torch.zeros_like(x)
+    coefficient = 1.0
+    power = torch.ones_like(x)
+    for k in range(1, 2 * _BESSEL_JY_ASYMPTOTIC_TERMS):
+        coefficient *= (mu - (2 * k - 1) ** 2) / (k * 8.0)
+        power = power / x
+        term = coefficient * power
+        # a_k(order) / x^k: even k go to P, odd to Q, with alternating signs.
+        if k % 2 == 0:
+            p = p + (term if k % 4 == 0 else -term)
+        else:
+            q = q + (term if k % 4 == 1 else -term)
+    return p, q
+
+
+def _bessel_jy64(x: torch.Tensor, order: int, second_kind: bool) -> torch.Tensor:
+    """J_order(x) or Y_order(x), order 0 or 1, of float64 `x`. Below
+    |x| = 12 the power series (DLMF 10.2.2 for J, 10.8.1 for Y: J times
+    (2/pi) log(x/2) plus a series with harmonic numbers); above, Hankel's
+    expansion. J_0 is even and J_1 odd; Y is NaN for x < 0 and -inf at 0;
+    both are NaN at +-inf (as PyTorch's kernels)."""
+    magnitude = torch.abs(x)
+    near = magnitude <= _BESSEL_JY_SERIES_TO
+    small = torch.where(near, magnitude, 1.0)
+    half = small / 2.0
+    y = -half * half
+    # J: sum_k (-1)^k (x/2)^(2k + order) / (k! (k + order)!); Y's series
+    # weighs the same terms with harmonic numbers.
+    term = torch.ones_like(small) if order == 0 else half
+    j = term
+    if order == 0:
+        harmonic, weighted = 0.0, torch.zeros_like(small)
+    else:
+        # Y_1 = (2/pi) J_1 log(x/2) - 2/(pi x) - (1/pi) sum_k (-1)^k
+        # (psi(k+1) + psi(k+2)) (x/2)^(2k+1) / (k! (k+1)!).
+        psi_sum = -2.0 * _EULER_GAMMA + 1.0
+        weighted = psi_sum * term
+        harmonic = 0.0
+    for k in range(1, _BESSEL_JY_SERIES_TERMS):
+        term = term * y / (k * (k + order))
+        j = j + term
+        if order == 0:
+            harmonic += 1.0 / k
+            weighted = weighted - harmonic * term
+        else:
+            psi_sum += 1.0 / k + 1.0 / (k + 1)
+            weighted = weighted + psi_sum * term
+    if second_kind:
+        log_half = torch.log(half)
+        if order == 0:
+            series = (2.0 / math.pi) * ((log_half + _EULER_GAMMA) * j + weighted)
+        else:
+            series = (2.0 / math.pi) * j * log_half - 2.0 / (math.pi * small)
+            series = series - weighted / math.pi
+    else:
+        series = j
+    far = torch.where(near, 2 * _BESSEL_JY_SERIES_TO, magnitude)
+    p, q = _hankel_pq(far, order)
+    w = far - (order / 2.0 + 0.25) * math.pi
+    scale = torch.sqrt(2.0 / (math.pi * far))
+    if second_kind:
+        expansion = scale * (p * torch.sin(w) + q * torch.cos(w))
+    else:
+        expansion = scale * (p * torch.cos(w) - q * torch.sin(w))
+    result = torch.where(near, series, expansion)
+    if second_kind:
+        result = torch.where(x == 0, -math.inf, result)
+        return torch.where((x < 0) | torch.isinf(x), math.nan, result)
+    if order == 1:
+        result = torch.where(x < 0, -result, result)
+        result = torch.where(x == 0, x, result)
+    return torch.where(torch.isinf(x), math.nan, result)
+
+
+#: The modified Bessel functions K_0, K_1: below x = 2 their power series
+#: (DLMF 10.31.1-2), from 2 on the integral K_nu(x) = int_0^inf exp(-x
+#: cosh t) cosh(nu t) dt (DLMF 10.32.9) by the trapezoidal rule on this
+#: many nodes, of step min(0.2, 0.6 / sqrt(x)): the integrand is analytic in
+#: |Im t| < pi/2 and, for large x, a Gaussian of width 1/sqrt(x), so the
+#: error stays below exp(-45) while the nodes reach x (cosh t - 1) > 60.
+_BESSEL_K_SERIES_TO = 2.0
+_BESSEL_K_SERIES_TERMS = 30
+_BESSEL_K_NODES = 48
+
+
+def _bessel_k64(x: torch.Tensor, order: int, scaled: bool) -> torch.Tensor:
+    """K_order(x), order 0 or 1, of float64 `x` (times exp(x) when
+    `scaled`): +inf at 0, 0 at +inf, NaN for x < 0 and NaN."""
+    near = x < _BESSEL_K_SERIES_TO
+    small = torch.where(near & (x > 0), x, 1.0)
+    half = small / 2.0
+    y = half * half
+    log_half = torch.log(half)
+    if order == 0:
+        # -(log(x/2) + gamma) I_0(x) + sum_k H_k (x^2/4)^k / (k!)^2.
+        term = torch.ones_like(small)
+        i_series, weighted, harmonic = term, torch.zeros_like(small), 0.0
+        for k in range(1, _BESSEL_K_SERIES_TERMS):
+            term = term * y / (k * k)
+            harmonic += 1.0 / k
+            i_series = i_series + term
+            weighted = weighted + harmonic * term
+        series = weighted - (log_half + _EULER_GAMMA) * i_series
+    else:
+        # 1/x + log(x/2) I_1(x) - (x/4) sum_k (psi(k+1) + psi(k+2))
+        # (x^2/4)^k / (k! (k+1)!).
+        term = torch.ones_like(small)
+        psi_sum = -2.0 * _EULER_GAMMA + 1.0
+        i_series, weighted = term, psi_sum * term
+        for k in range(1, _BESSEL_K_SERIES_TERMS):
+            term = term * y / (k * (k + 1))
+            psi_sum += 1.0 / k + 1.0 / (k + 1)
+            i_series = i_series + term
+            weighted = weighted + psi_sum * term
+        series = 1.0 / small + log_half * half * i_series - half / 2.0 * weighted
+    if scaled:
+        series = series * torch.exp(small)
+    large = torch.where(near | ~torch.isfinite(x), _BESSEL_K_SERIES_TO, x)
+    step = torch.clamp(0.6 / torch.sqrt(large), max=0.2).unsqueeze(-1)
+    t = torch.arange(_BESSEL_K_NODES, dtype=torch.float64) * step
+    weights = torch.cosh(order * t) * step
+    weights = torch.cat([weights[..., :1] / 2.0, weights[..., 1:]], -1)
+    # exp(-x (cosh t - 1)): the exp(x)-scaled integrand, never overflowing.
+    cosh_minus_one = 2.0 * torch.sinh(t / 2.0) ** 2
+    integral = (torch.exp(-large.unsqueeze(-1) * cosh_minus_one) * weights).sum(-1)
+    if not scaled:
+        integral = integral * torch.exp(-large)
+    result = torch.where(near, series, integral)
+    result = torch.where(x == 0, math.inf, result)
+    result = torch.where(torch.isposinf(x), 0.0, result)
+    return torch.where((x < 0) | torch.isnan(x), math.nan, result)
+
+
+def _spherical_bessel_j0_64(x: torch.Tensor) -> torch.Tensor:
+    """sin(x) / x of float64 `x`: 1 at 0, 0 at +-inf."""
+    nonzero = torch.where(x == 0, 1.0, x)
+    result = torch.where(x == 0, 1.0, torch.sin(nonzero) / nonzero)
+    return torch.where(torch.isinf(x), 0.0, result)
 
 
 def _in_float64(
@@ -384,5 +561,31 @@ SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     aten.special_modified_bessel_i1.default: _in_float64(
         lambda x: _bessel_i64(x, 1, scaled=False)
     ),
+    aten.special_bessel_j0.default: _in_float64(
+        lambda x: _bessel_jy64(x, 0, second_kind=False)
+    ),
+    aten.special_bessel_j1.default: _in_float64(
+        lambda x: _bessel_jy64(x, 1, second_kind=False)
+    ),
+    aten.special_bessel_y0.default: _in_float64(
+        lambda x: _bessel_jy64(x, 0, second_kind=True)
+    ),
+    aten.special_bessel_y1.default: _in_float64(
+        lambda x: _bessel_jy64(x, 1, second_kind=True)
+    ),
+    aten.special_modified_bessel_k0.default: _in_float64(
+        lambda x: _bessel_k64(x, 0, scaled=False)
+    ),
+    aten.special_modified_bessel_k1.default: _in_float64(
+        lambda x: _bessel_k64(x, 1, scaled=False)
+    ),
+    aten.special_scaled_modified_bessel_k0.default: _in_float64(
+        lambda x: _bessel_k64(x, 0, scaled=True)
+    ),
+    aten.special_scaled_modified_bessel_k1.default: _in_float64(
+        lambda x: _bessel_k64(x, 1, scaled=True)
+    ),
+    aten.special_spherical_bessel_j0.default: _in_float64(_spherical_bessel_j0_64),
+    aten.special_ndtri.default: _in_float64(_ndtri64),
     **_polynomial_decompositions(),
 }

@@ -223,9 +223,9 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       offsets[dim] = partOffset;
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-      result = tensor::InsertSliceOp::create(
-          rewriter, loc, part, result, offsets,
-          tensor::getMixedSizes(rewriter, loc, part), strides);
+      result = createInsertSlice(rewriter, loc, part, result, offsets,
+                                 tensor::getMixedSizes(rewriter, loc, part),
+                                 strides);
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -855,8 +855,8 @@ struct ConvertAtenSelectScatter : OpConversionPattern<AtenSelectScatterOp> {
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     offsets[dim] = index;
     sizes.insert(sizes.begin() + dim, rewriter.getIndexAttr(1));
-    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(op, src, self, offsets,
-                                                       sizes, strides);
+    rewriter.replaceOp(op, createInsertSlice(rewriter, loc, src, self, offsets,
+                                             sizes, strides));
     return success();
   }
 };
@@ -904,20 +904,14 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
     src = castElements(rewriter, loc, src, getTorchDtype(op.getSrc()),
                        resultType.getElementType(),
                        getTorchDtype(op.getResult()).isUnsignedInteger());
-    // An empty src writes nothing (and tensor.insert_slice's verifier
-    // rejects the offset 0 of a static dim of size 0).
-    if (llvm::is_contained(cast<RankedTensorType>(src.getType()).getShape(),
-                           0)) {
-      rewriter.replaceOp(op, self);
-      return success();
-    }
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     offsets[dim] = start;
     strides[dim] = rewriter.getIndexAttr(step);
-    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, src, self, offsets, tensor::getMixedSizes(rewriter, loc, src),
-        strides);
+    rewriter.replaceOp(
+        op,
+        createInsertSlice(rewriter, loc, src, self, offsets,
+                          tensor::getMixedSizes(rewriter, loc, src), strides));
     return success();
   }
 };

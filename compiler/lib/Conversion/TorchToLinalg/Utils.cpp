@@ -712,6 +712,17 @@ FailureOr<SmallVector<Value>> torch_to_linalg::getConvertedTensorList(
   return converted;
 }
 
+Value mlir::torch2mlir::torch_to_linalg::createInsertSlice(
+    OpBuilder &b, Location loc, Value source, Value dest,
+    ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+    ArrayRef<OpFoldResult> strides) {
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  if (sourceType && llvm::is_contained(sourceType.getShape(), 0))
+    return dest;
+  return tensor::InsertSliceOp::create(b, loc, source, dest, offsets, sizes,
+                                       strides);
+}
+
 Value mlir::torch2mlir::torch_to_linalg::castFloat(OpBuilder &b, Location loc,
                                                    Value value, Type type) {
   if (value.getType() == type)

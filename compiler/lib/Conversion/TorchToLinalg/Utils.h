@@ -111,6 +111,14 @@ Value createElementwiseOnOperands(
     ValueRange torchOperands, ValueRange converted, Type computeDtype,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// tensor.insert_slice of `source` into `dest`, or `dest` itself when
+/// `source` has a static dim of size 0: it writes nothing, and the op's
+/// verifier rejects offset 0 into a dim of size 0.
+Value createInsertSlice(OpBuilder &b, Location loc, Value source, Value dest,
+                        ArrayRef<OpFoldResult> offsets,
+                        ArrayRef<OpFoldResult> sizes,
+                        ArrayRef<OpFoldResult> strides);
+
 /// The number of elements of a ranked `tensor` (an index value).
 Value createElementCount(OpBuilder &b, Location loc, Value tensor);
 
