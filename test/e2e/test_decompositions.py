@@ -780,3 +780,84 @@ def test_bessel_j_and_y_against_mpmath(
     )
     got = torch2mlir.compile(Call(fn), (edges,), cache=False)(edges)
     torch.testing.assert_close(got, fn(edges), equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    "dtype", [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8], ids=str
+)
+def test_gcd_lcm(dtype: torch.dtype) -> None:
+    # Consecutive Fibonacci numbers take the most Euclid steps (Lame's
+    # bound, to which the loop is unrolled); zeros, signs, broadcasting.
+    info = torch.iinfo(dtype)
+    fib = [1, 1]
+    while fib[-1] + fib[-2] <= info.max:
+        fib.append(fib[-1] + fib[-2])
+    a = torch.tensor(fib[1:] + [0, 0, 12, 18, 7], dtype=torch.int64)
+    b = torch.tensor(fib[:-1] + [0, 5, 8, 12, 7], dtype=torch.int64)
+    if info.min < 0:
+        a = torch.cat([a, torch.tensor([-4, 6, -9])])
+        b = torch.cat([b, torch.tensor([6, -4, -6])])
+    a, b = a.to(dtype), b.to(dtype)
+    check(torch.gcd, a, b)
+    # lcm's product wraps as C++'s int arithmetic does (in int for 8- and
+    # 16-bit dtypes, so that abs comes before the wrap).
+    check(torch.lcm, (a % 64).to(dtype), (b % 16).to(dtype))
+    check(torch.gcd, a.reshape(-1, 1)[:4], b[:3])
+
+
+@pytest.mark.parametrize(
+    "dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16], ids=str
+)
+def test_nextafter_and_frexp(dtype: torch.dtype) -> None:
+    # Up and down from positive and negative values, from +-0 (the
+    # smallest subnormal with the target's sign), to equal values, NaN,
+    # infinities; frexp of subnormals, zeros (signs kept), inf and NaN.
+    x = torch.tensor([1.0, 1.0, -1.0, -1.0, 0.0, -0.0, 2.5, math.nan, math.inf, 3.0])
+    y = torch.tensor([2.0, 0.0, 0.0, -2.0, -1.0, 1.0, 2.5, 1.0, 0.0, math.nan])
+    x, y = x.to(dtype), y.to(dtype)
+    compiled = torch2mlir.compile(Call(torch.nextafter), (x, y), cache=False)
+    torch.testing.assert_close(
+        compiled(x, y), torch.nextafter(x, y), rtol=0, atol=0, equal_nan=True
+    )
+    tiny = torch.finfo(dtype).tiny
+    values = [
+        0.0,
+        -0.0,
+        1.0,
+        -3.0,
+        0.1,
+        1e30,
+        tiny,
+        tiny / 4,
+        -tiny / 64,
+        math.inf,
+        -math.inf,
+        math.nan,
+    ]
+    v = torch.tensor(values, dtype=torch.float64).to(dtype)
+    compiled = torch2mlir.compile(Call(torch.frexp), (v,), cache=False)
+    mantissa, exponent = compiled(v)
+    want_mantissa, want_exponent = torch.frexp(v)
+    torch.testing.assert_close(mantissa, want_mantissa, rtol=0, atol=0, equal_nan=True)
+    assert torch.equal(mantissa.signbit(), want_mantissa.signbit())
+    assert torch.equal(exponent, want_exponent)
+
+
+def test_shifts_by_numbers() -> None:
+    # The number takes the tensor's dtype: 1 << x of int8, x >> 2, and the
+    # operator forms.
+    x = torch.tensor([0, 1, 5, 7, -3], dtype=torch.int8)
+    check(lambda t: torch.bitwise_left_shift(1, t), x)
+    check(lambda t: torch.bitwise_right_shift(t, 2), x)
+    check(lambda t: (t << 1, t >> 1, t >> t.abs()), x)
+
+
+def test_bicubic_uint8_is_refused() -> None:
+    x = torch.randint(0, 256, (1, 1, 4, 4), dtype=torch.uint8)
+    fn = Call(lambda t: F.interpolate(t, scale_factor=2, mode="bicubic"))
+    with pytest.raises(
+        torch2mlir.CompileError, match="upsample_bicubic2d of uint8.*Way out"
+    ):
+        torch2mlir.compile(fn, (x,), cache=False)
+    y = torch.randn(1, 1, 4, 4)
+    check(fn, y)

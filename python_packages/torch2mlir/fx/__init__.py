@@ -93,6 +93,8 @@ def decompose(
                 "ignore", message=r".*isinstance\(treespec, LeafSpec\)"
             )
             return prog.run_decompositions(table)
+    except CompileError:  # a decomposition's own refusal
+        raise
     except Exception as error:  # decompositions raise many types
         raise CompileError(
             f"decomposing the exported program failed: {error}"

@@ -24,6 +24,8 @@ import numpy as np
 import torch
 from torch._decomp import get_decompositions
 
+from ..errors import CompileError
+from .bits import BITS_DECOMPOSITIONS
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
 from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
 
@@ -748,6 +750,31 @@ def _logit(self: torch.Tensor, eps: float | None = None) -> torch.Tensor:
 _CORE_TABLE = torch.export.default_decompositions()
 
 
+def _upsample_bicubic2d(
+    input: torch.Tensor,
+    output_size: Sequence[int] | None,
+    align_corners: bool,
+    scale_factors: Sequence[float] | None,
+) -> torch.Tensor:
+    """``aten.upsample_bicubic2d.vec``: PyTorch's Core ATen decomposition,
+    refused for uint8, where it differs from eager's kernel (which rounds
+    with its own fixed-point weights) by one in some elements.
+
+    Raises:
+        CompileError: a uint8 input.
+    """
+    if input.dtype == torch.uint8:
+        raise CompileError(
+            "aten.upsample_bicubic2d of uint8 is not supported: PyTorch's "
+            "uint8 kernel rounds with its own fixed-point weights, which no "
+            "decomposition reproduces bit for bit. Way out: interpolate "
+            "x.float() and round back (.round().clamp(0, 255).to(torch.uint8))"
+        )
+    return _CORE_TABLE[aten.upsample_bicubic2d.vec](
+        input, output_size, align_corners, scale_factors
+    )
+
+
 def _instance_norm(
     input: torch.Tensor,
     weight: torch.Tensor | None,
@@ -1394,7 +1421,9 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     aten.put.default: _put,
     **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
     aten.instance_norm.default: _instance_norm,
+    aten.upsample_bicubic2d.vec: _upsample_bicubic2d,
     **SPECIAL_DECOMPOSITIONS,
+    **BITS_DECOMPOSITIONS,
     aten._linalg_det.default: _linalg_det,
     aten.threshold_backward.default: _threshold_backward,
     aten._linalg_slogdet.default: _linalg_slogdet,
