@@ -861,3 +861,25 @@ def test_bicubic_uint8_is_refused() -> None:
         torch2mlir.compile(fn, (x,), cache=False)
     y = torch.randn(1, 1, 4, 4)
     check(fn, y)
+
+
+def test_airy_ai_against_mpmath() -> None:
+    # Eager's float64 Ai is off by up to 3e-6 on [-2.6, -2.1] (against
+    # mpmath), where it switches to its asymptotic form; the reference is
+    # mpmath's. The series on [-6, 2], the K_1/3 integral above (underflow
+    # to 0 by 700), the oscillating expansion below; NaN at +-inf.
+    mpmath = pytest.importorskip("mpmath")
+    x = torch.cat(
+        [
+            torch.linspace(-40.0, 40.0, 321, dtype=torch.float64),
+            torch.tensor([-6.0001, -6.0, 1.999, 2.0, 2.001, 700.0, -1e4]),
+        ]
+    )
+    got = torch2mlir.compile(Call(torch.special.airy_ai), (x,), cache=False)(x)
+    want = torch.tensor(
+        [float(mpmath.airyai(v)) for v in x.tolist()], dtype=torch.float64
+    )
+    torch.testing.assert_close(got, want, rtol=1e-9, atol=1e-12)
+    edges = torch.tensor([math.inf, -math.inf, math.nan], dtype=torch.float64)
+    got = torch2mlir.compile(Call(torch.special.airy_ai), (edges,), cache=False)(edges)
+    assert got.isnan().all()

@@ -218,14 +218,14 @@ def source_line(function: Callable[..., object], marker: str) -> int:
     return hits[0]
 
 
-# `special.airy_ai` and `igamma` stand for any op torch2mlir does not define; when one
+# `igammac` and `igamma` stand for any op torch2mlir does not define; when one
 # gets a lowering, pick another op that still has none.
 
 
-class UsesAiryAi(nn.Module):
+class UsesIgammac(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = x * 2
-        z = torch.special.airy_ai(y)
+        z = torch.igammac(y, y)
         return z + 1
 
 
@@ -234,15 +234,15 @@ class UsesIgamma(nn.Module):
         return torch.relu(torch.igamma(x.abs(), x.abs()))
 
 
-class AiryAiInside(nn.Module):
+class IgammacInside(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.special.airy_ai(x) * 3
+        return torch.igammac(x, x) * 3
 
 
-class CallsAiryAiInside(nn.Module):
+class CallsIgammacInside(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        self.inner = AiryAiInside()
+        self.inner = IgammacInside()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.inner(x + 1) - 1
@@ -255,11 +255,11 @@ class CastsToFloat8(nn.Module):
 
 UNSUPPORTED = {
     # name: (module class, op name in the message, method and marker of the offending line)
-    "airy_ai": (
-        UsesAiryAi,
-        "aten.special_airy_ai",
-        UsesAiryAi.forward,
-        "torch.special.airy_ai(",
+    "igammac": (
+        UsesIgammac,
+        "aten.igammac",
+        UsesIgammac.forward,
+        "torch.igammac(",
     ),
     "igamma": (
         UsesIgamma,
@@ -267,11 +267,11 @@ UNSUPPORTED = {
         UsesIgamma.forward,
         "torch.igamma(",
     ),
-    "airy_ai_in_submodule": (
-        CallsAiryAiInside,
-        "aten.special_airy_ai",
-        AiryAiInside.forward,
-        "torch.special.airy_ai(",
+    "igammac_in_submodule": (
+        CallsIgammacInside,
+        "aten.igammac",
+        IgammacInside.forward,
+        "torch.igammac(",
     ),
     # A dtype argument torch2mlir has no type for (not a KeyError).
     "float8_cast": (

@@ -413,6 +413,20 @@ _BESSEL_K_SERIES_TERMS = 30
 _BESSEL_K_NODES = 48
 
 
+def _bessel_k_integral64(x: torch.Tensor, order: float, scaled: bool) -> torch.Tensor:
+    """K_order(x) (times exp(x) when `scaled`) of float64 `x` >= 2 by the
+    trapezoidal rule on the integral (see _BESSEL_K_NODES)."""
+    step = torch.clamp(0.6 / torch.sqrt(x), max=0.2).unsqueeze(-1)
+    t = torch.arange(_BESSEL_K_NODES, dtype=torch.float64) * step
+    weights = torch.cosh(order * t) * step
+    # exp(-x (cosh t - 1)): the exp(x)-scaled integrand, never overflowing.
+    cosh_minus_one = 2.0 * torch.sinh(t / 2.0) ** 2
+    integral = (torch.exp(-x.unsqueeze(-1) * cosh_minus_one) * weights).sum(-1)
+    # The first node (t = 0, where the integrand is 1) has half weight.
+    integral = integral - step.squeeze(-1) / 2.0
+    return integral if scaled else integral * torch.exp(-x)
+
+
 def _bessel_k64(x: torch.Tensor, order: int, scaled: bool) -> torch.Tensor:
     """K_order(x), order 0 or 1, of float64 `x` (times exp(x) when
     `scaled`): +inf at 0, 0 at +inf, NaN for x < 0 and NaN."""
@@ -446,19 +460,63 @@ def _bessel_k64(x: torch.Tensor, order: int, scaled: bool) -> torch.Tensor:
     if scaled:
         series = series * torch.exp(small)
     large = torch.where(near | ~torch.isfinite(x), _BESSEL_K_SERIES_TO, x)
-    step = torch.clamp(0.6 / torch.sqrt(large), max=0.2).unsqueeze(-1)
-    t = torch.arange(_BESSEL_K_NODES, dtype=torch.float64) * step
-    weights = torch.cosh(order * t) * step
-    weights = torch.cat([weights[..., :1] / 2.0, weights[..., 1:]], -1)
-    # exp(-x (cosh t - 1)): the exp(x)-scaled integrand, never overflowing.
-    cosh_minus_one = 2.0 * torch.sinh(t / 2.0) ** 2
-    integral = (torch.exp(-large.unsqueeze(-1) * cosh_minus_one) * weights).sum(-1)
-    if not scaled:
-        integral = integral * torch.exp(-large)
-    result = torch.where(near, series, integral)
+    result = torch.where(near, series, _bessel_k_integral64(large, order, scaled))
     result = torch.where(x == 0, math.inf, result)
     result = torch.where(torch.isposinf(x), 0.0, result)
     return torch.where((x < 0) | torch.isnan(x), math.nan, result)
+
+
+#: Airy Ai: Maclaurin's series on [-6, 2], the K_1/3 integral above 2
+#: (zeta = 2/3 x^1.5 >= 1.88), the oscillating expansion below -6.
+_AIRY_SERIES_FROM, _AIRY_SERIES_TO = -6.0, 2.0
+_AIRY_SERIES_TERMS = 40
+_AIRY_ASYMPTOTIC_TERMS = 12
+_AIRY_AI_0 = 0.35502805388781723926  # Ai(0) = 1 / (3^(2/3) Gamma(2/3))
+_AIRY_AI_PRIME_0 = -0.25881940379280679840  # Ai'(0) = -1 / (3^(1/3) Gamma(1/3))
+
+
+def _airy_ai64(x: torch.Tensor) -> torch.Tensor:
+    """Airy's Ai(x) of float64 `x` (DLMF 9.4.1 series, 9.6.1 with K_1/3,
+    9.7.9 for x < -6); NaN at +-inf and NaN, 0 where it underflows."""
+    inside = (x >= _AIRY_SERIES_FROM) & (x <= _AIRY_SERIES_TO)
+    near = torch.where(inside, x, 0.0)
+    cube = near * near * near
+    f_term, g_term = torch.ones_like(near), near
+    f, g = f_term, g_term
+    for k in range(1, _AIRY_SERIES_TERMS):
+        f_term = f_term * cube / ((3 * k - 1) * (3 * k))
+        g_term = g_term * cube / ((3 * k) * (3 * k + 1))
+        f, g = f + f_term, g + g_term
+    series = _AIRY_AI_0 * f + _AIRY_AI_PRIME_0 * g
+    # x > 2: Ai(x) = sqrt(x / 3) / pi K_1/3(zeta).
+    right = torch.where(x > _AIRY_SERIES_TO, x, 4.0)
+    right = torch.where(torch.isfinite(right), right, 4.0)
+    zeta = 2.0 / 3.0 * right * torch.sqrt(right)
+    decaying = (
+        torch.sqrt(right / 3.0) / math.pi * _bessel_k_integral64(zeta, 1 / 3, False)
+    )
+    # x < -6: Ai(-z) = z^(-1/4) / sqrt(pi) (cos(w) P - ... ), w = zeta - pi/4,
+    # with u_k = (6k-5)(6k-3)(6k-1) / ((2k-1) 216 k) u_(k-1).
+    left = torch.where(x < _AIRY_SERIES_FROM, -x, 8.0)
+    left = torch.where(torch.isfinite(left), left, 8.0)
+    zeta = 2.0 / 3.0 * left * torch.sqrt(left)
+    even, odd = torch.ones_like(left), torch.zeros_like(left)
+    u, power = 1.0, torch.ones_like(left)
+    for k in range(1, 2 * _AIRY_ASYMPTOTIC_TERMS):
+        u *= (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k)
+        power = power / zeta
+        sign = 1.0 if (k // 2) % 2 == 0 else -1.0
+        if k % 2 == 0:
+            even = even + sign * u * power
+        else:
+            odd = odd + sign * u * power
+    w = zeta - math.pi / 4.0
+    oscillating = (torch.cos(w) * even + torch.sin(w) * odd) / (
+        math.sqrt(math.pi) * left**0.25
+    )
+    result = torch.where(x > _AIRY_SERIES_TO, decaying, series)
+    result = torch.where(x < _AIRY_SERIES_FROM, oscillating, result)
+    return torch.where(torch.isfinite(x), result, math.nan)
 
 
 def _spherical_bessel_j0_64(x: torch.Tensor) -> torch.Tensor:
@@ -586,6 +644,7 @@ SPECIAL_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
         lambda x: _bessel_k64(x, 1, scaled=True)
     ),
     aten.special_spherical_bessel_j0.default: _in_float64(_spherical_bessel_j0_64),
+    aten.special_airy_ai.default: _in_float64(_airy_ai64),
     aten.special_ndtri.default: _in_float64(_ndtri64),
     **_polynomial_decompositions(),
 }
