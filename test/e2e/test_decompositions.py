@@ -143,6 +143,17 @@ def test_adaptive_max_pool2d(shape: tuple[int, ...], out: tuple[int, int]) -> No
     check(lambda x: F.adaptive_max_pool2d(x, out, return_indices=True), randn(*shape))
 
 
+@pytest.mark.parametrize(
+    ("shape", "out"),
+    [((1, 2, 5, 7, 6), (2, 3, 4)), ((3, 4, 4, 9), (4, 1, 2))],
+)
+def test_adaptive_max_pool3d(shape: tuple[int, ...], out: tuple[int, int, int]) -> None:
+    # Overlapping windows of unequal sizes along each dim; unbatched too.
+    check(lambda x: F.adaptive_max_pool3d(x, out, return_indices=True), randn(*shape))
+    ties = torch.randint(-2, 2, shape).double()  # the first maximum's index
+    check(lambda x: F.adaptive_max_pool3d(x, out, return_indices=True), ties)
+
+
 def test_adaptive_max_pool1d() -> None:
     check(lambda x: F.adaptive_max_pool1d(x, 4, return_indices=True), randn(2, 3, 10))
 

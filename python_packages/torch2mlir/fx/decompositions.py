@@ -666,43 +666,54 @@ def _adaptive_window(size: int, out: int) -> tuple:
     return longest, position, valid
 
 
-def _adaptive_max_pool2d(
+def _adaptive_max_pool(
     self: torch.Tensor, output_size: Sequence[int]
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """``aten.adaptive_max_pool2d``: per output cell (i, j), the maximum of
-    input rows [floor(i*H/OH), ceil((i+1)*H/OH)) and the same columns, and
-    its index h * W + w (the first maximum; NaN wins). The windows are
-    gathered as [.., OH, OW, KH, KW] with cells outside a window masked to
-    -inf."""
-    batched = self.dim() == 4
+    """``aten.adaptive_max_pool2d``/``3d``: per output cell (i, j, ...), the
+    maximum of input rows [floor(i*H/OH), ceil((i+1)*H/OH)), the same along
+    each spatial dim, and its index into the flattened spatial dims (the
+    first maximum; NaN wins). The windows are gathered as [.., OH, OW, ...,
+    KH * KW * ...] with cells outside a window masked to the lowest value."""
+    spatial = len(output_size)
+    batched = self.dim() == spatial + 2
     x = self if batched else aten.unsqueeze.default(self, 0)
-    n, c, h, w = x.shape
-    oh, ow = output_size
-    kh, rows, row_ok = _adaptive_window(h, oh)
-    kw, cols, col_ok = _adaptive_window(w, ow)
-    # Flat input positions [OH, OW, KH, KW].
-    r = aten.view.default(rows, [oh, 1, kh, 1])
-    q = aten.view.default(cols, [1, ow, 1, kw])
-    flat = aten.add.Tensor(aten.mul.Tensor(r, w), q)
-    ok = aten.logical_and.default(
-        aten.view.default(row_ok, [oh, 1, kh, 1]),
-        aten.view.default(col_ok, [1, ow, 1, kw]),
-    )
-    flat = aten.expand.default(flat, [oh, ow, kh, kw])
+    n, c, *sizes = x.shape
+    cells = list(output_size)
+    windows = [_adaptive_window(size, out) for size, out in zip(sizes, cells)]
+    kernel = [k for k, _, _ in windows]
+    # Flat input positions and their validity, [OH, OW, ..., KH, KW, ...].
+    flat: torch.Tensor | None = None
+    ok: torch.Tensor | None = None
+    stride = 1
+    for d in reversed(range(spatial)):
+        shape = [1] * (2 * spatial)
+        shape[d], shape[spatial + d] = cells[d], kernel[d]
+        _, positions, valid = windows[d]
+        term = aten.mul.Tensor(aten.view.default(positions, shape), stride)
+        valid = aten.view.default(valid, shape)
+        flat = term if flat is None else aten.add.Tensor(flat, term)
+        ok = valid if ok is None else aten.logical_and.default(ok, valid)
+        stride *= sizes[d]
+    assert flat is not None and ok is not None
+    flat = aten.expand.default(flat, cells + kernel)
+    window_size = math.prod(kernel)
     gathered = aten.index_select.default(
-        aten.view.default(x, [n, c, h * w]), 2, aten.view.default(flat, [-1])
+        aten.view.default(x, [n, c, stride]), 2, aten.view.default(flat, [-1])
     )
-    gathered = aten.view.default(gathered, [n, c, oh, ow, kh * kw])
+    gathered = aten.view.default(gathered, [n, c, *cells, window_size])
     lowest = aten.scalar_tensor.default(float("-inf"), dtype=self.dtype)
     if not self.is_floating_point():
         lowest = aten.scalar_tensor.default(
             torch.iinfo(self.dtype).min, dtype=self.dtype
         )
-    window = aten.where.self(aten.view.default(ok, [oh, ow, kh * kw]), gathered, lowest)
+    mask = aten.view.default(
+        aten.expand.default(ok, cells + kernel), [*cells, window_size]
+    )
+    window = aten.where.self(mask, gathered, lowest)
     arg = aten.argmax.default(window, -1, True)
     values = aten.squeeze.dims(aten.gather.default(window, -1, arg), [-1])
-    positions = aten.view.default(flat, [1, 1, oh, ow, kh * kw])
-    positions = aten.expand.default(positions, [n, c, oh, ow, kh * kw])
+    positions = aten.view.default(flat, [1, 1, *cells, window_size])
+    positions = aten.expand.default(positions, [n, c, *cells, window_size])
     indices = aten.squeeze.dims(aten.gather.default(positions, -1, arg), [-1])
     if not batched:
         values = aten.squeeze.dims(values, [0])
@@ -1398,7 +1409,8 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     aten.uniform.default: _uniform,
     aten.multinomial.default: _multinomial,
     aten.logcumsumexp.default: _logcumsumexp,
-    aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
+    aten.adaptive_max_pool2d.default: _adaptive_max_pool,
+    aten.adaptive_max_pool3d.default: _adaptive_max_pool,
     aten.logit.default: _logit,
     aten.erfc.default: _erfc,
     aten.copysign.Tensor: _copysign,
