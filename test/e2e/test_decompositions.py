@@ -894,3 +894,26 @@ def test_airy_ai_against_mpmath() -> None:
     edges = torch.tensor([math.inf, -math.inf, math.nan], dtype=torch.float64)
     got = torch2mlir.compile(Call(torch.special.airy_ai), (edges,), cache=False)(edges)
     assert got.isnan().all()
+
+
+def test_batch_norm_with_update() -> None:
+    # The in-place op updates the running statistics (buffers): the outputs,
+    # the saved statistics and the buffers afterwards match eager.
+    class Update(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("mean", torch.randn(4))
+            self.register_buffer("var", torch.rand(4) + 0.5)
+
+        def forward(self, x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> Any:
+            out = aten._batch_norm_with_update(x, w, b, self.mean, self.var, 0.3, 1e-3)
+            return out[0], out[1], out[2]
+
+    x, w, b = randn(3, 4, 5), randn(4), randn(4)
+    eager, compiled_model = Update(), Update()
+    compiled_model.load_state_dict(eager.state_dict())
+    compiled = torch2mlir.compile(compiled_model, (x, w, b), cache=False)
+    for got, want in zip(compiled(x, w, b), eager(x, w, b)):
+        torch.testing.assert_close(got, want)
+    torch.testing.assert_close(compiled_model.mean, eager.mean)
+    torch.testing.assert_close(compiled_model.var, eager.var)

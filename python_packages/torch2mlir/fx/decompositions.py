@@ -761,6 +761,28 @@ def _logit(self: torch.Tensor, eps: float | None = None) -> torch.Tensor:
 _CORE_TABLE = torch.export.default_decompositions()
 
 
+def _batch_norm_with_update_functional(
+    input: torch.Tensor,
+    weight: torch.Tensor | None,
+    bias: torch.Tensor | None,
+    running_mean: torch.Tensor,
+    running_var: torch.Tensor,
+    momentum: float,
+    eps: float,
+) -> tuple[torch.Tensor, ...]:
+    """``aten._batch_norm_with_update_functional`` (training-mode batch norm
+    as ``torch.export`` emits it): ``_native_batch_norm_legit_functional``
+    in training mode, with the empty uint8 ``reserve`` that PyTorch's CPU
+    kernel returns (cuDNN's workspace elsewhere)."""
+    out, mean, rstd, new_mean, new_var = (
+        aten._native_batch_norm_legit_functional.default(
+            input, weight, bias, running_mean, running_var, True, momentum, eps
+        )
+    )
+    reserve = aten.empty.memory_format([0], dtype=torch.uint8, device=input.device)
+    return out, mean, rstd, reserve, new_mean, new_var
+
+
 def _upsample_bicubic2d(
     input: torch.Tensor,
     output_size: Sequence[int] | None,
@@ -1434,6 +1456,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
     aten.instance_norm.default: _instance_norm,
     aten.upsample_bicubic2d.vec: _upsample_bicubic2d,
+    aten._batch_norm_with_update_functional.default: _batch_norm_with_update_functional,
     **SPECIAL_DECOMPOSITIONS,
     **BITS_DECOMPOSITIONS,
     aten._linalg_det.default: _linalg_det,
