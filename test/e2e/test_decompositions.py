@@ -917,3 +917,16 @@ def test_batch_norm_with_update() -> None:
         torch.testing.assert_close(got, want)
     torch.testing.assert_close(compiled_model.mean, eager.mean)
     torch.testing.assert_close(compiled_model.var, eager.var)
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.float32, torch.uint8], ids=str)
+def test_mode(dtype: torch.dtype) -> None:
+    # Ties between values: the smallest; the index: its last occurrence;
+    # -0.0 and 0.0 are one value; every dim, keepdim, a single element.
+    x = torch.tensor([[3, 1, 3, 1, 2, 2, 5], [7, 7, 1, 1, 1, 7, 0], [4] * 7]).to(dtype)
+    check(lambda t: torch.mode(t, 1), x)
+    check(lambda t: torch.mode(t, 0, keepdim=True), x)
+    check(lambda t: torch.mode(t), torch.randint(0, 3, (2, 4, 5)).to(dtype))
+    check(lambda t: torch.mode(t, 0), x[:1, :1])
+    if dtype.is_floating_point:
+        check(lambda t: torch.mode(t, 1), torch.tensor([[-0.0, 0.0, 1.0, 0.0]]))

@@ -1112,6 +1112,49 @@ def _nanmedian_dim(
     return _median_along(self, dim, keepdim, True)
 
 
+def _mode(
+    self: torch.Tensor, dim: int = -1, keepdim: bool = False
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``aten.mode``: the most frequent value along `dim` and the index of
+    its last occurrence; of equally frequent values the smallest, as
+    PyTorch's CPU kernel, which scans the (value, index) pairs in sorted
+    order and keeps the first run longer than all before it. Here: a stable
+    sort, each sorted position's count within its run of equal values
+    (position minus the run's start, a running maximum of the starts), and
+    the first position of the largest count, which ends that run."""
+    if self.dim() == 0:
+        return aten.clone.default(self), aten.zeros_like.default(
+            self, dtype=torch.int64
+        )
+    dim = dim % self.dim()
+    values, indices = aten.sort.stable(self, stable=True, dim=dim)
+    n = self.shape[dim]
+    shape = [1] * self.dim()
+    shape[dim] = n
+    positions = aten.view.default(aten.arange.default(n, dtype=torch.int64), shape)
+    previous = aten.cat.default(
+        [
+            aten.slice.Tensor(values, dim, 0, 1),
+            aten.slice.Tensor(values, dim, 0, n - 1),
+        ],
+        dim,
+    )
+    starts = aten.logical_or.default(
+        aten.ne.Tensor(values, previous), aten.eq.Scalar(positions, 0)
+    )
+    run_start = aten.where.self(starts, positions, aten.zeros_like.default(positions))
+    run_start = aten.cummax.default(
+        aten.expand.default(run_start, list(self.shape)), dim
+    )[0]
+    counts = aten.sub.Tensor(positions, run_start)
+    best = aten.argmax.default(counts, dim, True)
+    value = aten.gather.default(values, dim, best)
+    index = aten.gather.default(indices, dim, best)
+    if not keepdim:
+        value, index = aten.squeeze.dims(value, [dim]), aten.squeeze.dims(index, [dim])
+    return value, index
+
+
 def _count_below(
     sequence: torch.Tensor, values: torch.Tensor, right: bool, out_int32: bool
 ) -> torch.Tensor:
@@ -1448,6 +1491,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     aten.median.dim: _median_dim,
     aten.nanmedian.default: _nanmedian,
     aten.nanmedian.dim: _nanmedian_dim,
+    aten.mode.default: _mode,
     aten.bucketize.Tensor: _bucketize,
     aten.searchsorted.Tensor: _searchsorted,
     aten.nonzero_static.default: _nonzero_static,
