@@ -163,24 +163,19 @@ Family chebyshevVW(bool isW) {
     Value theta = math::AcosOp::create(s.b, s.loc, x);
     Value half = s.mul(theta, s.c(0.5));
     Value angle = s.mul(s.add(nf, s.c(0.5)), theta);
-    Value trig;
-    if (isW) {
-      Value denominator = math::SinOp::create(s.b, s.loc, half);
-      Value ratio = s.div(math::SinOp::create(s.b, s.loc, angle).getResult(),
-                          denominator);
-      Value degenerate =
-          s.cmp(arith::CmpFPredicate::OEQ,
-                math::CosOp::create(s.b, s.loc, half).getResult(), s.c(1.0));
-      trig = s.select(degenerate, atUnit, ratio);
-    } else {
-      Value denominator = math::CosOp::create(s.b, s.loc, half);
-      Value ratio = s.div(math::CosOp::create(s.b, s.loc, angle).getResult(),
-                          denominator);
-      Value degenerate =
-          s.cmp(arith::CmpFPredicate::OEQ,
-                math::SinOp::create(s.b, s.loc, half).getResult(), s.c(1.0));
-      trig = s.select(degenerate, atUnit, ratio);
-    }
+    // V: cos(angle) / cos(theta / 2), W: sin(angle) / sin(theta / 2);
+    // where the other function of theta / 2 is 1 the value at x = +-1.
+    auto sin = [&](Value v) -> Value {
+      return math::SinOp::create(s.b, s.loc, v);
+    };
+    auto cos = [&](Value v) -> Value {
+      return math::CosOp::create(s.b, s.loc, v);
+    };
+    Value ratio =
+        isW ? s.div(sin(angle), sin(half)) : s.div(cos(angle), cos(half));
+    Value degenerate =
+        s.cmp(arith::CmpFPredicate::OEQ, isW ? cos(half) : sin(half), s.c(1.0));
+    Value trig = s.select(degenerate, atUnit, ratio);
     Value useTrig = trigonometricForm(s, x, nf, 8.0);
     return std::make_pair(s.select(unit, atUnit, trig),
                           s.either(unit, useTrig));

@@ -508,12 +508,6 @@ bool hasBitLevelUser(Value value) {
   });
 }
 
-Type getSi32Like(ValueTensorType type) {
-  return type.getWithSizesAndDtype(
-      type.getOptionalSizes(),
-      IntegerType::get(type.getContext(), 32, IntegerType::Signed));
-}
-
 /// The ranges of `body`'s values when its si64 arguments hold `required`
 /// (what their index uses need), within `bits`-bit signed integers.
 RangeAnalysis analyze(Block &body, const DenseMap<Value, Range> &required,
@@ -618,71 +612,57 @@ void narrowFunction(func::FuncOp func) {
     }
   }
 
-  auto narrowable = [&](Value value) {
-    return getSi64Tensor(value.getType()) && ranges.knows(value) &&
-           fitsInt32(ranges.get(value)) && !hasBitLevelUser(value);
-  };
-  for (BlockArgument argument : body.getArguments()) {
-    if (!narrowable(argument))
-      continue;
-    Range range = ranges.get(argument);
-    argument.setType(getSi32Like(cast<ValueTensorType>(argument.getType())));
-    func.setArgAttr(
-        argument.getArgNumber(), "torch2mlir.value_range",
-        DenseI64ArrayAttr::get(context, {range.smin().getSExtValue(),
-                                         range.smax().getSExtValue()}));
-  }
-  for (Operation &op : body) {
-    if (op.getNumResults() != 1 || !narrowable(op.getResult(0)))
-      continue;
-    auto type = cast<ValueTensorType>(op.getResult(0).getType());
-    auto narrowed = cast<ValueTensorType>(getSi32Like(type));
-    if (auto literal = dyn_cast<ValueTensorLiteralOp>(op)) {
-      auto dense = cast<DenseIntElementsAttr>(literal.getValue());
-      auto i32 = IntegerType::get(context, 32);
-      literal.setValueAttr(dense.mapValues(
-          i32, [](const APInt &value) { return value.trunc(32); }));
+  // Retypes the arguments and single results that `retypable` accepts to
+  // the signed integer of `width` bits (literals converted with `convert`);
+  // the arguments carry their range as torch2mlir.value_range, which the
+  // runtime checks and converts each call's tensors by.
+  auto retype = [&](function_ref<bool(Value)> retypable, unsigned width,
+                    function_ref<APInt(const APInt &)> convert) {
+    auto retyped = [&](Type type) {
+      auto tensor = cast<ValueTensorType>(type);
+      return tensor.getWithSizesAndDtype(
+          tensor.getOptionalSizes(),
+          IntegerType::get(context, width, IntegerType::Signed));
+    };
+    for (BlockArgument argument : body.getArguments()) {
+      if (!retypable(argument))
+        continue;
+      Range range = ranges.get(argument);
+      argument.setType(retyped(argument.getType()));
+      func.setArgAttr(
+          argument.getArgNumber(), "torch2mlir.value_range",
+          DenseI64ArrayAttr::get(context, {range.smin().getSExtValue(),
+                                           range.smax().getSExtValue()}));
     }
-    op.getResult(0).setType(narrowed);
-  }
+    for (Operation &op : body) {
+      if (op.getNumResults() != 1 || !retypable(op.getResult(0)))
+        continue;
+      if (auto literal = dyn_cast<ValueTensorLiteralOp>(op)) {
+        auto dense = cast<DenseIntElementsAttr>(literal.getValue());
+        literal.setValueAttr(
+            dense.mapValues(IntegerType::get(context, width), convert));
+      }
+      op.getResult(0).setType(retyped(op.getResult(0).getType()));
+    }
+  };
+  // si64 tensors whose values provably fit in si32.
+  retype(
+      [&](Value value) {
+        return getSi64Tensor(value.getType()) && ranges.knows(value) &&
+               fitsInt32(ranges.get(value)) && !hasBitLevelUser(value);
+      },
+      32, [](const APInt &value) { return value.trunc(32); });
   // ui8 tensors whose values provably stay in [0, 255] (no op wrapped
   // them modulo 256) hold the same integers as si16 ones: every PyTorch op
   // but a bit reinterpretation (`view.dtype`) depends on the values only.
-  // A ui8 argument takes its range as its value_range: the runtime passes
-  // it as int16 (and a ui8 result comes back as int16, narrowed by the
-  // runtime).
-  auto widenable = [&](Value value) {
-    return getUi8Tensor(value.getType()) &&
-           (isa<BlockArgument>(value) || ranges.knows(value)) &&
-           fitsUint8(ranges.get(value)) && !hasBitLevelUser(value);
-  };
-  auto getSi16Like = [&](ValueTensorType type) {
-    return type.getWithSizesAndDtype(
-        type.getOptionalSizes(),
-        IntegerType::get(context, 16, IntegerType::Signed));
-  };
-  for (BlockArgument argument : body.getArguments()) {
-    if (!widenable(argument))
-      continue;
-    Range range = ranges.get(argument);
-    argument.setType(getSi16Like(cast<ValueTensorType>(argument.getType())));
-    func.setArgAttr(
-        argument.getArgNumber(), "torch2mlir.value_range",
-        DenseI64ArrayAttr::get(context, {range.smin().getSExtValue(),
-                                         range.smax().getSExtValue()}));
-  }
-  for (Operation &op : body) {
-    if (op.getNumResults() != 1 || !widenable(op.getResult(0)))
-      continue;
-    auto type = cast<ValueTensorType>(op.getResult(0).getType());
-    if (auto literal = dyn_cast<ValueTensorLiteralOp>(op)) {
-      auto dense = cast<DenseIntElementsAttr>(literal.getValue());
-      auto i16 = IntegerType::get(context, 16);
-      literal.setValueAttr(dense.mapValues(
-          i16, [](const APInt &value) { return value.zext(16); }));
-    }
-    op.getResult(0).setType(getSi16Like(type));
-  }
+  // A ui8 argument's range is its dtype's unless index uses narrow it.
+  retype(
+      [&](Value value) {
+        return getUi8Tensor(value.getType()) &&
+               (isa<BlockArgument>(value) || ranges.knows(value)) &&
+               fitsUint8(ranges.get(value)) && !hasBitLevelUser(value);
+      },
+      16, [](const APInt &value) { return value.zext(16); });
 
   auto terminator = body.getTerminator();
   func.setType(FunctionType::get(context, body.getArgumentTypes(),
