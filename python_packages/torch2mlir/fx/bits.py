@@ -27,13 +27,13 @@ import torch
 
 aten = torch.ops.aten
 
-__all__ = ["BITS_DECOMPOSITIONS"]
+__all__ = ["BITS_DECOMPOSITIONS", "SAME_WIDTH_INT"]
 
 #: Lamé's bound on Euclid's steps, by the width of the integer dtype.
 _EUCLID_STEPS = {8: 15, 16: 25, 32: 50, 64: 95}
 
 #: The integer dtype of the same width as a float dtype.
-_SAME_WIDTH_INT = {
+SAME_WIDTH_INT = {
     torch.float64: torch.int64,
     torch.float32: torch.int32,
     torch.float16: torch.int16,
@@ -88,7 +88,7 @@ def _nextafter(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
     x = aten._to_copy.default(self, dtype=dtype)
     y = aten._to_copy.default(other, dtype=dtype)
     x, y = aten.broadcast_tensors.default([x, y])
-    integer = _SAME_WIDTH_INT[dtype]
+    integer = SAME_WIDTH_INT[dtype]
     bits = aten.view.dtype(x, integer)
     # Away from zero when moving up from a positive x or down from a
     # negative one: the magnitude's bits grow by one; else they shrink.
@@ -114,7 +114,7 @@ def _frexp(self: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     fraction_bits = -round(math.log2(info.eps))
     exponent_bits = info.bits - 1 - fraction_bits
     bias = (1 << (exponent_bits - 1)) - 1
-    integer = _SAME_WIDTH_INT[dtype]
+    integer = SAME_WIDTH_INT[dtype]
     exponent_mask = (1 << exponent_bits) - 1
     # Subnormals times 2^(fraction_bits + 2) are normal, exactly.
     shift = fraction_bits + 2

@@ -25,7 +25,7 @@ import torch
 from torch._decomp import get_decompositions
 
 from ..errors import CompileError
-from .bits import BITS_DECOMPOSITIONS
+from .bits import BITS_DECOMPOSITIONS, SAME_WIDTH_INT
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
 from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
 
@@ -504,14 +504,6 @@ def _fmin(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
 
 
 #: The integer dtype of each float dtype's width (signbit reads the bits).
-_SAME_WIDTH_INT = {
-    torch.float64: torch.int64,
-    torch.float32: torch.int32,
-    torch.float16: torch.int16,
-    torch.bfloat16: torch.int16,
-}
-
-
 def _signbit(self: torch.Tensor) -> torch.Tensor:
     """``aten.signbit``: whether the sign bit is set (true for -0.0 and
     negative NaN), read from the float's bits; ``x < 0`` for integers."""
@@ -519,7 +511,7 @@ def _signbit(self: torch.Tensor) -> torch.Tensor:
         return aten.zeros_like.default(self)
     if not self.is_floating_point():
         return aten.lt.Scalar(self, 0)
-    bits = aten.view.dtype(self, _SAME_WIDTH_INT[self.dtype])
+    bits = aten.view.dtype(self, SAME_WIDTH_INT[self.dtype])
     return aten.lt.Scalar(bits, 0)
 
 

@@ -16,8 +16,10 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
+import timeit
 from collections.abc import Callable
 from functools import partial
 
@@ -75,12 +77,7 @@ def _transformer():
 
 def _median_seconds(call: Callable[[], object], repeat: int) -> float:
     """The median wall time of `repeat` calls of `call`, in seconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
+    return statistics.median(timeit.repeat(call, number=1, repeat=repeat))
 
 
 def run_model(name: str, backends: list[str], repeat: int = 1) -> bool:

@@ -288,40 +288,26 @@ Value buildPolynomial(OpBuilder &b, Location loc, const Family &family, Value x,
   return s.select(negative, s.c(0.0), result);
 }
 
-template <typename OpTy> struct ConvertPolynomial : OpConversionPattern<OpTy> {
+/// A polynomial op: `family`'s recurrence per element, in the opmath type
+/// of the float result dtype.
+template <typename OpTy> struct ConvertPolynomial : ConvertInResultDtype<OpTy> {
   ConvertPolynomial(const TypeConverter &converter, MLIRContext *context,
                     Family family)
-      : OpConversionPattern<OpTy>(converter, context),
+      : ConvertInResultDtype<OpTy>(converter, context),
         family(std::move(family)) {}
 
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
-    if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
-    Type dtype = getTorchDtype(op.getResult());
-    if (!isa<mlir::FloatType>(dtype))
-      return reportFailure(rewriter, op,
-                           "unsupported: a result of a non-float dtype");
-    Type compute = getOpMathType(resultType.getElementType());
-    SmallVector<Value> torchOperands{op.getX(), op.getN()};
-    SmallVector<Value> operands{adaptor.getX(), adaptor.getN()};
-    if (!areTensorsOrScalars(operands))
-      return reportFailure(rewriter, op, "unsupported: scalar operand type");
-    Value result = createElementwiseOnOperands(
-        rewriter, op.getLoc(), resultType, torchOperands, operands, dtype,
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value x = castFloat(b, loc, args[0], compute);
-          Value n = castFloat(b, loc, args[1], compute);
-          Value y = buildPolynomial(b, loc, family, x, n);
-          return castFloat(b, loc, y, resultType.getElementType());
-        });
-    if (!result)
-      return reportFailure(rewriter, op, kNotBroadcastable);
-    rewriter.replaceOp(op, result);
-    return success();
+  StringRef unsupported(OpTy, Type dtype) const override {
+    return isa<mlir::FloatType>(dtype)
+               ? ""
+               : "unsupported: a result of a non-float dtype";
+  }
+  Value build(OpTy, OpBuilder &b, Location loc, ValueRange args,
+              Type) const override {
+    Type element = args[0].getType();
+    Type compute = getOpMathType(element);
+    Value x = castFloat(b, loc, args[0], compute);
+    Value n = castFloat(b, loc, args[1], compute);
+    return castFloat(b, loc, buildPolynomial(b, loc, family, x, n), element);
   }
 
   Family family;

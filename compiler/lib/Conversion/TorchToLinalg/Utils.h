@@ -252,6 +252,52 @@ LogicalResult checkPooledSize(ConversionPatternRewriter &rewriter,
 
 using ::mlir::torch2mlir::reportFailure;
 
+/// The pattern of elementwise ops on broadcast tensors (and scalars)
+/// computed in the result dtype; `build` gets the operands cast to it, and
+/// the result dtype (torch).
+template <typename OpTy>
+struct ConvertInResultDtype : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  /// Why the op cannot be lowered (empty: it can).
+  virtual StringRef unsupported(OpTy op, Type dtype) const = 0;
+  virtual Value build(OpTy op, OpBuilder &b, Location loc, ValueRange args,
+                      Type dtype) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    Type dtype = getTorchDtype(op.getResult());
+    StringRef why = unsupported(op, dtype);
+    if (!why.empty())
+      return reportFailure(rewriter, op, why);
+    SmallVector<Value> torchOperands, operands;
+    for (auto [torchOperand, operand] :
+         llvm::zip(op->getOperands(), adaptor.getOperands())) {
+      if (isa<torch::NoneType, torch::StringType>(torchOperand.getType()))
+        continue;
+      torchOperands.push_back(torchOperand);
+      operands.push_back(operand);
+    }
+    if (!areTensorsOrScalars(operands))
+      return reportFailure(rewriter, op, "unsupported: scalar operand type");
+    Value result = createElementwiseOnOperands(
+        rewriter, op.getLoc(), resultType, torchOperands, operands, dtype,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return build(op, b, loc, args, dtype);
+        });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace mlir::torch2mlir::torch_to_linalg
 
 #endif // TORCH2MLIR_LIB_CONVERSION_TORCHTOLINALG_UTILS_H

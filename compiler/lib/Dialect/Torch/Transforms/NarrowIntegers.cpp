@@ -75,26 +75,26 @@ bool fitsInt32(const Range &range) {
          range.smax().sle(std::numeric_limits<int32_t>::max());
 }
 
-/// `type` if it is a si64 value tensor of known sizes, else null.
-ValueTensorType getSi64Tensor(Type type) {
+/// `type` if it is a value tensor of known sizes whose dtype is the
+/// integer of `width` bits and `signedness`, else null.
+ValueTensorType getIntegerTensor(Type type, unsigned width,
+                                 IntegerType::SignednessSemantics signedness) {
   auto tensor = dyn_cast<ValueTensorType>(type);
   if (!tensor || !tensor.hasSizes() || !tensor.hasDtype())
     return {};
   auto integer = dyn_cast<IntegerType>(tensor.getDtype());
-  if (!integer || !integer.isSigned() || integer.getWidth() != 64)
+  if (!integer || integer.getSignedness() != signedness ||
+      integer.getWidth() != width)
     return {};
   return tensor;
 }
 
-/// `type` if it is a ui8 value tensor of known sizes, else null.
+ValueTensorType getSi64Tensor(Type type) {
+  return getIntegerTensor(type, 64, IntegerType::Signed);
+}
+
 ValueTensorType getUi8Tensor(Type type) {
-  auto tensor = dyn_cast<ValueTensorType>(type);
-  if (!tensor || !tensor.hasSizes() || !tensor.hasDtype())
-    return {};
-  auto integer = dyn_cast<IntegerType>(tensor.getDtype());
-  if (!integer || !integer.isUnsigned() || integer.getWidth() != 8)
-    return {};
-  return tensor;
+  return getIntegerTensor(type, 8, IntegerType::Unsigned);
 }
 
 bool fitsUint8(const Range &range) {
