@@ -31,9 +31,10 @@ def _result(
     ours: tuple[float, float] | None,
     eager: tuple[float, float] | None,
     error: str | None = None,
+    inductor: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
-    """A workload result as run_workload makes it; `ours`/`eager` are the
-    (all threads, one thread) medians in ms, or None if not measured."""
+    """A workload result as run_workload makes it; `ours`/`eager`/`inductor`
+    are the (all threads, one thread) medians in ms, or None if not measured."""
     result: dict[str, Any] = {
         "name": name,
         "description": name,
@@ -48,14 +49,22 @@ def _result(
     if ours is not None and eager is not None:
         result["torch2mlir"] = {
             "compile": {"export": 1.5, "import": 0.25, "lowering": 0.125, "jit": 2.0},
+            "ready_s": 4.0,
             "first_ms": 10.0,
             "steady": {"all": _stats(ours[0]), "one": _stats(ours[1])},
         }
         result["eager"] = {
             "first_ms": 20.0,
+            "ready_s": 0.02,
             "steady": {"all": _stats(eager[0]), "one": _stats(eager[1])},
         }
         result["max_abs_error"] = 1.5e-6
+    if inductor is not None:
+        result["inductor"] = {
+            "first_ms": 16000.0,
+            "ready_s": 16.0,
+            "steady": {"all": _stats(inductor[0]), "one": _stats(inductor[1])},
+        }
     return bench.add_ratios(result)
 
 
@@ -113,8 +122,8 @@ def test_ratio() -> None:
 
 def test_ratios_and_their_geomean() -> None:
     results = [
-        _result("a", ours=(2.0, 4.0), eager=(1.0, 4.0)),
-        _result("b", ours=(1.0, 1.0), eager=(2.0, 4.0)),
+        _result("a", ours=(2.0, 4.0), eager=(1.0, 4.0), inductor=(4.0, 2.0)),
+        _result("b", ours=(1.0, 1.0), eager=(2.0, 4.0), inductor=(4.0, 8.0)),
         _result("broken", ours=None, eager=None, error="CompileError: nope"),
     ]
     assert results[0]["ratio"] == {"all": pytest.approx(2.0), "one": pytest.approx(1.0)}
@@ -122,19 +131,36 @@ def test_ratios_and_their_geomean() -> None:
         "all": pytest.approx(0.5),
         "one": pytest.approx(0.25),
     }
+    assert results[0]["ratio_inductor"] == {
+        "all": pytest.approx(0.5),
+        "one": pytest.approx(2.0),
+    }
+    assert results[0]["compile_ratio_inductor"] == pytest.approx(0.25)
     assert results[2]["ratio"] == {"all": None, "one": None}
+    assert results[2]["ratio_inductor"] == {"all": None, "one": None}
     geo = bench.summary(results)
     assert geo["all"] == pytest.approx(1.0)
     assert geo["one"] == pytest.approx(0.5)
     assert geo["workloads"] == {"all": ["a", "b"], "one": ["a", "b"]}
+    assert geo["inductor"]["all"] == pytest.approx(0.125**0.5)
+    assert geo["inductor"]["one"] == pytest.approx(0.5)
+    assert geo["compile_inductor"] == pytest.approx(0.25)
+
+
+def test_ratios_without_inductor() -> None:
+    result = _result("a", ours=(2.0, 4.0), eager=(1.0, 4.0))
+    assert result["ratio_inductor"] == {"all": None, "one": None}
+    assert result["compile_ratio_inductor"] is None
+    assert bench.summary([result])["inductor"]["all"] is None
 
 
 def test_table() -> None:
     results = [
-        _result("matmul512", ours=(2.0, 4.0), eager=(1.0, 4.0)),
-        _result("resnet50", ours=(1.0, 1.0), eager=(2.0, 4.0)),
+        _result("matmul512", ours=(2.0, 4.0), eager=(1.0, 4.0), inductor=(4.0, 2.0)),
+        _result("resnet50", ours=(1.0, 1.0), eager=(2.0, 4.0), inductor=(4.0, 8.0)),
         _result("broken", ours=None, eager=None, error="CompileError: no lowering"),
     ]
+    results[2]["inductor"] = {"error": "BackendCompilerFailed: gcc"}
     text = bench.format_tables(_report(results))
     lines = text.splitlines()
 
@@ -142,27 +168,54 @@ def test_table() -> None:
         i for i, line in enumerate(lines) if line.startswith("workload")
     )
     row = lines[compile_header + 1].split()
-    assert row == ["matmul512", "1.500", "0.250", "0.125", "2.000", "3.875"]
+    assert row == [
+        "matmul512",
+        "1.500",
+        "0.250",
+        "0.125",
+        "2.000",
+        "3.875",
+        "4.00",
+        "16.00",
+        "0.250",
+    ]
 
     run_header = next(
         i
         for i, line in enumerate(lines)
-        if line.startswith("workload") and "ratio" in line
+        if line.startswith("workload") and "/eager" in line
     )
     header = lines[run_header]
-    assert "t2m 2T" in header and "eager 1T" in header
-    rows = {line.split()[0]: line for line in lines[run_header + 1 :] if line.strip()}
+    assert "t2m 2T" in header and "eager 1T" in header and "ind 1T" in header
+    rows = {}
+    for line in lines[run_header + 1 :]:
+        if not line.strip() or line.startswith("noise"):
+            break
+        rows[line.split()[0]] = line
     # Right-aligned columns: every number ends where its header ends.
-    ratio_end = header.index("ratio  ") + len("ratio")
-    assert rows["matmul512"][:ratio_end].endswith("2.00")
-    assert rows["resnet50"][:ratio_end].endswith("0.50")
-    assert rows["geomean"][:ratio_end].endswith("1.00")
-    assert rows["geomean"].rstrip().endswith("0.50")
-    # Nothing measured but the (process-wide) peak RSS.
-    assert rows["broken"].split()[1:] == ["-"] * 9 + ["512", "-"]
+    for column, values in (
+        ("/eager", {"matmul512": "2.00", "resnet50": "0.50", "geomean": "1.00"}),
+        ("/ind", {"matmul512": "0.50", "resnet50": "0.25", "geomean": "0.35"}),
+        ("/ind 1T", {"matmul512": "2.00", "resnet50": "0.12", "geomean": "0.50"}),
+    ):
+        end = header.index(f"{column}  ") + len(column)
+        for name, value in values.items():
+            assert rows[name][:end].endswith(value), (column, name, rows[name])
+    # Nothing measured but the peak RSS.
+    assert rows["broken"].split()[1:] == ["-"] * 11 + ["512", "-"]
     assert "FAILED broken: CompileError: no lowering" in text
+    assert "inductor FAILED on broken: BackendCompilerFailed: gcc" in text
+    noise = lines.index(next(line for line in lines if line.startswith("noise")))
+    assert lines[noise + 2].split() == [
+        "matmul512",
+        "2T",
+        "1.00/1.00/1.00",
+        "2.00/2.00/2.00",
+        "4.00/4.00/4.00",
+    ]
     assert "+0.25 MB (500.0 -> 500.2 MB" in text
-    assert "monotonic" in text
+    assert "own process" in text
+    assert "headline: torch2mlir / inductor, geomean over 2 workloads: 0.35 (2T)" in text
     assert "WARNING" not in text
 
 
@@ -172,7 +225,8 @@ def test_table_warns_when_the_machine_was_busy() -> None:
     busy = _result("resnet18", ours=(1.0, 1.0), eager=(1.0, 1.0))
     busy["others_cores"] = 1.5
     text = bench.format_tables(_report([quiet, busy]))
-    rows = {line.split()[0]: line.split() for line in text.splitlines() if line.strip()}
+    run_table = text.split("steady state")[1].split("noise")[0]
+    rows = {line.split()[0]: line.split() for line in run_table.splitlines()[1:] if line.strip()}
     assert rows["mlp"][-1] == "0.01" and rows["resnet18"][-1] == "1.50"
     warning = next(line for line in text.splitlines() if line.startswith("WARNING"))
     assert "during resnet18 " in warning
@@ -193,10 +247,11 @@ def test_table_with_nothing_measured() -> None:
     text = bench.format_tables(
         _report([_result("broken", ours=None, eager=None, error="RuntimeError: x")])
     )
-    geomean_line = next(
+    compile_line, run_line = (
         line for line in text.splitlines() if line.startswith("geomean")
     )
-    assert geomean_line.split() == ["geomean", "-", "-"]
+    assert compile_line.split() == ["geomean", "-"]
+    assert run_line.split() == ["geomean", "-", "-", "-", "-"]
 
 
 def test_write_json_creates_directory(tmp_path: Path) -> None:
@@ -248,6 +303,8 @@ def test_workloads_are_the_documented_ones() -> None:
         "resnet50",
         "bert",
         "gpt2",
+        "llama_step",
+        "vit",
         "mlp_dynamic",
     ]
     assert all(w.repeat >= 1 and w.warmup >= 0 for w in bench.WORKLOADS.values())
@@ -305,3 +362,29 @@ def test_op_sweep_cases_are_named_uniquely() -> None:
     assert {"conv", "norm", "softmax", "attention", "reduction"} <= {
         case.family for case in bench_ops._cases()
     }
+
+
+def test_each_side_runs_in_its_own_process() -> None:
+    workload = bench.WORKLOADS["matmul512"]
+    outputs = {}
+    for side in ("eager", "torch2mlir"):
+        result, outputs[side] = bench.run_side_process(
+            workload, side, repeat=1, warmup=0
+        )
+        assert result["error"] is None, result
+        assert result["steady"]["all"]["n"] == 1 and result["ready_s"] > 0
+    assert "jit" in result["compile"]
+    error, scale = bench.max_abs_difference(outputs["torch2mlir"], outputs["eager"])
+    assert error <= 1e-4 * scale and scale > 1
+
+
+def test_max_abs_difference_walks_nested_outputs() -> None:
+    import torch
+
+    want = (torch.tensor([1.0, -4.0]), [torch.tensor([[2.0]])])
+    got = (torch.tensor([1.5, -4.0]), [torch.tensor([[1.0]])])
+    assert bench.max_abs_difference(got, want) == (1.0, 4.0)
+    with pytest.raises(ValueError, match="2 output tensors where eager returns 3"):
+        bench.max_abs_difference(got[0:1] + (got[1][0],), (*want, want[0]))
+    with pytest.raises(ValueError, match="shape"):
+        bench.max_abs_difference(torch.zeros(2), torch.zeros(3))

@@ -201,6 +201,66 @@ def llama(
     return _build(transformers.LlamaModel, config, seed)
 
 
+class DecoderStep(torch.nn.Module):
+    """One generation step of a decoder with a key/value cache, as tensors.
+
+    ``forward(input_ids, keys, values)``: int64 ``[batch, 1]`` ids of the
+    new token; float32 ``keys``/``values`` ``[layers, batch, kv_heads, past,
+    head_dim]``, the cache of the ``past`` tokens before it. Returns the
+    float32 ``[batch, 1, hidden]`` hidden state of the new token and the
+    cache grown by it (``[layers, batch, kv_heads, past + 1, head_dim]``
+    each): what a generation loop calls once per token. The cache travels
+    as transformers' ``DynamicCache``, built from and flattened back to
+    plain tensors.
+    """
+
+    def __init__(self, model: torch.nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(
+        self, input_ids: torch.Tensor, keys: torch.Tensor, values: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        import transformers
+
+        cache = transformers.DynamicCache()
+        for layer in range(keys.shape[0]):
+            cache.update(keys[layer], values[layer], layer)
+        out = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True)
+        grown = out.past_key_values.layers
+        return (
+            out.last_hidden_state,
+            torch.stack([grown[layer].keys for layer in range(keys.shape[0])]),
+            torch.stack([grown[layer].values for layer in range(keys.shape[0])]),
+        )
+
+
+def llama_step(
+    *,
+    batch: int = 1,
+    past: int = 255,
+    layers: int = 4,
+    hidden: int = 256,
+    heads: int = 4,
+    kv_heads: int = 2,
+    seed: int = 0,
+) -> tuple[DecoderStep, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """A decode step of the :func:`llama` decoder (4 layers here) with a
+    ``past``-token key/value cache, and its inputs: ``(model, (input_ids
+    [batch, 1], keys, values))`` with the cache ``[layers, batch, kv_heads,
+    past, hidden // heads]`` drawn from a fixed seed (see
+    :class:`DecoderStep`)."""
+    model = DecoderStep(
+        llama(layers=layers, hidden=hidden, heads=heads, kv_heads=kv_heads, seed=seed)
+        .model
+    ).eval()
+    generator = torch.Generator().manual_seed(seed + 1)
+    shape = (layers, batch, kv_heads, past, hidden // heads)
+    keys = torch.randn(shape, generator=generator)
+    values = torch.randn(shape, generator=generator)
+    return model, (token_ids(batch, 1, seed=seed), keys, values)
+
+
 def mixtral(
     *,
     layers: int = 2,

@@ -1,37 +1,38 @@
-"""Benchmark torch2mlir against eager PyTorch on CPU, in one process.
+"""Benchmark torch2mlir against eager PyTorch and ``torch.compile`` on CPU.
 
-For every workload (the same model object, the same input tensor):
+Every workload (a model and its inputs, built from fixed seeds) is measured
+on three sides, each in its own new Python process so that thread pools,
+JITs and caches do not interfere: eager PyTorch (under ``torch.no_grad()``,
+``model.eval()``), ``torch2mlir.compile`` and ``torch.compile(backend=
+"inductor")`` (the peer a PyTorch user reaches for first; ``--no-inductor``
+leaves it out). Per side:
 
-- torch2mlir compile phases, in seconds: ``export``, ``import``,
-  ``lowering`` (all pipelines), ``jit`` (LLVM code generation), from
-  ``CompiledModule.timings``;
-- first run after compilation and the steady state (median over
-  ``--repeat`` runs after ``--warmup`` runs), for torch2mlir and eager
-  PyTorch (under ``torch.no_grad()``, ``model.eval()``), in milliseconds;
-- the same steady state with one thread: ``torch.set_num_threads(1)``,
-  which sizes both eager PyTorch and the compiled code (its parallel loops
-  and BLAS kernels run on PyTorch's OpenMP team; OpenBLAS itself is
-  single-threaded);
-- the largest absolute difference between the two outputs;
-- the peak resident set size after the workload, in MB (2**20 bytes), from
-  ``getrusage``: process-wide and monotonic, so it includes every workload
-  before it.
+- the time from the model to its first result (``ready_s``, seconds:
+  compile and first call; inductor compiles on the first call, with its
+  on-disk caches off, as torch2mlir compiles with ``cache=False``), and for
+  torch2mlir its compile phases ``export``, ``import``, ``lowering`` (all
+  pipelines), ``jit`` (LLVM code generation), from ``CompiledModule.timings``;
+- the steady state: median, min and max over ``--repeat`` runs after
+  ``--warmup`` runs, in milliseconds, with all threads and with one
+  (``torch.set_num_threads(1)``, which sizes eager PyTorch, inductor's
+  OpenMP loops and the compiled code's parallel loops and BLAS kernels);
+- the peak resident set size of the process (MB, 2**20 bytes, getrusage).
 
-Workloads compile with ``cache=False`` so their compile phases are real; a
+The parent compares the outputs (largest absolute difference to eager's,
+every output tensor) and computes the ratios torch2mlir / eager and
+torch2mlir / inductor (below 1: torch2mlir is faster) with their geometric
+means over the workloads; the one against inductor is the headline. A
 separate check compiles ResNet-18 in two new processes sharing an empty
 compile cache (cold, then warm) and reports both times. The
-``mlp_dynamic`` workload is compiled with a dynamic batch and timed at
-another batch size.
+``mlp_dynamic`` workload is compiled with a dynamic batch (inductor:
+``dynamic=True``) and timed at another batch size. Then a leak check: RSS
+(current, from ``/proc/self/statm``) before and after 10,000 calls of the
+compiled MLP.
 
-Steady-state runs are timed in blocks, eager then torch2mlir, each after a
-short pause and its warm-up runs (see :func:`time_blocks`). Then a leak check: RSS (current, from
-``/proc/self/statm``) before and after 10,000 calls of the compiled MLP.
-
-The ratio is torch2mlir time / eager time (below 1: torch2mlir is faster);
-the last line of the table is the geometric mean of the ratios. Nothing is
-asserted about timings: the tool exits 0 when every workload compiled and
-ran, 1 when one failed (its error is printed and kept in the JSON), 2 for
-bad arguments.
+Nothing is asserted about timings: the tool exits 0 when every workload
+compiled and ran on eager and torch2mlir (an inductor failure is printed,
+not counted), 1 when one failed (its error is printed and kept in the
+JSON), 2 for bad arguments.
 
 ``--ops`` runs the op-level sweep instead (see bench_ops.py): each op
 family alone, eager vs torch2mlir vs ``torch.compile`` (inductor), 1 and
@@ -40,6 +41,7 @@ all threads, worst ratio first (JSON in reports/bench_ops.json).
 Usage:
     python -m torch2mlir.tools.bench [--workloads matmul512,mlp] [--repeat N]
         [--warmup N] [--threads N] [--json reports/bench.json] [--quick]
+        [--no-inductor]
     python -m torch2mlir.tools.bench --ops [conv,softmax] [--no-inductor]
 """
 
@@ -124,37 +126,63 @@ def ratio(ours: float | None, eager: float | None) -> float | None:
     return ours / eager
 
 
+#: The sides every workload is measured on, each in its own process: eager
+#: PyTorch, torch2mlir and ``torch.compile(backend="inductor")``.
+SIDES = ("eager", "torch2mlir", "inductor")
+
+
 def _steady(result: Mapping[str, Any], side: str, threads: str) -> float | None:
-    """Median steady-state time in ms of `side` ("torch2mlir"/"eager") for
+    """Median steady-state time in ms of `side` (one of :data:`SIDES`) for
     `threads` ("all"/"one"), or None if not measured."""
-    stats = result.get(side, {}).get("steady", {}).get(threads)
+    stats = (result.get(side) or {}).get("steady", {}).get(threads)
     return None if not stats else stats["median"]
 
 
+def _ready(result: Mapping[str, Any], side: str) -> float | None:
+    """Seconds from the model to its first result on `side` (compile and
+    first call), or None if not measured."""
+    return (result.get(side) or {}).get("ready_s")
+
+
 def add_ratios(result: dict[str, Any]) -> dict[str, Any]:
-    """Sets ``result["ratio"] = {"all": r, "one": r}`` (torch2mlir / eager
-    median steady-state time, all threads and one thread); returns `result`."""
-    result["ratio"] = {
-        threads: ratio(
-            _steady(result, "torch2mlir", threads), _steady(result, "eager", threads)
-        )
-        for threads in ("all", "one")
-    }
+    """Sets, from the median steady-state times (all threads and one
+    thread), ``result["ratio"] = {"all": r, "one": r}`` (torch2mlir / eager)
+    and ``result["ratio_inductor"]`` (torch2mlir / inductor), and
+    ``result["compile_ratio_inductor"]``: torch2mlir's time to the first
+    result over inductor's. Returns `result`."""
+    for key, base in (("ratio", "eager"), ("ratio_inductor", "inductor")):
+        result[key] = {
+            threads: ratio(
+                _steady(result, "torch2mlir", threads), _steady(result, base, threads)
+            )
+            for threads in ("all", "one")
+        }
+    result["compile_ratio_inductor"] = ratio(
+        _ready(result, "torch2mlir"), _ready(result, "inductor")
+    )
     return result
 
 
 def summary(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Geometric means of the ratios over the workloads that have them:
-    ``{"all": g, "one": g, "workloads": {"all": [...], "one": [...]}}``."""
-    out: dict[str, Any] = {"workloads": {}}
-    for threads in ("all", "one"):
-        names = [
-            r["name"] for r in results if r.get("ratio", {}).get(threads) is not None
-        ]
-        out[threads] = geomean(
-            [r["ratio"][threads] for r in results if r["name"] in names]
-        )
-        out["workloads"][threads] = names
+    ``{"all": g, "one": g, "workloads": {"all": [...], "one": [...]},
+    "inductor": {"all": g, "one": g, "workloads": {...}}, "compile_inductor":
+    g}``: torch2mlir / eager at the top level, torch2mlir / inductor under
+    ``inductor`` (the headline), and the time-to-first-result ratio."""
+
+    def means(key: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"workloads": {}}
+        for threads in ("all", "one"):
+            kept = [r for r in results if (r.get(key) or {}).get(threads) is not None]
+            out[threads] = geomean([r[key][threads] for r in kept])
+            out["workloads"][threads] = [r["name"] for r in kept]
+        return out
+
+    out = means("ratio")
+    out["inductor"] = means("ratio_inductor")
+    out["compile_inductor"] = geomean(
+        [r.get("compile_ratio_inductor") for r in results]
+    )
     return out
 
 
@@ -176,85 +204,120 @@ def _align(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
     return lines
 
 
+def _with_total(rows: list[list[str]]) -> list[str]:
+    """Aligned rows whose last one (a geomean) is set off by a rule."""
+    lines = _align(rows)
+    return lines[:-1] + ["-" * len(lines[0]), lines[-1]]
+
+
 def format_tables(report: Mapping[str, Any]) -> str:
-    """The report as plain aligned text: compile phases (s), run times (ms)
-    with the ratios and their geometric mean, then the RSS figures and notes."""
+    """The report as plain aligned text: compile phases (s) against
+    inductor's, run times (ms) with the ratios to eager and to inductor and
+    their geometric means, the noise (min/median/max), then the RSS figures
+    and notes."""
     results = report["workloads"]
     meta = report.get("meta", {})
+    geo = report.get("geomean", {})
     out: list[str] = []
 
-    rows = [["workload", "export s", "import s", "lowering s", "jit s", "total s"]]
+    phases = ("export", "import", "lowering", "jit")
+    rows = [
+        [
+            "workload",
+            *(f"{k} s" for k in phases),
+            "total s",
+            "t2m ready s",
+            "inductor ready s",
+            "t2m/ind",
+        ]
+    ]
     for r in results:
-        t = r.get("torch2mlir", {}).get("compile")
-        if not t:
-            rows.append([r["name"], *(["-"] * 5)])
-            continue
+        t = (r.get("torch2mlir") or {}).get("compile") or {}
         rows.append(
             [
                 r["name"],
-                *(
-                    _fmt(t.get(k), ".3f")
-                    for k in ("export", "import", "lowering", "jit")
-                ),
-                _fmt(
-                    sum(t.get(k, 0.0) for k in ("export", "import", "lowering", "jit")),
-                    ".3f",
-                ),
+                *(_fmt(t.get(k), ".3f") for k in phases),
+                _fmt(sum(t.get(k, 0.0) for k in phases) if t else None, ".3f"),
+                _fmt(_ready(r, "torch2mlir"), ".2f"),
+                _fmt(_ready(r, "inductor"), ".2f"),
+                _fmt(r.get("compile_ratio_inductor"), ".3f"),
             ]
         )
-    out.append("torch2mlir compile phases (seconds)")
-    out += _align(rows)
+    rows.append(["geomean", *[""] * 7, _fmt(geo.get("compile_inductor"), ".3f")])
+    out.append(
+        "compile (seconds): torch2mlir phases; ready = from the model to the "
+        "first result (compile + first call); t2m/ind = torch2mlir ready / "
+        "inductor ready"
+    )
+    out += _with_total(rows)
     out.append("")
 
     threads = meta.get("threads", {})
-    all_label = f"{threads.get('torch', '?')}T"
-    header = [
-        "workload",
-        "t2m 1st",
-        "eager 1st",
-        f"t2m {all_label}",
-        f"eager {all_label}",
-        "ratio",
-        "t2m 1T",
-        "eager 1T",
-        "ratio 1T",
-        "max abs err",
-        "peak RSS MB",
-        "others",
+    label = f"{threads.get('torch', '?')}T"
+    rows = [
+        [
+            "workload",
+            f"t2m {label}",
+            f"eager {label}",
+            f"ind {label}",
+            "/eager",
+            "/ind",
+            "t2m 1T",
+            "eager 1T",
+            "ind 1T",
+            "/eager 1T",
+            "/ind 1T",
+            "max abs err",
+            "peak RSS MB",
+            "others",
+        ]
     ]
-    rows = [header]
     for r in results:
-        t2m = r.get("torch2mlir", {})
-        eager = r.get("eager", {})
+        ratios, versus = r.get("ratio") or {}, r.get("ratio_inductor") or {}
         rows.append(
             [
                 r["name"],
-                _fmt(t2m.get("first_ms"), ".2f"),
-                _fmt(eager.get("first_ms"), ".2f"),
-                _fmt(_steady(r, "torch2mlir", "all"), ".2f"),
-                _fmt(_steady(r, "eager", "all"), ".2f"),
-                _fmt(r.get("ratio", {}).get("all"), ".2f"),
-                _fmt(_steady(r, "torch2mlir", "one"), ".2f"),
-                _fmt(_steady(r, "eager", "one"), ".2f"),
-                _fmt(r.get("ratio", {}).get("one"), ".2f"),
+                *(_fmt(_steady(r, side, "all"), ".2f") for side in SIDES[1::-1]),
+                _fmt(_steady(r, "inductor", "all"), ".2f"),
+                _fmt(ratios.get("all"), ".2f"),
+                _fmt(versus.get("all"), ".2f"),
+                *(_fmt(_steady(r, side, "one"), ".2f") for side in SIDES[1::-1]),
+                _fmt(_steady(r, "inductor", "one"), ".2f"),
+                _fmt(ratios.get("one"), ".2f"),
+                _fmt(versus.get("one"), ".2f"),
                 _fmt(r.get("max_abs_error"), ".2e"),
                 _fmt(r.get("peak_rss_mb"), ".0f"),
                 _fmt(r.get("others_cores"), ".2f"),
             ]
         )
-    geo = report.get("geomean", {})
+    versus = geo.get("inductor") or {}
     rows.append(
-        ["geomean", *[""] * 4, _fmt(geo.get("all"), ".2f")]
-        + [""] * 2
-        + [_fmt(geo.get("one"), ".2f")]
+        ["geomean", "", "", "", _fmt(geo.get("all"), ".2f")]
+        + [_fmt(versus.get("all"), ".2f"), "", "", ""]
+        + [_fmt(geo.get("one"), ".2f"), _fmt(versus.get("one"), ".2f")]
         + [""] * 3
     )
     out.append(
-        "run times (milliseconds; steady state = median; ratio = torch2mlir / eager, "
-        "below 1 = torch2mlir faster)"
+        "steady state (milliseconds, median); /eager, /ind = torch2mlir time / "
+        "eager's, inductor's (below 1 = torch2mlir faster)"
     )
-    lines = _align(rows)
-    out += lines[:-1] + ["-" * len(lines[0]), lines[-1]]
+    out += _with_total(rows)
+    out.append("")
+
+    rows = [["workload", "threads", *(f"{side} min/median/max" for side in SIDES)]]
+    for r in results:
+        for key, name in (("all", label), ("one", "1T")):
+            cells = []
+            for side in SIDES:
+                stats = (r.get(side) or {}).get("steady", {}).get(key)
+                cells.append(
+                    "-"
+                    if not stats
+                    else f"{stats['min']:.2f}/{stats['median']:.2f}/{stats['max']:.2f}"
+                )
+            rows.append([r["name"], name, *cells])
+    out.append("noise: steady-state min/median/max (milliseconds)")
+    out += _align(rows, left=2)
 
     busy = [r["name"] for r in results if (r.get("others_cores") or 0.0) > BUSY_CORES]
     if busy:
@@ -263,9 +326,12 @@ def format_tables(report: Mapping[str, Any]) -> str:
             f"(column 'others', in cores): those timings, all-threads ones above "
             f"all, are not the code's speed. Run again on an idle machine."
         )
-    failed = [r for r in results if r.get("error")]
-    for r in failed:
-        out.append(f"FAILED {r['name']}: {r['error']}")
+    for r in results:
+        if r.get("error"):
+            out.append(f"FAILED {r['name']}: {r['error']}")
+        peer = (r.get("inductor") or {}).get("error")
+        if peer:
+            out.append(f"inductor FAILED on {r['name']}: {peer}")
 
     rss = report.get("rss_growth")
     out.append("")
@@ -291,15 +357,23 @@ def format_tables(report: Mapping[str, Any]) -> str:
             "not included"
         )
     out.append(
-        "peak RSS: getrusage ru_maxrss after each workload; process-wide and "
-        "monotonic (includes all earlier workloads)."
+        "each (workload, side) ran in its own process; peak RSS: getrusage "
+        "ru_maxrss of the torch2mlir process."
     )
     out.append(
-        f"threads: all = {threads.get('torch', '?')} (torch.set_num_threads, for "
-        f"both); 1T = 1. "
+        f"threads: {label} = {threads.get('torch', '?')} (torch.set_num_threads, for "
+        f"all sides); 1T = 1. "
         f"repeat/warmup per workload are in the JSON. others: mean number of "
         f"cores that other processes used during the workload (0 when idle)."
     )
+    if versus.get("all") is not None:
+        out.append(
+            f"headline: torch2mlir / inductor, geomean over "
+            f"{len(versus['workloads']['all'])} workloads: "
+            f"{versus['all']:.2f} ({label}), {_fmt(versus.get('one'), '.2f')} (1T); "
+            f"/ eager {_fmt(geo.get('all'), '.2f')} ({label}), "
+            f"{_fmt(geo.get('one'), '.2f')} (1T)"
+        )
     return "\n".join(out)
 
 
@@ -427,17 +501,17 @@ def thread_count(threads: int) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Workload:
-    """A model and its input; `repeat`/`warmup` are the default run counts."""
+    """A model and its inputs; `repeat`/`warmup` are the default run counts."""
 
     name: str
     description: str
-    make: Callable[[], tuple[Any, Any]]  # () -> (model in eval mode, input)
+    make: Callable[[], tuple[Any, tuple[Any, ...]]]  # () -> (model in eval mode, inputs)
     repeat: int
     warmup: int
-    #: For a dynamic-shape workload: () -> (example input to compile with,
-    #: ``dynamic_shapes``); the timed runs use the input of `make`, another
+    #: For a dynamic-shape workload: () -> (example inputs to compile with,
+    #: ``dynamic_shapes``); the timed runs use the inputs of `make`, another
     #: size in the declared range.
-    dynamic: Callable[[], tuple[Any, Any]] | None = None
+    dynamic: Callable[[], tuple[tuple[Any, ...], Any]] | None = None
 
 
 def _randn(*shape: int, seed: int = 0) -> Any:
@@ -446,7 +520,7 @@ def _randn(*shape: int, seed: int = 0) -> Any:
     return torch.randn(*shape, generator=torch.Generator().manual_seed(seed))
 
 
-def _matmul(n: int) -> tuple[Any, Any]:
+def _matmul(n: int) -> tuple[Any, tuple[Any, ...]]:
     import torch
 
     class MatMul(torch.nn.Module):
@@ -459,44 +533,57 @@ def _matmul(n: int) -> tuple[Any, Any]:
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             return torch.mm(x, self.weight)
 
-    return MatMul().eval(), _randn(n, n)
+    return MatMul().eval(), (_randn(n, n),)
 
 
-def _mlp() -> tuple[Any, Any]:
+def _mlp() -> tuple[Any, tuple[Any, ...]]:
     from ..models.mlp import mlp
 
-    return mlp(), _randn(8, 784)
+    return mlp(), (_randn(8, 784),)
 
 
-def _resnet18() -> tuple[Any, Any]:
+def _resnet18() -> tuple[Any, tuple[Any, ...]]:
     from ..models.resnet import resnet18
 
-    return resnet18(), _randn(1, 3, 224, 224)
+    return resnet18(), (_randn(1, 3, 224, 224),)
 
 
-def _resnet50() -> tuple[Any, Any]:
+def _resnet50() -> tuple[Any, tuple[Any, ...]]:
     from ..models.resnet import resnet50
 
-    return resnet50(), _randn(1, 3, 224, 224)
+    return resnet50(), (_randn(1, 3, 224, 224),)
 
 
-def _bert() -> tuple[Any, Any]:
+def _bert() -> tuple[Any, tuple[Any, ...]]:
     from ..models import transformer
 
-    return transformer.bert(), transformer.token_ids(2, 128)
+    return transformer.bert(), (transformer.token_ids(2, 128),)
 
 
-def _gpt2() -> tuple[Any, Any]:
+def _gpt2() -> tuple[Any, tuple[Any, ...]]:
     from ..models import transformer
 
-    return transformer.gpt2(), transformer.token_ids(2, 128)
+    return transformer.gpt2(), (transformer.token_ids(2, 128),)
 
 
-def _mlp_dynamic_batch() -> tuple[Any, Any]:
+def _llama_step() -> tuple[Any, tuple[Any, ...]]:
+    from ..models import transformer
+
+    return transformer.llama_step(batch=1, past=255)
+
+
+def _vit() -> tuple[Any, tuple[Any, ...]]:
+    from ..models import transformer
+
+    model = transformer.vit(layers=4, image_size=224, patch_size=16)
+    return model, (transformer.images(1, 224),)
+
+
+def _mlp_dynamic_batch() -> tuple[tuple[Any, ...], Any]:
     import torch
 
     batch = torch.export.Dim("batch", min=1, max=512)
-    return _randn(8, 784), ({0: batch},)
+    return (_randn(8, 784),), ({0: batch},)
 
 
 WORKLOADS: dict[str, Workload] = {
@@ -517,8 +604,8 @@ WORKLOADS: dict[str, Workload] = {
             3,
         ),
         Workload("mlp", "MLP 784-512-256-10, batch 8", _mlp, 200, 20),
-        Workload("resnet18", "ResNet-18, [1,3,224,224]", _resnet18, 10, 2),
-        Workload("resnet50", "ResNet-50, [1,3,224,224]", _resnet50, 10, 1),
+        Workload("resnet18", "ResNet-18, [1,3,224,224]", _resnet18, 20, 2),
+        Workload("resnet50", "ResNet-50, [1,3,224,224]", _resnet50, 20, 2),
         Workload(
             "bert",
             "BERT (transformers, 4 layers, hidden 256), ids [2,128]",
@@ -534,9 +621,24 @@ WORKLOADS: dict[str, Workload] = {
             3,
         ),
         Workload(
+            "llama_step",
+            "LLaMA decode step (transformers, 4 layers, hidden 256, GQA 4/2 "
+            "heads), 1 new token after a 255-token KV cache",
+            _llama_step,
+            100,
+            10,
+        ),
+        Workload(
+            "vit",
+            "ViT (transformers, 4 layers, hidden 256, 16x16 patches), [1,3,224,224]",
+            _vit,
+            20,
+            3,
+        ),
+        Workload(
             "mlp_dynamic",
             "MLP compiled for batch in [1, 512] (example 8), run at batch 64",
-            lambda: (_mlp()[0], _randn(64, 784)),
+            lambda: (_mlp()[0], (_randn(64, 784),)),
             100,
             10,
             dynamic=_mlp_dynamic_batch,
@@ -547,98 +649,268 @@ WORKLOADS: dict[str, Workload] = {
 QUICK_REPEAT, QUICK_WARMUP, QUICK_RSS_CALLS = 3, 1, 2_000
 
 
-def run_workload(
+def _leaves(value: Any) -> list[Any]:
+    """The tensors of a (possibly nested) model output, in order."""
+    import torch.utils._pytree as pytree
+
+    return pytree.tree_leaves(value)
+
+
+def max_abs_difference(got: Any, want: Any) -> tuple[float, float]:
+    """(largest |got - want|, largest |want|) over every tensor of two
+    model outputs of the same structure (float64 differences).
+
+    Raises:
+        ValueError: the outputs hold different numbers of tensors or shapes.
+    """
+    got_leaves, want_leaves = _leaves(got), _leaves(want)
+    if len(got_leaves) != len(want_leaves):
+        raise ValueError(
+            f"{len(got_leaves)} output tensors where eager returns {len(want_leaves)}"
+        )
+    error = scale = 0.0
+    for a, b in zip(got_leaves, want_leaves):
+        if a.shape != b.shape:
+            raise ValueError(f"output of shape {tuple(a.shape)}, eager's {tuple(b.shape)}")
+        if b.numel():
+            error = max(error, (a.double() - b.double()).abs().max().item())
+            scale = max(scale, b.double().abs().max().item())
+    return error, scale
+
+
+def measure_side(
     workload: Workload,
+    side: str,
     *,
     repeat: int,
     warmup: int,
     opt_level: int = 2,
     log: Callable[[str], None] = print,
-) -> dict[str, Any]:
-    """Measures one workload (see the module docstring); never raises: an
-    error is returned in ``"error"`` with whatever was measured before it.
+) -> tuple[dict[str, Any], Any]:
+    """Measures one side (of :data:`SIDES`) of one workload in this process;
+    never raises: an error is returned in ``"error"`` with whatever was
+    measured before it.
 
     Returns:
-        ``name``, ``description``, ``repeat``, ``warmup``; ``eager`` and
-        ``torch2mlir`` with ``first_ms`` and ``steady`` ``{"all": stats,
-        "one": stats}`` (see :func:`summarize`), ``torch2mlir.compile``
-        (seconds per phase); ``max_abs_error``, ``max_abs_eager``;
-        ``peak_rss_mb``; ``others_cores`` (see :func:`others_cores`);
-        ``ratio``; ``error`` (None or the message).
+        (``result``, the first call's output or None). ``result`` holds
+        ``ready_s`` (seconds from the model to its first result: for
+        torch2mlir ``compile`` + first call, for inductor ``torch.compile``
+        + the first call, which compiles), ``first_ms``, ``steady``
+        ``{"all": stats, "one": stats}`` (see :func:`summarize`), for
+        torch2mlir ``compile`` (seconds per phase and ``wall``),
+        ``peak_rss_mb``, ``others_cores`` (see :func:`others_cores`) and
+        ``error`` (None or the message).
     """
     import torch
 
-    import torch2mlir
-
-    result: dict[str, Any] = {
-        "name": workload.name,
-        "description": workload.description,
-        "repeat": repeat,
-        "warmup": warmup,
-        "eager": {},
-        "torch2mlir": {},
-        "max_abs_error": None,
-        "error": None,
-    }
+    result: dict[str, Any] = {"error": None}
+    output = None
     cpu_before, start_wall = cpu_snapshot(), time.perf_counter()
     try:
-        model, x = workload.make()
+        model, inputs = workload.make()
         model.eval()
-
-        def eager() -> Any:
-            with torch.no_grad():
-                return model(x)
-
-        seconds, want = _timed(eager)
-        result["eager"]["first_ms"] = seconds * 1e3
-
-        log(f"[{workload.name}] compiling")
         start = time.perf_counter()
-        # cache=False: the compile phases are measured, not read from disk
-        # (see compile_cache_check for the cache).
-        if workload.dynamic is not None:
-            example, dynamic_shapes = workload.dynamic()
-            compiled = torch2mlir.compile(
-                model,
-                (example,),
-                dynamic_shapes=dynamic_shapes,
-                opt_level=opt_level,
-                cache=False,
+        if side == "eager":
+            run = model
+        elif side == "torch2mlir":
+            import torch2mlir
+
+            log(f"[{workload.name}] torch2mlir compile")
+            # cache=False: the compile phases are measured, not read from disk
+            # (see compile_cache_check for the cache).
+            if workload.dynamic is not None:
+                example, dynamic_shapes = workload.dynamic()
+                run = torch2mlir.compile(
+                    model,
+                    example,
+                    dynamic_shapes=dynamic_shapes,
+                    opt_level=opt_level,
+                    cache=False,
+                )
+            else:
+                run = torch2mlir.compile(model, inputs, opt_level=opt_level, cache=False)
+            result["compile"] = dict(run.timings)
+            result["compile"]["wall"] = time.perf_counter() - start
+        elif side == "inductor":
+            log(f"[{workload.name}] inductor compile (on the first call)")
+            run = torch.compile(
+                model, backend="inductor", dynamic=workload.dynamic is not None
             )
         else:
-            compiled = torch2mlir.compile(model, (x,), opt_level=opt_level, cache=False)
-        result["torch2mlir"]["compile"] = dict(compiled.timings)
-        result["torch2mlir"]["compile"]["wall"] = time.perf_counter() - start
+            raise ValueError(f"unknown side {side!r}; one of {', '.join(SIDES)}")
 
-        def ours() -> Any:
-            return compiled(x)
+        def call() -> Any:
+            with torch.no_grad():
+                return run(*inputs)
 
-        seconds, got = _timed(ours)
-        result["torch2mlir"]["first_ms"] = seconds * 1e3
-        result["max_abs_error"] = (got - want).abs().max().item()
-        result["max_abs_eager"] = want.abs().max().item()
+        seconds, output = _timed(call)
+        result["first_ms"] = seconds * 1e3
+        result["ready_s"] = time.perf_counter() - start
 
-        log(
-            f"[{workload.name}] steady state, all threads: {warmup} + {repeat} runs each"
-        )
-        t_eager, t_ours = time_blocks([eager, ours], warmup, repeat)
-        result["eager"]["steady"] = {"all": summarize(t_eager)}
-        result["torch2mlir"]["steady"] = {"all": summarize(t_ours)}
-
-        log(
-            f"[{workload.name}] steady state, 1 thread: {max(warmup, 1)} + {repeat} runs each"
-        )
+        log(f"[{workload.name}] {side}: {warmup} + {repeat} runs, all threads")
+        result["steady"] = {"all": summarize(time_blocks([call], warmup, repeat)[0])}
+        log(f"[{workload.name}] {side}: {max(warmup, 1)} + {repeat} runs, 1 thread")
         with thread_count(1):
-            t_eager, t_ours = time_blocks([eager, ours], max(warmup, 1), repeat)
-        result["eager"]["steady"]["one"] = summarize(t_eager)
-        result["torch2mlir"]["steady"]["one"] = summarize(t_ours)
-    except Exception as error:  # noqa: BLE001 - report it, go on with the next workload
+            samples = time_blocks([call], max(warmup, 1), repeat)[0]
+        result["steady"]["one"] = summarize(samples)
+    except Exception as error:  # noqa: BLE001 - report it, go on with the next side
         result["error"] = f"{type(error).__name__}: {error}"
         result["traceback"] = traceback.format_exc()
     result["peak_rss_mb"] = peak_rss_mb()
     result["others_cores"] = others_cores(
         cpu_before, cpu_snapshot(), time.perf_counter() - start_wall
     )
+    return result, output
+
+
+#: Environment of the inductor side's process: its on-disk caches off, so
+#: its compile time is real (torch2mlir compiles with ``cache=False``).
+INDUCTOR_ENV = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}
+
+
+def run_side_process(
+    workload: Workload,
+    side: str,
+    *,
+    repeat: int,
+    warmup: int,
+    opt_level: int = 2,
+    threads: int | None = None,
+) -> tuple[dict[str, Any], Any]:
+    """:func:`measure_side` in a new Python process (``python -m
+    torch2mlir.tools.bench --side WORKLOAD SIDE ...``), so the sides' thread
+    pools, JITs and caches do not interfere; its log goes to stderr.
+
+    Returns:
+        (``result``, output) as :func:`measure_side` does; a process that
+        died gives ``error`` with its exit status.
+    """
+    import subprocess
+    import tempfile
+
+    import torch
+
+    with tempfile.TemporaryDirectory(prefix="torch2mlir-bench-") as folder:
+        command = [
+            sys.executable,
+            "-m",
+            "torch2mlir.tools.bench",
+            "--side",
+            workload.name,
+            side,
+            "--side-dir",
+            folder,
+            "--repeat",
+            str(repeat),
+            "--warmup",
+            str(warmup),
+            "--opt-level",
+            str(opt_level),
+        ]
+        if threads is not None:
+            command += ["--threads", str(threads)]
+        env = {**os.environ, **(INDUCTOR_ENV if side == "inductor" else {})}
+        proc = subprocess.run(command, env=env, check=False)
+        result_file = Path(folder) / "result.json"
+        if not result_file.exists():
+            return {
+                "error": f"the {side} process exited with status {proc.returncode} "
+                "before writing its result"
+            }, None
+        result = json.loads(result_file.read_text())
+        output_file = Path(folder) / "output.pt"
+        output = torch.load(output_file) if output_file.exists() else None
+    return result, output
+
+
+def _side_main(args: argparse.Namespace) -> int:
+    """``--side WORKLOAD SIDE --side-dir DIR``: measure one side, write
+    ``DIR/result.json`` and ``DIR/output.pt``."""
+    import torch
+
+    name, side = args.side
+    if name not in WORKLOADS or side not in SIDES:
+        print(f"unknown workload or side: {name} {side}", file=sys.stderr)
+        return 2
+    workload = WORKLOADS[name]
+    result, output = measure_side(
+        workload,
+        side,
+        repeat=args.repeat or workload.repeat,
+        warmup=workload.warmup if args.warmup is None else args.warmup,
+        opt_level=args.opt_level,
+        log=lambda message: print(message, file=sys.stderr, flush=True),
+    )
+    folder = Path(args.side_dir)
+    if output is not None:
+        torch.save(output, folder / "output.pt")
+    (folder / "result.json").write_text(json.dumps(result))
+    return 0
+
+
+def run_workload(
+    workload: Workload,
+    *,
+    repeat: int,
+    warmup: int,
+    opt_level: int = 2,
+    threads: int | None = None,
+    inductor: bool = True,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Measures one workload on every side (see :func:`run_side_process`);
+    never raises.
+
+    Returns:
+        ``name``, ``description``, ``repeat``, ``warmup``; per side of
+        :data:`SIDES` (inductor unless ``inductor=False``) what
+        :func:`measure_side` returns; ``max_abs_error`` (torch2mlir against
+        eager) and ``max_abs_error_inductor``, ``max_abs_eager``;
+        ``peak_rss_mb`` (the torch2mlir process); ``others_cores`` (the
+        largest of the sides); the ratios of :func:`add_ratios`; ``error``
+        (None or the message of eager's or torch2mlir's failure: inductor's
+        stays in ``result["inductor"]["error"]``).
+    """
+    result: dict[str, Any] = {
+        "name": workload.name,
+        "description": workload.description,
+        "repeat": repeat,
+        "warmup": warmup,
+        "max_abs_error": None,
+        "error": None,
+    }
+    outputs = {}
+    for side in SIDES if inductor else SIDES[:2]:
+        log(f"[{workload.name}] {side}, in its own process")
+        result[side], outputs[side] = run_side_process(
+            workload,
+            side,
+            repeat=repeat,
+            warmup=warmup,
+            opt_level=opt_level,
+            threads=threads,
+        )
+    errors = [
+        f"{side}: {result[side]['error']}"
+        for side in SIDES[:2]
+        if result[side].get("error")
+    ]
+    try:
+        if outputs["eager"] is not None:
+            for side, key in (
+                ("torch2mlir", "max_abs_error"),
+                ("inductor", "max_abs_error_inductor"),
+            ):
+                if outputs.get(side) is not None:
+                    result[key], result["max_abs_eager"] = max_abs_difference(
+                        outputs[side], outputs["eager"]
+                    )
+    except ValueError as error:
+        errors.append(f"torch2mlir: {error}")
+    result["error"] = "; ".join(errors) or None
+    result["peak_rss_mb"] = result["torch2mlir"].get("peak_rss_mb")
+    busy = [result[s].get("others_cores") for s in outputs]
+    result["others_cores"] = max((b for b in busy if b is not None), default=None)
     return add_ratios(result)
 
 
@@ -659,7 +931,7 @@ def rss_growth(calls: int, opt_level: int = 2) -> dict[str, Any]:
     try:
         import torch2mlir
 
-        model, x = _mlp()
+        model, (x,) = _mlp()
         compiled = torch2mlir.compile(model, (x,), opt_level=opt_level)
         with thread_count(1):
             for _ in range(100):
@@ -827,8 +1099,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--no-inductor",
         action="store_true",
-        help="with --ops: no torch.compile(backend='inductor') column",
+        help="no torch.compile(backend='inductor') side (workloads and --ops)",
     )
+    parser.add_argument("--side", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--side-dir", help=argparse.SUPPRESS)
     parser.add_argument(
         "--no-cache-check",
         action="store_true",
@@ -845,6 +1119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.threads is not None:
         torch.set_num_threads(args.threads)
+    if args.side:
+        return _side_main(args)
     rss_calls = args.rss_calls
     if rss_calls is None:
         rss_calls = QUICK_RSS_CALLS if args.quick else RSS_CALLS
@@ -868,6 +1144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "first_ms, steady": "milliseconds",
             "peak_rss_mb, rss_growth": "MB (2**20 bytes)",
             "ratio": "torch2mlir time / eager time",
+            "ratio_inductor": "torch2mlir time / inductor time",
+            "ready_s": "seconds from the model to its first result",
             "others_cores": "cores kept busy by other processes (mean)",
         },
     }
@@ -896,6 +1174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             repeat=repeat,
             warmup=warmup,
             opt_level=args.opt_level,
+            threads=args.threads,
+            inductor=not args.no_inductor,
             log=log,
         )
         if result["error"]:
