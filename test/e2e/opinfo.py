@@ -37,8 +37,11 @@ generated code fails one sample, not the run::
     python test/e2e/opinfo.py --core --backend tosa        # Core ATen on TOSA
 
 The one-line summary goes to stdout; ``--json`` and ``--markdown`` write the
-coverage table (op x dtype: pass / fail / unsupported / not in scope, with
-reasons and reproducer commands).
+coverage table (op x dtype: pass / fail / xfail / unsupported / not in
+scope, with reasons and reproducer commands). A failing pair that
+``xfail/opinfo.toml`` lists for the backend is an expected failure
+(``xfail``) with the reason given there; any other failure (a wrong value
+above all) is *unexpected*, printed with its reproducer, and the run exits 1.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import os
 import re
 import sys
 import time
+import tomllib
 import traceback
 import warnings
 from dataclasses import asdict, dataclass, field
@@ -158,6 +162,13 @@ UNINITIALIZED_OUTPUTS = {
 #: eagerly; it counts in no total.
 STATUSES = ("pass", "fail", "unsupported", "skip")
 
+#: The expected failures: per backend (a TOML table named after it), the
+#: (op, dtype) pairs known to fail, ``"op dtype" = "reason"``. A failing
+#: pair listed there is ``xfail`` (not passing, with the listed reason); one
+#: that is not is an *unexpected* failure, and the run exits 1. A listed pair
+#: that passes is reported as stale.
+EXPECTED_FAILURES = HERE / "xfail" / "opinfo.toml"
+
 
 @dataclass
 class SampleResult:
@@ -178,7 +189,8 @@ class SampleResult:
 @dataclass
 class PairResult:
     """The outcome of one (op, dtype): ``pass`` when every sample run passes;
-    else ``fail`` (some sample gave wrong values or did not compile), else
+    else ``fail`` (some sample gave wrong values or did not compile; ``xfail``
+    when :data:`EXPECTED_FAILURES` lists the pair), else
     ``unsupported`` (some sample exports to an op torch2mlir does not define),
     else ``not in scope``. ``reason`` is the most common reason of the samples
     with that status; ``reproduce`` runs the first such sample."""
@@ -855,6 +867,51 @@ def summarize_pairs(
     return table
 
 
+def load_expected_failures(
+    backend: str, path: Path = EXPECTED_FAILURES
+) -> dict[tuple[str, str], str]:
+    """The expected failures of `backend` in `path` (see
+    :data:`EXPECTED_FAILURES`): ``{(op, dtype): reason}``.
+
+    Raises:
+        ValueError: a key is not ``"op dtype"`` with a dtype of
+            :data:`DTYPE_NAMES`, or a reason is empty.
+    """
+    if not path.exists():
+        return {}
+    with path.open("rb") as file:
+        table = tomllib.load(file).get(backend, {})
+    expected = {}
+    for key, reason in table.items():
+        op, _, dtype = key.rpartition(" ")
+        if not op or dtype not in DTYPE_NAMES or not str(reason).strip():
+            raise ValueError(
+                f"{path} [{backend}]: {key!r} = {reason!r}: keys are 'op dtype' "
+                f"(dtype one of {', '.join(DTYPE_NAMES)}), values a reason"
+            )
+        expected[(op, dtype)] = str(reason)
+    return expected
+
+
+def apply_expected_failures(
+    table: list[PairResult], expected: dict[tuple[str, str], str]
+) -> list[str]:
+    """Marks the failing pairs of `table` that `expected` lists as ``xfail``,
+    their reason the listed one followed by this run's. Returns the listed
+    pairs that passed (stale entries), as ``"op dtype"``."""
+    stale = []
+    for pair in table:
+        listed = expected.get((pair.op, pair.dtype))
+        if listed is None:
+            continue
+        if pair.status == "fail":
+            pair.status = "xfail"
+            pair.reason = f"expected failure: {listed} (this run: {pair.reason})"
+        elif pair.status == "pass":
+            stale.append(f"{pair.op} {pair.dtype}")
+    return stale
+
+
 def summary(
     table: list[PairResult],
     samples: list[SampleResult],
@@ -886,6 +943,8 @@ def summary(
         "samples": len(run),
         "pairs_passing": sum(p.status == "pass" for p in in_scope),
         "pairs": len(in_scope),
+        "unexpected_failures": sum(p.status == "fail" for p in in_scope),
+        "expected_failures": sum(p.status == "xfail" for p in in_scope),
         "core_pairs_passing": sum(p.status == "pass" for p in core_pairs),
         "core_pairs": len(core_pairs),
         "backend": backend,
@@ -914,6 +973,16 @@ def summary_line(numbers: dict[str, Any]) -> str:
         f"(Core ATen {_percent(n['core_pairs_passing'], n['core_pairs'])}); "
         f"all ops fully passing {_percent(n['ops_passing'], n['ops'])}"
     )
+    if "unexpected_failures" in n:
+        line += (
+            f"; failing pairs: {n['unexpected_failures']} unexpected, "
+            f"{n['expected_failures']} expected (xfail/opinfo.toml)"
+        )
+    if n.get("stale_expected_failures"):
+        line += (
+            "; listed as expected failures but passing: "
+            + ", ".join(n["stale_expected_failures"])
+        )
     if "backend" in n:
         line += f"; backend {n['backend']}"
     counted_out = n.get("counted_out") or {}
@@ -936,12 +1005,13 @@ def top_reasons(table: list[PairResult], count: int = 15) -> list[tuple[str, int
     number of pairs, numbers and shapes in them generalized."""
     reasons: collections.Counter[str] = collections.Counter()
     for pair in table:
-        if pair.status in ("fail", "unsupported"):
+        if pair.status in ("fail", "xfail", "unsupported"):
             reasons[f"{pair.status}: {_generalize(pair.reason)}"] += 1
     return reasons.most_common(count)
 
 
 def _generalize(reason: str) -> str:
+    reason = re.sub(r"expected failure: .*", "expected failure", reason)
     reason = re.sub(r"wrong values: .*", "wrong values", reason)
     reason = re.sub(r"'?!torch\.vtensor<[^>]*>'?", "!torch.vtensor<...>", reason)
     return reason[:160]
@@ -989,7 +1059,13 @@ def write_json(
     path.write_text(json.dumps(document, indent=1) + "\n")
 
 
-_MARKS = {"pass": "✅", "fail": "❌", "unsupported": "➖", "not in scope": "·"}
+_MARKS = {
+    "pass": "✅",
+    "fail": "❌",
+    "xfail": "❎",
+    "unsupported": "➖",
+    "not in scope": "·",
+}
 
 
 def write_markdown(
@@ -1006,6 +1082,7 @@ def write_markdown(
         "",
         (
             f"Settings: {json.dumps(settings)}. Marks: ✅ pass, ❌ fail, "
+            "❎ expected failure (xfail/opinfo.toml), "
             "➖ unsupported (exports to an op torch2mlir does not define), "
             "· not in scope; blank: the op does not declare the dtype for CPU."
         ),
@@ -1055,7 +1132,7 @@ def write_markdown(
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for pair in table:
-        if pair.status in ("fail", "unsupported"):
+        if pair.status in ("fail", "xfail", "unsupported"):
             counts = ", ".join(f"{k} {v}" for k, v in sorted(pair.counts.items()))
             lines.append(
                 f"| {pair.op} | {pair.dtype} | {pair.status} | {counts} | "
@@ -1284,7 +1361,9 @@ def main(argv: list[str] | None = None) -> int:
             args.update, pairs, samples, out_of_scope, core_ops, args.backend
         )
     table = summarize_pairs(samples, pairs, out_of_scope, core_ops, args.backend)
+    stale = apply_expected_failures(table, load_expected_failures(args.backend))
     numbers = summary(table, samples, args.backend)
+    numbers["stale_expected_failures"] = stale
     numbers["seconds"] = round(elapsed, 1)
     settings = {
         "samples_per_pair": args.samples or "all",
@@ -1305,7 +1384,14 @@ def main(argv: list[str] | None = None) -> int:
     for reason, n in top_reasons(table, 10):
         print(f"{n:5} pairs  {reason}")
     print(summary_line(numbers) + f"; {len(samples)} samples in {elapsed:.0f} s")
-    return 0
+    unexpected = [p for p in table if p.status == "fail"]
+    for pair in unexpected:
+        print(
+            f"UNEXPECTED FAILURE {pair.op} {pair.dtype}: {_one_line(pair.reason)}\n"
+            f"  reproduce: {pair.reproduce}"
+        )
+    # A failure nobody listed (a wrong value above all) fails the run.
+    return 1 if unexpected else 0
 
 
 if __name__ == "__main__":

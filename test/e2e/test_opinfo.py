@@ -225,3 +225,82 @@ def test_backend_counts_out_dtypes_it_cannot_express() -> None:
     assert reproducer("add", "int64", 0) == (
         "python test/e2e/opinfo.py --op add --dtype int64 --sample 0"
     )
+
+
+def test_expected_failures_give_failing_pairs_their_reason(tmp_path: Path) -> None:
+    """A failing pair listed in the expected-failure file becomes xfail with
+    the listed reason; an unlisted one stays an unexpected failure; a listed
+    pair that passes is stale; the summary line counts both kinds."""
+    from opinfo import (
+        SampleResult,
+        apply_expected_failures,
+        load_expected_failures,
+        summarize_pairs,
+        summary,
+        summary_line,
+    )
+
+    listing = tmp_path / "opinfo.toml"
+    listing.write_text(
+        "[linalg-on-tensors]\n"
+        '"polygamma.polygamma_n_1 int8" = "eager returns rounding noise at the poles"\n'
+        '"add float32" = "was broken once"\n'
+        "[tosa]\n"
+        '"sin float16" = "other backend"\n'
+    )
+    expected = load_expected_failures("linalg-on-tensors", listing)
+    assert expected == {
+        ("polygamma.polygamma_n_1", "int8"): "eager returns rounding noise at the poles",
+        ("add", "float32"): "was broken once",
+    }
+    assert load_expected_failures("stablehlo", listing) == {}
+    assert load_expected_failures("tosa", tmp_path / "missing.toml") == {}
+
+    samples = [
+        SampleResult("polygamma.polygamma_n_1", "int8", 0, "fail", "wrong values: x"),
+        SampleResult("sin", "int8", 0, "fail", "wrong values: y"),
+        SampleResult("add", "float32", 0, "pass"),
+    ]
+    pairs = [(s.op, s.dtype) for s in samples]
+    table = summarize_pairs(samples, pairs, {}, set())
+    stale = apply_expected_failures(table, expected)
+    assert [p.status for p in table] == ["xfail", "fail", "pass"]
+    assert table[0].reason.startswith(
+        "expected failure: eager returns rounding noise at the poles (this run: wrong"
+    )
+    assert stale == ["add float32"]
+    numbers = summary(table, samples)
+    numbers["stale_expected_failures"] = stale
+    assert (numbers["unexpected_failures"], numbers["expected_failures"]) == (1, 1)
+    assert numbers["pairs_passing"] == 1
+    line = summary_line(numbers)
+    assert "failing pairs: 1 unexpected, 1 expected (xfail/opinfo.toml)" in line
+    assert "listed as expected failures but passing: add float32" in line
+
+    for bad in ('"add" = "no dtype"', '"add complex64" = "r"', '"add int8" = " "'):
+        listing.write_text(f"[tosa]\n{bad}\n")
+        with pytest.raises(ValueError, match="keys are 'op dtype'"):
+            load_expected_failures("tosa", listing)
+
+
+def test_expected_failures_name_real_opinfos() -> None:
+    """Every entry of xfail/opinfo.toml names an OpInfo and one of its CPU
+    dtypes, for a backend that exists, with a reason."""
+    import tomllib
+
+    from opinfo import (
+        EXPECTED_FAILURES,
+        backend_names,
+        load_expected_failures,
+        load_op_db,
+        op_dtypes,
+    )
+
+    ops = load_op_db()
+    backends = tomllib.loads(EXPECTED_FAILURES.read_text())
+    assert set(backends) <= set(backend_names()), sorted(backends)
+    for backend in backends:
+        for (op, dtype), reason in load_expected_failures(backend).items():
+            assert op in ops, f"[{backend}] {op}: no such OpInfo"
+            assert dtype in op_dtypes(ops[op]), f"[{backend}] {op} {dtype}"
+            assert len(reason) > 20, f"[{backend}] {op} {dtype}: give the reason"
