@@ -253,7 +253,8 @@ def bump_llvm(session: nox.Session) -> None:
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
     """ruff check the Python sources (posargs go to ruff); without posargs
-    also clang-format check the C++ sources (`.clang-format`; fix with
+    also check their formatting (`ruff format --check`; fix with `ruff
+    format`), clang-format check the C++ sources (`.clang-format`; fix with
     `clang-format -i $(git ls-files 'compiler/*.cpp' 'compiler/*.h')`),
     check the package's layers (import-linter, `.importlinter`) and type
     check python_packages/torch2mlir (mypy, `mypy.ini`).
@@ -266,6 +267,7 @@ def lint(session: nox.Session) -> None:
     session.install("-r", str(REQUIREMENTS / "lint.txt"))
     session.run("ruff", "check", *(session.posargs or LINT_PATHS))
     if not session.posargs:
+        session.run("ruff", "format", "--check", *LINT_PATHS)
         session.run(
             "clang-format", "--dry-run", "--Werror", *_cxx_sources(), silent=True
         )

@@ -979,9 +979,8 @@ def summary_line(numbers: dict[str, Any]) -> str:
             f"{n['expected_failures']} expected (xfail/opinfo.toml)"
         )
     if n.get("stale_expected_failures"):
-        line += (
-            "; listed as expected failures but passing: "
-            + ", ".join(n["stale_expected_failures"])
+        line += "; listed as expected failures but passing: " + ", ".join(
+            n["stale_expected_failures"]
         )
     if "backend" in n:
         line += f"; backend {n['backend']}"

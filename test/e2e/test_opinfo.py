@@ -250,7 +250,10 @@ def test_expected_failures_give_failing_pairs_their_reason(tmp_path: Path) -> No
     )
     expected = load_expected_failures("linalg-on-tensors", listing)
     assert expected == {
-        ("polygamma.polygamma_n_1", "int8"): "eager returns rounding noise at the poles",
+        (
+            "polygamma.polygamma_n_1",
+            "int8",
+        ): "eager returns rounding noise at the poles",
         ("add", "float32"): "was broken once",
     }
     assert load_expected_failures("stablehlo", listing) == {}

@@ -46,6 +46,25 @@ def test_gpt2_with_its_default_sdpa_attention(config: str) -> None:
         _assert_matches(compiled(ids), model(ids))
 
 
+def test_llama_decode_step_grows_the_kv_cache_as_eager() -> None:
+    """One decode step after a 31-token key/value cache (the bench's
+    llama_step, smaller): the new token's hidden state and the grown cache
+    match eager's, for another token and cache too."""
+    model, (ids, keys, values) = transformer.llama_step(layers=2, past=31)
+    compiled = torch2mlir.compile(model, (ids, keys, values))
+    for args in (
+        (ids, keys, values),
+        (transformer.token_ids(1, 1, seed=3), keys.flip(3), 2 * values),
+    ):
+        with torch.no_grad():
+            want = model(*args)
+        got = compiled(*args)
+        assert [g.shape for g in got] == [w.shape for w in want]
+        assert want[1].shape[3] == 32  # the cache grew by one token
+        for g, w in zip(got, want):
+            _assert_matches(g, w)
+
+
 #: Small configs of the newer zoo models: name -> (model factory, input factory).
 SMALL_ZOO = {
     "t5": (transformer.t5, lambda seed: transformer.token_ids(2, 32, seed=seed)),

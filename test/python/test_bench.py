@@ -215,7 +215,9 @@ def test_table() -> None:
     ]
     assert "+0.25 MB (500.0 -> 500.2 MB" in text
     assert "own process" in text
-    assert "headline: torch2mlir / inductor, geomean over 2 workloads: 0.35 (2T)" in text
+    assert (
+        "headline: torch2mlir / inductor, geomean over 2 workloads: 0.35 (2T)" in text
+    )
     assert "WARNING" not in text
 
 
@@ -226,7 +228,11 @@ def test_table_warns_when_the_machine_was_busy() -> None:
     busy["others_cores"] = 1.5
     text = bench.format_tables(_report([quiet, busy]))
     run_table = text.split("steady state")[1].split("noise")[0]
-    rows = {line.split()[0]: line.split() for line in run_table.splitlines()[1:] if line.strip()}
+    rows = {
+        line.split()[0]: line.split()
+        for line in run_table.splitlines()[1:]
+        if line.strip()
+    }
     assert rows["mlp"][-1] == "0.01" and rows["resnet18"][-1] == "1.50"
     warning = next(line for line in text.splitlines() if line.startswith("WARNING"))
     assert "during resnet18 " in warning

@@ -251,8 +251,9 @@ def llama_step(
     past, hidden // heads]`` drawn from a fixed seed (see
     :class:`DecoderStep`)."""
     model = DecoderStep(
-        llama(layers=layers, hidden=hidden, heads=heads, kv_heads=kv_heads, seed=seed)
-        .model
+        llama(
+            layers=layers, hidden=hidden, heads=heads, kv_heads=kv_heads, seed=seed
+        ).model
     ).eval()
     generator = torch.Generator().manual_seed(seed + 1)
     shape = (layers, batch, kv_heads, past, hidden // heads)

@@ -505,7 +505,9 @@ class Workload:
 
     name: str
     description: str
-    make: Callable[[], tuple[Any, tuple[Any, ...]]]  # () -> (model in eval mode, inputs)
+    make: Callable[
+        [], tuple[Any, tuple[Any, ...]]
+    ]  # () -> (model in eval mode, inputs)
     repeat: int
     warmup: int
     #: For a dynamic-shape workload: () -> (example inputs to compile with,
@@ -671,7 +673,9 @@ def max_abs_difference(got: Any, want: Any) -> tuple[float, float]:
     error = scale = 0.0
     for a, b in zip(got_leaves, want_leaves):
         if a.shape != b.shape:
-            raise ValueError(f"output of shape {tuple(a.shape)}, eager's {tuple(b.shape)}")
+            raise ValueError(
+                f"output of shape {tuple(a.shape)}, eager's {tuple(b.shape)}"
+            )
         if b.numel():
             error = max(error, (a.double() - b.double()).abs().max().item())
             scale = max(scale, b.double().abs().max().item())
@@ -728,7 +732,9 @@ def measure_side(
                     cache=False,
                 )
             else:
-                run = torch2mlir.compile(model, inputs, opt_level=opt_level, cache=False)
+                run = torch2mlir.compile(
+                    model, inputs, opt_level=opt_level, cache=False
+                )
             result["compile"] = dict(run.timings)
             result["compile"]["wall"] = time.perf_counter() - start
         elif side == "inductor":

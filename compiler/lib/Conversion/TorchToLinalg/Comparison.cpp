@@ -95,7 +95,7 @@ struct ConvertCompare : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type dtype = getPromotedDtype({op.getSelf(), op.getOther()});
     if (!dtype || !isa<mlir::FloatType, IntegerType>(dtype))
       return reportFailure(rewriter, op,

@@ -55,7 +55,7 @@ template <typename OpTy> struct ConvertFillFactory : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value like = FillOperands<OpTy>::like(adaptor);
     SmallVector<Value> dynamicSizes;
     if (!resultType.hasStaticShape() && !like) {
@@ -189,7 +189,7 @@ struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Location loc = op.getLoc();
     FailureOr<SmallVector<Value>> dynamicSizes = getFactoryDynamicSizes(
         rewriter, op, this->getTypeConverter(), op.getSize(), resultType);

@@ -26,7 +26,7 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     if (llvm::count_if(resultType.getShape(), ShapedType::isDynamic) <= 1) {
       Value reshaped =
           createReshape(rewriter, op.getLoc(), adaptor.getSelf(), resultType);
@@ -97,7 +97,7 @@ struct ConvertAtenPermute : OpConversionPattern<AtenPermuteOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     int64_t rank = resultType.getRank();
     SmallVector<int64_t> dims;
     if (!matchTorchConstantIntList(op.getDims(), dims) ||
@@ -106,7 +106,7 @@ struct ConvertAtenPermute : OpConversionPattern<AtenPermuteOp> {
     for (int64_t &dim : dims) {
       dim = toPositiveDim(dim, rank);
       if (dim < 0)
-        return reportFailure(rewriter, op, "dim out of range");
+        return reportFailure(rewriter, op, kDimOutOfRange);
     }
     Location loc = op.getLoc();
     Value input = adaptor.getSelf();
@@ -138,14 +138,14 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     int64_t dim;
     if (!matchTorchConstantInt(op.getDim(), dim))
       return reportFailure(rewriter, op, "dim must be a constant");
     int64_t rank = resultType.getRank();
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     Location loc = op.getLoc();
     auto inputs = getConvertedTensorList(rewriter, loc, getTypeConverter(),
                                          op.getTensors());
@@ -256,7 +256,7 @@ struct ConvertAtenExpand : OpConversionPattern<AtenExpandOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Location loc = op.getLoc();
     Value input = adaptor.getSelf();
     int64_t rank = resultType.getRank();
@@ -349,7 +349,7 @@ struct ConvertAtenConstantPadNd : OpConversionPattern<AtenConstantPadNdOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
@@ -422,7 +422,7 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
@@ -431,7 +431,7 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
       return reportFailure(rewriter, op, "dim must be a constant");
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     if (!matchTorchConstantInt(op.getStep(), step) || step <= 0)
       return reportFailure(rewriter, op, "step must be a positive constant");
     int64_t start = 0, end = std::numeric_limits<int64_t>::max();
@@ -589,7 +589,7 @@ struct ConvertAtenFlip : OpConversionPattern<AtenFlipOp> {
     for (int64_t dim : dims) {
       dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
       if (dim < 0)
-        return reportFailure(rewriter, op, "dim out of range");
+        return reportFailure(rewriter, op, kDimOutOfRange);
       if (rank > 0)
         flipped[dim] = true;
     }
@@ -631,7 +631,7 @@ struct ConvertAtenRepeat : OpConversionPattern<AtenRepeatOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     int64_t inputRank = cast<RankedTensorType>(input.getType()).getRank();
     int64_t rank = resultType.getRank();
@@ -683,7 +683,7 @@ struct ConvertAtenDiagonal : OpConversionPattern<AtenDiagonalOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
     int64_t offset, dim1, dim2;

@@ -79,7 +79,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type element = resultType.getElementType();
     // f16/bf16 compute in f32 with the scalars kept in f32, as PyTorch's
     // CPU kernels do (x / 65536 is not x / inf).
@@ -161,7 +161,7 @@ template <typename OpTy> struct ConvertUnary : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type element = resultType.getElementType();
     if (!supports(element))
       return reportFailure(rewriter, op, "unsupported: this dtype");
@@ -724,7 +724,7 @@ getResultTensorType(ConversionPatternRewriter &rewriter, Operation *op,
                     const TypeConverter *converter) {
   auto type = getConvertedTensorType(converter, op->getResult(0));
   if (!type)
-    return reportFailure(rewriter, op, "result needs a known rank and dtype");
+    return reportFailure(rewriter, op, kUnknownResultType);
   return type;
 }
 

@@ -82,7 +82,7 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
@@ -91,7 +91,7 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
       return reportFailure(rewriter, op, "dim must be a constant");
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     if (!matchTorchConstantInt(op.getIndex(), index))
       return reportFailure(rewriter, op, "unsupported: a non-constant index");
     Location loc = op.getLoc();
@@ -169,7 +169,7 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     Value index = adaptor.getIndex();
     auto inputType = cast<RankedTensorType>(input.getType());
@@ -180,7 +180,7 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
       return reportFailure(rewriter, op, "dim must be a constant");
     dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     if (!isIndexTensor(op.getIndex()) || indexType.getRank() > 1)
       return reportFailure(rewriter, op,
                            "index must be a 0-d or 1-d integer tensor");
@@ -222,7 +222,7 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     Value index = adaptor.getIndex();
     auto inputType = cast<RankedTensorType>(input.getType());
@@ -233,7 +233,7 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
       return reportFailure(rewriter, op, "dim must be a constant");
     dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     Location loc = op.getLoc();
     if (isIndexTensor(op.getIndex()) && resultType.hasStaticShape() &&
         resultType.getNumElements() == 0) {
@@ -296,7 +296,7 @@ struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value weight = adaptor.getWeight();
     Value indices = adaptor.getIndices();
     auto weightType = cast<RankedTensorType>(weight.getType());
@@ -356,7 +356,7 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     auto list = op.getIndices().getDefiningOp<PrimListConstructOp>();
     if (!list)
       return reportFailure(rewriter, op,

@@ -578,13 +578,17 @@ createNamedConvolution(OpBuilder &b, Location loc, Value input, Value weight,
 /// kernel computes it (slow_conv_transpose2d/3d): a GEMM into columns,
 ///   cols[g, f, k..., n, i...] = sum_c w[g*C + c, f, k...] * x[n, g*C + c,
 ///   i...]
-/// (linalg.batch_matmul over the groups, accumulated in getOpMathType and
-/// rounded: the form the RefBackend hands to its GEMM kernels), then col2im,
-/// which adds each tap's columns into the output positions o = i * stride -
-/// padding + k * dilation that fall inside it, tap after tap in kernel
-/// order, in the element type, then the bias. Only products of the input's
-/// own elements are formed: no zero is multiplied by an inf or NaN weight,
-/// as a convolution over a zero-spread input would.
+/// (linalg.batch_matmul over the groups: the form the RefBackend hands to
+/// its GEMM kernels), then col2im, which adds each tap's columns into the
+/// output positions o = i * stride - padding + k * dilation that fall inside
+/// it, tap after tap in kernel order, then the bias. All of it accumulates
+/// in getOpMathType (f32 for f16/bf16) and rounds once at the end, as
+/// oneDNN's kernel, which eager runs for f16/bf16 on CPUs with native
+/// support for them, does (rounding the columns to f16 first, as the slow
+/// kernel does, lands up to several ulps farther from the exact result).
+/// Only products of the input's own elements are formed: no zero is
+/// multiplied by an inf or NaN weight, as a convolution over a zero-spread
+/// input would.
 static Value createCol2ImTransposedConvolution(
     OpBuilder &b, Location loc, Value input, Value weight, Value bias,
     RankedTensorType resultType, ArrayRef<int64_t> stride,
@@ -647,12 +651,6 @@ static Value createCol2ImTransposedConvolution(
                    b, loc, TypeRange{colsAccType}, ValueRange{lhs, rhs},
                    ValueRange{createZeroFilled(b, loc, colsAccType)})
                    .getResult(0);
-  if (accType != element)
-    cols = createElementwise(b, loc, type(colsAccType.getShape(), element),
-                             ValueRange{cols},
-                             [&](OpBuilder &nb, Location l, ValueRange args) {
-                               return castFloat(nb, l, args[0], element);
-                             });
   // cols as [G, F, K..., N, I...].
   SmallVector<int64_t> colsShape{groups, perGroupOut};
   colsShape.append(kernel.begin(), kernel.end());
@@ -661,13 +659,13 @@ static Value createCol2ImTransposedConvolution(
   SmallVector<ReassociationIndices> colsSplit{{0}};
   colsSplit.push_back(llvm::to_vector(llvm::seq<int64_t>(1, d + 2)));
   colsSplit.push_back(llvm::to_vector(llvm::seq<int64_t>(d + 2, 2 * d + 3)));
-  cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, element), cols,
+  cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, accType), cols,
                                        colsSplit);
 
   // col2im into out [N, G, F, O...], zeros first.
   SmallVector<int64_t> outShape{n, groups, perGroupOut};
   outShape.append(outSizes.begin(), outSizes.end());
-  Value out = createZeroFilled(b, loc, type(outShape, element));
+  Value out = createZeroFilled(b, loc, type(outShape, accType));
   int64_t loops = d + 3;
   SmallVector<AffineExpr> colsExprs{
       b.getAffineDimExpr(1), b.getAffineDimExpr(2), b.getAffineDimExpr(0)};
@@ -734,10 +732,10 @@ static Value createCol2ImTransposedConvolution(
       }
       SmallVector<OpFoldResult> ones(2 * d + 3, b.getIndexAttr(1));
       Value slice =
-          tensor::ExtractSliceOp::create(b, loc, type(sliceShape, element),
+          tensor::ExtractSliceOp::create(b, loc, type(sliceShape, accType),
                                          cols, colsOffsets, colsSizes, ones);
       Value window = tensor::ExtractSliceOp::create(
-          b, loc, type(outSliceShape, element), out, outOffsets, outSizesAttr,
+          b, loc, type(outSliceShape, accType), out, outOffsets, outSizesAttr,
           outStrides);
       Value sum = addElementwise(ValueRange{slice}, window,
                                  {colsMap, b.getMultiDimIdentityMap(loops)});
@@ -752,14 +750,17 @@ static Value createCol2ImTransposedConvolution(
     Value groupedBias = tensor::ExpandShapeOp::create(
         b, loc, type({groups, perGroupOut}, element), bias,
         SmallVector<ReassociationIndices>{{0, 1}});
+    groupedBias = castFloatTensor(b, loc, groupedBias,
+                                  type({groups, perGroupOut}, accType));
     out = addElementwise(
         ValueRange{out, groupedBias},
-        tensor::EmptyOp::create(b, loc, outShape, element),
+        tensor::EmptyOp::create(b, loc, outShape, accType),
         {b.getMultiDimIdentityMap(loops),
          AffineMap::get(
              loops, 0, {b.getAffineDimExpr(1), b.getAffineDimExpr(2)}, context),
          b.getMultiDimIdentityMap(loops)});
   }
+  out = castFloatTensor(b, loc, out, type(outShape, element));
   SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
   for (int64_t i = 0; i < d; ++i)
     mergeChannels.push_back({i + 3});

@@ -396,7 +396,7 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     PoolParams params;

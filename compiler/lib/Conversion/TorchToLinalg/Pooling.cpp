@@ -78,7 +78,7 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     Pool2dParams params;

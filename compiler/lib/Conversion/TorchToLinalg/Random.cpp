@@ -146,7 +146,7 @@ struct ConvertRandomFactory : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
       return reportFailure(rewriter, op,

@@ -105,7 +105,7 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
     SmallVector<int64_t> dims;
@@ -117,7 +117,7 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
     for (int64_t &dim : dims) {
       dim = toPositiveDim(dim, rank);
       if (dim < 0)
-        return reportFailure(rewriter, op, "dim out of range");
+        return reportFailure(rewriter, op, kDimOutOfRange);
     }
     Type element = resultType.getElementType();
     if (element.isInteger(1))
@@ -177,7 +177,7 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     // A 0-d tensor is a softmax over one element, along dim 0 or -1.
     dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     Location loc = op.getLoc();
     if (rank == 0)
       input = createReshape(rewriter, loc, input,
@@ -279,7 +279,7 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     if (inputType.getElementType() != resultType.getElementType())
@@ -289,7 +289,7 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
       return reportFailure(rewriter, op, "dim must be a constant int list");
     auto dims = normalizeDims(dimList, inputType.getRank());
     if (failed(dims))
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     Type dtype = getTorchDtype(op.getSelf());
     Location loc = op.getLoc();
     Value init = createExtremeValue(rewriter, loc, dtype, /*highest=*/!isMax);
@@ -318,7 +318,7 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: cumsum to this dtype");
@@ -346,7 +346,7 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     }
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
 
     SmallVector<int64_t> sliceShape = llvm::to_vector(castType.getShape());
     sliceShape[dim] = 1;
@@ -443,7 +443,7 @@ template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     Type element = cast<RankedTensorType>(input.getType()).getElementType();
     if (!isa<IntegerType, mlir::FloatType>(element))
@@ -454,7 +454,7 @@ template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
     auto dims = normalizeDims(
         dimList, cast<RankedTensorType>(input.getType()).getRank());
     if (failed(dims))
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     Location loc = op.getLoc();
     Value falseValue =
         arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
@@ -499,7 +499,7 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: prod of this dtype");
@@ -510,7 +510,7 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
     auto dims =
         normalizeDims({dim}, cast<RankedTensorType>(input.getType()).getRank());
     if (failed(dims))
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     bool srcUnsigned = isUnsignedOrBool(getTorchDtype(op.getSelf()));
     bool isFloat = isa<mlir::FloatType>(element);
     Location loc = op.getLoc();
@@ -560,7 +560,7 @@ struct ConvertArgMinMax : OpConversionPattern<OpTy> {
     }
     auto dims = normalizeDims(dimList, rank);
     if (failed(dims))
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     // The flat index over the reduced dims needs their sizes.
     SmallVector<int64_t> strides(rank, 0);
     int64_t stride = 1;

@@ -259,7 +259,7 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type dtype = getTorchDtype(op.getResult());
     FailureOr<Reduction> reduction = Traits::reduction(op);
     if (failed(reduction))
@@ -282,7 +282,7 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
       return reportFailure(rewriter, op, "dim must be a constant");
     dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     if (!isIndexTensor(op.getIndex()) || indexType.getRank() != rank)
       return reportFailure(rewriter, op,
                            "index must be an integer tensor of self's rank");
@@ -419,7 +419,7 @@ struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     auto list = op.getIndices().getDefiningOp<PrimListConstructOp>();
     if (!list)
       return reportFailure(rewriter, op,
@@ -648,7 +648,7 @@ struct ConvertAtenMaskedScatter : OpConversionPattern<AtenMaskedScatterOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value self = adaptor.getSelf(), mask = adaptor.getMask();
     Value source = adaptor.getSource();
     auto sourceType = cast<RankedTensorType>(source.getType());
@@ -825,7 +825,7 @@ struct ConvertAtenSelectScatter : OpConversionPattern<AtenSelectScatterOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value self = adaptor.getSelf(), src = adaptor.getSrc();
     auto selfType = cast<RankedTensorType>(self.getType());
     int64_t rank = selfType.getRank();
@@ -839,7 +839,7 @@ struct ConvertAtenSelectScatter : OpConversionPattern<AtenSelectScatterOp> {
       return reportFailure(rewriter, op, "dim must be a constant");
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     Location loc = op.getLoc();
     Value index =
         getIndexOperand(rewriter, loc, op.getIndex(), adaptor.getIndex());
@@ -872,7 +872,7 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
     auto resultType =
         getConvertedTensorType(getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Value self = adaptor.getSelf(), src = adaptor.getSrc();
     auto selfType = cast<RankedTensorType>(self.getType());
     int64_t rank = selfType.getRank();
@@ -886,7 +886,7 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
       return reportFailure(rewriter, op, "dim must be a constant");
     dim = toPositiveDim(dim, rank);
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     if (!matchTorchConstantInt(op.getStep(), step) || step <= 0)
       return reportFailure(rewriter, op, "step must be a positive constant");
     Location loc = op.getLoc();

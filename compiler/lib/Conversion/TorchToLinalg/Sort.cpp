@@ -275,7 +275,7 @@ template <typename OpTy> struct ConvertAtenSort : OpConversionPattern<OpTy> {
     int64_t rank = inputType.getRank();
     dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     if (valuesType != inputType || !indicesType.getElementType().isInteger(64))
       return reportFailure(rewriter, op,
                            "values must have the input's type and indices "
@@ -322,7 +322,7 @@ struct ConvertAtenTopk : OpConversionPattern<AtenTopkOp> {
     int64_t rank = inputType.getRank();
     dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
     if (dim < 0)
-      return reportFailure(rewriter, op, "dim out of range");
+      return reportFailure(rewriter, op, kDimOutOfRange);
     if (valuesType.getElementType() != inputType.getElementType() ||
         valuesType.getRank() != rank ||
         !indicesType.getElementType().isInteger(64))

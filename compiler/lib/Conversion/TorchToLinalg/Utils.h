@@ -83,6 +83,16 @@ inline constexpr const char *kNotBroadcastable =
     "the operands do not broadcast to the declared result type (the "
     "program's types contradict each other)";
 
+/// Why a pattern refuses an op whose result type did not convert to a
+/// ranked tensor (getConvertedTensorType returned null).
+inline constexpr const char *kUnknownResultType =
+    "result needs a known rank and dtype";
+
+/// Why a pattern refuses an op whose constant dim (or dims) lies outside
+/// [-rank, rank) (toPositiveDim returned a negative value).
+inline constexpr const char *kDimOutOfRange =
+    "dim out of range (eager raises IndexError)";
+
 /// Why a pattern refuses a reshape to a result type whose dynamic sizes
 /// cannot be derived (createReshape returned null).
 inline constexpr const char *kUnknownReshapeSizes =
@@ -271,7 +281,7 @@ struct ConvertInResultDtype : OpConversionPattern<OpTy> {
     auto resultType =
         getConvertedTensorType(this->getTypeConverter(), op.getResult());
     if (!resultType)
-      return reportFailure(rewriter, op, "result needs a known rank and dtype");
+      return reportFailure(rewriter, op, kUnknownResultType);
     Type dtype = getTorchDtype(op.getResult());
     StringRef why = unsupported(op, dtype);
     if (!why.empty())
