@@ -702,14 +702,14 @@ def measure_side(
         + the first call, which compiles), ``first_ms``, ``steady``
         ``{"all": stats, "one": stats}`` (see :func:`summarize`), for
         torch2mlir ``compile`` (seconds per phase and ``wall``),
-        ``peak_rss_mb``, ``others_cores`` (see :func:`others_cores`) and
-        ``error`` (None or the message).
+        ``peak_rss_mb``, ``others_cores`` (see :func:`others_cores`; over
+        the timed runs only) and ``error`` (None or the message).
     """
     import torch
 
     result: dict[str, Any] = {"error": None}
     output = None
-    cpu_before, start_wall = cpu_snapshot(), time.perf_counter()
+    cpu_before, start_wall = None, 0.0
     try:
         model, inputs = workload.make()
         model.eval()
@@ -753,6 +753,9 @@ def measure_side(
         result["first_ms"] = seconds * 1e3
         result["ready_s"] = time.perf_counter() - start
 
+        # Other processes' CPU use counts from here: during the timed runs,
+        # not while inductor's compile workers (its children) were busy.
+        cpu_before, start_wall = cpu_snapshot(), time.perf_counter()
         log(f"[{workload.name}] {side}: {warmup} + {repeat} runs, all threads")
         result["steady"] = {"all": summarize(time_blocks([call], warmup, repeat)[0])}
         log(f"[{workload.name}] {side}: {max(warmup, 1)} + {repeat} runs, 1 thread")
