@@ -272,19 +272,18 @@ def format_tables(report: Mapping[str, Any]) -> str:
             "others",
         ]
     ]
+    columns = ("torch2mlir", "eager", "inductor")
     for r in results:
-        ratios, versus = r.get("ratio") or {}, r.get("ratio_inductor") or {}
+        row = [r["name"]]
+        for team in ("all", "one"):
+            row += [_fmt(_steady(r, side, team), ".2f") for side in columns]
+            row += [
+                _fmt((r.get(key) or {}).get(team), ".2f")
+                for key in ("ratio", "ratio_inductor")
+            ]
         rows.append(
             [
-                r["name"],
-                *(_fmt(_steady(r, side, "all"), ".2f") for side in SIDES[1::-1]),
-                _fmt(_steady(r, "inductor", "all"), ".2f"),
-                _fmt(ratios.get("all"), ".2f"),
-                _fmt(versus.get("all"), ".2f"),
-                *(_fmt(_steady(r, side, "one"), ".2f") for side in SIDES[1::-1]),
-                _fmt(_steady(r, "inductor", "one"), ".2f"),
-                _fmt(ratios.get("one"), ".2f"),
-                _fmt(versus.get("one"), ".2f"),
+                *row,
                 _fmt(r.get("max_abs_error"), ".2e"),
                 _fmt(r.get("peak_rss_mb"), ".0f"),
                 _fmt(r.get("others_cores"), ".2f"),
