@@ -7,7 +7,7 @@
 #include "torch2mlir/Conversion/TorchToArith/TorchToArith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "torch2mlir/Conversion/Passes.h"
-#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/IR/CoreOps.h"
 #include "torch2mlir/Dialect/TorchConversion/Transforms/BackendTypeConversion.h"
 
 namespace mlir::torch2mlir {
@@ -184,15 +184,15 @@ void mlir::torch2mlir::populateTorchToArithPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<ConstantIntOp, ConstantFloatOp, ConstantBoolOp,
-                      ValueTensorLiteralOp>();
+  addIllegalCoreOps<ConstantIntOp, ConstantFloatOp, ConstantBoolOp,
+                      ValueTensorLiteralOp>(target);
   patterns.add<ConvertConstant<ConstantIntOp>, ConvertConstant<ConstantFloatOp>,
                ConvertConstant<ConstantBoolOp>, ConvertValueTensorLiteral>(
       typeConverter, context);
-  target.addIllegalOp<
+  addIllegalCoreOps<
       AtenAddIntOp, AtenSubIntOp, AtenMulIntOp, AtenFloordivIntOp, AtenNegIntOp,
       AtenEqIntOp, AtenLtIntOp, AtenGtIntOp, AtenAddFloatOp, AtenSubFloatOp,
-      AtenMulFloatOp, AtenDivFloatOp, AtenDimOp, AtenSizeIntOp>();
+      AtenMulFloatOp, AtenDivFloatOp, AtenDimOp, AtenSizeIntOp>(target);
   patterns.add<ConvertScalarBinary<AtenAddIntOp, arith::AddIOp>,
                ConvertScalarBinary<AtenSubIntOp, arith::SubIOp>,
                ConvertScalarBinary<AtenMulIntOp, arith::MulIOp>,
@@ -206,6 +206,6 @@ void mlir::torch2mlir::populateTorchToArithPatternsAndLegality(
                ConvertIntCompare<AtenGtIntOp, arith::CmpIPredicate::sgt>,
                ConvertAtenNegInt, ConvertAtenDim, ConvertAtenSizeInt>(
       typeConverter, context);
-  target.addIllegalOp<RuntimeAssertOp>();
+  addIllegalCoreOps<RuntimeAssertOp>(target);
   patterns.add<ConvertRuntimeAssert>(typeConverter, context);
 }

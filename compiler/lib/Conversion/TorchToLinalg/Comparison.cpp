@@ -228,10 +228,10 @@ void mlir::torch2mlir::populateComparisonPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenEqTensorOp, AtenNeTensorOp, AtenLtTensorOp,
+  addIllegalCoreOps<AtenEqTensorOp, AtenNeTensorOp, AtenLtTensorOp,
                       AtenLeTensorOp, AtenGtTensorOp, AtenGeTensorOp,
                       AtenEqScalarOp, AtenNeScalarOp, AtenLtScalarOp,
-                      AtenLeScalarOp, AtenGtScalarOp, AtenGeScalarOp>();
+                      AtenLeScalarOp, AtenGtScalarOp, AtenGeScalarOp>(target);
   patterns.add<ConvertCompare<AtenEqTensorOp, CompareKind::Eq>,
                ConvertCompare<AtenNeTensorOp, CompareKind::Ne>,
                ConvertCompare<AtenLtTensorOp, CompareKind::Lt>,
@@ -245,8 +245,8 @@ void mlir::torch2mlir::populateComparisonPatternsAndLegality(
                ConvertCompare<AtenGtScalarOp, CompareKind::Gt>,
                ConvertCompare<AtenGeScalarOp, CompareKind::Ge>>(typeConverter,
                                                                 context);
-  target.addIllegalOp<AtenLogicalNotOp, AtenLogicalAndOp, AtenLogicalOrOp,
-                      AtenLogicalXorOp, AtenWhereSelfOp>();
+  addIllegalCoreOps<AtenLogicalNotOp, AtenLogicalAndOp, AtenLogicalOrOp,
+                      AtenLogicalXorOp, AtenWhereSelfOp>(target);
   patterns.add<ConvertLogicalNot,
                ConvertLogicalBinary<AtenLogicalAndOp, LogicalKind::And>,
                ConvertLogicalBinary<AtenLogicalOrOp, LogicalKind::Or>,

@@ -249,16 +249,16 @@ void mlir::torch2mlir::populateCreationPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp,
-                      AtenArangeStartStepOp, AtenItemOp>();
+  addIllegalCoreOps<AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp,
+                      AtenArangeStartStepOp, AtenItemOp>(target);
   patterns.add<ConvertAtenItem>(typeConverter, context);
   patterns
       .add<ConvertFillFactory<AtenFullOp>, ConvertFillFactory<AtenFullLikeOp>,
            ConvertFillFactory<AtenScalarTensorOp>, ConvertAtenArangeStartStep>(
           typeConverter, context);
-  target.addIllegalOp<AtenFillScalarOp, AtenEmptyMemoryFormatOp,
+  addIllegalCoreOps<AtenFillScalarOp, AtenEmptyMemoryFormatOp,
                       AtenEmptyStridedOp, AtenEmptyPermutedOp, AtenNewEmptyOp,
-                      AtenNewEmptyStridedOp>();
+                      AtenNewEmptyStridedOp>(target);
   patterns.add<ConvertFillFactory<AtenFillScalarOp>,
                ConvertEmptyFactory<AtenEmptyMemoryFormatOp>,
                ConvertEmptyFactory<AtenEmptyStridedOp>,

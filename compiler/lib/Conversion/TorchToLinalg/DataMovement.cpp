@@ -819,23 +819,121 @@ struct ConvertAtenCopy : OpConversionPattern<AtenCopyOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Reflection and replication padding
+//===----------------------------------------------------------------------===//
+
+/// reflection_padNd / replication_padNd(x, padding): `padding` holds
+/// (before, after) pairs starting from the last dim. Each output element
+/// reads x at its position minus the padding before, reflected about the
+/// edges (without repeating them) or clamped to them.
+template <typename OpTy, int64_t D, bool Reflect>
+struct ConvertPadNd : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    if (!resultType || (rank != D + 1 && rank != D + 2))
+      return reportFailure(rewriter, op,
+                           "expects an input of rank " + Twine(D + 1) + " or " +
+                               Twine(D + 2));
+    SmallVector<int64_t> padding;
+    if (!matchTorchConstantIntList(op.getPadding(), padding) ||
+        static_cast<int64_t>(padding.size()) != 2 * D)
+      return reportFailure(rewriter, op,
+                           "padding must be " + Twine(2 * D) + " constants");
+    if (!hasStaticTrailingDims(inputType, rank - D))
+      return reportFailure(rewriter, op, "unsupported: dynamic padded dims");
+    SmallVector<int64_t> low(rank, 0), sizes(inputType.getShape());
+    for (int64_t i = 0; i < D; ++i) {
+      int64_t dim = rank - 1 - i;
+      int64_t before = padding[2 * i], after = padding[2 * i + 1];
+      low[dim] = before;
+      int64_t size = sizes[dim];
+      if (Reflect && (before >= size || after >= size))
+        return reportFailure(
+            rewriter, op,
+            "reflection padding (" + Twine(before) + ", " + Twine(after) +
+                ") must be smaller than the padded dim (" + Twine(size) + ")");
+      if (size == 0 || size + before + after < 0)
+        return reportFailure(rewriter, op,
+                             "padding of an empty dim or to a negative size");
+    }
+    Location loc = op.getLoc();
+    Value init = createEmpty(rewriter, loc, resultType, input);
+    Value result =
+        createWindowGeneric(
+            rewriter, loc, {}, {}, {init}, {},
+            [&](OpBuilder &b, Location l, ValueRange) -> SmallVector<Value> {
+              SmallVector<Value> indices;
+              for (int64_t dim = 0; dim < rank; ++dim) {
+                Value index = linalg::IndexOp::create(b, l, dim);
+                if (dim < rank - D) {
+                  indices.push_back(index);
+                  continue;
+                }
+                Value zero = cstIndex(b, l, 0);
+                Value last = cstIndex(b, l, sizes[dim] - 1);
+                index = arith::SubIOp::create(b, l, index,
+                                              cstIndex(b, l, low[dim]));
+                if (Reflect) {
+                  Value negative = arith::CmpIOp::create(
+                      b, l, arith::CmpIPredicate::slt, index, zero);
+                  index = arith::SelectOp::create(
+                      b, l, negative, arith::SubIOp::create(b, l, zero, index),
+                      index);
+                  Value beyond = arith::CmpIOp::create(
+                      b, l, arith::CmpIPredicate::sgt, index, last);
+                  Value mirrored = arith::SubIOp::create(
+                      b, l, cstIndex(b, l, 2 * (sizes[dim] - 1)), index);
+                  index =
+                      arith::SelectOp::create(b, l, beyond, mirrored, index);
+                } else {
+                  index = arith::MaxSIOp::create(b, l, index, zero);
+                  index = arith::MinSIOp::create(b, l, index, last);
+                }
+                indices.push_back(index);
+              }
+              return {tensor::ExtractOp::create(b, l, input, indices)};
+            })
+            .front();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenViewOp, AtenPermuteOp, AtenCatOp, AtenCloneOp,
-                      AtenExpandOp, TensorStaticInfoCastOp>();
+  addIllegalCoreOps<AtenViewOp, AtenPermuteOp, AtenCatOp, AtenCloneOp,
+                      AtenExpandOp, TensorStaticInfoCastOp>(target);
   patterns
       .add<ConvertAtenView, ConvertAtenPermute, ConvertAtenCat,
            ConvertAtenClone, ConvertAtenExpand, ConvertTensorStaticInfoCast>(
           typeConverter, context);
-  target.addIllegalOp<AtenConstantPadNdOp, AtenSliceTensorOp>();
+  addIllegalCoreOps<AtenConstantPadNdOp, AtenSliceTensorOp>(target);
+  addIllegalCoreOps<AtenReflectionPad1dOp, AtenReflectionPad2dOp,
+                    AtenReflectionPad3dOp, AtenReplicationPad1dOp,
+                    AtenReplicationPad2dOp, AtenReplicationPad3dOp>(target);
   patterns.add<ConvertAtenConstantPadNd, ConvertAtenSliceTensor>(typeConverter,
                                                                  context);
-  target.addIllegalOp<AtenFlipOp, AtenRepeatOp, AtenDiagonalOp, AtenAsStridedOp,
-                      AtenCopyOp>();
+  patterns.add<ConvertPadNd<AtenReflectionPad1dOp, 1, true>,
+               ConvertPadNd<AtenReflectionPad2dOp, 2, true>,
+               ConvertPadNd<AtenReflectionPad3dOp, 3, true>,
+               ConvertPadNd<AtenReplicationPad1dOp, 1, false>,
+               ConvertPadNd<AtenReplicationPad2dOp, 2, false>,
+               ConvertPadNd<AtenReplicationPad3dOp, 3, false>>(typeConverter,
+                                                               context);
+  addIllegalCoreOps<AtenFlipOp, AtenRepeatOp, AtenDiagonalOp, AtenAsStridedOp,
+                      AtenCopyOp>(target);
   patterns.add<ConvertAtenFlip, ConvertAtenRepeat, ConvertAtenDiagonal,
                ConvertAtenAsStrided, ConvertAtenCopy>(typeConverter, context);
 }

@@ -1323,9 +1323,9 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenAddTensorOp, AtenSubTensorOp, AtenMulTensorOp,
+  addIllegalCoreOps<AtenAddTensorOp, AtenSubTensorOp, AtenMulTensorOp,
                       AtenDivTensorOp, AtenAddScalarOp, AtenSubScalarOp,
-                      AtenMulScalarOp, AtenDivScalarOp>();
+                      AtenMulScalarOp, AtenDivScalarOp>(target);
   patterns.add<ConvertBinary<AtenAddTensorOp, BinaryKind::Add, true, true>,
                ConvertBinary<AtenSubTensorOp, BinaryKind::Sub, true, true>,
                ConvertBinary<AtenMulTensorOp, BinaryKind::Mul, true, false>,
@@ -1335,38 +1335,38 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertBinary<AtenMulScalarOp, BinaryKind::Mul, false, false>,
                ConvertBinary<AtenDivScalarOp, BinaryKind::Div, false, false>>(
       typeConverter, context);
-  target.addIllegalOp<AtenReluOp, AtenNegOp, AtenExpOp, Aten_ToCopyOp,
-                      AtenViewDtypeOp>();
+  addIllegalCoreOps<AtenReluOp, AtenNegOp, AtenExpOp, Aten_ToCopyOp,
+                      AtenViewDtypeOp>(target);
   patterns.add<ConvertRelu, ConvertNeg, ConvertExp, ConvertToCopy,
                ConvertViewDtype>(typeConverter, context);
-  target.addIllegalOp<AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp, AtenTanhOp,
-                      AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp, AtenGeluOp>();
+  addIllegalCoreOps<AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp, AtenTanhOp,
+                      AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp, AtenGeluOp>(target);
   patterns.add<ConvertLog, ConvertSqrt, ConvertRsqrt, ConvertErf, ConvertTanh,
                ConvertSigmoid, ConvertReciprocal, ConvertAbs, ConvertGelu>(
       typeConverter, context);
-  target.addIllegalOp<AtenFloorOp, AtenCeilOp, AtenSinOp, AtenCosOp, AtenSignOp,
-                      AtenLog1pOp, AtenLeakyReluOp>();
+  addIllegalCoreOps<AtenFloorOp, AtenCeilOp, AtenSinOp, AtenCosOp, AtenSignOp,
+                      AtenLog1pOp, AtenLeakyReluOp>(target);
   patterns.add<ConvertRounding<AtenFloorOp, math::FloorOp>,
                ConvertRounding<AtenCeilOp, math::CeilOp>, ConvertSin,
                ConvertCos, ConvertSign, ConvertLog1p, ConvertLeakyRelu>(
       typeConverter, context);
-  target.addIllegalOp<AtenAsinOp, AtenAcosOp, AtenAtanOp>();
+  addIllegalCoreOps<AtenAsinOp, AtenAcosOp, AtenAtanOp>(target);
   patterns.add<ConvertAsin, ConvertAcos, ConvertAtan>(typeConverter, context);
-  target.addIllegalOp<AtenSiluOp, AtenHardsigmoidOp, AtenHardswishOp>();
+  addIllegalCoreOps<AtenSiluOp, AtenHardsigmoidOp, AtenHardswishOp>(target);
   patterns.add<ConvertSilu, ConvertHardsigmoid, ConvertHardswish>(typeConverter,
                                                                   context);
-  target.addIllegalOp<AtenPowTensorScalarOp, AtenPowTensorTensorOp,
+  addIllegalCoreOps<AtenPowTensorScalarOp, AtenPowTensorTensorOp,
                       AtenMaximumOp, AtenMinimumOp, AtenClampOp,
-                      AtenClampTensorOp, AtenDivTensorModeOp>();
+                      AtenClampTensorOp, AtenDivTensorModeOp>(target);
   patterns.add<ConvertPowTensorScalar, ConvertPowTensorTensor,
                ConvertMinMax<AtenMaximumOp, true>,
                ConvertMinMax<AtenMinimumOp, false>, ConvertClamp<AtenClampOp>,
                ConvertClamp<AtenClampTensorOp>,
                ConvertDivMode<AtenDivTensorModeOp>>(typeConverter, context);
-  target.addIllegalOp<AtenTanOp, AtenSinhOp, AtenCoshOp, AtenAsinhOp,
+  addIllegalCoreOps<AtenTanOp, AtenSinhOp, AtenCoshOp, AtenAsinhOp,
                       AtenAcoshOp, AtenAtanhOp, AtenLog2Op, AtenLog10Op,
                       AtenExpm1Op, AtenRoundOp, AtenTruncOp, AtenIsnanOp,
-                      AtenIsinfOp, AtenRoundDecimalsOp>();
+                      AtenIsinfOp, AtenRoundDecimalsOp>(target);
   patterns.add<ConvertTan, ConvertSinh, ConvertCosh, ConvertAsinh, ConvertAcosh,
                ConvertAtanh, ConvertLog2, ConvertLog10, ConvertExpm1,
                ConvertRounding<AtenRoundOp, math::RoundEvenOp>,
@@ -1374,9 +1374,9 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertFloatClass<AtenIsnanOp, true>,
                ConvertFloatClass<AtenIsinfOp, false>, ConvertRoundDecimals>(
       typeConverter, context);
-  target.addIllegalOp<AtenDivScalarModeOp, AtenFmodTensorOp, AtenFmodScalarOp,
+  addIllegalCoreOps<AtenDivScalarModeOp, AtenFmodTensorOp, AtenFmodScalarOp,
                       AtenRemainderTensorOp, AtenRemainderScalarOp, AtenAtan2Op,
-                      AtenPowScalarOp, AtenEluOp, AtenHardtanhOp>();
+                      AtenPowScalarOp, AtenEluOp, AtenHardtanhOp>(target);
   patterns.add<ConvertDivMode<AtenDivScalarModeOp>,
                ConvertRemainder<AtenFmodTensorOp, false>,
                ConvertRemainder<AtenFmodScalarOp, false>,
@@ -1384,15 +1384,15 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertRemainder<AtenRemainderScalarOp, true>, ConvertAtan2,
                ConvertPowScalar, ConvertElu, ConvertHardtanh>(typeConverter,
                                                               context);
-  target.addIllegalOp<AtenBitwiseAndScalarOp, AtenBitwiseOrScalarOp,
-                      AtenBitwiseXorScalarOp>();
+  addIllegalCoreOps<AtenBitwiseAndScalarOp, AtenBitwiseOrScalarOp,
+                      AtenBitwiseXorScalarOp>(target);
   patterns.add<ConvertBitwise<AtenBitwiseAndScalarOp, BitwiseKind::And>,
                ConvertBitwise<AtenBitwiseOrScalarOp, BitwiseKind::Or>,
                ConvertBitwise<AtenBitwiseXorScalarOp, BitwiseKind::Xor>>(
       typeConverter, context);
-  target.addIllegalOp<AtenBitwiseAndTensorOp, AtenBitwiseOrTensorOp,
+  addIllegalCoreOps<AtenBitwiseAndTensorOp, AtenBitwiseOrTensorOp,
                       AtenBitwiseXorTensorOp, AtenBitwiseLeftShiftTensorOp,
-                      AtenBitwiseRightShiftTensorOp, AtenBitwiseNotOp>();
+                      AtenBitwiseRightShiftTensorOp, AtenBitwiseNotOp>(target);
   patterns.add<
       ConvertBitwise<AtenBitwiseAndTensorOp, BitwiseKind::And>,
       ConvertBitwise<AtenBitwiseOrTensorOp, BitwiseKind::Or>,

@@ -481,8 +481,8 @@ void mlir::torch2mlir::populateIndexingPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenSelectIntOp, AtenIndexSelectOp, AtenGatherOp,
-                      AtenEmbeddingOp, AtenIndexTensorOp>();
+  addIllegalCoreOps<AtenSelectIntOp, AtenIndexSelectOp, AtenGatherOp,
+                      AtenEmbeddingOp, AtenIndexTensorOp>(target);
   patterns.add<ConvertAtenSelectInt, ConvertAtenIndexSelect, ConvertAtenGather,
                ConvertAtenEmbedding, ConvertAtenIndexTensor>(typeConverter,
                                                              context);

@@ -885,13 +885,142 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// col2im
+//===----------------------------------------------------------------------===//
+
+/// col2im(x [N, C*kh*kw, L], output_size, kernel, dilation, padding,
+/// stride): the sum of the sliding blocks (fold), in opmath. Output (c, h, w)
+/// adds, over the taps (i, j) in order, x[c*kh*kw + i*kw + j, bh*nbw + bw]
+/// where h + pad - i*dilation = bh*stride (and likewise for w) lands on a
+/// block.
+struct ConvertCol2Im : OpConversionPattern<AtenCol2imOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenCol2imOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(getTypeConverter(), op.getResult());
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    if (!resultType || (rank != 2 && rank != 3) ||
+        resultType.getRank() != rank + 1)
+      return reportFailure(rewriter, op, "expects a 2-D or 3-D input");
+    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
+      return reportFailure(rewriter, op, "unsupported: dynamic shapes");
+    SmallVector<int64_t> size, kernel, dilation, padding, stride;
+    if (failed(matchIntList(op.getOutputSize(), 2, size)) ||
+        failed(matchIntList(op.getKernelSize(), 2, kernel)) ||
+        failed(matchIntList(op.getDilation(), 2, dilation)) ||
+        failed(matchIntList(op.getPadding(), 2, padding)) ||
+        failed(matchIntList(op.getStride(), 2, stride)))
+      return reportFailure(rewriter, op,
+                           "output_size, kernel_size, dilation, padding and "
+                           "stride must be constants");
+    SmallVector<int64_t> blocks;
+    for (int i = 0; i < 2; ++i) {
+      if (kernel[i] <= 0 || dilation[i] <= 0 || stride[i] <= 0 ||
+          padding[i] < 0)
+        return reportFailure(rewriter, op, "invalid col2im parameters");
+      blocks.push_back(
+          (size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) /
+              stride[i] +
+          1);
+    }
+    if (inputType.getDimSize(rank - 1) != blocks[0] * blocks[1] ||
+        inputType.getDimSize(rank - 2) % (kernel[0] * kernel[1]) != 0)
+      return reportFailure(rewriter, op, "input sizes do not match the blocks");
+    Type element = resultType.getElementType();
+    if (!isa<mlir::FloatType>(element))
+      return reportFailure(rewriter, op,
+                           "unsupported: col2im of integers (PyTorch has no "
+                           "integer kernel)");
+    Type acc = getOpMathType(element);
+    Location loc = op.getLoc();
+    int64_t lead = rank - 2; // 1 when batched
+    auto accType = RankedTensorType::get(resultType.getShape(), acc);
+    Value sum =
+        createWindowGeneric(
+            rewriter, loc, {}, {}, {createZeroFilled(rewriter, loc, accType)},
+            kernel,
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              SmallVector<Value> position;
+              for (int64_t i = 0; i < lead; ++i)
+                position.push_back(linalg::IndexOp::create(b, l, i));
+              Value c = linalg::IndexOp::create(b, l, lead);
+              Value valid =
+                  arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+              Value zero = cstIndex(b, l, 0);
+              SmallVector<Value> blockIndex;
+              for (int64_t i = 0; i < 2; ++i) {
+                Value out = linalg::IndexOp::create(b, l, lead + 1 + i);
+                Value tap = linalg::IndexOp::create(b, l, lead + 3 + i);
+                Value shifted = arith::SubIOp::create(
+                    b, l,
+                    arith::AddIOp::create(b, l, out,
+                                          cstIndex(b, l, padding[i])),
+                    arith::MulIOp::create(b, l, tap,
+                                          cstIndex(b, l, dilation[i])));
+                Value q = arith::DivSIOp::create(b, l, shifted,
+                                                 cstIndex(b, l, stride[i]));
+                Value r = arith::RemSIOp::create(b, l, shifted,
+                                                 cstIndex(b, l, stride[i]));
+                Value inside = arith::AndIOp::create(
+                    b, l,
+                    arith::AndIOp::create(
+                        b, l,
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                              shifted, zero),
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, r,
+                                              zero)),
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q,
+                                          cstIndex(b, l, blocks[i])));
+                valid = arith::AndIOp::create(b, l, valid, inside);
+                blockIndex.push_back(
+                    arith::SelectOp::create(b, l, inside, q, zero));
+              }
+              Value tapH = linalg::IndexOp::create(b, l, lead + 3);
+              Value tapW = linalg::IndexOp::create(b, l, lead + 4);
+              Value row = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(b, l, c,
+                                        cstIndex(b, l, kernel[0] * kernel[1])),
+                  arith::AddIOp::create(
+                      b, l,
+                      arith::MulIOp::create(b, l, tapH,
+                                            cstIndex(b, l, kernel[1])),
+                      tapW));
+              Value column = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(b, l, blockIndex[0],
+                                        cstIndex(b, l, blocks[1])),
+                  blockIndex[1]);
+              position.push_back(row);
+              position.push_back(column);
+              Value value = tensor::ExtractOp::create(b, l, input, position);
+              Value updated = arith::AddFOp::create(
+                  b, l, args.back(), castFloat(b, l, value, acc));
+              return {
+                  arith::SelectOp::create(b, l, valid, updated, args.back())};
+            })
+            .front();
+    if (acc != element)
+      sum = castFloatTensor(rewriter, loc, sum, resultType);
+    rewriter.replaceOp(op, sum);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateLinearPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenMmOp, AtenBmmOp, AtenAddmmOp, AtenConvolutionOp>();
+  addIllegalCoreOps<AtenMmOp, AtenBmmOp, AtenAddmmOp, AtenConvolutionOp,
+                    AtenCol2imOp>(target);
   patterns.add<ConvertAtenMm, ConvertAtenBmm, ConvertAtenAddmm,
-               ConvertAtenConvolution>(typeConverter, context);
+               ConvertAtenConvolution, ConvertCol2Im>(typeConverter, context);
 }

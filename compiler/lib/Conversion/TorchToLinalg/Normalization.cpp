@@ -289,8 +289,8 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
 void mlir::torch2mlir::populateNormalizationPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
-  target.addIllegalOp<Aten_NativeBatchNormLegitNoTrainingOp,
-                      AtenNativeLayerNormOp>();
+  addIllegalCoreOps<Aten_NativeBatchNormLegitNoTrainingOp,
+                      AtenNativeLayerNormOp>(target);
   patterns.add<ConvertNativeBatchNormLegitNoTraining, ConvertNativeLayerNorm>(
       typeConverter, patterns.getContext());
 }

@@ -319,11 +319,11 @@ void mlir::torch2mlir::populatePolynomialPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<
+  addIllegalCoreOps<
       AtenSpecialChebyshevPolynomialTOp, AtenSpecialChebyshevPolynomialUOp,
       AtenSpecialChebyshevPolynomialVOp, AtenSpecialChebyshevPolynomialWOp,
       AtenSpecialHermitePolynomialHOp, AtenSpecialHermitePolynomialHeOp,
-      AtenSpecialLaguerrePolynomialLOp, AtenSpecialLegendrePolynomialPOp>();
+      AtenSpecialLaguerrePolynomialLOp, AtenSpecialLegendrePolynomialPOp>(target);
   patterns.add<ConvertPolynomial<AtenSpecialChebyshevPolynomialTOp>>(
       typeConverter, context, chebyshevT());
   patterns.add<ConvertPolynomial<AtenSpecialChebyshevPolynomialUOp>>(

@@ -2,9 +2,17 @@
 //
 // Part of the torch2mlir project.
 //
+// Max (with or without indices), average and adaptive average pooling over
+// 1, 2 or 3 spatial dims. max_pool2d is linalg's named pooling op; the others
+// are one linalg.generic over the result with a reduction loop per window
+// dim, reading the input with tensor.extract. Pooled dims must be static:
+// windows are computed at compile time, as PyTorch's CPU kernels compute
+// them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
 using namespace mlir;
@@ -14,60 +22,425 @@ using namespace mlir::torch2mlir::torch_to_linalg;
 
 namespace {
 
-/// The constant parameters of a 2-D pooling op, with PyTorch's defaults
-/// (an empty stride means stride = kernel).
-struct Pool2dParams {
-  SmallVector<int64_t> kernel, stride, padding, dilation;
-  SmallVector<int64_t> padHigh; // padding after, including ceil_mode's extra
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// kernel_size, stride (empty: the kernel), padding and dilation of an N-d
+/// pooling op, and the padding after the input that the output size needs
+/// (more than `padding` with ceil_mode).
+struct PoolParams {
+  SmallVector<int64_t> kernel, stride, padding, dilation, padHigh;
 };
 
 static LogicalResult
-matchPool2dParams(ConversionPatternRewriter &rewriter, Operation *op,
-                  Value kernelList, Value strideList, Value paddingList,
-                  Value dilationList, RankedTensorType inputType,
-                  RankedTensorType resultType, Pool2dParams &params) {
-  if (inputType.getRank() != 4 || resultType.getRank() != 4)
+matchPoolParams(ConversionPatternRewriter &rewriter, Operation *op, int64_t d,
+                Value kernel, Value stride, Value padding, Value dilation,
+                Value input, RankedTensorType resultType, PoolParams &params) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  if ((rank != d + 1 && rank != d + 2) || resultType.getRank() != rank)
     return reportFailure(rewriter, op,
-                         "unsupported: only batched NCHW input (rank 4)");
-  if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
-    return reportFailure(rewriter, op, "unsupported: dynamic pooling shapes");
-  if (failed(matchIntList(kernelList, 2, params.kernel)))
+                         "expects an input of rank " + Twine(d + 1) + " or " +
+                             Twine(d + 2));
+  if (!hasStaticTrailingDims(inputType, rank - d) ||
+      !hasStaticTrailingDims(resultType, rank - d))
+    return reportFailure(rewriter, op, "unsupported: dynamic pooled dims");
+  if (failed(matchIntList(kernel, d, params.kernel)))
     return reportFailure(rewriter, op, "kernel_size must be constant");
-  SmallVector<int64_t> stride;
-  if (!matchTorchConstantIntList(strideList, stride))
+  SmallVector<int64_t> strideValues;
+  if (!matchTorchConstantIntList(stride, strideValues))
     return reportFailure(rewriter, op, "stride must be constant");
-  if (stride.empty())
+  if (strideValues.empty())
     params.stride = params.kernel;
-  else if (failed(matchIntList(strideList, 2, params.stride)))
-    return reportFailure(rewriter, op, "stride must have 1 or 2 values");
-  if (failed(matchIntList(paddingList, 2, params.padding)))
-    return reportFailure(rewriter, op, "padding must be constant");
-  params.dilation = {1, 1};
-  if (dilationList && failed(matchIntList(dilationList, 2, params.dilation)))
-    return reportFailure(rewriter, op, "dilation must be constant");
-  if (inputType.getShape().take_front(2) != resultType.getShape().take_front(2))
+  else if (failed(matchIntList(stride, d, params.stride)))
     return reportFailure(rewriter, op,
-                         "the declared result's batch and channel sizes are "
-                         "not the input's");
-  for (int i = 0; i < 2; ++i)
+                         "stride must have 1 or " + Twine(d) + " values");
+  if (failed(matchIntList(padding, d, params.padding)))
+    return reportFailure(rewriter, op, "padding must be constant");
+  params.dilation.assign(d, 1);
+  if (dilation && failed(matchIntList(dilation, d, params.dilation)))
+    return reportFailure(rewriter, op, "dilation must be constant");
+  for (int64_t i = 0; i < d; ++i) {
     if (params.kernel[i] <= 0 || params.stride[i] <= 0 ||
         params.dilation[i] <= 0 || params.padding[i] < 0)
       return reportFailure(rewriter, op, "invalid pooling parameters");
-  for (int i = 0; i < 2; ++i) {
-    int64_t in = inputType.getDimSize(2 + i),
-            out = resultType.getDimSize(2 + i);
-    if (failed(checkPooledSize(rewriter, op, 2 + i, in, out, params.kernel[i],
-                               params.stride[i], params.padding[i],
-                               params.dilation[i])))
+    int64_t in = inputType.getDimSize(rank - d + i);
+    int64_t out = resultType.getDimSize(rank - d + i);
+    if (failed(checkPooledSize(rewriter, op, rank - d + i, in, out,
+                               params.kernel[i], params.stride[i],
+                               params.padding[i], params.dilation[i])))
       return failure();
-    // Enough padding after the input for the last window (ceil_mode).
     int64_t needed = (out - 1) * params.stride[i] +
                      params.dilation[i] * (params.kernel[i] - 1) + 1;
     params.padHigh.push_back(
         std::max(params.padding[i], needed - in - params.padding[i]));
   }
+  // Batch and channel dims pass through: a static result size read from a
+  // dynamic input is checked when the program runs, a static one here.
+  Location loc = op->getLoc();
+  for (int64_t i = 0; i < rank - d; ++i) {
+    int64_t in = inputType.getDimSize(i), out = resultType.getDimSize(i);
+    if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(out) && in != out)
+      return reportFailure(rewriter, op,
+                           "the declared result size of dim " + Twine(i) +
+                               " is not the input's");
+  }
+  for (int64_t i = 0; i < rank - d; ++i) {
+    int64_t out = resultType.getDimSize(i);
+    if (!inputType.isDynamicDim(i) || ShapedType::isDynamic(out))
+      continue;
+    Value ok = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        tensor::DimOp::create(rewriter, loc, input, i),
+        arith::ConstantIndexOp::create(rewriter, loc, out));
+    cf::AssertOp::create(rewriter, loc, ok,
+                         "the pooling input's run-time size in dim " +
+                             std::to_string(i) + " is not " +
+                             std::to_string(out) +
+                             ", the size of its static result there");
+  }
   return success();
 }
+
+/// max_poolNd_with_indices: the max of each window and the flat index of
+/// its position in the input's spatial dims, as PyTorch's CPU kernel picks
+/// it: windows are scanned in row-major order, skipping positions in the
+/// padding; the first one is taken, then any larger element or NaN (so the
+/// index of the last NaN wins).
+template <typename OpTy, int64_t D>
+struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter *converter = this->getTypeConverter();
+    auto resultType = getConvertedTensorType(converter, op.getResult0());
+    auto indicesType = getConvertedTensorType(converter, op.getResult1());
+    if (!resultType || !indicesType)
+      return reportFailure(rewriter, op, "results need a known rank and dtype");
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    PoolParams params;
+    if (failed(matchPoolParams(rewriter, op, D, op.getKernelSize(),
+                               op.getStride(), op.getPadding(),
+                               op.getDilation(), input, resultType, params)))
+      return failure();
+    Type element = resultType.getElementType();
+    Type dtype = getTorchDtype(op.getSelf());
+    if (!dtype || element.isInteger(1))
+      return reportFailure(rewriter, op, "unsupported: max pooling of bools");
+    bool isFloat = isa<mlir::FloatType>(element);
+    bool isUnsigned = isUnsignedOrBool(dtype);
+    Location loc = op.getLoc();
+    int64_t rank = inputType.getRank();
+    int64_t lead = rank - D;
+    SmallVector<int64_t> inSizes(inputType.getShape().drop_front(lead));
+    Value lowest = createExtremeValue(rewriter, loc, dtype, /*highest=*/false);
+    Value values = createFilled(rewriter, loc, resultType, lowest, input);
+    Value indices =
+        createFilled(rewriter, loc, indicesType,
+                     arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getI64IntegerAttr(-1)),
+                     input);
+    SmallVector<Value> results = createWindowGeneric(
+        rewriter, loc, {}, {}, {values, indices}, params.kernel,
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value best = args[1], bestIndex = args[2];
+          SmallVector<Value> position;
+          for (int64_t i = 0; i < lead; ++i)
+            position.push_back(linalg::IndexOp::create(b, l, i));
+          Value valid = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+          Value flat = cstIndex(b, l, 0);
+          Value zero = cstIndex(b, l, 0);
+          for (int64_t i = 0; i < D; ++i) {
+            Value out = linalg::IndexOp::create(b, l, lead + i);
+            Value tap = linalg::IndexOp::create(b, l, rank + i);
+            Value pos = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, out,
+                                      cstIndex(b, l, params.stride[i])),
+                arith::MulIOp::create(b, l, tap,
+                                      cstIndex(b, l, params.dilation[i])));
+            pos = arith::SubIOp::create(b, l, pos,
+                                        cstIndex(b, l, params.padding[i]));
+            Value inside = arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, pos,
+                                      zero),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, pos,
+                                      cstIndex(b, l, inSizes[i])));
+            valid = arith::AndIOp::create(b, l, valid, inside);
+            flat = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, flat, cstIndex(b, l, inSizes[i])),
+                pos);
+            position.push_back(
+                arith::SelectOp::create(b, l, inside, pos, zero));
+          }
+          Value value = tensor::ExtractOp::create(b, l, input, position);
+          Value better;
+          if (isFloat) {
+            better = arith::OrIOp::create(
+                b, l,
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, value,
+                                      best),
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, value,
+                                      value));
+          } else {
+            better =
+                arith::CmpIOp::create(b, l,
+                                      isUnsigned ? arith::CmpIPredicate::ugt
+                                                 : arith::CmpIPredicate::sgt,
+                                      value, best);
+          }
+          Value first = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, bestIndex,
+              arith::ConstantOp::create(b, l, b.getI64IntegerAttr(-1)));
+          Value take = arith::AndIOp::create(
+              b, l, valid, arith::OrIOp::create(b, l, first, better));
+          Value flat64 = arith::IndexCastOp::create(b, l, b.getI64Type(), flat);
+          return {arith::SelectOp::create(b, l, take, value, best),
+                  arith::SelectOp::create(b, l, take, flat64, bestIndex)};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// avg_poolNd: the sum of each window of the zero-padded input (in the
+/// opmath type), divided by divisor_override if given, else by the window
+/// clipped to the input plus padding (count_include_pad) or to the input.
+/// Integers divide truncating toward zero, as PyTorch does.
+template <typename OpTy, int64_t D>
+struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    if (!resultType)
+      return reportFailure(rewriter, op, kUnknownResultType);
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    PoolParams params;
+    if (failed(matchPoolParams(rewriter, op, D, op.getKernelSize(),
+                               op.getStride(), op.getPadding(), Value(), input,
+                               resultType, params)))
+      return failure();
+    Type element = resultType.getElementType();
+    Type dtype = getTorchDtype(op.getSelf());
+    if (!dtype || element.isInteger(1) || isUnsignedOrBool(dtype))
+      return reportFailure(rewriter, op,
+                           "unsupported: average pooling of bool or unsigned");
+    bool isFloat = isa<mlir::FloatType>(element);
+    bool countIncludePad;
+    if (!matchTorchConstantBool(op.getCountIncludePad(), countIncludePad))
+      return reportFailure(rewriter, op, "count_include_pad must be constant");
+    int64_t divisorOverride = 0;
+    if constexpr (D != 1) {
+      if (!isTorchNone(op.getDivisorOverride()) &&
+          !matchTorchConstantInt(op.getDivisorOverride(), divisorOverride))
+        return reportFailure(rewriter, op, "divisor_override must be constant");
+    }
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    int64_t rank = inputType.getRank();
+    int64_t lead = rank - D;
+    SmallVector<int64_t> inSizes(inputType.getShape().drop_front(lead));
+    SmallVector<int64_t> low(lead, 0), high(lead, 0);
+    low.append(params.padding);
+    high.append(params.padHigh);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    Value padded = createPad(rewriter, loc, input, low, high, zero);
+
+    Type accType = isFloat ? getOpMathType(element) : element;
+    auto accTensorType = RankedTensorType::get(resultType.getShape(), accType);
+    Value accInit = createZeroFilled(rewriter, loc, accTensorType, input);
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < lead; ++i)
+      exprs.push_back(getAffineDimExpr(i, context));
+    for (int64_t i = 0; i < D; ++i)
+      exprs.push_back(getAffineDimExpr(lead + i, context) * params.stride[i] +
+                      getAffineDimExpr(rank + i, context));
+    Value sum = createWindowGeneric(
+                    rewriter, loc, {padded},
+                    {AffineMap::get(rank + D, 0, exprs, context)}, {accInit},
+                    params.kernel,
+                    [&](OpBuilder &b, Location l,
+                        ValueRange args) -> SmallVector<Value> {
+                      if (!isFloat)
+                        return {arith::AddIOp::create(b, l, args[2], args[0])};
+                      return {arith::AddFOp::create(
+                          b, l, args[2], castFloat(b, l, args[0], accType))};
+                    })
+                    .front();
+
+    Value init = createEmpty(rewriter, loc, resultType, input);
+    Value result =
+        createWindowGeneric(
+            rewriter, loc, {sum}, {rewriter.getMultiDimIdentityMap(rank)},
+            {init}, {},
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              Value divisor;
+              if (divisorOverride != 0) {
+                divisor = cstIndex(b, l, divisorOverride);
+              } else {
+                divisor = cstIndex(b, l, 1);
+                for (int64_t i = 0; i < D; ++i) {
+                  Value index = linalg::IndexOp::create(b, l, lead + i);
+                  Value start = arith::SubIOp::create(
+                      b, l,
+                      arith::MulIOp::create(b, l, index,
+                                            cstIndex(b, l, params.stride[i])),
+                      cstIndex(b, l, params.padding[i]));
+                  Value end = arith::MinSIOp::create(
+                      b, l,
+                      arith::AddIOp::create(b, l, start,
+                                            cstIndex(b, l, params.kernel[i])),
+                      cstIndex(b, l, inSizes[i] + params.padding[i]));
+                  if (!countIncludePad) {
+                    start =
+                        arith::MaxSIOp::create(b, l, start, cstIndex(b, l, 0));
+                    end = arith::MinSIOp::create(b, l, end,
+                                                 cstIndex(b, l, inSizes[i]));
+                  }
+                  divisor = arith::MulIOp::create(
+                      b, l, divisor, arith::SubIOp::create(b, l, end, start));
+                }
+              }
+              Value divisor64 =
+                  arith::IndexCastOp::create(b, l, b.getI64Type(), divisor);
+              if (!isFloat)
+                return {arith::DivSIOp::create(
+                    b, l, args[0], convertScalar(b, l, divisor64, element))};
+              Value quotient = arith::DivFOp::create(
+                  b, l, args[0],
+                  arith::SIToFPOp::create(b, l, accType, divisor64));
+              return {castFloat(b, l, quotient, element)};
+            })
+            .front();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// adaptive average pooling over the last D dims: output o of a dim of
+/// size I pooled to O averages input [floor(o*I/O), ceil((o+1)*I/O)). The
+/// window loops run to the largest window; positions past a smaller
+/// window's end add nothing. As PyTorch, the sum (in opmath) is divided by
+/// each dim's window size in turn.
+template <typename OpTy, int64_t D>
+struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+    Value input = adaptor.getSelf();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    if (!resultType || (rank != D + 1 && rank != D + 2) ||
+        resultType.getRank() != rank)
+      return reportFailure(rewriter, op,
+                           "expects an input of rank " + Twine(D + 1) + " or " +
+                               Twine(D + 2));
+    if (!hasStaticTrailingDims(inputType, rank - D) ||
+        !hasStaticTrailingDims(resultType, rank - D))
+      return reportFailure(rewriter, op, "unsupported: dynamic pooled dims");
+    Type element = resultType.getElementType();
+    if (!isa<mlir::FloatType>(element))
+      return reportFailure(rewriter, op,
+                           "unsupported: adaptive average pooling of integers");
+    int64_t lead = rank - D;
+    SmallVector<int64_t> inSizes(inputType.getShape().drop_front(lead));
+    SmallVector<int64_t> outSizes(resultType.getShape().drop_front(lead));
+    SmallVector<int64_t> window;
+    for (int64_t i = 0; i < D; ++i) {
+      int64_t in = inSizes[i], out = outSizes[i], largest = 0;
+      if (out <= 0 || in <= 0)
+        return reportFailure(rewriter, op,
+                             "unsupported: empty input or output dims");
+      for (int64_t o = 0; o < out; ++o)
+        largest =
+            std::max(largest, ((o + 1) * in + out - 1) / out - (o * in) / out);
+      window.push_back(largest);
+    }
+    Location loc = op.getLoc();
+    Type accType = getOpMathType(element);
+    auto accTensorType = RankedTensorType::get(resultType.getShape(), accType);
+    Value accInit = createZeroFilled(rewriter, loc, accTensorType, input);
+    // [start, end) of output index `out` of spatial dim i.
+    auto bounds = [&](OpBuilder &b, Location l, Value out, int64_t i) {
+      Value start = arith::DivUIOp::create(
+          b, l, arith::MulIOp::create(b, l, out, cstIndex(b, l, inSizes[i])),
+          cstIndex(b, l, outSizes[i]));
+      Value next = arith::AddIOp::create(b, l, out, cstIndex(b, l, 1));
+      Value end = arith::DivUIOp::create(
+          b, l,
+          arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(b, l, next, cstIndex(b, l, inSizes[i])),
+              cstIndex(b, l, outSizes[i] - 1)),
+          cstIndex(b, l, outSizes[i]));
+      return std::make_pair(start, end);
+    };
+    Value sum =
+        createWindowGeneric(
+            rewriter, loc, {}, {}, {accInit}, window,
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              SmallVector<Value> position;
+              for (int64_t i = 0; i < lead; ++i)
+                position.push_back(linalg::IndexOp::create(b, l, i));
+              Value valid =
+                  arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+              for (int64_t i = 0; i < D; ++i) {
+                auto [start, end] =
+                    bounds(b, l, linalg::IndexOp::create(b, l, lead + i), i);
+                Value pos = arith::AddIOp::create(
+                    b, l, start, linalg::IndexOp::create(b, l, rank + i));
+                Value inside = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::ult, pos, end);
+                valid = arith::AndIOp::create(b, l, valid, inside);
+                position.push_back(
+                    arith::SelectOp::create(b, l, inside, pos, start));
+              }
+              Value value = castFloat(
+                  b, l, tensor::ExtractOp::create(b, l, input, position),
+                  accType);
+              Value added = arith::AddFOp::create(b, l, args[1], value);
+              return {arith::SelectOp::create(b, l, valid, added, args[1])};
+            })
+            .front();
+    Value init = createEmpty(rewriter, loc, resultType, input);
+    Value result =
+        createWindowGeneric(
+            rewriter, loc, {sum}, {rewriter.getMultiDimIdentityMap(rank)},
+            {init}, {},
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              Value value = args[0];
+              for (int64_t i = 0; i < D; ++i) {
+                auto [start, end] =
+                    bounds(b, l, linalg::IndexOp::create(b, l, lead + i), i);
+                Value size = arith::IndexCastOp::create(
+                    b, l, b.getI64Type(),
+                    arith::SubIOp::create(b, l, end, start));
+                value = arith::DivFOp::create(
+                    b, l, value, arith::SIToFPOp::create(b, l, accType, size));
+              }
+              return {castFloat(b, l, value, element)};
+            })
+            .front();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 
 /// max_pool2d: linalg.pooling_nchw_max over the input padded with -inf.
 struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
@@ -81,10 +454,15 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
       return reportFailure(rewriter, op, kUnknownResultType);
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
-    Pool2dParams params;
-    if (failed(matchPool2dParams(
-            rewriter, op, op.getKernelSize(), op.getStride(), op.getPadding(),
-            op.getDilation(), inputType, resultType, params)))
+    if (inputType.getRank() != 4 || resultType.getRank() != 4)
+      return reportFailure(rewriter, op,
+                           "unsupported: only batched NCHW input (rank 4)");
+    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
+      return reportFailure(rewriter, op, "unsupported: dynamic pooling shapes");
+    PoolParams params;
+    if (failed(matchPoolParams(rewriter, op, 2, op.getKernelSize(),
+                               op.getStride(), op.getPadding(),
+                               op.getDilation(), input, resultType, params)))
       return failure();
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());
@@ -113,7 +491,18 @@ void mlir::torch2mlir::populatePoolingPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  // avg_pool2d is lowered with the other average pools in NN.cpp.
-  target.addIllegalOp<AtenMaxPool2dOp>();
-  patterns.add<ConvertAtenMaxPool2d>(typeConverter, context);
+  addIllegalCoreOps<AtenMaxPool2dOp, AtenMaxPool2dWithIndicesOp,
+                    AtenMaxPool3dWithIndicesOp, AtenAvgPool1dOp,
+                    AtenAvgPool2dOp, AtenAvgPool3dOp, AtenAdaptiveAvgPool1dOp,
+                    Aten_AdaptiveAvgPool2dOp, Aten_AdaptiveAvgPool3dOp>(target);
+  patterns.add<ConvertAtenMaxPool2d,
+               ConvertMaxPoolWithIndices<AtenMaxPool2dWithIndicesOp, 2>,
+               ConvertMaxPoolWithIndices<AtenMaxPool3dWithIndicesOp, 3>,
+               ConvertAvgPoolNd<AtenAvgPool1dOp, 1>,
+               ConvertAvgPoolNd<AtenAvgPool2dOp, 2>,
+               ConvertAvgPoolNd<AtenAvgPool3dOp, 3>,
+               ConvertAdaptiveAvgPool<AtenAdaptiveAvgPool1dOp, 1>,
+               ConvertAdaptiveAvgPool<Aten_AdaptiveAvgPool2dOp, 2>,
+               ConvertAdaptiveAvgPool<Aten_AdaptiveAvgPool3dOp, 3>>(
+      typeConverter, context);
 }

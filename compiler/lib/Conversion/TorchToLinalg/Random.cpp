@@ -349,8 +349,8 @@ void mlir::torch2mlir::populateRandomPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenRandOp, AtenRandnOp, AtenRandpermOp,
-                      AtenNativeDropoutOp>();
+  addIllegalCoreOps<AtenRandOp, AtenRandnOp, AtenRandpermOp,
+                      AtenNativeDropoutOp>(target);
   patterns.add<ConvertRandomFactory<AtenRandOp, /*Normal=*/false>,
                ConvertRandomFactory<AtenRandnOp, /*Normal=*/true>,
                ConvertAtenRandperm, ConvertAtenNativeDropout>(typeConverter,

@@ -693,12 +693,12 @@ void mlir::torch2mlir::populateReductionPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenSumDimIntListOp, Aten_SoftmaxOp, Aten_LogSoftmaxOp>();
+  addIllegalCoreOps<AtenSumDimIntListOp, Aten_SoftmaxOp, Aten_LogSoftmaxOp>(target);
   patterns.add<ConvertAtenSumDimIntList, ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>>(typeConverter, context);
-  target.addIllegalOp<AtenAmaxOp, AtenAminOp, AtenProdDimIntOp, AtenArgmaxOp,
+  addIllegalCoreOps<AtenAmaxOp, AtenAminOp, AtenProdDimIntOp, AtenArgmaxOp,
                       AtenArgminOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
-                      AtenCumsumOp>();
+                      AtenCumsumOp>(target);
   patterns
       .add<ConvertAminmax<AtenAmaxOp, true>, ConvertAminmax<AtenAminOp, false>,
            ConvertAtenProdDimInt, ConvertArgMinMax<AtenArgmaxOp, true>,

@@ -1026,10 +1026,9 @@ void mlir::torch2mlir::populateScatterPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target
-      .addIllegalOp<AtenScatterSrcOp, AtenScatterValueOp, AtenScatterAddOp,
+  addIllegalCoreOps<AtenScatterSrcOp, AtenScatterValueOp, AtenScatterAddOp,
                     AtenScatterReduceTwoOp, AtenIndexPutOp, AtenMaskedScatterOp,
-                    AtenNonzeroOp, AtenSelectScatterOp, AtenSliceScatterOp>();
+                    AtenNonzeroOp, AtenSelectScatterOp, AtenSliceScatterOp>(target);
   patterns.add<ConvertAtenScatter<AtenScatterSrcOp>,
                ConvertAtenScatter<AtenScatterValueOp>,
                ConvertAtenScatter<AtenScatterAddOp>,
@@ -1037,8 +1036,8 @@ void mlir::torch2mlir::populateScatterPatternsAndLegality(
                ConvertAtenMaskedScatter, ConvertAtenNonzero,
                ConvertAtenSelectScatter, ConvertAtenSliceScatter>(typeConverter,
                                                                   context);
-  target.addIllegalOp<AtenScatterReduceOp, AtenScatterValueReduceOp,
-                      AtenDiagonalScatterOp, AtenAsStridedScatterOp>();
+  addIllegalCoreOps<AtenScatterReduceOp, AtenScatterValueReduceOp,
+                      AtenDiagonalScatterOp, AtenAsStridedScatterOp>(target);
   patterns.add<ConvertAtenScatter<AtenScatterReduceOp>,
                ConvertAtenScatter<AtenScatterValueReduceOp>,
                ConvertAtenDiagonalScatter, ConvertAtenAsStridedScatter>(

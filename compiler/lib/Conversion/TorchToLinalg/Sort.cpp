@@ -358,7 +358,7 @@ void mlir::torch2mlir::populateSortPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  target.addIllegalOp<AtenSortOp, AtenSortStableOp, AtenTopkOp>();
+  addIllegalCoreOps<AtenSortOp, AtenSortStableOp, AtenTopkOp>(target);
   patterns.add<ConvertAtenSort<AtenSortOp>, ConvertAtenSort<AtenSortStableOp>,
                ConvertAtenTopk>(typeConverter, context);
 }

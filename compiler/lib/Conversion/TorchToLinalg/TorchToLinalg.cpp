@@ -67,7 +67,8 @@ struct ConvertTorchToLinalgPass
     populateCreationPatternsAndLegality(typeConverter, patterns, target);
     populateReductionPatternsAndLegality(typeConverter, patterns, target);
     populatePoolingPatternsAndLegality(typeConverter, patterns, target);
-    populateNNPatternsAndLegality(typeConverter, patterns, target);
+    populateResamplingPatternsAndLegality(typeConverter, patterns, target);
+    populateEmbeddingBagPatternsAndLegality(typeConverter, patterns, target);
     populateNormalizationPatternsAndLegality(typeConverter, patterns, target);
     populatePolynomialPatternsAndLegality(typeConverter, patterns, target);
     populateRandomPatternsAndLegality(typeConverter, patterns, target);

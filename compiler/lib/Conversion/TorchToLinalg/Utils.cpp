@@ -862,3 +862,77 @@ FailureOr<SmallVector<Value>> torch_to_linalg::getFactoryDynamicSizes(
   }
   return sizes;
 }
+
+Value mlir::torch2mlir::torch_to_linalg::cstIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+SmallVector<Value> mlir::torch2mlir::torch_to_linalg::createWindowGeneric(
+    OpBuilder &b, Location loc, ValueRange inputs,
+    ArrayRef<AffineMap> inputMaps, ValueRange inits,
+    ArrayRef<int64_t> windowSizes,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *context = b.getContext();
+  int64_t rank = cast<RankedTensorType>(inits[0].getType()).getRank();
+  int64_t windowRank = windowSizes.size();
+  int64_t loops = rank + windowRank;
+  SmallVector<Value> allInputs(inputs);
+  SmallVector<AffineMap> maps(inputMaps);
+  if (windowRank > 0) {
+    allInputs.push_back(
+        tensor::EmptyOp::create(b, loc, windowSizes, b.getI8Type()));
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < windowRank; ++i)
+      exprs.push_back(getAffineDimExpr(rank + i, context));
+    maps.push_back(AffineMap::get(loops, 0, exprs, context));
+  }
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < rank; ++i)
+    outExprs.push_back(getAffineDimExpr(i, context));
+  maps.append(inits.size(), AffineMap::get(loops, 0, outExprs, context));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(windowRank, utils::IteratorType::reduction);
+  SmallVector<Type> types;
+  for (Value init : inits)
+    types.push_back(init.getType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, types, allInputs, inits, maps, iterators,
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        linalg::YieldOp::create(nested, l, body(nested, l, args));
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+Value mlir::torch2mlir::torch_to_linalg::createConstantVector(
+    OpBuilder &b, Location loc, Type element, ArrayRef<double> values) {
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(values.size())}, element);
+  SmallVector<Attribute> attrs;
+  for (double value : values)
+    attrs.push_back(isa<mlir::FloatType>(element)
+                        ? Attribute(b.getFloatAttr(element, value))
+                        : Attribute(b.getIntegerAttr(
+                              element, static_cast<int64_t>(value))));
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, attrs));
+}
+
+bool mlir::torch2mlir::torch_to_linalg::matchConstantFloatList(Value list, SmallVectorImpl<double> &out) {
+  auto construct = list.getDefiningOp<torch::PrimListConstructOp>();
+  if (!construct)
+    return false;
+  for (Value element : construct.getElements()) {
+    double value;
+    if (!torch::matchTorchConstantFloat(element, value))
+      return false;
+    out.push_back(value);
+  }
+  return true;
+}
+
+bool mlir::torch2mlir::torch_to_linalg::hasStaticTrailingDims(RankedTensorType type, int64_t first) {
+  for (int64_t i = first; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      return false;
+  return true;
+}

@@ -7,7 +7,7 @@
 #ifndef TORCH2MLIR_LIB_CONVERSION_TORCHTOLINALG_UTILS_H
 #define TORCH2MLIR_LIB_CONVERSION_TORCHTOLINALG_UTILS_H
 
-#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/IR/CoreOps.h"
 
 #include "../PatternFailures.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -259,6 +259,32 @@ LogicalResult checkPooledSize(ConversionPatternRewriter &rewriter,
                               Operation *op, int64_t dim, int64_t in,
                               int64_t out, int64_t kernel, int64_t stride,
                               int64_t padding, int64_t dilation);
+
+/// An index constant.
+Value cstIndex(OpBuilder &b, Location loc, int64_t value);
+
+/// A linalg.generic whose loops are the dims of `inits` (all of one rank R,
+/// read through the identity) followed by one reduction loop per entry of
+/// `windowSizes` (ranged by an empty tensor of the window's shape).
+/// `inputs` are read through `inputMaps` (over all the loops). `body` gets
+/// the block arguments (inputs, the window's element if any, outputs) and
+/// returns one value per output.
+SmallVector<Value> createWindowGeneric(
+    OpBuilder &b, Location loc, ValueRange inputs,
+    ArrayRef<AffineMap> inputMaps, ValueRange inits,
+    ArrayRef<int64_t> windowSizes,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body);
+
+/// A 1-D constant tensor of `values` as `element` (an integer or float
+/// type).
+Value createConstantVector(OpBuilder &b, Location loc, Type element,
+                           ArrayRef<double> values);
+
+/// Reads a `torch.prim.ListConstruct` of constant floats.
+bool matchConstantFloatList(Value list, SmallVectorImpl<double> &out);
+
+/// Whether dims [first, rank) of `type` are static.
+bool hasStaticTrailingDims(RankedTensorType type, int64_t first);
 
 using ::mlir::torch2mlir::reportFailure;
 

@@ -49,19 +49,6 @@ func.func @upsample_bilinear_uint8(%a: !torch.vtensor<[1,1,4,4],ui8>) -> !torch.
 
 // -----
 
-func.func @group_norm_indivisible(%a: !torch.vtensor<[2,6,4],f32>) -> (!torch.vtensor<[2,6,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>) {
-  %none = torch.constant.none
-  %int2 = torch.constant.int 2
-  %int6 = torch.constant.int 6
-  %int4 = torch.constant.int 4
-  %eps = torch.constant.float 1.000000e-05
-  // expected-error @+1 {{'torch.aten.native_group_norm' could not be lowered to linalg-on-tensors: channels not divisible by groups}}
-  %0:3 = torch.aten.native_group_norm %a, %none, %none, %int2, %int6, %int4, %int4, %eps : !torch.vtensor<[2,6,4],f32>, !torch.none, !torch.none, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[2,6,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>
-  return %0#0, %0#1, %0#2 : !torch.vtensor<[2,6,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>
-}
-
-// -----
-
 func.func @col2im_int(%a: !torch.vtensor<[1,8,9],si64>) -> !torch.vtensor<[1,2,4,4],si64> {
   %int4 = torch.constant.int 4
   %int2 = torch.constant.int 2

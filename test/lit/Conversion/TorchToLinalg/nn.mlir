@@ -295,21 +295,6 @@ func.func @adaptive(%a: !torch.vtensor<[1,5],f32>) -> !torch.vtensor<[1,3],f32> 
 
 // -----
 
-// _pdist_forward: the (i, j) row pairs, i < j, are constant vectors.
-// CHECK-LABEL: func.func @pdist(
-// CHECK: %[[I:.*]] = arith.constant dense<[0, 0, 1]> : tensor<3xindex>
-// CHECK: %[[J:.*]] = arith.constant dense<[1, 2, 2]> : tensor<3xindex>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[I]], %[[J]], %{{.*}} : tensor<3xindex>, tensor<3xindex>, tensor<2xi8>)
-// CHECK: arith.mulf
-// CHECK: math.sqrt
-func.func @pdist(%a: !torch.vtensor<[3,2],f32>) -> !torch.vtensor<[3],f32> {
-  %p = torch.constant.float 2.000000e+00
-  %0 = torch.aten._pdist_forward %a, %p : !torch.vtensor<[3,2],f32>, !torch.float -> !torch.vtensor<[3],f32>
-  return %0 : !torch.vtensor<[3],f32>
-}
-
-// -----
-
 // A dynamic batch read at a static result batch is checked when the
 // program runs (the windows run over the static size).
 // CHECK-LABEL: func.func @max_pool_indices_dynamic_batch(

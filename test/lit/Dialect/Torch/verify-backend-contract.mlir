@@ -73,3 +73,32 @@ func.func @nonvalue(%a: !torch.tensor<[2],f32>) -> !torch.tensor<[2],f32> {
 func.func @unranked_argument(%a: !torch.vtensor) -> !torch.vtensor {
   return %a : !torch.vtensor
 }
+
+// -----
+
+// An op outside the core op set that no decomposition rewrote (aten.linear
+// decomposes only with known types) is reported by name, with the way out.
+// ERR: error: 'torch.aten.linear' is not in the backend contract's core op set and the backend does not lower it itself; torch-decompose-complex-ops could not rewrite it
+// ERR-SAME: Way out: rewrite this line of the model with supported ops, or decompose the op before import
+func.func @non_core(%a: !torch.vtensor<[2,3],f32>, %w: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[2,4],f32> {
+  %none = torch.constant.none
+  // expected-error @+1 {{'torch.aten.linear' is not in the backend contract's core op set}}
+  %0 = torch.aten.linear %a, %w, %none : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,3],f32>, !torch.none -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// From ONNX, the way out names the ONNX model.
+// ERR: error: 'torch.aten.native_group_norm' is not in the backend contract's core op set
+// ERR-SAME: Way out: express this node of the model with supported ONNX ops
+func.func @non_core_onnx(%a: !torch.vtensor<[2,6,4],f32>) -> !torch.vtensor<[2,6,4],f32> attributes {torch.onnx_meta.ir_version = 8 : si64} {
+  %none = torch.constant.none
+  %int2 = torch.constant.int 2
+  %int6 = torch.constant.int 6
+  %int4 = torch.constant.int 4
+  %eps = torch.constant.float 1.000000e-05
+  // expected-error @+1 {{'torch.aten.native_group_norm' is not in the backend contract's core op set}}
+  %0:3 = torch.aten.native_group_norm %a, %none, %none, %int2, %int6, %int4, %int4, %eps : !torch.vtensor<[2,6,4],f32>, !torch.none, !torch.none, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[2,6,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>
+  return %0#0 : !torch.vtensor<[2,6,4],f32>
+}

@@ -47,10 +47,12 @@ void populateReductionPatternsAndLegality(TypeConverter &typeConverter,
 void populatePoolingPatternsAndLegality(TypeConverter &typeConverter,
                                         RewritePatternSet &patterns,
                                         ConversionTarget &target);
-/// Padding, N-d pooling, group/batch norm, resampling, bags, distances.
-void populateNNPatternsAndLegality(TypeConverter &typeConverter,
-                                   RewritePatternSet &patterns,
-                                   ConversionTarget &target);
+void populateResamplingPatternsAndLegality(TypeConverter &typeConverter,
+                                           RewritePatternSet &patterns,
+                                           ConversionTarget &target);
+void populateEmbeddingBagPatternsAndLegality(TypeConverter &typeConverter,
+                                             RewritePatternSet &patterns,
+                                             ConversionTarget &target);
 void populateNormalizationPatternsAndLegality(TypeConverter &typeConverter,
                                               RewritePatternSet &patterns,
                                               ConversionTarget &target);

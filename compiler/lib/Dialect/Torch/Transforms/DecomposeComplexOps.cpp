@@ -51,6 +51,9 @@ static int64_t productOfSizes(ArrayRef<int64_t> sizes) {
 static Value createView(PatternRewriter &rewriter, Location loc, Value value,
                         ArrayRef<int64_t> sizes) {
   auto type = cast<BaseTensorType>(value.getType());
+  if (type.hasSizes() && type.getSizes() == sizes &&
+      !llvm::is_contained(sizes, kUnknownSize))
+    return value;
   auto resultType = type.getWithSizesAndDtype(sizes, type.getOptionalDtype());
   return AtenViewOp::create(rewriter, loc, resultType, value,
                             createIntList(rewriter, loc, sizes));
@@ -822,6 +825,452 @@ template <typename OpTy> struct DecomposeAtenVar : OpRewritePattern<OpTy> {
 };
 
 //===----------------------------------------------------------------------===//
+// Normalization statistics and distances
+//===----------------------------------------------------------------------===//
+
+/// A tensor type like `like`'s with `sizes` and `dtype`.
+static BaseTensorType withSizes(Value like, ArrayRef<int64_t> sizes,
+                                Type dtype) {
+  return cast<BaseTensorType>(like.getType())
+      .getWithSizesAndDtype(sizes, dtype);
+}
+
+/// `value` cast to `dtype` unless it has it already.
+static Value castTo(PatternRewriter &rewriter, Location loc, Value value,
+                    Type dtype) {
+  if (cast<BaseTensorType>(value.getType()).getDtype() == dtype)
+    return value;
+  return createCast(rewriter, loc, value, dtype);
+}
+
+/// The dtype the normalization statistics of `dtype` are computed in: that
+/// of the sums (float64 for float32 and float64 when the backend has it,
+/// float32 for float16 and bfloat16), as the linalg reductions accumulate.
+static Type getStatisticsDtype(Type dtype, bool float64) {
+  Builder b(dtype.getContext());
+  if (float64 && (dtype.isF32() || dtype.isF64()))
+    return b.getF64Type();
+  if (dtype.getIntOrFloatBitWidth() < 32)
+    return b.getF32Type();
+  return dtype;
+}
+
+/// Elementwise builders over tensors of one type (`type`).
+struct Elementwise {
+  PatternRewriter &rewriter;
+  Location loc;
+  Value add(Value a, Value b, BaseTensorType type) const {
+    return AtenAddTensorOp::create(rewriter, loc, type, a, b, one());
+  }
+  Value sub(Value a, Value b, BaseTensorType type) const {
+    return AtenSubTensorOp::create(rewriter, loc, type, a, b, one());
+  }
+  Value mul(Value a, Value b, BaseTensorType type) const {
+    return AtenMulTensorOp::create(rewriter, loc, type, a, b);
+  }
+  Value one() const { return createConstantInt(rewriter, loc, 1); }
+  /// 1 / sqrt(variance + eps), the order PyTorch's kernels compute it in.
+  Value invstd(Value variance, Value eps) const {
+    auto type = cast<BaseTensorType>(variance.getType());
+    Value shifted =
+        AtenAddScalarOp::create(rewriter, loc, type, variance, eps, one());
+    Value root = AtenSqrtOp::create(rewriter, loc, type, shifted);
+    return AtenReciprocalOp::create(rewriter, loc, type, root);
+  }
+  /// mean of `x` over `dims`, dims kept.
+  Value mean(Value x, ArrayRef<int64_t> dims) const {
+    auto type = cast<BaseTensorType>(x.getType());
+    SmallVector<int64_t> sizes(type.getSizes());
+    for (int64_t dim : dims)
+      sizes[dim] = 1;
+    return AtenMeanDimOp::create(
+        rewriter, loc, type.getWithSizesAndDtype(sizes, type.getDtype()), x,
+        createIntList(rewriter, loc, dims),
+        createConstantBool(rewriter, loc, true),
+        createConstantNone(rewriter, loc));
+  }
+};
+
+/// mean, biased variance and centered `x` over `dims` (two passes: the
+/// mean, then the mean of the squared deviations, as the CPU kernels).
+struct Moments {
+  Value mean, variance, centered;
+};
+static Moments computeMoments(const Elementwise &ew, Value x,
+                              ArrayRef<int64_t> dims) {
+  auto type = cast<BaseTensorType>(x.getType());
+  Value mean = ew.mean(x, dims);
+  Value centered = ew.sub(x, mean, type);
+  Value variance = ew.mean(ew.mul(centered, centered, type), dims);
+  return {mean, variance, centered};
+}
+
+/// Checks the operands every normalization decomposition needs: a float
+/// input of known sizes (rank >= 2), float results of known sizes, and a
+/// weight and bias (if given) of one dim.
+static LogicalResult matchNormalization(PatternRewriter &rewriter,
+                                        Operation *op, Value input,
+                                        ArrayRef<Value> affine) {
+  auto inputType = getRankedTensorType(input);
+  if (!inputType || inputType.getSizes().size() < 2 ||
+      !isa<mlir::FloatType>(inputType.getDtype()) ||
+      productOfSizes(inputType.getSizes()) == kUnknownSize)
+    return rewriter.notifyMatchFailure(
+        op, "needs a float input of known sizes and rank >= 2");
+  for (Value result : op->getResults()) {
+    auto type = getRankedTensorType(result);
+    if (!type || !isa<mlir::FloatType>(type.getDtype()))
+      return rewriter.notifyMatchFailure(op, "needs known float results");
+  }
+  for (Value value : affine) {
+    if (isTorchNone(value))
+      continue;
+    auto type = getRankedTensorType(value);
+    if (!type || type.getSizes().size() != 1 ||
+        !isa<mlir::FloatType>(type.getDtype()))
+      return rewriter.notifyMatchFailure(
+          op, "weight, bias and running stats must be 1-D float tensors");
+  }
+  return success();
+}
+
+/// y * weight + bias for y [N, C, R] and per-channel weight and bias [C]
+/// (either may be None), in y's dtype.
+static Value applyAffine(const Elementwise &ew, Value y, Value weight,
+                         Value bias, ArrayRef<int64_t> shape) {
+  auto type = cast<BaseTensorType>(y.getType());
+  auto perChannel = [&](Value value) {
+    Value wide = castTo(ew.rewriter, ew.loc, value, type.getDtype());
+    return createView(ew.rewriter, ew.loc, wide, shape);
+  };
+  if (!isTorchNone(weight))
+    y = ew.mul(y, perChannel(weight), type);
+  if (!isTorchNone(bias))
+    y = ew.add(y, perChannel(bias), type);
+  return y;
+}
+
+/// native_group_norm(x [N, C, *], weight, bias, N, C, HxW, group, eps) ->
+/// (y, mean [N, group], rstd [N, group]): x viewed as [N, group, C/group *
+/// HxW]; y = (x - mean) * rstd * weight[c] + bias[c], rstd = 1/sqrt(biased
+/// var + eps) (torch.nn.functional.group_norm). Computed in the statistics
+/// dtype and rounded once.
+struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
+  DecomposeAtenNativeGroupNorm(MLIRContext *context, bool float64)
+      : OpRewritePattern(context), float64(float64) {}
+  bool float64;
+  LogicalResult matchAndRewrite(AtenNativeGroupNormOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(matchNormalization(rewriter, op, op.getInput(),
+                                  {op.getWeight(), op.getBias()})))
+      return failure();
+    int64_t groups;
+    if (!matchTorchConstantInt(op.getGroup(), groups))
+      return rewriter.notifyMatchFailure(op, "group must be a constant");
+    auto inputType = getRankedTensorType(op.getInput());
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    int64_t n = sizes[0], c = sizes[1];
+    if (groups <= 0 || c % groups != 0)
+      return rewriter.notifyMatchFailure(op,
+                                         "channels not divisible by groups");
+    int64_t spatial = productOfSizes(sizes.drop_front(2));
+    Location loc = op.getLoc();
+    Elementwise ew{rewriter, loc};
+    Type dtype = getStatisticsDtype(inputType.getDtype(), float64);
+    Value x = castTo(rewriter, loc, op.getInput(), dtype);
+    x = createView(rewriter, loc, x, {n, groups, c / groups * spatial});
+    Moments moments = computeMoments(ew, x, {2});
+    Value rstd = ew.invstd(moments.variance, op.getEps());
+    Value y = ew.mul(moments.centered, rstd,
+                     cast<BaseTensorType>(moments.centered.getType()));
+    y = createView(rewriter, loc, y, {n, c, spatial});
+    y = applyAffine(ew, y, op.getWeight(), op.getBias(), {c, 1});
+    y = createView(rewriter, loc, y, sizes);
+    auto statistic = [&](Value stat, Value result) {
+      auto type = getRankedTensorType(result);
+      Value view = createView(rewriter, loc, stat, type.getSizes());
+      return castTo(rewriter, loc, view, type.getDtype());
+    };
+    rewriter.replaceOp(
+        op, {castTo(rewriter, loc, y,
+                    getRankedTensorType(op.getResult0()).getDtype()),
+             statistic(moments.mean, op.getResult1()),
+             statistic(rstd, op.getResult2())});
+    return success();
+  }
+};
+
+/// Training batch norm, per channel (dim 1) over the other dims
+/// (torch.nn.functional.batch_norm with training=True):
+///   y = (x - mean) * invstd * weight + bias, invstd = 1/sqrt(var + eps)
+/// with the batch's mean and biased variance, which are returned (float16
+/// and bfloat16 normalize with them rounded to the input dtype, as
+/// PyTorch's CPU kernel saves them). _native_batch_norm_legit_functional
+/// also returns the updated running stats, momentum * batch + (1 -
+/// momentum) * running (unbiased variance); with training=False it
+/// normalizes with the running stats, which it returns unchanged, and the
+/// saved statistics are empty.
+template <typename OpTy, bool HasRunningStats>
+struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
+  DecomposeBatchNormTraining(MLIRContext *context, bool float64)
+      : OpRewritePattern<OpTy>(context), float64(float64) {}
+  bool float64;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> affine{op.getWeight(), op.getBias()};
+    if constexpr (HasRunningStats)
+      affine.append({op.getRunningMean(), op.getRunningVar()});
+    if (failed(matchNormalization(rewriter, op, op.getInput(), affine)))
+      return failure();
+    bool training;
+    if (!matchTorchConstantBool(op.getTraining(), training))
+      return rewriter.notifyMatchFailure(op, "training must be a constant");
+    if (!HasRunningStats && !training)
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: no running stats and training=False");
+    double momentum;
+    if (!matchTorchConstantFloat(op.getMomentum(), momentum))
+      return rewriter.notifyMatchFailure(op, "momentum must be a constant");
+    auto inputType = getRankedTensorType(op.getInput());
+    ArrayRef<int64_t> sizes = inputType.getSizes();
+    int64_t n = sizes[0], c = sizes[1];
+    int64_t spatial = productOfSizes(sizes.drop_front(2));
+    if (n * c * spatial == 0)
+      return rewriter.notifyMatchFailure(op, "unsupported: empty input");
+    Location loc = op.getLoc();
+    Elementwise ew{rewriter, loc};
+    Type element = inputType.getDtype();
+    Type dtype = getStatisticsDtype(element, float64);
+    Value x = castTo(rewriter, loc, op.getInput(), dtype);
+    x = createView(rewriter, loc, x, {n, c, spatial});
+    auto xType = cast<BaseTensorType>(x.getType());
+    SmallVector<int64_t> statShape{1, c, 1};
+    auto perChannel = [&](Value stat) {
+      return createView(rewriter, loc, castTo(rewriter, loc, stat, dtype),
+                        statShape);
+    };
+    // Normalizes with the statistics as the kernel saves them.
+    auto saved = [&](Value stat) {
+      return castTo(rewriter, loc, castTo(rewriter, loc, stat, element),
+                    dtype);
+    };
+    Value mean, variance, invstd;
+    if (training) {
+      Moments moments = computeMoments(ew, x, {0, 2});
+      mean = moments.mean;
+      variance = moments.variance;
+      invstd = ew.invstd(variance, op.getEps());
+    } else if constexpr (HasRunningStats) {
+      mean = perChannel(op.getRunningMean());
+      invstd = ew.invstd(perChannel(op.getRunningVar()), op.getEps());
+    }
+    Value y = ew.mul(ew.sub(x, saved(mean), xType), saved(invstd), xType);
+    y = applyAffine(ew, y, op.getWeight(), op.getBias(), statShape);
+    y = createView(rewriter, loc, y, sizes);
+    SmallVector<Value> results{castTo(rewriter, loc, y, element)};
+    auto asResult = [&](Value stat, Value result) {
+      auto type = getRankedTensorType(result);
+      return castTo(rewriter, loc,
+                    createView(rewriter, loc, stat, type.getSizes()),
+                    type.getDtype());
+    };
+    if (training) {
+      results.push_back(asResult(mean, op->getResult(1)));
+      results.push_back(asResult(invstd, op->getResult(2)));
+    } else {
+      for (int i = 1; i <= 2; ++i) {
+        auto type = getRankedTensorType(op->getResult(i));
+        Value none = createConstantNone(rewriter, loc);
+        results.push_back(AtenEmptyMemoryFormatOp::create(
+            rewriter, loc, type,
+            createIntList(rewriter, loc, type.getSizes()),
+            createConstantInt(rewriter, loc,
+                              *getScalarTypeCode(type.getDtype())),
+            none, none, none, none));
+      }
+    }
+    if constexpr (HasRunningStats) {
+      if (!training) {
+        results.push_back(asResult(op.getRunningMean(), op->getResult(3)));
+        results.push_back(asResult(op.getRunningVar(), op->getResult(4)));
+      } else {
+        int64_t count = n * spatial;
+        auto statType = cast<BaseTensorType>(mean.getType());
+        auto update = [&](Value running, Value batch, double unbias,
+                          Value result) {
+          Value take = createConstantFloat(rewriter, loc, momentum * unbias);
+          Value keep = createConstantFloat(rewriter, loc, 1.0 - momentum);
+          Value sum = ew.add(
+              AtenMulScalarOp::create(rewriter, loc, statType, batch, take),
+              AtenMulScalarOp::create(rewriter, loc, statType,
+                                      perChannel(running), keep),
+              statType);
+          return asResult(sum, result);
+        };
+        results.push_back(
+            update(op.getRunningMean(), mean, 1.0, op->getResult(3)));
+        results.push_back(update(op.getRunningVar(), variance,
+                                 static_cast<double>(count) /
+                                     static_cast<double>(count - 1),
+                                 op->getResult(4)));
+      }
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// ||d||_p over the last dim of the differences `d` [..., M], in `type`
+/// ([...]): sum |d|^p ^ (1/p); the count of d != 0 for p = 0, max |d| for
+/// p = inf (torch.cdist).
+static Value createPNorm(PatternRewriter &rewriter, Location loc, Value d,
+                         double p, BaseTensorType type) {
+  auto dType = cast<BaseTensorType>(d.getType());
+  Value lastDim = createIntList(rewriter, loc, {-1});
+  Value falseValue = createConstantBool(rewriter, loc, false);
+  Value none = createConstantNone(rewriter, loc);
+  auto sum = [&](Value terms) -> Value {
+    return AtenSumDimIntListOp::create(rewriter, loc, type, terms, lastDim,
+                                       falseValue, none);
+  };
+  if (p == 0.0) {
+    Value nonzero = AtenNeScalarOp::create(
+        rewriter, loc,
+        dType.getWithSizesAndDtype(dType.getSizes(), rewriter.getI1Type()), d,
+        createConstantFloat(rewriter, loc, 0.0));
+    return sum(createCast(rewriter, loc, nonzero, type.getDtype()));
+  }
+  if (p == 2.0)
+    return AtenSqrtOp::create(rewriter, loc, type,
+                              sum(AtenMulTensorOp::create(rewriter, loc, dType,
+                                                          d, d)));
+  Value magnitude = AtenAbsOp::create(rewriter, loc, dType, d);
+  if (std::isinf(p))
+    return AtenAmaxOp::create(rewriter, loc, type, magnitude, lastDim,
+                              falseValue);
+  if (p == 1.0)
+    return sum(magnitude);
+  Value powered = AtenPowTensorScalarOp::create(
+      rewriter, loc, dType, magnitude, createConstantFloat(rewriter, loc, p));
+  return AtenPowTensorScalarOp::create(
+      rewriter, loc, type, sum(powered),
+      createConstantFloat(rewriter, loc, 1.0 / p));
+}
+
+/// The p-norm distances of the rows of `x1` [B..., P, M] to those of `x2`
+/// [B..., R, M]: [B..., P, R], in `type`. The differences are formed by
+/// broadcasting (x1 as [..., P, 1, M], x2 as [..., 1, R, M]).
+static Value createDistances(PatternRewriter &rewriter, Location loc,
+                             Value x1, Value x2, double p,
+                             BaseTensorType type) {
+  auto type1 = cast<BaseTensorType>(x1.getType());
+  auto type2 = cast<BaseTensorType>(x2.getType());
+  SmallVector<int64_t> sizes1(type1.getSizes()), sizes2(type2.getSizes());
+  sizes1.insert(sizes1.end() - 1, 1);
+  sizes2.insert(sizes2.end() - 2, 1);
+  SmallVector<int64_t> differenceSizes(type.getSizes());
+  differenceSizes.push_back(sizes1.back());
+  Value d = AtenSubTensorOp::create(
+      rewriter, loc,
+      type1.getWithSizesAndDtype(differenceSizes, type1.getDtype()),
+      createView(rewriter, loc, x1, sizes1),
+      createView(rewriter, loc, x2, sizes2),
+      createConstantInt(rewriter, loc, 1));
+  return createPNorm(rewriter, loc, d, p, type);
+}
+
+/// Checks a distance op: float operands and result of one dtype and known
+/// sizes, a constant p >= 0.
+static FailureOr<double> matchDistance(PatternRewriter &rewriter,
+                                       Operation *op, Value pValue) {
+  auto resultType = getRankedTensorType(op->getResult(0));
+  if (!resultType || !isa<mlir::FloatType>(resultType.getDtype()) ||
+      productOfSizes(resultType.getSizes()) == kUnknownSize)
+    return rewriter.notifyMatchFailure(op, "needs a float result of known "
+                                           "sizes");
+  for (Value operand : op->getOperands()) {
+    if (!isa<BaseTensorType>(operand.getType()))
+      continue;
+    auto type = getRankedTensorType(operand);
+    if (!type || type.getDtype() != resultType.getDtype() ||
+        productOfSizes(type.getSizes()) == kUnknownSize)
+      return rewriter.notifyMatchFailure(
+          op, "needs inputs of known sizes and the result's dtype");
+  }
+  double p;
+  if (!matchTorchConstantFloat(pValue, p) || !(p >= 0))
+    return rewriter.notifyMatchFailure(op, "p must be a constant >= 0");
+  return p;
+}
+
+/// _cdist_forward(x1 [B..., P, M], x2 [B..., R, M], p, compute_mode):
+/// out[..., i, j] = ||x1[..., i, :] - x2[..., j, :]||_p, the batch dims
+/// broadcast (torch.cdist), computed directly (PyTorch may use a matmul form
+/// for p = 2; it agrees within rounding).
+struct DecomposeAtenCdistForward : OpRewritePattern<Aten_CdistForwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Aten_CdistForwardOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<double> p = matchDistance(rewriter, op, op.getP());
+    if (failed(p))
+      return failure();
+    auto type1 = getRankedTensorType(op.getX1());
+    auto type2 = getRankedTensorType(op.getX2());
+    auto resultType = getRankedTensorType(op.getResult());
+    size_t rank1 = type1.getSizes().size(), rank2 = type2.getSizes().size();
+    if (rank1 < 2 || rank2 < 2 ||
+        resultType.getSizes().size() != std::max(rank1, rank2))
+      return rewriter.notifyMatchFailure(op, "expects x1, x2 of rank >= 2");
+    rewriter.replaceOp(op, createDistances(rewriter, op.getLoc(), op.getX1(),
+                                           op.getX2(), *p, resultType));
+    return success();
+  }
+};
+
+/// _pdist_forward(x [N, M], p): the p-norm distances of rows i < j, in
+/// row-major (i, j) order (torch.nn.functional.pdist): the [N, N] distances,
+/// flattened, gathered at the constant indices i * N + j.
+struct DecomposeAtenPdistForward : OpRewritePattern<Aten_PdistForwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Aten_PdistForwardOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<double> p = matchDistance(rewriter, op, op.getP());
+    if (failed(p))
+      return failure();
+    auto type = getRankedTensorType(op.getSelf());
+    auto resultType = getRankedTensorType(op.getResult());
+    if (type.getSizes().size() != 2 || resultType.getSizes().size() != 1)
+      return rewriter.notifyMatchFailure(op, "expects a 2-D input");
+    int64_t rows = type.getSizes()[0];
+    SmallVector<int64_t> indices;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = i + 1; j < rows; ++j)
+        indices.push_back(i * rows + j);
+    if (resultType.getSizes()[0] != static_cast<int64_t>(indices.size()))
+      return rewriter.notifyMatchFailure(op,
+                                         "result size is not N * (N - 1) / 2");
+    Location loc = op.getLoc();
+    Value x = op.getSelf();
+    SmallVector<int64_t> square{rows, rows};
+    Value all = createDistances(
+        rewriter, loc, x, x, *p,
+        resultType.getWithSizesAndDtype(square, resultType.getDtype()));
+    Value flat = createView(rewriter, loc, all, {rows * rows});
+    auto si64 =
+        IntegerType::get(rewriter.getContext(), 64, IntegerType::Signed);
+    auto indexType = RankedTensorType::get(
+        {static_cast<int64_t>(indices.size())}, rewriter.getI64Type());
+    Value index = ValueTensorLiteralOp::create(
+        rewriter, loc,
+        resultType.getWithSizesAndDtype(indexType.getShape(), si64),
+        DenseElementsAttr::get(indexType, ArrayRef<int64_t>(indices)));
+    rewriter.replaceOpWithNewOp<AtenIndexSelectOp>(
+        op, resultType, flat, createConstantInt(rewriter, loc, 0), index);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//
 
@@ -1305,6 +1754,18 @@ struct DecomposeComplexOpsPass
         patterns, legal, float64);
     addUnlessLegal<DecomposeAtenSplitWithSizes, AtenSplitWithSizesOp>(patterns,
                                                                       legal);
+    addUnlessLegal<DecomposeAtenNativeGroupNorm, AtenNativeGroupNormOp>(
+        patterns, legal, float64);
+    addUnlessLegal<
+        DecomposeBatchNormTraining<Aten_NativeBatchNormLegitFunctionalOp, true>,
+        Aten_NativeBatchNormLegitFunctionalOp>(patterns, legal, float64);
+    addUnlessLegal<
+        DecomposeBatchNormTraining<Aten_NativeBatchNormLegitNoStatsOp, false>,
+        Aten_NativeBatchNormLegitNoStatsOp>(patterns, legal, float64);
+    addUnlessLegal<DecomposeAtenCdistForward, Aten_CdistForwardOp>(patterns,
+                                                                   legal);
+    addUnlessLegal<DecomposeAtenPdistForward, Aten_PdistForwardOp>(patterns,
+                                                                   legal);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -21,7 +21,9 @@ void mlir::torch2mlir::torch::createLowerToBackendContractPipeline(
   pm.addNestedPass<func::FuncOp>(createDecomposeComplexOps(decompose));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createVerifyBackendContract());
+  VerifyBackendContractOptions verify;
+  verify.legalOps.assign(options.legalOps.begin(), options.legalOps.end());
+  pm.addPass(createVerifyBackendContract(verify));
 }
 
 void mlir::torch2mlir::torch::registerTorchPasses() {

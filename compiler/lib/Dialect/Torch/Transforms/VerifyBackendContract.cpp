@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/IR/CoreOps.h"
 #include "torch2mlir/Dialect/Torch/Transforms/Passes.h"
+
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::torch2mlir::torch {
 #define GEN_PASS_DEF_VERIFYBACKENDCONTRACT
@@ -31,32 +33,55 @@ static std::string whyNotBackendType(Type type) {
   return "";
 }
 
+/// The advice for an op the backend cannot take: how a user of `func`
+/// (from FX or from ONNX) avoids it.
+static void addWayOut(InFlightDiagnostic &diag, Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (func && func->hasAttr("torch.onnx_meta.ir_version")) {
+    diag << "Way out: express this node of the model with supported ONNX "
+            "ops, or convert the model to an opset whose version of the op "
+            "is lowered (compile_onnx(..., opset_version=N))";
+    return;
+  }
+  diag << "Way out: rewrite this line of the model with supported ops, or "
+          "decompose the op before import: "
+          "torch2mlir.compile(model, args, decompositions=table) or "
+          "torch2mlir.export_and_import(model, *args, decompositions=table), "
+          "with a table such as torch.export.default_decompositions()";
+}
+
 namespace {
 struct VerifyBackendContractPass
     : public ::mlir::torch2mlir::torch::impl::VerifyBackendContractBase<
           VerifyBackendContractPass> {
+  using VerifyBackendContractBase::VerifyBackendContractBase;
+
   void runOnOperation() override {
+    llvm::StringSet<> legal;
+    for (const std::string &name : legalOps)
+      legal.insert(StringRef(name).starts_with("torch.") ? name
+                                                         : "torch." + name);
     bool ok = true;
-    getOperation()->walk([&](Operation *op) {
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto unknown = dyn_cast<OperatorOp>(op)) {
         InFlightDiagnostic diag = unknown.emitError();
         diag << "unsupported op '" << unknown.getName()
              << "': torch2mlir has no lowering for it. ";
-        auto func = unknown->getParentOfType<func::FuncOp>();
-        bool fromOnnx = func && func->hasAttr("torch.onnx_meta.ir_version");
-        if (fromOnnx)
-          diag << "Way out: express this node of the model with supported "
-                  "ONNX ops, or convert the model to an opset whose version "
-                  "of the op is lowered (compile_onnx(..., opset_version=N))";
-        else
-          diag << "Way out: rewrite this line of the model with supported "
-                  "ops, or decompose the op before import: "
-                  "torch2mlir.compile(model, args, decompositions=table) or "
-                  "torch2mlir.export_and_import(model, *args, "
-                  "decompositions=table), with a table such as "
-                  "torch.export.default_decompositions()";
+        addWayOut(diag, op);
         ok = false;
-        return;
+        return WalkResult::skip();
+      }
+      if (isa<TorchDialect>(op->getDialect()) && !isCoreOp(op) &&
+          !legal.contains(op->getName().getStringRef())) {
+        InFlightDiagnostic diag = op->emitError();
+        diag << "'" << op->getName()
+             << "' is not in the backend contract's core op set and the "
+                "backend does not lower it itself; torch-decompose-complex-"
+                "ops could not rewrite it (it needs known sizes and dtypes, "
+                "and constant arguments such as dims and flags). ";
+        addWayOut(diag, op);
+        ok = false;
+        return WalkResult::advance();
       }
       auto check = [&](Type type, StringRef what) {
         std::string why = whyNotBackendType(type);
@@ -74,6 +99,7 @@ struct VerifyBackendContractPass
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
             check(arg.getType(), "has an argument that is");
+      return WalkResult::advance();
     });
     if (!ok)
       signalPassFailure();

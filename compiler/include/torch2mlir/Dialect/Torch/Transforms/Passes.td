@@ -81,10 +81,17 @@ def VerifyBackendContract : Pass<"torch-verify-backend-contract", "ModuleOp"> {
   let summary = "Check that the module satisfies the backend contract";
   let description = [{
     The backend contract: every tensor is a `!torch.vtensor` with known rank
-    and dtype, and no `torch.operator` (an op with no definition, hence no
-    lowering) is left. Each violation is reported at the op's location (the
-    Python source line it came from), with the op's name and a way out.
+    and dtype, and every op is in the core op set
+    (`torch2mlir/Dialect/Torch/IR/CoreOps.def`) or one the backend lowers
+    itself (`legal-ops`). A `torch.operator` (an op with no definition) or a
+    non-core op that `torch-decompose-complex-ops` could not rewrite is an
+    error. Each violation is reported at the op's location (the Python
+    source line it came from), with the op's name and a way out.
   }];
+  let options = [
+    ListOption<"legalOps", "legal-ops", "std::string",
+               "Non-core ops the backend lowers itself (aten.linear...)">,
+  ];
 }
 
 #endif // TORCH2MLIR_DIALECT_TORCH_TRANSFORMS_PASSES
