@@ -1,0 +1,76 @@
+//===- Utils.h - Shared by the torch-decompose-complex-ops files -*- C++
+//-*-===//
+//
+// Part of the torch2mlir project.
+//
+// Each file of Decompose/ rewrites one family of ATen ops into ops that the
+// backends lower directly (the core op set, CoreOps.def), so that the op
+// semantics are derived once here and not once per backend. A pattern only
+// fires when it can compute every result type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH2MLIR_LIB_DIALECT_TORCH_TRANSFORMS_DECOMPOSE_UTILS_H
+#define TORCH2MLIR_LIB_DIALECT_TORCH_TRANSFORMS_DECOMPOSE_UTILS_H
+
+#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::torch2mlir::torch::decompose {
+
+/// The decompositions of one run of the pass: each is added unless the
+/// backend keeps its op whole (`legal-ops`).
+class DecompositionPatterns {
+public:
+  DecompositionPatterns(RewritePatternSet &patterns,
+                        const llvm::StringSet<> &legal, bool float64)
+      : float64(float64), patterns(patterns), legal(legal) {}
+
+  /// Adds `PatternTy` (constructed with the context and `args`) unless
+  /// `OpTy` is legal; "torch.aten.linear" may be named "aten.linear".
+  template <typename PatternTy, typename OpTy, typename... Args>
+  void add(Args &&...args) {
+    StringRef name = OpTy::getOperationName();
+    if (legal.contains(name) || legal.contains(name.drop_front(6)))
+      return;
+    patterns.add<PatternTy>(patterns.getContext(), std::forward<Args>(args)...);
+  }
+
+  /// The backend has float64 tensors (see the pass's `float64` option).
+  const bool float64;
+
+private:
+  RewritePatternSet &patterns;
+  const llvm::StringSet<> &legal;
+};
+
+void populateLinearDecompositions(DecompositionPatterns &set);
+void populateShapeDecompositions(DecompositionPatterns &set);
+void populateNormalizationDecompositions(DecompositionPatterns &set);
+void populateReductionDecompositions(DecompositionPatterns &set);
+void populatePoolingDecompositions(DecompositionPatterns &set);
+void populateFactoryDecompositions(DecompositionPatterns &set);
+
+/// The tensor type of `value` if it has known sizes and dtype.
+BaseTensorType getRankedTensorType(Value value);
+
+/// The product of `sizes`, or kUnknownSize if one is unknown.
+int64_t productOfSizes(ArrayRef<int64_t> sizes);
+
+/// `aten.view` of `value` to `sizes` (at most one unknown size, given as
+/// -1); `value` itself when it has those sizes.
+Value createView(PatternRewriter &rewriter, Location loc, Value value,
+                 ArrayRef<int64_t> sizes);
+
+/// `_to_copy(value, dtype)` to the same sizes.
+Value createCast(PatternRewriter &rewriter, Location loc, Value value,
+                 Type dtype);
+
+/// `value` cast to `dtype` unless it has it already.
+Value castTo(PatternRewriter &rewriter, Location loc, Value value, Type dtype);
+
+} // namespace mlir::torch2mlir::torch::decompose
+
+#endif // TORCH2MLIR_LIB_DIALECT_TORCH_TRANSFORMS_DECOMPOSE_UTILS_H
