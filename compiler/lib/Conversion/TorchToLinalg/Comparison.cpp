@@ -93,9 +93,9 @@ struct ConvertCompare : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type dtype = getPromotedDtype({op.getSelf(), op.getOther()});
     if (!dtype || !isa<mlir::FloatType, IntegerType>(dtype))
       return reportFailure(rewriter, op,
@@ -229,9 +229,9 @@ void mlir::torch2mlir::populateComparisonPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenEqTensorOp, AtenNeTensorOp, AtenLtTensorOp,
-                      AtenLeTensorOp, AtenGtTensorOp, AtenGeTensorOp,
-                      AtenEqScalarOp, AtenNeScalarOp, AtenLtScalarOp,
-                      AtenLeScalarOp, AtenGtScalarOp, AtenGeScalarOp>(target);
+                    AtenLeTensorOp, AtenGtTensorOp, AtenGeTensorOp,
+                    AtenEqScalarOp, AtenNeScalarOp, AtenLtScalarOp,
+                    AtenLeScalarOp, AtenGtScalarOp, AtenGeScalarOp>(target);
   patterns.add<ConvertCompare<AtenEqTensorOp, CompareKind::Eq>,
                ConvertCompare<AtenNeTensorOp, CompareKind::Ne>,
                ConvertCompare<AtenLtTensorOp, CompareKind::Lt>,
@@ -246,7 +246,7 @@ void mlir::torch2mlir::populateComparisonPatternsAndLegality(
                ConvertCompare<AtenGeScalarOp, CompareKind::Ge>>(typeConverter,
                                                                 context);
   addIllegalCoreOps<AtenLogicalNotOp, AtenLogicalAndOp, AtenLogicalOrOp,
-                      AtenLogicalXorOp, AtenWhereSelfOp>(target);
+                    AtenLogicalXorOp, AtenWhereSelfOp>(target);
   patterns.add<ConvertLogicalNot,
                ConvertLogicalBinary<AtenLogicalAndOp, LogicalKind::And>,
                ConvertLogicalBinary<AtenLogicalOrOp, LogicalKind::Or>,

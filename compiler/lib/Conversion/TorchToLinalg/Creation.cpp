@@ -53,9 +53,9 @@ template <typename OpTy> struct ConvertFillFactory : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value like = FillOperands<OpTy>::like(adaptor);
     SmallVector<Value> dynamicSizes;
     if (!resultType.hasStaticShape() && !like) {
@@ -187,9 +187,9 @@ struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Location loc = op.getLoc();
     FailureOr<SmallVector<Value>> dynamicSizes = getFactoryDynamicSizes(
         rewriter, op, this->getTypeConverter(), op.getSize(), resultType);
@@ -250,15 +250,15 @@ void mlir::torch2mlir::populateCreationPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp,
-                      AtenArangeStartStepOp, AtenItemOp>(target);
+                    AtenArangeStartStepOp, AtenItemOp>(target);
   patterns.add<ConvertAtenItem>(typeConverter, context);
   patterns
       .add<ConvertFillFactory<AtenFullOp>, ConvertFillFactory<AtenFullLikeOp>,
            ConvertFillFactory<AtenScalarTensorOp>, ConvertAtenArangeStartStep>(
           typeConverter, context);
   addIllegalCoreOps<AtenFillScalarOp, AtenEmptyMemoryFormatOp,
-                      AtenEmptyStridedOp, AtenEmptyPermutedOp, AtenNewEmptyOp,
-                      AtenNewEmptyStridedOp>(target);
+                    AtenEmptyStridedOp, AtenEmptyPermutedOp, AtenNewEmptyOp,
+                    AtenNewEmptyStridedOp>(target);
   patterns.add<ConvertFillFactory<AtenFillScalarOp>,
                ConvertEmptyFactory<AtenEmptyMemoryFormatOp>,
                ConvertEmptyFactory<AtenEmptyStridedOp>,

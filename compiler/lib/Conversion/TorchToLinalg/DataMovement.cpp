@@ -23,10 +23,9 @@ struct ConvertAtenView : OpConversionPattern<AtenViewOp> {
   LogicalResult
   matchAndRewrite(AtenViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     if (llvm::count_if(resultType.getShape(), ShapedType::isDynamic) <= 1) {
       Value reshaped =
           createReshape(rewriter, op.getLoc(), adaptor.getSelf(), resultType);
@@ -94,10 +93,9 @@ struct ConvertAtenPermute : OpConversionPattern<AtenPermuteOp> {
   LogicalResult
   matchAndRewrite(AtenPermuteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     int64_t rank = resultType.getRank();
     SmallVector<int64_t> dims;
     if (!matchTorchConstantIntList(op.getDims(), dims) ||
@@ -135,17 +133,14 @@ struct ConvertAtenCat : OpConversionPattern<AtenCatOp> {
   LogicalResult
   matchAndRewrite(AtenCatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
-    int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
+      return failure();
     int64_t rank = resultType.getRank();
-    dim = toPositiveDim(dim, rank);
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    int64_t dim;
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Refuse, dim)))
+      return failure();
     Location loc = op.getLoc();
     auto inputs = getConvertedTensorList(rewriter, loc, getTypeConverter(),
                                          op.getTensors());
@@ -253,10 +248,9 @@ struct ConvertAtenExpand : OpConversionPattern<AtenExpandOp> {
   LogicalResult
   matchAndRewrite(AtenExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Location loc = op.getLoc();
     Value input = adaptor.getSelf();
     int64_t rank = resultType.getRank();
@@ -346,10 +340,9 @@ struct ConvertAtenConstantPadNd : OpConversionPattern<AtenConstantPadNdOp> {
   LogicalResult
   matchAndRewrite(AtenConstantPadNdOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
@@ -419,19 +412,16 @@ struct ConvertAtenSliceTensor : OpConversionPattern<AtenSliceTensorOp> {
   LogicalResult
   matchAndRewrite(AtenSliceTensorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
     int64_t dim, step;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, rank);
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Refuse, dim)))
+      return failure();
     if (!matchTorchConstantInt(op.getStep(), step) || step <= 0)
       return reportFailure(rewriter, op, "step must be a positive constant");
     int64_t start = 0, end = std::numeric_limits<int64_t>::max();
@@ -628,10 +618,9 @@ struct ConvertAtenRepeat : OpConversionPattern<AtenRepeatOp> {
   LogicalResult
   matchAndRewrite(AtenRepeatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     int64_t inputRank = cast<RankedTensorType>(input.getType()).getRank();
     int64_t rank = resultType.getRank();
@@ -680,10 +669,9 @@ struct ConvertAtenDiagonal : OpConversionPattern<AtenDiagonalOp> {
   LogicalResult
   matchAndRewrite(AtenDiagonalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
     int64_t offset, dim1, dim2;
@@ -914,7 +902,7 @@ void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenViewOp, AtenPermuteOp, AtenCatOp, AtenCloneOp,
-                      AtenExpandOp, TensorStaticInfoCastOp>(target);
+                    AtenExpandOp, TensorStaticInfoCastOp>(target);
   patterns
       .add<ConvertAtenView, ConvertAtenPermute, ConvertAtenCat,
            ConvertAtenClone, ConvertAtenExpand, ConvertTensorStaticInfoCast>(
@@ -933,7 +921,7 @@ void mlir::torch2mlir::populateDataMovementPatternsAndLegality(
                ConvertPadNd<AtenReplicationPad3dOp, 3, false>>(typeConverter,
                                                                context);
   addIllegalCoreOps<AtenFlipOp, AtenRepeatOp, AtenDiagonalOp, AtenAsStridedOp,
-                      AtenCopyOp>(target);
+                    AtenCopyOp>(target);
   patterns.add<ConvertAtenFlip, ConvertAtenRepeat, ConvertAtenDiagonal,
                ConvertAtenAsStrided, ConvertAtenCopy>(typeConverter, context);
 }

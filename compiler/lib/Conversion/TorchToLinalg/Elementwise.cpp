@@ -77,9 +77,9 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type element = resultType.getElementType();
     // f16/bf16 compute in f32 with the scalars kept in f32, as PyTorch's
     // CPU kernels do (x / 65536 is not x / inf).
@@ -159,9 +159,9 @@ template <typename OpTy> struct ConvertUnary : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type element = resultType.getElementType();
     if (!supports(element))
       return reportFailure(rewriter, op, "unsupported: this dtype");
@@ -718,24 +718,14 @@ struct ConvertViewDtype : OpConversionPattern<AtenViewDtypeOp> {
   }
 };
 
-/// The result type of `op`, or a reportFailure.
-static FailureOr<RankedTensorType>
-getResultTensorType(ConversionPatternRewriter &rewriter, Operation *op,
-                    const TypeConverter *converter) {
-  auto type = getConvertedTensorType(converter, op->getResult(0));
-  if (!type)
-    return reportFailure(rewriter, op, kUnknownResultType);
-  return type;
-}
-
 /// leaky_relu(x, slope) = x > 0 ? x : x * slope (NaN stays NaN).
 struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(AtenLeakyReluOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getResultTensorType(rewriter, op, getTypeConverter());
-    if (failed(resultType))
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
+    if (!resultType)
       return failure();
     Type dtype = getTorchDtype(op.getResult());
     if (!isa<mlir::FloatType>(dtype))
@@ -743,7 +733,7 @@ struct ConvertLeakyRelu : OpConversionPattern<AtenLeakyReluOp> {
     if (!areTensorsOrScalars({adaptor.getNegativeSlope()}))
       return reportFailure(rewriter, op, "unsupported: negative_slope type");
     Value result = createElementwiseOnOperands(
-        rewriter, op.getLoc(), *resultType,
+        rewriter, op.getLoc(), resultType,
         {op.getSelf(), op.getNegativeSlope()},
         {adaptor.getSelf(), adaptor.getNegativeSlope()}, dtype,
         [](OpBuilder &b, Location loc, ValueRange args) -> Value {
@@ -807,8 +797,8 @@ struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
   LogicalResult
   matchAndRewrite(AtenPowTensorScalarOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getResultTensorType(rewriter, op, getTypeConverter());
-    if (failed(resultType))
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
+    if (!resultType)
       return failure();
     Type dtype = getTorchDtype(op.getResult());
     bool isFloat = isa<mlir::FloatType>(dtype);
@@ -832,7 +822,7 @@ struct ConvertPowTensorScalar : OpConversionPattern<AtenPowTensorScalarOp> {
     if (constant && *constant == 0.5 && !isFloat)
       return reportFailure(rewriter, op, "unsupported: integer square root");
     Value result = createElementwiseOnOperands(
-        rewriter, op.getLoc(), *resultType, {op.getSelf(), op.getExponent()},
+        rewriter, op.getLoc(), resultType, {op.getSelf(), op.getExponent()},
         {adaptor.getSelf(), adaptor.getExponent()}, dtype,
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value x = args[0];
@@ -1324,8 +1314,8 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenAddTensorOp, AtenSubTensorOp, AtenMulTensorOp,
-                      AtenDivTensorOp, AtenAddScalarOp, AtenSubScalarOp,
-                      AtenMulScalarOp, AtenDivScalarOp>(target);
+                    AtenDivTensorOp, AtenAddScalarOp, AtenSubScalarOp,
+                    AtenMulScalarOp, AtenDivScalarOp>(target);
   patterns.add<ConvertBinary<AtenAddTensorOp, BinaryKind::Add, true, true>,
                ConvertBinary<AtenSubTensorOp, BinaryKind::Sub, true, true>,
                ConvertBinary<AtenMulTensorOp, BinaryKind::Mul, true, false>,
@@ -1336,16 +1326,17 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertBinary<AtenDivScalarOp, BinaryKind::Div, false, false>>(
       typeConverter, context);
   addIllegalCoreOps<AtenReluOp, AtenNegOp, AtenExpOp, Aten_ToCopyOp,
-                      AtenViewDtypeOp>(target);
+                    AtenViewDtypeOp>(target);
   patterns.add<ConvertRelu, ConvertNeg, ConvertExp, ConvertToCopy,
                ConvertViewDtype>(typeConverter, context);
   addIllegalCoreOps<AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp, AtenTanhOp,
-                      AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp, AtenGeluOp>(target);
+                    AtenSigmoidOp, AtenReciprocalOp, AtenAbsOp, AtenGeluOp>(
+      target);
   patterns.add<ConvertLog, ConvertSqrt, ConvertRsqrt, ConvertErf, ConvertTanh,
                ConvertSigmoid, ConvertReciprocal, ConvertAbs, ConvertGelu>(
       typeConverter, context);
   addIllegalCoreOps<AtenFloorOp, AtenCeilOp, AtenSinOp, AtenCosOp, AtenSignOp,
-                      AtenLog1pOp, AtenLeakyReluOp>(target);
+                    AtenLog1pOp, AtenLeakyReluOp>(target);
   patterns.add<ConvertRounding<AtenFloorOp, math::FloorOp>,
                ConvertRounding<AtenCeilOp, math::CeilOp>, ConvertSin,
                ConvertCos, ConvertSign, ConvertLog1p, ConvertLeakyRelu>(
@@ -1355,18 +1346,18 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
   addIllegalCoreOps<AtenSiluOp, AtenHardsigmoidOp, AtenHardswishOp>(target);
   patterns.add<ConvertSilu, ConvertHardsigmoid, ConvertHardswish>(typeConverter,
                                                                   context);
-  addIllegalCoreOps<AtenPowTensorScalarOp, AtenPowTensorTensorOp,
-                      AtenMaximumOp, AtenMinimumOp, AtenClampOp,
-                      AtenClampTensorOp, AtenDivTensorModeOp>(target);
+  addIllegalCoreOps<AtenPowTensorScalarOp, AtenPowTensorTensorOp, AtenMaximumOp,
+                    AtenMinimumOp, AtenClampOp, AtenClampTensorOp,
+                    AtenDivTensorModeOp>(target);
   patterns.add<ConvertPowTensorScalar, ConvertPowTensorTensor,
                ConvertMinMax<AtenMaximumOp, true>,
                ConvertMinMax<AtenMinimumOp, false>, ConvertClamp<AtenClampOp>,
                ConvertClamp<AtenClampTensorOp>,
                ConvertDivMode<AtenDivTensorModeOp>>(typeConverter, context);
-  addIllegalCoreOps<AtenTanOp, AtenSinhOp, AtenCoshOp, AtenAsinhOp,
-                      AtenAcoshOp, AtenAtanhOp, AtenLog2Op, AtenLog10Op,
-                      AtenExpm1Op, AtenRoundOp, AtenTruncOp, AtenIsnanOp,
-                      AtenIsinfOp, AtenRoundDecimalsOp>(target);
+  addIllegalCoreOps<AtenTanOp, AtenSinhOp, AtenCoshOp, AtenAsinhOp, AtenAcoshOp,
+                    AtenAtanhOp, AtenLog2Op, AtenLog10Op, AtenExpm1Op,
+                    AtenRoundOp, AtenTruncOp, AtenIsnanOp, AtenIsinfOp,
+                    AtenRoundDecimalsOp>(target);
   patterns.add<ConvertTan, ConvertSinh, ConvertCosh, ConvertAsinh, ConvertAcosh,
                ConvertAtanh, ConvertLog2, ConvertLog10, ConvertExpm1,
                ConvertRounding<AtenRoundOp, math::RoundEvenOp>,
@@ -1375,8 +1366,8 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertFloatClass<AtenIsinfOp, false>, ConvertRoundDecimals>(
       typeConverter, context);
   addIllegalCoreOps<AtenDivScalarModeOp, AtenFmodTensorOp, AtenFmodScalarOp,
-                      AtenRemainderTensorOp, AtenRemainderScalarOp, AtenAtan2Op,
-                      AtenPowScalarOp, AtenEluOp, AtenHardtanhOp>(target);
+                    AtenRemainderTensorOp, AtenRemainderScalarOp, AtenAtan2Op,
+                    AtenPowScalarOp, AtenEluOp, AtenHardtanhOp>(target);
   patterns.add<ConvertDivMode<AtenDivScalarModeOp>,
                ConvertRemainder<AtenFmodTensorOp, false>,
                ConvertRemainder<AtenFmodScalarOp, false>,
@@ -1385,14 +1376,14 @@ void mlir::torch2mlir::populateElementwisePatternsAndLegality(
                ConvertPowScalar, ConvertElu, ConvertHardtanh>(typeConverter,
                                                               context);
   addIllegalCoreOps<AtenBitwiseAndScalarOp, AtenBitwiseOrScalarOp,
-                      AtenBitwiseXorScalarOp>(target);
+                    AtenBitwiseXorScalarOp>(target);
   patterns.add<ConvertBitwise<AtenBitwiseAndScalarOp, BitwiseKind::And>,
                ConvertBitwise<AtenBitwiseOrScalarOp, BitwiseKind::Or>,
                ConvertBitwise<AtenBitwiseXorScalarOp, BitwiseKind::Xor>>(
       typeConverter, context);
   addIllegalCoreOps<AtenBitwiseAndTensorOp, AtenBitwiseOrTensorOp,
-                      AtenBitwiseXorTensorOp, AtenBitwiseLeftShiftTensorOp,
-                      AtenBitwiseRightShiftTensorOp, AtenBitwiseNotOp>(target);
+                    AtenBitwiseXorTensorOp, AtenBitwiseLeftShiftTensorOp,
+                    AtenBitwiseRightShiftTensorOp, AtenBitwiseNotOp>(target);
   patterns.add<
       ConvertBitwise<AtenBitwiseAndTensorOp, BitwiseKind::And>,
       ConvertBitwise<AtenBitwiseOrTensorOp, BitwiseKind::Or>,

@@ -79,19 +79,16 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
   LogicalResult
   matchAndRewrite(AtenSelectIntOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
     int64_t dim, index;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, rank);
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Refuse, dim)))
+      return failure();
     if (!matchTorchConstantInt(op.getIndex(), index))
       return reportFailure(rewriter, op, "unsupported: a non-constant index");
     Location loc = op.getLoc();
@@ -166,21 +163,18 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
   LogicalResult
   matchAndRewrite(AtenIndexSelectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     Value index = adaptor.getIndex();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto indexType = cast<RankedTensorType>(index.getType());
     int64_t rank = inputType.getRank();
     int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Wrap, dim)))
+      return failure();
     if (!isIndexTensor(op.getIndex()) || indexType.getRank() > 1)
       return reportFailure(rewriter, op,
                            "index must be a 0-d or 1-d integer tensor");
@@ -219,21 +213,18 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
   LogicalResult
   matchAndRewrite(AtenGatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     Value index = adaptor.getIndex();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto indexType = cast<RankedTensorType>(index.getType());
     int64_t rank = inputType.getRank();
     int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Wrap, dim)))
+      return failure();
     Location loc = op.getLoc();
     if (isIndexTensor(op.getIndex()) && resultType.hasStaticShape() &&
         resultType.getNumElements() == 0) {
@@ -293,10 +284,9 @@ struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
   LogicalResult
   matchAndRewrite(AtenEmbeddingOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value weight = adaptor.getWeight();
     Value indices = adaptor.getIndices();
     auto weightType = cast<RankedTensorType>(weight.getType());
@@ -353,10 +343,9 @@ struct ConvertAtenIndexTensor : OpConversionPattern<AtenIndexTensorOp> {
   LogicalResult
   matchAndRewrite(AtenIndexTensorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     auto list = op.getIndices().getDefiningOp<PrimListConstructOp>();
     if (!list)
       return reportFailure(rewriter, op,
@@ -482,7 +471,7 @@ void mlir::torch2mlir::populateIndexingPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenSelectIntOp, AtenIndexSelectOp, AtenGatherOp,
-                      AtenEmbeddingOp, AtenIndexTensorOp>(target);
+                    AtenEmbeddingOp, AtenIndexTensorOp>(target);
   patterns.add<ConvertAtenSelectInt, ConvertAtenIndexSelect, ConvertAtenGather,
                ConvertAtenEmbedding, ConvertAtenIndexTensor>(typeConverter,
                                                              context);

@@ -290,7 +290,7 @@ void mlir::torch2mlir::populateNormalizationPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   addIllegalCoreOps<Aten_NativeBatchNormLegitNoTrainingOp,
-                      AtenNativeLayerNormOp>(target);
+                    AtenNativeLayerNormOp>(target);
   patterns.add<ConvertNativeBatchNormLegitNoTraining, ConvertNativeLayerNorm>(
       typeConverter, patterns.getContext());
 }

@@ -323,7 +323,8 @@ void mlir::torch2mlir::populatePolynomialPatternsAndLegality(
       AtenSpecialChebyshevPolynomialTOp, AtenSpecialChebyshevPolynomialUOp,
       AtenSpecialChebyshevPolynomialVOp, AtenSpecialChebyshevPolynomialWOp,
       AtenSpecialHermitePolynomialHOp, AtenSpecialHermitePolynomialHeOp,
-      AtenSpecialLaguerrePolynomialLOp, AtenSpecialLegendrePolynomialPOp>(target);
+      AtenSpecialLaguerrePolynomialLOp, AtenSpecialLegendrePolynomialPOp>(
+      target);
   patterns.add<ConvertPolynomial<AtenSpecialChebyshevPolynomialTOp>>(
       typeConverter, context, chebyshevT());
   patterns.add<ConvertPolynomial<AtenSpecialChebyshevPolynomialUOp>>(

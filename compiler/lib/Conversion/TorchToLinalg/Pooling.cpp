@@ -219,9 +219,9 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     PoolParams params;
@@ -448,10 +448,9 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
   LogicalResult
   matchAndRewrite(AtenMaxPool2dOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     if (inputType.getRank() != 4 || resultType.getRank() != 4)

@@ -144,9 +144,9 @@ struct ConvertRandomFactory : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
       return reportFailure(rewriter, op,
@@ -350,7 +350,7 @@ void mlir::torch2mlir::populateRandomPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenRandOp, AtenRandnOp, AtenRandpermOp,
-                      AtenNativeDropoutOp>(target);
+                    AtenNativeDropoutOp>(target);
   patterns.add<ConvertRandomFactory<AtenRandOp, /*Normal=*/false>,
                ConvertRandomFactory<AtenRandnOp, /*Normal=*/true>,
                ConvertAtenRandperm, ConvertAtenNativeDropout>(typeConverter,

@@ -102,10 +102,9 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
   LogicalResult
   matchAndRewrite(AtenSumDimIntListOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
     SmallVector<int64_t> dims;
@@ -170,14 +169,12 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
       return reportFailure(rewriter, op, "unsupported: non-float softmax");
-    int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
     int64_t rank = inputType.getRank();
+    int64_t dim;
     // A 0-d tensor is a softmax over one element, along dim 0 or -1.
-    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Wrap, dim)))
+      return failure();
     Location loc = op.getLoc();
     if (rank == 0)
       input = createReshape(rewriter, loc, input,
@@ -277,9 +274,9 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     if (inputType.getElementType() != resultType.getElementType())
@@ -315,10 +312,9 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
   LogicalResult
   matchAndRewrite(AtenCumsumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: cumsum to this dtype");
@@ -441,9 +437,9 @@ template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value input = adaptor.getSelf();
     Type element = cast<RankedTensorType>(input.getType()).getElementType();
     if (!isa<IntegerType, mlir::FloatType>(element))
@@ -496,10 +492,9 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
   LogicalResult
   matchAndRewrite(AtenProdDimIntOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: prod of this dtype");
@@ -693,12 +688,13 @@ void mlir::torch2mlir::populateReductionPatternsAndLegality(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
-  addIllegalCoreOps<AtenSumDimIntListOp, Aten_SoftmaxOp, Aten_LogSoftmaxOp>(target);
+  addIllegalCoreOps<AtenSumDimIntListOp, Aten_SoftmaxOp, Aten_LogSoftmaxOp>(
+      target);
   patterns.add<ConvertAtenSumDimIntList, ConvertSoftmax<Aten_SoftmaxOp, false>,
                ConvertSoftmax<Aten_LogSoftmaxOp, true>>(typeConverter, context);
   addIllegalCoreOps<AtenAmaxOp, AtenAminOp, AtenProdDimIntOp, AtenArgmaxOp,
-                      AtenArgminOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
-                      AtenCumsumOp>(target);
+                    AtenArgminOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
+                    AtenCumsumOp>(target);
   patterns
       .add<ConvertAminmax<AtenAmaxOp, true>, ConvertAminmax<AtenAminOp, false>,
            ConvertAtenProdDimInt, ConvertArgMinMax<AtenArgmaxOp, true>,

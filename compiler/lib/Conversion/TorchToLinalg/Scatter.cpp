@@ -257,9 +257,9 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type dtype = getTorchDtype(op.getResult());
     FailureOr<Reduction> reduction = Traits::reduction(op);
     if (failed(reduction))
@@ -278,11 +278,9 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
     auto indexType = cast<RankedTensorType>(index.getType());
     int64_t rank = selfType.getRank();
     int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, std::max<int64_t>(rank, 1));
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Wrap, dim)))
+      return failure();
     if (!isIndexTensor(op.getIndex()) || indexType.getRank() != rank)
       return reportFailure(rewriter, op,
                            "index must be an integer tensor of self's rank");
@@ -416,10 +414,9 @@ struct ConvertAtenIndexPut : OpConversionPattern<AtenIndexPutOp> {
   LogicalResult
   matchAndRewrite(AtenIndexPutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     auto list = op.getIndices().getDefiningOp<PrimListConstructOp>();
     if (!list)
       return reportFailure(rewriter, op,
@@ -645,10 +642,9 @@ struct ConvertAtenMaskedScatter : OpConversionPattern<AtenMaskedScatterOp> {
   LogicalResult
   matchAndRewrite(AtenMaskedScatterOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value self = adaptor.getSelf(), mask = adaptor.getMask();
     Value source = adaptor.getSource();
     auto sourceType = cast<RankedTensorType>(source.getType());
@@ -822,10 +818,9 @@ struct ConvertAtenSelectScatter : OpConversionPattern<AtenSelectScatterOp> {
   LogicalResult
   matchAndRewrite(AtenSelectScatterOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value self = adaptor.getSelf(), src = adaptor.getSrc();
     auto selfType = cast<RankedTensorType>(self.getType());
     int64_t rank = selfType.getRank();
@@ -835,11 +830,9 @@ struct ConvertAtenSelectScatter : OpConversionPattern<AtenSelectScatterOp> {
                            "src must have self's rank - 1, and the result "
                            "self's type");
     int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, rank);
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Refuse, dim)))
+      return failure();
     Location loc = op.getLoc();
     Value index =
         getIndexOperand(rewriter, loc, op.getIndex(), adaptor.getIndex());
@@ -869,10 +862,9 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
   LogicalResult
   matchAndRewrite(AtenSliceScatterOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        getConvertedTensorType(getTypeConverter(), op.getResult());
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Value self = adaptor.getSelf(), src = adaptor.getSrc();
     auto selfType = cast<RankedTensorType>(self.getType());
     int64_t rank = selfType.getRank();
@@ -882,11 +874,9 @@ struct ConvertAtenSliceScatter : OpConversionPattern<AtenSliceScatterOp> {
                            "src must have self's rank, and the result "
                            "self's type");
     int64_t dim, step;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return reportFailure(rewriter, op, "dim must be a constant");
-    dim = toPositiveDim(dim, rank);
-    if (dim < 0)
-      return reportFailure(rewriter, op, kDimOutOfRange);
+    if (failed(matchConstantDim(rewriter, op, op.getDim(), rank,
+                                ScalarDims::Refuse, dim)))
+      return failure();
     if (!matchTorchConstantInt(op.getStep(), step) || step <= 0)
       return reportFailure(rewriter, op, "step must be a positive constant");
     Location loc = op.getLoc();
@@ -1028,7 +1018,8 @@ void mlir::torch2mlir::populateScatterPatternsAndLegality(
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenScatterSrcOp, AtenScatterValueOp, AtenScatterAddOp,
                     AtenScatterReduceTwoOp, AtenIndexPutOp, AtenMaskedScatterOp,
-                    AtenNonzeroOp, AtenSelectScatterOp, AtenSliceScatterOp>(target);
+                    AtenNonzeroOp, AtenSelectScatterOp, AtenSliceScatterOp>(
+      target);
   patterns.add<ConvertAtenScatter<AtenScatterSrcOp>,
                ConvertAtenScatter<AtenScatterValueOp>,
                ConvertAtenScatter<AtenScatterAddOp>,
@@ -1037,7 +1028,7 @@ void mlir::torch2mlir::populateScatterPatternsAndLegality(
                ConvertAtenSelectScatter, ConvertAtenSliceScatter>(typeConverter,
                                                                   context);
   addIllegalCoreOps<AtenScatterReduceOp, AtenScatterValueReduceOp,
-                      AtenDiagonalScatterOp, AtenAsStridedScatterOp>(target);
+                    AtenDiagonalScatterOp, AtenAsStridedScatterOp>(target);
   patterns.add<ConvertAtenScatter<AtenScatterReduceOp>,
                ConvertAtenScatter<AtenScatterValueReduceOp>,
                ConvertAtenDiagonalScatter, ConvertAtenAsStridedScatter>(

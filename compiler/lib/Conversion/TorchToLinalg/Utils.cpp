@@ -863,7 +863,8 @@ FailureOr<SmallVector<Value>> torch_to_linalg::getFactoryDynamicSizes(
   return sizes;
 }
 
-Value mlir::torch2mlir::torch_to_linalg::cstIndex(OpBuilder &b, Location loc, int64_t value) {
+Value mlir::torch2mlir::torch_to_linalg::cstIndex(OpBuilder &b, Location loc,
+                                                  int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
@@ -917,7 +918,8 @@ Value mlir::torch2mlir::torch_to_linalg::createConstantVector(
   return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, attrs));
 }
 
-bool mlir::torch2mlir::torch_to_linalg::matchConstantFloatList(Value list, SmallVectorImpl<double> &out) {
+bool mlir::torch2mlir::torch_to_linalg::matchConstantFloatList(
+    Value list, SmallVectorImpl<double> &out) {
   auto construct = list.getDefiningOp<torch::PrimListConstructOp>();
   if (!construct)
     return false;
@@ -930,9 +932,32 @@ bool mlir::torch2mlir::torch_to_linalg::matchConstantFloatList(Value list, Small
   return true;
 }
 
-bool mlir::torch2mlir::torch_to_linalg::hasStaticTrailingDims(RankedTensorType type, int64_t first) {
+bool mlir::torch2mlir::torch_to_linalg::hasStaticTrailingDims(
+    RankedTensorType type, int64_t first) {
   for (int64_t i = first; i < type.getRank(); ++i)
     if (type.isDynamicDim(i))
       return false;
   return true;
+}
+
+RankedTensorType mlir::torch2mlir::torch_to_linalg::getConvertedResultType(
+    ConversionPatternRewriter &rewriter, Operation *op,
+    const TypeConverter *converter) {
+  RankedTensorType type = getConvertedTensorType(converter, op->getResult(0));
+  if (!type)
+    (void)reportFailure(rewriter, op, kUnknownResultType);
+  return type;
+}
+
+LogicalResult mlir::torch2mlir::torch_to_linalg::matchConstantDim(
+    ConversionPatternRewriter &rewriter, Operation *op, Value dimValue,
+    int64_t rank, ScalarDims scalarDims, int64_t &dim) {
+  if (!torch::matchTorchConstantInt(dimValue, dim))
+    return reportFailure(rewriter, op, "dim must be a constant");
+  if (rank == 0 && scalarDims == ScalarDims::Wrap)
+    rank = 1;
+  dim = torch::toPositiveDim(dim, rank);
+  if (dim < 0)
+    return reportFailure(rewriter, op, kDimOutOfRange);
+  return success();
 }

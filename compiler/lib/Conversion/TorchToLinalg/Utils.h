@@ -22,6 +22,26 @@ namespace mlir::torch2mlir::torch_to_linalg {
 RankedTensorType getConvertedTensorType(const TypeConverter *converter,
                                         Value torchValue);
 
+/// The builtin ranked tensor type of `op`'s (first) result; null after
+/// reporting on `op` that the result needs a known rank and dtype.
+RankedTensorType getConvertedResultType(ConversionPatternRewriter &rewriter,
+                                        Operation *op,
+                                        const TypeConverter *converter);
+
+/// How an op takes a dim of a 0-d tensor. PyTorch's maybe_wrap_dim lets the
+/// ops that treat a 0-d tensor as one element (softmax, gather, scatter,
+/// index_select, flip...) take dim 0 or -1; the others (cat, slice, select)
+/// refuse it.
+enum class ScalarDims { Wrap, Refuse };
+
+/// Binds `dim` to the constant dim operand `dimValue` of `op`, made a
+/// position in [0, rank) (negative dims count from the end; `scalarDims`
+/// says what rank 0 accepts); reports on `op` why not otherwise (not a
+/// constant, or out of range: eager raises IndexError).
+LogicalResult matchConstantDim(ConversionPatternRewriter &rewriter,
+                               Operation *op, Value dimValue, int64_t rank,
+                               ScalarDims scalarDims, int64_t &dim);
+
 /// The torch dtype of a `!torch.vtensor` value (keeps si/ui signedness).
 Type getTorchDtype(Value torchValue);
 
@@ -84,7 +104,7 @@ inline constexpr const char *kNotBroadcastable =
     "program's types contradict each other)";
 
 /// Why a pattern refuses an op whose result type did not convert to a
-/// ranked tensor (getConvertedTensorType returned null).
+/// ranked tensor (getConvertedResultType reports it).
 inline constexpr const char *kUnknownResultType =
     "result needs a known rank and dtype";
 
@@ -305,9 +325,9 @@ struct ConvertInResultDtype : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
-        getConvertedTensorType(this->getTypeConverter(), op.getResult());
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
-      return reportFailure(rewriter, op, kUnknownResultType);
+      return failure();
     Type dtype = getTorchDtype(op.getResult());
     StringRef why = unsupported(op, dtype);
     if (!why.empty())
