@@ -185,14 +185,14 @@ void mlir::torch2mlir::populateTorchToArithPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<ConstantIntOp, ConstantFloatOp, ConstantBoolOp,
-                      ValueTensorLiteralOp>(target);
+                    ValueTensorLiteralOp>(target);
   patterns.add<ConvertConstant<ConstantIntOp>, ConvertConstant<ConstantFloatOp>,
                ConvertConstant<ConstantBoolOp>, ConvertValueTensorLiteral>(
       typeConverter, context);
-  addIllegalCoreOps<
-      AtenAddIntOp, AtenSubIntOp, AtenMulIntOp, AtenFloordivIntOp, AtenNegIntOp,
-      AtenEqIntOp, AtenLtIntOp, AtenGtIntOp, AtenAddFloatOp, AtenSubFloatOp,
-      AtenMulFloatOp, AtenDivFloatOp, AtenDimOp, AtenSizeIntOp>(target);
+  addIllegalCoreOps<AtenAddIntOp, AtenSubIntOp, AtenMulIntOp, AtenFloordivIntOp,
+                    AtenNegIntOp, AtenEqIntOp, AtenLtIntOp, AtenGtIntOp,
+                    AtenAddFloatOp, AtenSubFloatOp, AtenMulFloatOp,
+                    AtenDivFloatOp, AtenDimOp, AtenSizeIntOp>(target);
   patterns.add<ConvertScalarBinary<AtenAddIntOp, arith::AddIOp>,
                ConvertScalarBinary<AtenSubIntOp, arith::SubIOp>,
                ConvertScalarBinary<AtenMulIntOp, arith::MulIOp>,
