@@ -1,4 +1,6 @@
-"""Neural-network ops (TorchToLinalg/NN.cpp and the convolution in Linear.cpp).
+"""Neural-network ops (TorchToLinalg/Pooling.cpp, Resampling.cpp,
+EmbeddingBag.cpp, DataMovement.cpp's padding, Linear.cpp's convolution
+and col2im, and the normalization and distance decompositions).
 
 Padding (reflection, replication), pooling (max with indices, average,
 adaptive average), convolutions (1-3 D, transposed, grouped, dilated),

@@ -25,6 +25,7 @@ import torch
 from torch._decomp import get_decompositions
 
 from ..errors import CompileError
+from .backward import BACKWARD_DECOMPOSITIONS
 from .bits import BITS_DECOMPOSITIONS, SAME_WIDTH_INT
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
 from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
@@ -1495,6 +1496,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     aten._batch_norm_with_update_functional.default: _batch_norm_with_update_functional,
     **SPECIAL_DECOMPOSITIONS,
     **BITS_DECOMPOSITIONS,
+    **BACKWARD_DECOMPOSITIONS,
     aten._linalg_det.default: _linalg_det,
     aten.threshold_backward.default: _threshold_backward,
     aten._linalg_slogdet.default: _linalg_slogdet,

@@ -1,0 +1,245 @@
+"""Decompositions of the Core ATen backward ops that PyTorch's tables keep
+whole, so that training graphs (the joint forward + backward graph of
+``torch._functorch.aot_autograd.aot_export_module(..., trace_joint=True)``)
+lower like any other program.
+
+Each follows the gradient of the forward op as PyTorch defines it
+(``tools/autograd/derivatives.yaml``): the gradients of a convolution are
+convolutions, those of a max pool a scatter-add at the saved indices. The
+e2e tests (``test/e2e/test_training.py``) compare them with eager autograd.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+aten = torch.ops.aten
+
+__all__ = ["BACKWARD_DECOMPOSITIONS"]
+
+
+def _convolution_backward(
+    grad_output: torch.Tensor,
+    input: torch.Tensor,
+    weight: torch.Tensor,
+    bias_sizes: Sequence[int] | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+    output_mask: Sequence[bool],
+) -> Any:
+    """``aten.convolution_backward`` of a (not transposed) N-d convolution:
+    (grad_input, grad_weight, grad_bias), each None unless `output_mask`
+    asks for it.
+
+    - grad_input is the transposed convolution of `grad_output` with
+      `weight`; its output_padding restores the input sizes that the
+      strided forward dropped.
+    - grad_weight correlates the input with `grad_output`: the batch becomes
+      the channels (input as [C/groups, groups * N, ...], gradient as
+      [groups * O/groups, N, ...]), the forward's dilation the stride and its
+      stride the dilation; the result, [C/groups, O, K'...] with K' >= K,
+      is permuted to [O, C/groups, ...] and cut to the kernel size.
+    - grad_bias sums `grad_output` over every dim but the channels.
+
+    A transposed convolution's backward is left to the op (NotImplemented).
+    """
+    if transposed:
+        return NotImplemented
+    spatial = weight.dim() - 2
+    stride, padding, dilation = list(stride), list(padding), list(dilation)
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[2]:
+        grad_bias = aten.sum.dim_IntList(grad_output, [0, *range(2, grad_output.dim())])
+    if output_mask[0]:
+        restored = [
+            input.shape[2 + i]
+            - (
+                (grad_output.shape[2 + i] - 1) * stride[i]
+                - 2 * padding[i]
+                + dilation[i] * (weight.shape[2 + i] - 1)
+                + 1
+            )
+            for i in range(spatial)
+        ]
+        grad_input = aten.convolution.default(
+            grad_output, weight, None, stride, padding, dilation, True, restored, groups
+        )
+    if output_mask[1]:
+        n, channels = input.shape[0], input.shape[1]
+        out_channels = weight.shape[0]
+        per_group, out_per_group = channels // groups, out_channels // groups
+        trailing = list(range(3, 3 + spatial))
+        x = aten.view.default(input, [n, groups, per_group, *input.shape[2:]])
+        x = aten.permute.default(x, [2, 1, 0, *trailing])
+        x = aten.reshape.default(x, [per_group, groups * n, *input.shape[2:]])
+        g = aten.view.default(
+            grad_output, [n, groups, out_per_group, *grad_output.shape[2:]]
+        )
+        g = aten.permute.default(g, [1, 2, 0, *trailing])
+        g = aten.reshape.default(g, [out_channels, n, *grad_output.shape[2:]])
+        correlated = aten.convolution.default(
+            x, g, None, dilation, padding, stride, False, [0] * spatial, groups
+        )
+        grad_weight = aten.permute.default(correlated, [1, 0, *range(2, 2 + spatial)])
+        for i in range(spatial):
+            grad_weight = aten.slice.Tensor(grad_weight, 2 + i, 0, weight.shape[2 + i])
+        grad_weight = aten.clone.default(
+            grad_weight, memory_format=torch.contiguous_format
+        )
+    return grad_input, grad_weight, grad_bias
+
+
+def _max_pool_backward(spatial: int) -> Any:
+    def decomposition(
+        grad_output: torch.Tensor,
+        self: torch.Tensor,
+        kernel_size: Sequence[int],
+        stride: Sequence[int],
+        padding: Sequence[int],
+        dilation: Sequence[int],
+        ceil_mode: bool,
+        indices: torch.Tensor,
+    ) -> torch.Tensor:
+        leading = list(self.shape[: self.dim() - spatial])
+        flat = math.prod(self.shape[self.dim() - spatial :])
+        zeros = aten.zeros.default(
+            [*leading, flat], dtype=grad_output.dtype, device=grad_output.device
+        )
+        grad = aten.scatter_add.default(
+            zeros,
+            -1,
+            aten.reshape.default(indices, [*leading, -1]),
+            aten.reshape.default(grad_output, [*leading, -1]),
+        )
+        return aten.view.default(grad, list(self.shape))
+
+    decomposition.__doc__ = f"""``aten.max_pool{spatial}d_with_indices_backward``:
+        each window's gradient added at the input position its max came
+        from (`indices`, flat over the last {spatial} dims, as the forward
+        saved them); overlapping windows add up."""
+    return decomposition
+
+
+def _attention_scores(
+    query: torch.Tensor,
+    key: torch.Tensor,
+    is_causal: bool,
+    attn_mask: torch.Tensor | None,
+    scale: float | None,
+) -> torch.Tensor:
+    """q @ k^T * scale (default 1/sqrt(head size)) [B, H, L, S], with the
+    causal mask (key j <= query i) and `attn_mask` (bool: kept where True;
+    float: added) applied, as ``scaled_dot_product_attention`` defines."""
+    length, source = query.shape[-2], key.shape[-2]
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    scores = aten.mul.Scalar(
+        aten.matmul.default(query, aten.transpose.int(key, -2, -1)), scale
+    )
+    if is_causal:
+        keep = aten.tril.default(
+            aten.ones.default([length, source], dtype=torch.bool, device=query.device)
+        )
+        scores = aten.where.ScalarOther(keep, scores, -math.inf)
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = aten.where.ScalarOther(attn_mask, scores, -math.inf)
+        else:
+            scores = aten.add.Tensor(scores, attn_mask)
+    return scores
+
+
+def _heads_last(x: torch.Tensor) -> torch.Tensor:
+    """`x` [B, H, L, D] laid out as the CPU attention kernels lay out their
+    outputs, [B, L, H, D] in memory, so that the views a graph takes of
+    them (merging H and D after a transpose) stay valid."""
+    laid_out = aten.clone.default(
+        aten.transpose.int(x, 1, 2), memory_format=torch.contiguous_format
+    )
+    return aten.transpose.int(laid_out, 1, 2)
+
+
+def _flash_attention_for_cpu(
+    query: torch.Tensor,
+    key: torch.Tensor,
+    value: torch.Tensor,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    *,
+    attn_mask: torch.Tensor | None = None,
+    scale: float | None = None,
+) -> Any:
+    """``aten._scaled_dot_product_flash_attention_for_cpu`` (what
+    ``scaled_dot_product_attention`` becomes in a joint graph):
+    (output [B, H, L, Dv], logsumexp [B, H, L]) of softmax(q @ k^T * scale
+    + mask) @ v, the causal mask keeping key j <= query i. The output is laid
+    out as the CPU kernel lays it, [B, L, H, Dv] in memory, so that the
+    graph's later views of it stay valid; the backward op reads logsumexp.
+    Dropout, and dtypes other than float32/float64 (whose kernel keeps
+    float32 statistics), are left to the op (NotImplemented)."""
+    if dropout_p != 0.0 or query.dtype not in (torch.float32, torch.float64):
+        return NotImplemented
+    scores = _attention_scores(query, key, is_causal, attn_mask, scale)
+    logsumexp = aten.logsumexp.default(scores, [-1], False)
+    probs = aten.exp.default(
+        aten.sub.Tensor(scores, aten.unsqueeze.default(logsumexp, -1))
+    )
+    return _heads_last(aten.matmul.default(probs, value)), logsumexp
+
+
+def _flash_attention_for_cpu_backward(
+    grad_out: torch.Tensor,
+    query: torch.Tensor,
+    key: torch.Tensor,
+    value: torch.Tensor,
+    out: torch.Tensor,
+    logsumexp: torch.Tensor,
+    dropout_p: float,
+    is_causal: bool,
+    *,
+    attn_mask: torch.Tensor | None = None,
+    scale: float | None = None,
+) -> Any:
+    """``aten._scaled_dot_product_flash_attention_for_cpu_backward``: the
+    gradients (dq, dk, dv) of attention, the probabilities recomputed from
+    the saved logsumexp (P = exp(S - lse)):
+    dv = P^T @ dO; dS = P * (dO @ v^T - rowsum(dO * O)); dq = dS @ k *
+    scale; dk = dS^T @ q * scale. Masked positions have P = 0, hence no
+    gradient. Same limits as the forward (no dropout, float32/float64)."""
+    if dropout_p != 0.0 or query.dtype not in (torch.float32, torch.float64):
+        return NotImplemented
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    scores = _attention_scores(query, key, is_causal, attn_mask, scale)
+    probs = aten.exp.default(
+        aten.sub.Tensor(scores, aten.unsqueeze.default(logsumexp, -1))
+    )
+    grad_value = aten.matmul.default(aten.transpose.int(probs, -2, -1), grad_out)
+    grad_probs = aten.matmul.default(grad_out, aten.transpose.int(value, -2, -1))
+    row = aten.sum.dim_IntList(aten.mul.Tensor(grad_out, out), [-1], True)
+    grad_scores = aten.mul.Tensor(probs, aten.sub.Tensor(grad_probs, row))
+    grad_query = aten.mul.Scalar(aten.matmul.default(grad_scores, key), scale)
+    grad_key = aten.mul.Scalar(
+        aten.matmul.default(aten.transpose.int(grad_scores, -2, -1), query), scale
+    )
+    return _heads_last(grad_query), _heads_last(grad_key), _heads_last(grad_value)
+
+
+#: Backward op (and forward op of a joint graph) -> decomposition.
+BACKWARD_DECOMPOSITIONS: dict[Any, Any] = {
+    aten._scaled_dot_product_flash_attention_for_cpu.default: _flash_attention_for_cpu,
+    aten._scaled_dot_product_flash_attention_for_cpu_backward.default: (
+        _flash_attention_for_cpu_backward
+    ),
+    aten.convolution_backward.default: _convolution_backward,
+    aten.max_pool2d_with_indices_backward.default: _max_pool_backward(2),
+    aten.max_pool3d_with_indices_backward.default: _max_pool_backward(3),
+}
