@@ -560,6 +560,126 @@ def run_sample(
     return result("fail" if problem else "pass", problem)
 
 
+#: Dtypes whose gradients ``--gradients`` checks.
+GRADIENT_DTYPES = ("float32",)
+
+#: Set by ``--gradients``: samples run through the joint graph.
+GRADIENTS = False
+
+
+def run_gradient_sample(
+    opinfo: Any,
+    dtype_name: str,
+    index: int,
+    sample: Any,
+    backend: str = DEFAULT_BACKEND,
+) -> SampleResult:
+    """``--gradients``: the joint forward + backward graph of one sample
+    (``aot_export_module(..., trace_joint=True)`` of the sum of each float
+    output times a fixed random cotangent), compiled for `backend` and run;
+    the gradients of every float input are compared with ``torch.autograd``
+    on the op itself, at the OpInfo's forward tolerances. This is how the
+    backward ops of training graphs (``convolution_backward``,
+    ``*_backward``...) reach torch2mlir."""
+    import torch
+    import torch.utils._pytree as pytree
+    import torch2mlir
+    from torch._functorch.aot_autograd import aot_export_module
+
+    def result(status: str, reason: str = "") -> SampleResult:
+        return SampleResult(
+            opinfo.full_name,
+            dtype_name,
+            index,
+            status,
+            reason,
+            round(time.perf_counter() - start, 3),
+        )
+
+    start = time.perf_counter()
+    if not opinfo.supports_autograd:
+        return result("skip", "not in scope: the op has no gradient")
+    module, tensors = sample_module(opinfo, sample)
+    inputs = tuple(t.detach().requires_grad_(t.is_floating_point()) for t in tensors)
+    positions = [i for i, t in enumerate(inputs) if t.requires_grad]
+    differentiable = [inputs[i] for i in positions]
+    if not differentiable:
+        return result("skip", "not in scope: no float input")
+    try:
+        outputs = [
+            leaf
+            for leaf in pytree.tree_leaves(module(*inputs))
+            if isinstance(leaf, torch.Tensor) and leaf.requires_grad
+        ]
+    except Exception as error:  # noqa: BLE001 - eager PyTorch rejects the sample
+        return result("skip", _one_line(f"eager PyTorch raised {error!r}"))
+    if not outputs:
+        return result("skip", "not in scope: no differentiable output")
+    generator = torch.Generator().manual_seed(index)
+    cotangents = tuple(
+        torch.randn(o.shape, dtype=o.dtype, generator=generator) for o in outputs
+    )
+    count = len(inputs)
+
+    class JointLoss(torch.nn.Module):
+        def forward(self, *values: torch.Tensor) -> tuple[torch.Tensor]:
+            leaves = [
+                leaf
+                for leaf in pytree.tree_leaves(module(*values[:count]))
+                if isinstance(leaf, torch.Tensor) and leaf.is_floating_point()
+            ]
+            total = sum(
+                (leaf * c).sum() for leaf, c in zip(leaves, values[count:], strict=True)
+            )
+            return (total,)
+
+    try:
+        expected = torch.autograd.grad(
+            sum((o * c).sum() for o, c in zip(outputs, cotangents, strict=True)),
+            differentiable,
+            allow_unused=True,
+        )
+    except Exception as error:  # noqa: BLE001 - autograd rejects the sample
+        return result("skip", _one_line(f"eager autograd raised {error!r}"))
+    try:
+        graph, signature = aot_export_module(
+            JointLoss(), (*inputs, *cotangents), trace_joint=True, output_loss_index=0
+        )
+    except Exception as error:  # noqa: BLE001 - PyTorch cannot export it
+        return result("unsupported", _one_line(f"aot_export_module: {error}"))
+    args = tuple(t.detach() for t in (*inputs, *cotangents))
+    rtol, atol = tolerances(opinfo, getattr(torch, dtype_name))
+    try:
+        compiled = torch2mlir.compile(graph, args, backend=backend, cache=False)
+        actual = compiled(*args)
+    except torch2mlir.Torch2MlirError as error:
+        return result("fail", compile_error_reason(str(error)))
+    except Exception as error:  # noqa: BLE001 - a bug of ours: report it
+        return result("fail", _one_line(f"{type(error).__name__}: {error}"))
+    # The graph's outputs by node name; gradients_to_user_inputs names the
+    # output holding each input's gradient.
+    output_node = next(iter(graph.graph.find_nodes(op="output")))
+    by_output = {
+        node.name: value
+        for node, value in zip(output_node.args[0], actual, strict=True)
+    }
+    gradient_output = {
+        name: output
+        for output, name in signature.backward_signature.gradients_to_user_inputs.items()
+    }
+    for i, want in zip(positions, expected, strict=True):
+        name = signature.user_inputs[i]
+        if want is None:
+            continue
+        got = by_output.get(gradient_output.get(name, ""))
+        if got is None:
+            return result("fail", f"no gradient for input {i}")
+        problem = _compare(got, want, rtol, atol)
+        if problem:
+            return result("fail", f"gradient of input {i}: {problem}")
+    return result("pass")
+
+
 def distance_to_exact(x: Any, exact: Any) -> Any:
     """Element-wise distance of the tensor `x` from the float64 tensor
     `exact`: 0 where equal (NaN against NaN too), infinite for NaN against a
@@ -729,9 +849,8 @@ def _worker(backend: str) -> None:
             return
         for index in range(request["start"], len(samples)):
             yield {"start": index}
-            yield asdict(
-                run_sample(opinfo, request["dtype"], index, samples[index], backend)
-            )
+            run = run_gradient_sample if GRADIENTS else run_sample
+            yield asdict(run(opinfo, request["dtype"], index, samples[index], backend))
         yield {"done": len(samples)}
 
     serve(handle)
@@ -808,6 +927,8 @@ def run_pairs(
             progress.update(1)
 
     command = [sys.executable, __file__, "--worker", "--backend", backend]
+    if GRADIENTS:
+        command.append("--gradients")
     pool_map(pairs, work, command, jobs)
     return results
 
@@ -1196,6 +1317,10 @@ def _run_one(opinfo: Any, dtype: str, index: int, backend: str) -> int:
         return 2
     sample = samples[index]
     print(f"{opinfo.full_name} {dtype} sample {index}: {sample}")
+    if GRADIENTS:
+        result = run_gradient_sample(opinfo, dtype, index, sample, backend)
+        print(f"{result.status}: {result.reason}")
+        return 0 if result.status == "pass" else 1
     module, tensors = sample_module(opinfo, sample)
     try:
         import torch2mlir
@@ -1271,8 +1396,18 @@ def main(argv: list[str] | None = None) -> int:
         help=f"compile every sample for this backend (default {DEFAULT_BACKEND}); "
         "pairs of a dtype it cannot express are counted out, not run",
     )
+    parser.add_argument(
+        "--gradients",
+        action="store_true",
+        help="instead of the forward op, its gradients through the joint "
+        "forward + backward graph (float32; reported, no expected-failure list)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    global GRADIENTS
+    GRADIENTS = args.gradients
+    if args.gradients and not args.dtype:
+        args.dtype = list(GRADIENT_DTYPES)
     if args.worker:
         _worker(args.backend)
         return 0
@@ -1360,7 +1495,9 @@ def main(argv: list[str] | None = None) -> int:
             args.update, pairs, samples, out_of_scope, core_ops, args.backend
         )
     table = summarize_pairs(samples, pairs, out_of_scope, core_ops, args.backend)
-    stale = apply_expected_failures(table, load_expected_failures(args.backend))
+    # The expected-failure lists are the forward ops'; gradients are reported.
+    expected_failures = {} if args.gradients else load_expected_failures(args.backend)
+    stale = apply_expected_failures(table, expected_failures)
     numbers = summary(table, samples, args.backend)
     numbers["stale_expected_failures"] = stale
     numbers["seconds"] = round(elapsed, 1)
@@ -1375,6 +1512,7 @@ def main(argv: list[str] | None = None) -> int:
         "not_passing_only": args.not_passing,
         "updated": str(args.update or ""),
         "backend": args.backend,
+        "gradients": args.gradients,
     }
     if args.json:
         write_json(args.json, table, samples, numbers, settings)
@@ -1382,7 +1520,15 @@ def main(argv: list[str] | None = None) -> int:
         write_markdown(args.markdown, table, numbers, settings)
     for reason, n in top_reasons(table, 10):
         print(f"{n:5} pairs  {reason}")
-    print(summary_line(numbers) + f"; {len(samples)} samples in {elapsed:.0f} s")
+    mode = "; gradients through the joint graph" if args.gradients else ""
+    print(summary_line(numbers) + f"{mode}; {len(samples)} samples in {elapsed:.0f} s")
+    if args.gradients:
+        for pair in table:
+            if pair.status == "fail":
+                print(
+                    f"FAILING GRADIENT {pair.op} {pair.dtype}: {_one_line(pair.reason)}"
+                )
+        return 0
     unexpected = [p for p in table if p.status == "fail"]
     for pair in unexpected:
         print(

@@ -307,3 +307,26 @@ def test_expected_failures_name_real_opinfos() -> None:
             assert op in ops, f"[{backend}] {op}: no such OpInfo"
             assert dtype in op_dtypes(ops[op]), f"[{backend}] {op} {dtype}"
             assert len(reason) > 20, f"[{backend}] {op} {dtype}: give the reason"
+
+
+def test_gradients_run_through_the_joint_graph(tmp_path: Path) -> None:
+    """``--gradients``: the backward of a convolution and a max pool (their
+    backward ops are torch2mlir's decompositions) pass against autograd;
+    an op without a gradient (argmax) is out of scope."""
+    argv = [sys.executable, str(HERE / "opinfo.py"), "--gradients", "--jobs", "1"]
+    argv += ["--samples", "1", "--no-progress", "--json", str(tmp_path / "g.json")]
+    for op in ("nn.functional.conv2d", "nn.functional.max_pool2d", "argmax"):
+        argv += ["--op", op]
+    env = dict(os.environ, TORCH2MLIR_CACHE_DIR=str(tmp_path / "cache"))
+    process = subprocess.run(
+        argv, capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert process.returncode == 0, process.stderr[-3000:]
+    assert "gradients through the joint graph" in process.stdout
+    document = json.loads((tmp_path / "g.json").read_text())
+    assert document["settings"]["gradients"] is True
+    status = {(p["op"], p["dtype"]): p["status"] for p in document["pairs"]}
+    assert status[("nn.functional.conv2d", "float32")] == "pass", process.stdout
+    assert status[("nn.functional.max_pool2d", "float32")] == "pass", process.stdout
+    assert status[("argmax", "float32")] in ("skip", "not in scope"), status
+    assert {dtype for _, dtype in status} == {"float32"}
