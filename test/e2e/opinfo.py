@@ -488,6 +488,19 @@ def backend_sample_scope_reason(
     return ""
 
 
+def _result_maker(op: str, dtype_name: str, index: int) -> Any:
+    """``result(status, reason="")``: the SampleResult of sample `index`,
+    timed from this call."""
+    start = time.perf_counter()
+
+    def result(status: str, reason: str = "") -> SampleResult:
+        return SampleResult(
+            op, dtype_name, index, status, reason, round(time.perf_counter() - start, 3)
+        )
+
+    return result
+
+
 def run_sample(
     opinfo: Any,
     dtype_name: str,
@@ -502,17 +515,7 @@ def run_sample(
     import torch2mlir
     from torch2mlir.fx import export
 
-    def result(status: str, reason: str = "") -> SampleResult:
-        return SampleResult(
-            opinfo.full_name,
-            dtype_name,
-            index,
-            status,
-            reason,
-            round(time.perf_counter() - start, 3),
-        )
-
-    start = time.perf_counter()
+    result = _result_maker(opinfo.full_name, dtype_name, index)
     module, tensors = sample_module(opinfo, sample)
     try:
         with torch.no_grad():
@@ -586,17 +589,7 @@ def run_gradient_sample(
     import torch2mlir
     from torch._functorch.aot_autograd import aot_export_module
 
-    def result(status: str, reason: str = "") -> SampleResult:
-        return SampleResult(
-            opinfo.full_name,
-            dtype_name,
-            index,
-            status,
-            reason,
-            round(time.perf_counter() - start, 3),
-        )
-
-    start = time.perf_counter()
+    result = _result_maker(opinfo.full_name, dtype_name, index)
     if not opinfo.supports_autograd:
         return result("skip", "not in scope: the op has no gradient")
     module, tensors = sample_module(opinfo, sample)
