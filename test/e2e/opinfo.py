@@ -599,13 +599,17 @@ def run_gradient_sample(
     if not differentiable:
         return result("skip", "not in scope: no float input")
     try:
-        outputs = [
-            leaf
-            for leaf in pytree.tree_leaves(module(*inputs))
-            if isinstance(leaf, torch.Tensor) and leaf.requires_grad
-        ]
+        leaves = pytree.tree_leaves(module(*inputs))
     except Exception as error:  # noqa: BLE001 - eager PyTorch rejects the sample
         return result("skip", _one_line(f"eager PyTorch raised {error!r}"))
+    # The outputs that depend on a float input, by position among the
+    # leaves: the joint graph's loss takes the same ones.
+    output_positions = [
+        j
+        for j, leaf in enumerate(leaves)
+        if isinstance(leaf, torch.Tensor) and leaf.requires_grad
+    ]
+    outputs = [leaves[j] for j in output_positions]
     if not outputs:
         return result("skip", "not in scope: no differentiable output")
     generator = torch.Generator().manual_seed(index)
@@ -616,13 +620,10 @@ def run_gradient_sample(
 
     class JointLoss(torch.nn.Module):
         def forward(self, *values: torch.Tensor) -> tuple[torch.Tensor]:
-            leaves = [
-                leaf
-                for leaf in pytree.tree_leaves(module(*values[:count]))
-                if isinstance(leaf, torch.Tensor) and leaf.is_floating_point()
-            ]
+            traced = pytree.tree_leaves(module(*values[:count]))
             total = sum(
-                (leaf * c).sum() for leaf, c in zip(leaves, values[count:], strict=True)
+                (traced[j] * c).sum()
+                for j, c in zip(output_positions, values[count:], strict=True)
             )
             return (total,)
 

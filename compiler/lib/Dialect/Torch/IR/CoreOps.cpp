@@ -20,10 +20,8 @@ bool mlir::torch2mlir::torch::isCoreOp(Operation *op) {
   return name && ids.contains(name->getTypeID());
 }
 
-ArrayRef<StringRef> mlir::torch2mlir::torch::getCoreOpNames() {
-  static const StringRef names[] = {
-#define TORCH2MLIR_CORE_OP(OpClass) OpClass::getOperationName(),
-#include "torch2mlir/Dialect/Torch/IR/CoreOps.def"
-  };
-  return names;
+bool mlir::torch2mlir::torch::isLegalOpName(const llvm::StringSet<> &legalOps,
+                                            StringRef opName) {
+  return legalOps.contains(opName) ||
+         (opName.consume_front("torch.") && legalOps.contains(opName));
 }

@@ -59,8 +59,7 @@ struct VerifyBackendContractPass
   void runOnOperation() override {
     llvm::StringSet<> legal;
     for (const std::string &name : legalOps)
-      legal.insert(StringRef(name).starts_with("torch.") ? name
-                                                         : "torch." + name);
+      legal.insert(name);
     bool ok = true;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto unknown = dyn_cast<OperatorOp>(op)) {
@@ -72,7 +71,7 @@ struct VerifyBackendContractPass
         return WalkResult::skip();
       }
       if (isa<TorchDialect>(op->getDialect()) && !isCoreOp(op) &&
-          !legal.contains(op->getName().getStringRef())) {
+          !isLegalOpName(legal, op->getName().getStringRef())) {
         InFlightDiagnostic diag = op->emitError();
         diag << "'" << op->getName()
              << "' is not in the backend contract's core op set and the "

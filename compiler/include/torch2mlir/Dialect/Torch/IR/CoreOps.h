@@ -9,6 +9,7 @@
 
 #include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
 
+#include "llvm/ADT/StringSet.h"
 #include <type_traits>
 
 namespace mlir::torch2mlir::torch {
@@ -35,9 +36,10 @@ void addIllegalCoreOps(ConversionTargetT &target) {
 /// Whether `op` is in the backend contract's core op set (CoreOps.def).
 bool isCoreOp(Operation *op);
 
-/// The names of the core ops (`torch.aten.add.Tensor`...), in the order of
-/// CoreOps.def.
-ArrayRef<StringRef> getCoreOpNames();
+/// Whether `opName` (`torch.aten.linear`) is in `legalOps`, the non-core ops
+/// a backend lowers itself (`legal-ops`), which users name with or without
+/// the `torch.` prefix.
+bool isLegalOpName(const llvm::StringSet<> &legalOps, StringRef opName);
 
 } // namespace mlir::torch2mlir::torch
 

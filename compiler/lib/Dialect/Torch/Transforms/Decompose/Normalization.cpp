@@ -77,7 +77,7 @@ struct DecomposeAtenLayerNorm : OpRewritePattern<AtenLayerNormOp> {
 };
 
 //===----------------------------------------------------------------------===//
-// Normalization statistics and distances
+// Group norm and training batch norm
 //===----------------------------------------------------------------------===//
 
 /// The dtype the normalization statistics of `dtype` are computed in: that
@@ -140,6 +140,16 @@ static Moments computeMoments(const Elementwise &ew, Value x,
   Value centered = ew.sub(x, mean, type);
   Value variance = ew.mean(ew.mul(centered, centered, type), dims);
   return {mean, variance, centered};
+}
+
+/// `value` viewed to the sizes of `result` (a result of the op being
+/// replaced) and cast to its dtype.
+static Value asResult(PatternRewriter &rewriter, Location loc, Value value,
+                      Value result) {
+  auto type = getRankedTensorType(result);
+  return castTo(rewriter, loc,
+                createView(rewriter, loc, value, type.getSizes()),
+                type.getDtype());
 }
 
 /// Checks the operands every normalization decomposition needs: a float
@@ -222,17 +232,10 @@ struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
                      cast<BaseTensorType>(moments.centered.getType()));
     y = createView(rewriter, loc, y, {n, c, spatial});
     y = applyAffine(ew, y, op.getWeight(), op.getBias(), {c, 1});
-    y = createView(rewriter, loc, y, sizes);
-    auto statistic = [&](Value stat, Value result) {
-      auto type = getRankedTensorType(result);
-      Value view = createView(rewriter, loc, stat, type.getSizes());
-      return castTo(rewriter, loc, view, type.getDtype());
-    };
     rewriter.replaceOp(op,
-                       {castTo(rewriter, loc, y,
-                               getRankedTensorType(op.getResult0()).getDtype()),
-                        statistic(moments.mean, op.getResult1()),
-                        statistic(rstd, op.getResult2())});
+                       {asResult(rewriter, loc, y, op.getResult0()),
+                        asResult(rewriter, loc, moments.mean, op.getResult1()),
+                        asResult(rewriter, loc, rstd, op.getResult2())});
     return success();
   }
 };
@@ -304,15 +307,9 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
     y = applyAffine(ew, y, op.getWeight(), op.getBias(), statShape);
     y = createView(rewriter, loc, y, sizes);
     SmallVector<Value> results{castTo(rewriter, loc, y, element)};
-    auto asResult = [&](Value stat, Value result) {
-      auto type = getRankedTensorType(result);
-      return castTo(rewriter, loc,
-                    createView(rewriter, loc, stat, type.getSizes()),
-                    type.getDtype());
-    };
     if (training) {
-      results.push_back(asResult(mean, op->getResult(1)));
-      results.push_back(asResult(invstd, op->getResult(2)));
+      results.push_back(asResult(rewriter, loc, mean, op->getResult(1)));
+      results.push_back(asResult(rewriter, loc, invstd, op->getResult(2)));
     } else {
       for (int i = 1; i <= 2; ++i) {
         auto type = getRankedTensorType(op->getResult(i));
@@ -326,8 +323,10 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
     }
     if constexpr (HasRunningStats) {
       if (!training) {
-        results.push_back(asResult(op.getRunningMean(), op->getResult(3)));
-        results.push_back(asResult(op.getRunningVar(), op->getResult(4)));
+        results.push_back(
+            asResult(rewriter, loc, op.getRunningMean(), op->getResult(3)));
+        results.push_back(
+            asResult(rewriter, loc, op.getRunningVar(), op->getResult(4)));
       } else {
         int64_t count = n * spatial;
         auto statType = cast<BaseTensorType>(mean.getType());
@@ -340,7 +339,7 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
               AtenMulScalarOp::create(rewriter, loc, statType,
                                       perChannel(running), keep),
               statType);
-          return asResult(sum, result);
+          return asResult(rewriter, loc, sum, result);
         };
         results.push_back(
             update(op.getRunningMean(), mean, 1.0, op->getResult(3)));

@@ -13,7 +13,7 @@
 #ifndef TORCH2MLIR_LIB_DIALECT_TORCH_TRANSFORMS_DECOMPOSE_UTILS_H
 #define TORCH2MLIR_LIB_DIALECT_TORCH_TRANSFORMS_DECOMPOSE_UTILS_H
 
-#include "torch2mlir/Dialect/Torch/IR/TorchOps.h"
+#include "torch2mlir/Dialect/Torch/IR/CoreOps.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringSet.h"
@@ -29,11 +29,10 @@ public:
       : float64(float64), patterns(patterns), legal(legal) {}
 
   /// Adds `PatternTy` (constructed with the context and `args`) unless
-  /// `OpTy` is legal; "torch.aten.linear" may be named "aten.linear".
+  /// `OpTy` is legal (isLegalOpName).
   template <typename PatternTy, typename OpTy, typename... Args>
   void add(Args &&...args) {
-    StringRef name = OpTy::getOperationName();
-    if (legal.contains(name) || legal.contains(name.drop_front(6)))
+    if (isLegalOpName(legal, OpTy::getOperationName()))
       return;
     patterns.add<PatternTy>(patterns.getContext(), std::forward<Args>(args)...);
   }
