@@ -296,6 +296,11 @@ OPS: list[tuple[str, str]] = [
     ("aten::div", "float"),
     ("aten::size", "int"),
     ("aten::dim", ""),
+    # Integer contractions (int8 x int8 -> int32), the kernels quantized
+    # programs run on (torch2mlir/fx/quantization.py): PyTorch's matmul and
+    # torch2mlir's own 2-D convolution (torch2mlir/fx/quantized_ops.py).
+    ("aten::_int_mm", ""),
+    ("torch2mlir::int_conv2d", ""),
 ]
 
 # Schema type (as printed by torch) -> ODS type constraint.
@@ -359,12 +364,14 @@ def _ods_type(jit_type, where: str) -> str:
 def _cpp_class(name: str, overload: str) -> str:
     """aten::add + Tensor -> Torch_AtenAddTensorOp (keeps '_' of in-place ops)."""
     ns, op = name.split("::")
-    parts = [ns.capitalize()]
+    # quantized_decomposed -> QuantizedDecomposed.
+    ns = "".join(piece.capitalize() for piece in ns.split("_"))
+    parts = [ns]
     for piece in op.split("_"):
         parts.append(piece[:1].upper() + piece[1:] if piece else "_")
     camel = "".join(parts)
     if op.startswith("_"):
-        camel = ns.capitalize() + "_" + camel[len(ns) :].lstrip("_")
+        camel = ns + "_" + camel[len(ns) :].lstrip("_")
     ov = "".join(p[:1].upper() + p[1:] for p in overload.split("_")) if overload else ""
     return f"Torch_{camel}{ov}Op"
 
@@ -386,6 +393,18 @@ def _is_random(name: str, overload: str) -> bool:
 
 def _operand_name(name: str) -> str:
     return name + "_" if name in _RESERVED else name
+
+
+def _register_torch2mlir_ops() -> None:
+    """Registers torch2mlir's own op schemas (``torch2mlir::*``) from their
+    module, loaded by path: it needs only torch, not the built package."""
+    import importlib.util
+
+    path = REPO / "python_packages/torch2mlir/fx/quantized_ops.py"
+    spec = importlib.util.spec_from_file_location("_torch2mlir_quantized_ops", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
 
 
 def generate(torch) -> str:
@@ -477,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     import torch
+
+    _register_torch2mlir_ops()
 
     text = generate(torch)
     if args.check:

@@ -30,13 +30,24 @@ static MemRefType getFullyDynamicType(MLIRContext *context, int64_t rank,
   return MemRefType::get(shape, element, layout);
 }
 
-/// The kernel suffix of an element type, or "" when there is no kernel.
+/// The kernel suffix of an input element type, or "" when there is no
+/// kernel.
 static StringRef getKernelSuffix(Type element) {
   if (element.isF32())
     return "f32";
   if (element.isF64())
     return "f64";
+  if (element.isInteger(8))
+    return "i8";
   return "";
+}
+
+/// The element type a kernel accumulates into for inputs of `element`:
+/// int32 for int8 (sign-extended products), else the input's.
+static Type getAccumulatorType(Type element) {
+  if (element.isInteger(8))
+    return IntegerType::get(element.getContext(), 32);
+  return element;
 }
 
 /// Declares (once) `func.func private @name(...)` with the C interface.
@@ -52,11 +63,15 @@ static func::FuncOp getOrDeclareKernel(ModuleOp module, StringRef name,
 }
 
 /// Replaces `op` by a call of kernel `base_<suffix>` on its memref operands
-/// (cast to fully dynamic strided memrefs) followed by `scalars` (i64).
+/// (cast to fully dynamic strided memrefs), then its scalar operands (the
+/// zero points of a quantized convolution), then `scalars` (i64). The
+/// inputs share one element type, the kernel's suffix; the output has its
+/// accumulator type (getAccumulatorType).
 static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
                                            StringRef base,
                                            ArrayRef<int64_t> scalars,
-                                           bool transposeRhs = false) {
+                                           bool transposeRhs = false,
+                                           bool hasIntegerKernel = false) {
   if (!op.hasPureBufferSemantics())
     return failure();
   SmallVector<Value> operands = llvm::to_vector(op->getOperands());
@@ -69,26 +84,44 @@ static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
     operands[1] = memref::TransposeOp::create(builder, op.getLoc(), operands[1],
                                               permutation);
   }
-  auto firstType = cast<MemRefType>(operands.front().getType());
-  StringRef suffix = getKernelSuffix(firstType.getElementType());
-  if (suffix.empty())
+  auto firstType = dyn_cast<MemRefType>(operands.front().getType());
+  if (!firstType)
     return failure();
-  for (Value operand : operands) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || type.getElementType() != firstType.getElementType())
+  Type element = firstType.getElementType();
+  StringRef suffix = getKernelSuffix(element);
+  if (suffix.empty() || (isa<IntegerType>(element) && !hasIntegerKernel))
+    return failure();
+  SmallVector<Value> buffers, scalarOperands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value value = operands[operand.getOperandNumber()];
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type) {
+      if (!value.getType().isIntOrIndexOrFloat())
+        return failure();
+      scalarOperands.push_back(value);
+      continue;
+    }
+    Type expected =
+        op.isDpsInit(&operand) ? getAccumulatorType(element) : element;
+    if (type.getElementType() != expected)
       return failure();
+    buffers.push_back(value);
   }
   OpBuilder builder(op);
   Location loc = op.getLoc();
   MLIRContext *context = builder.getContext();
   SmallVector<Value> args;
   SmallVector<Type> argTypes;
-  for (Value operand : operands) {
+  for (Value operand : buffers) {
     auto type = cast<MemRefType>(operand.getType());
     MemRefType dynamic =
         getFullyDynamicType(context, type.getRank(), type.getElementType());
     args.push_back(memref::CastOp::create(builder, loc, dynamic, operand));
     argTypes.push_back(dynamic);
+  }
+  for (Value operand : scalarOperands) {
+    args.push_back(operand);
+    argTypes.push_back(operand.getType());
   }
   llvm::SmallDenseMap<int64_t, Value> constants;
   for (int64_t scalar : scalars) {
@@ -204,16 +237,23 @@ struct RuntimeKernelsPass
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,
-              linalg::Conv2DNgchwGfchwOp, linalg::Conv3DNcdhwFcdhwOp>(op))
+              linalg::Conv2DNgchwGfchwOp, linalg::Conv3DNcdhwFcdhwOp,
+              linalg::Conv2DNchwFchwQOp>(op))
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
       if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+        // The kernels sign-extend integer inputs.
+        if (matmul.getCast() != linalg::TypeFn::cast_signed)
+          continue;
         if (!matmul.hasUserDefinedMaps())
-          (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {});
+          (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {},
+                                      /*transposeRhs=*/false,
+                                      /*hasIntegerKernel=*/true);
         else if (isTransposedRhsMatmul(matmul))
           (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {},
-                                      /*transposeRhs=*/true);
+                                      /*transposeRhs=*/true,
+                                      /*hasIntegerKernel=*/true);
       } else if (auto bmm =
                      dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
         if (!bmm.hasUserDefinedMaps())
@@ -231,6 +271,12 @@ struct RuntimeKernelsPass
                      dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op.getOperation())) {
         (void)replaceWithKernelCall(module, op, "torch2mlir_conv3d_ncdhw_fcdhw",
                                     getConvScalars(conv));
+      } else if (auto conv =
+                     dyn_cast<linalg::Conv2DNchwFchwQOp>(op.getOperation())) {
+        // (in, w, out, inZero, wZero, strides, dilations): int8 only.
+        (void)replaceWithKernelCall(
+            module, op, "torch2mlir_conv2d_nchw_fchw_q", getConvScalars(conv),
+            /*transposeRhs=*/false, /*hasIntegerKernel=*/true);
       }
     }
   }

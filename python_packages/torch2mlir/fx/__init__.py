@@ -12,6 +12,7 @@ from ..program import TORCH_DTYPE_TO_MLIR
 from .decompositions import EXTRA_CORE_ATEN_DECOMPOSITIONS
 from .grouped_mm import grouped_mm_decompositions
 from .importer import FxImporter, import_exported_program
+from .quantization import fuse_quantized_contractions
 
 __all__ = [
     "TORCH_DTYPE_TO_MLIR",
@@ -71,12 +72,16 @@ def decompose(
 ) -> torch.export.ExportedProgram:
     """Runs the chosen decompositions on an exported program (see
     :func:`export` for `decompositions`); ``"none"``/None returns it as is.
+    First, whatever the table, the quantized convolutions and matmuls of a
+    PT2E-quantized program become integer contractions
+    (:func:`torch2mlir.fx.quantization.fuse_quantized_contractions`).
 
     Raises:
         ValueError: an unknown ``decompositions`` name.
         CompileError: a decomposition failed (its message is included).
     """
     _check_decompositions(decompositions)
+    prog = fuse_quantized_contractions(prog)
     table = None
     if decompositions == "core-aten":
         table = core_aten_decompositions()

@@ -28,6 +28,7 @@ from ..errors import CompileError
 from .backward import BACKWARD_DECOMPOSITIONS
 from .bits import BITS_DECOMPOSITIONS, SAME_WIDTH_INT
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
+from .quantization import QUANTIZED_DECOMPOSITIONS
 from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
 
 aten = torch.ops.aten
@@ -1437,6 +1438,7 @@ PYTORCH_DECOMPOSED = [
 EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     **get_decompositions(PYTORCH_DECOMPOSED),
     **DATA_DEPENDENT_DECOMPOSITIONS,
+    **QUANTIZED_DECOMPOSITIONS,
     aten.split_with_sizes.default: _split_with_sizes,
     aten.rand_like.default: _rand_like,
     aten.randn_like.default: _randn_like,

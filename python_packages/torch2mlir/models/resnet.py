@@ -50,17 +50,20 @@ class BasicBlock(nn.Module):
         out_channels = width * self.expansion
         self.conv1 = _conv3x3(in_channels, width, stride)
         self.bn1 = nn.BatchNorm2d(width)
-        self.relu = nn.ReLU()
+        # One ReLU module per use: PT2E quantizers annotate by module (a
+        # shared one would be one partition with two outputs).
+        self.relu1 = nn.ReLU()
         self.conv2 = _conv3x3(width, out_channels)
         self.bn2 = nn.BatchNorm2d(out_channels)
         self.downsample = _shortcut(in_channels, out_channels, stride)
+        self.relu2 = nn.ReLU()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """`[N, in_channels, H, W]` -> `[N, out_channels, ceil(H/stride), ceil(W/stride)]`."""
         shortcut = x if self.downsample is None else self.downsample(x)
-        y = self.relu(self.bn1(self.conv1(x)))
+        y = self.relu1(self.bn1(self.conv1(x)))
         y = self.bn2(self.conv2(y))
-        return self.relu(y + shortcut)
+        return self.relu2(y + shortcut)
 
 
 class Bottleneck(nn.Module):
@@ -86,16 +89,17 @@ class Bottleneck(nn.Module):
         self.bn2 = nn.BatchNorm2d(width)
         self.conv3 = nn.Conv2d(width, out_channels, 1, bias=False)
         self.bn3 = nn.BatchNorm2d(out_channels)
-        self.relu = nn.ReLU()
+        # One ReLU module per use (see BasicBlock).
+        self.relu1, self.relu2, self.relu3 = nn.ReLU(), nn.ReLU(), nn.ReLU()
         self.downsample = _shortcut(in_channels, out_channels, stride)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """`[N, in_channels, H, W]` -> `[N, 4 * width, ceil(H/stride), ceil(W/stride)]`."""
         shortcut = x if self.downsample is None else self.downsample(x)
-        y = self.relu(self.bn1(self.conv1(x)))
-        y = self.relu(self.bn2(self.conv2(y)))
+        y = self.relu1(self.bn1(self.conv1(x)))
+        y = self.relu2(self.bn2(self.conv2(y)))
         y = self.bn3(self.conv3(y))
-        return self.relu(y + shortcut)
+        return self.relu3(y + shortcut)
 
 
 class ResNet(nn.Module):

@@ -143,3 +143,56 @@ func.func @sort_f16_stays(%x: memref<4xf16>, %ranks: memref<4xi64>) {
   }
   return
 }
+
+// -----
+
+// int8 x int8 -> int32 matmul (a quantized linear: the weight read
+// transposed): the int8 GEMM kernel, with the int32 accumulator.
+// CHECK-LABEL: func.func @int8_matmul
+// CHECK: %[[T:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<5x6xi8> to memref<6x5xi8, strided<[1, 6]>>
+// CHECK: %[[CT:.*]] = memref.cast %[[T]] : memref<6x5xi8, strided<[1, 6]>> to memref<?x?xi8, strided<[?, ?], offset: ?>>
+// CHECK: %[[CC:.*]] = memref.cast %{{.*}} : memref<4x5xi32> to memref<?x?xi32, strided<[?, ?], offset: ?>>
+// CHECK: call @torch2mlir_matmul_i8(%{{.*}}, %[[CT]], %[[CC]])
+// CHECK-NOT: linalg.matmul
+func.func @int8_matmul(%a: memref<4x6xi8>, %b: memref<5x6xi8>, %c: memref<4x5xi32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<4x6xi8>, memref<5x6xi8>) outs(%c : memref<4x5xi32>)
+  return
+}
+
+// -----
+
+// The quantized convolution passes its zero points (i32 operands) after the
+// buffers, then strides and dilations.
+// CHECK-LABEL: func.func @int8_conv
+// CHECK-DAG: %[[ZI:.*]] = arith.constant -5 : i32
+// CHECK-DAG: %[[ZW:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[S2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[D1:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_conv2d_nchw_fchw_q_i8(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZI]], %[[ZW]], %[[S2]], %[[S2]], %[[D1]], %[[D1]])
+// CHECK-NOT: linalg.conv
+// CHECK: func.func private @torch2mlir_conv2d_nchw_fchw_q_i8({{.*}}, memref<?x?x?x?xi32, strided<[?, ?, ?, ?], offset: ?>>, i32, i32, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+func.func @int8_conv(%in: memref<1x3x10x10xi8>, %w: memref<4x3x3x3xi8>, %out: memref<1x4x4x4xi32>) {
+  %zi = arith.constant -5 : i32
+  %zw = arith.constant 0 : i32
+  linalg.conv_2d_nchw_fchw_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%in, %w, %zi, %zw : memref<1x3x10x10xi8>, memref<4x3x3x3xi8>, i32, i32) outs(%out : memref<1x4x4x4xi32>)
+  return
+}
+
+// -----
+
+// No int8 kernel: an int8 accumulator (wrapping), unsigned inputs, an int8
+// batch matmul. They stay (the generic lowering computes them).
+// CHECK-LABEL: func.func @int8_stays
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x6xi8>, memref<6x5xi8>) outs(%{{.*}} : memref<4x5xi8>)
+// CHECK: linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: call
+func.func @int8_stays(%a: memref<4x6xi8>, %b: memref<6x5xi8>, %c: memref<4x5xi8>, %d: memref<4x5xi32>,
+                      %a3: memref<2x4x6xi8>, %b3: memref<2x6x5xi8>, %d3: memref<2x4x5xi32>) {
+  linalg.matmul ins(%a, %b : memref<4x6xi8>, memref<6x5xi8>) outs(%c : memref<4x5xi8>)
+  linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : memref<4x6xi8>, memref<6x5xi8>) outs(%d : memref<4x5xi32>)
+  linalg.batch_matmul ins(%a3, %b3 : memref<2x4x6xi8>, memref<2x6x5xi8>) outs(%d3 : memref<2x4x5xi32>)
+  return
+}

@@ -886,6 +886,122 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Integer contractions (quantized programs)
+//===----------------------------------------------------------------------===//
+
+/// Whether `value` is a torch tensor of dtype int8 (si8).
+static bool isInt8Tensor(Value value) {
+  auto type = dyn_cast<ValueTensorType>(value.getType());
+  return type && type.hasDtype() && type.getDtype().isSignedInteger(8);
+}
+
+/// aten._int_mm(a [M, K] int8, b [K, N] int8) -> [M, N] int32: linalg.matmul
+/// of the sign-extended products into a zero-filled int32 accumulator (the
+/// form refbackend-runtime-kernels hands to its int8 GEMM). A transposed
+/// weight (`aten.permute(w, [1, 0])`) is read in place, as for aten.mm.
+struct ConvertAtenIntMm : OpConversionPattern<Aten_IntMmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Aten_IntMmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType =
+        getConvertedResultType(rewriter, op, getTypeConverter());
+    if (!resultType)
+      return failure();
+    if (resultType.getRank() != 2 ||
+        !resultType.getElementType().isInteger(32) ||
+        !isInt8Tensor(op.getSelf()) || !isInt8Tensor(op.getMat2()))
+      return reportFailure(rewriter, op,
+                           "needs 2-D int8 operands and an int32 result");
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getSelf(), rhs = adaptor.getMat2();
+    SmallVector<Value> dynamicSizes;
+    if (resultType.isDynamicDim(0))
+      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, lhs, 0));
+    if (resultType.isDynamicDim(1))
+      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, rhs, 1));
+    Value init = createZeros(rewriter, loc, resultType, dynamicSizes);
+    rewriter.replaceOp(op,
+                       createMatmul(rewriter, getTypeConverter(), loc,
+                                    resultType, lhs, op.getMat2(), rhs, init));
+    return success();
+  }
+};
+
+/// torch2mlir.int_conv2d(input [N, C, H, W] int8, input_zero_point, weight
+/// [F, C, KH, KW] int8, stride, padding, dilation) -> [N, F, OH, OW] int32:
+/// the input padded with its zero point, then linalg.conv_2d_nchw_fchw_q
+/// (sum of (input - zero point) * (weight - 0), sign-extended to int32).
+struct ConvertIntConv2d : OpConversionPattern<Torch2mlirIntConv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Torch2mlirIntConv2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType =
+        getConvertedResultType(rewriter, op, getTypeConverter());
+    if (!resultType)
+      return failure();
+    Value input = adaptor.getInput(), weight = adaptor.getWeight();
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    auto weightType = dyn_cast<RankedTensorType>(weight.getType());
+    if (!inputType || !weightType || inputType.getRank() != 4 ||
+        weightType.getRank() != 4 || resultType.getRank() != 4 ||
+        !resultType.getElementType().isInteger(32) ||
+        !isInt8Tensor(op.getInput()) || !isInt8Tensor(op.getWeight()))
+      return reportFailure(rewriter, op,
+                           "needs 4-D int8 input and weight and an int32 "
+                           "result");
+    if (!inputType.hasStaticShape() || !weightType.hasStaticShape() ||
+        !resultType.hasStaticShape())
+      return reportFailure(rewriter, op, "unsupported: dynamic sizes");
+    int64_t zeroPoint;
+    SmallVector<int64_t> stride, padding, dilation;
+    if (!matchTorchConstantInt(op.getInputZeroPoint(), zeroPoint) ||
+        failed(matchIntList(op.getStride(), 2, stride)) ||
+        failed(matchIntList(op.getPadding(), 2, padding)) ||
+        failed(matchIntList(op.getDilation(), 2, dilation)))
+      return reportFailure(rewriter, op,
+                           "zero point, stride, padding and dilation must be "
+                           "constants");
+    if (zeroPoint < -128 || zeroPoint > 127)
+      return reportFailure(rewriter, op, "the zero point is not an int8");
+    if (inputType.getDimSize(1) != weightType.getDimSize(1) ||
+        resultType.getDimSize(1) != weightType.getDimSize(0))
+      return reportFailure(rewriter, op,
+                           "channels of input, weight and result differ");
+    for (int64_t i = 0; i < 2; ++i) {
+      if (stride[i] <= 0 || dilation[i] <= 0 || padding[i] < 0)
+        return reportFailure(rewriter, op, "invalid stride/dilation/padding");
+      int64_t span = dilation[i] * (weightType.getDimSize(2 + i) - 1) + 1;
+      int64_t expected =
+          (inputType.getDimSize(2 + i) + 2 * padding[i] - span) / stride[i] + 1;
+      if (expected != resultType.getDimSize(2 + i))
+        return reportFailure(rewriter, op,
+                             "result size does not match the convolution");
+    }
+    Location loc = op.getLoc();
+    Value padValue = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getIntegerAttr(rewriter.getI8Type(), zeroPoint));
+    input = createPad(rewriter, loc, input, {0, 0, padding[0], padding[1]},
+                      {0, 0, padding[0], padding[1]}, padValue);
+    Value inputZero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getI32IntegerAttr(zeroPoint));
+    Value weightZero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+    Value init = createZeros(rewriter, loc, resultType, {});
+    Value conv = linalg::Conv2DNchwFchwQOp::create(
+                     rewriter, loc, TypeRange{resultType},
+                     ValueRange{input, weight, inputZero, weightZero},
+                     ValueRange{init}, rewriter.getI64TensorAttr(stride),
+                     rewriter.getI64TensorAttr(dilation))
+                     .getResult(0);
+    rewriter.replaceOp(op, conv);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // col2im
 //===----------------------------------------------------------------------===//
 
@@ -1020,7 +1136,8 @@ void mlir::torch2mlir::populateLinearPatternsAndLegality(
     ConversionTarget &target) {
   MLIRContext *context = patterns.getContext();
   addIllegalCoreOps<AtenMmOp, AtenBmmOp, AtenAddmmOp, AtenConvolutionOp,
-                    AtenCol2imOp>(target);
+                    AtenCol2imOp, Aten_IntMmOp, Torch2mlirIntConv2dOp>(target);
   patterns.add<ConvertAtenMm, ConvertAtenBmm, ConvertAtenAddmm,
-               ConvertAtenConvolution, ConvertCol2Im>(typeConverter, context);
+               ConvertAtenConvolution, ConvertCol2Im, ConvertAtenIntMm,
+               ConvertIntConv2d>(typeConverter, context);
 }

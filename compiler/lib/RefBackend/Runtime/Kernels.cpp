@@ -36,6 +36,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #define T2M_EXPORT extern "C" __attribute__((visibility("default")))
 
 // Parallel.cpp.
@@ -306,6 +310,34 @@ T2M_FMA_CLONES(convDirect,
                 const int64_t *wS, T *out, const int64_t *outS),
                (s, in, inS, w, wS, out, outS))
 
+/// col (C*K x O, dense) = the windows of `in` (C x I..., element strides
+/// inS {c, z, y, x}) for each output position of `s`.
+template <typename T>
+void im2col(const ConvShape &s, const T *in, const int64_t *inS,
+            std::vector<T> &col) {
+  int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
+  col.resize(s.c * kSize * s.out[0] * s.out[1] * s.out[2]);
+  T *row = col.data();
+  for (int64_t ci = 0; ci < s.c; ++ci)
+    for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+      for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+        for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
+          const T *src = in + ci * inS[0] + kz * s.dilation[0] * inS[1] +
+                         ky * s.dilation[1] * inS[2] +
+                         kx * s.dilation[2] * inS[3];
+          for (int64_t z = 0; z < s.out[0]; ++z)
+            for (int64_t y = 0; y < s.out[1]; ++y, row += s.out[2]) {
+              const T *line =
+                  src + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2];
+              if (s.stride[2] == 1 && inS[3] == 1)
+                std::memcpy(row, line, s.out[2] * sizeof(T));
+              else
+                for (int64_t x = 0; x < s.out[2]; ++x)
+                  row[x] = line[x * s.stride[2] * inS[3]];
+            }
+        }
+}
+
 /// One group of a convolution of one batch element (see ConvShape), with
 /// element strides per dim: inS {c, z, y, x}, wS {f, c, kz, ky, kx}, outS
 /// {f, z, y, x}. With a BLAS it is one GEMM, W (F x C*K) @ im2col(in) (C*K x
@@ -344,26 +376,7 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
     if (unitWindow && isDense(inSizes, inS, 4)) {
       rhs = in; // A 1x1 stride-1 convolution is a plain GEMM.
     } else {
-      col.resize(ck * p);
-      T *row = col.data();
-      for (int64_t ci = 0; ci < s.c; ++ci)
-        for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
-          for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
-            for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
-              const T *src = in + ci * inS[0] + kz * s.dilation[0] * inS[1] +
-                             ky * s.dilation[1] * inS[2] +
-                             kx * s.dilation[2] * inS[3];
-              for (int64_t z = 0; z < s.out[0]; ++z)
-                for (int64_t y = 0; y < s.out[1]; ++y, row += s.out[2]) {
-                  const T *line =
-                      src + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2];
-                  if (s.stride[2] == 1 && inS[3] == 1)
-                    std::memcpy(row, line, s.out[2] * sizeof(T));
-                  else
-                    for (int64_t x = 0; x < s.out[2]; ++x)
-                      row[x] = line[x * s.stride[2] * inS[3]];
-                }
-            }
+      im2col(s, in, inS, col);
       rhs = col.data();
     }
     gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, rhs, p, result, p);
@@ -478,6 +491,237 @@ void conv3dNcdhwFcdhw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
   int64_t groupS[3] = {0, 0, 0};
   convBatch(s, out->sizes[0], 1, batchS, groupS, in->data(), in->strides + 1,
             w->data(), w->strides, out->data(), out->strides + 1);
+}
+
+//===----------------------------------------------------------------------===//
+// int8 x int8 -> int32 (quantized programs)
+//===----------------------------------------------------------------------===//
+
+/// Columns of B per packed panel of the VNNI GEMM (two 512-bit registers of
+/// int32 accumulators) and rows of A per micro-kernel call.
+constexpr int64_t kIntPanel = 32;
+constexpr int64_t kIntRows = 4;
+
+/// The operands of C (m x n) += A (m x k) @ B (k x n), int8 in, int32 out,
+/// with element strides.
+struct IntGemm {
+  int64_t m, n, k;
+  const int8_t *a;
+  int64_t as0, as1;
+  const int8_t *b;
+  int64_t bs0, bs1;
+  int32_t *c;
+  int64_t cs0, cs1;
+};
+
+/// Exact: C += A @ B in int32, one product at a time.
+void intGemmLoops(const IntGemm &g, int64_t rowLo, int64_t rowHi) {
+  for (int64_t i = rowLo; i < rowHi; ++i)
+    for (int64_t p = 0; p < g.k; ++p) {
+      int32_t aip = g.a[i * g.as0 + p * g.as1];
+      for (int64_t j = 0; j < g.n; ++j)
+        g.c[i * g.cs0 + j * g.cs1] += aip * int32_t(g.b[p * g.bs0 + j * g.bs1]);
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+bool haveVnni() {
+  static const bool vnni = __builtin_cpu_supports("avx512f") &&
+                           __builtin_cpu_supports("avx512bw") &&
+                           __builtin_cpu_supports("avx512vnni");
+  return vnni;
+}
+
+/// C[i0 .. i0+4, panel's 32 columns] += the packed A rows times the packed
+/// B panel (see intGemmVnni), minus 128 times B's column sums.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
+intGemmVnniTile(const IntGemm &g, int64_t quads, const uint32_t *packedA,
+                const int8_t *packedB, const int32_t *colSums, int64_t panel,
+                int64_t i0) {
+  int64_t rows = std::min(kIntRows, g.m - i0);
+  const int8_t *bp = packedB + panel * quads * kIntPanel * 4;
+  const uint32_t *ap = packedA + i0 * quads;
+  __m512i acc[kIntRows][2];
+  for (int64_t r = 0; r < kIntRows; ++r)
+    acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+  if (rows == kIntRows) {
+    for (int64_t q = 0; q < quads; ++q) {
+      __m512i b0 = _mm512_loadu_si512(bp + q * kIntPanel * 4);
+      __m512i b1 = _mm512_loadu_si512(bp + q * kIntPanel * 4 + 64);
+      for (int64_t r = 0; r < kIntRows; ++r) {
+        __m512i av = _mm512_set1_epi32(int32_t(ap[r * quads + q]));
+        acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
+        acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
+      }
+    }
+  } else {
+    for (int64_t q = 0; q < quads; ++q) {
+      __m512i b0 = _mm512_loadu_si512(bp + q * kIntPanel * 4);
+      __m512i b1 = _mm512_loadu_si512(bp + q * kIntPanel * 4 + 64);
+      for (int64_t r = 0; r < rows; ++r) {
+        __m512i av = _mm512_set1_epi32(int32_t(ap[r * quads + q]));
+        acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
+        acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
+      }
+    }
+  }
+  int64_t j0 = panel * kIntPanel;
+  int64_t cols = std::min(kIntPanel, g.n - j0);
+  __m512i s0 = _mm512_loadu_si512(colSums + j0);
+  __m512i s1 = _mm512_loadu_si512(colSums + j0 + 16);
+  for (int64_t r = 0; r < rows; ++r) {
+    alignas(64) int32_t sums[kIntPanel];
+    _mm512_store_si512(sums, _mm512_sub_epi32(acc[r][0], s0));
+    _mm512_store_si512(sums + 16, _mm512_sub_epi32(acc[r][1], s1));
+    int32_t *row = g.c + (i0 + r) * g.cs0 + j0 * g.cs1;
+    for (int64_t l = 0; l < cols; ++l)
+      row[l * g.cs1] += sums[l];
+  }
+}
+
+/// The VNNI form (vpdpbusd: 4 unsigned x signed byte products summed into
+/// each int32 lane). A is made unsigned by flipping its sign bit (a + 128),
+/// so C gets sum((a + 128) * b) - 128 * sum(b): exact, as every partial sum
+/// stays far below 2^31 for k < 2^16. Packing: A as [m][k/4] quartets, B as
+/// panels of [k/4][32 columns][4]; k is padded to a multiple of 4 with
+/// b = 0. Rows of A and panels of B run in parallel.
+void intGemmVnni(const IntGemm &g) {
+  int64_t quads = (g.k + 3) / 4;
+  int64_t panels = (g.n + kIntPanel - 1) / kIntPanel;
+  std::vector<uint32_t> packedA(g.m * quads);
+  std::vector<int8_t> packedB(panels * quads * kIntPanel * 4, 0);
+  std::vector<int32_t> colSums(panels * kIntPanel, 0);
+  parallelFor(g.m, 64, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      for (int64_t q = 0; q < quads; ++q) {
+        uint32_t word = 0;
+        for (int64_t t = 0; t < 4; ++t) {
+          int64_t p = 4 * q + t;
+          uint8_t byte = p < g.k ? uint8_t(g.a[i * g.as0 + p * g.as1]) : 0;
+          word |= uint32_t(uint8_t(byte ^ 0x80)) << (8 * t);
+        }
+        packedA[i * quads + q] = word;
+      }
+  });
+  parallelFor(panels, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t panel = lo; panel < hi; ++panel) {
+      int8_t *dst = packedB.data() + panel * quads * kIntPanel * 4;
+      for (int64_t l = 0; l < kIntPanel; ++l) {
+        int64_t j = panel * kIntPanel + l;
+        if (j >= g.n)
+          break;
+        int32_t sum = 0;
+        for (int64_t p = 0; p < g.k; ++p) {
+          int8_t v = g.b[p * g.bs0 + j * g.bs1];
+          dst[(p / 4) * kIntPanel * 4 + l * 4 + p % 4] = v;
+          sum += v;
+        }
+        colSums[j] = 128 * sum;
+      }
+    }
+  });
+  int64_t rowBlocks = (g.m + kIntRows - 1) / kIntRows;
+  int64_t work = kIntRows * kIntPanel * g.k / 4;
+  parallelFor(rowBlocks * panels,
+              kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+              [&](int64_t lo, int64_t hi) {
+                for (int64_t task = lo; task < hi; ++task)
+                  intGemmVnniTile(g, quads, packedA.data(), packedB.data(),
+                                  colSums.data(), task % panels,
+                                  (task / panels) * kIntRows);
+              });
+}
+#else
+bool haveVnni() { return false; }
+void intGemmVnni(const IntGemm &) {}
+#endif
+
+/// C += A @ B (int8 -> int32): the VNNI kernel on CPUs that have it, else
+/// the exact loops (rows split across the team).
+void intGemm(const IntGemm &g) {
+  if (g.m == 0 || g.n == 0)
+    return;
+  if (haveVnni() && g.k > 0 && g.k < (int64_t(1) << 16)) {
+    intGemmVnni(g);
+    return;
+  }
+  parallelFor(g.m, kGemmTaskWork / std::max<int64_t>(g.n * g.k, 1) + 1,
+              [&](int64_t lo, int64_t hi) { intGemmLoops(g, lo, hi); });
+}
+
+void intMatmul(StridedMemRef<int8_t, 2> *a, StridedMemRef<int8_t, 2> *b,
+               StridedMemRef<int32_t, 2> *c) {
+  intGemm({c->sizes[0], c->sizes[1], a->sizes[1], a->data(), a->strides[0],
+           a->strides[1], b->data(), b->strides[0], b->strides[1], c->data(),
+           c->strides[0], c->strides[1]});
+}
+
+/// out[n] (F x OH*OW) += sum((in - inZero) * (w - wZero)) over C x KH x KW,
+/// `in` padded already (linalg.conv_2d_nchw_fchw_q): one int8 GEMM of the
+/// weight by the input's im2col per batch element, then minus inZero times
+/// each filter's sum. A weight zero point other than 0 (which torch2mlir's
+/// lowering never makes) runs as exact loops.
+void intConv2d(StridedMemRef<int8_t, 4> *in, StridedMemRef<int8_t, 4> *w,
+               StridedMemRef<int32_t, 4> *out, int32_t inZero, int32_t wZero,
+               int64_t sh, int64_t sw, int64_t dh, int64_t dw) {
+  ConvShape s{out->sizes[1],
+              w->sizes[1],
+              {1, out->sizes[2], out->sizes[3]},
+              {1, w->sizes[2], w->sizes[3]},
+              {1, sh, sw},
+              {1, dh, dw}};
+  int64_t f = s.f, ck = s.c * s.kernel[1] * s.kernel[2];
+  int64_t p = s.out[1] * s.out[2];
+  int64_t outSizes[3] = {out->sizes[1], out->sizes[2], out->sizes[3]};
+  bool outDense = isDense(outSizes, out->strides + 1, 3);
+  int64_t wSizes[4] = {w->sizes[0], w->sizes[1], w->sizes[2], w->sizes[3]};
+  if (wZero != 0 || !outDense || !isDense(wSizes, w->strides, 4)) {
+    for (int64_t n = 0; n < out->sizes[0]; ++n)
+      for (int64_t fi = 0; fi < f; ++fi)
+        for (int64_t y = 0; y < s.out[1]; ++y)
+          for (int64_t x = 0; x < s.out[2]; ++x) {
+            int32_t acc = 0;
+            for (int64_t ci = 0; ci < s.c; ++ci)
+              for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+                for (int64_t kx = 0; kx < s.kernel[2]; ++kx)
+                  acc +=
+                      (int32_t(
+                           in->data()[n * in->strides[0] + ci * in->strides[1] +
+                                      (y * sh + ky * dh) * in->strides[2] +
+                                      (x * sw + kx * dw) * in->strides[3]]) -
+                       inZero) *
+                      (int32_t(
+                           w->data()[fi * w->strides[0] + ci * w->strides[1] +
+                                     ky * w->strides[2] + kx * w->strides[3]]) -
+                       wZero);
+            out->data()[n * out->strides[0] + fi * out->strides[1] +
+                        y * out->strides[2] + x * out->strides[3]] += acc;
+          }
+    return;
+  }
+  std::vector<int32_t> filterSums(f, 0);
+  for (int64_t fi = 0; fi < f; ++fi)
+    for (int64_t q = 0; q < ck; ++q)
+      filterSums[fi] += w->data()[fi * ck + q];
+  int64_t inS[4];
+  withDepth(in->strides + 1, inS);
+  std::vector<int8_t> col;
+  for (int64_t n = 0; n < out->sizes[0]; ++n) {
+    const int8_t *image = in->data() + n * in->strides[0];
+    int32_t *result = out->data() + n * out->strides[0];
+    int64_t inSizes[3] = {in->sizes[1], in->sizes[2], in->sizes[3]};
+    const int8_t *rhs = image;
+    if (!(ck == s.c && sh == 1 && sw == 1 &&
+          isDense(inSizes, in->strides + 1, 3))) {
+      im2col(s, image, inS, col);
+      rhs = col.data();
+    }
+    intGemm({f, p, ck, w->data(), ck, 1, rhs, p, 1, result, p, 1});
+    if (inZero != 0)
+      for (int64_t fi = 0; fi < f; ++fi)
+        for (int64_t q = 0; q < p; ++q)
+          result[fi * p + q] -= inZero * filterSums[fi];
+  }
 }
 
 /// An unranked memref (MLIR's C interface): the rank and a pointer to the
@@ -639,6 +883,20 @@ T2M_EXPORT int torch2mlir_runtime_has_blas() { return sgemm != nullptr; }
 
 T2M_KERNELS(f32, float)
 T2M_KERNELS(f64, double)
+
+T2M_EXPORT void
+_mlir_ciface_torch2mlir_matmul_i8(StridedMemRef<int8_t, 2> *a,
+                                  StridedMemRef<int8_t, 2> *b,
+                                  StridedMemRef<int32_t, 2> *c) {
+  intMatmul(a, b, c);
+}
+
+T2M_EXPORT void _mlir_ciface_torch2mlir_conv2d_nchw_fchw_q_i8(
+    StridedMemRef<int8_t, 4> *in, StridedMemRef<int8_t, 4> *w,
+    StridedMemRef<int32_t, 4> *out, int32_t inZero, int32_t wZero, int64_t sh,
+    int64_t sw, int64_t dh, int64_t dw) {
+  intConv2d(in, w, out, inZero, wZero, sh, sw, dh, dw);
+}
 
 #define T2M_SORT_KERNELS(SUFFIX, T)                                            \
   T2M_EXPORT void _mlir_ciface_torch2mlir_sort_ranks_##SUFFIX(                 \

@@ -5240,3 +5240,47 @@ def Torch_AtenDimOp : Torch_Op<"aten.dim", [AllowsTypeRefinement, HasValueSemant
     }
   }];
 }
+
+def Torch_Aten_IntMmOp : Torch_Op<"aten._int_mm", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `aten::_int_mm(Tensor self, Tensor mat2) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$self,
+    AnyTorchTensorType:$mat2
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 2, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 2, 1);
+    }
+  }];
+}
+
+def Torch_Torch2mlirIntConv2dOp : Torch_Op<"torch2mlir.int_conv2d", [AllowsTypeRefinement, HasValueSemantics, ReadOnly, NoMemoryEffect]> {
+  let summary = "Generated op for `torch2mlir::int_conv2d(Tensor input, SymInt input_zero_point, Tensor weight, SymInt[] stride, SymInt[] padding, SymInt[] dilation) -> Tensor`";
+  let arguments = (ins
+    AnyTorchTensorType:$input,
+    Torch_IntType:$input_zero_point,
+    AnyTorchTensorType:$weight,
+    AnyTorchListOfTorchIntType:$stride,
+    AnyTorchListOfTorchIntType:$padding,
+    AnyTorchListOfTorchIntType:$dilation
+  );
+  let results = (outs
+    AnyTorchTensorType:$result
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser, ::mlir::OperationState &result) {
+      return parseDefaultTorchOp(parser, result, 6, 1);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printDefaultTorchOp(printer, *this, 6, 1);
+    }
+  }];
+}

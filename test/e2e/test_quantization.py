@@ -1,0 +1,231 @@
+"""Quantized programs run as integers: PT2E quantization (torchao's
+``prepare_pt2e``/``convert_pt2e`` with the x86 quantizer: uint8 activations
+per tensor, int8 weights per output channel) compiled by torch2mlir.
+
+Three references:
+
+- the integer kernels alone (``aten._int_mm``, ``torch2mlir::int_conv2d``):
+  exact, so the results must be equal;
+- eager PyTorch on the converted model, which multiplies dequantized floats:
+  its sums round where the integer sums are exact, so a value on a rounding
+  boundary of the next quantize can land one step away, and deep models
+  carry such steps forward;
+- the program as :func:`torch2mlir.fx.quantization.fuse_quantized_contractions`
+  rewrites it, run eagerly (the integer ops' eager definitions are exact):
+  the same integers, but the float rescales and the ops between them (bias,
+  pooling, GELU, layer norm) round in another order, so a step can move too.
+
+The model outputs must agree with both within one step of an 8-bit
+quantization of the output's range (the step a quantized output would
+have); the measured differences are a fraction of it.
+
+The IR checks that the quantized contractions run on the int8 kernels: no
+float convolution or matmul remains on the main path.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+from harness import import_torch2mlir
+from torch import nn
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+from torchao.quantization.pt2e.quantizer import x86_inductor_quantizer as x86
+
+torch2mlir = import_torch2mlir()
+from torch2mlir.fx.quantization import fuse_quantized_contractions
+from torch2mlir.models.resnet import resnet18
+
+
+def quantize(model: nn.Module, example: tuple, calibration: list[tuple]) -> nn.Module:
+    """The PT2E int8 form of `model` (x86 quantizer, static), calibrated."""
+    graph = torch.export.export(model, example).module()
+    quantizer = x86.X86InductorQuantizer()
+    quantizer.set_global(x86.get_default_x86_inductor_quantization_config())
+    prepared = prepare_pt2e(graph, quantizer)
+    for args in calibration:
+        prepared(*args)
+    return convert_pt2e(prepared)
+
+
+def check_quantized(quantized: nn.Module, args: tuple) -> str:
+    """Compiles `quantized`, compares it with both references (see the module
+    docstring) and returns its linalg IR."""
+    with torch.no_grad():
+        expected = quantized(*args)
+        fused = fuse_quantized_contractions(torch.export.export(quantized, args))
+        integer_reference = fused.module()(*args)
+    actual = torch2mlir.compile(quantized, args)(*args)
+    step = float(expected.max() - expected.min()) / 255
+    for name, reference in ("eager", expected), ("integer", integer_reference):
+        difference = float((actual - reference).abs().max())
+        assert difference <= step, (
+            f"{difference} from the {name} reference: more than one step ({step})"
+        )
+    return str(
+        torch2mlir.export_and_import(quantized, *args, output_type="linalg-on-tensors")
+    )
+
+
+def count(pattern: str, ir: str) -> int:
+    return len(re.findall(pattern, ir))
+
+
+class MatmulInt(nn.Module):
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return torch._int_mm(a, b.t())
+
+
+@pytest.mark.parametrize(
+    "m,k,n",
+    [(1, 4, 1), (5, 13, 37), (64, 256, 96), (130, 300, 70)],
+    ids=lambda v: str(v),
+)
+def test_int_mm_exact(m: int, k: int, n: int) -> None:
+    """The int8 GEMM: any M, K (not a multiple of 4), N (not a multiple of
+    the 32-column panel), extreme values, a transposed weight."""
+    gen = torch.Generator().manual_seed(m * k * n)
+    a = torch.randint(-128, 128, (m, k), dtype=torch.int8, generator=gen)
+    b = torch.randint(-128, 128, (n, k), dtype=torch.int8, generator=gen)
+    a[0, :] = -128
+    b[0, :] = -128
+    expected = a.to(torch.int32) @ b.to(torch.int32).t()
+    actual = torch2mlir.compile(MatmulInt(), (a, b))(a, b)
+    assert actual.dtype == torch.int32
+    assert torch.equal(actual, expected)
+
+
+class ConvInt(nn.Module):
+    def __init__(self, zero: int, stride: int, padding: int, dilation: int) -> None:
+        super().__init__()
+        self.zero = zero
+        self.params = ([stride] * 2, [padding] * 2, [dilation] * 2)
+
+    def forward(self, x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+        return torch.ops.torch2mlir.int_conv2d(x, self.zero, w, *self.params)
+
+
+@pytest.mark.parametrize(
+    "zero,stride,padding,dilation,kernel",
+    [
+        (0, 1, 0, 1, 1),
+        (-128, 1, 1, 1, 3),
+        (5, 2, 1, 1, 3),
+        (127, 1, 2, 2, 3),
+        (-3, 2, 0, 1, 1),
+    ],
+    ids=lambda v: str(v),
+)
+def test_int_conv2d_exact(
+    zero: int, stride: int, padding: int, dilation: int, kernel: int
+) -> None:
+    """The int8 convolution with the input's zero point (padding holds it),
+    1x1 and 3x3 windows, strides, dilation."""
+    gen = torch.Generator().manual_seed(abs(zero) + 7 * stride + kernel)
+    x = torch.randint(-128, 128, (2, 5, 9, 11), dtype=torch.int8, generator=gen)
+    w = torch.randint(
+        -128, 128, (6, 5, kernel, kernel), dtype=torch.int8, generator=gen
+    )
+    module = ConvInt(zero, stride, padding, dilation)
+    expected = module(x, w)
+    actual = torch2mlir.compile(module, (x, w))(x, w)
+    assert torch.equal(actual, expected)
+
+
+class ConvNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.relu = nn.ReLU()
+        self.conv2 = nn.Conv2d(16, 8, 3, stride=2)
+        self.fc = nn.Linear(8 * 7 * 7, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.conv2(self.relu(self.conv1(x)))
+        return self.fc(torch.flatten(y, 1))
+
+
+def test_quantized_conv_net() -> None:
+    torch.manual_seed(0)
+    model = ConvNet().eval()
+    x = torch.randn(2, 3, 16, 16)
+    quantized = quantize(model, (x,), [(torch.randn(2, 3, 16, 16),) for _ in range(4)])
+    ir = check_quantized(quantized, (x,))
+    assert count(r"linalg\.conv_2d_nchw_fchw_q ", ir) == 2
+    assert count(r"linalg\.conv_2d_nchw_fchw ", ir) == 0
+    assert count(r"linalg\.matmul .*xi8>", ir) == 1
+
+
+def test_quantized_resnet18() -> None:
+    """Every convolution of ResNet-18 (20) and its classifier run as int8."""
+    torch.manual_seed(0)
+    model = resnet18(num_classes=100).eval()
+    x = torch.randn(1, 3, 64, 64)
+    calibration = [(torch.randn(1, 3, 64, 64),) for _ in range(4)]
+    ir = check_quantized(quantize(model, (x,), calibration), (x,))
+    assert count(r"linalg\.conv_2d_nchw_fchw_q ", ir) == 20
+    assert count(r"linalg\.conv_2d_nchw_fchw ", ir) == 0
+    assert count(r"linalg\.matmul .*xi8>", ir) == 1
+    assert count(r"linalg\.matmul .*xf32>", ir) == 0
+
+
+class FeedForward(nn.Module):
+    """A BERT encoder layer's feed-forward half: LayerNorm(x + W2 GELU(W1 x))."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__()
+        self.intermediate = nn.Linear(hidden, 4 * hidden)
+        self.act = nn.GELU()
+        self.output = nn.Linear(4 * hidden, hidden)
+        self.norm = nn.LayerNorm(hidden)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(x + self.output(self.act(self.intermediate(x))))
+
+
+def test_quantized_bert_linear_stack() -> None:
+    """Four BERT-base-width feed-forward layers ([1, 128, 768] tokens): the
+    eight linears run as int8 GEMMs."""
+    torch.manual_seed(0)
+    model = nn.Sequential(*[FeedForward(768) for _ in range(4)]).eval()
+    x = torch.randn(1, 128, 768)
+    calibration = [(torch.randn(1, 128, 768),) for _ in range(4)]
+    ir = check_quantized(quantize(model, (x,), calibration), (x,))
+    assert count(r"linalg\.matmul .*xi8>", ir) == 8
+    assert count(r"linalg\.matmul .*xf32>", ir) == 0
+
+
+class AsymmetricWeight(nn.Module):
+    """A linear whose weight has nonzero per-channel zero points: no int8
+    form (the kernels take symmetric weights), so it keeps the float path."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        gen = torch.Generator().manual_seed(3)
+        self.register_buffer(
+            "weight", torch.randint(-128, 128, (6, 8), dtype=torch.int8, generator=gen)
+        )
+        self.register_buffer("scales", torch.rand(6, generator=gen) / 50 + 1e-3)
+        self.register_buffer("zeros", torch.arange(6, dtype=torch.int64) - 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        qd = torch.ops.quantized_decomposed
+        q = qd.quantize_per_tensor(x, 0.05, 3, 0, 255, torch.uint8)
+        dq = qd.dequantize_per_tensor(q, 0.05, 3, 0, 255, torch.uint8)
+        w = qd.dequantize_per_channel(
+            self.weight, self.scales, self.zeros, 0, -128, 127, torch.int8
+        )
+        return torch.nn.functional.linear(dq, w)
+
+
+def test_asymmetric_weight_keeps_float_path() -> None:
+    model = AsymmetricWeight()
+    x = torch.randn(4, 8)
+    expected = model(x)
+    actual = torch2mlir.compile(model, (x,))(x)
+    torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-6)
+    ir = str(torch2mlir.export_and_import(model, x, output_type="linalg-on-tensors"))
+    assert count(r"linalg\.matmul .*xi8>", ir) == 0
+    assert count(r"linalg\.matmul .*xf32>", ir) == 1
