@@ -26,10 +26,14 @@ float convolution or matmul remains on the main path.
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import numpy as np
+import onnx
 import pytest
 import torch
 from harness import import_torch2mlir
+from onnx.reference import ReferenceEvaluator
 from torch import nn
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.quantization.pt2e.quantizer import x86_inductor_quantizer as x86
@@ -229,3 +233,85 @@ def test_asymmetric_weight_keeps_float_path() -> None:
     ir = str(torch2mlir.export_and_import(model, x, output_type="linalg-on-tensors"))
     assert count(r"linalg\.matmul .*xi8>", ir) == 0
     assert count(r"linalg\.matmul .*xf32>", ir) == 1
+
+
+# ONNX: MatMulInteger, ConvInteger and QLinearConv take the same int8
+# kernels (TorchOnnxToTorch/Quantized.cpp), compared with ONNX's reference
+# evaluator (integer results: equal).
+
+
+def _onnx_model(node: Any, inputs: list, initializers: list, output: Any) -> Any:
+    graph = onnx.helper.make_graph([node], "q", inputs, [output], initializers)
+    return onnx.helper.make_model(
+        graph, opset_imports=[onnx.helper.make_opsetid("", 13)]
+    )
+
+
+def _check_onnx(model: Any, feeds: dict[str, np.ndarray]) -> None:
+    (expected,) = ReferenceEvaluator(model).run(None, feeds)
+    (actual,) = torch2mlir.compile_onnx(model)(*feeds.values())
+    assert actual.dtype == expected.dtype
+    np.testing.assert_array_equal(actual, expected)
+
+
+@pytest.mark.parametrize("b_dtype", ["uint8", "int8"])
+def test_onnx_matmulinteger(b_dtype: str) -> None:
+    """uint8 a with a run-time zero point, b with one zero point per column."""
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 256, (33, 70), dtype=np.uint8)
+    info = np.iinfo(b_dtype)
+    b = rng.integers(info.min, info.max + 1, (70, 45)).astype(b_dtype)
+    zb = rng.integers(info.min, info.max + 1, (45,)).astype(b_dtype)
+    elem = onnx.helper.np_dtype_to_tensor_dtype
+    node = onnx.helper.make_node("MatMulInteger", ["a", "b", "za", "zb"], ["y"])
+    model = _onnx_model(
+        node,
+        [
+            onnx.helper.make_tensor_value_info("a", elem(a.dtype), a.shape),
+            onnx.helper.make_tensor_value_info("b", elem(b.dtype), b.shape),
+            onnx.helper.make_tensor_value_info("za", elem(a.dtype), []),
+        ],
+        [onnx.numpy_helper.from_array(zb, "zb")],
+        onnx.helper.make_tensor_value_info("y", onnx.TensorProto.INT32, (33, 45)),
+    )
+    _check_onnx(model, {"a": a, "b": b, "za": np.array(131, dtype=np.uint8)})
+
+
+@pytest.mark.parametrize("runtime_zero", [False, True], ids=["literal", "runtime"])
+def test_onnx_qlinearconv(runtime_zero: bool) -> None:
+    """Per-channel weight scales and zero points, int32 bias, stride 2 and
+    padding 1; the input zero point an initializer (int_conv2d pads with
+    it) or a graph input (taken out through an image of ones)."""
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 256, (2, 8, 11, 11), dtype=np.uint8)
+    w = rng.integers(-128, 128, (16, 8, 3, 3), dtype=np.int8)
+    params = {
+        "xs": np.array(0.02, dtype=np.float32),
+        "xz": np.array(120, dtype=np.uint8),
+        "ws": (rng.random(16, dtype=np.float32) / 100 + 1e-3).astype(np.float32),
+        "wz": rng.integers(-3, 4, (16,)).astype(np.int8),
+        "ys": np.array(0.5, dtype=np.float32),
+        "yz": np.array(7, dtype=np.uint8),
+        "bias": rng.integers(-5000, 5000, (16,)).astype(np.int32),
+    }
+    elem = onnx.helper.np_dtype_to_tensor_dtype
+    names = ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "bias"]
+    node = onnx.helper.make_node(
+        "QLinearConv", names, ["y"], pads=[1, 1, 1, 1], strides=[2, 2]
+    )
+    runtime = ["x", "w"] + (["xz"] if runtime_zero else [])
+    feeds = {"x": x, "w": w} | ({"xz": params["xz"]} if runtime_zero else {})
+    model = _onnx_model(
+        node,
+        [
+            onnx.helper.make_tensor_value_info(n, elem(feeds[n].dtype), feeds[n].shape)
+            for n in runtime
+        ],
+        [
+            onnx.numpy_helper.from_array(v, n)
+            for n, v in params.items()
+            if n not in runtime
+        ],
+        onnx.helper.make_tensor_value_info("y", onnx.TensorProto.UINT8, (2, 16, 6, 6)),
+    )
+    _check_onnx(model, feeds)

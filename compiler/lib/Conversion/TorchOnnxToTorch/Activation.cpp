@@ -496,10 +496,86 @@ LogicalResult lowerDynamicQuantizeLinear(const OpBinder &binder,
   return success();
 }
 
+/// saturate(round(product * scale) + yZero) to `resultType` (round half to
+/// even), in float64: `product` is the integer accumulator (int32, or exact
+/// integers in float64), `scale` the combined a_scale * b_scale / y_scale
+/// (broadcasting), as the ONNX reference computes QLinearMatMul and
+/// QLinearConv.
+Value createRequantize(PatternRewriter &rewriter, Location loc, Value product,
+                       Value scale, Value yZero, ValueTensorType resultType) {
+  Type f64 = Float64Type::get(rewriter.getContext());
+  auto productType =
+      ValueTensorType::get(rewriter.getContext(), resultType.getSizes(), f64);
+  ElementwiseBuilder eb(rewriter, loc, productType);
+  Value y = eb.mul(createToDtype(rewriter, loc, product, f64),
+                   createToDtype(rewriter, loc, scale, f64));
+  y = eb.add(y, createToDtype(rewriter, loc, yZero, f64));
+  y = createRoundHalfEven(eb, y);
+  auto [lowest, highest] =
+      getIntegerRange(cast<IntegerType>(resultType.getDtype()));
+  y = eb.clamp(y, lowest, highest);
+  return createToDtype(rewriter, loc, y, resultType.getDtype());
+}
+
+/// a_scale * b_scale / y_scale in a_scale's dtype (b_scale may be one per
+/// output channel, already shaped to broadcast).
+Value createCombinedScale(PatternRewriter &rewriter, Location loc, Value aScale,
+                          Value bScale, Value yScale) {
+  auto aType = cast<ValueTensorType>(aScale.getType());
+  auto bType = cast<ValueTensorType>(bScale.getType());
+  Type dtype = aType.getDtype();
+  FailureOr<SmallVector<int64_t>> sizes =
+      broadcastSizes(aType.getSizes(), bType.getSizes());
+  auto type = ValueTensorType::get(rewriter.getContext(), *sizes, dtype);
+  Value product = AtenMulTensorOp::create(
+      rewriter, loc, type, aScale, createToDtype(rewriter, loc, bScale, dtype));
+  return AtenDivTensorOp::create(rewriter, loc, type, product,
+                                 createToDtype(rewriter, loc, yScale, dtype));
+}
+
+/// Whether `param` has one element (a per-tensor quantization parameter).
+bool isPerTensor(Value param) {
+  auto type = getKnownTensorType(param);
+  return type && type.areAllSizesKnown() &&
+         llvm::all_of(type.getSizes(), [](int64_t s) { return s == 1; });
+}
+
+/// a @ b in int32 on the int8 path (createIntegerMatmul): 2-D operands, or
+/// a of any rank >= 2 with a 2-D b (a's leading dims flattened); null when
+/// neither.
+Value createIntegerMatmulOfRank(PatternRewriter &rewriter, Location loc,
+                                Value a, Value aZero, Value b, Value bZero) {
+  auto aType = getKnownTensorType(a), bType = getKnownTensorType(b);
+  if (!aType || !bType || !aType.areAllSizesKnown() ||
+      !bType.areAllSizesKnown() || aType.getSizes().size() < 2 ||
+      bType.getSizes().size() != 2)
+    return nullptr;
+  ArrayRef<int64_t> sizes = aType.getSizes();
+  int64_t rows = 1;
+  for (int64_t size : sizes.drop_back())
+    rows *= size;
+  Value flat = a;
+  if (sizes.size() != 2)
+    flat = createView(rewriter, loc, a, {rows, sizes.back()},
+                      withSizes(a, {rows, sizes.back()}));
+  FailureOr<Value> product =
+      createIntegerMatmul(rewriter, loc, flat, aZero, b, bZero);
+  if (failed(product))
+    return nullptr;
+  if (sizes.size() == 2)
+    return *product;
+  SmallVector<int64_t> resultSizes(sizes.drop_back());
+  resultSizes.push_back(bType.getSizes()[1]);
+  return createView(rewriter, loc, *product, resultSizes,
+                    withSizes(*product, resultSizes));
+}
+
 /// QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): as the
-/// spec's reference, the integer product (a - a_zp) @ (b - b_zp) (exact in
-/// float64), times a_scale * b_scale / y_scale (in the scales' dtype), plus
-/// y_zp, rounded half to even and saturated. Per-tensor parameters.
+/// spec's reference, the integer product (a - a_zp) @ (b - b_zp), times
+/// a_scale * b_scale / y_scale (in the scales' dtype), plus y_zp, rounded
+/// half to even and saturated (createRequantize). Per-tensor parameters.
+/// The product runs on the int8 kernels (createIntegerMatmul) when b is
+/// 2-D; a batched b takes exact float64 matmuls.
 LogicalResult lowerQLinearMatMul(const OpBinder &binder,
                                  PatternRewriter &rewriter) {
   SmallVector<Value> operands;
@@ -515,45 +591,123 @@ LogicalResult lowerQLinearMatMul(const OpBinder &binder,
   if (!aType || !bType || !resultType || !resultType.areAllSizesKnown() ||
       !isa<IntegerType>(resultType.getDtype()))
     return binder.fail(rewriter, "needs static sizes and an integer result");
-  for (Value param : {aScale, aZero, bScale, bZero, yScale, yZero}) {
-    auto type = getKnownTensorType(param);
-    if (!type || !type.areAllSizesKnown() ||
-        llvm::any_of(type.getSizes(), [](int64_t s) { return s != 1; }))
-      return binder.fail(rewriter, "unsupported: per-axis quantization "
-                                   "parameters");
-  }
+  if (!llvm::all_of(ValueRange{aScale, aZero, bScale, bZero, yScale, yZero},
+                    isPerTensor))
+    return binder.fail(rewriter, "unsupported: per-axis quantization "
+                                 "parameters");
   MLIRContext *context = rewriter.getContext();
   Location loc = binder.getLoc();
-  Type f64 = Float64Type::get(context);
-  auto wideType = [&](Value v) {
-    return ValueTensorType::get(
-        context, cast<ValueTensorType>(v.getType()).getSizes(), f64);
+  Value product = createIntegerMatmulOfRank(rewriter, loc, a, aZero, b, bZero);
+  if (!product) {
+    Type f64 = Float64Type::get(context);
+    auto wideType = [&](Value v) {
+      return ValueTensorType::get(
+          context, cast<ValueTensorType>(v.getType()).getSizes(), f64);
+    };
+    auto centered = [&](Value v, Value zero) -> Value {
+      return AtenSubTensorOp::create(rewriter, loc, wideType(v),
+                                     createToDtype(rewriter, loc, v, f64),
+                                     createToDtype(rewriter, loc, zero, f64),
+                                     createConstantInt(rewriter, loc, 1));
+    };
+    auto productType =
+        ValueTensorType::get(context, resultType.getSizes(), f64);
+    product = AtenMatmulOp::create(rewriter, loc, productType,
+                                   centered(a, aZero), centered(b, bZero));
+  }
+  Value scale = createCombinedScale(rewriter, loc, aScale, bScale, yScale);
+  rewriter.replaceOp(
+      binder.getOp(),
+      createRequantize(rewriter, loc, product, scale, yZero, resultType));
+  return success();
+}
+
+/// MatMulInteger(a, b, a_zero_point?, b_zero_point?): (a - a_zp) @ (b -
+/// b_zp) in int32 on the int8 kernels; a_zero_point one value, b_zero_point
+/// one value or one per column; b 2-D.
+LogicalResult lowerMatMulInteger(const OpBinder &binder,
+                                 PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  if (!resultType || !resultType.hasDtype() ||
+      !resultType.getDtype().isSignedInteger(32))
+    return binder.fail(rewriter, "needs an int32 result");
+  Value product = createIntegerMatmulOfRank(
+      rewriter, binder.getLoc(), binder.getOperand(0), binder.getOperand(2),
+      binder.getOperand(1), binder.getOperand(3));
+  if (!product)
+    return binder.fail(rewriter,
+                       "unsupported: needs (u)int8 operands of static sizes, "
+                       "a 2-D b, a_zero_point one value and b_zero_point one "
+                       "value or one per column");
+  rewriter.replaceOp(binder.getOp(), product);
+  return success();
+}
+
+/// ConvInteger(x, w, x_zero_point?, w_zero_point?): the 2-D convolution of
+/// (x - x_zp) by (w - w_zp) in int32 on the int8 kernels
+/// (createIntegerConv2d); w_zero_point one value or one per output channel.
+LogicalResult lowerConvInteger(const OpBinder &binder,
+                               PatternRewriter &rewriter) {
+  auto resultType = binder.getResultType();
+  if (!resultType || !resultType.areAllSizesKnown() ||
+      !resultType.getDtype().isSignedInteger(32))
+    return binder.fail(rewriter, "needs an int32 result of static sizes");
+  FailureOr<Value> product = createIntegerConvolution(
+      binder, rewriter, binder.getOperand(0), binder.getOperand(2),
+      binder.getOperand(1), binder.getOperand(3), resultType.getSizes());
+  if (failed(product))
+    return failure();
+  rewriter.replaceOp(binder.getOp(), *product);
+  return success();
+}
+
+/// QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B?): the
+/// integer convolution (ConvInteger's) plus the int32 bias, requantized as
+/// QLinearMatMul (w_scale and w_zp may be one per output channel).
+LogicalResult lowerQLinearConv(const OpBinder &binder,
+                               PatternRewriter &rewriter) {
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < 8; ++i)
+    operands.push_back(binder.getOperand(i));
+  if (llvm::any_of(operands, [](Value v) { return !v; }))
+    return binder.fail(rewriter, "needs the eight inputs before the bias");
+  Value x = operands[0], xScale = operands[1], xZero = operands[2],
+        w = operands[3], wScale = operands[4], wZero = operands[5],
+        yScale = operands[6], yZero = operands[7], bias = binder.getOperand(8);
+  auto resultType = binder.getResultType();
+  auto wType = getKnownTensorType(w);
+  if (!resultType || !resultType.areAllSizesKnown() || !wType ||
+      !isa<IntegerType>(resultType.getDtype()))
+    return binder.fail(rewriter, "needs static sizes and an integer result");
+  if (!isPerTensor(xScale) || !isPerTensor(yScale) || !isPerTensor(yZero))
+    return binder.fail(rewriter, "unsupported: per-axis x or y quantization "
+                                 "parameters");
+  Location loc = binder.getLoc();
+  ArrayRef<int64_t> sizes = resultType.getSizes();
+  auto i32Sizes = ValueTensorType::get(
+      rewriter.getContext(), sizes,
+      IntegerType::get(rewriter.getContext(), 32, IntegerType::Signed));
+  FailureOr<Value> product =
+      createIntegerConvolution(binder, rewriter, x, xZero, w, wZero, sizes);
+  if (failed(product))
+    return failure();
+  Value acc = *product;
+  int64_t f = wType.getSizes()[0];
+  auto perChannel = [&](Value v) {
+    auto type = getKnownTensorType(v);
+    if (type && type.getSizes().size() == 1 && type.getSizes()[0] == f && f > 1)
+      return createView(rewriter, loc, v, {1, f, 1, 1},
+                        withSizes(v, {1, f, 1, 1}));
+    return v;
   };
-  auto centered = [&](Value v, Value zero) -> Value {
-    return AtenSubTensorOp::create(rewriter, loc, wideType(v),
-                                   createToDtype(rewriter, loc, v, f64),
-                                   createToDtype(rewriter, loc, zero, f64),
-                                   createConstantInt(rewriter, loc, 1));
-  };
-  auto productType = ValueTensorType::get(context, resultType.getSizes(), f64);
-  Value product = AtenMatmulOp::create(rewriter, loc, productType,
-                                       centered(a, aZero), centered(b, bZero));
-  Type scaleDtype = cast<ValueTensorType>(aScale.getType()).getDtype();
-  auto scaleType = cast<ValueTensorType>(aScale.getType());
-  Value factor = AtenDivTensorOp::create(
-      rewriter, loc, scaleType,
-      AtenMulTensorOp::create(rewriter, loc, scaleType, aScale,
-                              createToDtype(rewriter, loc, bScale, scaleDtype)),
-      createToDtype(rewriter, loc, yScale, scaleDtype));
-  ElementwiseBuilder eb(rewriter, loc, productType);
-  Value y = eb.mul(product, createToDtype(rewriter, loc, factor, f64));
-  y = eb.add(y, createToDtype(rewriter, loc, yZero, f64));
-  y = createRoundHalfEven(eb, y);
-  auto [lowest, highest] =
-      getIntegerRange(cast<IntegerType>(resultType.getDtype()));
-  y = eb.clamp(y, lowest, highest);
-  rewriter.replaceOp(binder.getOp(),
-                     createToDtype(rewriter, loc, y, resultType.getDtype()));
+  if (bias)
+    acc =
+        AtenAddTensorOp::create(rewriter, loc, i32Sizes, acc, perChannel(bias),
+                                createConstantInt(rewriter, loc, 1));
+  Value scale =
+      createCombinedScale(rewriter, loc, xScale, perChannel(wScale), yScale);
+  rewriter.replaceOp(binder.getOp(), createRequantize(rewriter, loc, acc, scale,
+                                                      yZero, resultType));
   return success();
 }
 
@@ -696,4 +850,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
   lowerings.on("DequantizeLinear", 10, lowerDequantizeLinear);
   lowerings.on("DynamicQuantizeLinear", 11, lowerDynamicQuantizeLinear);
   lowerings.on("QLinearMatMul", 10, lowerQLinearMatMul);
+  lowerings.on("MatMulInteger", 10, lowerMatMulInteger);
+  lowerings.on("ConvInteger", 10, lowerConvInteger);
+  lowerings.on("QLinearConv", 10, lowerQLinearConv);
 }

@@ -177,6 +177,39 @@ LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+} // namespace
+
+FailureOr<Value> mlir::torch2mlir::onnx_c::createIntegerConvolution(
+    const OpBinder &binder, PatternRewriter &rewriter, Value x, Value xZero,
+    Value w, Value wZero, ArrayRef<int64_t> resultSizes) {
+  auto inputType = getKnownTensorType(x);
+  auto weightType = getKnownTensorType(w);
+  if (!inputType || !weightType || inputType.getSizes().size() != 4 ||
+      weightType.getSizes().size() != 4)
+    return binder.fail(rewriter, "unsupported: only 2-D integer convolution");
+  SpatialParams params;
+  if (failed(getSpatialParams(binder, rewriter, inputType,
+                              weightType.getSizes().drop_front(2), params)))
+    return failure();
+  int64_t group;
+  if (failed(binder.getInt("group", group, 1)))
+    return binder.fail(rewriter, "group must be an int");
+  if (group != 1 || params.padBegin != params.padEnd)
+    return binder.fail(rewriter, "unsupported: a grouped integer convolution "
+                                 "or asymmetric padding");
+  FailureOr<Value> product = createIntegerConv2d(
+      rewriter, binder.getLoc(), x, xZero, w, wZero, resultSizes,
+      params.strides, params.padBegin, params.dilations);
+  if (failed(product))
+    return binder.fail(rewriter,
+                       "unsupported: needs (u)int8 operands of static sizes, "
+                       "x_zero_point one value and w_zero_point one value or "
+                       "one per output channel");
+  return product;
+}
+
+namespace {
+
 /// ConvTranspose as a convolution: the input with stride - 1 zeros between
 /// its elements along each spatial dim, padded by (k - 1) * d - pad_begin
 /// before and as much after as makes the result as long as the output

@@ -33,6 +33,33 @@ Value createView(PatternRewriter &rewriter, Location loc, Value value,
 Value createScalarLiteral(PatternRewriter &rewriter, Location loc, Type dtype,
                           double value);
 
+/// sum((a - aZero) * (b - bZero)) as int32 [M, N] for 8-bit a [M, K] and
+/// b [K, N] (signed or unsigned), on aten._int_mm (see Quantized.cpp).
+/// aZero: null or one value; bZero: null, one value or one per column.
+/// Fails (building nothing) for other operands.
+FailureOr<Value> createIntegerMatmul(PatternRewriter &rewriter, Location loc,
+                                     Value a, Value aZero, Value b,
+                                     Value bZero);
+
+/// The 2-D convolution sum((x - xZero) * (w - wZero)) as int32 of
+/// `resultSizes`, for 8-bit x [N, C, H, W] and w [F, C, KH, KW], on
+/// torch2mlir.int_conv2d (see Quantized.cpp). xZero: null or one value;
+/// wZero: null, one value or one per output channel. Fails (building
+/// nothing) for other operands.
+FailureOr<Value> createIntegerConv2d(PatternRewriter &rewriter, Location loc,
+                                     Value x, Value xZero, Value w, Value wZero,
+                                     ArrayRef<int64_t> resultSizes,
+                                     ArrayRef<int64_t> stride,
+                                     ArrayRef<int64_t> padding,
+                                     ArrayRef<int64_t> dilation);
+
+/// createIntegerConv2d with the node's convolution attributes (strides,
+/// pads, dilations, auto_pad, group: 1); reports on the node why not.
+FailureOr<Value> createIntegerConvolution(const OpBinder &binder,
+                                          PatternRewriter &rewriter, Value x,
+                                          Value xZero, Value w, Value wZero,
+                                          ArrayRef<int64_t> resultSizes);
+
 /// The `!torch.vtensor` type of `sizes` and `dtype`.
 torch::ValueTensorType getTensorType(MLIRContext *context,
                                      ArrayRef<int64_t> sizes, Type dtype);

@@ -579,6 +579,87 @@ intGemmVnniTile(const IntGemm &g, int64_t quads, const uint32_t *packedA,
   }
 }
 
+/// Packs columns [32 * panel, 32 * panel + 32) of B (k x n, int8) as
+/// [k/4][32][4] (k padded with zeros to a multiple of 4, columns past n
+/// zero) into `dst`, and stores 128 times each column's sum in `sums`.
+/// Contiguous layouts take word copies (B's columns contiguous: a linear's
+/// weight) or 4-row byte interleaves (B's rows contiguous: an im2col); any
+/// other layout goes element by element.
+void packIntPanel(const IntGemm &g, int64_t quads, int64_t panel, int8_t *dst,
+                  int32_t *sums) {
+  int64_t j0 = panel * kIntPanel;
+  int64_t cols = std::min(kIntPanel, g.n - j0);
+  int64_t fullQuads = g.k / 4;
+  for (int64_t l = 0; l < kIntPanel; ++l)
+    sums[l] = 0;
+  if (g.bs0 == 1) {
+    for (int64_t l = 0; l < cols; ++l) {
+      const int8_t *column = g.b + (j0 + l) * g.bs1;
+      for (int64_t q = 0; q < fullQuads; ++q)
+        std::memcpy(dst + (q * kIntPanel + l) * 4, column + 4 * q, 4);
+      for (int64_t p = 4 * fullQuads; p < g.k; ++p)
+        dst[(fullQuads * kIntPanel + l) * 4 + p % 4] = column[p];
+      int32_t sum = 0;
+      for (int64_t p = 0; p < g.k; ++p)
+        sum += column[p];
+      sums[l] = 128 * sum;
+    }
+    return;
+  }
+  if (g.bs1 == 1) {
+    for (int64_t q = 0; q < quads; ++q) {
+      const int8_t *rows[4];
+      bool full = 4 * q + 3 < g.k;
+      for (int64_t t = 0; t < 4; ++t)
+        rows[t] = 4 * q + t < g.k ? g.b + (4 * q + t) * g.bs0 + j0 : nullptr;
+      int8_t *out = dst + q * kIntPanel * 4;
+      int64_t l = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+      // 16 columns of 4 rows: bytes (r0 r1 r2 r3) per column (SSE2).
+      for (; full && l + 16 <= cols; l += 16) {
+        __m128i r0 =
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(rows[0] + l));
+        __m128i r1 =
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(rows[1] + l));
+        __m128i r2 =
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(rows[2] + l));
+        __m128i r3 =
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(rows[3] + l));
+        __m128i lo01 = _mm_unpacklo_epi8(r0, r1),
+                hi01 = _mm_unpackhi_epi8(r0, r1);
+        __m128i lo23 = _mm_unpacklo_epi8(r2, r3),
+                hi23 = _mm_unpackhi_epi8(r2, r3);
+        auto *target = reinterpret_cast<__m128i *>(out + l * 4);
+        _mm_storeu_si128(target, _mm_unpacklo_epi16(lo01, lo23));
+        _mm_storeu_si128(target + 1, _mm_unpackhi_epi16(lo01, lo23));
+        _mm_storeu_si128(target + 2, _mm_unpacklo_epi16(hi01, hi23));
+        _mm_storeu_si128(target + 3, _mm_unpackhi_epi16(hi01, hi23));
+      }
+#endif
+      for (; l < cols; ++l)
+        for (int64_t t = 0; t < 4; ++t)
+          out[l * 4 + t] = rows[t] ? rows[t][l] : 0;
+    }
+    for (int64_t p = 0; p < g.k; ++p) {
+      const int8_t *row = g.b + p * g.bs0 + j0;
+      for (int64_t l = 0; l < cols; ++l)
+        sums[l] += row[l];
+    }
+    for (int64_t l = 0; l < cols; ++l)
+      sums[l] *= 128;
+    return;
+  }
+  for (int64_t l = 0; l < cols; ++l) {
+    int32_t sum = 0;
+    for (int64_t p = 0; p < g.k; ++p) {
+      int8_t v = g.b[p * g.bs0 + (j0 + l) * g.bs1];
+      dst[(p / 4) * kIntPanel * 4 + l * 4 + p % 4] = v;
+      sum += v;
+    }
+    sums[l] = 128 * sum;
+  }
+}
+
 /// The VNNI form (vpdpbusd: 4 unsigned x signed byte products summed into
 /// each int32 lane). A is made unsigned by flipping its sign bit (a + 128),
 /// so C gets sum((a + 128) * b) - 128 * sum(b): exact, as every partial sum
@@ -594,6 +675,12 @@ void intGemmVnni(const IntGemm &g) {
   parallelFor(g.m, 64, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i)
       for (int64_t q = 0; q < quads; ++q) {
+        if (g.as1 == 1 && 4 * q + 4 <= g.k) {
+          uint32_t word;
+          std::memcpy(&word, g.a + i * g.as0 + 4 * q, 4);
+          packedA[i * quads + q] = word ^ 0x80808080u;
+          continue;
+        }
         uint32_t word = 0;
         for (int64_t t = 0; t < 4; ++t) {
           int64_t p = 4 * q + t;
@@ -604,21 +691,10 @@ void intGemmVnni(const IntGemm &g) {
       }
   });
   parallelFor(panels, 1, [&](int64_t lo, int64_t hi) {
-    for (int64_t panel = lo; panel < hi; ++panel) {
-      int8_t *dst = packedB.data() + panel * quads * kIntPanel * 4;
-      for (int64_t l = 0; l < kIntPanel; ++l) {
-        int64_t j = panel * kIntPanel + l;
-        if (j >= g.n)
-          break;
-        int32_t sum = 0;
-        for (int64_t p = 0; p < g.k; ++p) {
-          int8_t v = g.b[p * g.bs0 + j * g.bs1];
-          dst[(p / 4) * kIntPanel * 4 + l * 4 + p % 4] = v;
-          sum += v;
-        }
-        colSums[j] = 128 * sum;
-      }
-    }
+    for (int64_t panel = lo; panel < hi; ++panel)
+      packIntPanel(g, quads, panel,
+                   packedB.data() + panel * quads * kIntPanel * 4,
+                   colSums.data() + panel * kIntPanel);
   });
   int64_t rowBlocks = (g.m + kIntRows - 1) / kIntRows;
   int64_t work = kIntRows * kIntPanel * g.k / 4;
