@@ -35,23 +35,11 @@ import torch
 from harness import import_torch2mlir
 from onnx.reference import ReferenceEvaluator
 from torch import nn
-from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
-from torchao.quantization.pt2e.quantizer import x86_inductor_quantizer as x86
 
 torch2mlir = import_torch2mlir()
-from torch2mlir.fx.quantization import fuse_quantized_contractions
+from torch2mlir.fx.quantization import fuse_quantized_contractions, quantize_pt2e
+from torch2mlir.models.mlp import feed_forward_stack
 from torch2mlir.models.resnet import resnet18
-
-
-def quantize(model: nn.Module, example: tuple, calibration: list[tuple]) -> nn.Module:
-    """The PT2E int8 form of `model` (x86 quantizer, static), calibrated."""
-    graph = torch.export.export(model, example).module()
-    quantizer = x86.X86InductorQuantizer()
-    quantizer.set_global(x86.get_default_x86_inductor_quantization_config())
-    prepared = prepare_pt2e(graph, quantizer)
-    for args in calibration:
-        prepared(*args)
-    return convert_pt2e(prepared)
 
 
 def check_quantized(quantized: nn.Module, args: tuple) -> str:
@@ -155,7 +143,9 @@ def test_quantized_conv_net() -> None:
     torch.manual_seed(0)
     model = ConvNet().eval()
     x = torch.randn(2, 3, 16, 16)
-    quantized = quantize(model, (x,), [(torch.randn(2, 3, 16, 16),) for _ in range(4)])
+    quantized = quantize_pt2e(
+        model, (x,), [(torch.randn(2, 3, 16, 16),) for _ in range(4)]
+    )
     ir = check_quantized(quantized, (x,))
     assert count(r"linalg\.conv_2d_nchw_fchw_q ", ir) == 2
     assert count(r"linalg\.conv_2d_nchw_fchw ", ir) == 0
@@ -168,35 +158,21 @@ def test_quantized_resnet18() -> None:
     model = resnet18(num_classes=100).eval()
     x = torch.randn(1, 3, 64, 64)
     calibration = [(torch.randn(1, 3, 64, 64),) for _ in range(4)]
-    ir = check_quantized(quantize(model, (x,), calibration), (x,))
+    ir = check_quantized(quantize_pt2e(model, (x,), calibration), (x,))
     assert count(r"linalg\.conv_2d_nchw_fchw_q ", ir) == 20
     assert count(r"linalg\.conv_2d_nchw_fchw ", ir) == 0
     assert count(r"linalg\.matmul .*xi8>", ir) == 1
     assert count(r"linalg\.matmul .*xf32>", ir) == 0
 
 
-class FeedForward(nn.Module):
-    """A BERT encoder layer's feed-forward half: LayerNorm(x + W2 GELU(W1 x))."""
-
-    def __init__(self, hidden: int) -> None:
-        super().__init__()
-        self.intermediate = nn.Linear(hidden, 4 * hidden)
-        self.act = nn.GELU()
-        self.output = nn.Linear(4 * hidden, hidden)
-        self.norm = nn.LayerNorm(hidden)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.norm(x + self.output(self.act(self.intermediate(x))))
-
-
 def test_quantized_bert_linear_stack() -> None:
     """Four BERT-base-width feed-forward layers ([1, 128, 768] tokens): the
     eight linears run as int8 GEMMs."""
     torch.manual_seed(0)
-    model = nn.Sequential(*[FeedForward(768) for _ in range(4)]).eval()
+    model = feed_forward_stack(layers=4, hidden=768)
     x = torch.randn(1, 128, 768)
     calibration = [(torch.randn(1, 128, 768),) for _ in range(4)]
-    ir = check_quantized(quantize(model, (x,), calibration), (x,))
+    ir = check_quantized(quantize_pt2e(model, (x,), calibration), (x,))
     assert count(r"linalg\.matmul .*xi8>", ir) == 8
     assert count(r"linalg\.matmul .*xf32>", ir) == 0
 

@@ -314,6 +314,10 @@ def test_workloads_are_the_documented_ones() -> None:
         "mlp_dynamic",
     ]
     assert all(w.repeat >= 1 and w.warmup >= 0 for w in bench.WORKLOADS.values())
+    # The quantized ones and their float twin run only when named.
+    assert list(bench.QUANTIZED_WORKLOADS) == ["resnet18_int8", "ffn", "ffn_int8"]
+    args = bench.parse_args(["--workloads", "resnet18,resnet18_int8,ffn_int8"])
+    assert args.workloads == ["resnet18", "resnet18_int8", "ffn_int8"]
 
 
 def test_thread_count_sizes_the_compiled_code_too() -> None:

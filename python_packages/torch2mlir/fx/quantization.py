@@ -46,7 +46,7 @@ from torch.ao.quantization.fx import _decomposed
 
 from . import quantized_ops  # noqa: F401 (registers torch.ops.torch2mlir)
 
-__all__ = ["QUANTIZED_DECOMPOSITIONS", "fuse_quantized_contractions"]
+__all__ = ["QUANTIZED_DECOMPOSITIONS", "fuse_quantized_contractions", "quantize_pt2e"]
 
 aten = torch.ops.aten
 qd = torch.ops.quantized_decomposed
@@ -65,6 +65,47 @@ QUANTIZED_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]] = {
     qd.quantize_per_channel.default: _decomposed.quantize_per_channel,
     qd.dequantize_per_channel.default: _decomposed.dequantize_per_channel,
 }
+
+
+def quantize_pt2e(
+    model: torch.nn.Module,
+    example_args: tuple[Any, ...],
+    calibration: Sequence[tuple[Any, ...]],
+) -> torch.nn.Module:
+    """`model` quantized to int8 by PT2E, as torchao documents it: exported,
+    ``prepare_pt2e`` with the x86 quantizer's default static config (uint8
+    activations per tensor, int8 weights per output channel, symmetric),
+    run on each `calibration` batch, then ``convert_pt2e``.
+
+    Args:
+        model: a module in eval mode.
+        example_args: inputs to export with.
+        calibration: batches of inputs the observers see.
+
+    Returns:
+        The converted ``GraphModule`` (float ops between ``quantized_decomposed``
+        (de)quantize ops), which torch2mlir compiles to int8 kernels.
+
+    Raises:
+        ImportError: torchao is not installed (it is in the test lock).
+    """
+    # torchao only when quantizing (a test dependency, not the package's).
+    from torchao.quantization.pt2e.quantize_pt2e import (  # noqa: PLC0415
+        convert_pt2e,
+        prepare_pt2e,
+    )
+    from torchao.quantization.pt2e.quantizer import (  # noqa: PLC0415
+        x86_inductor_quantizer as x86,
+    )
+
+    graph = torch.export.export(model, tuple(example_args)).module()
+    quantizer = x86.X86InductorQuantizer()
+    quantizer.set_global(x86.get_default_x86_inductor_quantization_config())
+    prepared = prepare_pt2e(graph, quantizer)
+    for args in calibration:
+        prepared(*args)
+    return convert_pt2e(prepared)
+
 
 _TRANSPOSES = (aten.t.default, aten.permute.default, aten.transpose.int)
 

@@ -5,7 +5,7 @@ factory builds its weights from a fixed seed without touching PyTorch's global
 random state, so two calls give bit-identical models.
 """
 
-from torch2mlir.models.mlp import MLP, mlp
+from torch2mlir.models.mlp import MLP, FeedForward, feed_forward_stack, mlp
 from torch2mlir.models.mobilenet import (
     EfficientNet,
     MobileNetV3,
@@ -19,9 +19,11 @@ __all__ = [
     "BasicBlock",
     "Bottleneck",
     "EfficientNet",
+    "FeedForward",
     "MobileNetV3",
     "ResNet",
     "efficientnet_b0",
+    "feed_forward_stack",
     "mlp",
     "mobilenet_v3_small",
     "resnet18",

@@ -580,6 +580,31 @@ def _vit() -> tuple[Any, tuple[Any, ...]]:
     return model, (transformer.images(1, 224),)
 
 
+def _ffn() -> tuple[Any, tuple[Any, ...]]:
+    from ..models.mlp import feed_forward_stack
+
+    return feed_forward_stack(), (_randn(1, 128, 768),)
+
+
+def _int8(
+    make: Callable[[], tuple[Any, tuple[Any, ...]]],
+) -> Callable[[], tuple[Any, tuple[Any, ...]]]:
+    """The workload of `make`, PT2E-quantized to int8 (torchao, x86 quantizer;
+    see :func:`torch2mlir.fx.quantization.quantize_pt2e`), calibrated on 4
+    random batches shaped like its inputs."""
+
+    def make_int8() -> tuple[Any, tuple[Any, ...]]:
+        from ..fx.quantization import quantize_pt2e
+
+        model, inputs = make()
+        calibration = [
+            tuple(_randn(*x.shape, seed=10 + i) for x in inputs) for i in range(4)
+        ]
+        return quantize_pt2e(model, inputs, calibration), inputs
+
+    return make_int8
+
+
 def _mlp_dynamic_batch() -> tuple[tuple[Any, ...], Any]:
     import torch
 
@@ -646,6 +671,38 @@ WORKLOADS: dict[str, Workload] = {
         ),
     )
 }
+#: Quantized workloads and their float32 twins, run only when named (e.g.
+#: ``--workloads resnet18,resnet18_int8,ffn,ffn_int8``): int8 against fp32
+#: on each side. Eager runs the converted int8 program in float (PyTorch's
+#: reference: dequantize, float op, quantize); inductor lowers it to its
+#: own int8 kernels.
+QUANTIZED_WORKLOADS: dict[str, Workload] = {
+    w.name: w
+    for w in (
+        Workload(
+            "resnet18_int8",
+            "ResNet-18 PT2E int8 (x86 quantizer), [1,3,224,224]",
+            _int8(_resnet18),
+            20,
+            2,
+        ),
+        Workload(
+            "ffn",
+            "4 BERT-base feed-forward layers (8 linears), [1,128,768] fp32",
+            _ffn,
+            20,
+            3,
+        ),
+        Workload(
+            "ffn_int8",
+            "4 BERT-base feed-forward layers PT2E int8, [1,128,768]",
+            _int8(_ffn),
+            20,
+            3,
+        ),
+    )
+}
+ALL_WORKLOADS = {**WORKLOADS, **QUANTIZED_WORKLOADS}
 #: --quick: run counts for every workload, and calls of the RSS check.
 QUICK_REPEAT, QUICK_WARMUP, QUICK_RSS_CALLS = 3, 1, 2_000
 
@@ -837,10 +894,10 @@ def _side_main(args: argparse.Namespace) -> int:
     import torch
 
     name, side = args.side
-    if name not in WORKLOADS or side not in SIDES:
+    if name not in ALL_WORKLOADS or side not in SIDES:
         print(f"unknown workload or side: {name} {side}", file=sys.stderr)
         return 2
-    workload = WORKLOADS[name]
+    workload = ALL_WORKLOADS[name]
     result, output = measure_side(
         workload,
         side,
@@ -1014,11 +1071,11 @@ def compile_cache_check() -> dict[str, Any]:
 
 def _parse_workloads(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in WORKLOADS]
+    unknown = [n for n in names if n not in ALL_WORKLOADS]
     if unknown or not names:
         raise argparse.ArgumentTypeError(
             f"unknown workload(s) {', '.join(unknown) or '(none given)'}; "
-            f"choose from {', '.join(WORKLOADS)}"
+            f"choose from {', '.join(ALL_WORKLOADS)}"
         )
     return names
 
@@ -1046,7 +1103,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--workloads",
         type=_parse_workloads,
         default=list(WORKLOADS),
-        help=f"comma-separated, of {','.join(WORKLOADS)} (default: all)",
+        help=f"comma-separated, of {','.join(ALL_WORKLOADS)} (default: "
+        f"{','.join(WORKLOADS)}; the quantized ones only when named)",
     )
     parser.add_argument(
         "--repeat",
@@ -1172,7 +1230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     results = []
     for name in args.workloads:
-        workload = WORKLOADS[name]
+        workload = ALL_WORKLOADS[name]
         repeat = args.repeat or (QUICK_REPEAT if args.quick else workload.repeat)
         warmup = args.warmup
         if warmup is None:
