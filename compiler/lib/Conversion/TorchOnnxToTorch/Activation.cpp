@@ -540,36 +540,6 @@ bool isPerTensor(Value param) {
          llvm::all_of(type.getSizes(), [](int64_t s) { return s == 1; });
 }
 
-/// a @ b in int32 on the int8 path (createIntegerMatmul): 2-D operands, or
-/// a of any rank >= 2 with a 2-D b (a's leading dims flattened); null when
-/// neither.
-Value createIntegerMatmulOfRank(PatternRewriter &rewriter, Location loc,
-                                Value a, Value aZero, Value b, Value bZero) {
-  auto aType = getKnownTensorType(a), bType = getKnownTensorType(b);
-  if (!aType || !bType || !aType.areAllSizesKnown() ||
-      !bType.areAllSizesKnown() || aType.getSizes().size() < 2 ||
-      bType.getSizes().size() != 2)
-    return nullptr;
-  ArrayRef<int64_t> sizes = aType.getSizes();
-  int64_t rows = 1;
-  for (int64_t size : sizes.drop_back())
-    rows *= size;
-  Value flat = a;
-  if (sizes.size() != 2)
-    flat = createView(rewriter, loc, a, {rows, sizes.back()},
-                      withSizes(a, {rows, sizes.back()}));
-  FailureOr<Value> product =
-      createIntegerMatmul(rewriter, loc, flat, aZero, b, bZero);
-  if (failed(product))
-    return nullptr;
-  if (sizes.size() == 2)
-    return *product;
-  SmallVector<int64_t> resultSizes(sizes.drop_back());
-  resultSizes.push_back(bType.getSizes()[1]);
-  return createView(rewriter, loc, *product, resultSizes,
-                    withSizes(*product, resultSizes));
-}
-
 /// QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): as the
 /// spec's reference, the integer product (a - a_zp) @ (b - b_zp), times
 /// a_scale * b_scale / y_scale (in the scales' dtype), plus y_zp, rounded

@@ -133,7 +133,11 @@ std::optional<SmallVector<int64_t>> getLiteralInts(Value value) {
   if (!dense)
     return std::nullopt;
   SmallVector<int64_t> values;
-  bool isUnsigned = dense.getElementType().isUnsignedInteger();
+  // The torch dtype says the signedness (the attribute may be signless).
+  auto type = dyn_cast<ValueTensorType>(value.getType());
+  bool isUnsigned = dense.getElementType().isUnsignedInteger() ||
+                    (type && type.hasDtype() &&
+                     type.getDtype().isUnsignedInteger());
   for (const APInt &v : dense.getValues<APInt>())
     values.push_back(isUnsigned ? v.getZExtValue() : v.getSExtValue());
   return values;
@@ -165,19 +169,30 @@ bool hasCount(Value zero, int64_t count) {
   return n == 1 || n == count;
 }
 
+/// Whether a [..., K] by b [K, N] (8-bit, static sizes) with zero points
+/// aZero (one value) and bZero (one value or one per column) has the int8
+/// form.
+bool integerMatmulApplies(ValueTensorType aType, Value aZero,
+                          ValueTensorType bType, Value bZero) {
+  if (!is8Bit(aType) || !is8Bit(bType) || !aType.areAllSizesKnown() ||
+      !bType.areAllSizesKnown() || aType.getSizes().size() < 2 ||
+      bType.getSizes().size() != 2)
+    return false;
+  return aType.getSizes().back() == bType.getSizes()[0] && hasCount(aZero, 1) &&
+         hasCount(bZero, bType.getSizes()[1]);
+}
+
 } // namespace
 
 FailureOr<Value> mlir::torch2mlir::onnx_c::createIntegerMatmul(
     PatternRewriter &rewriter, Location loc, Value a, Value aZero, Value b,
     Value bZero) {
   auto aType = getKnownTensorType(a), bType = getKnownTensorType(b);
-  if (!is8Bit(aType) || !is8Bit(bType) || aType.getSizes().size() != 2 ||
-      bType.getSizes().size() != 2)
+  if (!integerMatmulApplies(aType, aZero, bType, bZero) ||
+      aType.getSizes().size() != 2)
     return failure();
   int64_t m = aType.getSizes()[0], k = aType.getSizes()[1],
           n = bType.getSizes()[1];
-  if (bType.getSizes()[0] != k || !hasCount(aZero, 1) || !hasCount(bZero, n))
-    return failure();
   IntBuilder ib(rewriter, loc);
   int64_t aShift, bShift;
   Value a8 = ib.toInt8(a, aShift), b8 = ib.toInt8(b, bShift);
@@ -266,4 +281,157 @@ FailureOr<Value> mlir::torch2mlir::onnx_c::createIntegerConv2d(
     result = ib.sub(result, ib.mul(zw, windows));
   }
   return result;
+}
+
+Value mlir::torch2mlir::onnx_c::createIntegerMatmulOfRank(
+    PatternRewriter &rewriter, Location loc, Value a, Value aZero, Value b,
+    Value bZero) {
+  auto aType = getKnownTensorType(a), bType = getKnownTensorType(b);
+  if (!integerMatmulApplies(aType, aZero, bType, bZero))
+    return nullptr;
+  ArrayRef<int64_t> sizes = aType.getSizes();
+  int64_t rows = 1;
+  for (int64_t size : sizes.drop_back())
+    rows *= size;
+  Value flat = a;
+  if (sizes.size() != 2)
+    flat = createView(rewriter, loc, a, {rows, sizes.back()},
+                      withSizes(a, {rows, sizes.back()}));
+  Value product = *createIntegerMatmul(rewriter, loc, flat, aZero, b, bZero);
+  if (sizes.size() == 2)
+    return product;
+  SmallVector<int64_t> resultSizes(sizes.drop_back());
+  resultSizes.push_back(bType.getSizes()[1]);
+  return createView(rewriter, loc, product, resultSizes,
+                    withSizes(product, resultSizes));
+}
+
+//===----------------------------------------------------------------------===//
+// QDQ models: DequantizeLinear -> Conv/MatMul as integer contractions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `value` = onnx.DequantizeLinear(q, scale, zero?) to float32 with float32
+/// scales, not blocked.
+struct Dequantized {
+  Value q, scale, zero;
+  int64_t axis;
+};
+
+std::optional<Dequantized> matchDequantize(Value value) {
+  auto op = value ? value.getDefiningOp<OperatorOp>() : nullptr;
+  if (!op || op.getName() != "onnx.DequantizeLinear")
+    return std::nullopt;
+  OpBinder binder(op, /*opsetVersion=*/0); // Attributes only.
+  int64_t axis, blockSize;
+  auto result = binder.getResultType();
+  Value q = binder.getOperand(0), scale = binder.getOperand(1);
+  auto qType = q ? getKnownTensorType(q) : nullptr;
+  auto scaleType = scale ? getKnownTensorType(scale) : nullptr;
+  if (failed(binder.getInt("axis", axis, 1)) ||
+      failed(binder.getInt("block_size", blockSize, 0)) || blockSize != 0 ||
+      !result || !result.getDtype().isF32() || !qType || !scaleType ||
+      !scaleType.getDtype().isF32() ||
+      failed(normalizeAxis(axis, qType.getSizes().size())))
+    return std::nullopt;
+  return Dequantized{q, scale, binder.getOperand(2), axis};
+}
+
+/// The number of elements of a static tensor value, or -1.
+int64_t getNumElements(Value value) {
+  auto type = getKnownTensorType(value);
+  if (!type || !type.areAllSizesKnown())
+    return -1;
+  int64_t n = 1;
+  for (int64_t size : type.getSizes())
+    n *= size;
+  return n;
+}
+
+/// onnx.Conv (2-D, ungrouped) and onnx.MatMul (2-D weight) of dequantized
+/// operands: the activation per tensor, the weight per tensor or per output
+/// channel (axis 0 of a Conv weight, axis 1 of a MatMul one). They become
+/// the integer contraction of the integers (createIntegerConvolution,
+/// createIntegerMatmulOfRank) times x_scale * w_scale, plus the Conv's
+/// bias: what a QDQ model means, on the int8 kernels. Runs before the
+/// lowering, which would otherwise dequantize first.
+struct FuseDequantizedContraction : OpRewritePattern<OperatorOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OperatorOp op,
+                                PatternRewriter &rewriter) const override {
+    StringRef name = op.getName();
+    bool conv = name == "onnx.Conv";
+    if (!conv && name != "onnx.MatMul")
+      return rewriter.notifyMatchFailure(op, "not a Conv or MatMul");
+    OpBinder binder(op, /*opsetVersion=*/0);
+    std::optional<Dequantized> x = matchDequantize(binder.getOperand(0));
+    std::optional<Dequantized> w = matchDequantize(binder.getOperand(1));
+    auto resultType = binder.getResultType();
+    if (!x || !w || !resultType || !resultType.areAllSizesKnown() ||
+        !resultType.getDtype().isF32())
+      return rewriter.notifyMatchFailure(op, "operands not dequantized");
+    auto wType = getKnownTensorType(w->q);
+    if (!wType || wType.getSizes().size() != (conv ? 4u : 2u))
+      return rewriter.notifyMatchFailure(op, "weight of another rank");
+    int64_t channelAxis = conv ? 0 : 1;
+    int64_t channels = wType.getSizes()[channelAxis];
+    bool wPerTensor = getNumElements(w->scale) == 1;
+    if (getNumElements(x->scale) != 1 ||
+        (x->zero && getNumElements(x->zero) != 1) ||
+        (!wPerTensor &&
+         (w->axis != channelAxis || getNumElements(w->scale) != channels)))
+      return rewriter.notifyMatchFailure(op, "no per-tensor activation and "
+                                             "per-channel weight");
+    Location loc = op.getLoc();
+    Value product;
+    if (conv) {
+      FailureOr<Value> result =
+          createIntegerConvolution(binder, rewriter, x->q, x->zero, w->q,
+                                   w->zero, resultType.getSizes());
+      if (failed(result))
+        return failure();
+      product = *result;
+    } else {
+      product = createIntegerMatmulOfRank(rewriter, loc, x->q, x->zero, w->q,
+                                          w->zero);
+      if (!product)
+        return rewriter.notifyMatchFailure(op, "no int8 matmul form");
+    }
+    MLIRContext *context = rewriter.getContext();
+    Type f32 = Float32Type::get(context);
+    // x_scale * w_scale: one value, or one per channel (a Conv's viewed
+    // along dim 1).
+    FailureOr<SmallVector<int64_t>> scaleSizes =
+        broadcastSizes(getKnownTensorType(w->scale).getSizes(),
+                       getKnownTensorType(x->scale).getSizes());
+    Value scale = AtenMulTensorOp::create(
+        rewriter, loc, getTensorType(context, *scaleSizes, f32), w->scale,
+        x->scale);
+    if (conv && !wPerTensor)
+      scale = createView(rewriter, loc, scale, {1, channels, 1, 1},
+                         getTensorType(context, {1, channels, 1, 1}, f32));
+    Value result = AtenMulTensorOp::create(
+        rewriter, loc, resultType, createToDtype(rewriter, loc, product, f32),
+        scale);
+    if (Value bias = conv ? binder.getOperand(2) : Value()) {
+      auto biasType = getKnownTensorType(bias);
+      if (biasType && biasType.getSizes().size() == 1)
+        bias =
+            createView(rewriter, loc, bias, {1, biasType.getSizes()[0], 1, 1},
+                       withSizes(bias, {1, biasType.getSizes()[0], 1, 1}));
+      result = AtenAddTensorOp::create(rewriter, loc, resultType, result, bias,
+                                       createConstantInt(rewriter, loc, 1));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::onnx_c::populateOnnxQdqFusionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<FuseDequantizedContraction>(patterns.getContext());
 }

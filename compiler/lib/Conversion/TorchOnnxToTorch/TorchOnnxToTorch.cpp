@@ -270,6 +270,9 @@ struct ConvertTorchOnnxToTorchPass
     RewritePatternSet set(context);
     populateTorchOnnxToTorchPatterns(set, lowerings);
     patterns = FrozenRewritePatternSet(std::move(set));
+    RewritePatternSet fusionSet(context);
+    populateOnnxQdqFusionPatterns(fusionSet);
+    fusions = FrozenRewritePatternSet(std::move(fusionSet));
     return success();
   }
 
@@ -277,6 +280,10 @@ struct ConvertTorchOnnxToTorchPass
     llvm::DenseMap<Operation *, std::string> reasons;
     failureReasons = &reasons;
     auto reset = llvm::make_scope_exit([] { failureReasons = nullptr; });
+    // Quantized contractions of a QDQ model first: the lowering would
+    // dequantize their operands (the rewritten DequantizeLinear ops are
+    // left without users and fold away).
+    (void)applyPatternsGreedily(getOperation(), fusions);
     // Constants and unused values fold away as lowering proceeds.
     (void)applyPatternsGreedily(getOperation(), patterns);
 
@@ -303,7 +310,7 @@ struct ConvertTorchOnnxToTorchPass
   }
 
   OnnxLoweringSet lowerings;
-  FrozenRewritePatternSet patterns;
+  FrozenRewritePatternSet patterns, fusions;
 };
 } // namespace
 

@@ -41,6 +41,16 @@ FailureOr<Value> createIntegerMatmul(PatternRewriter &rewriter, Location loc,
                                      Value a, Value aZero, Value b,
                                      Value bZero);
 
+/// The QDQ fusions (onnx.DequantizeLinear -> Conv/MatMul as integer
+/// contractions), applied before the lowering (see Quantized.cpp).
+void populateOnnxQdqFusionPatterns(RewritePatternSet &patterns);
+
+/// createIntegerMatmul for a of any rank >= 2 and a 2-D b (a's leading
+/// dims flattened, then restored); null (building nothing) when it does not
+/// apply.
+Value createIntegerMatmulOfRank(PatternRewriter &rewriter, Location loc,
+                                Value a, Value aZero, Value b, Value bZero);
+
 /// The 2-D convolution sum((x - xZero) * (w - wZero)) as int32 of
 /// `resultSizes`, for 8-bit x [N, C, H, W] and w [F, C, KH, KW], on
 /// torch2mlir.int_conv2d (see Quantized.cpp). xZero: null or one value;

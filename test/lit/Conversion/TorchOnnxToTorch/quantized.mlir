@@ -45,6 +45,19 @@ func.func @convinteger_literal_zero(%x: !torch.vtensor<[1,2,5,5],ui8>, %w: !torc
 
 // -----
 
+// The importer's uint8 literals are signless bytes: dense<-56> is 200, so
+// the moved zero point is 200 - 128 = 72.
+// CHECK-LABEL: func.func @convinteger_signless_literal
+// CHECK: torch.constant.int 72
+// CHECK: torch.torch2mlir.int_conv2d
+func.func @convinteger_signless_literal(%x: !torch.vtensor<[1,2,5,5],ui8>, %w: !torch.vtensor<[3,2,3,3],si8>) -> !torch.vtensor<[1,3,3,3],si32> attributes {torch.onnx_meta.opset_version = 10 : si64} {
+  %zx = torch.vtensor.literal(dense<-56> : tensor<i8>) : !torch.vtensor<[],ui8>
+  %0 = torch.operator "onnx.ConvInteger"(%x, %w, %zx) : (!torch.vtensor<[1,2,5,5],ui8>, !torch.vtensor<[3,2,3,3],si8>, !torch.vtensor<[],ui8>) -> !torch.vtensor<[1,3,3,3],si32>
+  return %0 : !torch.vtensor<[1,3,3,3],si32>
+}
+
+// -----
+
 // Run-time zero points: x8 padded with 0 minus zx' times the convolution of
 // an image of ones; a per-channel weight zero point takes out the window
 // sums (the convolution by a kernel of ones), viewed per channel.
@@ -99,4 +112,43 @@ func.func @qlinearmatmul(%a: !torch.vtensor<[2,4],ui8>, %as: !torch.vtensor<[1],
 func.func @qlinearmatmul_batched(%a: !torch.vtensor<[2,2,4],si8>, %as: !torch.vtensor<[1],f32>, %az: !torch.vtensor<[1],si8>, %b: !torch.vtensor<[2,4,3],si8>, %bs: !torch.vtensor<[1],f32>, %bz: !torch.vtensor<[1],si8>, %ys: !torch.vtensor<[1],f32>, %yz: !torch.vtensor<[1],si8>) -> !torch.vtensor<[2,2,3],si8> attributes {torch.onnx_meta.opset_version = 21 : si64} {
   %0 = torch.operator "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (!torch.vtensor<[2,2,4],si8>, !torch.vtensor<[1],f32>, !torch.vtensor<[1],si8>, !torch.vtensor<[2,4,3],si8>, !torch.vtensor<[1],f32>, !torch.vtensor<[1],si8>, !torch.vtensor<[1],f32>, !torch.vtensor<[1],si8>) -> !torch.vtensor<[2,2,3],si8>
   return %0 : !torch.vtensor<[2,2,3],si8>
+}
+
+// -----
+
+// QDQ: DequantizeLinear -> Conv becomes the integer convolution of the
+// integers, rescaled by x_scale * w_scale (per output channel, viewed along
+// dim 1), plus the bias; no float convolution remains.
+// CHECK-LABEL: func.func @qdq_conv
+// CHECK: %[[CONV:.*]] = torch.torch2mlir.int_conv2d
+// CHECK: %[[SCALE:.*]] = torch.aten.mul.Tensor %{{.*}}, %{{.*}} : !torch.vtensor<[4],f32>, !torch.vtensor<[],f32> -> !torch.vtensor<[4],f32>
+// CHECK: %[[CHANNELS:.*]] = torch.aten.view %[[SCALE]], {{.*}} -> !torch.vtensor<[1,4,1,1],f32>
+// CHECK: %[[FLOAT:.*]] = torch.aten.to.dtype %[[CONV]], {{.*}} -> !torch.vtensor<[1,4,3,3],f32>
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Tensor %[[FLOAT]], %[[CHANNELS]]
+// CHECK: torch.aten.add.Tensor %[[SCALED]], %{{.*}}, %{{.*}} : !torch.vtensor<[1,4,3,3],f32>, !torch.vtensor<[1,4,1,1],f32>
+// CHECK-NOT: torch.aten.convolution
+func.func @qdq_conv(%xq: !torch.vtensor<[1,2,5,5],ui8>, %wq: !torch.vtensor<[4,2,3,3],si8>, %bias: !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,4,3,3],f32> attributes {torch.onnx_meta.opset_version = 21 : si64} {
+  %xs = torch.vtensor.literal(dense<0.5> : tensor<f32>) : !torch.vtensor<[],f32>
+  %xz = torch.vtensor.literal(dense<3> : tensor<i8>) : !torch.vtensor<[],ui8>
+  %ws = torch.vtensor.literal(dense<[0.1, 0.2, 0.3, 0.4]> : tensor<4xf32>) : !torch.vtensor<[4],f32>
+  %x = torch.operator "onnx.DequantizeLinear"(%xq, %xs, %xz) : (!torch.vtensor<[1,2,5,5],ui8>, !torch.vtensor<[],f32>, !torch.vtensor<[],ui8>) -> !torch.vtensor<[1,2,5,5],f32>
+  %w = torch.operator "onnx.DequantizeLinear"(%wq, %ws) {torch.onnx.axis = 0 : si64} : (!torch.vtensor<[4,2,3,3],si8>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[4,2,3,3],f32>
+  %0 = torch.operator "onnx.Conv"(%x, %w, %bias) : (!torch.vtensor<[1,2,5,5],f32>, !torch.vtensor<[4,2,3,3],f32>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[1,4,3,3],f32>
+  return %0 : !torch.vtensor<[1,4,3,3],f32>
+}
+
+// -----
+
+// A weight dequantized along another axis than its output channels keeps
+// the float path.
+// CHECK-LABEL: func.func @qdq_conv_wrong_axis
+// CHECK: torch.aten.convolution
+// CHECK-NOT: int_conv2d
+func.func @qdq_conv_wrong_axis(%xq: !torch.vtensor<[1,2,5,5],ui8>, %wq: !torch.vtensor<[4,2,3,3],si8>) -> !torch.vtensor<[1,4,3,3],f32> attributes {torch.onnx_meta.opset_version = 21 : si64} {
+  %xs = torch.vtensor.literal(dense<0.5> : tensor<f32>) : !torch.vtensor<[],f32>
+  %ws = torch.vtensor.literal(dense<[0.1, 0.2]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %x = torch.operator "onnx.DequantizeLinear"(%xq, %xs) : (!torch.vtensor<[1,2,5,5],ui8>, !torch.vtensor<[],f32>) -> !torch.vtensor<[1,2,5,5],f32>
+  %w = torch.operator "onnx.DequantizeLinear"(%wq, %ws) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[4,2,3,3],si8>, !torch.vtensor<[2],f32>) -> !torch.vtensor<[4,2,3,3],f32>
+  %0 = torch.operator "onnx.Conv"(%x, %w) : (!torch.vtensor<[1,2,5,5],f32>, !torch.vtensor<[4,2,3,3],f32>) -> !torch.vtensor<[1,4,3,3],f32>
+  return %0 : !torch.vtensor<[1,4,3,3],f32>
 }
