@@ -135,9 +135,9 @@ std::optional<SmallVector<int64_t>> getLiteralInts(Value value) {
   SmallVector<int64_t> values;
   // The torch dtype says the signedness (the attribute may be signless).
   auto type = dyn_cast<ValueTensorType>(value.getType());
-  bool isUnsigned = dense.getElementType().isUnsignedInteger() ||
-                    (type && type.hasDtype() &&
-                     type.getDtype().isUnsignedInteger());
+  bool isUnsigned =
+      dense.getElementType().isUnsignedInteger() ||
+      (type && type.hasDtype() && type.getDtype().isUnsignedInteger());
   for (const APInt &v : dense.getValues<APInt>())
     values.push_back(isUnsigned ? v.getZExtValue() : v.getSExtValue());
   return values;
