@@ -316,26 +316,34 @@ template <typename T>
 void im2col(const ConvShape &s, const T *in, const int64_t *inS,
             std::vector<T> &col) {
   int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
-  col.resize(s.c * kSize * s.out[0] * s.out[1] * s.out[2]);
-  T *row = col.data();
-  for (int64_t ci = 0; ci < s.c; ++ci)
-    for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
-      for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
-        for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
-          const T *src = in + ci * inS[0] + kz * s.dilation[0] * inS[1] +
-                         ky * s.dilation[1] * inS[2] +
-                         kx * s.dilation[2] * inS[3];
-          for (int64_t z = 0; z < s.out[0]; ++z)
-            for (int64_t y = 0; y < s.out[1]; ++y, row += s.out[2]) {
-              const T *line =
-                  src + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2];
-              if (s.stride[2] == 1 && inS[3] == 1)
-                std::memcpy(row, line, s.out[2] * sizeof(T));
-              else
-                for (int64_t x = 0; x < s.out[2]; ++x)
-                  row[x] = line[x * s.stride[2] * inS[3]];
-            }
-        }
+  int64_t p = s.out[0] * s.out[1] * s.out[2];
+  col.resize(s.c * kSize * p);
+  // Channels in parallel (inline when called inside a parallel region).
+  parallelFor(
+      s.c,
+      std::max<int64_t>(1,
+                        (int64_t(1) << 16) / std::max<int64_t>(kSize * p, 1)),
+      [&](int64_t lo, int64_t hi) {
+        T *row = col.data() + lo * kSize * p;
+        for (int64_t ci = lo; ci < hi; ++ci)
+          for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+            for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+              for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
+                const T *src = in + ci * inS[0] + kz * s.dilation[0] * inS[1] +
+                               ky * s.dilation[1] * inS[2] +
+                               kx * s.dilation[2] * inS[3];
+                for (int64_t z = 0; z < s.out[0]; ++z)
+                  for (int64_t y = 0; y < s.out[1]; ++y, row += s.out[2]) {
+                    const T *line = src + z * s.stride[0] * inS[1] +
+                                    y * s.stride[1] * inS[2];
+                    if (s.stride[2] == 1 && inS[3] == 1)
+                      std::memcpy(row, line, s.out[2] * sizeof(T));
+                    else
+                      for (int64_t x = 0; x < s.out[2]; ++x)
+                        row[x] = line[x * s.stride[2] * inS[3]];
+                  }
+              }
+      });
 }
 
 /// One group of a convolution of one batch element (see ConvShape), with
@@ -500,7 +508,7 @@ void conv3dNcdhwFcdhw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
 /// Columns of B per packed panel of the VNNI GEMM (two 512-bit registers of
 /// int32 accumulators) and rows of A per micro-kernel call.
 constexpr int64_t kIntPanel = 32;
-constexpr int64_t kIntRows = 4;
+constexpr int64_t kIntRows = 6;
 
 /// The operands of C (m x n) += A (m x k) @ B (k x n), int8 in, int32 out,
 /// with element strides.
@@ -512,16 +520,23 @@ struct IntGemm {
   int64_t bs0, bs1;
   int32_t *c;
   int64_t cs0, cs1;
+  /// Subtracted from every element of row i, when not null (a convolution's
+  /// input zero point times each filter's sum).
+  const int32_t *rowOffsets = nullptr;
 };
 
 /// Exact: C += A @ B in int32, one product at a time.
 void intGemmLoops(const IntGemm &g, int64_t rowLo, int64_t rowHi) {
-  for (int64_t i = rowLo; i < rowHi; ++i)
+  for (int64_t i = rowLo; i < rowHi; ++i) {
     for (int64_t p = 0; p < g.k; ++p) {
       int32_t aip = g.a[i * g.as0 + p * g.as1];
       for (int64_t j = 0; j < g.n; ++j)
         g.c[i * g.cs0 + j * g.cs1] += aip * int32_t(g.b[p * g.bs0 + j * g.bs1]);
     }
+    if (g.rowOffsets)
+      for (int64_t j = 0; j < g.n; ++j)
+        g.c[i * g.cs0 + j * g.cs1] -= g.rowOffsets[i];
+  }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -574,8 +589,9 @@ intGemmVnniTile(const IntGemm &g, int64_t quads, const uint32_t *packedA,
     _mm512_store_si512(sums, _mm512_sub_epi32(acc[r][0], s0));
     _mm512_store_si512(sums + 16, _mm512_sub_epi32(acc[r][1], s1));
     int32_t *row = g.c + (i0 + r) * g.cs0 + j0 * g.cs1;
+    int32_t offset = g.rowOffsets ? g.rowOffsets[i0 + r] : 0;
     for (int64_t l = 0; l < cols; ++l)
-      row[l * g.cs1] += sums[l];
+      row[l * g.cs1] += sums[l] - offset;
   }
 }
 
@@ -775,10 +791,13 @@ void intConv2d(StridedMemRef<int8_t, 4> *in, StridedMemRef<int8_t, 4> *w,
           }
     return;
   }
+  // inZero times each filter's sum: sum((x - z) * w) = sum(x * w) - z * sum(w).
   std::vector<int32_t> filterSums(f, 0);
-  for (int64_t fi = 0; fi < f; ++fi)
+  for (int64_t fi = 0; fi < f; ++fi) {
     for (int64_t q = 0; q < ck; ++q)
       filterSums[fi] += w->data()[fi * ck + q];
+    filterSums[fi] *= inZero;
+  }
   int64_t inS[4];
   withDepth(in->strides + 1, inS);
   std::vector<int8_t> col;
@@ -792,11 +811,8 @@ void intConv2d(StridedMemRef<int8_t, 4> *in, StridedMemRef<int8_t, 4> *w,
       im2col(s, image, inS, col);
       rhs = col.data();
     }
-    intGemm({f, p, ck, w->data(), ck, 1, rhs, p, 1, result, p, 1});
-    if (inZero != 0)
-      for (int64_t fi = 0; fi < f; ++fi)
-        for (int64_t q = 0; q < p; ++q)
-          result[fi * p + q] -= inZero * filterSums[fi];
+    intGemm({f, p, ck, w->data(), ck, 1, rhs, p, 1, result, p, 1,
+             filterSums.data()});
   }
 }
 
