@@ -84,12 +84,16 @@ def quantize_pt2e(
 
     Returns:
         The converted ``GraphModule`` (float ops between ``quantized_decomposed``
-        (de)quantize ops), which torch2mlir compiles to int8 kernels.
+        (de)quantize ops), which torch2mlir compiles to int8 kernels;
+        ``.eval()`` works on it (``allow_exported_model_train_eval``).
 
     Raises:
         ImportError: torchao is not installed (it is in the test lock).
     """
     # torchao only when quantizing (a test dependency, not the package's).
+    from torchao.quantization.pt2e import (  # noqa: PLC0415
+        allow_exported_model_train_eval,
+    )
     from torchao.quantization.pt2e.quantize_pt2e import (  # noqa: PLC0415
         convert_pt2e,
         prepare_pt2e,
@@ -104,7 +108,10 @@ def quantize_pt2e(
     prepared = prepare_pt2e(graph, quantizer)
     for args in calibration:
         prepared(*args)
-    return convert_pt2e(prepared)
+    converted = convert_pt2e(prepared)
+    # `.eval()` as on any module (an exported program refuses it otherwise).
+    allow_exported_model_train_eval(converted)
+    return converted
 
 
 _TRANSPOSES = (aten.t.default, aten.permute.default, aten.transpose.int)
