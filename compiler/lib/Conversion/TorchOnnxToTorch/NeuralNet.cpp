@@ -82,6 +82,20 @@ LogicalResult getSpatialParams(const OpBinder &binder,
   return success();
 }
 
+/// A convolution's spatial attributes (getSpatialParams, the kernel from
+/// the weight's sizes) and its `group`.
+LogicalResult getConvParams(const OpBinder &binder, PatternRewriter &rewriter,
+                            ValueTensorType inputType,
+                            ValueTensorType weightType, SpatialParams &params,
+                            int64_t &group) {
+  if (failed(getSpatialParams(binder, rewriter, inputType,
+                              weightType.getSizes().drop_front(2), params)))
+    return failure();
+  if (failed(binder.getInt("group", group, 1)))
+    return binder.fail(rewriter, "group must be an int");
+  return success();
+}
+
 /// Pads the spatial dims of `input` by begin/end with `value`
 /// (aten.constant_pad_nd lists the last dim first).
 Value createSpatialPad(PatternRewriter &rewriter, Location loc, Value input,
@@ -130,12 +144,10 @@ LogicalResult lowerConv(const OpBinder &binder, PatternRewriter &rewriter) {
   if (rank != 4 && rank != 3)
     return binder.fail(rewriter, "unsupported: only 1-D and 2-D convolution");
   SpatialParams params;
-  if (failed(getSpatialParams(binder, rewriter, inputType,
-                              weightType.getSizes().drop_front(2), params)))
-    return failure();
   int64_t group;
-  if (failed(binder.getInt("group", group, 1)))
-    return binder.fail(rewriter, "group must be an int");
+  if (failed(getConvParams(binder, rewriter, inputType, weightType, params,
+                           group)))
+    return failure();
   Location loc = binder.getLoc();
   SmallVector<int64_t> padding;
   Value zero = createConstantFloat(rewriter, loc, 0.0);
@@ -188,12 +200,10 @@ FailureOr<Value> mlir::torch2mlir::onnx_c::createIntegerConvolution(
       weightType.getSizes().size() != 4)
     return binder.fail(rewriter, "unsupported: only 2-D integer convolution");
   SpatialParams params;
-  if (failed(getSpatialParams(binder, rewriter, inputType,
-                              weightType.getSizes().drop_front(2), params)))
-    return failure();
   int64_t group;
-  if (failed(binder.getInt("group", group, 1)))
-    return binder.fail(rewriter, "group must be an int");
+  if (failed(getConvParams(binder, rewriter, inputType, weightType, params,
+                           group)))
+    return failure();
   if (group != 1 || params.padBegin != params.padEnd)
     return binder.fail(rewriter, "unsupported: a grouped integer convolution "
                                  "or asymmetric padding");

@@ -547,6 +547,25 @@ bool haveVnni() {
   return vnni;
 }
 
+/// acc[r] += the packed A row r (r < `rows`, or < Rows when Rows is not 0)
+/// times the packed B panel, over `quads` quartets of k.
+template <int64_t Rows>
+__attribute__((target("avx512f,avx512bw,avx512vnni"),
+               always_inline)) inline void
+accumulateIntTile(__m512i (&acc)[kIntRows][2], int64_t rows, int64_t quads,
+                  const uint32_t *ap, const int8_t *bp) {
+  int64_t count = Rows ? Rows : rows;
+  for (int64_t q = 0; q < quads; ++q) {
+    __m512i b0 = _mm512_loadu_si512(bp + q * kIntPanel * 4);
+    __m512i b1 = _mm512_loadu_si512(bp + q * kIntPanel * 4 + 64);
+    for (int64_t r = 0; r < count; ++r) {
+      __m512i av = _mm512_set1_epi32(int32_t(ap[r * quads + q]));
+      acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
+      acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
+    }
+  }
+}
+
 /// C[i0 .. i0+4, panel's 32 columns] += the packed A rows times the packed
 /// B panel (see intGemmVnni), minus 128 times B's column sums.
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void
@@ -559,27 +578,10 @@ intGemmVnniTile(const IntGemm &g, int64_t quads, const uint32_t *packedA,
   __m512i acc[kIntRows][2];
   for (int64_t r = 0; r < kIntRows; ++r)
     acc[r][0] = acc[r][1] = _mm512_setzero_si512();
-  if (rows == kIntRows) {
-    for (int64_t q = 0; q < quads; ++q) {
-      __m512i b0 = _mm512_loadu_si512(bp + q * kIntPanel * 4);
-      __m512i b1 = _mm512_loadu_si512(bp + q * kIntPanel * 4 + 64);
-      for (int64_t r = 0; r < kIntRows; ++r) {
-        __m512i av = _mm512_set1_epi32(int32_t(ap[r * quads + q]));
-        acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
-        acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
-      }
-    }
-  } else {
-    for (int64_t q = 0; q < quads; ++q) {
-      __m512i b0 = _mm512_loadu_si512(bp + q * kIntPanel * 4);
-      __m512i b1 = _mm512_loadu_si512(bp + q * kIntPanel * 4 + 64);
-      for (int64_t r = 0; r < rows; ++r) {
-        __m512i av = _mm512_set1_epi32(int32_t(ap[r * quads + q]));
-        acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
-        acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
-      }
-    }
-  }
+  if (rows == kIntRows) // A constant trip count: the row loop unrolls.
+    accumulateIntTile<kIntRows>(acc, kIntRows, quads, ap, bp);
+  else
+    accumulateIntTile<0>(acc, rows, quads, ap, bp);
   int64_t j0 = panel * kIntPanel;
   int64_t cols = std::min(kIntPanel, g.n - j0);
   __m512i s0 = _mm512_loadu_si512(colSums + j0);
