@@ -74,17 +74,7 @@ static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
                                            bool hasIntegerKernel = false) {
   if (!op.hasPureBufferSemantics())
     return failure();
-  SmallVector<Value> operands = llvm::to_vector(op->getOperands());
-  if (transposeRhs) {
-    // B is read as its transpose: pass a transposed (strided) view, which
-    // the kernel hands to GEMM as a transposed operand.
-    OpBuilder builder(op);
-    auto permutation = AffineMapAttr::get(AffineMap::getPermutationMap(
-        ArrayRef<unsigned>{1, 0}, builder.getContext()));
-    operands[1] = memref::TransposeOp::create(builder, op.getLoc(), operands[1],
-                                              permutation);
-  }
-  auto firstType = dyn_cast<MemRefType>(operands.front().getType());
+  auto firstType = dyn_cast<MemRefType>(op->getOperand(0).getType());
   if (!firstType)
     return failure();
   Type element = firstType.getElementType();
@@ -93,7 +83,7 @@ static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
     return failure();
   SmallVector<Value> buffers, scalarOperands;
   for (OpOperand &operand : op->getOpOperands()) {
-    Value value = operands[operand.getOperandNumber()];
+    Value value = operand.get();
     auto type = dyn_cast<MemRefType>(value.getType());
     if (!type) {
       if (!value.getType().isIntOrIndexOrFloat())
@@ -110,6 +100,14 @@ static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
   OpBuilder builder(op);
   Location loc = op.getLoc();
   MLIRContext *context = builder.getContext();
+  if (transposeRhs) {
+    // B is read as its transpose: pass a transposed (strided) view, which
+    // the kernel hands to GEMM as a transposed operand.
+    auto permutation = AffineMapAttr::get(
+        AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, context));
+    buffers[1] =
+        memref::TransposeOp::create(builder, loc, buffers[1], permutation);
+  }
   SmallVector<Value> args;
   SmallVector<Type> argTypes;
   for (Value operand : buffers) {

@@ -19,12 +19,7 @@ import torch.utils._pytree as pytree
 
 from .. import ir
 from ..errors import CompileError
-from ..fx import (
-    decompose,
-    export,
-    fuse_quantized_contractions,
-    import_exported_program,
-)
+from ..fx import decompose, export, import_exported_program
 from ..fx.importer import imported_op_name
 from ..fx.program import import_program
 from ..program import Program
@@ -240,7 +235,6 @@ def _lower(
     Core ATen table (which re-traces the whole program: about 40% of a cold
     compile of ResNet-18) runs only if that fails.
     """
-    raw = fuse_quantized_contractions(raw)
     if decompositions == "auto" and not exported and _defines_every_op(raw):
         try:
             return _import_and_lower(raw, backend, scalar_inputs, timings)

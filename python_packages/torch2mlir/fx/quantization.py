@@ -133,22 +133,20 @@ def fuse_quantized_contractions(
     graph = prog.graph_module.graph
     if not any(node.target in _DEQUANTIZE for node in graph.nodes):
         return prog
-    module = torch.fx.GraphModule(prog.graph_module, _copy_graph(graph))
     known = _known_tensors(prog)
+    if not any(_match(node, known) for node in graph.nodes):
+        return prog
+    # The program's graph is left alone: rewrite a copy.
+    module = torch.fx.GraphModule(prog.graph_module, _copy_graph(graph))
+    mode = detect_fake_mode([n.meta["val"] for n in graph.nodes if "val" in n.meta])
+    # Exported programs carry fake tensors; without them, a fresh mode.
+    mode = mode if mode is not None else FakeTensorMode()
     renamed: dict[str, str] = {}
     for node in list(module.graph.nodes):
-        if node.op != "call_function":
-            continue
-        name = node.name
-        replacement = None
-        if node.target in (aten.conv2d.default, aten.convolution.default):
-            replacement = _fuse_conv(module.graph, node, known)
-        elif node.target in (aten.linear.default, aten.mm.default, aten.addmm.default):
-            replacement = _fuse_matmul(module.graph, node, known)
-        if replacement is not None:
-            renamed[name] = replacement.name
-    if not renamed:
-        return prog
+        match = _match(node, known)
+        if match is not None:
+            name = node.name
+            renamed[name] = match.rewrite(_Emitter(module.graph, node, mode)).name
     module.graph.eliminate_dead_code()
     module.recompile()
     # A program output computed by a rewritten node has a new name.
@@ -243,12 +241,12 @@ class _Emitter:
     """Inserts nodes before `anchor`, each with the ``val`` (a fake tensor)
     and source location of `anchor`, as the importer needs."""
 
-    def __init__(self, graph: torch.fx.Graph, anchor: torch.fx.Node) -> None:
+    def __init__(
+        self, graph: torch.fx.Graph, anchor: torch.fx.Node, mode: FakeTensorMode
+    ) -> None:
         self.graph = graph
         self.anchor = anchor
-        mode = detect_fake_mode([n.meta["val"] for n in graph.nodes if "val" in n.meta])
-        # Exported programs carry fake tensors; without them, a fresh mode.
-        self.mode = mode if mode is not None else FakeTensorMode()
+        self.mode = mode
 
     def __call__(self, target: Any, *args: Any, **kwargs: Any) -> torch.fx.Node:
         with self.graph.inserting_before(self.anchor):
@@ -298,11 +296,61 @@ def _rescale(
     return out
 
 
-def _fuse_conv(
-    graph: torch.fx.Graph, node: torch.fx.Node, known: dict[str, torch.Tensor]
-) -> torch.fx.Node | None:
-    """The integer form of a quantized 2-D convolution `node` (which it
-    replaces), or None."""
+@dataclasses.dataclass
+class _Match:
+    """A quantized contraction `node` and what its integer form needs."""
+
+    node: torch.fx.Node
+    kind: str  # "conv" or "matmul"
+    activation: tuple[torch.fx.Node, float, int, torch.dtype]
+    weight: tuple[torch.fx.Node, float | torch.fx.Node]
+    bias: Any
+    params: tuple[Any, ...] = ()  # conv: stride, padding, dilation
+
+    def rewrite(self, emit: _Emitter) -> torch.fx.Node:
+        """Inserts the integer form before `node` (through `emit`, whose
+        anchor it is), replaces `node` by it and returns its result."""
+        q, scale, zero, dtype = self.activation
+        wq, weight_scale = self.weight
+        xs, zs = _signed(emit, q, zero, dtype)
+        if self.kind == "conv":
+            acc = emit(
+                torch.ops.torch2mlir.int_conv2d.default, xs, zs, wq, *self.params
+            )
+            out = _rescale(emit, acc, scale, weight_scale, self.bias, [1, -1, 1, 1])
+        else:
+            x_val = q.meta["val"]  # The integers have the activation's shape.
+            features = x_val.shape[-1]
+            rows = (
+                xs if x_val.dim() == 2 else emit(aten.view.default, xs, [-1, features])
+            )
+            acc = emit(aten._int_mm.default, rows, emit(aten.t.default, wq))
+            if zs:
+                # sum_k (x - zs) w = sum_k x w - zs * sum_k w: the weight's row sums.
+                wide = emit(aten._to_copy.default, wq, dtype=torch.int32)
+                sums = emit(aten.sum.dim_IntList, wide, [1], False, dtype=torch.int32)
+                acc = emit(aten.sub.Tensor, acc, emit(aten.mul.Scalar, sums, zs))
+            out = _rescale(emit, acc, scale, weight_scale, self.bias, [-1])
+            if x_val.dim() != 2:
+                out = emit(aten.view.default, out, [*x_val.shape[:-1], -1])
+        self.node.replace_all_uses_with(out)
+        emit.graph.erase_node(self.node)
+        return out
+
+
+def _match(node: torch.fx.Node, known: dict[str, torch.Tensor]) -> _Match | None:
+    """The quantized contraction `node` is, or None."""
+    if node.op != "call_function":
+        return None
+    if node.target in (aten.conv2d.default, aten.convolution.default):
+        return _match_conv(node, known)
+    if node.target in (aten.linear.default, aten.mm.default, aten.addmm.default):
+        return _match_matmul(node, known)
+    return None
+
+
+def _match_conv(node: torch.fx.Node, known: dict[str, torch.Tensor]) -> _Match | None:
+    """A quantized 2-D, ungrouped convolution."""
     args: list[Any] = list(node.args)
     if node.target is aten.conv2d.default:
         defaults = [None, None, None, [1, 1], [0, 0], [1, 1], 1]
@@ -325,24 +373,11 @@ def _fuse_conv(
         )
     ):
         return None
-    q, scale, zero, dtype = activation
-    wq, weight_scale = weight
-    emit = _Emitter(graph, node)
-    xs, zs = _signed(emit, q, zero, dtype)
-    acc = emit(
-        torch.ops.torch2mlir.int_conv2d.default, xs, zs, wq, stride, padding, dilation
-    )
-    out = _rescale(emit, acc, scale, weight_scale, bias, [1, -1, 1, 1])
-    node.replace_all_uses_with(out)
-    graph.erase_node(node)
-    return out
+    return _Match(node, "conv", activation, weight, bias, (stride, padding, dilation))
 
 
-def _fuse_matmul(
-    graph: torch.fx.Graph, node: torch.fx.Node, known: dict[str, torch.Tensor]
-) -> torch.fx.Node | None:
-    """The integer form of a quantized linear or matmul by a transposed
-    weight `node` (which it replaces), or None."""
+def _match_matmul(node: torch.fx.Node, known: dict[str, torch.Tensor]) -> _Match | None:
+    """A quantized linear, or matmul by a transposed weight."""
     args: Any = node.args
     if node.target is aten.linear.default:
         x, w = args[:2]
@@ -371,21 +406,4 @@ def _fuse_matmul(
         or w.meta["val"].dim() != 2
     ):
         return None
-    q, scale, zero, dtype = activation
-    wq, weight_scale = weight
-    emit = _Emitter(graph, node)
-    xs, zs = _signed(emit, q, zero, dtype)
-    features = x_val.shape[-1]
-    rows = xs if x_val.dim() == 2 else emit(aten.view.default, xs, [-1, features])
-    acc = emit(aten._int_mm.default, rows, emit(aten.t.default, wq))
-    if zs:
-        # sum_k (x - zs) w = sum_k x w - zs * sum_k w: the weight's row sums.
-        wide = emit(aten._to_copy.default, wq, dtype=torch.int32)
-        sums = emit(aten.sum.dim_IntList, wide, [1], False, dtype=torch.int32)
-        acc = emit(aten.sub.Tensor, acc, emit(aten.mul.Scalar, sums, zs))
-    out = _rescale(emit, acc, scale, weight_scale, bias, [-1])
-    if x_val.dim() != 2:
-        out = emit(aten.view.default, out, [*x_val.shape[:-1], -1])
-    node.replace_all_uses_with(out)
-    graph.erase_node(node)
-    return out
+    return _Match(node, "matmul", activation, weight, bias)

@@ -549,9 +549,7 @@ bool isPerTensor(Value param) {
 LogicalResult lowerQLinearMatMul(const OpBinder &binder,
                                  PatternRewriter &rewriter) {
   SmallVector<Value> operands;
-  for (unsigned i = 0; i < 8; ++i)
-    operands.push_back(binder.getOperand(i));
-  if (llvm::any_of(operands, [](Value v) { return !v; }))
+  if (failed(binder.getTensorOperands(operands)) || operands.size() != 8)
     return binder.fail(rewriter, "needs all eight inputs");
   Value a = operands[0], aScale = operands[1], aZero = operands[2],
         b = operands[3], bScale = operands[4], bZero = operands[5],
@@ -637,13 +635,12 @@ LogicalResult lowerConvInteger(const OpBinder &binder,
 LogicalResult lowerQLinearConv(const OpBinder &binder,
                                PatternRewriter &rewriter) {
   SmallVector<Value> operands;
-  for (unsigned i = 0; i < 8; ++i)
-    operands.push_back(binder.getOperand(i));
-  if (llvm::any_of(operands, [](Value v) { return !v; }))
+  if (failed(binder.getTensorOperands(operands)) || operands.size() < 8)
     return binder.fail(rewriter, "needs the eight inputs before the bias");
   Value x = operands[0], xScale = operands[1], xZero = operands[2],
         w = operands[3], wScale = operands[4], wZero = operands[5],
-        yScale = operands[6], yZero = operands[7], bias = binder.getOperand(8);
+        yScale = operands[6], yZero = operands[7],
+        bias = operands.size() > 8 ? operands[8] : Value();
   auto resultType = binder.getResultType();
   auto wType = getKnownTensorType(w);
   if (!resultType || !resultType.areAllSizesKnown() || !wType ||

@@ -125,30 +125,13 @@ public:
   Type si32, si8;
 };
 
-/// The elements of a literal tensor `value` as integers, if it is one.
-std::optional<SmallVector<int64_t>> getLiteralInts(Value value) {
-  auto literal = value ? value.getDefiningOp<ValueTensorLiteralOp>() : nullptr;
-  auto dense =
-      literal ? dyn_cast<DenseIntElementsAttr>(literal.getValue()) : nullptr;
-  if (!dense)
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  // The torch dtype says the signedness (the attribute may be signless).
-  auto type = dyn_cast<ValueTensorType>(value.getType());
-  bool isUnsigned =
-      dense.getElementType().isUnsignedInteger() ||
-      (type && type.hasDtype() && type.getDtype().isUnsignedInteger());
-  for (const APInt &v : dense.getValues<APInt>())
-    values.push_back(isUnsigned ? v.getZExtValue() : v.getSExtValue());
-  return values;
-}
-
 /// Whether `zero` is absent or a literal of zeros.
 bool isZero(Value zero) {
   if (!zero)
     return true;
-  auto values = getLiteralInts(zero);
-  return values && llvm::all_of(*values, [](int64_t v) { return v == 0; });
+  SmallVector<int64_t> values;
+  return succeeded(getConstantTensorInts(zero, values)) &&
+         llvm::all_of(values, [](int64_t v) { return v == 0; });
 }
 
 /// Whether `type` is a tensor of 8-bit integers.
@@ -249,10 +232,13 @@ FailureOr<Value> mlir::torch2mlir::onnx_c::createIntegerConv2d(
   bool wCentered = isZero(wZero) && !wShift;
   Value onesKernel =
       wCentered ? Value() : ib.ones({1, wSizes[1], wSizes[2], wSizes[3]});
-  std::optional<SmallVector<int64_t>> xLiteral =
-      xZero ? getLiteralInts(xZero) : SmallVector<int64_t>{0};
-  if (xLiteral && xLiteral->size() == 1) {
-    int64_t zero = (*xLiteral)[0] - xShift;
+  SmallVector<int64_t> xLiteral{0};
+  if (xZero) {
+    xLiteral.clear();
+    (void)getConstantTensorInts(xZero, xLiteral);
+  }
+  if (xLiteral.size() == 1) {
+    int64_t zero = xLiteral[0] - xShift;
     result = conv(x8, zero, w8, resultSizes);
     if (!wCentered)
       windows = conv(x8, zero, onesKernel, windowSizes);

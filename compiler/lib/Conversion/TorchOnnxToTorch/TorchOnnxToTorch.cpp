@@ -156,20 +156,32 @@ LogicalResult OpBinder::getFloats(StringRef name,
 
 LogicalResult OpBinder::getConstantInts(unsigned i,
                                         SmallVectorImpl<int64_t> &out) const {
-  Value operand = getOperand(i);
-  if (!operand)
+  return getConstantTensorInts(getOperand(i), out);
+}
+
+LogicalResult
+mlir::torch2mlir::onnx_c::getConstantTensorInts(Value value,
+                                                SmallVectorImpl<int64_t> &out) {
+  if (!value)
     return failure();
-  Attribute value;
-  if (auto literal = operand.getDefiningOp<ValueTensorLiteralOp>())
-    value = literal.getValue();
-  else if (auto constant = operand.getDefiningOp<OperatorOp>();
+  Attribute attr;
+  if (auto literal = value.getDefiningOp<ValueTensorLiteralOp>())
+    attr = literal.getValue();
+  else if (auto constant = value.getDefiningOp<OperatorOp>();
            constant && constant.getName() == "onnx.Constant")
-    value = constant->getAttr("torch.onnx.value");
-  auto elements = dyn_cast_or_null<DenseIntElementsAttr>(value);
+    attr = constant->getAttr("torch.onnx.value");
+  auto elements = dyn_cast_or_null<DenseIntElementsAttr>(attr);
   if (!elements || elements.getElementType().isInteger(1))
     return failure();
+  // The importer's literals are signless: the torch dtype says whether the
+  // bytes are unsigned (dense<-56> of a ui8 tensor is 200).
+  auto type = dyn_cast<ValueTensorType>(value.getType());
+  bool isUnsigned =
+      elements.getElementType().isUnsignedInteger() ||
+      (type && type.hasDtype() && type.getDtype().isUnsignedInteger());
   for (const APInt &element : elements.getValues<APInt>())
-    out.push_back(element.getSExtValue());
+    out.push_back(isUnsigned ? static_cast<int64_t>(element.getZExtValue())
+                             : element.getSExtValue());
   return success();
 }
 

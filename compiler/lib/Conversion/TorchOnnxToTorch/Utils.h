@@ -11,6 +11,11 @@
 
 namespace mlir::torch2mlir::onnx_c {
 
+/// The elements of `value` when it is a constant integer tensor
+/// (`torch.vtensor.literal` or an unlowered `onnx.Constant`), read with the
+/// signedness of its torch dtype; fails otherwise.
+LogicalResult getConstantTensorInts(Value value, SmallVectorImpl<int64_t> &out);
+
 /// The tensor type of `value` if its sizes and dtype are known, else null.
 torch::ValueTensorType getKnownTensorType(Value value);
 

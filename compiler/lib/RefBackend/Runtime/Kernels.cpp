@@ -233,6 +233,18 @@ struct ConvShape {
   int64_t out[3], kernel[3], stride[3], dilation[3];
 };
 
+/// The ConvShape of a 2-D convolution (depth 1): `outSizes` {F, OH, OW} and
+/// `wSizes` {C, KH, KW} (a group's, from the output's and weight's sizes).
+ConvShape conv2dShape(const int64_t *outSizes, const int64_t *wSizes,
+                      int64_t sh, int64_t sw, int64_t dh, int64_t dw) {
+  return ConvShape{outSizes[0],
+                   wSizes[0],
+                   {1, outSizes[1], outSizes[2]},
+                   {1, wSizes[1], wSizes[2]},
+                   {1, sh, sw},
+                   {1, dh, dw}};
+}
+
 /// Whether a buffer of these sizes and element strides is dense row-major
 /// (dims of size 1 may have any stride).
 bool isDense(const int64_t *sizes, const int64_t *strides, int rank) {
@@ -449,12 +461,7 @@ template <typename T>
 void conv2dNchwFchw(StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,
                     StridedMemRef<T, 4> *out, int64_t sh, int64_t sw,
                     int64_t dh, int64_t dw) {
-  ConvShape s{out->sizes[1],
-              w->sizes[1],
-              {1, out->sizes[2], out->sizes[3]},
-              {1, w->sizes[2], w->sizes[3]},
-              {1, sh, sw},
-              {1, dh, dw}};
+  ConvShape s = conv2dShape(out->sizes + 1, w->sizes + 1, sh, sw, dh, dw);
   int64_t inS[4], outS[4],
       wS[5] = {w->strides[0], w->strides[1], 0, w->strides[2], w->strides[3]};
   withDepth(in->strides + 1, inS);
@@ -469,12 +476,7 @@ template <typename T>
 void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
                       StridedMemRef<T, 5> *out, int64_t sh, int64_t sw,
                       int64_t dh, int64_t dw) {
-  ConvShape s{out->sizes[2],
-              w->sizes[2],
-              {1, out->sizes[3], out->sizes[4]},
-              {1, w->sizes[3], w->sizes[4]},
-              {1, sh, sw},
-              {1, dh, dw}};
+  ConvShape s = conv2dShape(out->sizes + 2, w->sizes + 2, sh, sw, dh, dw);
   int64_t inS[4], outS[4],
       wS[5] = {w->strides[1], w->strides[2], 0, w->strides[3], w->strides[4]};
   withDepth(in->strides + 2, inS);
@@ -758,12 +760,7 @@ void intMatmul(StridedMemRef<int8_t, 2> *a, StridedMemRef<int8_t, 2> *b,
 void intConv2d(StridedMemRef<int8_t, 4> *in, StridedMemRef<int8_t, 4> *w,
                StridedMemRef<int32_t, 4> *out, int32_t inZero, int32_t wZero,
                int64_t sh, int64_t sw, int64_t dh, int64_t dw) {
-  ConvShape s{out->sizes[1],
-              w->sizes[1],
-              {1, out->sizes[2], out->sizes[3]},
-              {1, w->sizes[2], w->sizes[3]},
-              {1, sh, sw},
-              {1, dh, dw}};
+  ConvShape s = conv2dShape(out->sizes + 1, w->sizes + 1, sh, sw, dh, dw);
   int64_t f = s.f, ck = s.c * s.kernel[1] * s.kernel[2];
   int64_t p = s.out[1] * s.out[2];
   int64_t outSizes[3] = {out->sizes[1], out->sizes[2], out->sizes[3]};
