@@ -130,6 +130,14 @@ OPS: list[tuple[str, str]] = [
     ("aten::sqrt", ""),
     ("aten::rsqrt", ""),
     ("aten::abs", ""),
+    # Complex numbers (complex64/complex128, see TorchToLinalg/Complex.cpp):
+    # the views between a complex tensor and its [..., 2] real pairs, the
+    # assembly from real and imaginary parts, and conjugation.
+    ("aten::view_as_real", ""),
+    ("aten::view_as_complex", ""),
+    ("aten::complex", ""),
+    ("aten::_conj", ""),
+    ("aten::conj_physical", ""),
     ("aten::erf", ""),
     # Orthogonal polynomials of a per-element degree n: a loop per element
     # (TorchToLinalg); the shifted Chebyshev ones decompose into these.

@@ -39,6 +39,9 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
          // f16/bf16 math (tan, erf, ...) in f32, as PyTorch's CPU kernels:
          // the C library and libmvec only have f32/f64.
          "func.func(math-extend-to-supported-types),"
+         // complex64/complex128 math as real arithmetic on the parts (a
+         // complex element stays a {re, im} struct in memory).
+         "func.func(convert-complex-to-standard),"
          // math.ipowi (integer pow): a loop in a generated function.
          "convert-math-to-funcs{convert-ctlz=false},"
          // Size checks report to the runtime and return, never abort.
@@ -47,6 +50,7 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
          "expand-strided-metadata,"
          "lower-affine,"
          "finalize-memref-to-llvm,"
+         "convert-complex-to-llvm,"
          "convert-math-to-llvm,"
          // erf, tanh, ...: no LLVM intrinsic; calls into the C library.
          "convert-math-to-libm,"

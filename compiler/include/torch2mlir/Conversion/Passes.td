@@ -20,8 +20,9 @@ def ConvertTorchToLinalg : Pass<"convert-torch-to-linalg", "func::FuncOp"> {
     pattern gives up reports why (the op, its location, the reason).
   }];
   let dependentDialects = [
-    "arith::ArithDialect", "cf::ControlFlowDialect", "linalg::LinalgDialect",
-    "math::MathDialect", "scf::SCFDialect", "tensor::TensorDialect",
+    "arith::ArithDialect", "cf::ControlFlowDialect",
+    "complex::ComplexDialect", "linalg::LinalgDialect", "math::MathDialect",
+    "scf::SCFDialect", "tensor::TensorDialect",
     "torch2mlir::torch_c::TorchConversionDialect"
   ];
 }

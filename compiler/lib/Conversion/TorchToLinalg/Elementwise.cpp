@@ -31,6 +31,18 @@ static bool isUnsignedDtype(Type dtype) {
 static Value createBinary(OpBuilder &b, Location loc, BinaryKind kind,
                           Value lhs, Value rhs) {
   Type type = lhs.getType();
+  if (isa<ComplexType>(type)) {
+    switch (kind) {
+    case BinaryKind::Add:
+      return complex::AddOp::create(b, loc, lhs, rhs);
+    case BinaryKind::Sub:
+      return complex::SubOp::create(b, loc, lhs, rhs);
+    case BinaryKind::Mul:
+      return complex::MulOp::create(b, loc, lhs, rhs);
+    case BinaryKind::Div:
+      return complex::DivOp::create(b, loc, lhs, rhs);
+    }
+  }
   if (isa<mlir::FloatType>(type)) {
     switch (kind) {
     case BinaryKind::Add:
@@ -132,7 +144,7 @@ struct ConvertBinary : OpConversionPattern<OpTy> {
 
   /// Whether `kind` exists for `element` (checked before building IR).
   static bool isSupported(Type element) {
-    if (isa<mlir::FloatType>(element))
+    if (isa<mlir::FloatType, ComplexType>(element))
       return true;
     auto intType = dyn_cast<IntegerType>(element);
     if (!intType || kind == BinaryKind::Div)

@@ -29,8 +29,7 @@ static LogicalResult checkSameElementType(ConversionPatternRewriter &rewriter,
 /// A zero-filled tensor of `type`.
 static Value createZeros(OpBuilder &b, Location loc, RankedTensorType type,
                          ValueRange dynamicSizes) {
-  Value zero =
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  Value zero = createZero(b, loc, type.getElementType());
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
                                         type.getElementType(), dynamicSizes);
   return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})

@@ -126,12 +126,14 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
     Location loc = op.getLoc();
     bool isFloat = isa<mlir::FloatType>(element);
     Type accType = getSumAccumulatorType(element);
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(accType));
+    Value zero = createZero(rewriter, loc, accType);
     Value sum = createReduction(
         rewriter, loc, input, dims, zero,
         [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           x = convertScalar(b, l, x, element, srcUnsigned);
+          if (isa<ComplexType>(accType))
+            return complex::AddOp::create(b, l, castFloat(b, l, x, accType),
+                                          acc);
           if (isFloat)
             return arith::AddFOp::create(b, l, castFloat(b, l, x, accType), acc,
                                          arith::FastMathFlags::reassoc);

@@ -25,11 +25,12 @@ struct ConvertTorchToLinalgPass
           ConvertTorchToLinalgPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    // No pattern lowers complex tensors (and scalar helpers assume ints and
-    // floats): an op that has one is an error here, not an assertion deep
-    // in a pattern.
+    // Only the ops of lowersComplex take complex tensors (the other patterns
+    // and scalar helpers assume ints and floats): any other op that has one
+    // is an error here, not an assertion deep in a pattern.
     WalkResult complex = getOperation().walk([](Operation *op) {
-      if (!isa<torch::TorchDialect>(op->getDialect()))
+      if (!isa<torch::TorchDialect>(op->getDialect()) ||
+          torch_to_linalg::lowersComplex(op))
         return WalkResult::advance();
       auto isComplex = [](Type type) {
         auto tensor = dyn_cast<torch::BaseTensorType>(type);
@@ -41,7 +42,8 @@ struct ConvertTorchToLinalgPass
         return WalkResult::advance();
       op->emitError() << "'" << op->getName()
                       << "' could not be lowered to linalg-on-tensors: "
-                         "unsupported: complex dtypes (not lowered yet)";
+                         "unsupported: complex dtypes for this op (way out: "
+                         "compute on torch.view_as_real pairs)";
       return WalkResult::interrupt();
     });
     if (complex.wasInterrupted())
@@ -61,6 +63,7 @@ struct ConvertTorchToLinalgPass
     RewritePatternSet patterns(context);
     populateLinearPatternsAndLegality(typeConverter, patterns, target);
     populateElementwisePatternsAndLegality(typeConverter, patterns, target);
+    populateComplexPatternsAndLegality(typeConverter, patterns, target);
     populateComparisonPatternsAndLegality(typeConverter, patterns, target);
     populateDataMovementPatternsAndLegality(typeConverter, patterns, target);
     populateIndexingPatternsAndLegality(typeConverter, patterns, target);

@@ -143,11 +143,19 @@ Value torch_to_linalg::createFilled(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+Value torch_to_linalg::createZero(OpBuilder &b, Location loc, Type type) {
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    Attribute zero = b.getFloatAttr(complexType.getElementType(), 0.0);
+    return complex::ConstantOp::create(b, loc, complexType,
+                                       b.getArrayAttr({zero, zero}));
+  }
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
 Value torch_to_linalg::createZeroFilled(OpBuilder &b, Location loc,
                                         RankedTensorType type, Value like) {
-  Value zero =
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-  return createFilled(b, loc, type, zero, like);
+  return createFilled(b, loc, type, createZero(b, loc, type.getElementType()),
+                      like);
 }
 
 Value torch_to_linalg::createMinMax(OpBuilder &b, Location loc, Value lhs,
@@ -199,6 +207,26 @@ Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
   Type srcType = scalar.getType();
   if (srcType == dstType)
     return scalar;
+  // Complex: a real value is the real part (imaginary part 0); a complex
+  // value converts to a real dtype through its real part, as PyTorch's
+  // casts do (they warn that the imaginary part is discarded), except that
+  // bool is "nonzero", either part.
+  if (auto dstComplex = dyn_cast<ComplexType>(dstType)) {
+    if (isa<ComplexType>(srcType))
+      return castFloat(b, loc, scalar, dstType);
+    Type part = dstComplex.getElementType();
+    Value re = convertScalar(b, loc, scalar, part, srcUnsigned);
+    Value im = arith::ConstantOp::create(b, loc, b.getFloatAttr(part, 0.0));
+    return complex::CreateOp::create(b, loc, dstComplex, re, im);
+  }
+  if (isa<ComplexType>(srcType)) {
+    Value re = complex::ReOp::create(b, loc, scalar);
+    if (!dstType.isInteger(1))
+      return convertScalar(b, loc, re, dstType, false, dstUnsigned);
+    Value im = complex::ImOp::create(b, loc, scalar);
+    return arith::OrIOp::create(b, loc, convertScalar(b, loc, re, dstType),
+                                convertScalar(b, loc, im, dstType));
+  }
   auto srcInt = dyn_cast<IntegerType>(srcType);
   auto dstInt = dyn_cast<IntegerType>(dstType);
   bool srcZeroExtends = srcInt && (srcUnsigned || srcInt.getWidth() == 1);
@@ -727,6 +755,13 @@ Value mlir::torch2mlir::torch_to_linalg::castFloat(OpBuilder &b, Location loc,
                                                    Value value, Type type) {
   if (value.getType() == type)
     return value;
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    // complex64 <-> complex128: each part.
+    Type part = complexType.getElementType();
+    Value re = castFloat(b, loc, complex::ReOp::create(b, loc, value), part);
+    Value im = castFloat(b, loc, complex::ImOp::create(b, loc, value), part);
+    return complex::CreateOp::create(b, loc, complexType, re, im);
+  }
   unsigned from = cast<mlir::FloatType>(value.getType()).getWidth();
   unsigned to = cast<mlir::FloatType>(type).getWidth();
   if (from < to)
@@ -756,6 +791,8 @@ Type mlir::torch2mlir::torch_to_linalg::getOpMathType(Type element) {
 }
 
 Type mlir::torch2mlir::torch_to_linalg::getSumAccumulatorType(Type element) {
+  if (auto complexType = dyn_cast<ComplexType>(element))
+    return ComplexType::get(getSumAccumulatorType(complexType.getElementType()));
   if (element.isF32() || element.isF64())
     return Float64Type::get(element.getContext());
   if (element.isF16() || element.isBF16())

@@ -11,6 +11,7 @@
 
 #include "../PatternFailures.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -78,6 +79,13 @@ Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
 /// A tensor of `type` filled with `value` (an element-typed scalar).
 Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
                    Value value, Value like = Value());
+
+/// Whether `op`, with complex operands or results, has a lowering here
+/// (Complex.cpp); the other patterns assume integer and float elements.
+bool lowersComplex(Operation *op);
+
+/// The scalar 0 of `type` (an arith constant, or a complex one).
+Value createZero(OpBuilder &b, Location loc, Type type);
 
 /// A tensor of `type` filled with zeros.
 Value createZeroFilled(OpBuilder &b, Location loc, RankedTensorType type,
@@ -215,7 +223,8 @@ Value createExtremeValue(OpBuilder &b, Location loc, Type dtype, bool highest);
 /// An arith.constant of the float `type` holding `value` (rounded to it).
 Value createFloatConstant(OpBuilder &b, Location loc, Type type, double value);
 
-/// The float scalar `value` extended or truncated to the float `type`.
+/// The float scalar `value` extended or truncated to the float `type` (or
+/// the complex one to the complex `type`, part by part).
 Value castFloat(OpBuilder &b, Location loc, Value value, Type type);
 
 /// `tensor` with its float elements cast to `resultType`'s (the identity

@@ -15,6 +15,7 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -186,7 +187,8 @@ struct VerifyLinalgOnTensorsBackendContractPass
               return isa_and_nonnull<func::FuncDialect, linalg::LinalgDialect,
                                      tensor::TensorDialect, arith::ArithDialect,
                                      math::MathDialect, scf::SCFDialect,
-                                     cf::ControlFlowDialect>(
+                                     cf::ControlFlowDialect,
+                                     complex::ComplexDialect>(
                          op->getDialect()) ||
                      isa<RandomKeyOp>(op);
             })))

@@ -1,0 +1,384 @@
+//===- Complex.cpp - complex64/complex128 tensors to linalg ---------------===//
+//
+// Part of the torch2mlir project.
+//
+// Complex tensors become tensors of the builtin `complex<f32>` /
+// `complex<f64>` (the element layout of PyTorch's complex64/complex128:
+// real part, then imaginary part), and their arithmetic the `complex`
+// dialect's ops, which the RefBackend expands into real arithmetic
+// (convert-complex-to-standard). The views between a complex tensor and its
+// [..., 2] real pairs (`view_as_real`, `view_as_complex`) are elementwise
+// copies here; PyTorch's FFT ops decompose, before import, into real
+// matmuls and these views (torch2mlir/fx/fft.py).
+//
+// Only the ops `lowersComplex` names take complex operands: every other
+// pattern assumes integer and float elements, so an op outside that set is
+// refused by name before any pattern runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
+
+using namespace mlir;
+using namespace mlir::torch2mlir;
+using namespace mlir::torch2mlir::torch;
+using namespace mlir::torch2mlir::torch_to_linalg;
+
+/// Whether `value` is a torch tensor with a complex dtype.
+static bool isComplexTensor(Value value) {
+  auto tensor = dyn_cast<BaseTensorType>(value.getType());
+  return tensor && tensor.hasDtype() && isa<ComplexType>(tensor.getDtype());
+}
+
+bool torch_to_linalg::lowersComplex(Operation *op) {
+  // Ops lowered with complex elements: elementwise arithmetic (Elementwise.cpp
+  // and the patterns below), casts and copies (through convertScalar), data
+  // movement that only moves elements, sums, and mm/bmm (linalg.matmul has
+  // complex multiply-add).
+  return isa<AtenViewAsRealOp, AtenViewAsComplexOp, AtenComplexOp, Aten_ConjOp,
+             AtenConjPhysicalOp, AtenAbsOp, AtenNegOp, AtenExpOp, AtenLogOp,
+             AtenSqrtOp, AtenRsqrtOp, AtenTanhOp, AtenSinOp, AtenCosOp,
+             AtenTanOp, AtenExpm1Op, AtenLog1pOp, AtenSigmoidOp,
+             AtenReciprocalOp, AtenAddTensorOp, AtenSubTensorOp,
+             AtenMulTensorOp, AtenDivTensorOp, AtenAddScalarOp, AtenSubScalarOp,
+             AtenMulScalarOp, AtenDivScalarOp, AtenEqTensorOp, AtenNeTensorOp,
+             AtenEqScalarOp, AtenNeScalarOp, AtenWhereSelfOp, Aten_ToCopyOp,
+             AtenCloneOp, AtenCopyOp, AtenViewOp, AtenPermuteOp, AtenCatOp,
+             AtenExpandOp, AtenConstantPadNdOp, AtenSliceTensorOp,
+             AtenSelectIntOp, AtenFlipOp, AtenIndexSelectOp,
+             TensorStaticInfoCastOp, AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(
+      op);
+}
+
+namespace {
+
+/// view_as_real: complex [d0, ..., dn-1] -> real [d0, ..., dn-1, 2] (real
+/// part at index 0, imaginary at 1), as PyTorch's view of the same memory.
+struct ConvertViewAsReal : OpConversionPattern<AtenViewAsRealOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenViewAsRealOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
+    if (!resultType)
+      return failure();
+    Value input = adaptor.getSelf();
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    if (!inputType || !isa<ComplexType>(inputType.getElementType()))
+      return reportFailure(rewriter, op, "needs a complex input");
+    int64_t rank = inputType.getRank();
+    if (resultType.getRank() != rank + 1 || resultType.getDimSize(rank) != 2)
+      return reportFailure(rewriter, op, "needs a result of shape [..., 2]");
+    Location loc = op.getLoc();
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType(),
+                                         dynamicSizes);
+    MLIRContext *context = rewriter.getContext();
+    auto inputMap = AffineMap::getMultiDimIdentityMap(rank + 1, context)
+                        .getMajorSubMap(rank);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{input},
+        ValueRange{init},
+        ArrayRef<AffineMap>{inputMap,
+                            rewriter.getMultiDimIdentityMap(rank + 1)},
+        SmallVector<utils::IteratorType>(rank + 1,
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value part = linalg::IndexOp::create(b, l, rank);
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value isReal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                               part, zero);
+          Value re = complex::ReOp::create(b, l, args[0]);
+          Value im = complex::ImOp::create(b, l, args[0]);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::SelectOp::create(b, l, isReal, re, im)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// view_as_complex: real [d0, ..., dn-1, 2] -> complex [d0, ..., dn-1].
+struct ConvertViewAsComplex : OpConversionPattern<AtenViewAsComplexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenViewAsComplexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
+    if (!resultType)
+      return failure();
+    auto complexType = dyn_cast<ComplexType>(resultType.getElementType());
+    Value input = adaptor.getSelf();
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    int64_t rank = resultType.getRank();
+    if (!complexType || !inputType ||
+        inputType.getElementType() != complexType.getElementType())
+      return reportFailure(rewriter, op,
+                           "needs a float input and the complex result of "
+                           "its precision");
+    if (inputType.getRank() != rank + 1 || inputType.getDimSize(rank) != 2)
+      return reportFailure(rewriter, op,
+                           "needs an input whose last dim has size 2 (eager "
+                           "refuses any other)");
+    Location loc = op.getLoc();
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         complexType, dynamicSizes);
+    MLIRContext *context = rewriter.getContext();
+    auto partMap = [&](int64_t part) {
+      SmallVector<AffineExpr> exprs;
+      for (int64_t i = 0; i < rank; ++i)
+        exprs.push_back(getAffineDimExpr(i, context));
+      exprs.push_back(getAffineConstantExpr(part, context));
+      return AffineMap::get(rank, 0, exprs, context);
+    };
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{input, input},
+        ValueRange{init},
+        ArrayRef<AffineMap>{partMap(0), partMap(1),
+                            rewriter.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{complex::CreateOp::create(b, l, complexType, args[0],
+                                                   args[1])});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// complex(real, imag): broadcasting, both parts of one float dtype (eager
+/// refuses mixed ones).
+struct ConvertComplex : OpConversionPattern<AtenComplexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenComplexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedResultType(rewriter, op, getTypeConverter());
+    if (!resultType)
+      return failure();
+    auto complexType = dyn_cast<ComplexType>(resultType.getElementType());
+    if (!complexType)
+      return reportFailure(rewriter, op, "needs a complex result");
+    for (Value part : adaptor.getOperands()) {
+      auto partType = dyn_cast<RankedTensorType>(part.getType());
+      if (!partType || !isa<mlir::FloatType>(partType.getElementType()))
+        return reportFailure(rewriter, op, "needs float tensor parts");
+    }
+    Type part = complexType.getElementType();
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return complex::CreateOp::create(b, l, complexType,
+                                           castFloat(b, l, args[0], part),
+                                           castFloat(b, l, args[1], part));
+        });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// One complex function of one complex element.
+using ComplexFn = Value (*)(OpBuilder &, Location, Value);
+
+/// A unary op on a complex tensor: the result is `fn` of each element (cast
+/// first to the result's complex type), or, for `abs`, a real result. Ops
+/// on real tensors fail to match here and go to Elementwise.cpp's patterns.
+template <typename OpTy, ComplexFn fn>
+struct ConvertComplexUnary : OpConversionPattern<OpTy> {
+  ConvertComplexUnary(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isComplexTensor(op->getOperand(0)))
+      return failure();
+    auto resultType =
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
+    if (!resultType)
+      return failure();
+    Type element = resultType.getElementType();
+    Value input = adaptor.getOperands().front();
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, input,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          if (isa<ComplexType>(element))
+            return fn(b, l, castFloat(b, l, args[0], element));
+          // A real result (abs): computed in the input's precision.
+          return convertScalar(b, l, fn(b, l, args[0]), element);
+        });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The complex 1 of `z`'s type.
+static Value createOne(OpBuilder &b, Location loc, Value z) {
+  auto type = cast<ComplexType>(z.getType());
+  return complex::ConstantOp::create(
+      b, loc, type,
+      b.getArrayAttr({b.getFloatAttr(type.getElementType(), 1.0),
+                      b.getFloatAttr(type.getElementType(), 0.0)}));
+}
+
+static Value createConj(OpBuilder &b, Location l, Value z) {
+  return complex::ConjOp::create(b, l, z);
+}
+static Value createAbs(OpBuilder &b, Location l, Value z) {
+  return complex::AbsOp::create(b, l, z);
+}
+static Value createNeg(OpBuilder &b, Location l, Value z) {
+  return complex::NegOp::create(b, l, z);
+}
+static Value createExp(OpBuilder &b, Location l, Value z) {
+  return complex::ExpOp::create(b, l, z);
+}
+static Value createLog(OpBuilder &b, Location l, Value z) {
+  return complex::LogOp::create(b, l, z);
+}
+static Value createSqrt(OpBuilder &b, Location l, Value z) {
+  return complex::SqrtOp::create(b, l, z);
+}
+static Value createRsqrt(OpBuilder &b, Location l, Value z) {
+  return complex::RsqrtOp::create(b, l, z);
+}
+static Value createTanh(OpBuilder &b, Location l, Value z) {
+  return complex::TanhOp::create(b, l, z);
+}
+static Value createSin(OpBuilder &b, Location l, Value z) {
+  return complex::SinOp::create(b, l, z);
+}
+static Value createCos(OpBuilder &b, Location l, Value z) {
+  return complex::CosOp::create(b, l, z);
+}
+static Value createTan(OpBuilder &b, Location l, Value z) {
+  return complex::TanOp::create(b, l, z);
+}
+static Value createExpm1(OpBuilder &b, Location l, Value z) {
+  return complex::Expm1Op::create(b, l, z);
+}
+static Value createLog1p(OpBuilder &b, Location l, Value z) {
+  return complex::Log1pOp::create(b, l, z);
+}
+static Value createReciprocal(OpBuilder &b, Location l, Value z) {
+  return complex::DivOp::create(b, l, createOne(b, l, z), z);
+}
+/// sigmoid(z) = 1 / (1 + exp(-z)).
+static Value createSigmoid(OpBuilder &b, Location l, Value z) {
+  Value one = createOne(b, l, z);
+  Value e = complex::ExpOp::create(b, l, complex::NegOp::create(b, l, z));
+  return complex::DivOp::create(b, l, one, complex::AddOp::create(b, l, one, e));
+}
+
+/// _conj / conj_physical: the conjugate of a complex tensor; of a real one,
+/// the tensor itself (PyTorch's conj is the identity on real dtypes).
+template <typename OpTy> struct ConvertConj : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
+    if (!resultType)
+      return failure();
+    Value input = adaptor.getSelf();
+    if (input.getType() != resultType)
+      return reportFailure(rewriter, op, "needs a result of the input's type");
+    if (!isa<ComplexType>(resultType.getElementType())) {
+      rewriter.replaceOp(op, input);
+      return success();
+    }
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, input,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return createConj(b, l, args[0]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// eq/ne with a complex operand: both sides converted to the promoted
+/// complex dtype, equal when both parts are (complex.eq: NaN is unequal).
+template <typename OpTy, bool isEq>
+struct ConvertComplexEquality : OpConversionPattern<OpTy> {
+  ConvertComplexEquality(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isComplexTensor(op.getSelf()) && !isComplexTensor(op.getOther()))
+      return failure();
+    auto resultType =
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
+    if (!resultType)
+      return failure();
+    Type dtype = getPromotedDtype(op->getOperands());
+    if (!dtype || !isa<ComplexType>(dtype))
+      return reportFailure(rewriter, op, "no complex dtype to compare in");
+    if (!areTensorsOrScalars(adaptor.getOperands()))
+      return reportFailure(rewriter, op, "unsupported: this operand type");
+    Value result = createElementwiseOnOperands(
+        rewriter, op.getLoc(), resultType, op->getOperands(),
+        adaptor.getOperands(), dtype,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          if (isEq)
+            return complex::EqualOp::create(b, l, args[0], args[1]);
+          return complex::NotEqualOp::create(b, l, args[0], args[1]);
+        });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::torch2mlir::populateComplexPatternsAndLegality(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  MLIRContext *context = patterns.getContext();
+  target.addLegalDialect<complex::ComplexDialect>();
+  addIllegalCoreOps<AtenViewAsRealOp, AtenViewAsComplexOp, AtenComplexOp,
+                    Aten_ConjOp, AtenConjPhysicalOp>(target);
+  patterns.add<ConvertViewAsReal, ConvertViewAsComplex, ConvertComplex,
+               ConvertConj<Aten_ConjOp>, ConvertConj<AtenConjPhysicalOp>>(
+      typeConverter, context);
+  // Complex forms of ops Elementwise.cpp and Comparison.cpp lower for
+  // integers and floats (benefit 2: tried first, matched only on complex).
+  patterns.add<ConvertComplexUnary<AtenAbsOp, createAbs>,
+               ConvertComplexUnary<AtenNegOp, createNeg>,
+               ConvertComplexUnary<AtenExpOp, createExp>,
+               ConvertComplexUnary<AtenLogOp, createLog>,
+               ConvertComplexUnary<AtenSqrtOp, createSqrt>,
+               ConvertComplexUnary<AtenRsqrtOp, createRsqrt>,
+               ConvertComplexUnary<AtenTanhOp, createTanh>,
+               ConvertComplexUnary<AtenSinOp, createSin>,
+               ConvertComplexUnary<AtenCosOp, createCos>,
+               ConvertComplexUnary<AtenTanOp, createTan>,
+               ConvertComplexUnary<AtenExpm1Op, createExpm1>,
+               ConvertComplexUnary<AtenLog1pOp, createLog1p>,
+               ConvertComplexUnary<AtenSigmoidOp, createSigmoid>,
+               ConvertComplexUnary<AtenReciprocalOp, createReciprocal>,
+               ConvertComplexEquality<AtenEqTensorOp, true>,
+               ConvertComplexEquality<AtenNeTensorOp, false>,
+               ConvertComplexEquality<AtenEqScalarOp, true>,
+               ConvertComplexEquality<AtenNeScalarOp, false>>(typeConverter,
+                                                              context);
+}
