@@ -28,6 +28,7 @@ from ..errors import CompileError
 from .backward import BACKWARD_DECOMPOSITIONS
 from .bits import BITS_DECOMPOSITIONS, SAME_WIDTH_INT
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
+from .fft import FFT_DECOMPOSITIONS, complex_angle
 from .quantization import QUANTIZED_DECOMPOSITIONS
 from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
 
@@ -932,7 +933,10 @@ def _hypot(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
 
 def _angle(self: torch.Tensor) -> torch.Tensor:
     """``aten.angle`` of a real tensor: pi for negative values, 0 otherwise
-    (-0.0 included), NaN for NaN; integers give the default float dtype."""
+    (-0.0 included), NaN for NaN; integers give the default float dtype.
+    Of a complex tensor: ``atan2(imag, real)``."""
+    if self.is_complex():
+        return complex_angle(self)
     (x,) = _promoted_float(self)
     zero = aten.zeros_like.default(x)
     result = aten.where.self(aten.lt.Scalar(x, 0), aten.add.Tensor(zero, math.pi), zero)
@@ -1439,6 +1443,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     **get_decompositions(PYTORCH_DECOMPOSED),
     **DATA_DEPENDENT_DECOMPOSITIONS,
     **QUANTIZED_DECOMPOSITIONS,
+    **FFT_DECOMPOSITIONS,
     aten.split_with_sizes.default: _split_with_sizes,
     aten.rand_like.default: _rand_like,
     aten.randn_like.default: _randn_like,

@@ -1,0 +1,261 @@
+"""PyTorch's FFT ops (``aten._fft_r2c``, ``_fft_c2r``, ``_fft_c2c``) as
+real matmuls, and the complex ops that have no lowering of their own
+(``polar``, ``angle`` and ``sgn`` of complex tensors).
+
+A transform along one dim works on the real and imaginary parts as two real
+tensors (``view_as_real`` of a complex input, ``complex`` of the result):
+
+- a size ``n <= DIRECT_DFT_MAX_SIZE``, or one without a factor of at least
+  :data:`MIN_FACTOR`, is a direct DFT: four real matmuls against the
+  ``cos``/``sin`` coefficient matrix (O(n^2) per row, on the GEMM);
+- a larger composite size is split ``n = n1 * n2`` (Cooley-Tukey, the
+  "four-step" form): ``n2`` DFTs of size ``n1`` as one matmul, a twiddle
+  multiply, then ``n1`` DFTs of size ``n2`` (recursively split), O(n (n1 +
+  n2 + ...)) per row.
+
+The coefficients are computed in the program, in float64 from exact integer
+phases ``(j * k) mod n`` (so ``cos(2 pi r / n)`` is rounded once, whatever
+``n``), and cast to the transform's dtype. Multi-dim transforms are 1-D
+transforms one dim after another; the ``normalization`` argument follows
+ATen's ``fft_norm_mode`` (0: none, 1: ``1/sqrt(n)``, 2: ``1/n``, ``n`` the
+product of the signal sizes), as ``torch.fft``'s ``norm`` maps onto it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+aten = torch.ops.aten
+
+#: Largest size transformed by one direct DFT matmul (above it a composite
+#: size is split, see the module docstring).
+DIRECT_DFT_MAX_SIZE = 64
+
+#: The smallest factor worth a split: a size whose factors are all smaller
+#: (a prime, or twice a prime) keeps the direct DFT.
+MIN_FACTOR = 4
+
+
+def _coefficients(
+    rows: int, cols: int, n: int, dtype: torch.dtype, start: int = 0
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``cos`` and ``sin`` of ``2 pi ((j * k) mod n) / n`` for ``j`` in
+    ``[0, rows)`` and ``k`` in ``[start, start + cols)``: two
+    ``[rows, cols]`` tensors of ``dtype``."""
+    j = torch.arange(rows, dtype=torch.int64)
+    k = torch.arange(start, start + cols, dtype=torch.int64)
+    phase = torch.remainder(j.unsqueeze(1) * k.unsqueeze(0), n)
+    angle = phase.to(torch.float64) * (2.0 * math.pi / n)
+    return torch.cos(angle).to(dtype), torch.sin(angle).to(dtype)
+
+
+def _split(n: int) -> int:
+    """The factor ``n1`` of a Cooley-Tukey split of ``n`` (the largest
+    divisor up to ``sqrt(n)``), or 0 for a direct DFT."""
+    if n <= DIRECT_DFT_MAX_SIZE:
+        return 0
+    for n1 in range(math.isqrt(n), MIN_FACTOR - 1, -1):
+        if n % n1 == 0:
+            return n1
+    return 0
+
+
+def _dft_last(
+    re: torch.Tensor, im: torch.Tensor | None, inverse: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The unnormalized DFT of ``re + i im`` (``im`` None: a real input)
+    along the last dim, of its own size ``n``: ``X[k] = sum_j x[j]
+    exp(-+2 pi i j k / n)`` (the sign ``+`` when `inverse`)."""
+    n = re.shape[-1]
+    n1 = _split(n)
+    if n1 == 0:
+        cos, sin = _coefficients(n, n, n, re.dtype)
+        if inverse:
+            sin = -sin
+        # (re + i im)(cos - i sin) = (re cos + im sin) + i (im cos - re sin)
+        out_re = re @ cos
+        out_im = -(re @ sin)
+        if im is not None:
+            out_re = out_re + im @ sin
+            out_im = out_im + im @ cos
+        return out_re, out_im
+    n2 = n // n1
+    batch = re.shape[:-1]
+
+    def columns(x: torch.Tensor) -> torch.Tensor:
+        # x[n2 * j1 + j2] as [..., j2, j1]
+        return x.reshape(*batch, n1, n2).transpose(-1, -2)
+
+    # n2 DFTs of size n1 over j1: [..., j2, k1].
+    step_re, step_im = _dft_last(
+        columns(re), None if im is None else columns(im), inverse
+    )
+    # Twiddles exp(-+2 pi i j2 k1 / n).
+    cos, sin = _coefficients(n2, n1, n, re.dtype)
+    if inverse:
+        sin = -sin
+    tw_re = step_re * cos + step_im * sin
+    tw_im = step_im * cos - step_re * sin
+    # n1 DFTs of size n2 over j2: [..., k1, k2]; X[k1 + n1 * k2].
+    out_re, out_im = _dft_last(
+        tw_re.transpose(-1, -2).contiguous(),
+        tw_im.transpose(-1, -2).contiguous(),
+        inverse,
+    )
+    return (
+        out_re.transpose(-1, -2).reshape(*batch, n),
+        out_im.transpose(-1, -2).reshape(*batch, n),
+    )
+
+
+def _along(
+    dim: int,
+    re: torch.Tensor,
+    im: torch.Tensor | None,
+    transform: Callable[
+        [torch.Tensor, torch.Tensor | None], tuple[torch.Tensor, torch.Tensor]
+    ],
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """`transform` (of the last dim) applied along `dim`."""
+    re = re.movedim(dim, -1)
+    im = None if im is None else im.movedim(dim, -1)
+    out_re, out_im = transform(re, im)
+    return out_re.movedim(-1, dim), out_im.movedim(-1, dim)
+
+
+def _parts(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    pairs = torch.view_as_real(x)
+    return pairs[..., 0], pairs[..., 1]
+
+
+def _normalize(
+    re: torch.Tensor, im: torch.Tensor | None, normalization: int, size: int
+) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """Scales by ATen's ``fft_norm_mode``: 0 none, 1 ``1/sqrt(size)``, 2
+    ``1/size``."""
+    if normalization == 0 or size == 0:
+        return re, im
+    scale = 1.0 / math.sqrt(size) if normalization == 1 else 1.0 / size
+    return re * scale, None if im is None else im * scale
+
+
+def _dims(x: torch.Tensor, dim: Sequence[int]) -> list[int]:
+    return [d % x.dim() for d in dim]
+
+
+def _fft_c2c(
+    self: torch.Tensor, dim: Sequence[int], normalization: int, forward: bool
+) -> torch.Tensor:
+    """``aten._fft_c2c``: the complex DFT over `dim` (inverse unless
+    `forward`)."""
+    re, im = _parts(self)
+    dims = _dims(self, dim)
+    for d in dims:
+        re, im = _along(d, re, im, lambda r, i: _dft_last(r, i, not forward))
+    size = math.prod(self.shape[d] for d in dims)
+    re, im_scaled = _normalize(re, im, normalization, size)
+    assert im_scaled is not None
+    return torch.complex(re, im_scaled)
+
+
+def _fft_r2c(
+    self: torch.Tensor, dim: Sequence[int], normalization: int, onesided: bool
+) -> torch.Tensor:
+    """``aten._fft_r2c``: the forward DFT of a real tensor over `dim`; with
+    `onesided`, only the ``n // 2 + 1`` non-redundant outputs of the last
+    dim of `dim` (the others are their conjugates)."""
+    dims = _dims(self, dim)
+    last = dims[-1]
+    n = self.shape[last]
+
+    def half(r: torch.Tensor, i: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
+        out_re, out_im = _dft_last(r, i, False)
+        if onesided:
+            out_re, out_im = out_re[..., : n // 2 + 1], out_im[..., : n // 2 + 1]
+        return out_re, out_im
+
+    re, im = _along(last, self, None, half)
+    for d in dims[:-1]:
+        re, im = _along(d, re, im, lambda r, i: _dft_last(r, i, False))
+    size = math.prod(self.shape[d] for d in dims)
+    re, im_scaled = _normalize(re, im, normalization, size)
+    assert im_scaled is not None
+    return torch.complex(re, im_scaled)
+
+
+def _c2r_last(re: torch.Tensor, im: torch.Tensor, n: int) -> torch.Tensor:
+    """The real inverse DFT of size `n` along the last dim from its
+    ``n // 2 + 1`` non-redundant (Hermitian) coefficients: ``y[t] = sum_k
+    w_k (re[k] cos(2 pi k t / n) - im[k] sin(2 pi k t / n))`` with ``w_k =
+    1`` for ``k = 0`` and ``k = n / 2``, 2 otherwise (the conjugate half).
+    As in PyTorch, the imaginary parts of those two terms do not count."""
+    h = n // 2 + 1
+    re, im = re[..., :h], im[..., :h]
+    if _split(n) == 0:
+        cos, sin = _coefficients(h, n, n, re.dtype)
+        k = torch.arange(h, dtype=torch.int64).unsqueeze(1)
+        single = (k == 0) | (2 * k == n)
+        weight = torch.where(single, 1.0, 2.0).to(re.dtype)
+        return re @ (cos * weight) - im @ (sin * weight)
+    # Larger sizes: rebuild the conjugate half and take the complex inverse
+    # DFT's real part (the split transform).
+    tail = slice(1, h - 1) if n % 2 == 0 else slice(1, h)
+    full_re = torch.cat([re, re[..., tail].flip(-1)], -1)
+    full_im = torch.cat([im, -im[..., tail].flip(-1)], -1)
+    # Imaginary parts of the terms k = 0 and k = n / 2 do not count.
+    k = torch.arange(n, dtype=torch.int64)
+    keep = torch.where((k == 0) | (2 * k == n), 0.0, 1.0).to(re.dtype)
+    out_re, _ = _dft_last(full_re, full_im * keep, True)
+    return out_re
+
+
+def _fft_c2r(
+    self: torch.Tensor, dim: Sequence[int], normalization: int, last_dim_size: int
+) -> torch.Tensor:
+    """``aten._fft_c2r``: the inverse of a onesided ``_fft_r2c`` over `dim`,
+    whose last dim has `last_dim_size` real outputs."""
+    dims = _dims(self, dim)
+    re, im = _parts(self)
+    for d in dims[:-1]:
+        re, im = _along(d, re, im, lambda r, i: _dft_last(r, i, True))
+    last = dims[-1]
+    out = _c2r_last(re.movedim(last, -1), im.movedim(last, -1), last_dim_size)
+    out = out.movedim(-1, last)
+    size = math.prod(self.shape[d] for d in dims[:-1]) * last_dim_size
+    scaled, _ = _normalize(out, None, normalization, size)
+    return scaled
+
+
+def _polar(abs: torch.Tensor, angle: torch.Tensor) -> torch.Tensor:
+    """``aten.polar``: ``abs * (cos(angle) + i sin(angle))``."""
+    return torch.complex(abs * torch.cos(angle), abs * torch.sin(angle))
+
+
+def complex_angle(self: torch.Tensor) -> torch.Tensor:
+    """``aten.angle`` of a complex tensor: ``atan2(imag, real)``."""
+    re, im = _parts(self)
+    return torch.atan2(im, re)
+
+
+def _sgn(self: torch.Tensor) -> torch.Tensor:
+    """``aten.sgn``: ``z / |z|`` for complex ``z`` (0 where ``z`` is 0),
+    ``sign`` for real tensors."""
+    if not self.is_complex():
+        return torch.sign(self)
+    magnitude = torch.abs(self)
+    # Where |z| is 0 so are both parts: dividing them by 1 gives 0.
+    safe = torch.where(magnitude == 0, torch.ones_like(magnitude), magnitude)
+    return self / safe
+
+
+FFT_DECOMPOSITIONS: dict[Any, Callable[..., Any]] = {
+    aten._fft_c2c.default: _fft_c2c,
+    aten._fft_r2c.default: _fft_r2c,
+    aten._fft_c2r.default: _fft_c2r,
+    aten.polar.default: _polar,
+    aten.sgn.default: _sgn,
+}
