@@ -1,5 +1,8 @@
 """Dtypes torch2mlir does not support are refused with an error, never a signal.
 
+Complex dtypes are supported (they run and must equal eager); quantized,
+sparse and nested tensors are refused like the unsupported dtypes.
+
 The prebuilt LLVM keeps its assertions on: an unchecked ``cast<>`` of an
 unexpected element type (complex, float8, sub-byte) would abort the whole
 Python process. Every (dtype, program) below runs in one child process that
@@ -18,8 +21,8 @@ import textwrap
 
 import pytest
 
-#: PyTorch dtypes outside the dialect's element types (complex, float8,
-#: sub-byte and bit-packed).
+#: PyTorch dtypes outside the dialect's element types (float8, sub-byte and
+#: bit-packed), and complex, which runs.
 TORCH_DTYPES = [
     "complex64",
     "complex128",
@@ -90,6 +93,16 @@ _CHILD = textwrap.dedent(
         same = got.dtype == want.dtype and torch.equal(got, want)
         report(case, "ran" if same else "wrong value", f"{got.dtype}")
 
+    x = torch.randn(2, 3)
+    layouts = {
+        "quantized": lambda: torch.quantize_per_tensor(x, 0.1, 0, torch.qint8),
+        "sparse_coo": lambda: x.to_sparse(),
+        "sparse_csr": lambda: x.to_sparse_csr(),
+        "nested": lambda: torch.nested.nested_tensor([torch.randn(2), torch.randn(3)]),
+    }
+    for name, make in layouts.items():
+        attempt(f"{name} input add", Add(), make())
+
     for name in torch_dtypes:
         dtype = getattr(torch, name)
         attempt(f"{name} round trip", RoundTrip(dtype), torch.randn(2, 3))
@@ -155,12 +168,22 @@ def test_torch_dtype_is_refused_with_its_name(
 ) -> None:
     cases = {c: o for c, o in outcomes.items() if c.split()[0] == dtype}
     assert f"{dtype} round trip" in cases, sorted(outcomes)
-    # Complex tensors import (the dialect has complex<f32>, complex<f64>);
-    # the lowering refuses them as "complex dtypes".
-    name = "complex" if dtype.startswith("complex") else dtype
     for case, (outcome, message) in cases.items():
+        if dtype.startswith("complex"):
+            # Complex tensors lower (TorchToLinalg/Complex.cpp): each
+            # program runs and equals eager.
+            assert outcome == "ran", (case, outcome, message)
+            continue
         assert outcome in ("CompileError", "InputError"), (case, outcome, message)
-        assert name in message, (case, message)
+        assert dtype in message, (case, message)
+
+
+@pytest.mark.parametrize("layout", ["quantized", "sparse_coo", "sparse_csr", "nested"])
+def test_tensor_layout_is_refused(
+    outcomes: dict[str, tuple[str, str]], layout: str
+) -> None:
+    outcome, message = outcomes[f"{layout} input add"]
+    assert outcome in ("CompileError", "InputError"), (outcome, message)
 
 
 @pytest.mark.parametrize("dtype", ONNX_DTYPES)

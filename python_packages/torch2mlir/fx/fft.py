@@ -172,7 +172,9 @@ def _fft_r2c(
     last = dims[-1]
     n = self.shape[last]
 
-    def half(r: torch.Tensor, i: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
+    def half(
+        r: torch.Tensor, i: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         out_re, out_im = _dft_last(r, i, False)
         if onesided:
             out_re, out_im = out_re[..., : n // 2 + 1], out_im[..., : n // 2 + 1]

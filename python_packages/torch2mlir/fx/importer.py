@@ -391,8 +391,14 @@ class FxImporter:
                     {"value": ir.StringAttr.get(str(value))},
                 )
             else:
+                way_out = (
+                    "; way out: multiply by a complex tensor (torch.tensor(z))"
+                    if isinstance(value, complex)
+                    else ""
+                )
                 raise CompileError(
-                    f"{what}: cannot import a constant of type {type(value).__name__}"
+                    f"{what}: cannot import a constant of type "
+                    f"{type(value).__name__}{way_out}"
                 )
         result = op.result
         self._constants[key] = result
@@ -402,13 +408,21 @@ class FxImporter:
         """A ``torch.vtensor.literal`` holding a copy of `tensor`'s data.
 
         The data moves through the buffer protocol in one copy; integer
-        dtypes are stored as signless integers of the same width.
+        dtypes are stored as signless integers of the same width, complex
+        ones as their (real, imaginary) float pairs.
         """
         tensor = tensor.detach().cpu().contiguous()
         result_type = self.tensor_type(tensor.shape, tensor.dtype)
         if tensor.dtype == torch.bfloat16:
             array = tensor.view(torch.int16).numpy()
             element = ir.BF16Type.get(self.context)
+        elif tensor.dtype.is_complex:
+            array = torch.view_as_real(tensor).numpy()
+            element = ir.ComplexType.get(
+                ir.F32Type.get(self.context)
+                if tensor.dtype == torch.complex64
+                else ir.F64Type.get(self.context)
+            )
         else:
             array = tensor.numpy()
             element = None
@@ -434,10 +448,13 @@ class FxImporter:
         return op.result
 
     def _literal_from_python(self, value: Any, what: str) -> ir.Value:
-        """A Python number where the schema wants a Tensor: a 0-d literal."""
+        """A Python number where the schema wants a Tensor: a 0-d literal
+        (complex128 for a Python complex, as PyTorch wraps it)."""
         dtype = (
             torch.float64
             if isinstance(value, float)
+            else torch.complex128
+            if isinstance(value, complex)
             else (torch.bool if isinstance(value, bool) else torch.int64)
         )
         with ir.InsertionPoint.at_block_begin(self._block):
@@ -492,7 +509,7 @@ class FxImporter:
                 element_type = items[0].type if items else self.type("!torch.int")
             return self.list_value(items, element_type)
         if kind == "TensorType":
-            if isinstance(value, (int, float, bool)):
+            if isinstance(value, (int, float, bool, complex)):
                 return self._literal_from_python(value, what)
             if isinstance(value, torch.Tensor):
                 with ir.InsertionPoint.at_block_begin(self._block):

@@ -37,19 +37,19 @@ bool torch_to_linalg::lowersComplex(Operation *op) {
   // and the patterns below), casts and copies (through convertScalar), data
   // movement that only moves elements, sums, and mm/bmm (linalg.matmul has
   // complex multiply-add).
-  return isa<AtenViewAsRealOp, AtenViewAsComplexOp, AtenComplexOp, Aten_ConjOp,
-             AtenConjPhysicalOp, AtenAbsOp, AtenNegOp, AtenExpOp, AtenLogOp,
-             AtenSqrtOp, AtenRsqrtOp, AtenTanhOp, AtenSinOp, AtenCosOp,
-             AtenTanOp, AtenExpm1Op, AtenLog1pOp, AtenSigmoidOp,
-             AtenReciprocalOp, AtenAddTensorOp, AtenSubTensorOp,
-             AtenMulTensorOp, AtenDivTensorOp, AtenAddScalarOp, AtenSubScalarOp,
-             AtenMulScalarOp, AtenDivScalarOp, AtenEqTensorOp, AtenNeTensorOp,
-             AtenEqScalarOp, AtenNeScalarOp, AtenWhereSelfOp, Aten_ToCopyOp,
-             AtenCloneOp, AtenCopyOp, AtenViewOp, AtenPermuteOp, AtenCatOp,
-             AtenExpandOp, AtenConstantPadNdOp, AtenSliceTensorOp,
-             AtenSelectIntOp, AtenFlipOp, AtenIndexSelectOp,
-             TensorStaticInfoCastOp, AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(
-      op);
+  return isa<
+      AtenViewAsRealOp, AtenViewAsComplexOp, AtenComplexOp, Aten_ConjOp,
+      AtenConjPhysicalOp, AtenAbsOp, AtenNegOp, AtenExpOp, AtenLogOp,
+      AtenSqrtOp, AtenRsqrtOp, AtenTanhOp, AtenSinOp, AtenCosOp, AtenTanOp,
+      AtenExpm1Op, AtenLog1pOp, AtenSigmoidOp, AtenReciprocalOp,
+      AtenAddTensorOp, AtenSubTensorOp, AtenMulTensorOp, AtenDivTensorOp,
+      AtenAddScalarOp, AtenSubScalarOp, AtenMulScalarOp, AtenDivScalarOp,
+      AtenEqTensorOp, AtenNeTensorOp, AtenEqScalarOp, AtenNeScalarOp,
+      AtenWhereSelfOp, Aten_ToCopyOp, AtenCloneOp, AtenCopyOp, AtenViewOp,
+      AtenPermuteOp, AtenCatOp, AtenExpandOp, AtenConstantPadNdOp,
+      AtenSliceTensorOp, AtenSelectIntOp, AtenFlipOp, AtenIndexSelectOp,
+      TensorStaticInfoCastOp, ValueTensorLiteralOp, PrimListConstructOp,
+      AtenSizeIntOp, AtenDimOp, AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(op);
 }
 
 namespace {
@@ -76,9 +76,9 @@ struct ConvertViewAsReal : OpConversionPattern<AtenViewAsRealOp> {
     for (int64_t i = 0; i < rank; ++i)
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType(),
-                                         dynamicSizes);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                resultType.getElementType(), dynamicSizes);
     MLIRContext *context = rewriter.getContext();
     auto inputMap = AffineMap::getMultiDimIdentityMap(rank + 1, context)
                         .getMajorSubMap(rank);
@@ -92,8 +92,8 @@ struct ConvertViewAsReal : OpConversionPattern<AtenViewAsRealOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value part = linalg::IndexOp::create(b, l, rank);
           Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value isReal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                               part, zero);
+          Value isReal =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, part, zero);
           Value re = complex::ReOp::create(b, l, args[0]);
           Value im = complex::ImOp::create(b, l, args[0]);
           linalg::YieldOp::create(
@@ -148,10 +148,9 @@ struct ConvertViewAsComplex : OpConversionPattern<AtenViewAsComplexOp> {
                             rewriter.getMultiDimIdentityMap(rank)},
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{complex::CreateOp::create(b, l, complexType, args[0],
-                                                   args[1])});
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{complex::CreateOp::create(
+                                      b, l, complexType, args[0], args[1])});
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -282,7 +281,8 @@ static Value createReciprocal(OpBuilder &b, Location l, Value z) {
 static Value createSigmoid(OpBuilder &b, Location l, Value z) {
   Value one = createOne(b, l, z);
   Value e = complex::ExpOp::create(b, l, complex::NegOp::create(b, l, z));
-  return complex::DivOp::create(b, l, one, complex::AddOp::create(b, l, one, e));
+  return complex::DivOp::create(b, l, one,
+                                complex::AddOp::create(b, l, one, e));
 }
 
 /// _conj / conj_physical: the conjugate of a complex tensor; of a real one,

@@ -69,7 +69,8 @@ static FailureOr<SmallVector<int64_t>> getReductionDims(Value dimList,
   return dims;
 }
 
-/// mean.dim(x, dims, keepdim) = sum.dim_IntList(x, dims, keepdim) / N.
+/// mean.dim(x, dims, keepdim) = sum.dim_IntList(x, dims, keepdim) / N
+/// (float or complex x).
 struct DecomposeAtenMeanDim : OpRewritePattern<AtenMeanDimOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AtenMeanDimOp op,
@@ -78,7 +79,7 @@ struct DecomposeAtenMeanDim : OpRewritePattern<AtenMeanDimOp> {
     auto resultType = getRankedTensorType(op.getResult());
     if (!inputType || !resultType)
       return rewriter.notifyMatchFailure(op, "needs known types");
-    if (!isa<mlir::FloatType>(resultType.getDtype()))
+    if (!isa<mlir::FloatType, mlir::ComplexType>(resultType.getDtype()))
       return rewriter.notifyMatchFailure(op, "unsupported: non-float mean");
     int64_t rank = inputType.getSizes().size();
     auto dims = getReductionDims(op.getDim(), rank);
