@@ -77,6 +77,8 @@ DTYPE_NAMES = (
     "int64",
     "uint8",
     "bool",
+    "complex64",
+    "complex128",
 )
 
 #: The backend samples compile for unless ``--backend`` names another (one

@@ -1129,6 +1129,169 @@ LogicalResult lowerDft(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
+/// STFT(signal [B, N, 1 or 2], frame_step, window [L]?, frame_length?;
+/// onesided) -> [B, F, K, 2] with F = (N - L) / frame_step + 1 frames and
+/// K = L / 2 + 1 bins (L without onesided): each frame's DFT of its
+/// windowed samples. The frames and the DFT are one strided 1-D
+/// convolution of the signal's parts (channels: real, imaginary) with a
+/// kernel of 2K filters (each bin's real and imaginary coefficients),
+/// multiplied by the window where there is one (a run-time input is
+/// multiplied in at run time).
+LogicalResult lowerStft(const OpBinder &binder, PatternRewriter &rewriter) {
+  Value signal = binder.getOperand(0);
+  auto signalType = getKnownTensorType(signal);
+  auto resultType = binder.getResultType();
+  int64_t onesided;
+  if (!signalType || !resultType || !signalType.areAllSizesKnown() ||
+      !resultType.areAllSizesKnown() ||
+      failed(binder.getInt("onesided", onesided, 1)))
+    return binder.fail(rewriter, "needs static sizes and known dtypes");
+  ArrayRef<int64_t> in = signalType.getSizes(), out = resultType.getSizes();
+  Type dtype = signalType.getDtype();
+  if (in.size() != 3 || (in[2] != 1 && in[2] != 2) || out.size() != 4 ||
+      out[3] != 2 || !isa<mlir::FloatType>(dtype) ||
+      resultType.getDtype() != dtype)
+    return binder.fail(rewriter, "expects a float signal [B, N, 1 or 2] and "
+                                 "a result [B, F, K, 2] of its dtype");
+  // frame_step and frame_length: constants, or run-time scalars whose
+  // values the static result sizes determine (checked at run time).
+  SmallVector<int64_t> stepValue, lengthValue;
+  bool stepKnown =
+      succeeded(binder.getConstantInts(1, stepValue)) && stepValue.size() == 1;
+  Value window = binder.getOperand(2);
+  auto windowType = window ? getKnownTensorType(window) : ValueTensorType();
+  if (window && (!windowType || !windowType.areAllSizesKnown() ||
+                 windowType.getSizes().size() != 1))
+    return binder.fail(rewriter, "expects a window [frame_length]");
+  bool hasLength = static_cast<bool>(binder.getOperand(3));
+  bool lengthKnown = hasLength &&
+                     succeeded(binder.getConstantInts(3, lengthValue)) &&
+                     lengthValue.size() == 1;
+  // A run-time frame_step / frame_length is one integer.
+  for (unsigned index : {1u, 3u}) {
+    if ((index == 1 && stepKnown) ||
+        (index == 3 && (!hasLength || lengthKnown)))
+      continue;
+    auto scalarType = getKnownTensorType(binder.getOperand(index));
+    if (!scalarType || !scalarType.areAllSizesKnown() ||
+        !isa<IntegerType>(scalarType.getDtype()) ||
+        llvm::product_of(scalarType.getSizes()) != 1)
+      return binder.fail(rewriter, "expects frame_step and frame_length of one "
+                                   "integer each");
+  }
+  SmallVector<int64_t> lengths;
+  if (window)
+    lengths.push_back(windowType.getSizes()[0]);
+  else if (lengthKnown)
+    lengths.push_back(lengthValue[0]);
+  else if (onesided)
+    lengths.append({2 * (out[2] - 1), 2 * (out[2] - 1) + 1});
+  else
+    lengths.push_back(out[2]);
+  SmallVector<std::pair<int64_t, int64_t>> fits;
+  for (int64_t length : lengths) {
+    if (length <= 0 || length > in[1] ||
+        (lengthKnown && length != lengthValue[0]) ||
+        (onesided ? length / 2 + 1 : length) != out[2])
+      continue;
+    if (stepKnown) {
+      if (stepValue[0] > 0 && (in[1] - length) / stepValue[0] + 1 == out[1])
+        fits.push_back({length, stepValue[0]});
+      continue;
+    }
+    for (int64_t step = 1; step <= in[1]; ++step)
+      if ((in[1] - length) / step + 1 == out[1])
+        fits.push_back({length, step});
+  }
+  if (fits.size() != 1)
+    return binder.fail(
+        rewriter, fits.empty()
+                      ? "no frame_length and frame_step give the result sizes"
+                      : "unsupported: frame_step or frame_length computed at "
+                        "run time with more than one value that gives the "
+                        "result sizes (make them constants)");
+  auto [length, step] = fits.front();
+  int64_t bins = out[2];
+  int64_t frames = out[1];
+  if (out[0] != in[0])
+    return binder.fail(rewriter, "unexpected result sizes");
+
+  Location loc = binder.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  // A run-time frame_step / frame_length must be the value the result
+  // sizes were built for.
+  auto assertValue = [&](unsigned index, int64_t value, StringRef name) {
+    Value scalar = binder.getOperand(index);
+    auto scalarType = getKnownTensorType(scalar); // checked above
+    auto zeroD = getTensorType(context, {}, scalarType.getDtype());
+    if (!scalarType.getSizes().empty())
+      scalar = createView(rewriter, loc, scalar, {}, zeroD);
+    Value all = AtenEqScalarOp::create(
+        rewriter, loc, getTensorType(context, {}, rewriter.getI1Type()), scalar,
+        createConstantInt(rewriter, loc, value));
+    RuntimeAssertOp::create(
+        rewriter, loc,
+        AtenItemOp::create(rewriter, loc, BoolType::get(context), all),
+        rewriter.getStringAttr(
+            "this STFT node's " + name.str() + " at run time is not " +
+            std::to_string(value) +
+            ", the value its declared result sizes were compiled for"));
+  };
+  if (!stepKnown)
+    assertValue(1, step, "frame_step");
+  if (hasLength && !lengthKnown)
+    assertValue(3, length, "frame_length");
+  Type element = getBuiltinElementType(dtype);
+  int64_t channels = in[2];
+  // Filter f < K: bin f's real part; f >= K: bin f - K's imaginary part.
+  // With x = re + i im: re' = re cos + im sin, im' = im cos - re sin.
+  SmallVector<Attribute> values;
+  for (int64_t f = 0; f < 2 * bins; ++f) {
+    int64_t k = f % bins;
+    bool imaginary = f >= bins;
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t j = 0; j < length; ++j) {
+        double angle = 2 * M_PI * static_cast<double>((j * k) % length) /
+                       static_cast<double>(length);
+        double value = !imaginary
+                           ? (c == 0 ? std::cos(angle) : std::sin(angle))
+                           : (c == 0 ? -std::sin(angle) : std::cos(angle));
+        values.push_back(rewriter.getFloatAttr(element, value));
+      }
+  }
+  SmallVector<int64_t> kernelSizes{2 * bins, channels, length};
+  Value kernel = ValueTensorLiteralOp::create(
+      rewriter, loc, getTensorType(context, kernelSizes, dtype),
+      DenseElementsAttr::get(RankedTensorType::get(kernelSizes, element),
+                             values));
+  if (window) {
+    Value windowValue = createToDtype(rewriter, loc, window, dtype);
+    windowValue = createView(rewriter, loc, windowValue, {1, 1, length},
+                             getTensorType(context, {1, 1, length}, dtype));
+    kernel = AtenMulTensorOp::create(rewriter, loc,
+                                     getTensorType(context, kernelSizes, dtype),
+                                     kernel, windowValue);
+  }
+  // [B, N, C] -> [B, C, N] -> conv1d -> [B, 2K, F].
+  Value input = createPermute(rewriter, loc, signal, {0, 2, 1});
+  Value none = createConstantNone(rewriter, loc);
+  Value spectrum = AtenConvolutionOp::create(
+      rewriter, loc, getTensorType(context, {in[0], 2 * bins, frames}, dtype),
+      input, kernel, none, createIntList(rewriter, loc, {step}),
+      createIntList(rewriter, loc, {0}), createIntList(rewriter, loc, {1}),
+      createConstantBool(rewriter, loc, false),
+      createIntList(rewriter, loc, {0}), createConstantInt(rewriter, loc, 1));
+  // [B, 2K, F] -> [B, 2, K, F] -> [B, F, K, 2].
+  SmallVector<int64_t> split{in[0], 2, bins, frames};
+  spectrum = createView(rewriter, loc, spectrum, split,
+                        getTensorType(context, split, dtype));
+  Value result = createPermute(rewriter, loc, spectrum, {0, 3, 2, 1});
+  if (result.getType() != resultType)
+    result = TensorStaticInfoCastOp::create(rewriter, loc, resultType, result);
+  rewriter.replaceOp(binder.getOp(), result);
+  return success();
+}
+
 enum class WindowKind { Hann, Hamming, Blackman };
 
 /// HannWindow / HammingWindow / BlackmanWindow(size; periodic): a constant
@@ -1415,6 +1578,7 @@ void mlir::torch2mlir::onnx_c::populateOnnxTensorLowerings(
   lowerings.on("Trilu", 14, lowerTrilu);
   lowerings.on("Einsum", 12, lowerEinsum);
   lowerings.on("DFT", 17, lowerDft);
+  lowerings.on("STFT", 17, lowerStft);
   lowerings.on("HannWindow", 17, lowerWindow<WindowKind::Hann>);
   lowerings.on("HammingWindow", 17, lowerWindow<WindowKind::Hamming>);
   lowerings.on("BlackmanWindow", 17, lowerWindow<WindowKind::Blackman>);

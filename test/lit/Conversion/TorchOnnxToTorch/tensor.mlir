@@ -282,6 +282,39 @@ func.func @dft_no_axis_fits(%x: !torch.vtensor<[1,4,3,1],f32>) -> !torch.vtensor
 
 // -----
 
+// STFT: one strided conv1d of the signal with 2K filters (K = 3 bins of a
+// 4-point frame: real parts, then imaginary), times the window; the
+// run-time frame_step must be the 2 the result sizes ((8 - 4) / 2 + 1 = 3
+// frames) were built for.
+// CHECK-LABEL: func.func @stft_runtime_step
+// CHECK: %[[BASIS:.*]] = torch.vtensor.literal(dense<{{\[\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00]], {{.*}}) : !torch.vtensor<[6,1,4],f32>
+// CHECK: %[[EQ:.*]] = torch.aten.eq.Scalar %arg1, %int2
+// CHECK: %[[HOLDS:.*]] = torch.aten.item %[[EQ]]
+// CHECK: torch.runtime.assert %[[HOLDS]], "this STFT node's frame_step at run time is not 2
+// CHECK: %[[W:.*]] = torch.aten.view %arg2, {{.*}} -> !torch.vtensor<[1,1,4],f32>
+// CHECK: %[[KERNEL:.*]] = torch.aten.mul.Tensor %[[BASIS]], %[[W]]
+// CHECK: %[[SIGNAL:.*]] = torch.aten.permute %arg0, {{.*}} -> !torch.vtensor<[2,1,8],f32>
+// CHECK: torch.aten.convolution %[[SIGNAL]], %[[KERNEL]], {{.*}} -> !torch.vtensor<[2,6,3],f32>
+// CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[2,2,3,3],f32>
+// CHECK: torch.aten.permute {{.*}} -> !torch.vtensor<[2,3,3,2],f32>
+func.func @stft_runtime_step(%x: !torch.vtensor<[2,8,1],f32>, %step: !torch.vtensor<[],si64>, %w: !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,3,3,2],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %0 = torch.operator "onnx.STFT"(%x, %step, %w) : (!torch.vtensor<[2,8,1],f32>, !torch.vtensor<[],si64>, !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,3,3,2],f32>
+  return %0 : !torch.vtensor<[2,3,3,2],f32>
+}
+
+// -----
+
+// Without a window or constant frame_length, a frame count of 1 fits many
+// steps: the lowering refuses rather than guess.
+func.func @stft_ambiguous(%x: !torch.vtensor<[1,8,2],f32>, %step: !torch.vtensor<[],si64>, %n: !torch.vtensor<[],si64>) -> !torch.vtensor<[1,1,3,2],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+  %none = torch.constant.none
+  // expected-error @+1 {{more than one value that gives the result sizes (make them constants)}}
+  %0 = torch.operator "onnx.STFT"(%x, %step, %none, %n) : (!torch.vtensor<[1,8,2],f32>, !torch.vtensor<[],si64>, !torch.none, !torch.vtensor<[],si64>) -> !torch.vtensor<[1,1,3,2],f32>
+  return %0 : !torch.vtensor<[1,1,3,2],f32>
+}
+
+// -----
+
 // Compress along an axis: the positions of the first K trues (K = 2, the
 // static result size) are, for k < K, the number of elements whose
 // running count of trues is <= k; index_select takes those slices.
