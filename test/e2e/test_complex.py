@@ -129,6 +129,74 @@ def test_unary(op: Callable[..., Any], dtype: torch.dtype) -> None:
     check(op, crandn(4, 5, dtype=dtype))
 
 
+@pytest.mark.parametrize(
+    "op",
+    [
+        torch.log2,
+        torch.log10,
+        torch.sinh,
+        torch.cosh,
+        torch.exp2,
+        lambda z: z**2.5,
+        lambda z: torch.pow(z, z),
+        lambda z: 2.0**z,
+        lambda z: torch.ldexp(z, torch.arange(5)),
+    ],
+    ids=[
+        "log2",
+        "log10",
+        "sinh",
+        "cosh",
+        "exp2",
+        "pow_scalar",
+        "pow_tensor",
+        "rpow",
+        "ldexp",
+    ],
+)
+def test_more_math(op: Callable[..., Any]) -> None:
+    check(op, crandn(4, 5))
+
+
+def test_nan_and_inf_tests() -> None:
+    nan, inf = float("nan"), float("inf")
+    z = torch.tensor(
+        [complex(nan, 0), complex(0, nan), complex(inf, 1), complex(1, -inf), 1 + 1j],
+        dtype=torch.complex64,
+    )
+    compiled = torch2mlir.compile(
+        Call(lambda t: (t.isnan(), t.isinf())), (z,), cache=False
+    )
+    got_nan, got_inf = compiled(z)
+    assert got_nan.tolist() == [True, True, False, False, False]
+    assert got_inf.tolist() == [False, False, True, True, False]
+
+
+def test_complex_python_scalars() -> None:
+    check(lambda z: z * (2 + 1j), crandn(3, 4))
+    check(lambda x: torch.ops.aten.mul.Scalar(x, 2 - 1j), torch.randn(3))
+    check(lambda z: z + 1j, crandn(3))
+    check(lambda z: torch.full((2, 3), 1 + 2j) + z.sum(), crandn(3))
+    check(lambda z: torch.full_like(z, 1 - 2j), crandn(3))
+    check(lambda t: torch.exp(1j * t), torch.randn(6))
+
+
+def test_zero_d_and_logsumexp() -> None:
+    z = torch.tensor(-8.4 - 1.7j, dtype=torch.complex64)
+    check(lambda t: torch.logsumexp(t, (0,), True), z)
+    check(torch.view_as_real, z)
+
+
+def test_indexing_and_scatter() -> None:
+    z = crandn(3, 4)
+    check(lambda t: t[torch.tensor([0, 2])], z)
+    check(lambda t: t.gather(1, torch.tensor([[0, 3], [1, 1], [2, 0]])), z)
+    check(lambda t: t.scatter_add(0, torch.tensor([[0, 1, 0, 1]]), t[:1]), z)
+    check(lambda t: t.index_put((torch.tensor([0, 0]),), t[1:3], accumulate=True), z)
+    check(lambda t: t.diagonal(), z)
+    check(lambda t: t.repeat(2, 1), z)
+
+
 def test_sgn_of_zero_is_zero() -> None:
     z = torch.tensor([0j, 3 + 4j, -2j], dtype=torch.complex64)
     compiled = torch2mlir.compile(Call(torch.sgn), (z,), cache=False)

@@ -475,7 +475,10 @@ def _float_operand(x: torch.Tensor) -> torch.Tensor:
 
 
 def _exp2(self: torch.Tensor) -> torch.Tensor:
-    """``aten.exp2``: ``2 ** x`` (``aten.pow.Scalar``, exact at integers)."""
+    """``aten.exp2``: ``2 ** x`` (``aten.pow.Scalar``, exact at integers);
+    of a complex tensor, ``exp(x ln 2)``."""
+    if self.is_complex():
+        return aten.exp.default(aten.mul.Tensor(self, math.log(2.0)))
     return aten.pow.Scalar(2.0, _float_operand(self))
 
 
@@ -907,7 +910,11 @@ def _copysign_scalar(self: torch.Tensor, other: float) -> torch.Tensor:
 
 def _ldexp(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
     """``aten.ldexp.Tensor``: ``self * 2 ** other`` in the promoted float
-    dtype (``torch.ldexp``'s own definition)."""
+    dtype (``torch.ldexp``'s own definition); a complex `self` is scaled
+    by the real ``2 ** other``."""
+    if self.is_complex():
+        scale = aten.pow.Scalar(2.0, _float_operand(other))
+        return aten.mul.Tensor(self, scale)
     a, b = _promoted_float(self, other)
     return aten.mul.Tensor(a, aten.pow.Scalar(2.0, b))
 

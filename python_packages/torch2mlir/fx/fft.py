@@ -254,7 +254,70 @@ def _sgn(self: torch.Tensor) -> torch.Tensor:
     return self / safe
 
 
+def _part_dtype(dtype: torch.dtype | None) -> torch.dtype:
+    """The float dtype of a complex dtype's parts (complex64 for None, the
+    default complex dtype)."""
+    return torch.float64 if dtype == torch.complex128 else torch.float32
+
+
+def _complex_scalar_tensor(value: complex, dtype: torch.dtype | None) -> torch.Tensor:
+    """A 0-d complex tensor of `value` (the torch dialect has no complex
+    scalars: it is assembled from its parts)."""
+    part = _part_dtype(dtype or torch.complex128)
+    return torch.complex(
+        aten.scalar_tensor.default(value.real, dtype=part),
+        aten.scalar_tensor.default(value.imag, dtype=part),
+    )
+
+
+def _scalar_tensor(s: Any, **kwargs: Any) -> Any:
+    """``aten.scalar_tensor`` of a Python complex (others: unchanged)."""
+    if not isinstance(s, complex):
+        return NotImplemented
+    return _complex_scalar_tensor(s, kwargs.get("dtype"))
+
+
+def _full(size: Sequence[int], fill_value: Any, **kwargs: Any) -> Any:
+    """``aten.full`` with a Python complex fill value."""
+    if not isinstance(fill_value, complex):
+        return NotImplemented
+    dtype = kwargs.get("dtype") or torch.complex64
+    value = _complex_scalar_tensor(fill_value, dtype)
+    return torch.zeros(size, dtype=dtype) + value
+
+
+def _full_like(self: torch.Tensor, fill_value: Any, **kwargs: Any) -> Any:
+    """``aten.full_like`` with a Python complex fill value."""
+    if not isinstance(fill_value, complex):
+        return NotImplemented
+    dtype = kwargs.get("dtype") or self.dtype
+    return torch.zeros(self.shape, dtype=dtype) + _complex_scalar_tensor(
+        fill_value, dtype
+    )
+
+
+def _with_complex_scalar(tensor_op: Any) -> Callable[..., Any]:
+    """``aten.<op>.Scalar(self, other)`` with a Python complex `other` as
+    ``aten.<op>.Tensor`` of a 0-d complex tensor (same promotion: a 0-d
+    tensor and a Python scalar of one category do not widen `self`)."""
+
+    def decomposition(self: torch.Tensor, other: Any) -> Any:
+        if not isinstance(other, complex):
+            return NotImplemented
+        dtype = self.dtype if self.is_complex() else torch.complex64
+        return tensor_op(self, _complex_scalar_tensor(other, dtype))
+
+    return decomposition
+
+
 FFT_DECOMPOSITIONS: dict[Any, Callable[..., Any]] = {
+    aten.scalar_tensor.default: _scalar_tensor,
+    aten.full.default: _full,
+    aten.full_like.default: _full_like,
+    aten.mul.Scalar: _with_complex_scalar(aten.mul.Tensor),
+    aten.add.Scalar: _with_complex_scalar(aten.add.Tensor),
+    aten.sub.Scalar: _with_complex_scalar(aten.sub.Tensor),
+    aten.div.Scalar: _with_complex_scalar(aten.div.Tensor),
     aten._fft_c2c.default: _fft_c2c,
     aten._fft_r2c.default: _fft_r2c,
     aten._fft_c2r.default: _fft_c2r,

@@ -48,8 +48,18 @@ bool torch_to_linalg::lowersComplex(Operation *op) {
       AtenWhereSelfOp, Aten_ToCopyOp, AtenCloneOp, AtenCopyOp, AtenViewOp,
       AtenPermuteOp, AtenCatOp, AtenExpandOp, AtenConstantPadNdOp,
       AtenSliceTensorOp, AtenSelectIntOp, AtenFlipOp, AtenIndexSelectOp,
-      TensorStaticInfoCastOp, ValueTensorLiteralOp, PrimListConstructOp,
-      AtenSizeIntOp, AtenDimOp, AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(op);
+      AtenIndexTensorOp, AtenGatherOp, AtenEmbeddingOp, AtenDiagonalOp,
+      AtenRepeatOp, AtenAsStridedOp, AtenScatterSrcOp, AtenScatterAddOp,
+      AtenIndexPutOp, AtenMaskedScatterOp, AtenSelectScatterOp,
+      AtenSliceScatterOp, AtenDiagonalScatterOp, AtenAsStridedScatterOp,
+      AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp, AtenFillScalarOp,
+      AtenEmptyMemoryFormatOp, AtenEmptyStridedOp, AtenEmptyPermutedOp,
+      AtenNewEmptyOp, AtenNewEmptyStridedOp, AtenLogicalNotOp, AtenLogicalAndOp,
+      AtenLogicalOrOp, AtenLogicalXorOp, AtenIsnanOp, AtenIsinfOp, AtenLog2Op,
+      AtenLog10Op, AtenSinhOp, AtenCoshOp, AtenPowTensorScalarOp,
+      AtenPowTensorTensorOp, AtenPowScalarOp, TensorStaticInfoCastOp,
+      ValueTensorLiteralOp, PrimListConstructOp, AtenSizeIntOp, AtenDimOp,
+      AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(op);
 }
 
 namespace {
@@ -80,8 +90,12 @@ struct ConvertViewAsReal : OpConversionPattern<AtenViewAsRealOp> {
         tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                 resultType.getElementType(), dynamicSizes);
     MLIRContext *context = rewriter.getContext();
-    auto inputMap = AffineMap::getMultiDimIdentityMap(rank + 1, context)
-                        .getMajorSubMap(rank);
+    // (d0, ..., dn) -> (d0, ..., dn-1); for a 0-d input, () (not
+    // getMajorSubMap(0), which is a null map).
+    SmallVector<AffineExpr> inputExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      inputExprs.push_back(getAffineDimExpr(i, context));
+    auto inputMap = AffineMap::get(rank + 1, 0, inputExprs, context);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, ValueRange{input},
         ValueRange{init},
@@ -194,7 +208,8 @@ struct ConvertComplex : OpConversionPattern<AtenComplexOp> {
 using ComplexFn = Value (*)(OpBuilder &, Location, Value);
 
 /// A unary op on a complex tensor: the result is `fn` of each element (cast
-/// first to the result's complex type), or, for `abs`, a real result. Ops
+/// first to the result's complex type), or, for `abs`, `isnan`, `isinf`, a
+/// real or bool result. Ops
 /// on real tensors fail to match here and go to Elementwise.cpp's patterns.
 template <typename OpTy, ComplexFn fn>
 struct ConvertComplexUnary : OpConversionPattern<OpTy> {
@@ -277,6 +292,61 @@ static Value createLog1p(OpBuilder &b, Location l, Value z) {
 static Value createReciprocal(OpBuilder &b, Location l, Value z) {
   return complex::DivOp::create(b, l, createOne(b, l, z), z);
 }
+/// A complex constant of `z`'s type.
+static Value createComplexConstant(OpBuilder &b, Location loc, Value z,
+                                   double re, double im) {
+  auto type = cast<ComplexType>(z.getType());
+  return complex::ConstantOp::create(
+      b, loc, type,
+      b.getArrayAttr({b.getFloatAttr(type.getElementType(), re),
+                      b.getFloatAttr(type.getElementType(), im)}));
+}
+/// log2(z) = log(z) / ln 2, log10(z) = log(z) / ln 10.
+static Value createLog2(OpBuilder &b, Location l, Value z) {
+  return complex::DivOp::create(b, l, complex::LogOp::create(b, l, z),
+                                createComplexConstant(b, l, z, M_LN2, 0));
+}
+static Value createLog10(OpBuilder &b, Location l, Value z) {
+  return complex::DivOp::create(b, l, complex::LogOp::create(b, l, z),
+                                createComplexConstant(b, l, z, M_LN10, 0));
+}
+/// sinh(z) = (exp(z) - exp(-z)) / 2, cosh(z) = (exp(z) + exp(-z)) / 2.
+static Value createSinhOrCosh(OpBuilder &b, Location l, Value z, bool sinh) {
+  Value e = complex::ExpOp::create(b, l, z);
+  Value en = complex::ExpOp::create(b, l, complex::NegOp::create(b, l, z));
+  Value combined = sinh ? complex::SubOp::create(b, l, e, en).getResult()
+                        : complex::AddOp::create(b, l, e, en).getResult();
+  return complex::MulOp::create(b, l, combined,
+                                createComplexConstant(b, l, z, 0.5, 0));
+}
+static Value createSinh(OpBuilder &b, Location l, Value z) {
+  return createSinhOrCosh(b, l, z, true);
+}
+static Value createCosh(OpBuilder &b, Location l, Value z) {
+  return createSinhOrCosh(b, l, z, false);
+}
+/// isnan: either part NaN; isinf: either part infinite.
+static Value createIsnan(OpBuilder &b, Location l, Value z) {
+  Value re = complex::ReOp::create(b, l, z);
+  Value im = complex::ImOp::create(b, l, z);
+  return arith::OrIOp::create(
+      b, l, arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, re, re),
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, im, im));
+}
+static Value createIsinf(OpBuilder &b, Location l, Value z) {
+  auto isInf = [&](Value part) -> Value {
+    Value magnitude = math::AbsFOp::create(b, l, part);
+    Value inf = arith::ConstantOp::create(
+        b, l,
+        b.getFloatAttr(part.getType(),
+                       std::numeric_limits<double>::infinity()));
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, magnitude,
+                                 inf);
+  };
+  return arith::OrIOp::create(b, l, isInf(complex::ReOp::create(b, l, z)),
+                              isInf(complex::ImOp::create(b, l, z)));
+}
+
 /// sigmoid(z) = 1 / (1 + exp(-z)).
 static Value createSigmoid(OpBuilder &b, Location l, Value z) {
   Value one = createOne(b, l, z);
@@ -308,6 +378,36 @@ template <typename OpTy> struct ConvertConj : OpConversionPattern<OpTy> {
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           return createConj(b, l, args[0]);
         });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// pow(z, w) with a complex base or exponent (tensor or scalar): both in
+/// the promoted complex dtype, complex.pow (exp(w log z)).
+template <typename OpTy> struct ConvertComplexPow : OpConversionPattern<OpTy> {
+  ConvertComplexPow(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isComplexTensor(op.getResult()))
+      return failure();
+    auto resultType =
+        getConvertedResultType(rewriter, op, this->getTypeConverter());
+    if (!resultType)
+      return failure();
+    if (!areTensorsOrScalars(adaptor.getOperands()))
+      return reportFailure(rewriter, op, "unsupported: this operand type");
+    Type dtype = getTorchDtype(op.getResult());
+    Value result = createElementwiseOnOperands(
+        rewriter, op.getLoc(), resultType, op->getOperands(),
+        adaptor.getOperands(), dtype,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return complex::PowOp::create(b, l, args[0], args[1]);
+        });
+    if (!result)
+      return reportFailure(rewriter, op, kNotBroadcastable);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -376,6 +476,15 @@ void mlir::torch2mlir::populateComplexPatternsAndLegality(
                ConvertComplexUnary<AtenLog1pOp, createLog1p>,
                ConvertComplexUnary<AtenSigmoidOp, createSigmoid>,
                ConvertComplexUnary<AtenReciprocalOp, createReciprocal>,
+               ConvertComplexUnary<AtenLog2Op, createLog2>,
+               ConvertComplexUnary<AtenLog10Op, createLog10>,
+               ConvertComplexUnary<AtenSinhOp, createSinh>,
+               ConvertComplexUnary<AtenCoshOp, createCosh>,
+               ConvertComplexUnary<AtenIsnanOp, createIsnan>,
+               ConvertComplexUnary<AtenIsinfOp, createIsinf>,
+               ConvertComplexPow<AtenPowTensorScalarOp>,
+               ConvertComplexPow<AtenPowTensorTensorOp>,
+               ConvertComplexPow<AtenPowScalarOp>,
                ConvertComplexEquality<AtenEqTensorOp, true>,
                ConvertComplexEquality<AtenNeTensorOp, false>,
                ConvertComplexEquality<AtenEqScalarOp, true>,

@@ -119,6 +119,8 @@ static Value combine(OpBuilder &b, Location loc, Reduction reduction,
     return value;
   case Reduction::Sum:
   case Reduction::Mean:
+    if (isa<ComplexType>(dtype))
+      return complex::AddOp::create(b, loc, current, value);
     if (isFloat)
       return arith::AddFOp::create(b, loc, current, value);
     if (isBool)
@@ -144,6 +146,16 @@ static Value combine(OpBuilder &b, Location loc, Reduction reduction,
 static Value createReductionIdentity(OpBuilder &b, Location loc,
                                      Reduction reduction, Type dtype) {
   Type element = torch_to_linalg::getBuiltinElementType(dtype);
+  if (auto complexType = dyn_cast<ComplexType>(element)) {
+    // Sums (and means) start from 0; products from 1 (max/min of complex
+    // numbers do not exist: eager refuses them).
+    Attribute zero = b.getFloatAttr(complexType.getElementType(), 0.0);
+    Attribute re = reduction == Reduction::Prod
+                       ? b.getFloatAttr(complexType.getElementType(), 1.0)
+                       : zero;
+    return complex::ConstantOp::create(b, loc, complexType,
+                                       b.getArrayAttr({re, zero}));
+  }
   switch (reduction) {
   case Reduction::Max:
   case Reduction::Min:

@@ -124,3 +124,44 @@ func.func @mm(%a: !torch.vtensor<[2,3],complex<f32>>, %b: !torch.vtensor<[3,4],c
   %0 = torch.aten.mm %a, %b : !torch.vtensor<[2,3],complex<f32>>, !torch.vtensor<[3,4],complex<f32>> -> !torch.vtensor<[2,4],complex<f32>>
   return %0 : !torch.vtensor<[2,4],complex<f32>>
 }
+
+// -----
+
+// A 0-d complex tensor's pairs: the input map has no results (a null map
+// here crashed the pass).
+// CHECK-DAG: #[[NONE:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @view_as_real_0d
+// CHECK: linalg.generic {indexing_maps = [#[[NONE]], {{.*}}]
+// CHECK-SAME: ins(%{{.*}} : tensor<complex<f64>>) outs(%{{.*}} : tensor<2xf64>)
+func.func @view_as_real_0d(%a: !torch.vtensor<[],complex<f64>>) -> !torch.vtensor<[2],f64> {
+  %0 = torch.aten.view_as_real %a : !torch.vtensor<[],complex<f64>> -> !torch.vtensor<[2],f64>
+  return %0 : !torch.vtensor<[2],f64>
+}
+
+// -----
+
+// pow with a complex result: both operands in complex (the scalar
+// exponent converted once, outside the loop), complex.pow.
+// CHECK-LABEL: func.func @pow_scalar
+// CHECK: %[[E:.*]] = complex.create %{{.*}}, %{{.*}} : complex<f32>
+// CHECK: ^bb0(%[[Z:.*]]: complex<f32>, %{{.*}}: complex<f32>):
+// CHECK: complex.pow %[[Z]], %[[E]] : complex<f32>
+func.func @pow_scalar(%a: !torch.vtensor<[4],complex<f32>>) -> !torch.vtensor<[4],complex<f32>> {
+  %float = torch.constant.float 2.500000e+00
+  %0 = torch.aten.pow.Tensor_Scalar %a, %float : !torch.vtensor<[4],complex<f32>>, !torch.float -> !torch.vtensor<[4],complex<f32>>
+  return %0 : !torch.vtensor<[4],complex<f32>>
+}
+
+// -----
+
+// isnan of a complex number: either part NaN.
+// CHECK-LABEL: func.func @isnan
+// CHECK-DAG: %[[RE:.*]] = complex.re
+// CHECK-DAG: %[[IM:.*]] = complex.im
+// CHECK-DAG: %[[A:.*]] = arith.cmpf uno, %[[RE]], %[[RE]]
+// CHECK-DAG: %[[B:.*]] = arith.cmpf uno, %[[IM]], %[[IM]]
+// CHECK: arith.ori %[[A]], %[[B]] : i1
+func.func @isnan(%a: !torch.vtensor<[4],complex<f32>>) -> !torch.vtensor<[4],i1> {
+  %0 = torch.aten.isnan %a : !torch.vtensor<[4],complex<f32>> -> !torch.vtensor<[4],i1>
+  return %0 : !torch.vtensor<[4],i1>
+}
