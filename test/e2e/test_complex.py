@@ -5,7 +5,7 @@ tolerances for the dtype.
 Complex tensors lower to the builtin ``complex<f32>``/``complex<f64>`` with
 the ``complex`` dialect (``TorchToLinalg/Complex.cpp``) and cross the
 RefBackend ABI as they are; the FFT ops decompose into real matmuls
-(``torch2mlir/fx/fft.py``): the sizes below cover the direct DFT (up to 64
+(``torch2mlir/fx/complex_numbers.py``): the sizes below cover the direct DFT (up to 64
 points), the Cooley-Tukey splits above it (composite: 96, 360, 1000, 1024),
 a prime size above the direct limit (97, which keeps the direct DFT) and
 each ``norm`` mode.
@@ -223,6 +223,14 @@ def test_casts_and_comparisons() -> None:
 
 def test_reductions_matmul_and_data_movement() -> None:
     check(lambda z: (z.sum(), z.sum(0), z.mean(-1)), crandn(4, 5))
+    check(lambda z: (z.var(), z.var(0, correction=0)), crandn(4, 5))
+    check(
+        lambda c, a, b: torch.addmm(c, a, b, beta=0.5, alpha=2 - 1j),
+        crandn(3, 5),
+        crandn(3, 4),
+        crandn(4, 5),
+    )
+    check(torch.nn.functional.linear, crandn(3, 4), crandn(5, 4), crandn(5))
     check(torch.mm, crandn(3, 4), crandn(4, 5))
     check(torch.bmm, crandn(2, 3, 4), crandn(2, 4, 5))
     check(torch.matmul, crandn(2, 3, 4), crandn(4))

@@ -27,8 +27,8 @@ from torch._decomp import get_decompositions
 from ..errors import CompileError
 from .backward import BACKWARD_DECOMPOSITIONS
 from .bits import BITS_DECOMPOSITIONS, SAME_WIDTH_INT
+from .complex_numbers import COMPLEX_DECOMPOSITIONS, complex_angle
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
-from .fft import FFT_DECOMPOSITIONS, complex_angle
 from .quantization import QUANTIZED_DECOMPOSITIONS
 from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
 
@@ -467,9 +467,9 @@ def _var_mean_correction(
 
 
 def _float_operand(x: torch.Tensor) -> torch.Tensor:
-    """`x` as a float tensor: integers and bool to the default dtype (the
-    result dtype of PyTorch's unary float ops)."""
-    if x.is_floating_point():
+    """`x` as a float (or complex) tensor: integers and bool to the default
+    dtype (the result dtype of PyTorch's unary float ops)."""
+    if x.is_floating_point() or x.is_complex():
         return x
     return aten._to_copy.default(x, dtype=torch.get_default_dtype())
 
@@ -1450,7 +1450,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     **get_decompositions(PYTORCH_DECOMPOSED),
     **DATA_DEPENDENT_DECOMPOSITIONS,
     **QUANTIZED_DECOMPOSITIONS,
-    **FFT_DECOMPOSITIONS,
+    **COMPLEX_DECOMPOSITIONS,
     aten.split_with_sizes.default: _split_with_sizes,
     aten.rand_like.default: _rand_like,
     aten.randn_like.default: _randn_like,

@@ -9,7 +9,7 @@
 // (convert-complex-to-standard). The views between a complex tensor and its
 // [..., 2] real pairs (`view_as_real`, `view_as_complex`) are elementwise
 // copies here; PyTorch's FFT ops decompose, before import, into real
-// matmuls and these views (torch2mlir/fx/fft.py).
+// matmuls and these views (torch2mlir/fx/complex_numbers.py).
 //
 // Only the ops `lowersComplex` names take complex operands: every other
 // pattern assumes integer and float elements, so an op outside that set is

@@ -198,8 +198,7 @@ struct ConvertEmptyFactory : OpConversionPattern<OpTy> {
     Value empty =
         tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                 resultType.getElementType(), *dynamicSizes);
-    Value zero = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(resultType.getElementType()));
+    Value zero = createZero(rewriter, loc, resultType.getElementType());
     rewriter.replaceOp(op,
                        linalg::FillOp::create(rewriter, loc, ValueRange{zero},
                                               ValueRange{empty})

@@ -1,6 +1,9 @@
-"""PyTorch's FFT ops (``aten._fft_r2c``, ``_fft_c2r``, ``_fft_c2c``) as
-real matmuls, and the complex ops that have no lowering of their own
-(``polar``, ``angle`` and ``sgn`` of complex tensors).
+"""Complex numbers before import: PyTorch's FFT ops (``aten._fft_r2c``,
+``_fft_c2r``, ``_fft_c2c``) as real matmuls, the complex ops that have no
+lowering of their own (``polar``; ``angle``, ``sgn``, ``var`` and ``addmm``
+of complex tensors), and Python complex scalars (the torch dialect has none:
+they become 0-d complex tensors). Complex tensors themselves lower in
+``TorchToLinalg/Complex.cpp``.
 
 A transform along one dim works on the real and imaginary parts as two real
 tensors (``view_as_real`` of a complex input, ``complex`` of the result):
@@ -310,7 +313,46 @@ def _with_complex_scalar(tensor_op: Any) -> Callable[..., Any]:
     return decomposition
 
 
-FFT_DECOMPOSITIONS: dict[Any, Callable[..., Any]] = {
+def _var_correction(
+    self: torch.Tensor,
+    dim: Sequence[int] | None = None,
+    *,
+    correction: float | None = None,
+    keepdim: bool = False,
+) -> Any:
+    """``aten.var.correction`` of a complex tensor: the variances of its
+    parts added (``E|z - E z|^2``), real."""
+    if not self.is_complex():
+        return NotImplemented
+    re, im = _parts(self)
+    return aten.var.correction(
+        re, dim, correction=correction, keepdim=keepdim
+    ) + aten.var.correction(im, dim, correction=correction, keepdim=keepdim)
+
+
+def _addmm(
+    self: torch.Tensor,
+    mat1: torch.Tensor,
+    mat2: torch.Tensor,
+    *,
+    beta: Any = 1,
+    alpha: Any = 1,
+) -> Any:
+    """``aten.addmm`` with complex operands: ``beta * self + alpha * (mat1 @
+    mat2)`` (beta 0 ignores `self`, NaN included, as PyTorch)."""
+    if not mat1.is_complex():
+        return NotImplemented
+    product = aten.mm.default(mat1, mat2)
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return product + (self if beta == 1 else self * beta)
+
+
+COMPLEX_DECOMPOSITIONS: dict[Any, Callable[..., Any]] = {
+    aten.var.correction: _var_correction,
+    aten.addmm.default: _addmm,
     aten.scalar_tensor.default: _scalar_tensor,
     aten.full.default: _full,
     aten.full_like.default: _full_like,
