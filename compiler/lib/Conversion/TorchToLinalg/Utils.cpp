@@ -792,7 +792,8 @@ Type mlir::torch2mlir::torch_to_linalg::getOpMathType(Type element) {
 
 Type mlir::torch2mlir::torch_to_linalg::getSumAccumulatorType(Type element) {
   if (auto complexType = dyn_cast<ComplexType>(element))
-    return ComplexType::get(getSumAccumulatorType(complexType.getElementType()));
+    return ComplexType::get(
+        getSumAccumulatorType(complexType.getElementType()));
   if (element.isF32() || element.isF64())
     return Float64Type::get(element.getContext());
   if (element.isF16() || element.isBF16())
