@@ -218,6 +218,13 @@ def test_casts_and_comparisons() -> None:
     z = crandn(6)
     w = torch.where(torch.rand(6) > 0.5, z, crandn(6))
     check(lambda a, b: (a == b, a != b), z, w)
+    # A real operand compares as its complex value (complex128 for float64).
+    real = torch.tensor([1.0, 0.5, 2.0, -1.0, 0.0, 3.0], dtype=torch.float64)
+    check(
+        lambda a, b: (a == b, a != b),
+        torch.complex(real, real * 0).to(torch.complex64),
+        real,
+    )
     check(lambda c, a, b: torch.where(c, a, b), torch.rand(6) > 0.5, z, crandn(6))
 
 

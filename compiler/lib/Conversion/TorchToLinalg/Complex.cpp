@@ -383,28 +383,59 @@ template <typename OpTy> struct ConvertConj : OpConversionPattern<OpTy> {
   }
 };
 
-/// pow(z, w) with a complex base or exponent (tensor or scalar): both in
-/// the promoted complex dtype, complex.pow (exp(w log z)).
-template <typename OpTy> struct ConvertComplexPow : OpConversionPattern<OpTy> {
-  ConvertComplexPow(const TypeConverter &converter, MLIRContext *context)
+/// The complex dtype a binary op with a complex operand computes in: its
+/// result's when complex (PyTorch has promoted it), else (eq/ne) the widest
+/// of its tensor operands', made complex (getPromotedDtype has no
+/// complex promotion).
+static Type getComplexComputeDtype(Operation *op) {
+  Type result = getTorchDtype(op->getResult(0));
+  if (result && isa<ComplexType>(result))
+    return result;
+  Type widest;
+  for (Value operand : op->getOperands()) {
+    auto tensor = dyn_cast<BaseTensorType>(operand.getType());
+    if (!tensor || !tensor.hasDtype())
+      continue;
+    Type dtype = tensor.getDtype();
+    if (auto complexType = dyn_cast<ComplexType>(dtype))
+      dtype = complexType.getElementType();
+    if (isa<mlir::FloatType>(dtype) &&
+        (!widest ||
+         dtype.getIntOrFloatBitWidth() > widest.getIntOrFloatBitWidth()))
+      widest = dtype;
+  }
+  return widest ? ComplexType::get(widest) : Type();
+}
+
+/// A complex function of two complex elements.
+using ComplexBinaryFn = Value (*)(OpBuilder &, Location, Value, Value);
+
+/// A binary op with a complex operand (tensors or scalars, broadcast): both
+/// converted to the promoted complex dtype, then `fn`. Ops on real operands
+/// fail to match here and go to the integer and float patterns.
+template <typename OpTy, ComplexBinaryFn fn>
+struct ConvertComplexBinary : OpConversionPattern<OpTy> {
+  ConvertComplexBinary(const TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isComplexTensor(op.getResult()))
+    if (llvm::none_of(op->getOperands(), isComplexTensor))
       return failure();
     auto resultType =
         getConvertedResultType(rewriter, op, this->getTypeConverter());
     if (!resultType)
       return failure();
+    Type dtype = getComplexComputeDtype(op);
+    if (!dtype)
+      return reportFailure(rewriter, op, "no complex dtype to compute in");
     if (!areTensorsOrScalars(adaptor.getOperands()))
       return reportFailure(rewriter, op, "unsupported: this operand type");
-    Type dtype = getTorchDtype(op.getResult());
     Value result = createElementwiseOnOperands(
         rewriter, op.getLoc(), resultType, op->getOperands(),
         adaptor.getOperands(), dtype,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return complex::PowOp::create(b, l, args[0], args[1]);
+          return fn(b, l, args[0], args[1]);
         });
     if (!result)
       return reportFailure(rewriter, op, kNotBroadcastable);
@@ -413,40 +444,17 @@ template <typename OpTy> struct ConvertComplexPow : OpConversionPattern<OpTy> {
   }
 };
 
-/// eq/ne with a complex operand: both sides converted to the promoted
-/// complex dtype, equal when both parts are (complex.eq: NaN is unequal).
-template <typename OpTy, bool isEq>
-struct ConvertComplexEquality : OpConversionPattern<OpTy> {
-  ConvertComplexEquality(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isComplexTensor(op.getSelf()) && !isComplexTensor(op.getOther()))
-      return failure();
-    auto resultType =
-        getConvertedResultType(rewriter, op, this->getTypeConverter());
-    if (!resultType)
-      return failure();
-    Type dtype = getPromotedDtype(op->getOperands());
-    if (!dtype || !isa<ComplexType>(dtype))
-      return reportFailure(rewriter, op, "no complex dtype to compare in");
-    if (!areTensorsOrScalars(adaptor.getOperands()))
-      return reportFailure(rewriter, op, "unsupported: this operand type");
-    Value result = createElementwiseOnOperands(
-        rewriter, op.getLoc(), resultType, op->getOperands(),
-        adaptor.getOperands(), dtype,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          if (isEq)
-            return complex::EqualOp::create(b, l, args[0], args[1]);
-          return complex::NotEqualOp::create(b, l, args[0], args[1]);
-        });
-    if (!result)
-      return reportFailure(rewriter, op, kNotBroadcastable);
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
+/// pow(z, w) = exp(w log z) (complex.pow).
+static Value createPow(OpBuilder &b, Location l, Value z, Value w) {
+  return complex::PowOp::create(b, l, z, w);
+}
+/// Equal when both parts are (complex.eq: NaN is unequal).
+static Value createEqual(OpBuilder &b, Location l, Value z, Value w) {
+  return complex::EqualOp::create(b, l, z, w);
+}
+static Value createNotEqual(OpBuilder &b, Location l, Value z, Value w) {
+  return complex::NotEqualOp::create(b, l, z, w);
+}
 
 } // namespace
 
@@ -482,12 +490,12 @@ void mlir::torch2mlir::populateComplexPatternsAndLegality(
                ConvertComplexUnary<AtenCoshOp, createCosh>,
                ConvertComplexUnary<AtenIsnanOp, createIsnan>,
                ConvertComplexUnary<AtenIsinfOp, createIsinf>,
-               ConvertComplexPow<AtenPowTensorScalarOp>,
-               ConvertComplexPow<AtenPowTensorTensorOp>,
-               ConvertComplexPow<AtenPowScalarOp>,
-               ConvertComplexEquality<AtenEqTensorOp, true>,
-               ConvertComplexEquality<AtenNeTensorOp, false>,
-               ConvertComplexEquality<AtenEqScalarOp, true>,
-               ConvertComplexEquality<AtenNeScalarOp, false>>(typeConverter,
-                                                              context);
+               ConvertComplexBinary<AtenPowTensorScalarOp, createPow>,
+               ConvertComplexBinary<AtenPowTensorTensorOp, createPow>,
+               ConvertComplexBinary<AtenPowScalarOp, createPow>,
+               ConvertComplexBinary<AtenEqTensorOp, createEqual>,
+               ConvertComplexBinary<AtenNeTensorOp, createNotEqual>,
+               ConvertComplexBinary<AtenEqScalarOp, createEqual>,
+               ConvertComplexBinary<AtenNeScalarOp, createNotEqual>>(
+      typeConverter, context);
 }
