@@ -141,6 +141,12 @@ def test_unary(op: Callable[..., Any], dtype: torch.dtype) -> None:
         lambda z: torch.pow(z, z),
         lambda z: 2.0**z,
         lambda z: torch.ldexp(z, torch.arange(5)),
+        torch.asin,
+        torch.acos,
+        torch.atan,
+        torch.asinh,
+        torch.acosh,
+        torch.atanh,
     ],
     ids=[
         "log2",
@@ -152,6 +158,12 @@ def test_unary(op: Callable[..., Any], dtype: torch.dtype) -> None:
         "pow_tensor",
         "rpow",
         "ldexp",
+        "asin",
+        "acos",
+        "atan",
+        "asinh",
+        "acosh",
+        "atanh",
     ],
 )
 def test_more_math(op: Callable[..., Any]) -> None:
@@ -231,6 +243,11 @@ def test_casts_and_comparisons() -> None:
 def test_reductions_matmul_and_data_movement() -> None:
     check(lambda z: (z.sum(), z.sum(0), z.mean(-1)), crandn(4, 5))
     check(lambda z: (z.var(), z.var(0, correction=0)), crandn(4, 5))
+    check(lambda z: (z.prod(1), z.cumsum(0), z.cumprod(1)), crandn(4, 5))
+    check(
+        lambda z: (z.any(1), torch.nonzero(z)), crandn(3, 4) * (torch.rand(3, 4) > 0.5)
+    )
+    check(lambda z: (torch.linalg.det(z), torch.linalg.slogdet(z)), crandn(2, 3, 3))
     check(
         lambda c, a, b: torch.addmm(c, a, b, beta=0.5, alpha=2 - 1j),
         crandn(3, 5),

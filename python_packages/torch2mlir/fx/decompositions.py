@@ -1397,11 +1397,13 @@ def _linalg_slogdet(
     of each determinant of `a` [..., n, n] (``torch.linalg.slogdet``): the
     signs of U's diagonal and of the permutation multiplied, the logs of
     |U's diagonal| summed; a singular matrix has sign 0 and -inf. Also the
-    LU factorization and pivots of ``a.mT``, as `_linalg_det`."""
+    LU factorization and pivots of ``a.mT``, as `_linalg_det`. A complex
+    `a` has a complex sign (``sgn``: the unit-modulus phase)."""
     lu, pivots, swaps = _lu_partial_pivoting(aten.transpose.int(a, -2, -1))
     diagonal = aten.diagonal.default(lu, 0, -2, -1)
+    unit = aten.sgn.default if a.is_complex() else aten.sign.default
     sign = aten.mul.Tensor(
-        aten.prod.dim_int(aten.sign.default(diagonal), -1),
+        aten.prod.dim_int(unit(diagonal), -1),
         _permutation_sign(swaps, a.dtype),
     )
     logabsdet = aten.sum.dim_IntList(aten.log.default(aten.abs.default(diagonal)), [-1])

@@ -57,9 +57,11 @@ bool torch_to_linalg::lowersComplex(Operation *op) {
       AtenNewEmptyOp, AtenNewEmptyStridedOp, AtenLogicalNotOp, AtenLogicalAndOp,
       AtenLogicalOrOp, AtenLogicalXorOp, AtenIsnanOp, AtenIsinfOp, AtenLog2Op,
       AtenLog10Op, AtenSinhOp, AtenCoshOp, AtenPowTensorScalarOp,
-      AtenPowTensorTensorOp, AtenPowScalarOp, TensorStaticInfoCastOp,
-      ValueTensorLiteralOp, PrimListConstructOp, AtenSizeIntOp, AtenDimOp,
-      AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(op);
+      AtenPowTensorTensorOp, AtenPowScalarOp, AtenProdDimIntOp, AtenCumsumOp,
+      AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp, AtenNonzeroOp, AtenAsinhOp,
+      AtenAsinOp, AtenAtanhOp, AtenAtanOp, AtenAcoshOp, AtenAcosOp,
+      TensorStaticInfoCastOp, ValueTensorLiteralOp, PrimListConstructOp,
+      AtenSizeIntOp, AtenDimOp, AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(op);
 }
 
 namespace {
@@ -347,6 +349,68 @@ static Value createIsinf(OpBuilder &b, Location l, Value z) {
                               isInf(complex::ImOp::create(b, l, z)));
 }
 
+/// i * z (exactly: (-Im z, Re z)), or -i * z when `negative`.
+static Value createTimesI(OpBuilder &b, Location l, Value z, bool negative) {
+  Value re = complex::ReOp::create(b, l, z);
+  Value im = complex::ImOp::create(b, l, z);
+  if (negative)
+    return complex::CreateOp::create(b, l, z.getType(), im,
+                                     arith::NegFOp::create(b, l, re));
+  return complex::CreateOp::create(b, l, z.getType(),
+                                   arith::NegFOp::create(b, l, im), re);
+}
+/// The inverse functions on their principal branches (those of C99's
+/// casinh, casin, catanh, catan, cacosh, cacos, which PyTorch's CPU kernels
+/// call): asinh(z) = log(z + sqrt(z^2 + 1)), computed for Re z >= 0 and
+/// mirrored (asinh is odd) so that the sum never cancels.
+static Value createAsinh(OpBuilder &b, Location l, Value z) {
+  Value re = complex::ReOp::create(b, l, z);
+  Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(re.getType()));
+  Value negative =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, re, zero);
+  Value w = arith::SelectOp::create(b, l, negative,
+                                    complex::NegOp::create(b, l, z), z);
+  Value one = createComplexConstant(b, l, z, 1, 0);
+  Value root = complex::SqrtOp::create(
+      b, l,
+      complex::AddOp::create(b, l, complex::MulOp::create(b, l, w, w), one));
+  Value r = complex::LogOp::create(b, l, complex::AddOp::create(b, l, w, root));
+  return arith::SelectOp::create(b, l, negative,
+                                 complex::NegOp::create(b, l, r), r);
+}
+/// asin(z) = -i asinh(i z).
+static Value createAsin(OpBuilder &b, Location l, Value z) {
+  return createTimesI(b, l, createAsinh(b, l, createTimesI(b, l, z, false)),
+                      true);
+}
+/// atanh(z) = (log1p(z) - log1p(-z)) / 2.
+static Value createAtanh(OpBuilder &b, Location l, Value z) {
+  Value difference = complex::SubOp::create(
+      b, l, complex::Log1pOp::create(b, l, z),
+      complex::Log1pOp::create(b, l, complex::NegOp::create(b, l, z)));
+  return complex::MulOp::create(b, l, difference,
+                                createComplexConstant(b, l, z, 0.5, 0));
+}
+/// atan(z) = -i atanh(i z).
+static Value createAtan(OpBuilder &b, Location l, Value z) {
+  return createTimesI(b, l, createAtanh(b, l, createTimesI(b, l, z, false)),
+                      true);
+}
+/// acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) (Kahan's form: the two
+/// square roots keep the branch cut on (-inf, 1]).
+static Value createAcosh(OpBuilder &b, Location l, Value z) {
+  Value one = createComplexConstant(b, l, z, 1, 0);
+  Value root = complex::MulOp::create(
+      b, l, complex::SqrtOp::create(b, l, complex::AddOp::create(b, l, z, one)),
+      complex::SqrtOp::create(b, l, complex::SubOp::create(b, l, z, one)));
+  return complex::LogOp::create(b, l, complex::AddOp::create(b, l, z, root));
+}
+/// acos(z) = pi / 2 - asin(z).
+static Value createAcos(OpBuilder &b, Location l, Value z) {
+  return complex::SubOp::create(b, l, createComplexConstant(b, l, z, M_PI_2, 0),
+                                createAsin(b, l, z));
+}
+
 /// sigmoid(z) = 1 / (1 + exp(-z)).
 static Value createSigmoid(OpBuilder &b, Location l, Value z) {
   Value one = createOne(b, l, z);
@@ -485,6 +549,12 @@ void mlir::torch2mlir::populateComplexPatternsAndLegality(
                ConvertComplexUnary<AtenSigmoidOp, createSigmoid>,
                ConvertComplexUnary<AtenReciprocalOp, createReciprocal>,
                ConvertComplexUnary<AtenLog2Op, createLog2>,
+               ConvertComplexUnary<AtenAsinhOp, createAsinh>,
+               ConvertComplexUnary<AtenAsinOp, createAsin>,
+               ConvertComplexUnary<AtenAtanhOp, createAtanh>,
+               ConvertComplexUnary<AtenAtanOp, createAtan>,
+               ConvertComplexUnary<AtenAcoshOp, createAcosh>,
+               ConvertComplexUnary<AtenAcosOp, createAcos>,
                ConvertComplexUnary<AtenLog10Op, createLog10>,
                ConvertComplexUnary<AtenSinhOp, createSinh>,
                ConvertComplexUnary<AtenCoshOp, createCosh>,

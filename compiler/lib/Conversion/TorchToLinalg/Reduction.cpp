@@ -318,7 +318,8 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     if (!resultType)
       return failure();
     Type element = resultType.getElementType();
-    if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
+    if (!isa<mlir::FloatType, IntegerType, ComplexType>(element) ||
+        element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: cumsum to this dtype");
     int64_t dim;
     if (!matchTorchConstantInt(op.getDim(), dim))
@@ -353,7 +354,7 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     // round each output, as PyTorch's CPU kernel (its acc_type) does: a
     // running f32 sum along 4096 elements drifts by more than 1e-4.
     Type accType = getSumAccumulatorType(element);
-    bool widen = isa<mlir::FloatType>(element) && accType != element;
+    bool widen = !isa<IntegerType>(element) && accType != element;
     auto sumType = widen ? sliceType.clone(accType) : sliceType;
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
@@ -365,6 +366,7 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     Value sum = createZeroFilled(rewriter, loc, sumType, input);
     Value result = createEmpty(rewriter, loc, castType, input);
     bool isFloat = isa<mlir::FloatType>(element);
+    bool isComplex = isa<ComplexType>(element);
     auto loop = scf::ForOp::create(
         rewriter, loc, zero, length, one, ValueRange{sum, result},
         [&](OpBuilder &b, Location l, Value iv, ValueRange carried) {
@@ -385,12 +387,14 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
                   [&](OpBuilder &nb, Location nl, ValueRange args) {
                     Value x = args[0];
                     if (widen)
-                      x = arith::ExtFOp::create(nb, nl, args[1].getType(), x);
+                      x = castFloat(nb, nl, x, args[1].getType());
                     Value added =
-                        isFloat ? arith::AddFOp::create(nb, nl, x, args[1])
-                                      .getResult()
-                                : arith::AddIOp::create(nb, nl, x, args[1])
-                                      .getResult();
+                        isComplex ? complex::AddOp::create(nb, nl, x, args[1])
+                                        .getResult()
+                        : isFloat ? arith::AddFOp::create(nb, nl, x, args[1])
+                                        .getResult()
+                                  : arith::AddIOp::create(nb, nl, x, args[1])
+                                        .getResult();
                     linalg::YieldOp::create(nb, nl, added);
                   })
                   .getResult(0);
@@ -399,8 +403,7 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
             rounded = createElementwise(
                 b, l, sliceType, ValueRange{next},
                 [&](OpBuilder &nb, Location nl, ValueRange args) {
-                  return arith::TruncFOp::create(nb, nl, element, args[0])
-                      .getResult();
+                  return castFloat(nb, nl, args[0], element);
                 });
           Value updated = tensor::InsertSliceOp::create(
               b, l, rounded, carried[1], offsets, sizes, strides);
@@ -444,7 +447,7 @@ template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
       return failure();
     Value input = adaptor.getSelf();
     Type element = cast<RankedTensorType>(input.getType()).getElementType();
-    if (!isa<IntegerType, mlir::FloatType>(element))
+    if (!isa<IntegerType, mlir::FloatType, ComplexType>(element))
       return reportFailure(rewriter, op, "unsupported: any of this dtype");
     SmallVector<int64_t> dimList;
     if (!matchAnyDims(op, dimList))
@@ -459,15 +462,8 @@ template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
     Value reduced = createReduction(
         rewriter, loc, input, *dims, falseValue,
         [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
-          Value zero =
-              arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType()));
-          Value nonzero = isa<mlir::FloatType>(x.getType())
-                              ? arith::CmpFOp::create(
-                                    b, l, arith::CmpFPredicate::UNE, x, zero)
-                                    .getResult()
-                              : arith::CmpIOp::create(
-                                    b, l, arith::CmpIPredicate::ne, x, zero)
-                                    .getResult();
+          // Nonzero: x != 0 (NaN included), either part of a complex x.
+          Value nonzero = convertScalar(b, l, x, b.getI1Type());
           return arith::OrIOp::create(b, l, nonzero, acc);
         });
     Type resultElement = resultType.getElementType();
@@ -498,7 +494,8 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
     if (!resultType)
       return failure();
     Type element = resultType.getElementType();
-    if (!isa<mlir::FloatType, IntegerType>(element) || element.isInteger(1))
+    if (!isa<mlir::FloatType, IntegerType, ComplexType>(element) ||
+        element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: prod of this dtype");
     Value input = adaptor.getSelf();
     int64_t dim;
@@ -511,14 +508,27 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
     bool srcUnsigned = isUnsignedOrBool(getTorchDtype(op.getSelf()));
     bool isFloat = isa<mlir::FloatType>(element);
     Location loc = op.getLoc();
-    Value one = arith::ConstantOp::create(
-        rewriter, loc,
-        isFloat ? cast<TypedAttr>(rewriter.getFloatAttr(element, 1.0))
-                : rewriter.getIntegerAttr(element, 1));
+    auto complexType = dyn_cast<ComplexType>(element);
+    Value one =
+        complexType
+            ? complex::ConstantOp::create(
+                  rewriter, loc, complexType,
+                  rewriter.getArrayAttr(
+                      {rewriter.getFloatAttr(complexType.getElementType(), 1.0),
+                       rewriter.getFloatAttr(complexType.getElementType(),
+                                             0.0)}))
+                  .getResult()
+            : arith::ConstantOp::create(
+                  rewriter, loc,
+                  isFloat ? cast<TypedAttr>(rewriter.getFloatAttr(element, 1.0))
+                          : rewriter.getIntegerAttr(element, 1))
+                  .getResult();
     Value product = createReduction(
         rewriter, loc, input, *dims, one,
         [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           x = convertScalar(b, l, x, element, srcUnsigned);
+          if (complexType)
+            return complex::MulOp::create(b, l, x, acc);
           if (isFloat)
             return arith::MulFOp::create(b, l, x, acc);
           return arith::MulIOp::create(b, l, x, acc);

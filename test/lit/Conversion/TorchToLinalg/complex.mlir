@@ -165,3 +165,34 @@ func.func @isnan(%a: !torch.vtensor<[4],complex<f32>>) -> !torch.vtensor<[4],i1>
   %0 = torch.aten.isnan %a : !torch.vtensor<[4],complex<f32>> -> !torch.vtensor<[4],i1>
   return %0 : !torch.vtensor<[4],i1>
 }
+
+// -----
+
+// A complex product starts from the complex 1 and multiplies.
+// CHECK-LABEL: func.func @prod
+// CHECK: %[[ONE:.*]] = complex.constant [1.000000e+00 : f32, 0.000000e+00 : f32] : complex<f32>
+// CHECK: linalg.fill ins(%[[ONE]] : complex<f32>)
+// CHECK: complex.mul %{{.*}}, %{{.*}} : complex<f32>
+func.func @prod(%a: !torch.vtensor<[2,5],complex<f32>>) -> !torch.vtensor<[2],complex<f32>> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten.prod.dim_int %a, %int1, %false, %none : !torch.vtensor<[2,5],complex<f32>>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[2],complex<f32>>
+  return %0 : !torch.vtensor<[2],complex<f32>>
+}
+
+// -----
+
+// asinh mirrors a negative real part (asinh is odd) so that z + sqrt(z^2 + 1)
+// never cancels.
+// CHECK-LABEL: func.func @asinh
+// CHECK: %[[RE:.*]] = complex.re %[[Z:.*]] : complex<f32>
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %[[RE]], %{{.*}} : f32
+// CHECK: %[[W:.*]] = arith.select %[[NEG]], %{{.*}}, %[[Z]] : complex<f32>
+// CHECK: complex.sqrt
+// CHECK: %[[R:.*]] = complex.log
+// CHECK: arith.select %[[NEG]], %{{.*}}, %[[R]] : complex<f32>
+func.func @asinh(%a: !torch.vtensor<[4],complex<f32>>) -> !torch.vtensor<[4],complex<f32>> {
+  %0 = torch.aten.asinh %a : !torch.vtensor<[4],complex<f32>> -> !torch.vtensor<[4],complex<f32>>
+  return %0 : !torch.vtensor<[4],complex<f32>>
+}
