@@ -6,9 +6,8 @@ Complex tensors lower to the builtin ``complex<f32>``/``complex<f64>`` with
 the ``complex`` dialect (``TorchToLinalg/Complex.cpp``) and cross the
 RefBackend ABI as they are; the FFT ops decompose into real matmuls
 (``torch2mlir/fx/complex_numbers.py``): the sizes below cover the direct DFT (up to 64
-points), the Cooley-Tukey splits above it (composite: 96, 360, 1000, 1024),
-a prime size above the direct limit (97, which keeps the direct DFT) and
-each ``norm`` mode.
+points, and primes up to 256), the Cooley-Tukey splits above it, Bluestein's
+algorithm for larger sizes without a split, and each ``norm`` mode.
 """
 
 from __future__ import annotations
@@ -275,7 +274,9 @@ def test_reductions_matmul_and_data_movement() -> None:
     )
 
 
-SIZES = [1, 2, 7, 16, 64, 96, 97, 360, 1000, 1024, 4096]
+#: Direct DFTs (1 to 64, and 97: prime), Cooley-Tukey splits (96 to 4096),
+#: Bluestein's algorithm (257 and 1031: primes; 1018: twice a prime).
+SIZES = [1, 2, 7, 16, 64, 96, 97, 257, 360, 1000, 1018, 1024, 1031, 4096]
 
 #: The unit roundoff of float32.
 _U32 = 2.0**-24

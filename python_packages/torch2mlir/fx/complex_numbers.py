@@ -8,13 +8,16 @@ they become 0-d complex tensors). Complex tensors themselves lower in
 A transform along one dim works on the real and imaginary parts as two real
 tensors (``view_as_real`` of a complex input, ``complex`` of the result):
 
-- a size ``n <= DIRECT_DFT_MAX_SIZE``, or one without a factor of at least
+- a size ``n <= DIRECT_DFT_MAX_SIZE``, or one below
+  :data:`BLUESTEIN_MIN_SIZE` without a factor of at least
   :data:`MIN_FACTOR`, is a direct DFT: four real matmuls against the
   ``cos``/``sin`` coefficient matrix (O(n^2) per row, on the GEMM);
 - a larger composite size is split ``n = n1 * n2`` (Cooley-Tukey, the
   "four-step" form): ``n2`` DFTs of size ``n1`` as one matmul, a twiddle
   multiply, then ``n1`` DFTs of size ``n2`` (recursively split), O(n (n1 +
-  n2 + ...)) per row.
+  n2 + ...)) per row;
+- a larger size without a split (a prime, twice a prime) is Bluestein's
+  chirp-z convolution, by split DFTs of a power of two.
 
 The coefficients are computed in the program, in float64 from exact integer
 phases ``(j * k) mod n`` (so ``cos(2 pi r / n)`` is rounded once, whatever
@@ -39,8 +42,15 @@ aten = torch.ops.aten
 DIRECT_DFT_MAX_SIZE = 64
 
 #: The smallest factor worth a split: a size whose factors are all smaller
-#: (a prime, or twice a prime) keeps the direct DFT.
+#: (a prime, or twice a prime) keeps the direct DFT up to
+#: :data:`BLUESTEIN_MIN_SIZE`, and takes Bluestein's algorithm from there.
 MIN_FACTOR = 4
+
+#: From this size on, a size without a split is a convolution (Bluestein's
+#: chirp-z algorithm) computed by split DFTs of a power of two >= 2n - 1:
+#: O(n log n) work and O(n) coefficients instead of the direct DFT's n x n
+#: matrix.
+BLUESTEIN_MIN_SIZE = 256
 
 
 def _coefficients(
@@ -67,6 +77,46 @@ def _split(n: int) -> int:
     return 0
 
 
+def _chirp(
+    n: int, dtype: torch.dtype, sign: float
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``exp(sign i pi m^2 / n)`` for ``m`` in ``[0, n)``, from the exact
+    phase ``m^2 mod 2n``: its real and imaginary parts."""
+    m = torch.arange(n, dtype=torch.int64)
+    angle = torch.remainder(m * m, 2 * n).to(torch.float64) * (math.pi / n)
+    return torch.cos(angle).to(dtype), (sign * torch.sin(angle)).to(dtype)
+
+
+def _bluestein(
+    re: torch.Tensor, im: torch.Tensor | None, inverse: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The DFT of :func:`_dft_last` by Bluestein's chirp-z algorithm: with
+    ``j k = (j^2 + k^2 - (k - j)^2) / 2``, ``X[k] = c[k] sum_j (x[j] c[j])
+    conj(c[k - j])`` for the chirp ``c[m] = exp(-+i pi m^2 / n)``: a linear
+    convolution, computed as a circular one of a power-of-two size ``>= 2n
+    - 1`` by split DFTs."""
+    n = re.shape[-1]
+    size = 1 << (2 * n - 2).bit_length()
+    sign = 1.0 if inverse else -1.0
+    cos, sin = _chirp(n, re.dtype, sign)
+    a_re = re * cos if im is None else re * cos - im * sin
+    a_im = re * sin if im is None else re * sin + im * cos
+    pad = [0, size - n]
+    a_re = torch.nn.functional.pad(a_re, pad)
+    a_im = torch.nn.functional.pad(a_im, pad)
+    # conj(c[m]) at m = 0 .. n - 1 and at m = -(n - 1) .. -1 (position size + m).
+    gap = torch.zeros(size - 2 * n + 1, dtype=re.dtype)
+    b_re = torch.cat([cos, gap, cos[1:].flip(0)])
+    b_im = torch.cat([-sin, gap, -sin[1:].flip(0)])
+    fa_re, fa_im = _dft_last(a_re, a_im, False)
+    fb_re, fb_im = _dft_last(b_re, b_im, False)
+    prod_re = fa_re * fb_re - fa_im * fb_im
+    prod_im = fa_re * fb_im + fa_im * fb_re
+    c_re, c_im = _dft_last(prod_re, prod_im, True)
+    c_re, c_im = c_re[..., :n] / size, c_im[..., :n] / size
+    return c_re * cos - c_im * sin, c_re * sin + c_im * cos
+
+
 def _dft_last(
     re: torch.Tensor, im: torch.Tensor | None, inverse: bool
 ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -75,6 +125,8 @@ def _dft_last(
     exp(-+2 pi i j k / n)`` (the sign ``+`` when `inverse`)."""
     n = re.shape[-1]
     n1 = _split(n)
+    if n1 == 0 and n >= BLUESTEIN_MIN_SIZE:
+        return _bluestein(re, im, inverse)
     if n1 == 0:
         cos, sin = _coefficients(n, n, n, re.dtype)
         if inverse:
@@ -200,14 +252,14 @@ def _c2r_last(re: torch.Tensor, im: torch.Tensor, n: int) -> torch.Tensor:
     As in PyTorch, the imaginary parts of those two terms do not count."""
     h = n // 2 + 1
     re, im = re[..., :h], im[..., :h]
-    if _split(n) == 0:
+    if _split(n) == 0 and n < BLUESTEIN_MIN_SIZE:
         cos, sin = _coefficients(h, n, n, re.dtype)
         k = torch.arange(h, dtype=torch.int64).unsqueeze(1)
         single = (k == 0) | (2 * k == n)
         weight = torch.where(single, 1.0, 2.0).to(re.dtype)
         return re @ (cos * weight) - im @ (sin * weight)
     # Larger sizes: rebuild the conjugate half and take the complex inverse
-    # DFT's real part (the split transform).
+    # DFT's real part (split, or Bluestein's).
     tail = slice(1, h - 1) if n % 2 == 0 else slice(1, h)
     full_re = torch.cat([re, re[..., tail].flip(-1)], -1)
     full_im = torch.cat([im, -im[..., tail].flip(-1)], -1)
