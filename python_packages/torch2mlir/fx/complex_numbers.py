@@ -402,7 +402,17 @@ def _addmm(
     return product + (self if beta == 1 else self * beta)
 
 
+def _conj_physical(self: torch.Tensor) -> torch.Tensor:
+    """``aten._conj_physical``: the conjugate, materialized (the real part
+    and the negated imaginary part); a real tensor's copy."""
+    if not self.is_complex():
+        return aten.clone.default(self)
+    re, im = _parts(self)
+    return torch.complex(re, -im)
+
+
 COMPLEX_DECOMPOSITIONS: dict[Any, Callable[..., Any]] = {
+    aten._conj_physical.default: _conj_physical,
     aten.var.correction: _var_correction,
     aten.addmm.default: _addmm,
     aten.scalar_tensor.default: _scalar_tensor,

@@ -115,7 +115,8 @@ def _addbmm(
     16-bit floats, as PyTorch's CPU kernel: one ``addmm`` per batch, each
     computed in float32 and rounded into the running result."""
     dtype = self.dtype
-    if not dtype.is_floating_point:  # PyTorch converts the scalars to the dtype
+    if not dtype.is_floating_point and not dtype.is_complex:
+        # PyTorch converts the scalars to the (integer) dtype.
         alpha, beta = int(alpha), int(beta)
     if dtype in _HALF_DTYPES:
         f32 = torch.float32

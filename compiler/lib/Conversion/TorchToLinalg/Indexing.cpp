@@ -120,6 +120,23 @@ struct ConvertAtenSelectInt : OpConversionPattern<AtenSelectIntOp> {
     SmallVector<int64_t> shape(inputType.getShape());
     shape.erase(shape.begin() + dim);
     auto sliceType = RankedTensorType::get(shape, inputType.getElementType());
+    if (llvm::is_contained(shape, 0)) {
+      // An empty result (another dim of size 0): nothing to read, and
+      // extract_slice's verifier refuses offset 0 into a dim of size 0.
+      SmallVector<Value> dynamicSizes;
+      for (int64_t i = 0; i < rank; ++i)
+        if (i != dim && inputType.isDynamicDim(i))
+          dynamicSizes.push_back(
+              tensor::DimOp::create(rewriter, loc, input, i));
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, shape, inputType.getElementType(), dynamicSizes);
+      rewriter.replaceOp(
+          op, sliceType != resultType
+                  ? tensor::CastOp::create(rewriter, loc, resultType, empty)
+                        .getResult()
+                  : empty);
+      return success();
+    }
     Value result = tensor::ExtractSliceOp::create(
         rewriter, loc, sliceType, input, offsets, sizes, strides);
     if (sliceType != resultType)

@@ -188,3 +188,18 @@ func.func @select_negative_dynamic(%a: !torch.vtensor<[?,4],f32>) -> !torch.vten
   %0 = torch.aten.select.int %a, %int0, %int-1 : !torch.vtensor<[?,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// select from a tensor with another dim of size 0: an empty result, no
+// extract_slice (its verifier refuses offset 0 into a dim of size 0).
+// CHECK-LABEL: func.func @select_from_empty
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<0xf32>
+// CHECK: torch_c.from_builtin_tensor %[[E]]
+func.func @select_from_empty(%a: !torch.vtensor<[0,2],f32>) -> !torch.vtensor<[0],f32> {
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.select.int %a, %int1, %int0 : !torch.vtensor<[0,2],f32>, !torch.int, !torch.int -> !torch.vtensor<[0],f32>
+  return %0 : !torch.vtensor<[0],f32>
+}
