@@ -19,18 +19,9 @@ from typing import Any
 import pytest
 import torch
 from harness import import_torch2mlir
-from torch import nn
+from test_decompositions import Call
 
 torch2mlir = import_torch2mlir()
-
-
-class Call(nn.Module):
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *inputs: Any) -> Any:
-        return self.fn(*inputs)
 
 
 def check(fn: Callable[..., Any], *inputs: torch.Tensor) -> None:
