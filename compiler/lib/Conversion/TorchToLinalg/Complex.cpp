@@ -84,13 +84,8 @@ struct ConvertViewAsReal : OpConversionPattern<AtenViewAsRealOp> {
     if (resultType.getRank() != rank + 1 || resultType.getDimSize(rank) != 2)
       return reportFailure(rewriter, op, "needs a result of shape [..., 2]");
     Location loc = op.getLoc();
-    SmallVector<Value> dynamicSizes;
-    for (int64_t i = 0; i < rank; ++i)
-      if (resultType.isDynamicDim(i))
-        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                resultType.getElementType(), dynamicSizes);
+    // Dims 0..n-1 are the input's; the last (2) is static.
+    Value init = createEmpty(rewriter, loc, resultType, input);
     MLIRContext *context = rewriter.getContext();
     // (d0, ..., dn) -> (d0, ..., dn-1); for a 0-d input, () (not
     // getMajorSubMap(0), which is a null map).
@@ -143,12 +138,8 @@ struct ConvertViewAsComplex : OpConversionPattern<AtenViewAsComplexOp> {
                            "needs an input whose last dim has size 2 (eager "
                            "refuses any other)");
     Location loc = op.getLoc();
-    SmallVector<Value> dynamicSizes;
-    for (int64_t i = 0; i < rank; ++i)
-      if (resultType.isDynamicDim(i))
-        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         complexType, dynamicSizes);
+    // The result's dims are the input's leading ones.
+    Value init = createEmpty(rewriter, loc, resultType, input);
     MLIRContext *context = rewriter.getContext();
     auto partMap = [&](int64_t part) {
       SmallVector<AffineExpr> exprs;
@@ -243,13 +234,14 @@ struct ConvertComplexUnary : OpConversionPattern<OpTy> {
   }
 };
 
-/// The complex 1 of `z`'s type.
+/// The complex constant `re + i im` of `z`'s type.
+static Value createConstantLike(OpBuilder &b, Location loc, Value z, double re,
+                                double im) {
+  return torch_to_linalg::createComplexConstant(
+      b, loc, cast<ComplexType>(z.getType()), re, im);
+}
 static Value createOne(OpBuilder &b, Location loc, Value z) {
-  auto type = cast<ComplexType>(z.getType());
-  return complex::ConstantOp::create(
-      b, loc, type,
-      b.getArrayAttr({b.getFloatAttr(type.getElementType(), 1.0),
-                      b.getFloatAttr(type.getElementType(), 0.0)}));
+  return createConstantLike(b, loc, z, 1, 0);
 }
 
 static Value createConj(OpBuilder &b, Location l, Value z) {
@@ -294,23 +286,14 @@ static Value createLog1p(OpBuilder &b, Location l, Value z) {
 static Value createReciprocal(OpBuilder &b, Location l, Value z) {
   return complex::DivOp::create(b, l, createOne(b, l, z), z);
 }
-/// A complex constant of `z`'s type.
-static Value createComplexConstant(OpBuilder &b, Location loc, Value z,
-                                   double re, double im) {
-  auto type = cast<ComplexType>(z.getType());
-  return complex::ConstantOp::create(
-      b, loc, type,
-      b.getArrayAttr({b.getFloatAttr(type.getElementType(), re),
-                      b.getFloatAttr(type.getElementType(), im)}));
-}
 /// log2(z) = log(z) / ln 2, log10(z) = log(z) / ln 10.
 static Value createLog2(OpBuilder &b, Location l, Value z) {
   return complex::DivOp::create(b, l, complex::LogOp::create(b, l, z),
-                                createComplexConstant(b, l, z, M_LN2, 0));
+                                createConstantLike(b, l, z, M_LN2, 0));
 }
 static Value createLog10(OpBuilder &b, Location l, Value z) {
   return complex::DivOp::create(b, l, complex::LogOp::create(b, l, z),
-                                createComplexConstant(b, l, z, M_LN10, 0));
+                                createConstantLike(b, l, z, M_LN10, 0));
 }
 /// sinh(z) = (exp(z) - exp(-z)) / 2, cosh(z) = (exp(z) + exp(-z)) / 2.
 static Value createSinhOrCosh(OpBuilder &b, Location l, Value z, bool sinh) {
@@ -319,7 +302,7 @@ static Value createSinhOrCosh(OpBuilder &b, Location l, Value z, bool sinh) {
   Value combined = sinh ? complex::SubOp::create(b, l, e, en).getResult()
                         : complex::AddOp::create(b, l, e, en).getResult();
   return complex::MulOp::create(b, l, combined,
-                                createComplexConstant(b, l, z, 0.5, 0));
+                                createConstantLike(b, l, z, 0.5, 0));
 }
 static Value createSinh(OpBuilder &b, Location l, Value z) {
   return createSinhOrCosh(b, l, z, true);
@@ -370,7 +353,7 @@ static Value createAsinh(OpBuilder &b, Location l, Value z) {
       arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, re, zero);
   Value w = arith::SelectOp::create(b, l, negative,
                                     complex::NegOp::create(b, l, z), z);
-  Value one = createComplexConstant(b, l, z, 1, 0);
+  Value one = createOne(b, l, z);
   Value root = complex::SqrtOp::create(
       b, l,
       complex::AddOp::create(b, l, complex::MulOp::create(b, l, w, w), one));
@@ -389,7 +372,7 @@ static Value createAtanh(OpBuilder &b, Location l, Value z) {
       b, l, complex::Log1pOp::create(b, l, z),
       complex::Log1pOp::create(b, l, complex::NegOp::create(b, l, z)));
   return complex::MulOp::create(b, l, difference,
-                                createComplexConstant(b, l, z, 0.5, 0));
+                                createConstantLike(b, l, z, 0.5, 0));
 }
 /// atan(z) = -i atanh(i z).
 static Value createAtan(OpBuilder &b, Location l, Value z) {
@@ -399,7 +382,7 @@ static Value createAtan(OpBuilder &b, Location l, Value z) {
 /// acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) (Kahan's form: the two
 /// square roots keep the branch cut on (-inf, 1]).
 static Value createAcosh(OpBuilder &b, Location l, Value z) {
-  Value one = createComplexConstant(b, l, z, 1, 0);
+  Value one = createOne(b, l, z);
   Value root = complex::MulOp::create(
       b, l, complex::SqrtOp::create(b, l, complex::AddOp::create(b, l, z, one)),
       complex::SqrtOp::create(b, l, complex::SubOp::create(b, l, z, one)));
@@ -407,7 +390,7 @@ static Value createAcosh(OpBuilder &b, Location l, Value z) {
 }
 /// acos(z) = pi / 2 - asin(z).
 static Value createAcos(OpBuilder &b, Location l, Value z) {
-  return complex::SubOp::create(b, l, createComplexConstant(b, l, z, M_PI_2, 0),
+  return complex::SubOp::create(b, l, createConstantLike(b, l, z, M_PI_2, 0),
                                 createAsin(b, l, z));
 }
 

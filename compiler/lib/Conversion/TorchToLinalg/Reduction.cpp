@@ -511,13 +511,7 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
     auto complexType = dyn_cast<ComplexType>(element);
     Value one =
         complexType
-            ? complex::ConstantOp::create(
-                  rewriter, loc, complexType,
-                  rewriter.getArrayAttr(
-                      {rewriter.getFloatAttr(complexType.getElementType(), 1.0),
-                       rewriter.getFloatAttr(complexType.getElementType(),
-                                             0.0)}))
-                  .getResult()
+            ? createComplexConstant(rewriter, loc, complexType, 1, 0)
             : arith::ConstantOp::create(
                   rewriter, loc,
                   isFloat ? cast<TypedAttr>(rewriter.getFloatAttr(element, 1.0))

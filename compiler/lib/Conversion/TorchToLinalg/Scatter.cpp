@@ -149,12 +149,8 @@ static Value createReductionIdentity(OpBuilder &b, Location loc,
   if (auto complexType = dyn_cast<ComplexType>(element)) {
     // Sums (and means) start from 0; products from 1 (max/min of complex
     // numbers do not exist: eager refuses them).
-    Attribute zero = b.getFloatAttr(complexType.getElementType(), 0.0);
-    Attribute re = reduction == Reduction::Prod
-                       ? b.getFloatAttr(complexType.getElementType(), 1.0)
-                       : zero;
-    return complex::ConstantOp::create(b, loc, complexType,
-                                       b.getArrayAttr({re, zero}));
+    return createComplexConstant(b, loc, complexType,
+                                 reduction == Reduction::Prod ? 1 : 0, 0);
   }
   switch (reduction) {
   case Reduction::Max:

@@ -143,12 +143,18 @@ Value torch_to_linalg::createFilled(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+Value torch_to_linalg::createComplexConstant(OpBuilder &b, Location loc,
+                                             ComplexType type, double re,
+                                             double im) {
+  return complex::ConstantOp::create(
+      b, loc, type,
+      b.getArrayAttr({b.getFloatAttr(type.getElementType(), re),
+                      b.getFloatAttr(type.getElementType(), im)}));
+}
+
 Value torch_to_linalg::createZero(OpBuilder &b, Location loc, Type type) {
-  if (auto complexType = dyn_cast<ComplexType>(type)) {
-    Attribute zero = b.getFloatAttr(complexType.getElementType(), 0.0);
-    return complex::ConstantOp::create(b, loc, complexType,
-                                       b.getArrayAttr({zero, zero}));
-  }
+  if (auto complexType = dyn_cast<ComplexType>(type))
+    return createComplexConstant(b, loc, complexType, 0, 0);
   return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
 }
 

@@ -84,6 +84,10 @@ Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
 /// (Complex.cpp); the other patterns assume integer and float elements.
 bool lowersComplex(Operation *op);
 
+/// The complex constant `re + i im` of `type`.
+Value createComplexConstant(OpBuilder &b, Location loc, ComplexType type,
+                            double re, double im);
+
 /// The scalar 0 of `type` (an arith constant, or a complex one).
 Value createZero(OpBuilder &b, Location loc, Type type);
 
