@@ -50,6 +50,16 @@ TORCH_DTYPE_TO_MLIR: dict[torch.dtype, str] = {
     torch.bool: "i1",
     torch.complex64: "complex<f32>",
     torch.complex128: "complex<f64>",
+    # Storage dtypes: casts and data movement (one byte per element).
+    torch.float8_e4m3fn: "f8E4M3FN",
+    torch.float8_e5m2: "f8E5M2",
+    torch.float8_e4m3fnuz: "f8E4M3FNUZ",
+    torch.float8_e5m2fnuz: "f8E5M2FNUZ",
+    torch.float8_e8m0fnu: "f8E8M0FNU",
+    torch.int4: "si4",
+    torch.uint4: "ui4",
+    torch.int2: "si2",
+    torch.uint2: "ui2",
 }
 
 #: The inverse of :data:`TORCH_DTYPE_TO_MLIR`.

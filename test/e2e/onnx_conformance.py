@@ -3,7 +3,7 @@
 The installed ``onnx`` package generates its node test cases
 (``onnx.backend.test.case.node``: one small model per op and variant, with
 inputs and expected outputs from the ONNX reference). Each case whose inputs
-and outputs are numeric tensors is compiled with
+and outputs are tensors (any element type) is compiled with
 :func:`torch2mlir.compile_onnx`, run on every data set and compared with the
 expected outputs: rtol 1e-3 / atol 1e-5 for floating point, exact for
 integers and bools.
@@ -46,8 +46,9 @@ RTOL, ATOL = 1e-3, 1e-5
 #: Seconds one case may take (import + compile + run) before it is killed.
 CASE_TIMEOUT = 120.0
 
-# TensorProto element types the suite runs: float, integer and bool tensors.
-_NUMERIC = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16}
+# TensorProto element types the suite runs: every tensor element type. A
+# type the importer refuses (STRING, FLOAT4E2M1) counts as an error.
+_TENSOR_TYPES = set(range(1, 27))
 
 
 @dataclass
@@ -68,7 +69,7 @@ class Result:
 
 def _is_numeric_tensor(value_info: Any) -> bool:
     kind = value_info.type.WhichOneof("value")
-    return kind == "tensor_type" and value_info.type.tensor_type.elem_type in _NUMERIC
+    return kind == "tensor_type" and value_info.type.tensor_type.elem_type in _TENSOR_TYPES
 
 
 def _op_of(case: Any) -> str:
@@ -85,7 +86,7 @@ def _op_of(case: Any) -> str:
 
 
 def collect_cases() -> dict[str, Any]:
-    """The eligible node test cases by name (numeric tensor inputs/outputs)."""
+    """The eligible node test cases by name (tensor inputs and outputs)."""
     import warnings
 
     from onnx.backend.test.case.node import collect_testcases
@@ -118,9 +119,11 @@ def compare(expected: np.ndarray, actual: np.ndarray, what: str) -> str:
         return f"{what}: shape {actual.shape}, expected {expected.shape}"
     if actual.dtype != expected.dtype:
         return f"{what}: dtype {actual.dtype}, expected {expected.dtype}"
-    if expected.dtype.name == "bfloat16":
-        # ml_dtypes' bfloat16 is not an np.floating: compare its values
-        # (exactly widened to float32) so that NaN matches NaN.
+    if expected.dtype.name == "bfloat16" or expected.dtype.name.startswith(
+        ("float8", "float4")
+    ):
+        # ml_dtypes' bfloat16 and float8 are not np.floating: compare their
+        # values (exactly widened to float32) so that NaN matches NaN.
         expected, actual = expected.astype(np.float32), actual.astype(np.float32)
     if np.issubdtype(expected.dtype, np.floating):
         close = np.isclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True)

@@ -33,12 +33,17 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
          "lower-affine,"
          // Bools are bytes in memory: after the loops, only loads and
          // stores see the difference.
-         "refbackend-widen-bool-buffers,"
+         "refbackend-widen-sub-byte-buffers,"
          "refbackend-verify-buffer-types," +
          (parallelLoops ? "refbackend-parallelize-loops," : "") +
          // f16/bf16 math (tan, erf, ...) in f32, as PyTorch's CPU kernels:
          // the C library and libmvec only have f32/f64.
          "func.func(math-extend-to-supported-types),"
+         // float8/float4: arithmetic in f32, then the conversions as
+         // integer math on the bits (LLVM has no such types).
+         "arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2,"
+         "f8E4M3FNUZ,f8E5M2FNUZ,f8E8M0FNU,f4E2M1FN target-type=f32},"
+         "refbackend-expand-small-floats,"
          // complex64/complex128 math as real arithmetic on the parts (a
          // complex element stays a {re, im} struct in memory).
          "func.func(convert-complex-to-standard),"

@@ -18,8 +18,9 @@ static bool isSubByteBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref)
     return false;
-  auto integer = dyn_cast<IntegerType>(memref.getElementType());
-  return integer && integer.getWidth() < 8;
+  Type element = memref.getElementType();
+  return isa<IntegerType, FloatType>(element) &&
+         element.getIntOrFloatBitWidth() < 8;
 }
 
 namespace {
@@ -30,16 +31,13 @@ struct VerifyBufferTypesPass
     bool ok = true;
     auto report = [&](Operation *op, Type type) {
       InFlightDiagnostic error = op->emitError();
-      error << "the RefBackend cannot keep sub-byte integers in memory, and "
+      error << "the RefBackend cannot keep sub-byte elements in memory, and "
             << (isa<func::FuncOp>(op)
                     ? std::string("an input or result of the compiled function")
                     : "'" + op->getName().getStringRef().str() + "'")
             << " needs a buffer of type " << type;
-      if (cast<MemRefType>(type).getElementType().isInteger(1))
-        error << "; bool buffers are stored as bytes by "
-                 "refbackend-widen-bool-buffers, which must run first";
-      else
-        error << "; way out: use an integer dtype of at least 8 bits";
+      error << "; such buffers are stored as bytes by "
+               "refbackend-widen-sub-byte-buffers, which must run first";
       ok = false;
     };
     getOperation()->walk([&](Operation *op) {

@@ -137,6 +137,8 @@ def _to_tensor(value: Any, what: str) -> torch.Tensor:
         array = array.copy(order="C")
     if array.dtype.name == "bfloat16":
         return torch.from_numpy(array.view(np.uint16)).view(torch.bfloat16)
+    if array.dtype.name in _ML_DTYPES:
+        return torch.from_numpy(array.view(np.uint8)).view(_ML_DTYPES[array.dtype.name])
     try:
         return torch.from_numpy(array)
     except TypeError:
@@ -146,12 +148,33 @@ def _to_tensor(value: Any, what: str) -> torch.Tensor:
         ) from None
 
 
+#: ml_dtypes' one-byte storage dtypes (onnx's numpy arrays of FLOAT8*,
+#: INT4, UINT4, INT2, UINT2) -> the torch dtype with the same bytes.
+_ML_DTYPES: dict[str, torch.dtype] = {
+    "float8_e4m3fn": torch.float8_e4m3fn,
+    "float8_e5m2": torch.float8_e5m2,
+    "float8_e4m3fnuz": torch.float8_e4m3fnuz,
+    "float8_e5m2fnuz": torch.float8_e5m2fnuz,
+    "float8_e8m0fnu": torch.float8_e8m0fnu,
+    "int4": torch.int4,
+    "uint4": torch.uint4,
+    "int2": torch.int2,
+    "uint2": torch.uint2,
+}
+
+
 def _to_numpy(tensor: torch.Tensor) -> np.ndarray:
-    """A result tensor as numpy; bfloat16 as ``ml_dtypes.bfloat16``."""
+    """A result tensor as numpy; bfloat16, float8 and the 4- and 2-bit
+    integers as their ``ml_dtypes`` dtype (the low bits of each byte)."""
     if tensor.dtype == torch.bfloat16:
         import ml_dtypes  # noqa: PLC0415 - optional, comes with onnx
 
         return tensor.view(torch.uint16).numpy().view(ml_dtypes.bfloat16)
+    name = str(tensor.dtype).removeprefix("torch.")
+    if name in _ML_DTYPES:
+        import ml_dtypes  # noqa: PLC0415 - optional, comes with onnx
+
+        return tensor.view(torch.uint8).numpy().view(getattr(ml_dtypes, name))
     return tensor.numpy()
 
 

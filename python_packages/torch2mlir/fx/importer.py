@@ -44,6 +44,24 @@ _SCALAR_TYPE_CODES: dict[torch.dtype, int] = {
     torch.complex128: 10,
     torch.bool: 11,
     torch.bfloat16: 15,
+    torch.float8_e5m2: 23,
+    torch.float8_e4m3fn: 24,
+    torch.float8_e5m2fnuz: 25,
+    torch.float8_e4m3fnuz: 26,
+    torch.uint2: 31,
+    torch.uint4: 33,
+    torch.int2: 38,
+    torch.int4: 40,
+    torch.float8_e8m0fnu: 44,
+}
+
+#: float8 dtypes -> their MLIR type's Python binding (literals hold bytes).
+_FLOAT8_TYPES: dict[torch.dtype, str] = {
+    torch.float8_e4m3fn: "Float8E4M3FNType",
+    torch.float8_e5m2: "Float8E5M2Type",
+    torch.float8_e4m3fnuz: "Float8E4M3FNUZType",
+    torch.float8_e5m2fnuz: "Float8E5M2FNUZType",
+    torch.float8_e8m0fnu: "Float8E8M0FNUType",
 }
 _LAYOUT_CODES = {torch.strided: 0}
 _MEMORY_FORMAT_CODES = {
@@ -416,6 +434,9 @@ class FxImporter:
         if tensor.dtype == torch.bfloat16:
             array = tensor.view(torch.int16).numpy()
             element = ir.BF16Type.get(self.context)
+        elif tensor.dtype in _FLOAT8_TYPES:
+            array = tensor.view(torch.uint8).numpy()
+            element = getattr(ir, _FLOAT8_TYPES[tensor.dtype]).get(self.context)
         elif tensor.dtype.is_complex:
             array = torch.view_as_real(tensor).numpy()
             element = ir.ComplexType.get(
@@ -519,8 +540,7 @@ class FxImporter:
                 raise CompileError(
                     f"{what}: unsupported dtype argument {value}: torch2mlir "
                     f"supports {', '.join(str(d) for d in TORCH_DTYPE_TO_MLIR)}; "
-                    "way out: compute in one of those dtypes (float8 and "
-                    "sub-byte dtypes have no lowering yet)"
+                    "way out: compute in one of those dtypes"
                 )
             return self.constant(_SCALAR_TYPE_CODES[value], what)
         if isinstance(value, torch.layout):

@@ -61,8 +61,7 @@ __all__ = [
 
 #: ONNX ``TensorProto.DataType`` -> the dtype spelled in
 #: ``!torch.vtensor<[...],dtype>``. Element types not listed here (STRING,
-#: the float8/float6/float4 and 4/2-bit integer types) are rejected with an
-#: :class:`InputError`. Should the torch dialect of a build reject one of
+#: FLOAT4E2M1) are rejected with an :class:`InputError`. Should the torch dialect of a build reject one of
 #: the listed spellings, that is reported as an :class:`InputError` naming
 #: the value.
 ONNX_DTYPE_TO_MLIR: dict[int, str] = {
@@ -81,6 +80,32 @@ ONNX_DTYPE_TO_MLIR: dict[int, str] = {
     TensorProto.BOOL: "i1",
     TensorProto.COMPLEX64: "complex<f32>",
     TensorProto.COMPLEX128: "complex<f64>",
+    # Storage types (ONNX spec, "Float stored in 8 bits" and "4 bit integer
+    # types"): one element per byte in memory, as ml_dtypes holds them.
+    TensorProto.FLOAT8E4M3FN: "f8E4M3FN",
+    TensorProto.FLOAT8E5M2: "f8E5M2",
+    TensorProto.FLOAT8E4M3FNUZ: "f8E4M3FNUZ",
+    TensorProto.FLOAT8E5M2FNUZ: "f8E5M2FNUZ",
+    TensorProto.FLOAT8E8M0: "f8E8M0FNU",
+    TensorProto.INT4: "si4",
+    TensorProto.UINT4: "ui4",
+    TensorProto.INT2: "si2",
+    TensorProto.UINT2: "ui2",
+}
+
+#: The MLIR element type of the ONNX storage types whose numpy (ml_dtypes)
+#: arrays the importer reads as bytes: a Python binding's name, or the
+#: integer width (signless, as every integer in a DenseElementsAttr).
+_BYTE_STORED_TYPES: dict[int, str | int] = {
+    TensorProto.FLOAT8E4M3FN: "Float8E4M3FNType",
+    TensorProto.FLOAT8E5M2: "Float8E5M2Type",
+    TensorProto.FLOAT8E4M3FNUZ: "Float8E4M3FNUZType",
+    TensorProto.FLOAT8E5M2FNUZ: "Float8E5M2FNUZType",
+    TensorProto.FLOAT8E8M0: "Float8E8M0FNUType",
+    TensorProto.INT4: 4,
+    TensorProto.UINT4: 4,
+    TensorProto.INT2: 2,
+    TensorProto.UINT2: 2,
 }
 
 #: The type of a value nothing is known about (no rank, no dtype).
@@ -891,6 +916,24 @@ class OnnxImporter:
                 return ir.DenseElementsAttr.get(
                     array.view(np.uint16), type=ir.BF16Type.get(), shape=shape
                 )
+            if code in _BYTE_STORED_TYPES:
+                element = _BYTE_STORED_TYPES[code]
+                if isinstance(element, str):
+                    return ir.DenseElementsAttr.get(
+                        array.view(np.uint8),
+                        type=getattr(ir, element).get(),
+                        shape=shape,
+                    )
+                # Sub-byte integers: MLIR keeps each in a byte too, but the
+                # buffer protocol path wants whole bytes; spell the values.
+                values = array.astype(np.int64).reshape(-1).tolist()
+                tensor_type = ir.RankedTensorType.get(
+                    shape, ir.IntegerType.get_signless(element)
+                )
+                return ir.DenseElementsAttr.get(
+                    [ir.IntegerAttr.get(tensor_type.element_type, v) for v in values],
+                    type=tensor_type,
+                )
             if code in (TensorProto.COMPLEX64, TensorProto.COMPLEX128):
                 part = np.float32 if code == TensorProto.COMPLEX64 else np.float64
                 part_type = (
@@ -1215,7 +1258,7 @@ def import_onnx(
             external data file is missing, the version conversion fails, a
             node uses a domain the model does not import or a value nothing
             produces, or the model uses something torch2mlir does not
-            support (STRING or float8 element types, map/sparse types,
+            support (STRING or FLOAT4E2M1 element types, map/sparse types,
             sparse-tensor, type or tensor-list attributes). The message
             names the value, node or attribute.
     """

@@ -14,7 +14,7 @@ that memory, without a copy, and the memory is freed when torch frees the
 tensor.
 
 Bool tensors are bytes in memory (0 or 1), and the compiled code agrees:
-``refbackend-widen-bool-buffers`` turns every ``memref<...xi1>`` into
+``refbackend-widen-sub-byte-buffers`` turns every ``memref<...xi1>`` into
 ``memref<...xi8>``. So a bool tensor is passed as its ``uint8`` view, and a
 bool result is written through the ``uint8`` view of a bool tensor.
 """

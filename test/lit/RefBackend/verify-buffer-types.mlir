@@ -11,16 +11,16 @@ func.func @ok(%a: memref<4xi8>, %b: memref<4xf32>) {
 
 // A sub-byte input or result of the compiled function (an out-param after
 // bufferization).
-// expected-error @+1 {{the RefBackend cannot keep sub-byte integers in memory, and an input or result of the compiled function needs a buffer of type 'memref<4xi4>'; way out: use an integer dtype of at least 8 bits}}
+// expected-error @+1 {{the RefBackend cannot keep sub-byte elements in memory, and an input or result of the compiled function needs a buffer of type 'memref<4xi4>'; such buffers are stored as bytes by refbackend-widen-sub-byte-buffers, which must run first}}
 func.func @nibble_result(%a: memref<4xf32>, %out: memref<4xi4>) {
   return
 }
 
 // -----
 
-// A bool buffer means refbackend-widen-bool-buffers did not run first.
+// A bool buffer means refbackend-widen-sub-byte-buffers did not run first.
 func.func @bool_buffer() {
-  // expected-error @+1 {{'memref.alloc' needs a buffer of type 'memref<2x2xi1>'; bool buffers are stored as bytes by refbackend-widen-bool-buffers, which must run first}}
+  // expected-error @+1 {{'memref.alloc' needs a buffer of type 'memref<2x2xi1>'; such buffers are stored as bytes by refbackend-widen-sub-byte-buffers, which must run first}}
   %0 = memref.alloc() : memref<2x2xi1>
   memref.dealloc %0 : memref<2x2xi1>
   return

@@ -31,7 +31,7 @@
 // REFBACKEND: ownership-based-buffer-deallocation
 // REFBACKEND: bufferization-lower-deallocations
 // REFBACKEND: convert-linalg-to-parallel-loops
-// REFBACKEND: refbackend-widen-bool-buffers
+// REFBACKEND: refbackend-widen-sub-byte-buffers
 // REFBACKEND: refbackend-parallelize-loops{{.*}}min-task-cost=16384
 // REFBACKEND: finalize-memref-to-llvm
 // REFBACKEND: convert-func-to-llvm

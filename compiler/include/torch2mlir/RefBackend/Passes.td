@@ -147,31 +147,50 @@ def ParallelizeLoops : Pass<"refbackend-parallelize-loops", "ModuleOp"> {
                            "LLVM::LLVMDialect", "scf::SCFDialect"];
 }
 
-def WidenBoolBuffers : Pass<"refbackend-widen-bool-buffers", "ModuleOp"> {
-  let summary = "Store bool (i1) buffers as bytes (i8)";
+def WidenSubByteBuffers : Pass<"refbackend-widen-sub-byte-buffers", "ModuleOp"> {
+  let summary = "Store buffers of sub-byte elements (i1, i2, i4, f4E2M1FN) as bytes";
   let description = [{
     MLIR's LLVM lowering of memref loads and stores cannot address sub-byte
-    elements, and PyTorch keeps a bool in one byte. On bufferized IR whose
-    linalg ops are loops, this pass turns every `memref<...xi1>` into
-    `memref<...xi8>`: function signatures, calls, returns, scf and cf
+    elements; PyTorch keeps a bool in one byte, and ml_dtypes (onnx's and
+    numpy's int4, uint4, int2, uint2 and float4_e2m1fn) a 4- or 2-bit
+    element in the low bits of one byte. On bufferized IR whose linalg ops
+    are loops, this pass turns every buffer of elements narrower than 8 bits
+    into a buffer of i8: function signatures, calls, returns, scf and cf
     structural ops, `memref.global` (with its initializer) and the memref
-    ops that allocate, view or copy buffers. `memref.load` of a bool becomes
-    a byte load and `arith.trunci`; `memref.store` an `arith.extui` and a
-    byte store. The entry function then takes and returns bool tensors as
-    their bytes, which is how the Python runtime passes them.
+    ops that allocate, view or copy buffers. `memref.load` becomes a byte
+    load and `arith.trunci` (and `arith.bitcast` for a float element);
+    `memref.store` (an `arith.bitcast` and) an `arith.extui` and a byte
+    store. The entry function then takes and returns such tensors as their
+    bytes, which is how the Python runtime passes them.
   }];
-  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
 }
 
 def VerifyBufferTypes : Pass<"refbackend-verify-buffer-types", "ModuleOp"> {
   let summary = "Reject buffers the RefBackend's LLVM lowering cannot hold";
   let description = [{
     MLIR's LLVM lowering of memref loads and stores needs elements of at
-    least 8 bits. `refbackend-widen-bool-buffers` stores bools as bytes;
-    this pass, which runs after it, reports any other buffer of sub-byte
-    integers (an i1 buffer that escaped the widening, or a narrower integer
-    dtype) at its location, instead of failing later in the LLVM lowering.
+    least 8 bits. `refbackend-widen-sub-byte-buffers` stores sub-byte
+    elements as bytes; this pass, which runs after it, reports any buffer of
+    sub-byte elements that escaped the widening at its location, instead of
+    failing later in the LLVM lowering.
   }];
+}
+
+def ExpandSmallFloats : Pass<"refbackend-expand-small-floats"> {
+  let summary = "Expand extf/truncf of float8 and float4 into integer math";
+  let description = [{
+    LLVM has no float8 or float4 types: the LLVM lowering keeps their values
+    as integers of the same width, but has no lowering for `arith.extf` and
+    `arith.truncf` from or to them. This pass (after
+    `arith-emulate-unsupported-floats`, which leaves only those two) expands
+    them into integer and float arithmetic on the bits, with the format's
+    parameters from its APFloat semantics: extf decodes the fields exactly
+    in f32; truncf rounds to nearest even, an overflow becomes infinity
+    where the format has one, else NaN (finite-only formats without NaN
+    saturate), as APFloat's and PyTorch's conversions. f8E8M0FNU takes
+    upstream's expansion.
+  }];
+  let dependentDialects = ["mlir::math::MathDialect"];
 }
 
 #endif // TORCH2MLIR_REFBACKEND_PASSES

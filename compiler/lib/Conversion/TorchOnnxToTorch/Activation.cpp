@@ -327,6 +327,46 @@ Value broadcastQuantParam(PatternRewriter &rewriter, Location loc, Value param,
   return value;
 }
 
+/// The largest finite value of a float8 dtype.
+double getLargestFinite(Type dtype) {
+  return llvm::APFloat::getLargest(cast<mlir::FloatType>(dtype).getFloatSemantics())
+      .convertToDouble();
+}
+
+/// `x` (known sizes and dtype) converted to `dtype` as ONNX's Cast does
+/// (ONNX spec, Cast): PyTorch's conversion (aten.to.dtype: float -> int
+/// truncates toward zero, as ONNX specifies for in-range values), except
+/// for float8 results, where `saturate` decides what values beyond the
+/// format's largest finite value become: +-largest with saturate (ONNX's
+/// default; infinities too, NaN stays NaN), else the IEEE overflow result:
+/// infinity where the format has one, else NaN. aten.to.dtype saturates for
+/// float8_e4m3fn only (as c10 does), so the others are clamped first, and
+/// f8E4M3FN without saturate gets NaN where the magnitude rounds past 448
+/// (above 464, the midpoint to the next code). Integers go to float8
+/// through float32.
+Value createOnnxCast(PatternRewriter &rewriter, Location loc, Value x,
+                     Type dtype, bool saturate) {
+  auto xType = cast<ValueTensorType>(x.getType());
+  bool float8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                    Float8E5M2FNUZType>(dtype);
+  if (!float8 || xType.getDtype() == dtype)
+    return createToDtype(rewriter, loc, x, dtype);
+  if (!isa<mlir::FloatType>(xType.getDtype()))
+    x = createToDtype(rewriter, loc, x, rewriter.getF32Type());
+  auto wideType = cast<ValueTensorType>(x.getType());
+  ElementwiseBuilder b(rewriter, loc, wideType);
+  double largest = getLargestFinite(dtype);
+  if (saturate && !isa<Float8E4M3FNType>(dtype)) {
+    x = b.clamp(x, -largest, largest);
+  } else if (!saturate && isa<Float8E4M3FNType>(dtype)) {
+    Value past = AtenGtScalarOp::create(
+        rewriter, loc, b.getBoolType(), b.unary<AtenAbsOp>(x),
+        createConstantFloat(rewriter, loc, 464.0));
+    x = b.where(past, b.splat(NAN), x);
+  }
+  return createToDtype(rewriter, loc, x, dtype);
+}
+
 /// The range of an integer dtype as doubles.
 std::pair<double, double> getIntegerRange(IntegerType type) {
   unsigned width = type.getWidth();
@@ -368,7 +408,8 @@ LogicalResult getQuantAxis(const OpBinder &binder, PatternRewriter &rewriter,
 }
 
 /// QuantizeLinear(x, y_scale, y_zero_point?): to the result's integer dtype
-/// (8 or 16 bits, saturating), computed in float32 (float64 for double x).
+/// (2 to 16 bits, saturating) or float8 dtype, computed in float32 (float64
+/// for double x).
 LogicalResult lowerQuantizeLinear(const OpBinder &binder,
                                   PatternRewriter &rewriter) {
   Value x = binder.getOperand(0), scale = binder.getOperand(1),
@@ -381,10 +422,14 @@ LogicalResult lowerQuantizeLinear(const OpBinder &binder,
   if (!inputType || !resultType || !scale || !inputType.areAllSizesKnown())
     return binder.fail(rewriter, "needs static sizes and a scale");
   auto intType = dyn_cast<IntegerType>(resultType.getDtype());
-  if (!intType || intType.getWidth() == 1 || intType.getWidth() > 16 ||
+  bool float8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                    Float8E5M2FNUZType>(resultType.getDtype());
+  if ((!float8 &&
+       (!intType || intType.getWidth() == 1 || intType.getWidth() > 16)) ||
       !isa<mlir::FloatType>(inputType.getDtype()))
     return binder.fail(rewriter, "unsupported: a quantized type other than "
-                                 "(u)int8/(u)int16, or a non-float input");
+                                 "(u)int2/4/8/16 or float8, or a non-float "
+                                 "input");
   ArrayRef<int64_t> sizes = inputType.getSizes();
   int64_t axis, blockSize;
   if (failed(getQuantAxis(binder, rewriter, sizes.size(), axis, blockSize)))
@@ -403,9 +448,22 @@ LogicalResult lowerQuantizeLinear(const OpBinder &binder,
                           : Float32Type::get(rewriter.getContext());
   auto computeType =
       ValueTensorType::get(rewriter.getContext(), sizes, computeDtype);
-  Value result = createQuantize(rewriter, loc,
-                                createToDtype(rewriter, loc, x, computeDtype),
-                                scaleB, zeroB, computeType, resultType);
+  Value xWide = createToDtype(rewriter, loc, x, computeDtype);
+  Value result;
+  if (float8) {
+    // x / scale (+ zero point), rounded to the float8 format (no rounding
+    // to an integer), saturating unless saturate = 0 (ONNX spec,
+    // QuantizeLinear).
+    ElementwiseBuilder b(rewriter, loc, computeType);
+    Value y = b.div(xWide, createToDtype(rewriter, loc, scaleB, computeDtype));
+    if (zeroB)
+      y = b.add(y, createToDtype(rewriter, loc, zeroB, computeDtype));
+    result = createOnnxCast(rewriter, loc, y, resultType.getDtype(),
+                            saturate != 0);
+  } else {
+    result = createQuantize(rewriter, loc, xWide, scaleB, zeroB, computeType,
+                            resultType);
+  }
   rewriter.replaceOp(binder.getOp(), result);
   return success();
 }
@@ -421,9 +479,12 @@ LogicalResult lowerDequantizeLinear(const OpBinder &binder,
   if (!inputType || !resultType || !scale || !inputType.areAllSizesKnown())
     return binder.fail(rewriter, "needs static sizes and a scale");
   auto intType = dyn_cast<IntegerType>(inputType.getDtype());
-  if (!intType || intType.getWidth() == 1 ||
+  bool float8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                    Float8E5M2FNUZType>(inputType.getDtype());
+  if ((!float8 && (!intType || intType.getWidth() == 1)) ||
       !isa<mlir::FloatType>(resultType.getDtype()))
-    return binder.fail(rewriter, "unsupported: a non-integer input");
+    return binder.fail(rewriter, "unsupported: an input that is neither an "
+                                 "integer nor a float8 tensor");
   ArrayRef<int64_t> sizes = inputType.getSizes();
   int64_t axis, blockSize;
   if (failed(getQuantAxis(binder, rewriter, sizes.size(), axis, blockSize)))
@@ -678,17 +739,21 @@ LogicalResult lowerQLinearConv(const OpBinder &binder,
   return success();
 }
 
-/// CastLike(x, like): Cast to the dtype of `like` (the result's).
-LogicalResult lowerCastLike(const OpBinder &binder, PatternRewriter &rewriter) {
+/// Cast(x, to, saturate) and CastLike(x, like, saturate): to the result's
+/// dtype (see createOnnxCast).
+LogicalResult lowerCast(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
-  auto inputType = getKnownTensorType(x);
+  auto inputType = x ? getKnownTensorType(x) : nullptr;
   auto resultType = binder.getResultType();
   if (!inputType || !resultType)
     return binder.fail(rewriter, "needs known sizes and dtypes");
   if (!getScalarTypeCode(resultType.getDtype()))
     return binder.fail(rewriter, "unsupported target dtype");
-  Value result =
-      createToDtype(rewriter, binder.getLoc(), x, resultType.getDtype());
+  int64_t saturate;
+  if (failed(binder.getInt("saturate", saturate, 1)))
+    return binder.fail(rewriter, "attribute 'saturate' must be an int");
+  Value result = createOnnxCast(rewriter, binder.getLoc(), x,
+                                resultType.getDtype(), saturate != 0);
   if (result.getType() != resultType)
     result = TensorStaticInfoCastOp::create(rewriter, binder.getLoc(),
                                             resultType, result);
@@ -812,7 +877,8 @@ void mlir::torch2mlir::onnx_c::populateOnnxActivationLowerings(
   lowerings.on("IsNaN", 9, lowerIsNaN);
   lowerings.on("IsInf", 10, lowerIsInf);
   lowerings.on("Mod", 10, lowerMod);
-  lowerings.on("CastLike", 15, lowerCastLike);
+  lowerings.on("Cast", 6, lowerCast);
+  lowerings.on("CastLike", 15, lowerCast);
   lowerings.on("QuantizeLinear", 10, lowerQuantizeLinear);
   lowerings.on("DequantizeLinear", 10, lowerDequantizeLinear);
   lowerings.on("DynamicQuantizeLinear", 11, lowerDynamicQuantizeLinear);

@@ -164,24 +164,6 @@ LogicalResult lowerClip(const OpBinder &binder, PatternRewriter &rewriter) {
   return success();
 }
 
-/// Cast(to): a dtype conversion with PyTorch's rules (float -> int
-/// truncates toward zero, as ONNX specifies for in-range values).
-LogicalResult lowerCast(const OpBinder &binder, PatternRewriter &rewriter) {
-  Value x = binder.getOperand(0);
-  auto resultType = binder.getResultType();
-  if (!x || !resultType)
-    return binder.fail(rewriter, "needs a result with known sizes and dtype");
-  std::optional<int64_t> code = getScalarTypeCode(resultType.getDtype());
-  if (!code)
-    return binder.fail(rewriter, "unsupported target dtype");
-  Location loc = binder.getLoc();
-  Value f = createConstantBool(rewriter, loc, false);
-  rewriter.replaceOpWithNewOp<AtenToDtypeOp>(
-      binder.getOp(), resultType, x, createConstantInt(rewriter, loc, *code), f,
-      f, createConstantNone(rewriter, loc));
-  return success();
-}
-
 /// The number of bits an element of `dtype` takes in memory (bool: a
 /// byte), or 0 for a dtype without a fixed-width bit pattern here.
 static unsigned getStorageBitWidth(Type dtype) {
@@ -508,7 +490,6 @@ void mlir::torch2mlir::onnx_c::populateOnnxElementwiseLowerings(
       });
 
   lowerings.on("Clip", 6, lowerClip);
-  lowerings.on("Cast", 6, lowerCast);
   lowerings.on("BitCast", 26, lowerBitCast);
   lowerings.on("LeakyRelu", 6, lowerLeakyRelu);
   lowerings.on("Identity", 1, lowerIdentity);

@@ -233,6 +233,20 @@ Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
     return arith::OrIOp::create(b, loc, convertScalar(b, loc, re, dstType),
                                 convertScalar(b, loc, im, dstType));
   }
+  // float8 <-> integer or bool: through float32, as c10's Float8_* types
+  // convert.
+  auto isSmallFloat = [](Type type) {
+    return isa<mlir::FloatType>(type) && type.getIntOrFloatBitWidth() <= 8;
+  };
+  if (isSmallFloat(srcType) && !isa<mlir::FloatType>(dstType))
+    return convertScalar(b, loc, arith::ExtFOp::create(b, loc, b.getF32Type(),
+                                                       scalar),
+                         dstType, srcUnsigned, dstUnsigned);
+  if (isSmallFloat(dstType) && !isa<mlir::FloatType>(srcType))
+    return castFloat(
+        b, loc,
+        convertScalar(b, loc, scalar, b.getF32Type(), srcUnsigned, false),
+        dstType);
   auto srcInt = dyn_cast<IntegerType>(srcType);
   auto dstInt = dyn_cast<IntegerType>(dstType);
   bool srcZeroExtends = srcInt && (srcUnsigned || srcInt.getWidth() == 1);
@@ -772,9 +786,21 @@ Value mlir::torch2mlir::torch_to_linalg::castFloat(OpBuilder &b, Location loc,
   unsigned to = cast<mlir::FloatType>(type).getWidth();
   if (from < to)
     return arith::ExtFOp::create(b, loc, type, value);
-  // f16 <-> bf16: exactly to f32, then one rounding (as PyTorch converts).
+  // f16 <-> bf16, float8 <-> float8: exactly to f32, then one rounding (as
+  // PyTorch converts).
   if (from == to)
     value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  // c10::Float8_e4m3fn saturates: finite values and infinities beyond its
+  // largest, 448, become +-448 (NaN stays NaN); arith.truncf, like
+  // APFloat, would give NaN. The other float8 dtypes overflow to inf or NaN
+  // in PyTorch too.
+  if (isa<Float8E4M3FNType>(type)) {
+    Type wide = value.getType();
+    Value max = arith::ConstantOp::create(b, loc, b.getFloatAttr(wide, 448.0));
+    Value min = arith::ConstantOp::create(b, loc, b.getFloatAttr(wide, -448.0));
+    value = arith::MinimumFOp::create(b, loc, value, max);
+    value = arith::MaximumFOp::create(b, loc, value, min);
+  }
   return arith::TruncFOp::create(b, loc, type, value);
 }
 

@@ -347,6 +347,26 @@ std::optional<int64_t> mlir::torch2mlir::torch::getScalarTypeCode(Type dtype) {
     return 28;
   if (dtype.isUnsignedInteger(64))
     return 29;
+  // c10::ScalarType's Float8_e5m2 .. Float8_e4m3fnuz, UInt1..7, Int1..7,
+  // Float8_e8m0fnu.
+  if (isa<Float8E5M2Type>(dtype))
+    return 23;
+  if (isa<Float8E4M3FNType>(dtype))
+    return 24;
+  if (isa<Float8E5M2FNUZType>(dtype))
+    return 25;
+  if (isa<Float8E4M3FNUZType>(dtype))
+    return 26;
+  if (dtype.isUnsignedInteger(2))
+    return 31;
+  if (dtype.isUnsignedInteger(4))
+    return 33;
+  if (dtype.isSignedInteger(2))
+    return 38;
+  if (dtype.isSignedInteger(4))
+    return 40;
+  if (isa<Float8E8M0FNUType>(dtype))
+    return 44;
   if (auto complex = dyn_cast<ComplexType>(dtype)) {
     if (complex.getElementType().isF32())
       return 9;

@@ -108,6 +108,10 @@ void OptionalType::print(AsmPrinter &printer) const {
 bool mlir::torch2mlir::torch::isValidTorchDtype(Type type) {
   if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
     return true;
+  // The float8 storage dtypes (torch.float8_*): casts and data movement.
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+          Float8E5M2FNUZType, Float8E8M0FNUType>(type))
+    return true;
   if (auto complex = dyn_cast<ComplexType>(type))
     return isa<Float32Type, Float64Type>(complex.getElementType());
   if (auto integer = dyn_cast<IntegerType>(type)) {
@@ -115,8 +119,11 @@ bool mlir::torch2mlir::torch::isValidTorchDtype(Type type) {
     if (integer.isSignless())
       return width == 1;
     // si8..si64 and ui8..ui64 (torch.uint16/32/64 are PyTorch's "limited
-    // support" unsigned dtypes; ONNX models use them).
-    return width == 8 || width == 16 || width == 32 || width == 64;
+    // support" unsigned dtypes; ONNX models use them), and the sub-byte
+    // si2/si4/ui2/ui4 (torch.int2/int4/uint2/uint4; ONNX's INT4, UINT4,
+    // INT2, UINT2).
+    return width == 2 || width == 4 || width == 8 || width == 16 ||
+           width == 32 || width == 64;
   }
   return false;
 }
@@ -207,9 +214,9 @@ verifyTensorParams(function_ref<InFlightDiagnostic()> emitError, bool hasSizes,
     return emitError()
            << "invalid dtype " << dtype
            << " for a torch tensor (expected one of f16, bf16, "
-              "f32, f64, si8, si16, si32, si64, ui8, ui16, ui32, ui64, "
-              "i1, "
-              "complex<f32>, complex<f64>)";
+              "f32, f64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, "
+              "f8E8M0FNU, si2, si4, si8, si16, si32, si64, ui2, ui4, ui8, "
+              "ui16, ui32, ui64, i1, complex<f32>, complex<f64>)";
   return success();
 }
 

@@ -1,4 +1,4 @@
-// RUN: torch2mlir-opt %s -refbackend-widen-bool-buffers -split-input-file | FileCheck %s
+// RUN: torch2mlir-opt %s -refbackend-widen-sub-byte-buffers -split-input-file | FileCheck %s
 
 // Bool constants become byte constants, the splat form included.
 // CHECK: memref.global "private" constant @mask : memref<3xi8> = dense<[1, 0, 1]>

@@ -1,15 +1,20 @@
-//===- WidenBoolBuffers.cpp - Bool buffers stored as bytes ----------------===//
+//===- WidenSubByteBuffers.cpp - Sub-byte buffers stored as bytes ---------===//
 //
 // Part of the torch2mlir project.
 //
 // MLIR's LLVM lowering of memref loads and stores cannot address sub-byte
-// elements, and PyTorch stores a bool as one byte (0 or 1) anyway. This
-// pass gives every `memref<...xi1>` the element type i8: function
-// signatures, calls and returns, scf/cf structural ops, memref.global
-// (whose initializer becomes bytes) and every memref op that only moves or
-// views buffers. Loads and stores are the only ops whose meaning changes:
-// a load becomes load + arith.trunci, a store arith.extui + store. Scalars
-// stay i1, so the arithmetic on them is untouched.
+// elements, and PyTorch stores a bool as one byte (0 or 1), as ml_dtypes
+// (what onnx and numpy hold ONNX's int4/uint4/int2/uint2/float4e2m1
+// tensors in) stores a 4- or 2-bit element in the low bits of one byte.
+// This pass gives every buffer of elements narrower than 8 bits (i1, i2,
+// i4, f4E2M1FN, ...) the element type i8: function signatures, calls and
+// returns, scf/cf structural ops, memref.global (whose initializer becomes
+// bytes) and every memref op that only moves or views buffers. Loads and
+// stores are the only ops whose meaning changes: a load becomes load +
+// arith.trunci (+ arith.bitcast for a float), a store (arith.bitcast +)
+// arith.extui + store, so the bytes hold the element zero-extended, as
+// ml_dtypes writes them. Scalars keep their type, so the arithmetic on them
+// is untouched.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,27 +26,40 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::torch2mlir::refbackend {
-#define GEN_PASS_DEF_WIDENBOOLBUFFERS
+#define GEN_PASS_DEF_WIDENSUBBYTEBUFFERS
 #include "torch2mlir/RefBackend/Passes.h.inc"
 } // namespace mlir::torch2mlir::refbackend
 
 using namespace mlir;
 
-/// The byte-wide counterpart of `memref<...xi1>`; other types unchanged.
-static Type widenBoolBuffer(Type type) {
+/// Whether `element` is an integer or float narrower than a byte.
+static bool isSubByte(Type element) {
+  return isa<IntegerType, FloatType>(element) &&
+         element.getIntOrFloatBitWidth() < 8;
+}
+
+/// The byte-wide counterpart of a buffer of sub-byte elements; other types
+/// unchanged.
+static Type widenSubByteBuffer(Type type) {
   auto i8 = [&] { return IntegerType::get(type.getContext(), 8); };
   if (auto memref = dyn_cast<MemRefType>(type))
-    if (memref.getElementType().isInteger(1))
+    if (isSubByte(memref.getElementType()))
       return memref.cloneWith(std::nullopt, i8());
   if (auto unranked = dyn_cast<UnrankedMemRefType>(type))
-    if (unranked.getElementType().isInteger(1))
+    if (isSubByte(unranked.getElementType()))
       return UnrankedMemRefType::get(i8(), unranked.getMemorySpace());
   return type;
 }
 
+/// The bits of a sub-byte element (integer or float) as an integer.
+static IntegerType getBitsType(Type element) {
+  return IntegerType::get(element.getContext(),
+                          element.getIntOrFloatBitWidth());
+}
+
 namespace {
 
-/// memref.load of a bool buffer: load the byte, keep its low bit.
+/// memref.load of a sub-byte buffer: load the byte, keep its low bits.
 struct WidenLoad : OpConversionPattern<memref::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -50,12 +68,18 @@ struct WidenLoad : OpConversionPattern<memref::LoadOp> {
     auto load =
         memref::LoadOp::create(rewriter, op.getLoc(), adaptor.getMemref(),
                                adaptor.getIndices(), op.getNontemporal());
-    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, op.getType(), load);
+    Type element = op.getType();
+    Value bits = arith::TruncIOp::create(rewriter, op.getLoc(),
+                                         getBitsType(element), load);
+    if (isa<FloatType>(element))
+      bits = arith::BitcastOp::create(rewriter, op.getLoc(), element, bits);
+    rewriter.replaceOp(op, bits);
     return success();
   }
 };
 
-/// memref.store into a bool buffer: store the bool as a 0/1 byte.
+/// memref.store into a sub-byte buffer: store the element's bits
+/// zero-extended to a byte (a bool as 0 or 1).
 struct WidenStore : OpConversionPattern<memref::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -63,8 +87,11 @@ struct WidenStore : OpConversionPattern<memref::StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type byte =
         cast<MemRefType>(adaptor.getMemref().getType()).getElementType();
-    Value value =
-        arith::ExtUIOp::create(rewriter, op.getLoc(), byte, adaptor.getValue());
+    Value value = adaptor.getValue();
+    if (isa<FloatType>(value.getType()))
+      value = arith::BitcastOp::create(rewriter, op.getLoc(),
+                                       getBitsType(value.getType()), value);
+    value = arith::ExtUIOp::create(rewriter, op.getLoc(), byte, value);
     rewriter.replaceOpWithNewOp<memref::StoreOp>(op, value, adaptor.getMemref(),
                                                  adaptor.getIndices(),
                                                  op.getNontemporal());
@@ -72,7 +99,8 @@ struct WidenStore : OpConversionPattern<memref::StoreOp> {
   }
 };
 
-/// memref.global of bools (constants): bytes, initializer included.
+/// memref.global of sub-byte elements (constants): bytes, initializer
+/// included.
 struct WidenGlobal : OpConversionPattern<memref::GlobalOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -84,8 +112,17 @@ struct WidenGlobal : OpConversionPattern<memref::GlobalOp> {
       auto bytesType =
           RankedTensorType::get(type.getShape(), type.getElementType());
       SmallVector<APInt> bytes;
-      for (bool value : elements.getValues<bool>())
-        bytes.push_back(APInt(8, value ? 1 : 0));
+      Type element = elements.getElementType();
+      if (element.isInteger(1)) {
+        for (bool value : elements.getValues<bool>())
+          bytes.push_back(APInt(8, value ? 1 : 0));
+      } else if (isa<FloatType>(element)) {
+        for (APFloat value : elements.getValues<APFloat>())
+          bytes.push_back(value.bitcastToAPInt().zext(8));
+      } else {
+        for (APInt value : elements.getValues<APInt>())
+          bytes.push_back(value.zext(8));
+      }
       initial = DenseElementsAttr::get(bytesType, bytes);
     } else if (initial && !isa<UnitAttr>(initial)) {
       return rewriter.notifyMatchFailure(op, "unknown initializer kind");
@@ -101,7 +138,7 @@ struct WidenGlobal : OpConversionPattern<memref::GlobalOp> {
 
 /// Any other memref op (alloc, dealloc, subview, cast, copy, collapse and
 /// expand_shape, get_global, extract_strided_metadata, ...): only the types
-/// change, since i8 elements are addressed like the i1 elements were.
+/// change, since byte elements are addressed like the sub-byte ones were.
 struct WidenMemRefOp : ConversionPattern {
   WidenMemRefOp(const TypeConverter &converter, MLIRContext *context)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1,
@@ -151,13 +188,13 @@ struct WidenFunc : OpConversionPattern<func::FuncOp> {
   }
 };
 
-struct WidenBoolBuffersPass
-    : public ::mlir::torch2mlir::refbackend::impl::WidenBoolBuffersBase<
-          WidenBoolBuffersPass> {
+struct WidenSubByteBuffersPass
+    : public ::mlir::torch2mlir::refbackend::impl::WidenSubByteBuffersBase<
+          WidenSubByteBuffersPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     TypeConverter converter;
-    converter.addConversion([](Type type) { return widenBoolBuffer(type); });
+    converter.addConversion([](Type type) { return widenSubByteBuffer(type); });
 
     ConversionTarget target(*context);
     target.markUnknownOpDynamicallyLegal(
