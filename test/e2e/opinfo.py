@@ -79,6 +79,10 @@ DTYPE_NAMES = (
     "bool",
     "complex64",
     "complex128",
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e4m3fnuz",
+    "float8_e5m2fnuz",
 )
 
 #: The backend samples compile for unless ``--backend`` names another (one

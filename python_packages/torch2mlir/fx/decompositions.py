@@ -29,6 +29,7 @@ from .backward import BACKWARD_DECOMPOSITIONS
 from .bits import BITS_DECOMPOSITIONS, SAME_WIDTH_INT
 from .complex_numbers import COMPLEX_DECOMPOSITIONS, complex_angle
 from .data_dependent import DATA_DEPENDENT_DECOMPOSITIONS
+from .float8 import FLOAT8_DECOMPOSITIONS
 from .quantization import QUANTIZED_DECOMPOSITIONS
 from .special import SPECIAL_DECOMPOSITIONS, result_float_dtype
 
@@ -1454,6 +1455,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     **DATA_DEPENDENT_DECOMPOSITIONS,
     **QUANTIZED_DECOMPOSITIONS,
     **COMPLEX_DECOMPOSITIONS,
+    **FLOAT8_DECOMPOSITIONS,
     aten.split_with_sizes.default: _split_with_sizes,
     aten.rand_like.default: _rand_like,
     aten.randn_like.default: _randn_like,
