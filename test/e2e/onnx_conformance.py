@@ -69,7 +69,9 @@ class Result:
 
 def _is_numeric_tensor(value_info: Any) -> bool:
     kind = value_info.type.WhichOneof("value")
-    return kind == "tensor_type" and value_info.type.tensor_type.elem_type in _TENSOR_TYPES
+    return (
+        kind == "tensor_type" and value_info.type.tensor_type.elem_type in _TENSOR_TYPES
+    )
 
 
 def _op_of(case: Any) -> str:

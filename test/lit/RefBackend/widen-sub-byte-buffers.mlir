@@ -90,3 +90,33 @@ func.func @untouched(%a: memref<4xf32>, %flag: i1, %b: memref<2xi8>) {
   memref.store %y, %b[%c0] : memref<2xi8>
   return
 }
+
+// -----
+
+// 4-bit integers and floats: a byte each, the element zero-extended (as
+// ml_dtypes stores int4/uint4/float4_e2m1fn); a float goes through its bits.
+// CHECK: memref.global "private" constant @nibbles : memref<3xi8> = dense<[15, 7, 8]>
+// CHECK: memref.global "private" constant @fp4 : memref<2xi8> = dense<[2, 15]>
+// CHECK-LABEL: func.func @widen_nibbles(
+// CHECK-SAME:      %[[I4:.*]]: memref<3xi8>, %[[F4:.*]]: memref<2xi8>)
+// CHECK:         %[[B:.*]] = memref.load %[[I4]]
+// CHECK:         %[[N:.*]] = arith.trunci %[[B]] : i8 to i4
+// CHECK:         %[[E:.*]] = arith.extui %[[N]] : i4 to i8
+// CHECK:         memref.store %[[E]], %[[I4]]
+// CHECK:         %[[FB:.*]] = memref.load %[[F4]]
+// CHECK:         %[[FT:.*]] = arith.trunci %[[FB]] : i8 to i4
+// CHECK:         %[[F:.*]] = arith.bitcast %[[FT]] : i4 to f4E2M1FN
+// CHECK:         %[[FI:.*]] = arith.bitcast %[[F]] : f4E2M1FN to i4
+// CHECK:         %[[FE:.*]] = arith.extui %[[FI]] : i4 to i8
+// CHECK:         memref.store %[[FE]], %[[F4]]
+memref.global "private" constant @nibbles : memref<3xi4> = dense<[-1, 7, -8]>
+memref.global "private" constant @fp4 : memref<2xf4E2M1FN> = dense<[1.0, -6.0]>
+func.func @widen_nibbles(%i: memref<3xi4>, %f: memref<2xf4E2M1FN>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.load %i[%c0] : memref<3xi4>
+  memref.store %v, %i[%c1] : memref<3xi4>
+  %w = memref.load %f[%c0] : memref<2xf4E2M1FN>
+  memref.store %w, %f[%c1] : memref<2xf4E2M1FN>
+  return
+}

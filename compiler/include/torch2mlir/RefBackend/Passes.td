@@ -187,8 +187,8 @@ def ExpandSmallFloats : Pass<"refbackend-expand-small-floats"> {
     parameters from its APFloat semantics: extf decodes the fields exactly
     in f32; truncf rounds to nearest even, an overflow becomes infinity
     where the format has one, else NaN (finite-only formats without NaN
-    saturate), as APFloat's and PyTorch's conversions. f8E8M0FNU takes
-    upstream's expansion.
+    saturate), as APFloat's and PyTorch's conversions. f8E8M0FNU rounds to
+    the nearest power of two, ties up, as c10::Float8_e8m0fnu.
   }];
   let dependentDialects = ["mlir::math::MathDialect"];
 }

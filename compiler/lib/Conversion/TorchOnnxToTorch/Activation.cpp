@@ -329,7 +329,8 @@ Value broadcastQuantParam(PatternRewriter &rewriter, Location loc, Value param,
 
 /// The largest finite value of a float8 dtype.
 double getLargestFinite(Type dtype) {
-  return llvm::APFloat::getLargest(cast<mlir::FloatType>(dtype).getFloatSemantics())
+  return llvm::APFloat::getLargest(
+             cast<mlir::FloatType>(dtype).getFloatSemantics())
       .convertToDouble();
 }
 
@@ -458,8 +459,8 @@ LogicalResult lowerQuantizeLinear(const OpBinder &binder,
     Value y = b.div(xWide, createToDtype(rewriter, loc, scaleB, computeDtype));
     if (zeroB)
       y = b.add(y, createToDtype(rewriter, loc, zeroB, computeDtype));
-    result = createOnnxCast(rewriter, loc, y, resultType.getDtype(),
-                            saturate != 0);
+    result =
+        createOnnxCast(rewriter, loc, y, resultType.getDtype(), saturate != 0);
   } else {
     result = createQuantize(rewriter, loc, xWide, scaleB, zeroB, computeType,
                             resultType);
@@ -739,8 +740,50 @@ LogicalResult lowerQLinearConv(const OpBinder &binder,
   return success();
 }
 
-/// Cast(x, to, saturate) and CastLike(x, like, saturate): to the result's
-/// dtype (see createOnnxCast).
+/// `x` (a float tensor of known sizes) rounded to a power of two as ONNX's
+/// Cast to FLOAT8E8M0 with round_mode "up" or "down" does (ONNX spec, Cast):
+/// on the float32 bits, the exponent field alone ("down") or the next one
+/// when any mantissa bit is set ("up"); the sign is dropped, as E8M0 has
+/// none. The result, an exact power of two (or infinity/NaN, which E8M0
+/// holds as NaN), then converts exactly.
+Value createPowerOfTwo(PatternRewriter &rewriter, Location loc, Value x,
+                       bool up) {
+  MLIRContext *context = rewriter.getContext();
+  auto type = cast<ValueTensorType>(x.getType());
+  Type f32 = rewriter.getF32Type();
+  Type si32 = IntegerType::get(context, 32, IntegerType::Signed);
+  auto intType = ValueTensorType::get(context, type.getSizes(), si32);
+  auto boolType =
+      ValueTensorType::get(context, type.getSizes(), rewriter.getI1Type());
+  x = createToDtype(rewriter, loc, x, f32);
+  Value bits = AtenViewDtypeOp::create(
+      rewriter, loc, intType, x,
+      createConstantInt(rewriter, loc, *getScalarTypeCode(si32)));
+  auto mask = [&](int64_t value) {
+    return AtenBitwiseAndScalarOp::create(
+        rewriter, loc, intType, bits, createConstantInt(rewriter, loc, value));
+  };
+  Value power = mask(0x7f800000);
+  if (up) {
+    Value inexact =
+        AtenNeScalarOp::create(rewriter, loc, boolType, mask(0x7fffff),
+                               createConstantInt(rewriter, loc, 0));
+    Value step = AtenWhereScalarOtherOp::create(
+        rewriter, loc, intType, inexact,
+        createScalarLiteral(rewriter, loc, si32, 0x800000),
+        createConstantInt(rewriter, loc, 0));
+    power = AtenAddTensorOp::create(rewriter, loc, intType, power, step,
+                                    createConstantInt(rewriter, loc, 1));
+  }
+  return AtenViewDtypeOp::create(
+      rewriter, loc, ValueTensorType::get(context, type.getSizes(), f32), power,
+      createConstantInt(rewriter, loc, *getScalarTypeCode(f32)));
+}
+
+/// Cast(x, to, saturate, round_mode) and CastLike(x, like, saturate,
+/// round_mode): to the result's dtype (see createOnnxCast); to FLOAT8E8M0,
+/// round_mode "up" (the default) and "down" take createPowerOfTwo, "nearest"
+/// PyTorch's rounding (the nearest power of two, ties up).
 LogicalResult lowerCast(const OpBinder &binder, PatternRewriter &rewriter) {
   Value x = binder.getOperand(0);
   auto inputType = x ? getKnownTensorType(x) : nullptr;
@@ -752,6 +795,15 @@ LogicalResult lowerCast(const OpBinder &binder, PatternRewriter &rewriter) {
   int64_t saturate;
   if (failed(binder.getInt("saturate", saturate, 1)))
     return binder.fail(rewriter, "attribute 'saturate' must be an int");
+  std::string roundMode;
+  if (failed(binder.getString("round_mode", roundMode, "up")))
+    return binder.fail(rewriter, "attribute 'round_mode' must be a string");
+  if (isa<Float8E8M0FNUType>(resultType.getDtype()) &&
+      isa<mlir::FloatType>(inputType.getDtype()) && roundMode != "nearest") {
+    if (roundMode != "up" && roundMode != "down")
+      return binder.fail(rewriter, "round_mode must be up, down or nearest");
+    x = createPowerOfTwo(rewriter, binder.getLoc(), x, roundMode == "up");
+  }
   Value result = createOnnxCast(rewriter, binder.getLoc(), x,
                                 resultType.getDtype(), saturate != 0);
   if (result.getType() != resultType)

@@ -239,8 +239,8 @@ Value torch_to_linalg::convertScalar(OpBuilder &b, Location loc, Value scalar,
     return isa<mlir::FloatType>(type) && type.getIntOrFloatBitWidth() <= 8;
   };
   if (isSmallFloat(srcType) && !isa<mlir::FloatType>(dstType))
-    return convertScalar(b, loc, arith::ExtFOp::create(b, loc, b.getF32Type(),
-                                                       scalar),
+    return convertScalar(b, loc,
+                         arith::ExtFOp::create(b, loc, b.getF32Type(), scalar),
                          dstType, srcUnsigned, dstUnsigned);
   if (isSmallFloat(dstType) && !isa<mlir::FloatType>(srcType))
     return castFloat(
