@@ -116,12 +116,12 @@ def test_data_movement(dtype: torch.dtype) -> None:
         assert_same_bits(got, want)
 
 
-def test_eye() -> None:
-    for dtype in FLOAT8[:4]:
-        assert_same_bits(
-            compile_and_run(lambda: torch.eye(5, 3, dtype=dtype)),
-            torch.eye(5, 3, dtype=dtype),
-        )
+@pytest.mark.parametrize("dtype", FLOAT8[:4], ids=_names(FLOAT8[:4]))
+def test_eye(dtype: torch.dtype) -> None:
+    assert_same_bits(
+        compile_and_run(lambda: torch.eye(5, 3, dtype=dtype)),
+        torch.eye(5, 3, dtype=dtype),
+    )
 
 
 @pytest.mark.parametrize(
