@@ -13,11 +13,13 @@ import time
 from typing import Any
 
 import numpy as np
+import onnx
 import torch
 
 from .. import ir
 from ..errors import CompileError, InputError
-from ..onnx import ONNX_DTYPE_TO_MLIR, OnnxImporter, prepare_model
+from ..onnx import ONNX_DTYPE_TO_MLIR, OnnxImporter, load_model, prepare_model
+from ..onnx.strings import StringStages, split_string_stages, touches_strings
 from ..program import (
     MLIR_TO_TORCH_DTYPE,
     ArgumentKind,
@@ -227,6 +229,66 @@ class CompiledOnnxModel:
         return self(*(feeds[name] for name in self.input_names))
 
 
+def _read_graph_only(path: Any) -> onnx.ModelProto | None:
+    """The model file without its external data, or None if it does not
+    parse (the full import then reports why)."""
+    try:
+        return onnx.load(os.fspath(path), load_external_data=False)
+    except Exception:  # noqa: BLE001 - reported by the import itself
+        return None
+
+
+class HostStagedOnnxModel(CompiledOnnxModel):
+    """An ONNX model with string tensors: its string nodes run on the host
+    (:mod:`torch2mlir.onnx.strings`) before and after the compiled numeric
+    part. Called like :class:`CompiledOnnxModel`; string inputs and outputs
+    are numpy object arrays of ``str``.
+
+    Attributes:
+        compiled: the compiled numeric part (None if the model has none).
+        stages: the host nodes and where the values cross.
+    """
+
+    def __init__(
+        self,
+        stages: StringStages,
+        compiled: CompiledOnnxModel | None,
+        timings: dict[str, float],
+    ) -> None:
+        self.stages = stages
+        self.compiled = compiled
+        self.input_names = stages.inputs
+        self.output_names = stages.outputs
+        self.inputs = compiled.inputs if compiled else []
+        self.outputs = compiled.outputs if compiled else []
+        self.timings = timings
+
+    def __call__(self, *inputs: Any) -> list[np.ndarray]:
+        """Runs the prologue, the compiled part and the epilogue.
+
+        Raises:
+            InputError: wrong input count, or an input the compiled part or
+                a host op rejects.
+        """
+        if len(inputs) != len(self.input_names):
+            raise InputError(
+                f"expected {len(self.input_names)} inputs "
+                f"({', '.join(self.input_names)}), got {len(inputs)}"
+            )
+        values: dict[str, Any] = dict(self.stages.constants)
+        values.update(
+            {name: np.asarray(x) for name, x in zip(self.input_names, inputs)}
+        )
+        self.stages.run_host(self.stages.prologue, values)
+        if self.compiled is not None:
+            results = self.compiled(
+                *(values[name] for name in self.compiled.input_names)
+            )
+            values.update(zip(self.compiled.output_names, results))
+        self.stages.run_host(self.stages.epilogue, values)
+        return [values[name] for name in self.output_names]
+
+
 def compile_onnx(
     model: Any,
     *,
@@ -247,7 +309,9 @@ def compile_onnx(
 
     Returns:
         A :class:`CompiledOnnxModel`; inputs must have the graph's static
-        shapes and dtypes.
+        shapes and dtypes. A model with string tensors gives a
+        :class:`HostStagedOnnxModel`: its string nodes run on the host
+        before and after the compiled part (:mod:`torch2mlir.onnx.strings`).
 
     Raises:
         InputError: the file is not a valid ONNX model, external data is
@@ -257,6 +321,28 @@ def compile_onnx(
             the opset and the ONNX node) or code generation failed.
     """
     timings: dict[str, float] = {}
+    # The graph without its external data tells whether strings appear.
+    graph_only = (
+        model if isinstance(model, onnx.ModelProto) else _read_graph_only(model)
+    )
+    if graph_only is not None and touches_strings(graph_only):
+        if not isinstance(model, onnx.ModelProto):
+            model = load_model(model, data_dir)
+        # String tensors run on the host around the compiled part.
+        start = time.perf_counter()
+        stages = split_string_stages(
+            prepare_model(model, opset_version=opset_version, data_dir=data_dir)
+        )
+        timings["import"] = time.perf_counter() - start
+        compiled = (
+            compile_onnx(stages.compiled, opt_level=opt_level)
+            if stages.compiled is not None
+            else None
+        )
+        if compiled is not None:
+            for phase, seconds in compiled.timings.items():
+                timings[phase] = timings.get(phase, 0.0) + seconds
+        return HostStagedOnnxModel(stages, compiled, timings)
     program = import_onnx_program(
         model, opset_version=opset_version, data_dir=data_dir, timings=timings
     )
