@@ -6,7 +6,8 @@ compared with the same graph run eagerly, and that graph's gradients with
 not only with the exported graph).
 
 The backward ops PyTorch's tables keep whole (``convolution_backward``,
-``max_pool{2,3}d_with_indices_backward``, the CPU flash-attention backward)
+``max_pool{2,3}d_with_indices_backward``, ``avg_pool{2,3}d_backward``,
+``_adaptive_avg_pool{2,3}d_backward``, the CPU flash-attention backward)
 are decomposed by ``torch2mlir.fx.backward``; each is also checked alone,
 over strides, padding, dilation, groups, spatial ranks and masks.
 
@@ -242,6 +243,64 @@ def test_max_pool_with_indices_backward(spatial: int) -> None:
         )
 
     check_op(backward, grad, x, indices)
+
+
+@pytest.mark.parametrize(
+    ("spatial", "kernel", "stride", "padding", "ceil_mode", "include_pad", "divisor"),
+    [
+        (2, 3, 2, 1, False, True, None),
+        (2, 3, 2, 1, True, False, None),
+        (2, 2, 3, 0, True, True, None),
+        (2, 3, 1, 1, False, True, 5),
+        (3, 2, 2, 1, True, True, None),
+        (3, 3, 2, 0, False, False, None),
+    ],
+)
+def test_avg_pool_backward(
+    spatial: int,
+    kernel: int,
+    stride: int,
+    padding: int,
+    ceil_mode: bool,
+    include_pad: bool,
+    divisor: int | None,
+) -> None:
+    """avg_pool{2,3}d_backward: the divisor of each window (clipped at the
+    padded input, or at the input without count_include_pad, or the
+    override), ceil_mode's overhanging last windows, strides larger than
+    the kernel (inputs no window reads get 0)."""
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, *[9, 8, 7][:spatial])
+    pool = aten.avg_pool2d if spatial == 2 else aten.avg_pool3d
+    backward_op = aten.avg_pool2d_backward if spatial == 2 else aten.avg_pool3d_backward
+    args = ([kernel] * spatial, [stride] * spatial, [padding] * spatial)
+    out = pool(x, *args, ceil_mode, include_pad, divisor)
+    grad = torch.randn_like(out)
+
+    def backward(g: torch.Tensor, a: torch.Tensor) -> Any:
+        return (backward_op(g, a, *args, ceil_mode, include_pad, divisor),)
+
+    check_op(backward, grad, x)
+
+
+@pytest.mark.parametrize(
+    ("spatial", "sizes", "out"),
+    [(2, [9, 7], [4, 3]), (2, [5, 5], [7, 2]), (3, [6, 5, 4], [3, 2, 4])],
+)
+def test_adaptive_avg_pool_backward(
+    spatial: int, sizes: list[int], out: list[int]
+) -> None:
+    """_adaptive_avg_pool{2,3}d_backward, windows overlapping (out not
+    dividing in) and outputs larger than inputs."""
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, *sizes)
+    grad = torch.randn(2, 3, *out)
+    backward_op = (
+        aten._adaptive_avg_pool2d_backward
+        if spatial == 2
+        else aten._adaptive_avg_pool3d_backward
+    )
+    check_op(lambda g, a: (backward_op(g, a),), grad, x)
 
 
 @pytest.mark.parametrize("causal", [False, True])

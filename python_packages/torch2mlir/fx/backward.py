@@ -5,7 +5,9 @@ lower like any other program.
 
 Each follows the gradient of the forward op as PyTorch defines it
 (``tools/autograd/derivatives.yaml``): the gradients of a convolution are
-convolutions, those of a max pool a scatter-add at the saved indices. The
+convolutions, those of a max pool a scatter-add at the saved indices, those
+of an average pool a transposed convolution with a kernel of ones (adaptive:
+a product with the windows' weight matrices). The
 e2e tests (``test/e2e/test_training.py``) compare them with eager autograd.
 """
 
@@ -233,6 +235,131 @@ def _flash_attention_for_cpu_backward(
     return _heads_last(grad_query), _heads_last(grad_key), _heads_last(grad_value)
 
 
+def _expand(values: Sequence[int], dims: int) -> list[int]:
+    """A pooling parameter of one value per spatial dim (one value: all)."""
+    values = list(values)
+    return values * dims if len(values) == 1 else values
+
+
+def _avg_pool_backward(dims: int) -> Any:
+    """``aten.avg_pool{2,3}d_backward``: each output's gradient divided by
+    its window's divisor, then spread back over the window.
+
+    The divisor is `divisor_override`, else the number of the window's
+    elements inside the padded input (`count_include_pad`) or inside the
+    input: a sum pooling of ones (padded with ones by `padding`, pooled
+    without padding, in the first case), cut to the output's sizes, so
+    ceil_mode's windows that overhang the end count what they cover, as
+    PyTorch's kernel counts. The spreading is the transposed depthwise
+    convolution of those quotients with a kernel of ones (stride `stride`,
+    no padding), cut at `padding` from the start to the input's sizes (and
+    padded with zeros at the end where no window reaches).
+    """
+    pool = {2: aten.avg_pool2d.default, 3: aten.avg_pool3d.default}[dims]
+
+    def decomposition(
+        grad_output: torch.Tensor,
+        self: torch.Tensor,
+        kernel_size: Sequence[int],
+        stride: Sequence[int],
+        padding: Sequence[int],
+        ceil_mode: bool,
+        count_include_pad: bool,
+        divisor_override: int | None = None,
+    ) -> torch.Tensor:
+        if self.numel() == 0:
+            return aten.zeros_like.default(self)
+        kernel = _expand(kernel_size, dims)
+        step = _expand(stride or kernel_size, dims)
+        pad = _expand(padding, dims)
+        unbatched = self.dim() == dims + 1
+        if unbatched:
+            grad_output = aten.unsqueeze.default(grad_output, 0)
+            self = aten.unsqueeze.default(self, 0)
+        out_sizes = list(grad_output.shape[2:])
+        if divisor_override:
+            scaled = aten.div.Scalar(grad_output, divisor_override)
+        else:
+            ones = aten.ones_like.default(self)
+            if count_include_pad:
+                edges = [p for p in reversed(pad) for _ in range(2)]
+                ones = aten.constant_pad_nd.default(ones, edges, 1.0)
+                counts = pool(ones, kernel, step, [0] * dims, ceil_mode, True, 1)
+            else:
+                counts = pool(ones, kernel, step, pad, ceil_mode, False, 1)
+            for dim, size in enumerate(out_sizes):
+                counts = aten.slice.Tensor(counts, dim + 2, 0, size)
+            scaled = aten.div.Tensor(grad_output, counts)
+        channels = self.shape[1]
+        weight = aten.ones.default(
+            [channels, 1, *kernel], dtype=grad_output.dtype, device=grad_output.device
+        )
+        spread = aten.convolution.default(
+            scaled,
+            weight,
+            None,
+            step,
+            [0] * dims,
+            [1] * dims,
+            True,
+            [0] * dims,
+            channels,
+        )
+        for dim, (size, p) in enumerate(zip(self.shape[2:], pad)):
+            have = spread.shape[dim + 2]
+            if have < p + size:
+                edges = [0, 0] * (dims - 1 - dim) + [0, p + size - have]
+                spread = aten.constant_pad_nd.default(spread, edges, 0.0)
+            spread = aten.slice.Tensor(spread, dim + 2, p, p + size)
+        return aten.squeeze.dim(spread, 0) if unbatched else spread
+
+    return decomposition
+
+
+def _adaptive_avg_pool_backward(dims: int) -> Any:
+    """``aten._adaptive_avg_pool{2,3}d_backward``: along each spatial dim,
+    output o averages the inputs [floor(o I / O), ceil((o + 1) I / O)), so
+    the gradient is a product with the [O, I] matrix of those windows'
+    weights (1 / window length inside the window), built from the static
+    sizes in the program, one dim at a time."""
+
+    def decomposition(grad_output: torch.Tensor, self: torch.Tensor) -> torch.Tensor:
+        grad = grad_output
+        first = grad.dim() - dims
+        for dim in range(dims):
+            axis = first + dim
+            size_in, size_out = self.shape[axis], grad.shape[axis]
+            o = aten.arange.default(size_out, dtype=torch.int64)
+            i = aten.arange.default(size_in, dtype=torch.int64)
+            start = aten.floor_divide.default(aten.mul.Scalar(o, size_in), size_out)
+            end = aten.floor_divide.default(
+                aten.add.Scalar(aten.mul.Scalar(o, size_in), size_in + size_out - 1),
+                size_out,
+            )
+            inside = aten.logical_and.default(
+                aten.ge.Tensor(
+                    aten.unsqueeze.default(i, 0), aten.unsqueeze.default(start, 1)
+                ),
+                aten.lt.Tensor(
+                    aten.unsqueeze.default(i, 0), aten.unsqueeze.default(end, 1)
+                ),
+            )
+            length = aten._to_copy.default(
+                aten.sub.Tensor(end, start), dtype=grad.dtype
+            )
+            weights = aten.div.Tensor(
+                aten._to_copy.default(inside, dtype=grad.dtype),
+                aten.unsqueeze.default(length, 1),
+            )
+            # grad [..., O, ...] -> [..., I, ...]: the dim moved last, times
+            # weights [O, I], moved back.
+            moved = aten.movedim.int(grad, axis, -1)
+            grad = aten.movedim.int(aten.matmul.default(moved, weights), -1, axis)
+        return grad
+
+    return decomposition
+
+
 #: Backward op (and forward op of a joint graph) -> decomposition.
 BACKWARD_DECOMPOSITIONS: dict[Any, Any] = {
     aten._scaled_dot_product_flash_attention_for_cpu.default: _flash_attention_for_cpu,
@@ -242,4 +369,8 @@ BACKWARD_DECOMPOSITIONS: dict[Any, Any] = {
     aten.convolution_backward.default: _convolution_backward,
     aten.max_pool2d_with_indices_backward.default: _max_pool_backward(2),
     aten.max_pool3d_with_indices_backward.default: _max_pool_backward(3),
+    aten.avg_pool2d_backward.default: _avg_pool_backward(2),
+    aten.avg_pool3d_backward.default: _avg_pool_backward(3),
+    aten._adaptive_avg_pool2d_backward.default: _adaptive_avg_pool_backward(2),
+    aten._adaptive_avg_pool3d_backward.default: _adaptive_avg_pool_backward(3),
 }
