@@ -7,7 +7,8 @@ not only with the exported graph).
 
 The backward ops PyTorch's tables keep whole (``convolution_backward``,
 ``max_pool{2,3}d_with_indices_backward``, ``avg_pool{2,3}d_backward``,
-``_adaptive_avg_pool{2,3}d_backward``, the CPU flash-attention backward)
+``_adaptive_avg_pool{2,3}d_backward``, ``_cdist_backward``,
+``_pdist_backward``, the CPU flash-attention backward)
 are decomposed by ``torch2mlir.fx.backward``; each is also checked alone,
 over strides, padding, dilation, groups, spatial ranks and masks.
 
@@ -301,6 +302,26 @@ def test_adaptive_avg_pool_backward(
         else aten._adaptive_avg_pool3d_backward
     )
     check_op(lambda g, a: (backward_op(g, a),), grad, x)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, float("inf")])
+def test_cdist_and_pdist_backward(p: float) -> None:
+    """_cdist_backward (broadcast batch dims, a repeated point: distance 0)
+    and _pdist_backward, for each of PyTorch's p-norm cases."""
+    torch.manual_seed(0)
+    x1, x2 = torch.randn(2, 4, 3), torch.randn(1, 5, 3)
+    x2[0, 0] = x1[0, 1]  # a zero distance
+    dist = torch.cdist(x1, x2, p)
+    grad = torch.randn_like(dist)
+    check_op(
+        lambda g, a, b, d: (aten._cdist_backward(g, a, b, p, d),), grad, x1, x2, dist
+    )
+    rows = torch.randn(5, 3)
+    pair_dist = torch.pdist(rows, p)
+    pair_grad = torch.randn_like(pair_dist)
+    check_op(
+        lambda g, a, d: (aten._pdist_backward(g, a, p, d),), pair_grad, rows, pair_dist
+    )
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -360,6 +360,94 @@ def _adaptive_avg_pool_backward(dims: int) -> Any:
     return decomposition
 
 
+def _distance_terms(
+    diff: torch.Tensor, dist: torch.Tensor, p: float
+) -> torch.Tensor | None:
+    """d dist / d x1 for each difference `diff` = x1 - x2 (last dim the
+    coordinates) of a p-norm distance `dist` (broadcast against it), as
+    PyTorch's CPU kernel defines it (``DistanceOpsKernel.cpp``): 0 for p = 0
+    and where dist = 0; sign(diff) for p = 1; sign(diff) |diff|^(p-1) /
+    dist^(p-1) for p < 2 (0 where diff = 0 and p < 1); diff / dist for p =
+    2; sign(diff) where |diff| = dist for p = inf; diff |diff|^(p-2) /
+    dist^(p-1) otherwise. None for p = 0 (no gradient)."""
+    if p == 0:
+        return None
+    sign = aten.sign.default(diff)
+    if p == 1:
+        return sign
+    zero_dist = aten.eq.Scalar(dist, 0.0)
+    safe = aten.where.self(zero_dist, aten.ones_like.default(dist), dist)
+    if math.isinf(p):
+        at_max = aten.eq.Tensor(aten.abs.default(diff), dist)
+        return aten.mul.Tensor(sign, aten._to_copy.default(at_max, dtype=diff.dtype))
+    if p == 2:
+        term = aten.div.Tensor(diff, safe)
+    elif p < 2:
+        term = aten.div.Tensor(
+            aten.mul.Tensor(
+                sign, aten.pow.Tensor_Scalar(aten.abs.default(diff), p - 1)
+            ),
+            aten.pow.Tensor_Scalar(safe, p - 1),
+        )
+        if p < 1:
+            flat = aten.eq.Scalar(diff, 0.0)
+            term = aten.where.self(flat, aten.zeros_like.default(term), term)
+    else:
+        term = aten.div.Tensor(
+            aten.mul.Tensor(
+                diff, aten.pow.Tensor_Scalar(aten.abs.default(diff), p - 2)
+            ),
+            aten.pow.Tensor_Scalar(safe, p - 1),
+        )
+    return aten.where.self(zero_dist, aten.zeros_like.default(term), term)
+
+
+def _cdist_backward(
+    grad: torch.Tensor,
+    x1: torch.Tensor,
+    x2: torch.Tensor,
+    p: float,
+    cdist: torch.Tensor,
+) -> torch.Tensor:
+    """``aten._cdist_backward``: the gradient for x1 [..., P, M] of
+    cdist(x1, x2 [..., R, M]) [..., P, R]: sum over R of grad times
+    :func:`_distance_terms` of x1_i - x2_j, with the broadcast batch dims
+    (x2's gradient is this op with the operands swapped)."""
+    if x1.numel() == 0 or x2.numel() == 0:
+        return aten.zeros_like.default(x1)  # as eager: x1's own sizes
+    diff = aten.sub.Tensor(
+        aten.unsqueeze.default(x1, -2), aten.unsqueeze.default(x2, -3)
+    )
+    terms = _distance_terms(diff, aten.unsqueeze.default(cdist, -1), p)
+    if terms is None:
+        terms = aten.zeros_like.default(diff)
+    weighted = aten.mul.Tensor(terms, aten.unsqueeze.default(grad, -1))
+    # [..., P, M], the batch dims broadcast as the forward's (as eager's).
+    return aten.sum.dim_IntList(weighted, [-2])
+
+
+def _pdist_backward(
+    grad: torch.Tensor, self: torch.Tensor, p: float, pdist: torch.Tensor
+) -> torch.Tensor:
+    """``aten._pdist_backward``: the distances of the pairs i < j of the rows
+    of `self` [N, M] (row-major) become symmetric [N, N] matrices of grad and
+    distance, and the gradient is :func:`_cdist_backward`'s of self with
+    itself (each pair's term is odd in x_i - x_j, so row j gets the
+    opposite of row i's)."""
+    n = self.shape[0]
+    if n < 2:
+        return aten.zeros_like.default(self)
+    pairs = aten.triu_indices.default(n, n, 1)
+    rows, cols = aten.select.int(pairs, 0, 0), aten.select.int(pairs, 0, 1)
+
+    def symmetric(values: torch.Tensor) -> torch.Tensor:
+        full = aten.zeros.default([n, n], dtype=values.dtype)
+        full = aten.index_put.default(full, [rows, cols], values)
+        return aten.add.Tensor(full, aten.t.default(full))
+
+    return _cdist_backward(symmetric(grad), self, self, p, symmetric(pdist))
+
+
 #: Backward op (and forward op of a joint graph) -> decomposition.
 BACKWARD_DECOMPOSITIONS: dict[Any, Any] = {
     aten._scaled_dot_product_flash_attention_for_cpu.default: _flash_attention_for_cpu,
@@ -373,4 +461,6 @@ BACKWARD_DECOMPOSITIONS: dict[Any, Any] = {
     aten.avg_pool3d_backward.default: _avg_pool_backward(3),
     aten._adaptive_avg_pool2d_backward.default: _adaptive_avg_pool_backward(2),
     aten._adaptive_avg_pool3d_backward.default: _adaptive_avg_pool_backward(3),
+    aten._cdist_backward.default: _cdist_backward,
+    aten._pdist_backward.default: _pdist_backward,
 }
