@@ -37,7 +37,7 @@ def _convolution_backward(
     groups: int,
     output_mask: Sequence[bool],
 ) -> Any:
-    """``aten.convolution_backward`` of a (not transposed) N-d convolution:
+    """``aten.convolution_backward`` of an N-d convolution:
     (grad_input, grad_weight, grad_bias), each None unless `output_mask`
     asks for it.
 
@@ -51,12 +51,70 @@ def _convolution_backward(
       is permuted to [O, C/groups, ...] and cut to the kernel size.
     - grad_bias sums `grad_output` over every dim but the channels.
 
-    A transposed convolution's backward is left to the op (NotImplemented).
+    A transposed convolution's gradients are a convolution and the weight
+    gradient of the convolution it is the adjoint of.
     """
-    if transposed:
-        return NotImplemented
     spatial = weight.dim() - 2
     stride, padding, dilation = list(stride), list(padding), list(dilation)
+    if transposed:
+        # y = convT(x, w) is the adjoint of z = conv(y, w) (the weight,
+        # [C_x, C_y/groups, K...], read as a convolution from y's channels
+        # to x's): grad_x = conv(grad_y, w), and <grad_y, convT(x, w)> =
+        # <conv(grad_y, w), x> makes grad_w the weight gradient of that
+        # convolution with input grad_y and output gradient x.
+        # With an output_padding of at least the stride (allowed when the
+        # dilation is larger), that convolution has more positions than x:
+        # x gets zeros there, and grad_x loses them.
+        flat = [0] * spatial
+        conv_sizes = [
+            (
+                grad_output.shape[2 + i]
+                + 2 * padding[i]
+                - dilation[i] * (weight.shape[2 + i] - 1)
+                - 1
+            )
+            // stride[i]
+            + 1
+            for i in range(spatial)
+        ]
+        grad_input = grad_weight = grad_bias = None
+        if output_mask[0]:
+            grad_input = aten.convolution.default(
+                grad_output,
+                weight,
+                None,
+                stride,
+                padding,
+                dilation,
+                False,
+                flat,
+                groups,
+            )
+            for i in range(spatial):
+                grad_input = aten.slice.Tensor(grad_input, 2 + i, 0, input.shape[2 + i])
+        if output_mask[1]:
+            edges: list[int] = []
+            for i in reversed(range(spatial)):
+                edges += [0, max(0, conv_sizes[i] - input.shape[2 + i])]
+            padded_input = aten.constant_pad_nd.default(input, edges, 0.0)
+            _, grad_weight, _ = _convolution_backward(
+                padded_input,
+                grad_output,
+                weight,
+                None,
+                stride,
+                padding,
+                dilation,
+                False,
+                flat,
+                groups,
+                [False, True, False],
+            )
+        if output_mask[2]:
+            grad_bias = aten.sum.dim_IntList(
+                grad_output, [0, *range(2, grad_output.dim())]
+            )
+        return grad_input, grad_weight, grad_bias
     grad_input = grad_weight = grad_bias = None
     if output_mask[2]:
         grad_bias = aten.sum.dim_IntList(grad_output, [0, *range(2, grad_output.dim())])
