@@ -280,7 +280,11 @@ def test_expected_failures_give_failing_pairs_their_reason(tmp_path: Path) -> No
     assert "failing pairs: 1 unexpected, 1 expected (xfail/opinfo.toml)" in line
     assert "listed as expected failures but passing: add float32" in line
 
-    for bad in ('"add" = "no dtype"', '"add float8_e4m3fn" = "r"', '"add int8" = " "'):
+    for bad in (
+        '"add" = "no dtype"',
+        '"add float8_e4m3b11fnuz" = "r"',
+        '"add int8" = " "',
+    ):
         listing.write_text(f"[tosa]\n{bad}\n")
         with pytest.raises(ValueError, match="keys are 'op dtype'"):
             load_expected_failures("tosa", listing)
