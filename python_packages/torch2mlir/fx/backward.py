@@ -506,6 +506,123 @@ def _pdist_backward(
     return _cdist_backward(symmetric(grad), self, self, p, symmetric(pdist))
 
 
+def _masked_scatter_backward(
+    grad_output: torch.Tensor, mask: torch.Tensor, sizes: Sequence[int]
+) -> torch.Tensor:
+    """``aten.masked_scatter_backward``: the gradient of masked_scatter's
+    `source` (sizes `sizes`): the k-th masked element of `grad_output` (row
+    order) at source position k, zeros past the masked count. Each masked
+    element's position is its rank among the masked ones (a cumulative sum
+    of the mask); the others go to one extra slot, dropped."""
+    total = math.prod(sizes)
+    grad = aten.reshape.default(grad_output, [-1])
+    flat_mask = aten.reshape.default(
+        aten.expand.default(mask, list(grad_output.shape)), [-1]
+    )
+    rank = aten.sub.Scalar(aten.cumsum.default(flat_mask, 0, dtype=torch.int64), 1)
+    slot = aten.where.self(flat_mask, rank, aten.full_like.default(rank, total))
+    slot = aten.clamp.default(slot, None, total)
+    values = aten.where.self(flat_mask, grad, aten.zeros_like.default(grad))
+    out = aten.zeros.default([total + 1], dtype=grad.dtype)
+    out = aten.scatter_add.default(out, 0, slot, values)
+    return aten.reshape.default(aten.slice.Tensor(out, 0, 0, total), list(sizes))
+
+
+def _bag_of_each_index(indices: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+    """The bag of each index: how many offsets are at or before it, minus
+    one (eager's forward leaves offset2bag empty on some paths)."""
+    positions = aten.arange.default(indices.shape[0], dtype=offsets.dtype)
+    started = aten.le.Tensor(
+        aten.unsqueeze.default(offsets, 0), aten.unsqueeze.default(positions, 1)
+    )
+    return aten.sub.Scalar(aten.sum.dim_IntList(started, [1]), 1)
+
+
+def _embedding_bag_backward(
+    grad: torch.Tensor,
+    indices: torch.Tensor,
+    offsets: torch.Tensor,
+    offset2bag: torch.Tensor,
+    bag_size: torch.Tensor,
+    maximum_indices: torch.Tensor,
+    num_weights: int,
+    scale_grad_by_freq: bool,
+    mode: int,
+    sparse: bool,
+    per_sample_weights: torch.Tensor | None,
+    padding_idx: int = -1,
+) -> Any:
+    """``aten._embedding_bag_backward`` (dense): the weight's gradient
+    [num_weights, D]. Sum (mode 0) and mean (mode 1): each index's row gets
+    its bag's gradient, times its per-sample weight, divided by the bag's
+    size for mean; max (mode 2): each bag's gradient goes to the row that
+    held the maximum of each column. With scale_grad_by_freq, each row's
+    gradient is divided by how often its index occurs; `padding_idx` gets
+    none."""
+    if sparse:
+        return NotImplemented
+    width = grad.shape[1]
+    if mode == 2:
+        rows = aten.reshape.default(maximum_indices, [-1])
+        values = aten.reshape.default(grad, [-1, 1])
+        columns = aten.repeat.default(
+            aten.arange.default(width, dtype=torch.int64), [grad.shape[0]]
+        )
+        flat = aten.add.Tensor(aten.mul.Scalar(rows, width), columns)
+        out = aten.zeros.default([num_weights * width], dtype=grad.dtype)
+        out = aten.index_put.default(
+            out, [flat], aten.reshape.default(values, [-1]), True
+        )
+        return aten.reshape.default(out, [num_weights, width])
+    bag = _bag_of_each_index(indices, offsets)
+    rows = aten.index_select.default(grad, 0, bag)
+    if mode == 1:
+        sizes = aten.index_select.default(bag_size, 0, bag)
+        sizes = aten.clamp.default(aten._to_copy.default(sizes, dtype=grad.dtype), 1)
+        rows = aten.div.Tensor(rows, aten.unsqueeze.default(sizes, 1))
+    if per_sample_weights is not None:
+        rows = aten.mul.Tensor(rows, aten.unsqueeze.default(per_sample_weights, 1))
+    if scale_grad_by_freq:
+        ones = aten.ones_like.default(indices)
+        counts = aten.zeros.default([num_weights], dtype=indices.dtype)
+        counts = aten.index_put.default(counts, [indices], ones, True)
+        freq = aten.index_select.default(counts, 0, indices)
+        rows = aten.div.Tensor(
+            rows,
+            aten.unsqueeze.default(aten._to_copy.default(freq, dtype=grad.dtype), 1),
+        )
+    if padding_idx >= 0:
+        padded = aten.unsqueeze.default(aten.eq.Scalar(indices, padding_idx), 1)
+        rows = aten.where.self(padded, aten.zeros_like.default(rows), rows)
+    out = aten.zeros.default([num_weights, width], dtype=grad.dtype)
+    return aten.index_put.default(out, [indices], rows, True)
+
+
+def _embedding_bag_per_sample_weights_backward(
+    grad: torch.Tensor,
+    weight: torch.Tensor,
+    indices: torch.Tensor,
+    offsets: torch.Tensor,
+    offset2bag: torch.Tensor,
+    mode: int,
+    padding_idx: int = -1,
+) -> Any:
+    """``aten._embedding_bag_per_sample_weights_backward`` (mode sum, the
+    only one with per-sample weights): for index i of bag b, the dot product
+    of the bag's gradient with the embedding row it read; 0 for
+    `padding_idx`."""
+    if mode != 0:
+        return NotImplemented
+    bag = _bag_of_each_index(indices, offsets)
+    rows = aten.index_select.default(weight, 0, indices)
+    bags = aten.index_select.default(grad, 0, bag)
+    result = aten.sum.dim_IntList(aten.mul.Tensor(rows, bags), [1])
+    if padding_idx >= 0:
+        padded = aten.eq.Scalar(indices, padding_idx)
+        result = aten.where.self(padded, aten.zeros_like.default(result), result)
+    return result
+
+
 #: Backward op (and forward op of a joint graph) -> decomposition.
 BACKWARD_DECOMPOSITIONS: dict[Any, Any] = {
     aten._scaled_dot_product_flash_attention_for_cpu.default: _flash_attention_for_cpu,
@@ -521,4 +638,9 @@ BACKWARD_DECOMPOSITIONS: dict[Any, Any] = {
     aten._adaptive_avg_pool3d_backward.default: _adaptive_avg_pool_backward(3),
     aten._cdist_backward.default: _cdist_backward,
     aten._pdist_backward.default: _pdist_backward,
+    aten.masked_scatter_backward.default: _masked_scatter_backward,
+    aten._embedding_bag_backward.default: _embedding_bag_backward,
+    aten._embedding_bag_per_sample_weights_backward.default: (
+        _embedding_bag_per_sample_weights_backward
+    ),
 }
