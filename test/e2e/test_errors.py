@@ -248,9 +248,9 @@ class CallsIgammacInside(nn.Module):
         return self.inner(x + 1) - 1
 
 
-class CastsToFloat8(nn.Module):
+class CastsToPackedFloat4(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x.to(torch.float8_e4m3fn).to(torch.float32)
+        return x.to(torch.float4_e2m1fn_x2).to(torch.float32)
 
 
 UNSUPPORTED = {
@@ -274,11 +274,11 @@ UNSUPPORTED = {
         "torch.igammac(",
     ),
     # A dtype argument torch2mlir has no type for (not a KeyError).
-    "float8_cast": (
-        CastsToFloat8,
-        "float8_e4m3fn",
-        CastsToFloat8.forward,
-        "torch.float8_e4m3fn",
+    "packed_float4_cast": (
+        CastsToPackedFloat4,
+        "float4_e2m1fn_x2",
+        CastsToPackedFloat4.forward,
+        "torch.float4_e2m1fn_x2",
     ),
 }
 

@@ -2,9 +2,9 @@
 
 Complex and float8 dtypes are supported (they run and must equal eager; a
 program eager has no kernel for, such as float8 addition, runs in float32 and
-rounds once), and so are ONNX's int4/uint4/int2/uint2 tensors; the bit-packed
-dtypes, ONNX's FLOAT4E2M1 and STRING, and quantized, sparse and nested
-tensors are refused.
+rounds once), and so are ONNX's int4/uint4/int2/uint2 tensors and strings
+(on the host); the bit-packed dtypes, ONNX's FLOAT4E2M1, and quantized,
+sparse and nested tensors are refused.
 
 The prebuilt LLVM keeps its assertions on: an unchecked ``cast<>`` of an
 unexpected element type (complex, float8, sub-byte) would abort the whole
@@ -41,7 +41,8 @@ TORCH_DTYPES = [
 ]
 
 #: ONNX element types (``onnx.TensorProto`` names): those the importer maps
-#: (an Identity runs) and FLOAT4E2M1 and STRING, which it refuses.
+#: and STRING (an Identity runs, strings on the host), and FLOAT4E2M1, which
+#: is refused.
 ONNX_DTYPES = [
     "COMPLEX64",
     "COMPLEX128",
@@ -156,14 +157,17 @@ _CHILD = textwrap.dedent(
             import ml_dtypes
             if name.startswith("COMPLEX"):
                 x = (np.arange(6) * (1 + 2j)).reshape(2, 3).astype(name.lower())
+            elif name == "STRING":
+                x = np.array([["a", "bc", ""], ["d", "é", "f"]], dtype=object)
             else:
                 spelling = {"FLOAT8E8M0": "float8_e8m0fnu"}.get(name) or (
                     name.lower().replace("float8", "float8_"))
                 x = np.arange(6).reshape(2, 3).astype(getattr(ml_dtypes, spelling))
             (y,) = compiled(x)
+            bytewise = x.dtype != object and x.itemsize == 1
             same = y.dtype == x.dtype and np.array_equal(
-                y.view(np.uint8) if y.itemsize == 1 else y,
-                x.view(np.uint8) if x.itemsize == 1 else x)
+                y.view(np.uint8) if bytewise else y,
+                x.view(np.uint8) if bytewise else x)
             report(case, "ran" if same else "wrong value", str(y.dtype))
     """
 )
@@ -200,7 +204,7 @@ RUNNING_TORCH_DTYPES = {
     "int4",
     "uint4",
 }
-RUNNING_ONNX_DTYPES = set(ONNX_DTYPES) - {"FLOAT4E2M1", "STRING"}
+RUNNING_ONNX_DTYPES = set(ONNX_DTYPES) - {"FLOAT4E2M1"}
 
 
 @pytest.mark.parametrize("dtype", TORCH_DTYPES)
@@ -237,7 +241,8 @@ def test_onnx_dtype_runs_or_is_refused_with_its_name(
 ) -> None:
     outcome, message = outcomes[f"onnx {dtype} Identity"]
     if dtype in RUNNING_ONNX_DTYPES:
-        # The importer maps these; an op that only moves them runs.
+        # The importer maps these (strings run on the host); an op that
+        # only moves them runs.
         assert outcome == "ran", (outcome, message)
         return
     assert outcome in ("CompileError", "InputError"), (outcome, message)

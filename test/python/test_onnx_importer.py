@@ -812,8 +812,10 @@ def test_unknown_domain() -> None:
         import_onnx(model)
 
 
-@pytest.mark.parametrize("dtype", [TensorProto.STRING, TensorProto.FLOAT8E4M3FN])
+@pytest.mark.parametrize("dtype", [TensorProto.STRING, TensorProto.FLOAT4E2M1])
 def test_unsupported_element_types(dtype: int) -> None:
+    """The importer has no torch dtype for these (compile_onnx runs string
+    nodes on the host, around the import)."""
     model = _model(
         [helper.make_node("Identity", ["X"], ["Y"])],
         [_tensor("X", dtype, [2])],
