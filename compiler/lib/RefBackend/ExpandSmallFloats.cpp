@@ -166,6 +166,19 @@ public:
   Type like;
 };
 
+/// `value` (f32, or a vector of it) as `type`, a float type that holds it
+/// exactly here (every small float value is an f16, bf16, f32 and f64
+/// value): extf to a wider type, truncf to a narrower one.
+Value castExactly(PatternRewriter &rewriter, Location loc, Value value,
+                  Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isF32())
+    return value;
+  if (element.getIntOrFloatBitWidth() > 32)
+    return arith::ExtFOp::create(rewriter, loc, type, value);
+  return arith::TruncFOp::create(rewriter, loc, type, value);
+}
+
 /// arith.extf from a small float: the decoded fields, exact in f32.
 struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -231,14 +244,7 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
       special(infCode, negative ? -INFINITY : INFINITY);
     for (uint64_t nanCode : format->nanCodes)
       special(nanCode, NAN);
-    // f32 holds every value of the format exactly, and so do f16, bf16 and
-    // f64 (the conversion below is exact).
-    Type resultElement = getElementTypeOrSelf(op.getType());
-    if (resultElement.getIntOrFloatBitWidth() > 32)
-      value = arith::ExtFOp::create(rewriter, loc, op.getType(), value);
-    else if (resultElement != f32)
-      value = arith::TruncFOp::create(rewriter, loc, op.getType(), value);
-    rewriter.replaceOp(op, value);
+    rewriter.replaceOp(op, castExactly(rewriter, loc, value, op.getType()));
     return success();
   }
 };
@@ -370,11 +376,7 @@ struct ExpandExtFE8M0 : OpRewritePattern<arith::ExtFOp> {
                                    e.integer(32, 0x7fc00000), bits);
     Value value = arith::BitcastOp::create(rewriter, loc,
                                            e.type(rewriter.getF32Type()), bits);
-    if (getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth() > 32)
-      value = arith::ExtFOp::create(rewriter, loc, op.getType(), value);
-    else if (!getElementTypeOrSelf(op.getType()).isF32())
-      value = arith::TruncFOp::create(rewriter, loc, op.getType(), value);
-    rewriter.replaceOp(op, value);
+    rewriter.replaceOp(op, castExactly(rewriter, loc, value, op.getType()));
     return success();
   }
 };
