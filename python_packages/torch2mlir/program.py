@@ -56,10 +56,10 @@ TORCH_DTYPE_TO_MLIR: dict[torch.dtype, str] = {
     torch.float8_e4m3fnuz: "f8E4M3FNUZ",
     torch.float8_e5m2fnuz: "f8E5M2FNUZ",
     torch.float8_e8m0fnu: "f8E8M0FNU",
-    torch.int4: "si4",
-    torch.uint4: "ui4",
-    torch.int2: "si2",
-    torch.uint2: "ui2",
+    torch.int4: "si4",  # type: ignore[attr-defined]
+    torch.uint4: "ui4",  # type: ignore[attr-defined]
+    torch.int2: "si2",  # type: ignore[attr-defined]
+    torch.uint2: "ui2",  # type: ignore[attr-defined]
 }
 
 #: The inverse of :data:`TORCH_DTYPE_TO_MLIR`.

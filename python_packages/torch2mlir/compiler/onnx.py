@@ -158,10 +158,10 @@ _ML_DTYPES: dict[str, torch.dtype] = {
     "float8_e4m3fnuz": torch.float8_e4m3fnuz,
     "float8_e5m2fnuz": torch.float8_e5m2fnuz,
     "float8_e8m0fnu": torch.float8_e8m0fnu,
-    "int4": torch.int4,
-    "uint4": torch.uint4,
-    "int2": torch.int2,
-    "uint2": torch.uint2,
+    "int4": torch.int4,  # type: ignore[attr-defined]
+    "uint4": torch.uint4,  # type: ignore[attr-defined]
+    "int2": torch.int2,  # type: ignore[attr-defined]
+    "uint2": torch.uint2,  # type: ignore[attr-defined]
 }
 
 

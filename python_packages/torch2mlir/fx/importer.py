@@ -48,10 +48,10 @@ _SCALAR_TYPE_CODES: dict[torch.dtype, int] = {
     torch.float8_e4m3fn: 24,
     torch.float8_e5m2fnuz: 25,
     torch.float8_e4m3fnuz: 26,
-    torch.uint2: 31,
-    torch.uint4: 33,
-    torch.int2: 38,
-    torch.int4: 40,
+    torch.uint2: 31,  # type: ignore[attr-defined]
+    torch.uint4: 33,  # type: ignore[attr-defined]
+    torch.int2: 38,  # type: ignore[attr-defined]
+    torch.int4: 40,  # type: ignore[attr-defined]
     torch.float8_e8m0fnu: 44,
 }
 

@@ -64,7 +64,7 @@ def _strings(array: Any) -> np.ndarray:
 def _elementwise(fn: Callable[..., Any], out: type, *arrays: np.ndarray) -> np.ndarray:
     """`fn` on each element (numpy broadcasting), as an array of `out`."""
     broadcast = np.broadcast(*arrays)
-    result = np.empty(broadcast.shape, dtype=out)
+    result: np.ndarray = np.empty(broadcast.shape, dtype=out)
     flat = result.reshape(-1)
     for i, values in enumerate(broadcast):
         flat[i] = fn(*values)
@@ -401,7 +401,7 @@ def split_string_stages(prepared: onnx.ModelProto) -> StringStages:
     host_reads = {name for node in epilogue for name in node.input if name}
     initializer_names = {t.name for t in graph.initializer}
 
-    def info(name: str) -> onnx.ValueInfoProto:
+    def value_info(name: str) -> onnx.ValueInfoProto:
         value_type = types.get(name)
         if value_type is None:
             raise CompileError(
@@ -429,8 +429,8 @@ def split_string_stages(prepared: onnx.ModelProto) -> StringStages:
     sub_graph = helper.make_graph(
         compiled_nodes,
         graph.name,
-        [info(name) for name in sub_inputs],
-        [info(name) for name in sub_outputs],
+        [value_info(name) for name in sub_inputs],
+        [value_info(name) for name in sub_outputs],
         [t for t in graph.initializer if t.data_type != TensorProto.STRING],
     )
     sub_model = helper.make_model(
