@@ -55,14 +55,6 @@ _SCALAR_TYPE_CODES: dict[torch.dtype, int] = {
     torch.float8_e8m0fnu: 44,
 }
 
-#: float8 dtypes -> their MLIR type's Python binding (literals hold bytes).
-_FLOAT8_TYPES: dict[torch.dtype, str] = {
-    torch.float8_e4m3fn: "Float8E4M3FNType",
-    torch.float8_e5m2: "Float8E5M2Type",
-    torch.float8_e4m3fnuz: "Float8E4M3FNUZType",
-    torch.float8_e5m2fnuz: "Float8E5M2FNUZType",
-    torch.float8_e8m0fnu: "Float8E8M0FNUType",
-}
 _LAYOUT_CODES = {torch.strided: 0}
 _MEMORY_FORMAT_CODES = {
     torch.contiguous_format: 0,
@@ -434,9 +426,10 @@ class FxImporter:
         if tensor.dtype == torch.bfloat16:
             array = tensor.view(torch.int16).numpy()
             element = ir.BF16Type.get(self.context)
-        elif tensor.dtype in _FLOAT8_TYPES:
+        elif tensor.dtype.is_floating_point and tensor.dtype.itemsize == 1:
+            # float8: the bytes, typed with the dtype's MLIR spelling.
             array = tensor.view(torch.uint8).numpy()
-            element = getattr(ir, _FLOAT8_TYPES[tensor.dtype]).get(self.context)
+            element = ir.Type.parse(TORCH_DTYPE_TO_MLIR[tensor.dtype], self.context)
         elif tensor.dtype.is_complex:
             array = torch.view_as_real(tensor).numpy()
             element = ir.ComplexType.get(

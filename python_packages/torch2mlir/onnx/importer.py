@@ -93,19 +93,18 @@ ONNX_DTYPE_TO_MLIR: dict[int, str] = {
     TensorProto.UINT2: "ui2",
 }
 
-#: The MLIR element type of the ONNX storage types whose numpy (ml_dtypes)
-#: arrays the importer reads as bytes: a Python binding's name, or the
-#: integer width (signless, as every integer in a DenseElementsAttr).
-_BYTE_STORED_TYPES: dict[int, str | int] = {
-    TensorProto.FLOAT8E4M3FN: "Float8E4M3FNType",
-    TensorProto.FLOAT8E5M2: "Float8E5M2Type",
-    TensorProto.FLOAT8E4M3FNUZ: "Float8E4M3FNUZType",
-    TensorProto.FLOAT8E5M2FNUZ: "Float8E5M2FNUZType",
-    TensorProto.FLOAT8E8M0: "Float8E8M0FNUType",
-    TensorProto.INT4: 4,
-    TensorProto.UINT4: 4,
-    TensorProto.INT2: 2,
-    TensorProto.UINT2: 2,
+#: The ONNX storage types whose numpy (ml_dtypes) arrays the importer reads
+#: as bytes (one element per byte).
+_BYTE_STORED_TYPES = {
+    TensorProto.FLOAT8E4M3FN,
+    TensorProto.FLOAT8E5M2,
+    TensorProto.FLOAT8E4M3FNUZ,
+    TensorProto.FLOAT8E5M2FNUZ,
+    TensorProto.FLOAT8E8M0,
+    TensorProto.INT4,
+    TensorProto.UINT4,
+    TensorProto.INT2,
+    TensorProto.UINT2,
 }
 
 #: The type of a value nothing is known about (no rank, no dtype).
@@ -917,19 +916,17 @@ class OnnxImporter:
                     array.view(np.uint16), type=ir.BF16Type.get(), shape=shape
                 )
             if code in _BYTE_STORED_TYPES:
-                element = _BYTE_STORED_TYPES[code]
-                if isinstance(element, str):
+                # The dtype's spelling, integers signless (si4 -> i4).
+                spelling = ONNX_DTYPE_TO_MLIR[code]
+                element = ir.Type.parse(spelling.lstrip("su"))
+                if not isinstance(element, ir.IntegerType):
                     return ir.DenseElementsAttr.get(
-                        array.view(np.uint8),
-                        type=getattr(ir, element).get(),
-                        shape=shape,
+                        array.view(np.uint8), type=element, shape=shape
                     )
                 # Sub-byte integers: MLIR keeps each in a byte too, but the
                 # buffer protocol path wants whole bytes; spell the values.
                 values = array.astype(np.int64).reshape(-1).tolist()
-                tensor_type = ir.RankedTensorType.get(
-                    shape, ir.IntegerType.get_signless(element)
-                )
+                tensor_type = ir.RankedTensorType.get(shape, element)
                 return ir.DenseElementsAttr.get(
                     [ir.IntegerAttr.get(tensor_type.element_type, v) for v in values],
                     type=tensor_type,

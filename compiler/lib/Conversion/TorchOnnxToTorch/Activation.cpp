@@ -327,6 +327,13 @@ Value broadcastQuantParam(PatternRewriter &rewriter, Location loc, Value param,
   return value;
 }
 
+/// The float8 dtypes whose Cast and QuantizeLinear take `saturate` (ONNX
+/// spec, Cast): every float8 but E8M0.
+bool isSaturatingFloat8(Type dtype) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(dtype);
+}
+
 /// The largest finite value of a float8 dtype.
 double getLargestFinite(Type dtype) {
   return llvm::APFloat::getLargest(
@@ -348,8 +355,7 @@ double getLargestFinite(Type dtype) {
 Value createOnnxCast(PatternRewriter &rewriter, Location loc, Value x,
                      Type dtype, bool saturate) {
   auto xType = cast<ValueTensorType>(x.getType());
-  bool float8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-                    Float8E5M2FNUZType>(dtype);
+  bool float8 = isSaturatingFloat8(dtype);
   if (!float8 || xType.getDtype() == dtype)
     return createToDtype(rewriter, loc, x, dtype);
   if (!isa<mlir::FloatType>(xType.getDtype()))
@@ -423,8 +429,7 @@ LogicalResult lowerQuantizeLinear(const OpBinder &binder,
   if (!inputType || !resultType || !scale || !inputType.areAllSizesKnown())
     return binder.fail(rewriter, "needs static sizes and a scale");
   auto intType = dyn_cast<IntegerType>(resultType.getDtype());
-  bool float8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-                    Float8E5M2FNUZType>(resultType.getDtype());
+  bool float8 = isSaturatingFloat8(resultType.getDtype());
   if ((!float8 &&
        (!intType || intType.getWidth() == 1 || intType.getWidth() > 16)) ||
       !isa<mlir::FloatType>(inputType.getDtype()))
@@ -480,8 +485,7 @@ LogicalResult lowerDequantizeLinear(const OpBinder &binder,
   if (!inputType || !resultType || !scale || !inputType.areAllSizesKnown())
     return binder.fail(rewriter, "needs static sizes and a scale");
   auto intType = dyn_cast<IntegerType>(inputType.getDtype());
-  bool float8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-                    Float8E5M2FNUZType>(inputType.getDtype());
+  bool float8 = isSaturatingFloat8(inputType.getDtype());
   if ((!float8 && (!intType || intType.getWidth() == 1)) ||
       !isa<mlir::FloatType>(resultType.getDtype()))
     return binder.fail(rewriter, "unsupported: an input that is neither an "
