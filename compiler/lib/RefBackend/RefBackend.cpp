@@ -54,7 +54,8 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"
-         "finalize-memref-to-llvm,"
+         // Buffers from the runtime's caching allocator (Allocator.cpp).
+         "finalize-memref-to-llvm{use-generic-functions},"
          "convert-complex-to-llvm,"
          "convert-math-to-llvm,"
          // erf, tanh, ...: no LLVM intrinsic; calls into the C library.

@@ -42,8 +42,10 @@ from . import cache as _cache
 __all__ = [
     "RefBackendModule",
     "TensorSpec",
+    "cached_bytes",
     "load_runtime",
     "plain_cpu_tensor",
+    "release_cached_buffers",
 ]
 
 #: The RefBackend runtime: memrefCopy, and the matmul/convolution kernels
@@ -144,6 +146,9 @@ def load_runtime() -> bool:
         _runtime = ctypes.CDLL(_RUNTIME_LIB)
         _runtime.torch2mlir_runtime_parallel_regions.restype = ctypes.c_int64
         _runtime.torch2mlir_runtime_take_failure.restype = ctypes.c_char_p
+        _runtime.torch2mlir_runtime_free.argtypes = [ctypes.c_void_p]
+        _runtime.torch2mlir_runtime_free.restype = None
+        _runtime.torch2mlir_runtime_cached_bytes.restype = ctypes.c_int64
         openmp = openmp_library()
         if openmp is not None:
             _runtime.torch2mlir_runtime_init_openmp(openmp.encode())
@@ -163,6 +168,24 @@ def parallel_regions() -> int:
     load_runtime()
     assert _runtime is not None
     return int(_runtime.torch2mlir_runtime_parallel_regions())
+
+
+def cached_bytes() -> int:
+    """Bytes of idle buffers that the runtime's allocator keeps for later
+    calls (blocks of 64 KiB and more that compiled code or its kernels freed;
+    at most 1 GiB, see ``Allocator.cpp``)."""
+    load_runtime()
+    assert _runtime is not None
+    return int(_runtime.torch2mlir_runtime_cached_bytes())
+
+
+def release_cached_buffers() -> None:
+    """Gives every idle cached buffer back to the system, as
+    ``torch.cuda.empty_cache`` does for its cache. Buffers in use are not
+    affected; the next calls allocate afresh."""
+    load_runtime()
+    assert _runtime is not None
+    _runtime.torch2mlir_runtime_release_cached()
 
 
 def max_threads() -> int:
@@ -197,9 +220,11 @@ def _descriptor_class(rank: int) -> type[ctypes.Structure]:
     return cls
 
 
-_libc = ctypes.CDLL(None)
-_libc.free.argtypes = [ctypes.c_void_p]
-_libc.free.restype = None
+def _free(pointer: int | None) -> None:
+    """Frees a buffer that compiled code allocated (a result it returned):
+    the runtime's allocator owns it (``Allocator.cpp``), not libc's."""
+    assert _runtime is not None  # loaded before any program runs
+    _runtime.torch2mlir_runtime_free(ctypes.c_void_p(pointer))
 
 
 def _take_result(descriptor: ctypes.Structure, spec: TensorSpec) -> torch.Tensor:
@@ -212,7 +237,7 @@ def _take_result(descriptor: ctypes.Structure, spec: TensorSpec) -> torch.Tensor
     buffer_dtype = torch.uint8 if spec.dtype == torch.bool else spec.abi_dtype
     itemsize = torch.empty((), dtype=buffer_dtype).element_size()
     if descriptor.allocated is None or math.prod(sizes) == 0:
-        _libc.free(descriptor.allocated)
+        _free(descriptor.allocated)
         return torch.empty(sizes, dtype=spec.dtype)
     extent = 1 + sum((size - 1) * stride for size, stride in zip(sizes, strides))
     memory = (ctypes.c_char * (extent * itemsize)).from_address(
@@ -220,7 +245,7 @@ def _take_result(descriptor: ctypes.Structure, spec: TensorSpec) -> torch.Tensor
     )
     # torch.frombuffer keeps `memory` alive as long as the tensor's storage;
     # when both are gone, the allocation is freed.
-    weakref.finalize(memory, _libc.free, descriptor.allocated)
+    weakref.finalize(memory, _free, descriptor.allocated)
     tensor = torch.frombuffer(memory, dtype=buffer_dtype).as_strided(sizes, strides)
     if spec.abi_dtype != spec.dtype:
         return tensor.to(spec.dtype)
@@ -582,7 +607,7 @@ class RefBackendModule:
         except InputError:
             # The function returned early, with empty results: drop them.
             for i in range(len(self.outputs)):
-                _libc.free(getattr(returned, f"r{i}").allocated)
+                _free(getattr(returned, f"r{i}").allocated)
             raise
         return [
             _take_result(getattr(returned, f"r{i}"), spec)

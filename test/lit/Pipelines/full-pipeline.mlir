@@ -1,6 +1,6 @@
 // RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | FileCheck %s
-// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | grep -c "llvm.call @malloc" | FileCheck %s --check-prefix=ONE
-// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | grep -c "llvm.call @free" | FileCheck %s --check-prefix=ONE
+// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | grep -c "llvm.call @_mlir_memref_to_llvm_alloc" | FileCheck %s --check-prefix=ONE
+// RUN: torch2mlir-opt %s -torch-lower-to-backend-contract -torch-backend-to-linalg-on-tensors-backend-pipeline -torch2mlir-refbackend-pipeline | grep -c "llvm.call @_mlir_memref_to_llvm_free" | FileCheck %s --check-prefix=ONE
 
 // The whole compiler, torch IR to the LLVM dialect, on
 // softmax(relu(x + b), dim=1). The result is written to the out-param; the
@@ -10,15 +10,15 @@
 
 // ONE: {{^}}1{{$}}
 
-// CHECK-DAG: llvm.func @free(!llvm.ptr)
-// CHECK-DAG: llvm.func @malloc(i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
+// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
 // CHECK-LABEL: llvm.func @main(
 // CHECK-SAME: attributes {llvm.emit_c_interface}
 // CHECK: %[[ADD_RELU:.*]] = llvm.mlir.addressof @main_parallel :
 // CHECK: llvm.call @torch2mlir_parallel_for(%[[ADD_RELU]],
-// CHECK: llvm.call @malloc
+// CHECK: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK-COUNT-6: llvm.call @torch2mlir_parallel_for(
-// CHECK: llvm.call @free
+// CHECK: llvm.call @_mlir_memref_to_llvm_free
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @_mlir_ciface_main(
 // CHECK: llvm.call @main(

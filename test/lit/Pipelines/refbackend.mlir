@@ -33,7 +33,7 @@
 // CHECK: %[[S:.*]] = llvm.fadd %[[X]], %[[Y]] : f32
 // CHECK: llvm.store %[[S]], %{{.*}} : f32, !llvm.ptr
 // CHECK: llvm.return
-// CHECK-NOT: llvm.call @malloc
+// CHECK-NOT: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK-LABEL: llvm.func @_mlir_ciface_main(
 // CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)
 // CHECK-SAME: attributes {llvm.emit_c_interface}

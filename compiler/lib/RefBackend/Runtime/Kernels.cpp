@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -45,8 +46,37 @@
 // Parallel.cpp.
 extern "C" void torch2mlir_parallel_for(void (*body)(void *, int64_t, int64_t),
                                         void *ctx, int64_t n, int64_t grain);
+// Allocator.cpp.
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t bytes);
+extern "C" void _mlir_memref_to_llvm_free(void *ptr);
 
 namespace {
+
+/// A scratch buffer of a kernel from the runtime's caching allocator: not
+/// zero-filled, and its pages stay mapped from one call to the next.
+template <typename T> class Scratch {
+public:
+  Scratch() = default;
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  ~Scratch() { _mlir_memref_to_llvm_free(buffer); }
+
+  /// Room for at least `n` elements (the old contents are lost).
+  void resize(size_t n) {
+    if (n <= capacity)
+      return;
+    _mlir_memref_to_llvm_free(buffer);
+    buffer = static_cast<T *>(_mlir_memref_to_llvm_alloc(n * sizeof(T)));
+    if (!buffer)
+      throw std::bad_alloc();
+    capacity = n;
+  }
+  T *data() const { return buffer; }
+
+private:
+  T *buffer = nullptr;
+  size_t capacity = 0;
+};
 
 /// T2M_FMA_CLONES(name, params, args) defines `name` (a function template
 /// on T whose body is the always-inline `name##Body`) to run a copy of the
@@ -326,7 +356,7 @@ T2M_FMA_CLONES(convDirect,
 /// inS {c, z, y, x}) for each output position of `s`.
 template <typename T>
 void im2col(const ConvShape &s, const T *in, const int64_t *inS,
-            std::vector<T> &col) {
+            Scratch<T> &col) {
   int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
   int64_t p = s.out[0] * s.out[1] * s.out[2];
   col.resize(s.c * kSize * p);
@@ -365,8 +395,8 @@ void im2col(const ConvShape &s, const T *in, const int64_t *inS,
 /// input; a strided weight or output goes through a dense copy.
 template <typename T>
 void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
-             const int64_t *wS, T *out, const int64_t *outS,
-             std::vector<T> &col, std::vector<T> &packed) {
+             const int64_t *wS, T *out, const int64_t *outS, Scratch<T> &col,
+             Scratch<T> &packed) {
   int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
   int64_t ck = s.c * kSize, p = s.out[0] * s.out[1] * s.out[2];
   if (ck <= kDirectMaxReduction) {
@@ -439,7 +469,7 @@ void convBatch(const ConvShape &s, int64_t batch, int64_t groups,
   parallelFor(
       batch * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
       [&](int64_t lo, int64_t hi) {
-        std::vector<T> col, packed;
+        Scratch<T> col, packed;
         for (int64_t i = lo; i < hi; ++i) {
           int64_t n = i / groups, g = i % groups;
           convOne(s, in + n * batchS[0] + g * groupS[0], inS, w + g * groupS[1],
@@ -799,7 +829,7 @@ void intConv2d(StridedMemRef<int8_t, 4> *in, StridedMemRef<int8_t, 4> *w,
   }
   int64_t inS[4];
   withDepth(in->strides + 1, inS);
-  std::vector<int8_t> col;
+  Scratch<int8_t> col;
   for (int64_t n = 0; n < out->sizes[0]; ++n) {
     const int8_t *image = in->data() + n * in->strides[0];
     int32_t *result = out->data() + n * out->strides[0];
