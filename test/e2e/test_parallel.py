@@ -89,3 +89,22 @@ def test_dynamic_batch_splits_at_run_time(threads: None) -> None:
         with torch.no_grad():
             expected = model(x)
         torch.testing.assert_close(compiled(x), expected, rtol=1e-5, atol=1e-5)
+
+
+class Padded(nn.Module):
+    """A padded copy large enough for the runtime's threaded memrefCopy
+    (>= 256 KiB), split along the first dim of more than one element."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.pad(x, (1, 2, 3, 0, 0, 1), value=-1.5)
+
+
+@pytest.mark.parametrize(
+    "shape", [(1, 64, 40, 40), (3, 8, 50, 30), (1, 1, 300, 300), (2, 1, 1, 70000)]
+)
+def test_large_padded_copies(threads: None, shape: tuple[int, ...]) -> None:
+    x = torch.randn(shape)
+    compiled = torch2mlir.compile(Padded(), (x,), cache=False)
+    for count in (2, 1):
+        torch.set_num_threads(count)
+        torch.testing.assert_close(compiled(x), Padded()(x), rtol=0, atol=0)

@@ -18,6 +18,7 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
              "canonicalize,"
              "func.func(refbackend-fuse-elementwise),"
              "func.func(refbackend-distinct-results),"
+             "func.func(refbackend-private-inits),"
              "func.func(refbackend-read-only-arguments),"
              "one-shot-bufferize{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},") +

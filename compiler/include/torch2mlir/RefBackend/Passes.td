@@ -46,6 +46,23 @@ def DistinctResults : Pass<"refbackend-distinct-results", "func::FuncOp"> {
   let dependentDialects = ["bufferization::BufferizationDialect"];
 }
 
+def PrivateInits : Pass<"refbackend-private-inits", "func::FuncOp"> {
+  let summary = "Give each destination-style op its own filled init";
+  let description = [{
+    CSE leaves one `linalg.fill` (and its `tensor.empty`) for every op
+    that starts from the same constant, such as the zero init of each
+    convolution and matmul of one shape in a network. `one-shot-bufferize`
+    then fills one buffer once and copies it, serially, into a new buffer
+    for every further op that writes into it: a memcpy of the whole
+    result per convolution. This pass gives every further init use of a
+    fill with several users its own clone of the fill (and of the fill's
+    `tensor.empty`), right before the user, so each op fills its own
+    buffer in place (a parallel loop). Read-only uses keep the shared
+    value. Run it on tensors, before `one-shot-bufferize`.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 def ReadOnlyArguments : Pass<"refbackend-read-only-arguments", "func::FuncOp"> {
   let summary = "Keep the caller's tensors: tensor arguments are not writable";
   let description = [{

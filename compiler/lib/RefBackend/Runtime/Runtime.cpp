@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -63,7 +64,14 @@ void copyDims(int64_t elementSize, int64_t rank, int64_t dim,
              dstOffset + i * dstStride);
 }
 
+/// Copies of at least this many bytes run on several threads.
+constexpr int64_t kParallelCopyBytes = int64_t(1) << 18;
+
 } // namespace
+
+// Parallel.cpp.
+extern "C" void torch2mlir_parallel_for(void (*body)(void *, int64_t, int64_t),
+                                        void *ctx, int64_t n, int64_t grain);
 
 extern "C" __attribute__((visibility("default"))) void
 memrefCopy(int64_t elementSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
@@ -73,10 +81,38 @@ memrefCopy(int64_t elementSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
                 from.aligned + from.offset * elementSize, elementSize);
     return;
   }
+  int64_t bytes = elementSize;
   for (int64_t d = 0; d < src->rank; ++d)
-    if (from.sizes[d] == 0)
-      return;
-  copyDims(elementSize, src->rank, 0, from, from.offset, to, to.offset);
+    bytes *= from.sizes[d];
+  if (bytes == 0)
+    return;
+  // A large copy (a tensor.pad's input into the padded buffer) is split
+  // across the threads along its first dim of more than one element, but
+  // for the innermost: the copy is serial code between parallel loops.
+  int64_t outer = 0;
+  while (outer + 1 < src->rank && from.sizes[outer] == 1)
+    ++outer;
+  if (bytes < kParallelCopyBytes || outer + 1 >= src->rank) {
+    copyDims(elementSize, src->rank, 0, from, from.offset, to, to.offset);
+    return;
+  }
+  struct Task {
+    int64_t elementSize, rank, outer;
+    const RankedView *from, *to;
+    int64_t srcBase, dstBase;
+  } task{elementSize, src->rank, outer, &from, &to, from.offset, to.offset};
+  // Dims before `outer` have size 1: their offsets add nothing.
+  torch2mlir_parallel_for(
+      [](void *ctx, int64_t lo, int64_t hi) {
+        const Task &t = *static_cast<const Task *>(ctx);
+        for (int64_t i = lo; i < hi; ++i)
+          copyDims(t.elementSize, t.rank, t.outer + 1, *t.from,
+                   t.srcBase + i * t.from->strides[t.outer], *t.to,
+                   t.dstBase + i * t.to->strides[t.outer]);
+      },
+      &task, from.sizes[outer],
+      std::max<int64_t>(1,
+                        kParallelCopyBytes / 4 / (bytes / from.sizes[outer])));
 }
 
 //===----------------------------------------------------------------------===//
