@@ -29,6 +29,8 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
          "canonicalize,"
          "buffer-deallocation-pipeline," +
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +
+         // Row-wise loops of the lowering (cumsum's scan) run in parallel.
+         "func.func(scf-forall-to-parallel)," +
          (parallelLoops ? "func.func(convert-linalg-to-parallel-loops),"
                         : "func.func(convert-linalg-to-loops),") +
          "lower-affine,"

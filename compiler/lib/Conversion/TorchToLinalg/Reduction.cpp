@@ -305,10 +305,66 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
   }
 };
 
+/// The running sums of `input` (already in `type`'s element type) along its
+/// last dim, carried in `accType` and rounded to the element type at each
+/// output. Every row (an index of the other dims) is one iteration of an
+/// scf.forall, which the RefBackend runs across its threads; inside, a
+/// scalar loop walks the row in memory order and writes the row of the
+/// result in place (an extract_slice of the forall's shared output).
+static Value createRowScan(
+    OpBuilder &b, Location loc, Value input, RankedTensorType type,
+    Type accType,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> add) {
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  SmallVector<OpFoldResult> rows;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    rows.push_back(tensor::getMixedSize(b, loc, input, i));
+  Value empty = createEmpty(b, loc, type, input);
+  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
+                                      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  ValueRange ivs = forall.getInductionVars();
+  Value shared = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+  offsets.push_back(b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
+  sizes.push_back(tensor::getMixedSize(b, loc, input, rank - 1));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto rowType = RankedTensorType::get({type.getShape().back()}, element);
+  Value row = tensor::ExtractSliceOp::create(b, loc, rowType, shared, offsets,
+                                             sizes, strides);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value length = tensor::DimOp::create(b, loc, input, rank - 1);
+  Value start = createZero(b, loc, accType);
+  auto scan = scf::ForOp::create(
+      b, loc, zero, length, one, ValueRange{start, row},
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+        SmallVector<Value> at(ivs.begin(), ivs.end());
+        at.push_back(iv);
+        Value x = tensor::ExtractOp::create(nb, l, input, at);
+        if (accType != element)
+          x = castFloat(nb, l, x, accType);
+        Value sum = add(nb, l, x, carried[0]);
+        Value out = accType != element ? castFloat(nb, l, sum, element) : sum;
+        Value written =
+            tensor::InsertOp::create(nb, l, out, carried[1], ValueRange{iv});
+        scf::YieldOp::create(nb, l, ValueRange{sum, written});
+      });
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, scan.getResult(1), shared,
+                                        offsets, sizes, strides);
+  return forall.getResult(0);
+}
+
 /// cumsum(x, dim, dtype): running sums along `dim` in the result dtype
-/// (floats accumulate one step wider, getSumAccumulatorType). An
-/// scf.for over `dim` carries the running sum (x with `dim` of size 1) and
-/// the result, adding one slice and inserting it per step: O(n) work.
+/// (floats accumulate one step wider, getSumAccumulatorType). Along the
+/// last dim, each row is a scalar loop, rows in parallel (createRowScan).
+/// Along another dim, an scf.for over `dim` carries the running sum (x
+/// with `dim` of size 1) and the result, adding one slice (contiguous rows
+/// of the inner dims, a parallel loop) and inserting it per step.
 struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -347,14 +403,44 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     if (dim < 0)
       return reportFailure(rewriter, op, kDimOutOfRange);
 
+    Type accType = getSumAccumulatorType(element);
+    bool isFloat = isa<mlir::FloatType>(element);
+    bool isComplex = isa<ComplexType>(element);
+    bool widen = !isa<IntegerType>(element) && accType != element;
+    auto addScalars = [&](OpBuilder &b, Location l, Value x,
+                          Value acc) -> Value {
+      if (isComplex)
+        return complex::AddOp::create(b, l, x, acc).getResult();
+      if (isFloat)
+        return arith::AddFOp::create(b, l, x, acc).getResult();
+      return arith::AddIOp::create(b, l, x, acc).getResult();
+    };
+    // Rows of no elements have nothing to scan (and no slice at offset 0).
+    if (dim == rank - 1 && castType.getShape().back() != 0) {
+      // A 1-D input is one row: [n] -> [1, n].
+      Value rows = input;
+      if (rank == 1) {
+        auto matrixType =
+            RankedTensorType::get({1, castType.getShape()[0]}, element);
+        rows = createReshape(rewriter, loc, input, matrixType);
+      }
+      Value scanned = createRowScan(rewriter, loc, rows,
+                                    cast<RankedTensorType>(rows.getType()),
+                                    accType, addScalars);
+      Value reshaped =
+          scanned ? createReshape(rewriter, loc, scanned, resultType) : Value();
+      if (!reshaped)
+        return reportFailure(rewriter, op, kUnknownReshapeSizes);
+      rewriter.replaceOp(op, reshaped);
+      return success();
+    }
+
     SmallVector<int64_t> sliceShape = llvm::to_vector(castType.getShape());
     sliceShape[dim] = 1;
     auto sliceType = RankedTensorType::get(sliceShape, element);
     // Floats run their sum one step wider (f32 in f64, f16/bf16 in f32) and
     // round each output, as PyTorch's CPU kernel (its acc_type) does: a
     // running f32 sum along 4096 elements drifts by more than 1e-4.
-    Type accType = getSumAccumulatorType(element);
-    bool widen = !isa<IntegerType>(element) && accType != element;
     auto sumType = widen ? sliceType.clone(accType) : sliceType;
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
@@ -365,8 +451,6 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
     Value length = tensor::DimOp::create(rewriter, loc, input, dim);
     Value sum = createZeroFilled(rewriter, loc, sumType, input);
     Value result = createEmpty(rewriter, loc, castType, input);
-    bool isFloat = isa<mlir::FloatType>(element);
-    bool isComplex = isa<ComplexType>(element);
     auto loop = scf::ForOp::create(
         rewriter, loc, zero, length, one, ValueRange{sum, result},
         [&](OpBuilder &b, Location l, Value iv, ValueRange carried) {
@@ -378,26 +462,19 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
           // The sum is updated in place (outs = the carried sum), so the
           // loop-carried buffers stay the same under bufferization.
           AffineMap id = b.getMultiDimIdentityMap(rank);
-          Value next =
-              linalg::GenericOp::create(
-                  b, l, TypeRange{sumType}, ValueRange{slice},
-                  ValueRange{carried[0]}, ArrayRef<AffineMap>{id, id},
-                  SmallVector<utils::IteratorType>(
-                      rank, utils::IteratorType::parallel),
-                  [&](OpBuilder &nb, Location nl, ValueRange args) {
-                    Value x = args[0];
-                    if (widen)
-                      x = castFloat(nb, nl, x, args[1].getType());
-                    Value added =
-                        isComplex ? complex::AddOp::create(nb, nl, x, args[1])
-                                        .getResult()
-                        : isFloat ? arith::AddFOp::create(nb, nl, x, args[1])
-                                        .getResult()
-                                  : arith::AddIOp::create(nb, nl, x, args[1])
-                                        .getResult();
-                    linalg::YieldOp::create(nb, nl, added);
-                  })
-                  .getResult(0);
+          Value next = linalg::GenericOp::create(
+                           b, l, TypeRange{sumType}, ValueRange{slice},
+                           ValueRange{carried[0]}, ArrayRef<AffineMap>{id, id},
+                           SmallVector<utils::IteratorType>(
+                               rank, utils::IteratorType::parallel),
+                           [&](OpBuilder &nb, Location nl, ValueRange args) {
+                             Value x = args[0];
+                             if (widen)
+                               x = castFloat(nb, nl, x, args[1].getType());
+                             linalg::YieldOp::create(
+                                 nb, nl, addScalars(nb, nl, x, args[1]));
+                           })
+                           .getResult(0);
           Value rounded = next;
           if (widen)
             rounded = createElementwise(

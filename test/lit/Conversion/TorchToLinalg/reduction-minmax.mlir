@@ -163,24 +163,69 @@ func.func @any_dims_dynamic(%a: !torch.vtensor<[3,4],i1>, %d: !torch.int) -> !to
 
 // -----
 
-// cumsum of a bool mask into int64: the input is widened first, then an
-// scf.for over dim 1 adds each [2,1] slice to the running sum in place and
-// inserts it.
+// cumsum of a bool mask into int64 along the last dim: the input is
+// widened first, then each row is one iteration of an scf.forall whose
+// scalar loop walks the row, carrying the sum and writing the result's row
+// in place.
 // CHECK-LABEL: func.func @cumsum_bool_i64(
+// CHECK: %[[WIDE:.*]] = linalg.generic
 // CHECK: arith.extui %{{.*}} : i1 to i64
-// CHECK: %[[C9:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<2x9xi64>
-// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<2x1xi64>
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[C9]] step %{{.*}} iter_args(%[[SUM:.*]] = %[[ZERO]], %[[OUT:.*]] = %{{.*}}) -> (tensor<2x1xi64>, tensor<2x9xi64>)
-// CHECK: %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[0, %[[I]]] [2, 1] [1, 1] : tensor<2x9xi64> to tensor<2x1xi64>
-// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLICE]] : tensor<2x1xi64>) outs(%[[SUM]] : tensor<2x1xi64>)
-// CHECK: arith.addi
-// CHECK: %[[INS:.*]] = tensor.insert_slice %[[NEXT]] into %[[OUT]][0, %[[I]]] [2, 1] [1, 1]
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<2x9xi64>
+// CHECK: scf.forall (%[[R:.*]]) in (2) shared_outs(%[[SHARED:.*]] = %[[EMPTY]]) -> (tensor<2x9xi64>)
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[SHARED]][%[[R]], 0] [1, 9] [1, 1] : tensor<2x9xi64> to tensor<9xi64>
+// CHECK: %[[N:.*]] = tensor.dim %[[WIDE]], %{{.*}} : tensor<2x9xi64>
+// CHECK: %[[SCAN:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[SUM:.*]] = %{{.*}}, %[[OUT:.*]] = %[[ROW]]) -> (i64, tensor<9xi64>)
+// CHECK: %[[X:.*]] = tensor.extract %[[WIDE]][%[[R]], %[[I]]] : tensor<2x9xi64>
+// CHECK: %[[NEXT:.*]] = arith.addi %[[X]], %[[SUM]] : i64
+// CHECK: %[[INS:.*]] = tensor.insert %[[NEXT]] into %[[OUT]][%[[I]]] : tensor<9xi64>
 // CHECK: scf.yield %[[NEXT]], %[[INS]]
+// CHECK: scf.forall.in_parallel
+// CHECK: tensor.parallel_insert_slice %[[SCAN]]#1 into %[[SHARED]][%[[R]], 0] [1, 9] [1, 1]
 func.func @cumsum_bool_i64(%a: !torch.vtensor<[2,9],i1>) -> !torch.vtensor<[2,9],si64> {
   %i1 = torch.constant.int 1
   %none = torch.constant.none
   %0 = torch.aten.cumsum %a, %i1, %none : !torch.vtensor<[2,9],i1>, !torch.int, !torch.none -> !torch.vtensor<[2,9],si64>
   return %0 : !torch.vtensor<[2,9],si64>
+}
+
+// -----
+
+// float32 along the last dim of a 1-D input: one row ([n] -> [1, n]), the
+// sum carried in f64 and each output rounded to f32.
+// CHECK-LABEL: func.func @cumsum_f32_1d(
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [1, 5] : tensor<5xf32> into tensor<1x5xf32>
+// CHECK: scf.forall (%{{.*}}) in (1)
+// CHECK: scf.for {{.*}} -> (f64, tensor<5xf32>)
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.addf %{{.*}} : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<1x5xf32> into tensor<5xf32>
+func.func @cumsum_f32_1d(%a: !torch.vtensor<[5],f32>) -> !torch.vtensor<[5],f32> {
+  %i0 = torch.constant.int 0
+  %none = torch.constant.none
+  %0 = torch.aten.cumsum %a, %i0, %none : !torch.vtensor<[5],f32>, !torch.int, !torch.none -> !torch.vtensor<[5],f32>
+  return %0 : !torch.vtensor<[5],f32>
+}
+
+// -----
+
+// Along an outer dim: an scf.for over dim 0 adds each [1,9] slice (a
+// contiguous row) to the running sum in place and inserts it.
+// CHECK-LABEL: func.func @cumsum_outer_dim(
+// CHECK: tensor.dim %{{.*}}, %{{.*}} : tensor<2x9xi32>
+// CHECK-NOT: scf.forall
+// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<1x9xi32>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SUM:.*]] = %[[ZERO]], %[[OUT:.*]] = %{{.*}}) -> (tensor<1x9xi32>, tensor<2x9xi32>)
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0] [1, 9] [1, 1] : tensor<2x9xi32> to tensor<1x9xi32>
+// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLICE]] : tensor<1x9xi32>) outs(%[[SUM]] : tensor<1x9xi32>)
+// CHECK: arith.addi
+// CHECK: %[[INS:.*]] = tensor.insert_slice %[[NEXT]] into %[[OUT]][%[[I]], 0] [1, 9] [1, 1]
+// CHECK: scf.yield %[[NEXT]], %[[INS]]
+func.func @cumsum_outer_dim(%a: !torch.vtensor<[2,9],si32>) -> !torch.vtensor<[2,9],si32> {
+  %i0 = torch.constant.int 0
+  %none = torch.constant.none
+  %0 = torch.aten.cumsum %a, %i0, %none : !torch.vtensor<[2,9],si32>, !torch.int, !torch.none -> !torch.vtensor<[2,9],si32>
+  return %0 : !torch.vtensor<[2,9],si32>
 }
 
 // -----
