@@ -29,7 +29,11 @@ constexpr size_t kMaxRecomputedOps = 4;
 /// a wider type, x - mean of a normalization).
 bool isCheapToRecompute(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInits() != 1)
+  // A body that reads its init updates that tensor (a running sum carried
+  // by a loop): recomputed after the update, it would make bufferization
+  // copy the tensor.
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
     return false;
   Block *body = generic.getBody();
   if (body->getOperations().size() > kMaxRecomputedOps + 1)
@@ -58,8 +62,7 @@ struct FuseElementwisePass
     size_t maxSize = maxBodySize;
     linalg::ControlFusionFn control = [maxSize](OpOperand *fusedOperand) {
       Operation *producer = fusedOperand->get().getDefiningOp();
-      if (!producer ||
-          !(producer->hasOneUse() || isCheapToRecompute(producer)))
+      if (!producer || !(producer->hasOneUse() || isCheapToRecompute(producer)))
         return false;
       auto bodySize = [](Operation *op) -> size_t {
         auto generic = dyn_cast<linalg::GenericOp>(op);

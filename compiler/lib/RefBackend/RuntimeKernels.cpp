@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::torch2mlir::refbackend {
@@ -62,11 +63,38 @@ static func::FuncOp getOrDeclareKernel(ModuleOp module, StringRef name,
   return kernel;
 }
 
+/// Whether the init buffer of `op` (a fresh memref.alloc) was last written
+/// by a linalg.fill of +0.0 that no op reads before `op`; if so, erases
+/// that fill: the kernel then writes its result without reading the buffer
+/// (a GEMM with beta = 0), so the zeroing pass over the result is saved.
+static bool takeZeroFill(linalg::LinalgOp op) {
+  Value init = op.getDpsInitOperand(0)->get();
+  if (!init.getDefiningOp<memref::AllocOp>())
+    return false;
+  auto touches = [&](Operation *candidate) {
+    return llvm::any_of(init.getUsers(), [&](Operation *user) {
+      return candidate->isAncestor(user);
+    });
+  };
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (!touches(prev))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    if (!fill || fill.getDpsInitOperand(0)->get() != init ||
+        !matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+      return false;
+    fill->erase();
+    return true;
+  }
+  return false;
+}
+
 /// Replaces `op` by a call of kernel `base_<suffix>` on its memref operands
 /// (cast to fully dynamic strided memrefs), then its scalar operands (the
-/// zero points of a quantized convolution), then `scalars` (i64). The
-/// inputs share one element type, the kernel's suffix; the output has its
-/// accumulator type (getAccumulatorType).
+/// zero points of a quantized convolution), then `scalars` (i64), then, for
+/// a float kernel, whether it adds to the init (1) or overwrites it (0,
+/// takeZeroFill). The inputs share one element type, the kernel's suffix;
+/// the output has its accumulator type (getAccumulatorType).
 static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
                                            StringRef base,
                                            ArrayRef<int64_t> scalars,
@@ -97,6 +125,10 @@ static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
       return failure();
     buffers.push_back(value);
   }
+  // Before any cast of the output is created next to `op`.
+  SmallVector<int64_t> allScalars(scalars);
+  if (isa<FloatType>(element))
+    allScalars.push_back(takeZeroFill(op) ? 0 : 1);
   OpBuilder builder(op);
   Location loc = op.getLoc();
   MLIRContext *context = builder.getContext();
@@ -122,7 +154,7 @@ static LogicalResult replaceWithKernelCall(ModuleOp module, linalg::LinalgOp op,
     argTypes.push_back(operand.getType());
   }
   llvm::SmallDenseMap<int64_t, Value> constants;
-  for (int64_t scalar : scalars) {
+  for (int64_t scalar : allScalars) {
     Value &constant = constants[scalar];
     if (!constant)
       constant = arith::ConstantIntOp::create(builder, loc, scalar, 64);

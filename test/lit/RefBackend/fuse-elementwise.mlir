@@ -91,6 +91,32 @@ func.func @cheap_shared_producer(%a: tensor<4x8xf32>, %m: tensor<4x8xf64>) -> (t
 
 // -----
 
+// A cheap producer that reads its init (an update in place of a carried
+// running sum) is not computed again in a second user.
+// CHECK-LABEL: func.func @update_in_place(
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: linalg.generic
+// CHECK-NOT: arith.addf
+// CHECK: arith.truncf
+#id = affine_map<(d0) -> (d0)>
+func.func @update_in_place(%a: tensor<8xf64>, %sum: tensor<8xf64>) -> (tensor<8xf64>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<8xf64>) outs(%sum : tensor<8xf64>) {
+  ^bb0(%x: f64, %acc: f64):
+    %y = arith.addf %x, %acc : f64
+    linalg.yield %y : f64
+  } -> tensor<8xf64>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%0 : tensor<8xf64>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f64, %o: f32):
+    %z = arith.truncf %x : f64 to f32
+    linalg.yield %z : f32
+  } -> tensor<8xf32>
+  return %0, %1 : tensor<8xf64>, tensor<8xf32>
+}
+
+// -----
+
 // A linear layer on a 3-d input: the matmul between the reshapes stays a
 // named linalg.matmul (upstream linalg-fuse-elementwise-ops would turn it
 // into a generic to move the reshapes, and the BLAS kernel would be lost);

@@ -1,15 +1,17 @@
 // RUN: torch2mlir-opt %s -refbackend-runtime-kernels -split-input-file | FileCheck %s
 
 // f32 matmul on buffers: a call of the C-interface kernel, operands cast to
-// fully dynamic strided memrefs.
+// fully dynamic strided memrefs, then accumulate = 1 (the output is an
+// argument: C += A @ B).
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: memref<2x3xf32>, %[[B:.*]]: memref<3x4xf32>, %[[C:.*]]: memref<2x4xf32>)
 // CHECK: %[[CA:.*]] = memref.cast %[[A]] : memref<2x3xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
 // CHECK: %[[CB:.*]] = memref.cast %[[B]]
 // CHECK: %[[CC:.*]] = memref.cast %[[C]]
-// CHECK: call @torch2mlir_matmul_f32(%[[CA]], %[[CB]], %[[CC]])
+// CHECK: %[[ACC:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_matmul_f32(%[[CA]], %[[CB]], %[[CC]], %[[ACC]])
 // CHECK-NOT: linalg.matmul
-// CHECK: func.func private @torch2mlir_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+// CHECK: func.func private @torch2mlir_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64) attributes {llvm.emit_c_interface}
 func.func @matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
   linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
   return
@@ -17,12 +19,13 @@ func.func @matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>)
 
 // -----
 
-// Convolutions pass stride and dilation as i64 scalars (sh, sw, dh, dw).
+// Convolutions pass stride and dilation as i64 scalars (sh, sw, dh, dw),
+// then accumulate.
 // CHECK-LABEL: func.func @conv
 // CHECK-DAG: %[[S2:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[D1:.*]] = arith.constant 1 : i64
-// CHECK: call @torch2mlir_conv2d_nchw_fchw_f64(%{{.*}}, %{{.*}}, %{{.*}}, %[[S2]], %[[S2]], %[[D1]], %[[D1]])
-// CHECK: func.func private @torch2mlir_conv2d_nchw_fchw_f64({{.*}}, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK: call @torch2mlir_conv2d_nchw_fchw_f64(%{{.*}}, %{{.*}}, %{{.*}}, %[[S2]], %[[S2]], %[[D1]], %[[D1]], %[[D1]])
+// CHECK: func.func private @torch2mlir_conv2d_nchw_fchw_f64({{.*}}, i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
 func.func @conv(%in: memref<1x3x9x9xf64>, %w: memref<4x3x3x3xf64>, %out: memref<1x4x4x4xf64>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
     ins(%in, %w : memref<1x3x9x9xf64>, memref<4x3x3x3xf64>) outs(%out : memref<1x4x4x4xf64>)
@@ -76,12 +79,63 @@ func.func @matmul_transposed_b(%a: memref<4x3xf32>, %b: memref<5x3xf32>, %c: mem
 
 // -----
 
+// The zero fill of a fresh output buffer is dropped and the kernel told to
+// overwrite (accumulate = 0), also across an unrelated op; a fill that is
+// read in between, a nonzero fill, -0.0, and an output that is not a fresh
+// allocation keep accumulating into their fill.
+// CHECK-LABEL: func.func @zero_fills
+// CHECK: %[[A0:.*]] = memref.alloc() : memref<2x4xf32>
+// CHECK-NOT: outs(%[[A0]]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<2x2xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]])
+// CHECK: %[[A1:.*]] = memref.alloc() : memref<2x4xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[A1]] : memref<2x4xf32>)
+// CHECK: memref.copy %[[A1]]
+// CHECK: %[[ONE1:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE1]])
+// CHECK: %[[A2:.*]] = memref.alloc() : memref<2x4xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[A2]] : memref<2x4xf32>)
+// CHECK: %[[ONE2:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE2]])
+// CHECK: %[[A3:.*]] = memref.alloc() : memref<2x4xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[A3]] : memref<2x4xf32>)
+// CHECK: %[[ONE3:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE3]])
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<2x4xf32>)
+// CHECK: %[[ONE4:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE4]])
+func.func @zero_fills(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>, %t: memref<2x2xf32>, %copy: memref<2x4xf32>) -> (memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %negzero = arith.constant -0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %0 = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%0 : memref<2x4xf32>)
+  linalg.fill ins(%one : f32) outs(%t : memref<2x2xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%0 : memref<2x4xf32>)
+  %1 = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%1 : memref<2x4xf32>)
+  memref.copy %1, %copy : memref<2x4xf32> to memref<2x4xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%1 : memref<2x4xf32>)
+  %2 = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%one : f32) outs(%2 : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%2 : memref<2x4xf32>)
+  %3 = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%negzero : f32) outs(%3 : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%3 : memref<2x4xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  return %0, %1, %2, %3 : memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>
+}
+
+// -----
+
 // A 3-D convolution passes its strides then its dilations, depth first.
 // CHECK-LABEL: func.func @conv3d
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
-// CHECK: call @torch2mlir_conv3d_ncdhw_fcdhw_f64(%{{.*}}, %{{.*}}, %{{.*}}, %[[C2]], %[[C1]], %[[C1]], %[[C1]], %[[C3]], %[[C1]]) : (memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK: call @torch2mlir_conv3d_ncdhw_fcdhw_f64(%{{.*}}, %{{.*}}, %{{.*}}, %[[C2]], %[[C1]], %[[C1]], %[[C1]], %[[C3]], %[[C1]], %[[C1]]) : (memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?xf64, strided<[?, ?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64, i64, i64) -> ()
 // CHECK: func.func private @torch2mlir_conv3d_ncdhw_fcdhw_f64({{.*}}) attributes {llvm.emit_c_interface}
 func.func @conv3d(%in: memref<1x2x5x7x5xf64>, %w: memref<4x2x2x3x2xf64>, %out: memref<1x4x2x1x4xf64>) {
   linalg.conv_3d_ncdhw_fcdhw {dilations = dense<[1, 3, 1]> : tensor<3xi64>, strides = dense<[2, 1, 1]> : tensor<3xi64>}

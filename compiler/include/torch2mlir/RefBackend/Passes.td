@@ -127,6 +127,10 @@ def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
     library implements with one GEMM each (im2col for convolutions).
     Operands are passed as fully dynamic strided memrefs, so any layout is
     accepted; the runtime falls back to loops for layouts a GEMM cannot take.
+    A float kernel's last argument says whether it adds to its output
+    buffer (1) or overwrites it (0): when that buffer is a fresh allocation
+    whose last write is a `linalg.fill` of +0.0, the fill is erased and the
+    kernel overwrites (a GEMM with beta = 0).
 
     The two n^2 steps of a sort (the `linalg.generic` ops TorchToLinalg marks
     with `torch2mlir.sort_ranks` and `torch2mlir.sort_order`) become calls of

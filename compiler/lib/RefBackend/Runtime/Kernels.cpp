@@ -10,6 +10,8 @@
 //   matmul:       C += A @ B               (row- or column-major A and B)
 //   batch_matmul: C[b] += A[b] @ B[b]
 //   conv2d/3d:    out[n] (F x O) += W (F x C*K) @ im2col(in[n])
+//                 (the float kernels' last argument, `accumulate` = 0,
+//                 makes each of these = instead of +=: C is not read)
 //                 (O, K: the products of the output and window sizes)
 //   sort_ranks:   ranks[p] += the position of x[p] in its slice's stable
 //                 sort (std::stable_sort), any rank (unranked memrefs)
@@ -146,20 +148,22 @@ constexpr int64_t kGemmTaskWork = int64_t(1) << 18;
 constexpr int64_t kGemmMinSplit = 16;
 
 void gemmCall(int transA, int transB, int m, int n, int k, const float *a,
-              int lda, const float *b, int ldb, float *c, int ldc) {
-  sgemm(kRowMajor, transA, transB, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c, ldc);
+              int lda, const float *b, int ldb, float beta, float *c, int ldc) {
+  sgemm(kRowMajor, transA, transB, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
 }
 void gemmCall(int transA, int transB, int m, int n, int k, const double *a,
-              int lda, const double *b, int ldb, double *c, int ldc) {
-  dgemm(kRowMajor, transA, transB, m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc);
+              int lda, const double *b, int ldb, double beta, double *c,
+              int ldc) {
+  dgemm(kRowMajor, transA, transB, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc);
 }
 
-/// C (m x n, row-major) += op(A) @ op(B) on the OpenMP team: the BLAS runs
-/// single-threaded in each task, on a band of rows of C (or of columns when
-/// C is wider than tall).
+/// C (m x n, row-major) += op(A) @ op(B), or = without `accumulate`, on the
+/// OpenMP team: the BLAS runs single-threaded in each task, on a band of
+/// rows of C (or of columns when C is wider than tall).
 template <typename T>
 void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
-          const T *b, int ldb, T *c, int ldc) {
+          const T *b, int ldb, T *c, int ldc, bool accumulate) {
+  T beta = accumulate ? T(1) : T(0);
   bool byRows = m >= n;
   int64_t split = byRows ? m : n, other = byRows ? n : m;
   int64_t grain = std::max<int64_t>(
@@ -168,11 +172,11 @@ void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
     int count = static_cast<int>(hi - lo);
     if (byRows)
       gemmCall(transA, transB, count, n, k,
-               a + lo * (transA == kNoTrans ? lda : 1), lda, b, ldb,
+               a + lo * (transA == kNoTrans ? lda : 1), lda, b, ldb, beta,
                c + lo * ldc, ldc);
     else
       gemmCall(transA, transB, m, count, k, a, lda,
-               b + lo * (transB == kNoTrans ? 1 : ldb), ldb, c + lo, ldc);
+               b + lo * (transB == kNoTrans ? 1 : ldb), ldb, beta, c + lo, ldc);
   });
 }
 template <typename T> bool haveGemm();
@@ -214,11 +218,37 @@ T2M_FMA_CLONES(matmulLoops,
                 int64_t cs0, int64_t cs1),
                (m, n, k, a, as0, as1, b, bs0, bs1, c, cs0, cs1))
 
+/// Sets the elements of a strided buffer of `rank` <= 5 to zero.
+template <typename T>
+void zeroStrided(const int64_t *sizes, const int64_t *strides, int rank, T *a) {
+  int64_t s[5] = {1, 1, 1, 1, 1}, st[5] = {0, 0, 0, 0, 0};
+  for (int i = 0; i < rank; ++i) {
+    s[5 - rank + i] = sizes[i];
+    st[5 - rank + i] = strides[i];
+  }
+  for (int64_t i0 = 0; i0 < s[0]; ++i0)
+    for (int64_t i1 = 0; i1 < s[1]; ++i1)
+      for (int64_t i2 = 0; i2 < s[2]; ++i2)
+        for (int64_t i3 = 0; i3 < s[3]; ++i3)
+          for (int64_t i4 = 0; i4 < s[4]; ++i4)
+            a[i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3] + i4 * st[4]] =
+                T(0);
+}
+
+/// C (m x n) += A @ B, or C = A @ B without `accumulate` (C's old contents
+/// are then never read: the compiled code dropped its zero fill).
 template <typename T>
 void matmul2d(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *as,
-              const T *b, const int64_t *bs, T *c, const int64_t *cs) {
-  if (m == 0 || n == 0 || k == 0)
+              const T *b, const int64_t *bs, T *c, const int64_t *cs,
+              bool accumulate) {
+  if (m == 0 || n == 0)
     return;
+  int64_t cSizes[2] = {m, n};
+  if (k == 0) {
+    if (!accumulate)
+      zeroStrided(cSizes, cs, 2, c);
+    return;
+  }
   int64_t aSizes[2] = {m, k}, bSizes[2] = {k, n};
   int transA, transB;
   int64_t lda = 0, ldb = 0;
@@ -228,22 +258,24 @@ void matmul2d(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *as,
               lda < INT32_MAX && ldb < INT32_MAX && cs[0] < INT32_MAX;
   if (haveGemm<T>() && transA && transB && cs[1] == 1 &&
       cs[0] >= std::max<int64_t>(n, 1) && fits) {
-    gemm(transA, transB, m, n, k, a, lda, b, ldb, c, cs[0]);
+    gemm(transA, transB, m, n, k, a, lda, b, ldb, c, cs[0], accumulate);
     return;
   }
+  if (!accumulate)
+    zeroStrided(cSizes, cs, 2, c);
   matmulLoops(m, n, k, a, as[0], as[1], b, bs[0], bs[1], c, cs[0], cs[1]);
 }
 
 template <typename T>
 void matmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
-            StridedMemRef<T, 2> *c) {
+            StridedMemRef<T, 2> *c, bool accumulate) {
   matmul2d(c->sizes[0], c->sizes[1], a->sizes[1], a->data(), a->strides,
-           b->data(), b->strides, c->data(), c->strides);
+           b->data(), b->strides, c->data(), c->strides, accumulate);
 }
 
 template <typename T>
 void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
-                 StridedMemRef<T, 3> *c) {
+                 StridedMemRef<T, 3> *c, bool accumulate) {
   int64_t work = c->sizes[1] * c->sizes[2] * a->sizes[2];
   parallelFor(c->sizes[0], kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
               [&](int64_t lo, int64_t hi) {
@@ -251,7 +283,8 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
                   matmul2d(c->sizes[1], c->sizes[2], a->sizes[2],
                            a->data() + i * a->strides[0], a->strides + 1,
                            b->data() + i * b->strides[0], b->strides + 1,
-                           c->data() + i * c->strides[0], c->strides + 1);
+                           c->data() + i * c->strides[0], c->strides + 1,
+                           accumulate);
               });
 }
 
@@ -396,16 +429,18 @@ void im2col(const ConvShape &s, const T *in, const int64_t *inS,
 template <typename T>
 void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
              const int64_t *wS, T *out, const int64_t *outS, Scratch<T> &col,
-             Scratch<T> &packed) {
+             Scratch<T> &packed, bool accumulate) {
   int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
   int64_t ck = s.c * kSize, p = s.out[0] * s.out[1] * s.out[2];
+  int64_t outSizes[4] = {s.f, s.out[0], s.out[1], s.out[2]};
   if (ck <= kDirectMaxReduction) {
+    if (!accumulate)
+      zeroStrided(outSizes, outS, 4, out);
     convDirect(s, in, inS, w, wS, out, outS);
     return;
   }
   if (haveGemm<T>() && ck < INT32_MAX && p < INT32_MAX && s.f < INT32_MAX) {
     int64_t wSizes[5] = {s.f, s.c, s.kernel[0], s.kernel[1], s.kernel[2]};
-    int64_t outSizes[4] = {s.f, s.out[0], s.out[1], s.out[2]};
     bool wDense = isDense(wSizes, wS, 5);
     bool outDense = isDense(outSizes, outS, 4);
     packed.resize((wDense ? 0 : s.f * ck) + (outDense ? 0 : s.f * p));
@@ -417,7 +452,8 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
     T *result = out;
     if (!outDense) {
       result = packed.data() + (wDense ? 0 : s.f * ck);
-      copyDense(outSizes, outS, 4, out, result, true);
+      if (accumulate)
+        copyDense(outSizes, outS, 4, out, result, true);
     }
     int64_t inSizes[4] = {s.c, s.out[0], s.out[1], s.out[2]};
     bool unitWindow =
@@ -429,11 +465,14 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
       im2col(s, in, inS, col);
       rhs = col.data();
     }
-    gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, rhs, p, result, p);
+    gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, rhs, p, result, p,
+         accumulate);
     if (!outDense)
       copyDense(outSizes, outS, 4, out, result, false);
     return;
   }
+  if (!accumulate)
+    zeroStrided(outSizes, outS, 4, out);
   for (int64_t fi = 0; fi < s.f; ++fi)
     for (int64_t z = 0; z < s.out[0]; ++z)
       for (int64_t y = 0; y < s.out[1]; ++y)
@@ -463,19 +502,20 @@ template <typename T>
 void convBatch(const ConvShape &s, int64_t batch, int64_t groups,
                const int64_t batchS[3], const int64_t groupS[3], const T *in,
                const int64_t *inS, const T *w, const int64_t *wS, T *out,
-               const int64_t *outS) {
+               const int64_t *outS, bool accumulate) {
   int64_t work = s.f * s.out[0] * s.out[1] * s.out[2] * s.c * s.kernel[0] *
                  s.kernel[1] * s.kernel[2];
-  parallelFor(
-      batch * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
-      [&](int64_t lo, int64_t hi) {
-        Scratch<T> col, packed;
-        for (int64_t i = lo; i < hi; ++i) {
-          int64_t n = i / groups, g = i % groups;
-          convOne(s, in + n * batchS[0] + g * groupS[0], inS, w + g * groupS[1],
-                  wS, out + n * batchS[2] + g * groupS[2], outS, col, packed);
-        }
-      });
+  parallelFor(batch * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+              [&](int64_t lo, int64_t hi) {
+                Scratch<T> col, packed;
+                for (int64_t i = lo; i < hi; ++i) {
+                  int64_t n = i / groups, g = i % groups;
+                  convOne(s, in + n * batchS[0] + g * groupS[0], inS,
+                          w + g * groupS[1], wS,
+                          out + n * batchS[2] + g * groupS[2], outS, col,
+                          packed, accumulate);
+                }
+              });
 }
 
 /// Dim strides of a 2-D operand's spatial part, with a leading depth dim of
@@ -490,7 +530,7 @@ void withDepth(const int64_t *strides, int64_t *out) {
 template <typename T>
 void conv2dNchwFchw(StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,
                     StridedMemRef<T, 4> *out, int64_t sh, int64_t sw,
-                    int64_t dh, int64_t dw) {
+                    int64_t dh, int64_t dw, bool accumulate) {
   ConvShape s = conv2dShape(out->sizes + 1, w->sizes + 1, sh, sw, dh, dw);
   int64_t inS[4], outS[4],
       wS[5] = {w->strides[0], w->strides[1], 0, w->strides[2], w->strides[3]};
@@ -499,13 +539,13 @@ void conv2dNchwFchw(StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,
   int64_t batchS[3] = {in->strides[0], 0, out->strides[0]};
   int64_t groupS[3] = {0, 0, 0};
   convBatch(s, out->sizes[0], 1, batchS, groupS, in->data(), inS, w->data(), wS,
-            out->data(), outS);
+            out->data(), outS, accumulate);
 }
 
 template <typename T>
 void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
                       StridedMemRef<T, 5> *out, int64_t sh, int64_t sw,
-                      int64_t dh, int64_t dw) {
+                      int64_t dh, int64_t dw, bool accumulate) {
   ConvShape s = conv2dShape(out->sizes + 2, w->sizes + 2, sh, sw, dh, dw);
   int64_t inS[4], outS[4],
       wS[5] = {w->strides[1], w->strides[2], 0, w->strides[3], w->strides[4]};
@@ -514,13 +554,14 @@ void conv2dNgchwGfchw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
   int64_t batchS[3] = {in->strides[0], 0, out->strides[0]};
   int64_t groupS[3] = {in->strides[1], w->strides[0], out->strides[1]};
   convBatch(s, out->sizes[0], out->sizes[1], batchS, groupS, in->data(), inS,
-            w->data(), wS, out->data(), outS);
+            w->data(), wS, out->data(), outS, accumulate);
 }
 
 template <typename T>
 void conv3dNcdhwFcdhw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
                       StridedMemRef<T, 5> *out, int64_t sd, int64_t sh,
-                      int64_t sw, int64_t dd, int64_t dh, int64_t dw) {
+                      int64_t sw, int64_t dd, int64_t dh, int64_t dw,
+                      bool accumulate) {
   ConvShape s{out->sizes[1],
               w->sizes[1],
               {out->sizes[2], out->sizes[3], out->sizes[4]},
@@ -530,7 +571,7 @@ void conv3dNcdhwFcdhw(StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,
   int64_t batchS[3] = {in->strides[0], 0, out->strides[0]};
   int64_t groupS[3] = {0, 0, 0};
   convBatch(s, out->sizes[0], 1, batchS, groupS, in->data(), in->strides + 1,
-            w->data(), w->strides, out->data(), out->strides + 1);
+            w->data(), w->strides, out->data(), out->strides + 1, accumulate);
 }
 
 //===----------------------------------------------------------------------===//
@@ -974,32 +1015,32 @@ T2M_EXPORT int torch2mlir_runtime_has_blas() { return sgemm != nullptr; }
 
 #define T2M_KERNELS(SUFFIX, T)                                                 \
   T2M_EXPORT void _mlir_ciface_torch2mlir_matmul_##SUFFIX(                     \
-      StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,                          \
-      StridedMemRef<T, 2> *c) {                                                \
-    matmul(a, b, c);                                                           \
+      StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b, StridedMemRef<T, 2> *c,  \
+      int64_t accumulate) {                                                    \
+    matmul(a, b, c, accumulate != 0);                                          \
   }                                                                            \
   T2M_EXPORT void _mlir_ciface_torch2mlir_batch_matmul_##SUFFIX(               \
-      StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,                          \
-      StridedMemRef<T, 3> *c) {                                                \
-    batchMatmul(a, b, c);                                                      \
+      StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b, StridedMemRef<T, 3> *c,  \
+      int64_t accumulate) {                                                    \
+    batchMatmul(a, b, c, accumulate != 0);                                     \
   }                                                                            \
   T2M_EXPORT void _mlir_ciface_torch2mlir_conv2d_nchw_fchw_##SUFFIX(           \
       StridedMemRef<T, 4> *in, StridedMemRef<T, 4> *w,                         \
       StridedMemRef<T, 4> *out, int64_t sh, int64_t sw, int64_t dh,            \
-      int64_t dw) {                                                            \
-    conv2dNchwFchw(in, w, out, sh, sw, dh, dw);                                \
+      int64_t dw, int64_t accumulate) {                                        \
+    conv2dNchwFchw(in, w, out, sh, sw, dh, dw, accumulate != 0);               \
   }                                                                            \
   T2M_EXPORT void _mlir_ciface_torch2mlir_conv2d_ngchw_gfchw_##SUFFIX(         \
       StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,                         \
       StridedMemRef<T, 5> *out, int64_t sh, int64_t sw, int64_t dh,            \
-      int64_t dw) {                                                            \
-    conv2dNgchwGfchw(in, w, out, sh, sw, dh, dw);                              \
+      int64_t dw, int64_t accumulate) {                                        \
+    conv2dNgchwGfchw(in, w, out, sh, sw, dh, dw, accumulate != 0);             \
   }                                                                            \
   T2M_EXPORT void _mlir_ciface_torch2mlir_conv3d_ncdhw_fcdhw_##SUFFIX(         \
       StridedMemRef<T, 5> *in, StridedMemRef<T, 5> *w,                         \
       StridedMemRef<T, 5> *out, int64_t sd, int64_t sh, int64_t sw,            \
-      int64_t dd, int64_t dh, int64_t dw) {                                    \
-    conv3dNcdhwFcdhw(in, w, out, sd, sh, sw, dd, dh, dw);                      \
+      int64_t dd, int64_t dh, int64_t dw, int64_t accumulate) {                \
+    conv3dNcdhwFcdhw(in, w, out, sd, sh, sw, dd, dh, dw, accumulate != 0);     \
   }
 
 T2M_KERNELS(f32, float)
