@@ -700,6 +700,7 @@ def test_torch_is_the_locked_cpu_build_from_the_cpu_index(manifest: dict) -> Non
         ("lit", "test.txt"),
         ("pytest", "test.txt"),
         ("scipy-openblas32", "test.txt"),
+        ("mkl", "test.txt"),
         ("torchao", "test.txt"),
         ("nox", "nox.txt"),
         ("ruff", "lint.txt"),

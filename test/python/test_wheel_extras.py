@@ -26,7 +26,12 @@ def extras() -> dict[str, list[str]]:
 
 @pytest.mark.parametrize(
     ("extra", "package"),
-    [("torch", "torch"), ("onnx", "onnx"), ("quantization", "torchao")],
+    [
+        ("torch", "torch"),
+        ("onnx", "onnx"),
+        ("quantization", "torchao"),
+        ("mkl", "mkl"),
+    ],
 )
 def test_extra_admits_the_locked_version(extra: str, package: str) -> None:
     (text,) = extras()[extra]

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import importlib.metadata
 import math
+import os
 import platform
 import re
 import weakref
@@ -42,6 +44,7 @@ from . import cache as _cache
 __all__ = [
     "RefBackendModule",
     "TensorSpec",
+    "blas_library",
     "cached_bytes",
     "load_runtime",
     "plain_cpu_tensor",
@@ -135,13 +138,85 @@ def vector_math_library() -> str | None:
     return _libmvec
 
 
+#: The BLAS library the runtime kernels call, once loaded (None: loops).
+_blas_path: Path | None = None
+
+#: Environment variable that picks the BLAS: ``mkl``, ``openblas``, ``none``
+#: (the kernels' loops) or ``auto`` (the default: MKL, else OpenBLAS).
+BLAS_VARIABLE = "TORCH2MLIR_BLAS"
+
+
+def _mkl_library() -> Path | None:
+    """``libmkl_rt`` of the ``mkl`` package (the wheel's ``mkl`` extra), if
+    installed: its libraries land in the environment's ``lib/``."""
+    try:
+        files = importlib.metadata.files("mkl") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for file in files:
+        if file.name.startswith("libmkl_rt.so"):
+            path = Path(str(file.locate())).resolve()
+            if path.exists():
+                return path
+    return None
+
+
+def _openblas_library() -> Path | None:
+    """OpenBLAS of the ``scipy-openblas32`` package, if installed."""
+    try:
+        import scipy_openblas32  # noqa: PLC0415 - the optional BLAS
+    except ImportError:
+        return None
+    lib_dir = Path(scipy_openblas32.get_lib_dir())
+    return lib_dir / f"lib{scipy_openblas32.get_library()}.so"
+
+
+def _blas_choices() -> list[tuple[Path | None, bytes]]:
+    """The (library, symbol prefix) candidates, in order, that
+    :data:`BLAS_VARIABLE` allows.
+
+    Raises:
+        ValueError: the variable names no known choice.
+    """
+    choice = os.environ.get(BLAS_VARIABLE, "auto").lower()
+    mkl = (_mkl_library(), b"")
+    openblas = (_openblas_library(), b"scipy_")
+    choices = {
+        "auto": [mkl, openblas],
+        "mkl": [mkl],
+        "openblas": [openblas],
+        "none": [],
+    }
+    if choice not in choices:
+        raise ValueError(
+            f"{BLAS_VARIABLE}={choice!r}: expected one of auto, mkl, openblas, none"
+        )
+    return choices[choice]
+
+
+def blas_library() -> Path | None:
+    """The BLAS library whose GEMM the matmul and convolution kernels call:
+    MKL (``libmkl_rt``, the ``mkl`` package, sequential) when installed,
+    else OpenBLAS (``scipy-openblas32``); None when neither is, or when
+    ``TORCH2MLIR_BLAS=none`` (the kernels then run as loops)."""
+    load_runtime()
+    return _blas_path
+
+
 def load_runtime() -> bool:
     """Loads the runtime library once and gives it a BLAS and PyTorch's
-    OpenMP runtime; returns whether it has a BLAS. The BLAS is OpenBLAS from
-    the ``scipy-openblas32`` package; without it the kernels run as (slower)
-    loops. Without an OpenMP runtime, parallel loops run in the caller."""
-    global _runtime
+    OpenMP runtime; returns whether it has a BLAS. The BLAS is MKL from the
+    ``mkl`` package when installed, else OpenBLAS from ``scipy-openblas32``
+    (``TORCH2MLIR_BLAS`` picks one: ``mkl``, ``openblas``, ``none``); without
+    one the kernels run as (slower) loops. Without an OpenMP runtime,
+    parallel loops run in the caller.
+
+    Raises:
+        ValueError: ``TORCH2MLIR_BLAS`` names no known choice.
+    """
+    global _runtime, _blas_path
     if _runtime is None:
+        choices = _blas_choices()
         _set_codegen_limits()
         _runtime = ctypes.CDLL(_RUNTIME_LIB)
         _runtime.torch2mlir_runtime_parallel_regions.restype = ctypes.c_int64
@@ -152,13 +227,12 @@ def load_runtime() -> bool:
         openmp = openmp_library()
         if openmp is not None:
             _runtime.torch2mlir_runtime_init_openmp(openmp.encode())
-        try:
-            import scipy_openblas32  # noqa: PLC0415 - the optional BLAS
-        except ImportError:
-            return False
-        lib_dir = Path(scipy_openblas32.get_lib_dir())
-        blas = lib_dir / f"lib{scipy_openblas32.get_library()}.so"
-        _runtime.torch2mlir_runtime_init(str(blas).encode(), b"scipy_")
+        for library, prefix in choices:
+            if library is not None and (
+                _runtime.torch2mlir_runtime_init(str(library).encode(), prefix) == 0
+            ):
+                _blas_path = library
+                break
     return bool(_runtime.torch2mlir_runtime_has_blas())
 
 

@@ -5,7 +5,8 @@
 // `refbackend-runtime-kernels` replaces f32/f64 matmuls and convolutions on
 // buffers by calls to these functions (C interface of MLIR memrefs). They
 // run the contraction as one GEMM of a BLAS that the Python runtime loads
-// with torch2mlir_runtime_init (OpenBLAS from the scipy-openblas32 wheel):
+// with torch2mlir_runtime_init (MKL from the mkl wheel when installed, else
+// OpenBLAS from the scipy-openblas32 wheel):
 //
 //   matmul:       C += A @ B               (row- or column-major A and B)
 //   batch_matmul: C[b] += A[b] @ B[b]
@@ -1005,6 +1006,12 @@ T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
   if (auto *setThreads =
           reinterpret_cast<void (*)(int)>(dlsym(handle, threads.c_str())))
     setThreads(1);
+  // MKL's single dynamic library (libmkl_rt): its sequential layer, chosen
+  // before the first call, loads no threading runtime at all.
+  constexpr int kMklThreadingSequential = 1;
+  if (auto *setLayer = reinterpret_cast<int (*)(int)>(
+          dlsym(handle, "MKL_Set_Threading_Layer")))
+    setLayer(kMklThreadingSequential);
   sgemm = sym;
   dgemm = dym;
   return 0;

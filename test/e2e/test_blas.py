@@ -1,0 +1,99 @@
+"""The BLAS of the runtime kernels (refbackend.blas_library): MKL when the
+``mkl`` package is installed (the test lock has it), else OpenBLAS, else
+the kernels' own loops; ``TORCH2MLIR_BLAS`` picks one. Every choice must
+give eager's results for matmuls, batched matmuls and convolutions, with
+and without the zero fill the kernels overwrite."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+CHILD = textwrap.dedent(
+    """
+    import torch
+    from torch import nn
+    from harness import import_torch2mlir
+    torch2mlir = import_torch2mlir()
+    from torch2mlir.runtime import refbackend
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 16, 3, padding=1)
+            self.grouped = nn.Conv2d(16, 16, 3, groups=4)
+            self.fc = nn.Linear(16 * 6 * 6, 10)
+
+        def forward(self, x, a, b):
+            y = self.grouped(torch.relu(self.conv(x)))
+            return self.fc(y.flatten(1)), torch.bmm(a, b), a[0] @ b[0].t().t()
+
+    torch.manual_seed(0)
+    net = Net().eval()
+    args = (torch.randn(2, 3, 8, 8), torch.randn(3, 33, 17), torch.randn(3, 17, 65))
+    compiled = torch2mlir.compile(net, args, cache=False)
+    with torch.no_grad():
+        want = net(*args)
+    for _ in range(2):
+        for got, expected in zip(compiled(*args), want):
+            torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-5)
+    print("BLAS", refbackend.blas_library())
+    """
+)
+
+
+def _run(choice: str) -> subprocess.CompletedProcess[str]:
+    # The parent's import path, made absolute (the child runs in test/e2e).
+    path = os.pathsep.join(str(Path(p).resolve()) for p in sys.path if p)
+    env = dict(os.environ, TORCH2MLIR_BLAS=choice, PYTHONPATH=path)
+    return subprocess.run(
+        [sys.executable, "-c", CHILD],
+        check=False,
+        cwd=REPO / "test" / "e2e",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def _installed(distribution: str) -> bool:
+    try:
+        importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("choice", "library"),
+    [
+        ("auto", "libmkl_rt" if _installed("mkl") else "libscipy_openblas"),
+        ("mkl", "libmkl_rt"),
+        ("openblas", "libscipy_openblas"),
+        ("none", "None"),
+    ],
+)
+def test_each_blas_matches_eager(choice: str, library: str) -> None:
+    if choice == "mkl" and not _installed("mkl"):
+        pytest.skip("the mkl package is not installed")
+    result = _run(choice)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith("BLAS ")]
+    assert Path(line.split(" ", 1)[1]).name.startswith(library), line
+
+
+def test_an_unknown_choice_is_refused() -> None:
+    result = _run("atlas")
+    assert result.returncode != 0
+    assert "TORCH2MLIR_BLAS='atlas': expected one of auto, mkl, openblas, none" in (
+        result.stderr
+    )
