@@ -219,9 +219,11 @@ T2M_FMA_CLONES(matmulLoops,
                 int64_t cs0, int64_t cs1),
                (m, n, k, a, as0, as1, b, bs0, bs1, c, cs0, cs1))
 
-/// Sets the elements of a strided buffer of `rank` <= 5 to zero.
-template <typename T>
-void zeroStrided(const int64_t *sizes, const int64_t *strides, int rank, T *a) {
+/// Calls f(offset) for each element of a strided buffer of `rank` <= 5, in
+/// row-major order; `offset` is the element's offset in elements.
+template <typename F>
+void forEachStrided(const int64_t *sizes, const int64_t *strides, int rank,
+                    F &&f) {
   int64_t s[5] = {1, 1, 1, 1, 1}, st[5] = {0, 0, 0, 0, 0};
   for (int i = 0; i < rank; ++i) {
     s[5 - rank + i] = sizes[i];
@@ -232,8 +234,14 @@ void zeroStrided(const int64_t *sizes, const int64_t *strides, int rank, T *a) {
       for (int64_t i2 = 0; i2 < s[2]; ++i2)
         for (int64_t i3 = 0; i3 < s[3]; ++i3)
           for (int64_t i4 = 0; i4 < s[4]; ++i4)
-            a[i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3] + i4 * st[4]] =
-                T(0);
+            f(i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3] + i4 * st[4]);
+}
+
+/// Sets the elements of a strided buffer of `rank` <= 5 to zero.
+template <typename T>
+void zeroStrided(const int64_t *sizes, const int64_t *strides, int rank, T *a) {
+  forEachStrided(sizes, strides, rank,
+                 [&](int64_t offset) { a[offset] = T(0); });
 }
 
 /// C (m x n) += A @ B, or C = A @ B without `accumulate` (C's old contents
@@ -326,23 +334,12 @@ bool isDense(const int64_t *sizes, const int64_t *strides, int rank) {
 template <typename T>
 void copyDense(const int64_t *sizes, const int64_t *strides, int rank, T *a,
                T *b, bool toDense) {
-  int64_t s[5] = {1, 1, 1, 1, 1}, st[5] = {0, 0, 0, 0, 0};
-  for (int i = 0; i < rank; ++i) {
-    s[5 - rank + i] = sizes[i];
-    st[5 - rank + i] = strides[i];
-  }
-  for (int64_t i0 = 0; i0 < s[0]; ++i0)
-    for (int64_t i1 = 0; i1 < s[1]; ++i1)
-      for (int64_t i2 = 0; i2 < s[2]; ++i2)
-        for (int64_t i3 = 0; i3 < s[3]; ++i3)
-          for (int64_t i4 = 0; i4 < s[4]; ++i4, ++b) {
-            T *x = a + i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3] +
-                   i4 * st[4];
-            if (toDense)
-              *b = *x;
-            else
-              *x = *b;
-          }
+  forEachStrided(sizes, strides, rank, [&](int64_t offset) {
+    if (toDense)
+      *b++ = a[offset];
+    else
+      a[offset] = *b++;
+  });
 }
 
 /// Reductions (channels times window) up to this long run as direct
