@@ -6,7 +6,6 @@
 
 #include "torch2mlir/RefBackend/RefBackend.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -19,35 +18,6 @@ namespace mlir::torch2mlir::refbackend {
 using namespace mlir;
 
 namespace {
-/// Most ops in the body of a producer that is fused into each of several
-/// users (computed again in each).
-constexpr size_t kMaxRecomputedOps = 4;
-
-/// Whether `op` is a generic whose few body ops are all cheap scalar
-/// arithmetic (no division, no math function): computing it again in each
-/// user costs less than writing and reading back a whole tensor (a cast to
-/// a wider type, x - mean of a normalization).
-bool isCheapToRecompute(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  // A body that reads its init updates that tensor (a running sum carried
-  // by a loop): recomputed after the update, it would make bufferization
-  // copy the tensor.
-  if (!generic || generic.getNumDpsInits() != 1 ||
-      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
-    return false;
-  Block *body = generic.getBody();
-  if (body->getOperations().size() > kMaxRecomputedOps + 1)
-    return false;
-  for (Operation &inner : body->without_terminator())
-    if (!isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp,
-             arith::SIToFPOp, arith::UIToFPOp, arith::AddFOp, arith::SubFOp,
-             arith::MulFOp, arith::NegFOp, arith::AddIOp, arith::SubIOp,
-             arith::MulIOp, arith::SelectOp, arith::CmpFOp, arith::CmpIOp,
-             arith::MaximumFOp, arith::MinimumFOp, arith::ConstantOp>(inner))
-      return false;
-  return true;
-}
-
 struct FuseElementwisePass
     : public ::mlir::torch2mlir::refbackend::impl::FuseElementwiseBase<
           FuseElementwisePass> {
@@ -62,7 +32,7 @@ struct FuseElementwisePass
     size_t maxSize = maxBodySize;
     linalg::ControlFusionFn control = [maxSize](OpOperand *fusedOperand) {
       Operation *producer = fusedOperand->get().getDefiningOp();
-      if (!producer || !(producer->hasOneUse() || isCheapToRecompute(producer)))
+      if (!producer || !producer->hasOneUse())
         return false;
       auto bodySize = [](Operation *op) -> size_t {
         auto generic = dyn_cast<linalg::GenericOp>(op);

@@ -5,9 +5,8 @@
 // The whole compiler, torch IR to the LLVM dialect, on
 // softmax(relu(x + b), dim=1). The result is written to the out-param; the
 // row max and row sum share one temporary buffer, allocated once and freed
-// once; relu(x + b), cheap, is computed again in each loop that reads it
-// rather than stored. Each loop nest is a body function that @main hands to
-// the runtime's torch2mlir_parallel_for, in program order.
+// once. Each loop nest is a body function that @main hands to the
+// runtime's torch2mlir_parallel_for, in program order.
 
 // ONE: {{^}}1{{$}}
 
@@ -15,6 +14,8 @@
 // CHECK-DAG: llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
 // CHECK-LABEL: llvm.func @main(
 // CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK: %[[ADD_RELU:.*]] = llvm.mlir.addressof @main_parallel :
+// CHECK: llvm.call @torch2mlir_parallel_for(%[[ADD_RELU]],
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK-COUNT-6: llvm.call @torch2mlir_parallel_for(
 // CHECK: llvm.call @_mlir_memref_to_llvm_free

@@ -25,8 +25,7 @@ func.func @chain(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// A producer with two users stays when it is not cheap: fusing it would
-// compute exp twice.
+// A producer with two users stays: fusing it would compute exp twice.
 // CHECK-LABEL: func.func @shared_producer(
 // CHECK-COUNT-3: linalg.generic
 #id = affine_map<(d0) -> (d0)>
@@ -48,71 +47,6 @@ func.func @shared_producer(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) 
     linalg.yield %z : f32
   } -> tensor<8xf32>
   return %1, %2 : tensor<8xf32>, tensor<8xf32>
-}
-
-// -----
-
-// A cheap producer with two users (a widening cast and a subtraction: a few
-// arithmetic ops) is computed again in each of them instead of stored.
-// CHECK-LABEL: func.func @cheap_shared_producer(
-// CHECK: linalg.generic
-// CHECK: arith.extf
-// CHECK: arith.subf
-// CHECK: arith.addf {{.*}} fastmath<reassoc>
-// CHECK: linalg.generic
-// CHECK: arith.extf
-// CHECK: arith.subf
-// CHECK: arith.mulf
-// CHECK-NOT: linalg.generic
-// CHECK: return
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
-func.func @cheap_shared_producer(%a: tensor<4x8xf32>, %m: tensor<4x8xf64>) -> (tensor<4xf64>, tensor<4x8xf64>) {
-  %e = tensor.empty() : tensor<4x8xf64>
-  %r = tensor.empty() : tensor<4xf64>
-  %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %m : tensor<4x8xf32>, tensor<4x8xf64>) outs(%e : tensor<4x8xf64>) {
-  ^bb0(%x: f32, %y: f64, %o: f64):
-    %w = arith.extf %x : f32 to f64
-    %d = arith.subf %w, %y : f64
-    linalg.yield %d : f64
-  } -> tensor<4x8xf64>
-  %1 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<4x8xf64>) outs(%r : tensor<4xf64>) {
-  ^bb0(%x: f64, %acc: f64):
-    %s = arith.addf %x, %acc fastmath<reassoc> : f64
-    linalg.yield %s : f64
-  } -> tensor<4xf64>
-  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<4x8xf64>) outs(%e : tensor<4x8xf64>) {
-  ^bb0(%x: f64, %o: f64):
-    %z = arith.mulf %x, %x : f64
-    linalg.yield %z : f64
-  } -> tensor<4x8xf64>
-  return %1, %2 : tensor<4xf64>, tensor<4x8xf64>
-}
-
-// -----
-
-// A cheap producer that reads its init (an update in place of a carried
-// running sum) is not computed again in a second user.
-// CHECK-LABEL: func.func @update_in_place(
-// CHECK: linalg.generic
-// CHECK: arith.addf
-// CHECK: linalg.generic
-// CHECK-NOT: arith.addf
-// CHECK: arith.truncf
-#id = affine_map<(d0) -> (d0)>
-func.func @update_in_place(%a: tensor<8xf64>, %sum: tensor<8xf64>) -> (tensor<8xf64>, tensor<8xf32>) {
-  %e = tensor.empty() : tensor<8xf32>
-  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<8xf64>) outs(%sum : tensor<8xf64>) {
-  ^bb0(%x: f64, %acc: f64):
-    %y = arith.addf %x, %acc : f64
-    linalg.yield %y : f64
-  } -> tensor<8xf64>
-  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%0 : tensor<8xf64>) outs(%e : tensor<8xf32>) {
-  ^bb0(%x: f64, %o: f32):
-    %z = arith.truncf %x : f64 to f32
-    linalg.yield %z : f32
-  } -> tensor<8xf32>
-  return %0, %1 : tensor<8xf64>, tensor<8xf32>
 }
 
 // -----

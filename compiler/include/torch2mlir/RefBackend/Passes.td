@@ -15,10 +15,7 @@ def FuseElementwise : Pass<"refbackend-fuse-elementwise"> {
     On tensors, fuses a `linalg.generic` whose every loop is parallel into
     the `linalg.generic` that consumes it when the producer has no other
     user, so the intermediate tensor is never materialized (a chain of
-    elementwise ops becomes one loop nest). A producer of at most four
-    cheap arithmetic ops (casts, add, sub, mul, compare, select, min/max;
-    no division or math function) is fused into each of several users,
-    computed again in each rather than written and read back. Unlike upstream
+    elementwise ops becomes one loop nest). Unlike upstream
     `linalg-fuse-elementwise-ops`, it does not propagate `tensor.expand_shape`
     / `tensor.collapse_shape` through linalg ops: that rewrites named
     contractions (`linalg.matmul`, `linalg.batch_matmul`) into generics,
