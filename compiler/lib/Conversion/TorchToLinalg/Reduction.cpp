@@ -423,12 +423,13 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
         auto matrixType =
             RankedTensorType::get({1, castType.getShape()[0]}, element);
         rows = createReshape(rewriter, loc, input, matrixType);
+        if (!rows)
+          return reportFailure(rewriter, op, kUnknownReshapeSizes);
       }
       Value scanned = createRowScan(rewriter, loc, rows,
                                     cast<RankedTensorType>(rows.getType()),
                                     accType, addScalars);
-      Value reshaped =
-          scanned ? createReshape(rewriter, loc, scanned, resultType) : Value();
+      Value reshaped = createReshape(rewriter, loc, scanned, resultType);
       if (!reshaped)
         return reportFailure(rewriter, op, kUnknownReshapeSizes);
       rewriter.replaceOp(op, reshaped);
