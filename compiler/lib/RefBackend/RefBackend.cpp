@@ -25,7 +25,8 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
          (calleeAllocatedResults
               ? ""
               : "buffer-results-to-out-params{hoist-static-allocs "
-                "modify-public-functions},") +
+                "modify-public-functions},"
+                "func.func(refbackend-forward-result-copies),") +
          "canonicalize,"
          "buffer-deallocation-pipeline," +
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +

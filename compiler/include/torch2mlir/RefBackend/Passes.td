@@ -63,6 +63,23 @@ def PrivateInits : Pass<"refbackend-private-inits", "func::FuncOp"> {
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def ForwardResultCopies : Pass<"refbackend-forward-result-copies", "func::FuncOp"> {
+  let summary = "Compute results that are reshaped views in their out-parameter";
+  let description = [{
+    `buffer-results-to-out-params` (with `hoist-static-allocs`) computes a
+    result directly in its out-parameter only when the returned buffer is
+    an allocation; a result that is a view of one (a `memref.expand_shape`
+    or `memref.collapse_shape` of it, as `x.view(...)` at the end of a
+    program) is computed in a temporary and then copied, serially, into
+    the out-parameter. Where the view chain leads to a static `memref.alloc`
+    of the function's entry block and the out-parameter has no other use,
+    this pass replaces the allocation by the out-parameter reshaped to its
+    type (collapsed to one dim, then expanded) and drops the copy. Run it
+    right after `buffer-results-to-out-params`, before deallocation.
+  }];
+  let dependentDialects = ["memref::MemRefDialect"];
+}
+
 def ReadOnlyArguments : Pass<"refbackend-read-only-arguments", "func::FuncOp"> {
   let summary = "Keep the caller's tensors: tensor arguments are not writable";
   let description = [{

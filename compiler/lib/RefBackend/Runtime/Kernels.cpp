@@ -49,6 +49,9 @@
 // Parallel.cpp.
 extern "C" void torch2mlir_parallel_for(void (*body)(void *, int64_t, int64_t),
                                         void *ctx, int64_t n, int64_t grain);
+extern "C" int torch2mlir_runtime_max_threads();
+extern "C" int torch2mlir_runtime_in_parallel();
+extern "C" int torch2mlir_runtime_has_openmp();
 // Allocator.cpp.
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t bytes);
 extern "C" void _mlir_memref_to_llvm_free(void *ptr);
@@ -131,6 +134,9 @@ using DgemmFn = void (*)(int, int, int, int, int, int, double, const double *,
 
 SgemmFn sgemm = nullptr;
 DgemmFn dgemm = nullptr;
+/// MKL_Set_Num_Threads_Local when MKL runs its GNU OpenMP threading layer
+/// on PyTorch's team (null otherwise: the BLAS is sequential).
+int (*mklSetThreadsLocal)(int) = nullptr;
 
 /// Runs f(lo, hi) over chunks of [0, n) of at least `grain` iterations on
 /// the OpenMP team (Parallel.cpp), or inline inside a parallel region.
@@ -165,6 +171,15 @@ template <typename T>
 void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
           const T *b, int ldb, T *c, int ldc, bool accumulate) {
   T beta = accumulate ? T(1) : T(0);
+  // Outside a parallel region, a threaded MKL splits the GEMM itself and
+  // packs each panel of B once for the whole team; inside one (a task of a
+  // convolution or batched matmul), it runs on the calling thread.
+  if (mklSetThreadsLocal && !torch2mlir_runtime_in_parallel()) {
+    int previous = mklSetThreadsLocal(torch2mlir_runtime_max_threads());
+    gemmCall(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc);
+    mklSetThreadsLocal(previous);
+    return;
+  }
   bool byRows = m >= n;
   int64_t split = byRows ? m : n, other = byRows ? n : m;
   int64_t grain = std::max<int64_t>(
@@ -1003,12 +1018,24 @@ T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
   if (auto *setThreads =
           reinterpret_cast<void (*)(int)>(dlsym(handle, threads.c_str())))
     setThreads(1);
-  // MKL's single dynamic library (libmkl_rt): its sequential layer, chosen
-  // before the first call, loads no threading runtime at all.
-  constexpr int kMklThreadingSequential = 1;
-  if (auto *setLayer = reinterpret_cast<int (*)(int)>(
-          dlsym(handle, "MKL_Set_Threading_Layer")))
-    setLayer(kMklThreadingSequential);
+  // MKL's single dynamic library (libmkl_rt) picks its threading layer
+  // before the first call: GNU OpenMP when PyTorch's libgomp is bound (MKL
+  // then runs on that same team), else sequential, which loads no
+  // threading runtime at all.
+  constexpr int kMklThreadingSequential = 1, kMklThreadingGnu = 3;
+  auto *setLayer =
+      reinterpret_cast<int (*)(int)>(dlsym(handle, "MKL_Set_Threading_Layer"));
+  auto *setThreadsLocal = reinterpret_cast<int (*)(int)>(
+      dlsym(handle, "MKL_Set_Num_Threads_Local"));
+  mklSetThreadsLocal = nullptr;
+  if (setLayer) {
+    bool gnu = setThreadsLocal && torch2mlir_runtime_has_openmp() &&
+               setLayer(kMklThreadingGnu) == kMklThreadingGnu;
+    if (gnu)
+      mklSetThreadsLocal = setThreadsLocal;
+    else
+      setLayer(kMklThreadingSequential);
+  }
   sgemm = sym;
   dgemm = dym;
   return 0;

@@ -93,6 +93,17 @@ T2M_EXPORT int torch2mlir_runtime_max_threads() {
   return gompParallel ? ompGetMaxThreads() : 1;
 }
 
+/// Whether an OpenMP runtime is bound (torch2mlir_runtime_init_openmp).
+T2M_EXPORT int torch2mlir_runtime_has_openmp() {
+  return gompParallel != nullptr;
+}
+
+/// Whether the calling thread runs inside a parallel region (0 without
+/// OpenMP).
+T2M_EXPORT int torch2mlir_runtime_in_parallel() {
+  return gompParallel ? ompInParallel() : 0;
+}
+
 /// Runs body(ctx, lo, hi) over chunks covering [0, n) exactly once, on at
 /// most n / grain threads (each chunk has at least `grain` iterations, so
 /// a small loop is not split into tasks that cost more than they save).
