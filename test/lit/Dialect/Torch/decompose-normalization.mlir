@@ -1,41 +1,27 @@
 // RUN: torch2mlir-opt %s -torch-decompose-complex-ops -split-input-file | FileCheck %s
 // RUN: torch2mlir-opt %s -torch-decompose-complex-ops="float64=false" -split-input-file | FileCheck %s --check-prefix=F32
 
-// native_group_norm: x viewed as [N, group, C/group * HxW]; the mean and
-// the biased variance per (n, group) in two passes; rstd = 1/sqrt(var +
-// eps); then the per-channel weight and bias. float32 is computed in
-// float64 (as the sums accumulate) and rounded once; without float64
-// (TOSA), in float32.
+// native_group_norm: x viewed as [N, group, C/group, HxW]; the moments
+// are a native_layer_norm over the last two dims of that view, in float32
+// with or without float64 (as PyTorch's CPU kernel); then the per-channel
+// weight and bias, viewed [group, C/group, 1], in the same view.
 // CHECK-LABEL: func.func @group_norm(
 // CHECK-SAME: %[[X:.*]]: !torch.vtensor<[2,4,3],f32>, %[[W:.*]]: !torch.vtensor<[4],f32>, %[[B:.*]]: !torch.vtensor<[4],f32>)
-// CHECK: %[[WIDE:.*]] = torch.aten._to_copy %[[X]], %{{.*}} -> !torch.vtensor<[2,4,3],f64>
-// CHECK: %[[G:.*]] = torch.aten.view %[[WIDE]], %{{.*}} -> !torch.vtensor<[2,2,6],f64>
-// CHECK: %[[SUM:.*]] = torch.aten.sum.dim_IntList %[[G]], %{{.*}}, %true, %none : {{.*}} -> !torch.vtensor<[2,2,1],f64>
-// CHECK: %[[MEAN:.*]] = torch.aten.div.Scalar %[[SUM]], %int6
-// CHECK: %[[C:.*]] = torch.aten.sub.Tensor %[[G]], %[[MEAN]], %int1
-// CHECK: %[[SQ:.*]] = torch.aten.mul.Tensor %[[C]], %[[C]]
-// CHECK: %[[SSQ:.*]] = torch.aten.sum.dim_IntList %[[SQ]]
-// CHECK: %[[VAR:.*]] = torch.aten.div.Scalar %[[SSQ]], %int6
-// CHECK: %[[SHIFT:.*]] = torch.aten.add.Scalar %[[VAR]], %{{.*}}, %int1
-// CHECK: %[[ROOT:.*]] = torch.aten.sqrt %[[SHIFT]]
-// CHECK: %[[RSTD:.*]] = torch.aten.reciprocal %[[ROOT]]
-// CHECK: %[[N:.*]] = torch.aten.mul.Tensor %[[C]], %[[RSTD]]
-// CHECK: %[[NV:.*]] = torch.aten.view %[[N]], %{{.*}} -> !torch.vtensor<[2,4,3],f64>
-// CHECK: %[[W64:.*]] = torch.aten._to_copy %[[W]], %{{.*}} -> !torch.vtensor<[4],f64>
-// CHECK: %[[WV:.*]] = torch.aten.view %[[W64]], %{{.*}} -> !torch.vtensor<[4,1],f64>
-// CHECK: %[[SCALED:.*]] = torch.aten.mul.Tensor %[[NV]], %[[WV]]
-// CHECK: %[[B64:.*]] = torch.aten._to_copy %[[B]]
-// CHECK: %[[BV:.*]] = torch.aten.view %[[B64]]
-// CHECK: %[[Y:.*]] = torch.aten.add.Tensor %[[SCALED]], %[[BV]], %int1
-// CHECK: %[[Y32:.*]] = torch.aten._to_copy %[[Y]], %{{.*}} -> !torch.vtensor<[2,4,3],f32>
-// CHECK: %[[MV:.*]] = torch.aten.view %[[MEAN]], %{{.*}} -> !torch.vtensor<[2,2],f64>
-// CHECK: %[[M32:.*]] = torch.aten._to_copy %[[MV]], %{{.*}} -> !torch.vtensor<[2,2],f32>
-// CHECK: %[[RV:.*]] = torch.aten.view %[[RSTD]], %{{.*}} -> !torch.vtensor<[2,2],f64>
-// CHECK: %[[R32:.*]] = torch.aten._to_copy %[[RV]], %{{.*}} -> !torch.vtensor<[2,2],f32>
-// CHECK: return %[[Y32]], %[[M32]], %[[R32]]
+// CHECK-NOT: f64
+// CHECK: %[[G:.*]] = torch.aten.view %[[X]], %{{.*}} -> !torch.vtensor<[2,2,2,3],f32>
+// CHECK: %[[SHAPE:.*]] = torch.prim.ListConstruct %int2, %int3
+// CHECK: %[[Y:.*]], %[[MEAN:.*]], %[[RSTD:.*]] = torch.aten.native_layer_norm %[[G]], %[[SHAPE]], %none, %none, %{{.*}} -> !torch.vtensor<[2,2,2,3],f32>, !torch.vtensor<[2,2,1,1],f32>, !torch.vtensor<[2,2,1,1],f32>
+// CHECK: %[[WV:.*]] = torch.aten.view %[[W]], %{{.*}} -> !torch.vtensor<[2,2,1],f32>
+// CHECK: %[[SCALED:.*]] = torch.aten.mul.Tensor %[[Y]], %[[WV]]
+// CHECK: %[[BV:.*]] = torch.aten.view %[[B]], %{{.*}} -> !torch.vtensor<[2,2,1],f32>
+// CHECK: %[[AFF:.*]] = torch.aten.add.Tensor %[[SCALED]], %[[BV]], %int1
+// CHECK: %[[OUT:.*]] = torch.aten.view %[[AFF]], %{{.*}} -> !torch.vtensor<[2,4,3],f32>
+// CHECK: %[[MV:.*]] = torch.aten.view %[[MEAN]], %{{.*}} -> !torch.vtensor<[2,2],f32>
+// CHECK: %[[RV:.*]] = torch.aten.view %[[RSTD]], %{{.*}} -> !torch.vtensor<[2,2],f32>
+// CHECK: return %[[OUT]], %[[MV]], %[[RV]]
 // F32-LABEL: func.func @group_norm(
 // F32-NOT: f64
-// F32: torch.aten.view %{{.*}}, %{{.*}} : !torch.vtensor<[2,4,3],f32>, !torch.list<int> -> !torch.vtensor<[2,2,6],f32>
+// F32: torch.aten.native_layer_norm %{{.*}} : !torch.vtensor<[2,2,2,3],f32>
 // F32-NOT: f64
 // F32: return
 func.func @group_norm(%x: !torch.vtensor<[2,4,3],f32>, %w: !torch.vtensor<[4],f32>, %b: !torch.vtensor<[4],f32>) -> (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,2],f32>, !torch.vtensor<[2,2],f32>) {
@@ -53,8 +39,9 @@ func.func @group_norm(%x: !torch.vtensor<[2,4,3],f32>, %w: !torch.vtensor<[4],f3
 // flattened into the groups.
 // CHECK-LABEL: func.func @group_norm_f16(
 // CHECK: torch.aten._to_copy %{{.*}} -> !torch.vtensor<[1,6,2,2],f32>
-// CHECK: torch.aten.view %{{.*}} -> !torch.vtensor<[1,3,8],f32>
-// CHECK-NOT: torch.aten.mul.Tensor %{{.*}}, %{{.*}} : !torch.vtensor<[1,6,4],f32>, !torch.vtensor<[6,1],f32>
+// CHECK: torch.aten.view %{{.*}} -> !torch.vtensor<[1,3,2,4],f32>
+// CHECK: torch.aten.native_layer_norm %{{.*}} -> !torch.vtensor<[1,3,2,4],f32>, !torch.vtensor<[1,3,1,1],f32>, !torch.vtensor<[1,3,1,1],f32>
+// CHECK-NOT: torch.aten.mul.Tensor
 // CHECK: torch.aten._to_copy %{{.*}} -> !torch.vtensor<[1,6,2,2],f16>
 func.func @group_norm_f16(%x: !torch.vtensor<[1,6,2,2],f16>) -> (!torch.vtensor<[1,6,2,2],f16>, !torch.vtensor<[1,3],f16>, !torch.vtensor<[1,3],f16>) {
   %none = torch.constant.none

@@ -181,8 +181,8 @@ static LogicalResult matchNormalization(PatternRewriter &rewriter,
   return success();
 }
 
-/// y * weight + bias for y [N, C, R] and per-channel weight and bias [C]
-/// (either may be None), in y's dtype.
+/// y * weight + bias for per-channel weight and bias [C] (either may be
+/// None) viewed to `shape` to broadcast against y, in y's dtype.
 static Value applyAffine(const Elementwise &ew, Value y, Value weight,
                          Value bias, ArrayRef<int64_t> shape) {
   auto type = cast<BaseTensorType>(y.getType());
@@ -198,14 +198,15 @@ static Value applyAffine(const Elementwise &ew, Value y, Value weight,
 }
 
 /// native_group_norm(x [N, C, *], weight, bias, N, C, HxW, group, eps) ->
-/// (y, mean [N, group], rstd [N, group]): x viewed as [N, group, C/group *
+/// (y, mean [N, group], rstd [N, group]): x viewed as [N, group, C/group,
 /// HxW]; y = (x - mean) * rstd * weight[c] + bias[c], rstd = 1/sqrt(biased
-/// var + eps) (torch.nn.functional.group_norm). Computed in the statistics
-/// dtype and rounded once.
+/// var + eps) (torch.nn.functional.group_norm). The moments are those of a
+/// native_layer_norm over the last two dims of that view, in the input's
+/// dtype (float16 and bfloat16 in float32, rounded once), as PyTorch's CPU
+/// kernel computes them; weight and bias, viewed [group, C/group, 1], apply
+/// in the same view, so that backends fuse them into the normalization.
 struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
-  DecomposeAtenNativeGroupNorm(MLIRContext *context, bool float64)
-      : OpRewritePattern(context), float64(float64) {}
-  bool float64;
+  using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AtenNativeGroupNormOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(matchNormalization(rewriter, op, op.getInput(),
@@ -221,21 +222,26 @@ struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
       return rewriter.notifyMatchFailure(op,
                                          "channels not divisible by groups");
     int64_t spatial = productOfSizes(sizes.drop_front(2));
+    int64_t perGroup = c / groups;
     Location loc = op.getLoc();
     Elementwise ew{rewriter, loc};
-    Type dtype = getStatisticsDtype(inputType.getDtype(), float64);
+    Type dtype = getStatisticsDtype(inputType.getDtype(), /*float64=*/false);
     Value x = castTo(rewriter, loc, op.getInput(), dtype);
-    x = createView(rewriter, loc, x, {n, groups, c / groups * spatial});
-    Moments moments = computeMoments(ew, x, {2});
-    Value rstd = ew.invstd(moments.variance, op.getEps());
-    Value y = ew.mul(moments.centered, rstd,
-                     cast<BaseTensorType>(moments.centered.getType()));
-    y = createView(rewriter, loc, y, {n, c, spatial});
-    y = applyAffine(ew, y, op.getWeight(), op.getBias(), {c, 1});
-    rewriter.replaceOp(op,
-                       {asResult(rewriter, loc, y, op.getResult0()),
-                        asResult(rewriter, loc, moments.mean, op.getResult1()),
-                        asResult(rewriter, loc, rstd, op.getResult2())});
+    x = createView(rewriter, loc, x, {n, groups, perGroup, spatial});
+    auto viewType = cast<BaseTensorType>(x.getType());
+    SmallVector<int64_t> statSizes{n, groups, 1, 1};
+    auto statType = viewType.getWithSizesAndDtype(statSizes, dtype);
+    Value none = createConstantNone(rewriter, loc);
+    auto norm = AtenNativeLayerNormOp::create(
+        rewriter, loc, TypeRange{viewType, statType, statType}, x,
+        createIntList(rewriter, loc, {perGroup, spatial}), none, none,
+        op.getEps());
+    Value y = applyAffine(ew, norm.getResult(0), op.getWeight(), op.getBias(),
+                          {groups, perGroup, 1});
+    rewriter.replaceOp(
+        op, {asResult(rewriter, loc, y, op.getResult0()),
+             asResult(rewriter, loc, norm.getResult(1), op.getResult1()),
+             asResult(rewriter, loc, norm.getResult(2), op.getResult2())});
     return success();
   }
 };
@@ -360,7 +366,7 @@ void mlir::torch2mlir::torch::decompose::populateNormalizationDecompositions(
     DecompositionPatterns &set) {
   set.add<DecomposeAtenBatchNorm, AtenBatchNormOp>();
   set.add<DecomposeAtenLayerNorm, AtenLayerNormOp>();
-  set.add<DecomposeAtenNativeGroupNorm, AtenNativeGroupNormOp>(set.float64);
+  set.add<DecomposeAtenNativeGroupNorm, AtenNativeGroupNormOp>();
   set.add<
       DecomposeBatchNormTraining<Aten_NativeBatchNormLegitFunctionalOp, true>,
       Aten_NativeBatchNormLegitFunctionalOp>(set.float64);
