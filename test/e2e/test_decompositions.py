@@ -942,3 +942,29 @@ def test_mode(dtype: torch.dtype) -> None:
     check(lambda t: torch.mode(t, 0), x[:1, :1])
     if dtype.is_floating_point:
         check(lambda t: torch.mode(t, 1), torch.tensor([[-0.0, 0.0, 1.0, 0.0]]))
+
+
+@pytest.mark.parametrize("op", [torch.argmax, torch.argmin])
+def test_argmax_argmin_nan_ties_infinities(op: Callable[..., Any]) -> None:
+    # Rows: ties (the first index wins), NaNs (the first NaN wins over every
+    # number), all -inf / +inf (index 0), one long row of random values.
+    inf, nan = math.inf, math.nan
+    x = torch.tensor(
+        [
+            [1.0, 3.0, 3.0, -2.0, 1.0, -2.0],
+            [1.0, nan, 5.0, nan, -9.0, 2.0],
+            [-inf, -inf, -inf, -inf, -inf, -inf],
+            [inf, inf, inf, inf, inf, inf],
+            [0.0, -0.0, 0.0, -0.0, 0.0, -0.0],
+        ]
+    )
+    for dim in (0, 1, -1):
+        check(lambda t, d=dim: op(t, d), x)
+        check(lambda t, d=dim: op(t, d, keepdim=True), x)
+    check(lambda t: op(t), x)
+    check(lambda t: op(t, 1), randn(64, 1000))
+    check(lambda t: op(t), torch.tensor([[1.0, 2.0], [nan, 4.0]]))
+    ints = torch.tensor([[3, 7, 7, -1], [-5, -5, 2, 2]], dtype=torch.int64)
+    check(lambda t: op(t, 1), ints)
+    check(lambda t: op(t, 0), ints.to(torch.uint8))
+    check(lambda t: op(t, 1), torch.tensor([[1.0, 2.0, 2.0]], dtype=torch.float16))

@@ -686,12 +686,39 @@ struct ConvertArgMinMax : OpConversionPattern<OpTy> {
                               : utils::IteratorType::parallel);
     bool isFloat = isa<mlir::FloatType>(dtype);
     bool isUnsigned = isUnsignedOrBool(dtype);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    // Two passes that LLVM vectorizes, rather than one that carries a value
+    // and an index through every compare: the extreme value (NaN if any, as
+    // maximumf/minimumf propagate it), then the smallest index holding it
+    // (a NaN holds it when the extreme is NaN; then no number compares
+    // equal to it).
+    Value extreme =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{valuesType}, ValueRange{input},
+            ValueRange{values}, ArrayRef<AffineMap>{identity, reducedMap},
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = args[0], acc = args[1], result;
+              if (isFloat)
+                result =
+                    isMax ? arith::MaximumFOp::create(b, l, x, acc).getResult()
+                          : arith::MinimumFOp::create(b, l, x, acc).getResult();
+              else if (isUnsigned)
+                result = isMax
+                             ? arith::MaxUIOp::create(b, l, x, acc).getResult()
+                             : arith::MinUIOp::create(b, l, x, acc).getResult();
+              else
+                result = isMax
+                             ? arith::MaxSIOp::create(b, l, x, acc).getResult()
+                             : arith::MinSIOp::create(b, l, x, acc).getResult();
+              linalg::YieldOp::create(b, l, result);
+            })
+            .getResult(0);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{valuesType, indicesType}, ValueRange{input},
-        ValueRange{values, indices},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank), reducedMap,
-                            reducedMap},
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        rewriter, loc, TypeRange{indicesType}, ValueRange{input, extreme},
+        ValueRange{indices},
+        ArrayRef<AffineMap>{identity, reducedMap, reducedMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
           Value x = args[0], best = args[1], bestIndex = args[2];
           Value index = arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
           for (int64_t dim : *dims) {
@@ -704,53 +731,28 @@ struct ConvertArgMinMax : OpConversionPattern<OpTy> {
                                             b.getI64IntegerAttr(strides[dim])));
             index = arith::AddIOp::create(b, l, index, position);
           }
-          Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                                index, bestIndex);
-          Value better;
+          Value holds;
           if (isFloat) {
-            auto cmp = [&](arith::CmpFPredicate predicate, Value lhs,
-                           Value rhs) {
-              return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
-            };
-            Value xIsNan = cmp(arith::CmpFPredicate::UNO, x, x);
-            Value bestIsNan = cmp(arith::CmpFPredicate::UNO, best, best);
-            Value exceeds = cmp(isMax ? arith::CmpFPredicate::OGT
-                                      : arith::CmpFPredicate::OLT,
-                                x, best);
-            Value ties = arith::AndIOp::create(
-                b, l, cmp(arith::CmpFPredicate::OEQ, x, best), earlier);
-            // NaN beats numbers, and an earlier NaN beats a later one.
-            Value nanWins = arith::AndIOp::create(
-                b, l, xIsNan,
-                arith::OrIOp::create(
-                    b, l,
-                    arith::XOrIOp::create(
-                        b, l, bestIsNan,
-                        arith::ConstantOp::create(b, l, b.getBoolAttr(true))),
-                    earlier));
-            better = arith::OrIOp::create(
-                b, l, nanWins, arith::OrIOp::create(b, l, exceeds, ties));
+            Value equal =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x, best);
+            Value nan =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+            holds = arith::OrIOp::create(b, l, equal, nan);
           } else {
-            arith::CmpIPredicate predicate =
-                isMax ? (isUnsigned ? arith::CmpIPredicate::ugt
-                                    : arith::CmpIPredicate::sgt)
-                      : (isUnsigned ? arith::CmpIPredicate::ult
-                                    : arith::CmpIPredicate::slt);
-            Value exceeds = arith::CmpIOp::create(b, l, predicate, x, best);
-            Value ties = arith::AndIOp::create(
-                b, l,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, best),
-                earlier);
-            better = arith::OrIOp::create(b, l, exceeds, ties);
+            holds =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, best);
           }
+          Value candidate = arith::SelectOp::create(
+              b, l, holds, index,
+              arith::ConstantOp::create(
+                  b, l,
+                  b.getI64IntegerAttr(std::numeric_limits<int64_t>::max())));
           linalg::YieldOp::create(
               b, l,
-              ValueRange{
-                  arith::SelectOp::create(b, l, better, x, best),
-                  arith::SelectOp::create(b, l, better, index, bestIndex)});
+              arith::MinSIOp::create(b, l, candidate, bestIndex).getResult());
         });
     Value reshaped =
-        createReshape(rewriter, loc, generic.getResult(1), resultType);
+        createReshape(rewriter, loc, generic.getResult(0), resultType);
     if (!reshaped)
       return reportFailure(rewriter, op, kUnknownReshapeSizes);
     rewriter.replaceOp(op, reshaped);

@@ -67,20 +67,26 @@ func.func @prod_widens(%a: !torch.vtensor<[3,4],si32>) -> !torch.vtensor<[3],si6
 
 // -----
 
-// argmax along dim 1 with keepdim: one generic with a value and an index
-// output; NaN wins, ties go to the earlier index.
+// argmax along dim 1 with keepdim, in two vectorizable passes: the largest
+// value (maximumf, which propagates NaN), then the smallest index holding it
+// (equal to it, or NaN: when the largest is NaN no number equals it).
 // CHECK-LABEL: func.func @argmax_keepdim(
 // CHECK: %[[VALS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3xf32>)
 // CHECK: %[[IDXS:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<3xi64>)
-// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<3x4xf32>) outs(%[[VALS]], %[[IDXS]] : tensor<3xf32>, tensor<3xi64>)
-// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[BEST:.*]]: f32, %[[BESTI:.*]]: i64):
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[IN:.*]] : tensor<3x4xf32>) outs(%[[VALS]] : tensor<3xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[ACC]] : f32
+// CHECK-NEXT: linalg.yield %[[M]] : f32
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[IN]], %[[MAX]] : tensor<3x4xf32>, tensor<3xf32>) outs(%[[IDXS]] : tensor<3xi64>)
+// CHECK-NEXT: ^bb0(%[[X2:.*]]: f32, %[[BEST:.*]]: f32, %[[BESTI:.*]]: i64):
 // CHECK: %[[POS:.*]] = linalg.index 1 : index
-// CHECK: %[[EARLIER:.*]] = arith.cmpi slt, %{{.*}}, %[[BESTI]] : i64
-// CHECK: arith.cmpf uno, %[[X]], %[[X]] : f32
-// CHECK: arith.cmpf ogt, %[[X]], %[[BEST]] : f32
-// CHECK: arith.select %[[BETTER:.*]], %[[X]], %[[BEST]] : f32
-// CHECK-NEXT: arith.select %[[BETTER]], %{{.*}}, %[[BESTI]] : i64
-// CHECK: tensor.expand_shape %[[R]]#1 {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xi64> into tensor<3x1xi64>
+// CHECK: %[[EQ:.*]] = arith.cmpf oeq, %[[X2]], %[[BEST]] : f32
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X2]], %[[X2]] : f32
+// CHECK: %[[HOLDS:.*]] = arith.ori %[[EQ]], %[[NAN]] : i1
+// CHECK: %[[CAND:.*]] = arith.select %[[HOLDS]], %{{.*}}, %{{.*}} : i64
+// CHECK: %[[FIRST:.*]] = arith.minsi %[[CAND]], %[[BESTI]] : i64
+// CHECK-NEXT: linalg.yield %[[FIRST]] : i64
+// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xi64> into tensor<3x1xi64>
 func.func @argmax_keepdim(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3,1],si64> {
   %i1 = torch.constant.int 1
   %true = torch.constant.bool true
@@ -90,15 +96,18 @@ func.func @argmax_keepdim(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3,1]
 
 // -----
 
-// dim=None: the index is the row-major position in the flattened tensor.
+// dim=None: the index is the row-major position in the flattened tensor;
+// a signed integer's smallest value comes from minsi.
 // CHECK-LABEL: func.func @argmin_flattened(
+// CHECK: arith.minsi
 // CHECK: iterator_types = ["reduction", "reduction"]
 // CHECK: %[[I0:.*]] = linalg.index 0 : index
 // CHECK: %[[I0W:.*]] = arith.index_cast %[[I0]] : index to i64
 // CHECK: %[[FOUR:.*]] = arith.constant 4 : i64
 // CHECK: arith.muli %[[I0W]], %[[FOUR]] : i64
 // CHECK: linalg.index 1 : index
-// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : i64
+// CHECK: arith.minsi
 func.func @argmin_flattened(%a: !torch.vtensor<[3,4],si64>) -> !torch.vtensor<[],si64> {
   %none = torch.constant.none
   %false = torch.constant.bool false
