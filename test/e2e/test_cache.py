@@ -320,3 +320,20 @@ def test_a_new_process_hits(cache_dir) -> None:
         for _ in range(2)
     ]
     assert runs == ["miss", "program"]
+
+
+class TopK(torch.nn.Module):
+    def forward(self, x: torch.Tensor):
+        return x.topk(3, -1)
+
+
+def test_outputs_without_a_serialized_pytree_form_compile_twice(cache_dir) -> None:
+    # torch.return_types.topk has no serialized name in torch.utils._pytree:
+    # the program is not kept (the machine code is), and both compiles run.
+    x = torch.randn(4, 10)
+    for expected_cache in ("miss", "object"):
+        compiled = torch2mlir.compile(TopK(), (x,))
+        assert compiled.cache == expected_cache
+        values, indices = compiled(x)
+        torch.testing.assert_close(values, x.topk(3, -1).values)
+        torch.testing.assert_close(indices, x.topk(3, -1).indices)

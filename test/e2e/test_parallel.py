@@ -150,3 +150,26 @@ def test_cumsum_matches_eager(
         # PyTorch's CPU kernel also carries float sums one step wider and
         # rounds each output: the same values.
         torch.testing.assert_close(compiled(x), model(x), rtol=0, atol=0)
+
+
+class OuterSum(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.sum(0)
+
+
+@pytest.mark.skipif(
+    refbackend.openmp_library() is None, reason="PyTorch loaded no OpenMP runtime"
+)
+def test_outer_dim_sum_runs_in_parallel(threads: None) -> None:
+    # The reduction loop is outermost: refbackend-tile-outer-reductions
+    # splits the columns into tiles, which run on both threads; each column
+    # sums in the same order with one thread or two.
+    x = torch.randn(1024, 2048)
+    compiled = torch2mlir.compile(OuterSum(), (x,), cache=False)
+    torch.set_num_threads(2)
+    before = refbackend.parallel_regions()
+    two = compiled(x)
+    assert refbackend.parallel_regions() > before, "no loop ran on two threads"
+    torch.testing.assert_close(two, x.sum(0))
+    torch.set_num_threads(1)
+    torch.testing.assert_close(compiled(x), two, rtol=0, atol=0)

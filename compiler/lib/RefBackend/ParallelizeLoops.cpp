@@ -65,6 +65,12 @@ double estimateCost(Region &region) {
                  loop.getLowerBound(), loop.getUpperBound(), loop.getStep()))
           trips *= tripCountEstimate(staticTripCount(lb, ub, step));
       }
+      // A copy (a slice moved by a gather, say) is a loop of its own.
+      if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        auto type = dyn_cast<MemRefType>(copy.getSource().getType());
+        if (type && type.hasStaticShape())
+          inner = static_cast<double>(type.getNumElements());
+      }
       cost += 1 + inner * trips;
     }
   }

@@ -213,8 +213,9 @@ def _compile(
     start = time.perf_counter()
     runner = backend.load(program, opt_level=opt_level, cache=cache)
     timings["jit"] = time.perf_counter() - start
-    if key is not None:
-        _cache.store_program(key, _cache_entry(raw, program, runner.object_code))
+    entry = _cache_entry(raw, program, runner.object_code) if key else None
+    if key is not None and entry is not None:
+        _cache.store_program(key, entry)
     compiled = CompiledModule(runner, program, timings)
     compiled.cache = "object" if runner.cache_hit else ("miss" if key else "off")
     return compiled
@@ -272,10 +273,19 @@ def _import_and_lower(
 
 def _cache_entry(
     raw: torch.export.ExportedProgram, program: Program, object_code: bytes
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """What the program cache keeps of a compile: the signature, the names
     of the weights to bind (and the constant tensors only a decomposition
-    made, which the exported program does not have), and the machine code."""
+    made, which the exported program does not have), and the machine code.
+    None when the output structure has no serialized form in
+    ``torch.utils._pytree`` (a ``torch.return_types`` tuple such as
+    ``x.topk(k)``'s): the program is then not kept, only its machine code."""
+    out_spec = None
+    if program.out_spec:
+        try:
+            out_spec = pytree.treespec_dumps(program.out_spec)
+        except NotImplementedError:
+            return None
     return {
         "object": object_code,
         "func_name": program.func_name,
@@ -292,9 +302,7 @@ def _cache_entry(
         "mutated_arguments": program.mutated_arguments,
         "output_kinds": program.output_kinds,
         "layouts": program.layouts,
-        "out_spec": pytree.treespec_dumps(program.out_spec)
-        if program.out_spec
-        else None,
+        "out_spec": out_spec,
         "shapes": program.shapes,
     }
 

@@ -80,6 +80,25 @@ def ForwardResultCopies : Pass<"refbackend-forward-result-copies", "func::FuncOp
   let dependentDialects = ["memref::MemRefDialect"];
 }
 
+def TileOuterReductions : Pass<"refbackend-tile-outer-reductions", "func::FuncOp"> {
+  let summary = "Split the parallel loops inside an outermost reduction";
+  let description = [{
+    A `linalg.generic` whose outermost loop is a reduction (a sum over the
+    first dim of a row-major tensor: `x.sum(0)`) becomes loops in which the
+    parallel dims are nested inside the reduction's `scf.for`, so
+    `refbackend-parallelize-loops`, which only splits top-level parallel
+    loops, runs it on one thread; interchanging the loops would walk memory
+    by columns. This pass tiles the first parallel loop of such a generic
+    into an `scf.forall` of up to 16 tiles of at least 2^16 iterations each
+    (static sizes only): each tile keeps the reduction outside and the
+    contiguous inner loop inside, and the tiles run in parallel once
+    `scf-forall-to-parallel` has made the forall a top-level `scf.parallel`.
+    Run it on tensors, before `one-shot-bufferize`.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "scf::SCFDialect",
+                           "tensor::TensorDialect"];
+}
+
 def ReadOnlyArguments : Pass<"refbackend-read-only-arguments", "func::FuncOp"> {
   let summary = "Keep the caller's tensors: tensor arguments are not writable";
   let description = [{

@@ -13,6 +13,8 @@
 #include "Utils.h"
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::torch2mlir;
 using namespace mlir::torch2mlir::torch;
@@ -157,21 +159,102 @@ static std::string outOfRange(Operation *op, int64_t dim, bool wrapNegative) {
 /// The body of a generic that reads `input` (of rank `rank`) at the loop
 /// position, except along `dim`, where the index operand gives the position
 /// (checked to be in [0, size), see createCheckedIndex; `op` names the
-/// failure). Emits the check of an empty `dim` at `b`'s insertion point.
+/// failure). Emits the check of an empty `dim` at `b`'s insertion point,
+/// and with `checkUpFront` that of every index too (assertIndicesInRange:
+/// for an `index` with few elements per element read, as index_select's,
+/// the loop then has no branch and vectorizes).
 static auto readAlongDim(OpBuilder &b, Location loc, Operation *op, Value input,
-                         Value index, int64_t dim, int64_t rank) {
+                         Value index, int64_t dim, int64_t rank,
+                         bool checkUpFront) {
   std::string what = outOfRange(op, dim, /*wrapNegative=*/false);
   assertIndexableDim(b, loc, input, dim, index, what);
   Value size = tensor::DimOp::create(b, loc, input, dim);
+  if (checkUpFront)
+    assertIndicesInRange(b, loc, index, size, /*wrapNegative=*/false, what);
   return [=](OpBuilder &nested, Location l, ValueRange args) -> Value {
     SmallVector<Value> indices;
-    for (int64_t i = 0; i < rank; ++i)
-      indices.push_back(
-          i == dim ? createCheckedIndex(nested, l, args[0], size,
-                                        /*wrapNegative=*/false, what)
-                   : linalg::IndexOp::create(nested, l, i).getResult());
+    for (int64_t i = 0; i < rank; ++i) {
+      if (i != dim)
+        indices.push_back(linalg::IndexOp::create(nested, l, i));
+      else if (checkUpFront)
+        indices.push_back(createClampedIndex(nested, l, args[0], size,
+                                             /*wrapNegative=*/false));
+      else
+        indices.push_back(createCheckedIndex(nested, l, args[0], size,
+                                             /*wrapNegative=*/false, what));
+    }
     return tensor::ExtractOp::create(nested, l, input, indices);
   };
+}
+
+/// result[p..., i..., s...] = input[p..., index[i...], s...] for the dims
+/// p of `input` before `dim` and s after it (at least one), as an scf.forall
+/// over (p, i) that moves each slab s with one slice: after bufferization a
+/// memcpy per slab (input's trailing dims are contiguous), where a generic
+/// would reload the index for every element (nothing tells LLVM that the
+/// result does not alias it). The indices must have been checked
+/// (assertIndicesInRange); an index out of range reads position 0.
+static Value createSlabGather(OpBuilder &b, Location loc, Value input,
+                              Value index, int64_t dim,
+                              RankedTensorType resultType) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto indexType = cast<RankedTensorType>(index.getType());
+  int64_t rank = inputType.getRank(), indexRank = indexType.getRank();
+  SmallVector<OpFoldResult> bounds;
+  for (int64_t i = 0; i < dim; ++i)
+    bounds.push_back(tensor::getMixedSize(b, loc, input, i));
+  for (int64_t i = 0; i < indexRank; ++i)
+    bounds.push_back(tensor::getMixedSize(b, loc, index, i));
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < resultType.getRank(); ++i) {
+    if (!resultType.isDynamicDim(i))
+      continue;
+    if (i < dim + indexRank)
+      dynamicSizes.push_back(
+          getValueOrCreateConstantIndexOp(b, loc, bounds[i]));
+    else
+      dynamicSizes.push_back(
+          tensor::DimOp::create(b, loc, input, i - indexRank + 1));
+  }
+  Value init = tensor::EmptyOp::create(
+      b, loc, resultType.getShape(), resultType.getElementType(), dynamicSizes);
+  auto forall = scf::ForallOp::create(b, loc, bounds, ValueRange{init},
+                                      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  ValueRange ivs = forall.getInductionVars();
+  Value size = tensor::DimOp::create(b, loc, input, dim);
+  Value position = createClampedIndex(
+      b, loc, tensor::ExtractOp::create(b, loc, index, ivs.drop_front(dim)),
+      size, /*wrapNegative=*/false);
+  SmallVector<int64_t> slabShape;
+  SmallVector<OpFoldResult> readOffsets, readSizes, writeOffsets, writeSizes;
+  for (int64_t i = 0; i < dim; ++i) {
+    readOffsets.push_back(ivs[i]);
+    readSizes.push_back(b.getIndexAttr(1));
+  }
+  readOffsets.push_back(position);
+  readSizes.push_back(b.getIndexAttr(1));
+  for (Value iv : ivs) {
+    writeOffsets.push_back(iv);
+    writeSizes.push_back(b.getIndexAttr(1));
+  }
+  for (int64_t i = dim + 1; i < rank; ++i) {
+    slabShape.push_back(inputType.getDimSize(i));
+    readOffsets.push_back(b.getIndexAttr(0));
+    readSizes.push_back(tensor::getMixedSize(b, loc, input, i));
+    writeOffsets.push_back(b.getIndexAttr(0));
+    writeSizes.push_back(readSizes.back());
+  }
+  auto slabType = RankedTensorType::get(slabShape, inputType.getElementType());
+  Value slab = tensor::ExtractSliceOp::create(
+      b, loc, slabType, input, readOffsets, readSizes,
+      SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, slab, forall.getRegionIterArgs()[0], writeOffsets, writeSizes,
+      SmallVector<OpFoldResult>(resultType.getRank(), b.getIndexAttr(1)));
+  return forall.getResult(0);
 }
 
 /// index_select(x, dim, index): result[..., i, ...] = x[..., index[i], ...].
@@ -208,6 +291,17 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
       index =
           createReshape(rewriter, loc, index,
                         RankedTensorType::get({1}, indexType.getElementType()));
+    if (dim + 1 < rank) {
+      // Slabs of the trailing dims, one copy each.
+      std::string what = outOfRange(op, dim, /*wrapNegative=*/false);
+      assertIndexableDim(rewriter, loc, input, dim, index, what);
+      assertIndicesInRange(rewriter, loc, index,
+                           tensor::DimOp::create(rewriter, loc, input, dim),
+                           /*wrapNegative=*/false, what);
+      rewriter.replaceOp(
+          op, createSlabGather(rewriter, loc, input, index, dim, resultType));
+      return success();
+    }
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(i == dim ? getSize(rewriter, loc, index, 0)
@@ -217,7 +311,8 @@ struct ConvertAtenIndexSelect : OpConversionPattern<AtenIndexSelectOp> {
         AffineMap::get(rank, 0, getAffineDimExpr(dim, context));
     Value result = createIndexedGeneric(
         rewriter, loc, resultType, sizes, index, indexMap,
-        readAlongDim(rewriter, loc, op, input, index, dim, rank));
+        readAlongDim(rewriter, loc, op, input, index, dim, rank,
+                     /*checkUpFront=*/true));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -267,7 +362,8 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
       Value result = createIndexedGeneric(
           rewriter, loc, flatType, {getSize(rewriter, loc, index, 0)}, index,
           rewriter.getMultiDimIdentityMap(1),
-          readAlongDim(rewriter, loc, op, input, index, 0, 1));
+          readAlongDim(rewriter, loc, op, input, index, 0, 1,
+                       /*checkUpFront=*/false));
       Value reshaped = createReshape(rewriter, loc, result, resultType);
       if (!reshaped)
         return reportFailure(rewriter, op, kUnknownReshapeSizes);
@@ -285,10 +381,11 @@ struct ConvertAtenGather : OpConversionPattern<AtenGatherOp> {
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(getSize(rewriter, loc, index, i));
-    Value result = createIndexedGeneric(
-        rewriter, loc, resultType, sizes, index,
-        rewriter.getMultiDimIdentityMap(rank),
-        readAlongDim(rewriter, loc, op, input, index, dim, rank));
+    Value result = createIndexedGeneric(rewriter, loc, resultType, sizes, index,
+                                        rewriter.getMultiDimIdentityMap(rank),
+                                        readAlongDim(rewriter, loc, op, input,
+                                                     index, dim, rank,
+                                                     /*checkUpFront=*/false));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -317,29 +414,27 @@ struct ConvertAtenEmbedding : OpConversionPattern<AtenEmbeddingOp> {
       return reportFailure(rewriter, op,
                            "result rank must be indices rank + 1");
     Location loc = op.getLoc();
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t i = 0; i + 1 < rank; ++i)
-      sizes.push_back(getSize(rewriter, loc, indices, i));
-    sizes.push_back(getSize(rewriter, loc, weight, 1));
-    // (d0, ..., d[rank-1]) -> (d0, ..., d[rank-2]); no results for 0-d
-    // indices (getMajorSubMap(0) would be a null map).
-    SmallVector<AffineExpr> indexDims;
-    for (int64_t i = 0; i + 1 < rank; ++i)
-      indexDims.push_back(rewriter.getAffineDimExpr(i));
-    AffineMap indicesMap = AffineMap::get(rank, /*symbolCount=*/0, indexDims,
-                                          rewriter.getContext());
     std::string what = outOfRange(op, 0, /*wrapNegative=*/false);
     assertIndexableDim(rewriter, loc, weight, 0, indices, what);
-    Value rows = tensor::DimOp::create(rewriter, loc, weight, 0);
-    Value result = createIndexedGeneric(
-        rewriter, loc, resultType, sizes, indices, indicesMap,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value row = createCheckedIndex(b, l, args[0], rows,
-                                         /*wrapNegative=*/false, what);
-          Value column = linalg::IndexOp::create(b, l, rank - 1);
-          return tensor::ExtractOp::create(b, l, weight,
-                                           ValueRange{row, column});
-        });
+    // One check of the indices, then one row copy per index.
+    assertIndicesInRange(rewriter, loc, indices,
+                         tensor::DimOp::create(rewriter, loc, weight, 0),
+                         /*wrapNegative=*/false, what);
+    if (indicesType.getRank() == 0) {
+      // One index: a gather of one row, [1, D], viewed as [D].
+      auto rowsType = RankedTensorType::get({1, resultType.getDimSize(0)},
+                                            resultType.getElementType());
+      Value rows = createSlabGather(
+          rewriter, loc, weight,
+          createReshape(
+              rewriter, loc, indices,
+              RankedTensorType::get({1}, indicesType.getElementType())),
+          0, rowsType);
+      rewriter.replaceOp(op, createReshape(rewriter, loc, rows, resultType));
+      return success();
+    }
+    Value result =
+        createSlabGather(rewriter, loc, weight, indices, 0, resultType);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -257,6 +257,69 @@ template <> struct ScatterTraits<AtenScatterValueReduceOp> {
 /// the scalar value). scatter_reduce with include_self=False first sets the
 /// written positions to the reduction's identity; "mean" divides the sums
 /// by the number of values summed (floor division for integers).
+/// scatter of `index` (and `src`, or the scalar `value`) into `self` along
+/// `dim` (rank >= 2), as an scf.forall over the index's positions off `dim`:
+/// each iteration takes self's line along `dim` at that position (a 1-D
+/// slice) and runs a loop over the index's line in order, writing
+/// update(old, new) at each checked index (`what` names a failed check).
+/// Lines never share an element, so they run in parallel.
+static Value createLineScatter(
+    OpBuilder &b, Location loc, Value self, Value index, Value src, Value value,
+    int64_t dim, Value selfDimSize, const std::string &what,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> update) {
+  auto selfType = cast<RankedTensorType>(self.getType());
+  int64_t rank = selfType.getRank();
+  SmallVector<OpFoldResult> lines;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != dim)
+      lines.push_back(tensor::getMixedSize(b, loc, index, i));
+  auto forall = scf::ForallOp::create(b, loc, lines, ValueRange{self},
+                                      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  ValueRange ivs = forall.getInductionVars();
+  Value shared = forall.getRegionIterArgs()[0];
+  // The line's position in every dim but `dim`.
+  auto positionAt = [&](Value along) {
+    SmallVector<Value> at;
+    for (int64_t i = 0, next = 0; i < rank; ++i)
+      at.push_back(i == dim ? along : ivs[next++]);
+    return at;
+  };
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<OpFoldResult> offsets, sizes;
+  for (Value at : positionAt(zero))
+    offsets.push_back(at);
+  for (int64_t i = 0; i < rank; ++i)
+    sizes.push_back(i == dim ? tensor::getMixedSize(b, loc, self, dim)
+                             : b.getIndexAttr(1));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto lineType = RankedTensorType::get({selfType.getDimSize(dim)},
+                                        selfType.getElementType());
+  Value line = tensor::ExtractSliceOp::create(b, loc, lineType, shared, offsets,
+                                              sizes, strides);
+  Value length = tensor::DimOp::create(b, loc, index, dim);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, length, one, ValueRange{line},
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+        SmallVector<Value> at = positionAt(iv);
+        Value target = createCheckedIndex(
+            nb, l, tensor::ExtractOp::create(nb, l, index, at), selfDimSize,
+            /*wrapNegative=*/false, what);
+        Value x =
+            src ? tensor::ExtractOp::create(nb, l, src, at).getResult() : value;
+        Value old = tensor::ExtractOp::create(nb, l, carried[0], target);
+        Value written = tensor::InsertOp::create(
+            nb, l, update(nb, l, old, x), carried[0], ValueRange{target});
+        scf::YieldOp::create(nb, l, written);
+      });
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(0), shared,
+                                        offsets, sizes, strides);
+  return forall.getResult(0);
+}
+
 template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
@@ -362,6 +425,20 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
               ? one
               : createReductionIdentity(rewriter, loc, Reduction::Sum, dtype),
           self));
+    // Writes only ever collide within one line along `dim` (the other
+    // positions of the index are those of self): without a mean's counts,
+    // the lines run in parallel, each a loop in PyTorch's order.
+    if (rank >= 2 && !isMean) {
+      Value value = createLineScatter(
+          rewriter, loc, result, index, src, scalar, dim, selfDimSize, what,
+          [&](OpBuilder &b, Location l, Value old, Value update) {
+            if (*reduction == Reduction::None)
+              return update;
+            return combine(b, l, *reduction, old, update, dtype);
+          });
+      rewriter.replaceOp(op, value);
+      return success();
+    }
     SmallVector<Value> results = createLoopNest(
         rewriter, loc, indexSizes, inits,
         [&](OpBuilder &b, Location l, ValueRange ivs,

@@ -480,17 +480,18 @@ Value torch_to_linalg::createElementCount(OpBuilder &b, Location loc,
   return count;
 }
 
-Value torch_to_linalg::createCheckedIndex(OpBuilder &b, Location loc,
-                                          Value index, Value size,
-                                          bool wrapNegative,
-                                          const Twine &what) {
+/// `index` as a position along a dim of `size` (negative ones counted from
+/// the end with `wrapNegative`), and whether it is in [0, size).
+static std::pair<Value, Value> createPosition(OpBuilder &b, Location loc,
+                                              Value index, Value size,
+                                              bool wrapNegative) {
   Value position =
       index.getType().isIndex()
           ? index
           : arith::IndexCastOp::create(b, loc, b.getIndexType(), index)
                 .getResult();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   if (wrapNegative) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                            position, zero);
     position = arith::SelectOp::create(
@@ -500,8 +501,64 @@ Value torch_to_linalg::createCheckedIndex(OpBuilder &b, Location loc,
   // Unsigned: a position still negative is out of range too.
   Value inRange =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, position, size);
+  return {position, inRange};
+}
+
+Value torch_to_linalg::createCheckedIndex(OpBuilder &b, Location loc,
+                                          Value index, Value size,
+                                          bool wrapNegative,
+                                          const Twine &what) {
+  auto [position, inRange] = createPosition(b, loc, index, size, wrapNegative);
   cf::AssertOp::create(b, loc, inRange, what.str());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   return arith::SelectOp::create(b, loc, inRange, position, zero);
+}
+
+Value torch_to_linalg::createClampedIndex(OpBuilder &b, Location loc,
+                                          Value index, Value size,
+                                          bool wrapNegative) {
+  auto [position, inRange] = createPosition(b, loc, index, size, wrapNegative);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::SelectOp::create(b, loc, inRange, position, zero);
+}
+
+void torch_to_linalg::assertIndicesInRange(OpBuilder &b, Location loc,
+                                           Value indices, Value size,
+                                           bool wrapNegative,
+                                           const Twine &what) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *context = b.getContext();
+  // Whether any element is out of range: an or-reduction over every dim.
+  Value falseValue = arith::ConstantIntOp::create(b, loc, 0, 1);
+  auto flagType = RankedTensorType::get({}, b.getI1Type());
+  Value init =
+      linalg::FillOp::create(b, loc, ValueRange{falseValue},
+                             ValueRange{tensor::EmptyOp::create(
+                                 b, loc, ArrayRef<int64_t>{}, b.getI1Type())})
+          .getResult(0);
+  Value any =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{flagType}, ValueRange{indices}, ValueRange{init},
+          ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank),
+                              AffineMap::get(rank, 0, {}, context)},
+          SmallVector<utils::IteratorType>(rank,
+                                           utils::IteratorType::reduction),
+          [&](OpBuilder &nested, Location l, ValueRange args) {
+            Value inRange =
+                createPosition(nested, l, args[0], size, wrapNegative).second;
+            Value trueValue = arith::ConstantIntOp::create(nested, l, 1, 1);
+            Value outside =
+                arith::XOrIOp::create(nested, l, inRange, trueValue);
+            linalg::YieldOp::create(
+                nested, l,
+                arith::OrIOp::create(nested, l, outside, args[1]).getResult());
+          })
+          .getResult(0);
+  Value flag = tensor::ExtractOp::create(b, loc, any, ValueRange{});
+  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+  cf::AssertOp::create(b, loc, arith::XOrIOp::create(b, loc, flag, trueValue),
+                       what.str());
 }
 
 void torch_to_linalg::assertIndexableDim(OpBuilder &b, Location loc,

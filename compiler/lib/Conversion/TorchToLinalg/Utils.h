@@ -176,6 +176,20 @@ Value createElementCount(OpBuilder &b, Location loc, Value tensor);
 Value createCheckedIndex(OpBuilder &b, Location loc, Value index, Value size,
                          bool wrapNegative, const Twine &what);
 
+/// The position of `index` as createCheckedIndex computes it, with no check
+/// (0 when out of range): for bodies whose indices assertIndicesInRange
+/// checked before the op, so the loop carries no branch.
+Value createClampedIndex(OpBuilder &b, Location loc, Value index, Value size,
+                         bool wrapNegative);
+
+/// One top-level run-time check, before the op that reads them, that every
+/// element of the integer tensor `indices` is in range along a dim of
+/// `size` (as createCheckedIndex, whose message `what` it reports): an
+/// or-reduction over `indices`. For indices much smaller than the data they
+/// address (index_select, embedding).
+void assertIndicesInRange(OpBuilder &b, Location loc, Value indices, Value size,
+                          bool wrapNegative, const Twine &what);
+
 /// A top-level run-time check that dim `dim` of `tensor` is not of size 0
 /// where the integer tensor `indices` has elements (every index into an
 /// empty dim is out of range, and position 0 does not exist). Emits nothing

@@ -970,25 +970,46 @@ void sortRanks(const UnrankedMemRef &x, const UnrankedMemRef &ranks,
   const T *values = x.data<T>();
   int64_t *out = ranks.data<int64_t>();
   forEachSlice(x, ranks, dim, n * 16, [&](int64_t xo, int64_t ro) {
-    // One buffer per thread, not one allocation per slice.
-    static thread_local std::vector<int64_t> order;
-    order.resize(n);
-    for (int64_t i = 0; i < n; ++i)
-      order[i] = i;
     const T *slice = values + xo;
     if (limit >= 0 && limit < n) {
-      // Ties broken by position: a total order, so the partial sort's
-      // first `limit` are the stable sort's.
-      std::partial_sort(order.begin(), order.begin() + limit, order.end(),
-                        [&](int64_t i, int64_t j) {
-                          T a = slice[i * xStep], b = slice[j * xStep];
-                          return precedes(a, b, descending) ||
-                                 (!precedes(b, a, descending) && i < j);
-                        });
+      // Ties broken by position: a total order, so the first `limit` of it
+      // are the stable sort's. A heap of the `limit` first positions seen
+      // so far, the last of them on top. A later position q comes after
+      // every position in the heap among ties, so it enters only if its
+      // value strictly precedes the top's: one comparison for most of a
+      // long slice.
+      auto before = [&](int64_t i, int64_t j) {
+        T a = slice[i * xStep], b = slice[j * xStep];
+        return precedes(a, b, descending) ||
+               (!precedes(b, a, descending) && i < j);
+      };
+      std::vector<int64_t> heap(limit);
+      for (int64_t q = 0; q < limit; ++q)
+        heap[q] = q;
+      std::make_heap(heap.begin(), heap.end(), before);
+      if (limit > 0) {
+        T last = slice[heap.front() * xStep];
+        for (int64_t q = limit; q < n; ++q) {
+          if (!precedes(slice[q * xStep], last, descending))
+            continue;
+          std::pop_heap(heap.begin(), heap.end(), before);
+          heap.back() = q;
+          std::push_heap(heap.begin(), heap.end(), before);
+          last = slice[heap.front() * xStep];
+        }
+      }
+      std::sort_heap(heap.begin(), heap.end(), before);
       for (int64_t q = 0; q < n; ++q)
-        out[ro + order[q] * rStep] += q < limit ? q : n;
+        out[ro + q * rStep] += n;
+      for (int64_t q = 0; q < limit; ++q)
+        out[ro + heap[q] * rStep] += q - n;
       return;
     }
+    // Not a thread_local buffer: in a shared library the compiler may
+    // recompute its address (a __tls_get_addr call) at every use.
+    std::vector<int64_t> order(n);
+    for (int64_t i = 0; i < n; ++i)
+      order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
       return precedes(slice[i * xStep], slice[j * xStep], descending);
     });

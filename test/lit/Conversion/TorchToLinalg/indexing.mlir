@@ -1,30 +1,50 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
-// index_select: a generic over the result reads the index along `dim` and
-// extracts from the input; the result size along dim is the index's. An
-// index outside [0, 5) fails a run-time check and reads row 0 instead.
-// CHECK-DAG: #[[ALONG:.*]] = affine_map<(d0, d1) -> (d0)>
-// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// index_select along dim 0: one check of every index up front (an
+// or-reduction, then a top-level assert), then an scf.forall over the index
+// that moves each row with one slice (a memcpy after bufferization). An
+// index outside [0, 5) fails the check and reads row 0 instead.
 // CHECK-LABEL: func.func @index_select(
 // CHECK: %[[INDEX:.*]] = torch_c.to_builtin_tensor %arg1 : !torch.vtensor<[?],si64> -> tensor<?xi64>
 // CHECK: %[[INPUT:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[5,3],f32> -> tensor<5x3xf32>
-// CHECK: %[[DIM:.*]] = tensor.dim %[[INDEX]], %{{.*}} : tensor<?xi64>
 // CHECK: %[[ROWS:.*]] = tensor.dim %[[INPUT]], %{{.*}} : tensor<5x3xf32>
-// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?x3xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[ALONG]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[INDEX]] : tensor<?xi64>) outs(%[[EMPTY]] : tensor<?x3xf32>)
-// CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
-// CHECK-NEXT: %[[POS:.*]] = arith.index_cast %[[I]] : i64 to index
-// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[OK:.*]] = arith.cmpi ult, %[[POS]], %[[ROWS]] : index
-// CHECK-NEXT: cf.assert %[[OK]], "torch.aten.index_select: an index is out of range for dim 0, which eager PyTorch refuses; indices must be in [0, size)"
-// CHECK-NEXT: %[[ROW:.*]] = arith.select %[[OK]], %[[POS]], %[[ZERO]] : index
-// CHECK-NEXT: %[[COL:.*]] = linalg.index 1 : index
-// CHECK-NEXT: %[[X:.*]] = tensor.extract %[[INPUT]][%[[ROW]], %[[COL]]] : tensor<5x3xf32>
-// CHECK-NEXT: linalg.yield %[[X]] : f32
+// CHECK: %[[ANY:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[INDEX]] : tensor<?xi64>) outs(%{{.*}} : tensor<i1>)
+// CHECK: arith.cmpi ult, %{{.*}}, %[[ROWS]] : index
+// CHECK: arith.ori
+// CHECK: %[[FLAG:.*]] = tensor.extract %[[ANY]][] : tensor<i1>
+// CHECK: %[[OK:.*]] = arith.xori %[[FLAG]], %{{.*}} : i1
+// CHECK: cf.assert %[[OK]], "torch.aten.index_select: an index is out of range for dim 0, which eager PyTorch refuses; indices must be in [0, size)"
+// CHECK: %[[N:.*]] = tensor.dim %[[INDEX]], %{{.*}} : tensor<?xi64>
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x3xf32>
+// CHECK: scf.forall (%[[I:.*]]) in (%[[N]]) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<?x3xf32>)
+// CHECK: %[[IDX:.*]] = tensor.extract %[[INDEX]][%[[I]]] : tensor<?xi64>
+// CHECK: %[[POS:.*]] = arith.index_cast %[[IDX]] : i64 to index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[POS]], %{{.*}} : index
+// CHECK: %[[ROW:.*]] = arith.select %[[IN]], %[[POS]], %{{.*}} : index
+// CHECK-NOT: cf.assert
+// CHECK: %[[SLAB:.*]] = tensor.extract_slice %[[INPUT]][%[[ROW]], 0] [1, 3] [1, 1] : tensor<5x3xf32> to tensor<3xf32>
+// CHECK: tensor.parallel_insert_slice %[[SLAB]] into %[[OUT]][%[[I]], 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<?x3xf32>
 func.func @index_select(%a: !torch.vtensor<[5,3],f32>, %i: !torch.vtensor<[?],si64>) -> !torch.vtensor<[?,3],f32> {
   %i0 = torch.constant.int 0
   %0 = torch.aten.index_select %a, %i0, %i : !torch.vtensor<[5,3],f32>, !torch.int, !torch.vtensor<[?],si64> -> !torch.vtensor<[?,3],f32>
   return %0 : !torch.vtensor<[?,3],f32>
+}
+
+// -----
+
+// index_select along the last dim (no trailing slab): a generic over the
+// result that reads the index per element, checked up front, with no
+// assert in the loop.
+// CHECK-LABEL: func.func @index_select_last_dim(
+// CHECK: cf.assert
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]}
+// CHECK-NOT: cf.assert
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<5x3xf32>
+// CHECK: linalg.yield
+func.func @index_select_last_dim(%a: !torch.vtensor<[5,3],f32>, %i: !torch.vtensor<[4],si64>) -> !torch.vtensor<[5,4],f32> {
+  %i1 = torch.constant.int 1
+  %0 = torch.aten.index_select %a, %i1, %i : !torch.vtensor<[5,3],f32>, !torch.int, !torch.vtensor<[4],si64> -> !torch.vtensor<[5,4],f32>
+  return %0 : !torch.vtensor<[5,4],f32>
 }
 
 // -----
@@ -50,7 +70,7 @@ func.func @index_select_2d_index(%a: !torch.vtensor<[5,3],f32>, %i: !torch.vtens
 // CHECK-NEXT: %[[POS:.*]] = arith.index_cast %[[I]] : i64 to index
 // CHECK: %[[OK:.*]] = arith.cmpi ult, %[[POS]], %{{.*}} : index
 // CHECK-NEXT: cf.assert %[[OK]], "torch.aten.gather: an index is out of range for dim 1, {{.*}}"
-// CHECK-NEXT: %[[COL:.*]] = arith.select %[[OK]], %[[POS]], %{{.*}} : index
+// CHECK: %[[COL:.*]] = arith.select %[[OK]], %[[POS]], %{{.*}} : index
 // CHECK-NEXT: tensor.extract %[[INPUT]][%[[ROW]], %[[COL]]] : tensor<3x4xf32>
 func.func @gather(%a: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[3,6],si64>) -> !torch.vtensor<[3,6],f32> {
   %m1 = torch.constant.int -1
@@ -71,21 +91,18 @@ func.func @gather_rank_mismatch(%a: !torch.vtensor<[3,4],f32>, %i: !torch.vtenso
 
 // -----
 
-// embedding: result[i, j, k] = weight[indices[i, j], k].
-// CHECK-DAG: #[[IDX:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-DAG: #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// embedding: result[i, j, :] = weight[indices[i, j], :], one row copy per
+// index, over a 2-d forall, after one check of the indices.
 // CHECK-LABEL: func.func @embedding(
 // CHECK: %[[IDS:.*]] = torch_c.to_builtin_tensor %arg1
 // CHECK: %[[W:.*]] = torch_c.to_builtin_tensor %arg0
-// CHECK: linalg.generic {indexing_maps = [#[[IDX]], #[[ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[IDS]] : tensor<2x5xi64>)
-// CHECK-NEXT: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
-// CHECK-NEXT: %[[POS:.*]] = arith.index_cast %[[I]] : i64 to index
-// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[POS]], %{{.*}} : index
-// CHECK-NEXT: cf.assert %[[OK]], "torch.aten.embedding: an index is out of range for dim 0, {{.*}}"
-// CHECK-NEXT: %[[ROW:.*]] = arith.select %[[OK]], %[[POS]], %{{.*}} : index
-// CHECK-NEXT: %[[COL:.*]] = linalg.index 2 : index
-// CHECK-NEXT: tensor.extract %[[W]][%[[ROW]], %[[COL]]] : tensor<10x4xf32>
-// CHECK: -> tensor<2x5x4xf32>
+// CHECK: iterator_types = ["reduction", "reduction"]} ins(%[[IDS]] : tensor<2x5xi64>)
+// CHECK: cf.assert %{{.*}}, "torch.aten.embedding: an index is out of range for dim 0, {{.*}}"
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 5) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x5x4xf32>)
+// CHECK: tensor.extract %[[IDS]][%[[I]], %[[J]]] : tensor<2x5xi64>
+// CHECK-NOT: cf.assert
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[W]][%{{.*}}, 0] [1, 4] [1, 1] : tensor<10x4xf32> to tensor<4xf32>
+// CHECK: tensor.parallel_insert_slice %[[ROW]] into %[[OUT]][%[[I]], %[[J]], 0] [1, 1, 4] [1, 1, 1] : tensor<4xf32> into tensor<2x5x4xf32>
 func.func @embedding(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[2,5],si64>) -> !torch.vtensor<[2,5,4],f32> {
   %m1 = torch.constant.int -1
   %false = torch.constant.bool false
@@ -95,13 +112,13 @@ func.func @embedding(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[2,5],si
 
 // -----
 
-// embedding of a 0-d index: one row, result[k] = weight[indices[], k]
-// (the indices map has no results; it crashed building a null map).
-// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0) -> ()>
+// embedding of a 0-d index: the index viewed as [1], one row gathered as
+// [1, 4], viewed as [4] (a 0-d indices tensor once crashed the lowering).
 // CHECK-LABEL: func.func @embedding_0d_index(
-// CHECK: linalg.generic {indexing_maps = [#[[SCALAR]], #{{.*}}], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<i64>)
-// CHECK: linalg.index 0 : index
-// CHECK: -> tensor<4xf32>
+// CHECK: iterator_types = []} ins(%{{.*}} : tensor<i64>)
+// CHECK: tensor.expand_shape %{{.*}} [] output_shape [1] : tensor<i64> into tensor<1xi64>
+// CHECK: scf.forall (%{{.*}}) in (1)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<1x4xf32> into tensor<4xf32>
 func.func @embedding_0d_index(%w: !torch.vtensor<[10,4],f32>, %i: !torch.vtensor<[],si64>) -> !torch.vtensor<[4],f32> {
   %m1 = torch.constant.int -1
   %false = torch.constant.bool false

@@ -1,23 +1,28 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
-// scatter_add: a loop nest over the index carries the result; each step
-// reads the position that the index names along dim 0 and adds src there.
+// scatter_add along dim 0: writes only collide within a column (the line
+// along dim), so an scf.forall over the index's other positions takes each
+// column of the result as a 1-d slice and runs a loop over the index's
+// column in order; each step reads the position that the index names and
+// adds src there.
 // CHECK-LABEL: func.func @scatter_add(
 // CHECK-DAG: %[[SRC:[^ ]+]] = torch_c.to_builtin_tensor %arg2
 // CHECK-DAG: %[[INDEX:[^ ]+]] = torch_c.to_builtin_tensor %arg1
 // CHECK-DAG: %[[SELF:[^ ]+]] = torch_c.to_builtin_tensor %arg0
-// CHECK: scf.for %[[I:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUTER:[^ ]+]] = %[[SELF]]) -> (tensor<3x4xf32>)
-// CHECK: scf.for %[[J:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]+]] = %[[OUTER]]) -> (tensor<3x4xf32>)
+// CHECK: scf.forall (%[[J:[^ ]+]]) in (4) shared_outs(%[[OUT:[^ ]+]] = %[[SELF]]) -> (tensor<3x4xf32>)
+// CHECK: %[[LINE:[^ ]+]] = tensor.extract_slice %[[OUT]][%{{.*}}, %[[J]]] [3, 1] [1, 1] : tensor<3x4xf32> to tensor<3xf32>
+// CHECK: %[[LOOP:[^ ]+]] = scf.for %[[I:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]+]] = %[[LINE]]) -> (tensor<3xf32>)
 // CHECK: %[[IDX:[^ ]+]] = tensor.extract %[[INDEX]][%[[I]], %[[J]]] : tensor<2x4xi64>
 // CHECK: %[[POS:[^ ]+]] = arith.index_cast %[[IDX]] : i64 to index
 // CHECK: %[[OK:[^ ]+]] = arith.cmpi ult, %[[POS]], %{{.*}} : index
 // CHECK: cf.assert %[[OK]], "torch.aten.scatter_add: an index is out of range for dim 0 of self, which eager PyTorch refuses; indices must be in [0, size)"
 // CHECK: %[[ROW:[^ ]+]] = arith.select %[[OK]], %[[POS]], %{{.*}} : index
 // CHECK: %[[V:[^ ]+]] = tensor.extract %[[SRC]][%[[I]], %[[J]]] : tensor<2x4xf32>
-// CHECK: %[[OLD:[^ ]+]] = tensor.extract %[[ACC]][%[[ROW]], %[[J]]] : tensor<3x4xf32>
+// CHECK: %[[OLD:[^ ]+]] = tensor.extract %[[ACC]][%[[ROW]]] : tensor<3xf32>
 // CHECK: %[[SUM:[^ ]+]] = arith.addf %[[OLD]], %[[V]] : f32
-// CHECK: %[[NEW:[^ ]+]] = tensor.insert %[[SUM]] into %[[ACC]][%[[ROW]], %[[J]]] : tensor<3x4xf32>
-// CHECK: scf.yield %[[NEW]] : tensor<3x4xf32>
+// CHECK: %[[NEW:[^ ]+]] = tensor.insert %[[SUM]] into %[[ACC]][%[[ROW]]] : tensor<3xf32>
+// CHECK: scf.yield %[[NEW]] : tensor<3xf32>
+// CHECK: tensor.parallel_insert_slice %[[LOOP]] into %[[OUT]][%{{.*}}, %[[J]]] [3, 1] [1, 1] : tensor<3xf32> into tensor<3x4xf32>
 func.func @scatter_add(%x: !torch.vtensor<[3,4],f32>, %i: !torch.vtensor<[2,4],si64>, %s: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[3,4],f32> {
   %int0 = torch.constant.int 0
   %0 = torch.aten.scatter_add %x, %int0, %i, %s : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[2,4],si64>, !torch.vtensor<[2,4],f32> -> !torch.vtensor<[3,4],f32>
