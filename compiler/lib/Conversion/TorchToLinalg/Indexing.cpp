@@ -222,10 +222,13 @@ static Value createSlabGather(OpBuilder &b, Location loc, Value input,
                                       /*mapping=*/std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
-  ValueRange ivs = forall.getInductionVars();
+  // getInductionVars returns a vector: a ValueRange of it would dangle.
+  SmallVector<Value> ivs = forall.getInductionVars();
   Value size = tensor::DimOp::create(b, loc, input, dim);
   Value position = createClampedIndex(
-      b, loc, tensor::ExtractOp::create(b, loc, index, ivs.drop_front(dim)),
+      b, loc,
+      tensor::ExtractOp::create(b, loc, index,
+                                ArrayRef<Value>(ivs).drop_front(dim)),
       size, /*wrapNegative=*/false);
   SmallVector<int64_t> slabShape;
   SmallVector<OpFoldResult> readOffsets, readSizes, writeOffsets, writeSizes;

@@ -149,6 +149,9 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
   }
 };
 
+static Value createRowSoftmax(OpBuilder &b, Location loc, Value input,
+                              bool isLog);
+
 /// _softmax(x, dim) = exp(x - max) / sum(exp(x - max)), and
 /// _log_softmax(x, dim) = (x - max) - log(sum(exp(x - max))), computed in
 /// the opmath type (f32 for f16/bf16, as PyTorch's CPU kernels: an f16 sum
@@ -187,6 +190,21 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
           rewriter, loc, input,
           cast<RankedTensorType>(input.getType()).clone(opMath));
       element = opMath;
+    }
+    // Along the last dim of a tensor of rows: row by row.
+    if (rank >= 2 && dim == rank - 1 &&
+        !ShapedType::isDynamic(
+            cast<RankedTensorType>(input.getType()).getShape().back())) {
+      Value result = createRowSoftmax(rewriter, loc, input, isLog);
+      if (element != resultType.getElementType())
+        result = castFloatTensor(rewriter, loc, result,
+                                 cast<RankedTensorType>(result.getType())
+                                     .clone(resultType.getElementType()));
+      Value reshaped = createReshape(rewriter, loc, result, resultType);
+      if (!reshaped)
+        return reportFailure(rewriter, op, kUnknownReshapeSizes);
+      rewriter.replaceOp(op, reshaped);
+      return success();
     }
     Value lowest = createLowestValue(rewriter, loc, element);
     Value max = createReduction(
@@ -325,7 +343,8 @@ static Value createRowScan(
                                       /*mapping=*/std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
-  ValueRange ivs = forall.getInductionVars();
+  // getInductionVars returns a vector: a ValueRange of it would dangle.
+  SmallVector<Value> ivs = forall.getInductionVars();
   Value shared = forall.getRegionIterArgs()[0];
   SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
   offsets.push_back(b.getIndexAttr(0));
@@ -356,6 +375,100 @@ static Value createRowScan(
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, scan.getResult(1), shared,
                                         offsets, sizes, strides);
+  return forall.getResult(0);
+}
+
+/// softmax (or log_softmax with `isLog`) of `input` (float, rank >= 1)
+/// along its last dim, one row at a time: an scf.forall over the rows whose
+/// body runs three scalar loops over the row (its max; the sum of exp(x -
+/// max), storing each exp for softmax; the result), so that a row stays in
+/// the L1 cache between the passes, where whole-tensor passes stream it
+/// from memory four times. The max and the sum carry reassociable
+/// operations, which LLVM vectorizes into partial results.
+static Value createRowSoftmax(OpBuilder &b, Location loc, Value input,
+                              bool isLog) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  SmallVector<OpFoldResult> rows;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    rows.push_back(tensor::getMixedSize(b, loc, input, i));
+  Value empty = createEmpty(b, loc, type, input);
+  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
+                                      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  // getInductionVars returns a vector: a ValueRange of it would dangle.
+  SmallVector<Value> ivs = forall.getInductionVars();
+  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+  offsets.push_back(b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
+  sizes.push_back(tensor::getMixedSize(b, loc, input, rank - 1));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto rowType = RankedTensorType::get({type.getShape().back()}, element);
+  Value row = tensor::ExtractSliceOp::create(
+      b, loc, rowType, forall.getRegionIterArgs()[0], offsets, sizes, strides);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value length = tensor::DimOp::create(b, loc, input, rank - 1);
+  auto read = [&](OpBuilder &nb, Location l, Value iv) -> Value {
+    SmallVector<Value> at(ivs.begin(), ivs.end());
+    at.push_back(iv);
+    return tensor::ExtractOp::create(nb, l, input, at);
+  };
+  auto reassoc = arith::FastMathFlags::reassoc;
+  Value max = scf::ForOp::create(
+                  b, loc, zero, length, one,
+                  ValueRange{createLowestValue(b, loc, element)},
+                  [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+                    Value m = arith::MaximumFOp::create(nb, l, read(nb, l, iv),
+                                                        carried[0], reassoc);
+                    scf::YieldOp::create(nb, l, m);
+                  })
+                  .getResult(0);
+  Value zeroSum = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  // The sum of exp(x - max); softmax also stores each exp in the row.
+  SmallVector<Value> inits{zeroSum};
+  if (!isLog)
+    inits.push_back(row);
+  auto sumLoop = scf::ForOp::create(
+      b, loc, zero, length, one, inits,
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+        Value e = math::ExpOp::create(
+            nb, l, arith::SubFOp::create(nb, l, read(nb, l, iv), max));
+        SmallVector<Value> next{
+            arith::AddFOp::create(nb, l, e, carried[0], reassoc)};
+        if (!isLog)
+          next.push_back(
+              tensor::InsertOp::create(nb, l, e, carried[1], ValueRange{iv}));
+        scf::YieldOp::create(nb, l, next);
+      });
+  Value sum = sumLoop.getResult(0);
+  Value logSum = isLog ? math::LogOp::create(b, loc, sum).getResult() : Value();
+  Value start = isLog ? row : sumLoop.getResult(1);
+  Value result =
+      scf::ForOp::create(
+          b, loc, zero, length, one, ValueRange{start},
+          [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+            Value y;
+            if (isLog) {
+              Value shifted =
+                  arith::SubFOp::create(nb, l, read(nb, l, iv), max);
+              y = arith::SubFOp::create(nb, l, shifted, logSum);
+            } else {
+              Value e =
+                  tensor::ExtractOp::create(nb, l, carried[0], ValueRange{iv});
+              y = arith::DivFOp::create(nb, l, e, sum);
+            }
+            scf::YieldOp::create(
+                nb, l,
+                tensor::InsertOp::create(nb, l, y, carried[0], ValueRange{iv})
+                    .getResult());
+          })
+          .getResult(0);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, result, forall.getRegionIterArgs()[0], offsets, sizes, strides);
   return forall.getResult(0);
 }
 

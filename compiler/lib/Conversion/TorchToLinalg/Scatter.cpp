@@ -277,7 +277,8 @@ static Value createLineScatter(
                                       /*mapping=*/std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
-  ValueRange ivs = forall.getInductionVars();
+  // getInductionVars returns a vector: a ValueRange of it would dangle.
+  SmallVector<Value> ivs = forall.getInductionVars();
   Value shared = forall.getRegionIterArgs()[0];
   // The line's position in every dim but `dim`.
   auto positionAt = [&](Value along) {

@@ -4,36 +4,75 @@
 // each exp computed once, the max and the sum free to reassociate (LLVM
 // vectorizes them into partial results).
 
-// CHECK: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// Along the last dim, row by row: an scf.forall over the rows whose body
+// runs three loops over the row (the max and the exp-sum carried as
+// scalars, each exp stored in the row, then divided in place).
 // CHECK-LABEL: func.func @softmax(
 // CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,3],f32> -> tensor<2x3xf32>
+// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]]) in (2) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x3xf32>)
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0] [1, 3] [1, 1] : tensor<2x3xf32> to tensor<3xf32>
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[MAXINIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<2xf32>)
-// CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<2x3xf32>) outs(%[[MAXINIT]] : tensor<2xf32>)
-// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32):
+// CHECK: %[[MAX:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[M:.*]] = %[[NEGINF]]) -> (f32)
+// CHECK-NEXT: %[[X:.*]] = tensor.extract %[[A]][%[[I]], %[[J]]] : tensor<2x3xf32>
 // CHECK-NEXT: %[[NEWMAX:.*]] = arith.maximumf %[[X]], %[[M]] fastmath<reassoc> : f32
-// CHECK-NEXT: linalg.yield %[[NEWMAX]] : f32
-// CHECK: %[[EXPS:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[A]], %[[MAX]] : tensor<2x3xf32>, tensor<2xf32>)
-// CHECK-NEXT: ^bb0(%[[X2:.*]]: f32, %[[M2:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[SUB:.*]] = arith.subf %[[X2]], %[[M2]] : f32
+// CHECK-NEXT: scf.yield %[[NEWMAX]] : f32
+// CHECK: %[[SUM:.*]]:2 = scf.for %[[J2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[S:.*]] = %{{.*}}, %[[ACC:.*]] = %[[ROW]]) -> (f32, tensor<3xf32>)
+// CHECK-NEXT: %[[X2:.*]] = tensor.extract %[[A]][%[[I]], %[[J2]]] : tensor<2x3xf32>
+// CHECK-NEXT: %[[SUB:.*]] = arith.subf %[[X2]], %[[MAX]] : f32
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[SUB]] : f32
-// CHECK-NEXT: linalg.yield %[[E]] : f32
-// CHECK: %[[SUMINIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2xf32>)
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[EXPS]] : tensor<2x3xf32>) outs(%[[SUMINIT]] : tensor<2xf32>)
-// CHECK-NEXT: ^bb0(%[[X3:.*]]: f32, %[[S:.*]]: f32):
-// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[X3]], %[[S]] fastmath<reassoc> : f32
-// CHECK-NEXT: linalg.yield %[[ADD]] : f32
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXPS]], %[[SUM]] : tensor<2x3xf32>, tensor<2xf32>)
-// CHECK-NEXT: ^bb0(%[[X4:.*]]: f32, %[[S4:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[DIV:.*]] = arith.divf %[[X4]], %[[S4]] : f32
-// CHECK-NEXT: linalg.yield %[[DIV]] : f32
+// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[E]], %[[S]] fastmath<reassoc> : f32
+// CHECK-NEXT: %[[STORED:.*]] = tensor.insert %[[E]] into %[[ACC]][%[[J2]]] : tensor<3xf32>
+// CHECK-NEXT: scf.yield %[[ADD]], %[[STORED]] : f32, tensor<3xf32>
+// CHECK: %[[DIVIDED:.*]] = scf.for %[[J3:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC3:.*]] = %[[SUM]]#1) -> (tensor<3xf32>)
+// CHECK-NEXT: %[[E3:.*]] = tensor.extract %[[ACC3]][%[[J3]]] : tensor<3xf32>
+// CHECK-NEXT: %[[DIV:.*]] = arith.divf %[[E3]], %[[SUM]]#0 : f32
+// CHECK-NEXT: tensor.insert %[[DIV]] into %[[ACC3]][%[[J3]]] : tensor<3xf32>
+// CHECK: tensor.parallel_insert_slice %[[DIVIDED]] into %[[OUT]][%[[I]], 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<2x3xf32>
 // CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<2x3xf32> -> !torch.vtensor<[2,3],f32>
 func.func @softmax(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
   %int1 = torch.constant.int 1
   %false = torch.constant.bool false
   %0 = torch.aten._softmax %a, %int1, %false : !torch.vtensor<[2,3],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,3],f32>
   return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// Along another dim than the last: whole-tensor passes (the max, the exps,
+// their sum, the division).
+// CHECK-LABEL: func.func @softmax_dim0(
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]}
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: iterator_types = ["reduction", "parallel"]}
+// CHECK: arith.addf
+// CHECK: arith.divf
+// CHECK-NOT: scf.forall
+func.func @softmax_dim0(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %0 = torch.aten._softmax %a, %int0, %false : !torch.vtensor<[2,3],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+
+// -----
+
+// _log_softmax along the last dim, row by row: no exp is stored; the
+// result is (x - max) - log(sum).
+// CHECK-LABEL: func.func @log_softmax_rows(
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 3)
+// CHECK: arith.maximumf
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (f32)
+// CHECK: math.exp
+// CHECK: %[[LOG:.*]] = math.log %[[SUM]] : f32
+// CHECK: scf.for
+// CHECK: %[[SHIFTED:.*]] = arith.subf
+// CHECK-NEXT: arith.subf %[[SHIFTED]], %[[LOG]] : f32
+func.func @log_softmax_rows(%a: !torch.vtensor<[2,3,5],f32>) -> !torch.vtensor<[2,3,5],f32> {
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten._log_softmax %a, %int-1, %false : !torch.vtensor<[2,3,5],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,3,5],f32>
+  return %0 : !torch.vtensor<[2,3,5],f32>
 }
 
 // -----
