@@ -161,7 +161,7 @@ class OuterSum(nn.Module):
     refbackend.openmp_library() is None, reason="PyTorch loaded no OpenMP runtime"
 )
 def test_outer_dim_sum_runs_in_parallel(threads: None) -> None:
-    # The reduction loop is outermost: refbackend-tile-outer-reductions
+    # The reduction loop is outermost: refbackend-tile-loops
     # splits the columns into tiles, which run on both threads; each column
     # sums in the same order with one thread or two.
     x = torch.randn(1024, 2048)

@@ -18,6 +18,19 @@ namespace mlir::torch2mlir::refbackend {
 using namespace mlir;
 
 namespace {
+/// linalg.transpose and linalg.broadcast as linalg.generic, which the
+/// elementwise fusion patterns take (they only fuse generics): a transpose
+/// or broadcast then fuses into its consumer instead of being materialized.
+template <typename OpTy> struct GeneralizeLayoutOp : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
 struct FuseElementwisePass
     : public ::mlir::torch2mlir::refbackend::impl::FuseElementwiseBase<
           FuseElementwisePass> {
@@ -40,6 +53,8 @@ struct FuseElementwisePass
       };
       return bodySize(producer) + bodySize(fusedOperand->getOwner()) <= maxSize;
     };
+    patterns.add<GeneralizeLayoutOp<linalg::TransposeOp>,
+                 GeneralizeLayoutOp<linalg::BroadcastOp>>(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     // Fusion only merges ops: IR that has not reached a fixed point within

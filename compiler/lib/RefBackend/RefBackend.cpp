@@ -17,7 +17,7 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
              "refbackend-lower-random-keys,"
              "canonicalize,"
              "func.func(refbackend-fuse-elementwise),"
-             "func.func(refbackend-tile-outer-reductions),"
+             "func.func(refbackend-tile-loops),"
              "func.func(refbackend-distinct-results),"
              "func.func(refbackend-private-inits),"
              "func.func(refbackend-read-only-arguments),"

@@ -111,3 +111,32 @@ func.func @long_chain(%a: tensor<8xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %3 : tensor<8xf32>
 }
+
+// -----
+
+// A linalg.transpose (and a linalg.broadcast) feeding an elementwise op is
+// generalized and fused: the consumer reads the operand through the
+// permuted (or projected) map; nothing is materialized.
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @transpose_broadcast_add(
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[T]], #[[B]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<8x4xf32>, tensor<8xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+func.func @transpose_broadcast_add(%x: tensor<8x4xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.transpose ins(%x : tensor<8x4xf32>) outs(%e : tensor<4x8xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %bb = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e2 : tensor<4x8xf32>) dimensions = [0]
+  %e3 = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %bb : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e3 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = arith.addf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}

@@ -80,19 +80,26 @@ def ForwardResultCopies : Pass<"refbackend-forward-result-copies", "func::FuncOp
   let dependentDialects = ["memref::MemRefDialect"];
 }
 
-def TileOuterReductions : Pass<"refbackend-tile-outer-reductions", "func::FuncOp"> {
-  let summary = "Split the parallel loops inside an outermost reduction";
+def TileLoops : Pass<"refbackend-tile-loops", "func::FuncOp"> {
+  let summary = "Tile linalg.generic loops for parallelism and locality";
   let description = [{
-    A `linalg.generic` whose outermost loop is a reduction (a sum over the
-    first dim of a row-major tensor: `x.sum(0)`) becomes loops in which the
-    parallel dims are nested inside the reduction's `scf.for`, so
-    `refbackend-parallelize-loops`, which only splits top-level parallel
-    loops, runs it on one thread; interchanging the loops would walk memory
-    by columns. This pass tiles the first parallel loop of such a generic
-    into an `scf.forall` of up to 16 tiles of at least 2^16 iterations each
-    (static sizes only): each tile keeps the reduction outside and the
-    contiguous inner loop inside, and the tiles run in parallel once
-    `scf-forall-to-parallel` has made the forall a top-level `scf.parallel`.
+    Tiles two kinds of `linalg.generic` (static sizes, enough work) into an
+    `scf.forall` of tiles, which `scf-forall-to-parallel` makes a top-level
+    `scf.parallel` for `refbackend-parallelize-loops`:
+
+    - An outermost reduction loop (a sum over the first dim of a row-major
+      tensor: `x.sum(0)`). Its loops nest the parallel dims inside the
+      reduction's `scf.for`, so they would run on one thread, and
+      interchanging them would walk memory by columns. The first parallel
+      loop is split into up to 16 tiles of at least 1024 iterations and
+      2^16 iterations of work each; each tile keeps the reduction outside
+      and the contiguous inner loop inside.
+    - A parallel generic that reads an operand transposed (`x.t() + y`):
+      the operand's contiguous dim is an outer loop, so each step of the
+      inner loop touches another cache line and another page. The inner
+      loop and the loop over the operand's contiguous dim are tiled by 64
+      (the other loops by 1): a tile reads 64 lines of 64 elements.
+
     Run it on tensors, before `one-shot-bufferize`.
   }];
   let dependentDialects = ["linalg::LinalgDialect", "scf::SCFDialect",

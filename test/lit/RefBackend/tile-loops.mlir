@@ -1,4 +1,4 @@
-// RUN: torch2mlir-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(refbackend-tile-outer-reductions))' | FileCheck %s
+// RUN: torch2mlir-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(refbackend-tile-loops))' | FileCheck %s
 
 // x.sum(0) of [1024, 4096]: the reduction is the outer loop, so the column
 // loop is split into 4 tiles of 1024 columns (each at least 1024 wide and
@@ -76,4 +76,54 @@ func.func @not_tiled(%a: tensor<64x1024x2048xf32>, %b: tensor<16x2048xf32>,
     linalg.yield %s : f32
   } -> tensor<4096xf32>
   return %r0, %r1, %r2, %r3 : tensor<64x2048xf32>, tensor<2048xf32>, tensor<1536xf32>, tensor<4096xf32>
+}
+
+// -----
+
+// x.t() + y with x [4096, 1024]: x's contiguous dim is the outer loop d0.
+// d0 and the inner loop d1 are tiled by 64: each tile reads 64 rows of 64
+// elements of x.
+// CHECK-LABEL: func.func @transposed_read
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (1024, 4096) step (64, 64)
+// CHECK:   tensor.extract_slice %{{.*}}[%[[J]], %[[I]]] [64, 64] [1, 1] : tensor<4096x1024xf32> to tensor<64x64xf32>
+// CHECK:   linalg.generic
+// CHECK:   tensor.parallel_insert_slice %{{.*}}[%[[I]], %[[J]]] [64, 64] [1, 1]
+#t = affine_map<(d0, d1) -> (d1, d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @transposed_read(%x: tensor<4096x1024xf32>, %y: tensor<1024x4096xf32>) -> tensor<1024x4096xf32> {
+  %e = tensor.empty() : tensor<1024x4096xf32>
+  %s = linalg.generic {indexing_maps = [#t, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<4096x1024xf32>, tensor<1024x4096xf32>) outs(%e : tensor<1024x4096xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1024x4096xf32>
+  return %s : tensor<1024x4096xf32>
+}
+
+// -----
+
+// Not tiled: a transposed read of a small tensor, and a permutation that
+// keeps the last dim innermost ([B, S, H, D] -> [B, H, S, D]).
+// CHECK-LABEL: func.func @not_transposed
+// CHECK-NOT: scf.forall
+// CHECK: return
+#p = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#t2 = affine_map<(d0, d1) -> (d1, d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @not_transposed(%x: tensor<64x100xf32>, %h: tensor<8x128x12x64xf32>) -> (tensor<100x64xf32>, tensor<8x12x128x64xf32>) {
+  %e = tensor.empty() : tensor<100x64xf32>
+  %s = linalg.generic {indexing_maps = [#t2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x100xf32>) outs(%e : tensor<100x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<100x64xf32>
+  %e2 = tensor.empty() : tensor<8x12x128x64xf32>
+  %p2 = linalg.generic {indexing_maps = [#p, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%h : tensor<8x128x12x64xf32>) outs(%e2 : tensor<8x12x128x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x12x128x64xf32>
+  return %s, %p2 : tensor<100x64xf32>, tensor<8x12x128x64xf32>
 }
