@@ -323,18 +323,19 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
   }
 };
 
-/// The running sums of `input` (already in `type`'s element type) along its
-/// last dim, carried in `accType` and rounded to the element type at each
-/// output. Every row (an index of the other dims) is one iteration of an
-/// scf.forall, which the RefBackend runs across its threads; inside, a
-/// scalar loop walks the row in memory order and writes the row of the
-/// result in place (an extract_slice of the forall's shared output).
-static Value createRowScan(
-    OpBuilder &b, Location loc, Value input, RankedTensorType type,
-    Type accType,
-    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> add) {
+/// The loop over one row of createRowForall: `row` holds the output row
+/// (1-D, to be returned when written), `ivs` the row's position in the
+/// leading dims, `length` the row's length (an index).
+using RowBody = llvm::function_ref<Value(OpBuilder &, Location, ValueRange ivs,
+                                         Value row, Value length)>;
+
+/// A result of `type` (`input`'s shape) computed one row of the last dim at
+/// a time: an scf.forall over the leading dims whose body `body` writes the
+/// row, an extract_slice of the forall's shared output (so in place after
+/// bufferization), which a parallel_insert_slice puts back.
+static Value createRowForall(OpBuilder &b, Location loc, Value input,
+                             RankedTensorType type, RowBody body) {
   int64_t rank = type.getRank();
-  Type element = type.getElementType();
   SmallVector<OpFoldResult> rows;
   for (int64_t i = 0; i + 1 < rank; ++i)
     rows.push_back(tensor::getMixedSize(b, loc, input, i));
@@ -351,31 +352,53 @@ static Value createRowScan(
   SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
   sizes.push_back(tensor::getMixedSize(b, loc, input, rank - 1));
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-  auto rowType = RankedTensorType::get({type.getShape().back()}, element);
+  auto rowType =
+      RankedTensorType::get({type.getShape().back()}, type.getElementType());
   Value row = tensor::ExtractSliceOp::create(b, loc, rowType, shared, offsets,
                                              sizes, strides);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value length = tensor::DimOp::create(b, loc, input, rank - 1);
-  Value start = createZero(b, loc, accType);
-  auto scan = scf::ForOp::create(
-      b, loc, zero, length, one, ValueRange{start, row},
-      [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-        SmallVector<Value> at(ivs.begin(), ivs.end());
-        at.push_back(iv);
-        Value x = tensor::ExtractOp::create(nb, l, input, at);
-        if (accType != element)
-          x = castFloat(nb, l, x, accType);
-        Value sum = add(nb, l, x, carried[0]);
-        Value out = accType != element ? castFloat(nb, l, sum, element) : sum;
-        Value written =
-            tensor::InsertOp::create(nb, l, out, carried[1], ValueRange{iv});
-        scf::YieldOp::create(nb, l, ValueRange{sum, written});
-      });
+  Value written = body(b, loc, ivs, row, length);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, scan.getResult(1), shared,
-                                        offsets, sizes, strides);
+  tensor::ParallelInsertSliceOp::create(b, loc, written, shared, offsets, sizes,
+                                        strides);
   return forall.getResult(0);
+}
+
+/// The running sums of `input` (already in `type`'s element type) along its
+/// last dim, carried in `accType` and rounded to the element type at each
+/// output. Every row (an index of the other dims) is one iteration of an
+/// scf.forall, which the RefBackend runs across its threads; inside, a
+/// scalar loop walks the row in memory order and writes the row of the
+/// result in place (an extract_slice of the forall's shared output).
+static Value createRowScan(
+    OpBuilder &b, Location loc, Value input, RankedTensorType type,
+    Type accType,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> add) {
+  Type element = type.getElementType();
+  return createRowForall(
+      b, loc, input, type,
+      [&](OpBuilder &rb, Location rl, ValueRange ivs, Value row,
+          Value length) -> Value {
+        Value zero = arith::ConstantIndexOp::create(rb, rl, 0);
+        Value one = arith::ConstantIndexOp::create(rb, rl, 1);
+        Value start = createZero(rb, rl, accType);
+        auto scan = scf::ForOp::create(
+            rb, rl, zero, length, one, ValueRange{start, row},
+            [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+              SmallVector<Value> at(ivs.begin(), ivs.end());
+              at.push_back(iv);
+              Value x = tensor::ExtractOp::create(nb, l, input, at);
+              if (accType != element)
+                x = castFloat(nb, l, x, accType);
+              Value sum = add(nb, l, x, carried[0]);
+              Value out =
+                  accType != element ? castFloat(nb, l, sum, element) : sum;
+              Value written = tensor::InsertOp::create(nb, l, out, carried[1],
+                                                       ValueRange{iv});
+              scf::YieldOp::create(nb, l, ValueRange{sum, written});
+            });
+        return scan.getResult(1);
+      });
 }
 
 /// softmax (or log_softmax with `isLog`) of `input` (float, rank >= 1)
@@ -388,88 +411,73 @@ static Value createRowScan(
 static Value createRowSoftmax(OpBuilder &b, Location loc, Value input,
                               bool isLog) {
   auto type = cast<RankedTensorType>(input.getType());
-  int64_t rank = type.getRank();
   Type element = type.getElementType();
-  SmallVector<OpFoldResult> rows;
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    rows.push_back(tensor::getMixedSize(b, loc, input, i));
-  Value empty = createEmpty(b, loc, type, input);
-  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
-                                      /*mapping=*/std::nullopt);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(forall.getBody());
-  // getInductionVars returns a vector: a ValueRange of it would dangle.
-  SmallVector<Value> ivs = forall.getInductionVars();
-  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-  offsets.push_back(b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
-  sizes.push_back(tensor::getMixedSize(b, loc, input, rank - 1));
-  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-  auto rowType = RankedTensorType::get({type.getShape().back()}, element);
-  Value row = tensor::ExtractSliceOp::create(
-      b, loc, rowType, forall.getRegionIterArgs()[0], offsets, sizes, strides);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value length = tensor::DimOp::create(b, loc, input, rank - 1);
-  auto read = [&](OpBuilder &nb, Location l, Value iv) -> Value {
-    SmallVector<Value> at(ivs.begin(), ivs.end());
-    at.push_back(iv);
-    return tensor::ExtractOp::create(nb, l, input, at);
-  };
-  auto reassoc = arith::FastMathFlags::reassoc;
-  Value max = scf::ForOp::create(
-                  b, loc, zero, length, one,
-                  ValueRange{createLowestValue(b, loc, element)},
-                  [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-                    Value m = arith::MaximumFOp::create(nb, l, read(nb, l, iv),
-                                                        carried[0], reassoc);
-                    scf::YieldOp::create(nb, l, m);
-                  })
-                  .getResult(0);
-  Value zeroSum = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
-  // The sum of exp(x - max); softmax also stores each exp in the row.
-  SmallVector<Value> inits{zeroSum};
-  if (!isLog)
-    inits.push_back(row);
-  auto sumLoop = scf::ForOp::create(
-      b, loc, zero, length, one, inits,
-      [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-        Value e = math::ExpOp::create(
-            nb, l, arith::SubFOp::create(nb, l, read(nb, l, iv), max));
-        SmallVector<Value> next{
-            arith::AddFOp::create(nb, l, e, carried[0], reassoc)};
+  return createRowForall(
+      b, loc, input, type,
+      [&](OpBuilder &rb, Location rl, ValueRange ivs, Value row,
+          Value length) -> Value {
+        Value zero = arith::ConstantIndexOp::create(rb, rl, 0);
+        Value one = arith::ConstantIndexOp::create(rb, rl, 1);
+        auto read = [&](OpBuilder &nb, Location l, Value iv) -> Value {
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at.push_back(iv);
+          return tensor::ExtractOp::create(nb, l, input, at);
+        };
+        auto reassoc = arith::FastMathFlags::reassoc;
+        Value max =
+            scf::ForOp::create(
+                rb, rl, zero, length, one,
+                ValueRange{createLowestValue(rb, rl, element)},
+                [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+                  Value m = arith::MaximumFOp::create(nb, l, read(nb, l, iv),
+                                                      carried[0], reassoc);
+                  scf::YieldOp::create(nb, l, m);
+                })
+                .getResult(0);
+        Value zeroSum =
+            arith::ConstantOp::create(rb, rl, rb.getZeroAttr(element));
+        // The sum of exp(x - max); softmax also stores each exp in the row.
+        SmallVector<Value> inits{zeroSum};
         if (!isLog)
-          next.push_back(
-              tensor::InsertOp::create(nb, l, e, carried[1], ValueRange{iv}));
-        scf::YieldOp::create(nb, l, next);
+          inits.push_back(row);
+        auto sumLoop = scf::ForOp::create(
+            rb, rl, zero, length, one, inits,
+            [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+              Value e = math::ExpOp::create(
+                  nb, l, arith::SubFOp::create(nb, l, read(nb, l, iv), max));
+              SmallVector<Value> next{
+                  arith::AddFOp::create(nb, l, e, carried[0], reassoc)};
+              if (!isLog)
+                next.push_back(tensor::InsertOp::create(nb, l, e, carried[1],
+                                                        ValueRange{iv}));
+              scf::YieldOp::create(nb, l, next);
+            });
+        Value sum = sumLoop.getResult(0);
+        Value logSum =
+            isLog ? math::LogOp::create(rb, rl, sum).getResult() : Value();
+        Value start = isLog ? row : sumLoop.getResult(1);
+        return scf::ForOp::create(
+                   rb, rl, zero, length, one, ValueRange{start},
+                   [&](OpBuilder &nb, Location l, Value iv,
+                       ValueRange carried) {
+                     Value y;
+                     if (isLog) {
+                       Value shifted =
+                           arith::SubFOp::create(nb, l, read(nb, l, iv), max);
+                       y = arith::SubFOp::create(nb, l, shifted, logSum);
+                     } else {
+                       Value e = tensor::ExtractOp::create(nb, l, carried[0],
+                                                           ValueRange{iv});
+                       y = arith::DivFOp::create(nb, l, e, sum);
+                     }
+                     scf::YieldOp::create(
+                         nb, l,
+                         tensor::InsertOp::create(nb, l, y, carried[0],
+                                                  ValueRange{iv})
+                             .getResult());
+                   })
+            .getResult(0);
       });
-  Value sum = sumLoop.getResult(0);
-  Value logSum = isLog ? math::LogOp::create(b, loc, sum).getResult() : Value();
-  Value start = isLog ? row : sumLoop.getResult(1);
-  Value result =
-      scf::ForOp::create(
-          b, loc, zero, length, one, ValueRange{start},
-          [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-            Value y;
-            if (isLog) {
-              Value shifted =
-                  arith::SubFOp::create(nb, l, read(nb, l, iv), max);
-              y = arith::SubFOp::create(nb, l, shifted, logSum);
-            } else {
-              Value e =
-                  tensor::ExtractOp::create(nb, l, carried[0], ValueRange{iv});
-              y = arith::DivFOp::create(nb, l, e, sum);
-            }
-            scf::YieldOp::create(
-                nb, l,
-                tensor::InsertOp::create(nb, l, y, carried[0], ValueRange{iv})
-                    .getResult());
-          })
-          .getResult(0);
-  b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(
-      b, loc, result, forall.getRegionIterArgs()[0], offsets, sizes, strides);
-  return forall.getResult(0);
 }
 
 /// cumsum(x, dim, dtype): running sums along `dim` in the result dtype
