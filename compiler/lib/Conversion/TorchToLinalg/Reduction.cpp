@@ -191,11 +191,8 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
           cast<RankedTensorType>(input.getType()).clone(opMath));
       element = opMath;
     }
-    // Along the last dim of a tensor of rows: row by row.
-    if (rank >= 2 && dim == rank - 1 &&
-        !ShapedType::isDynamic(
-            cast<RankedTensorType>(input.getType()).getShape().back())) {
-      Value result = createRowSoftmax(rewriter, loc, input, isLog);
+    // The result, rounded to the result dtype and reshaped (a 0-d input).
+    auto finish = [&](Value result) -> LogicalResult {
       if (element != resultType.getElementType())
         result = castFloatTensor(rewriter, loc, result,
                                  cast<RankedTensorType>(result.getType())
@@ -205,7 +202,12 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
         return reportFailure(rewriter, op, kUnknownReshapeSizes);
       rewriter.replaceOp(op, reshaped);
       return success();
-    }
+    };
+    // Along the last dim of a tensor of rows: row by row.
+    if (rank >= 2 && dim == rank - 1 &&
+        !ShapedType::isDynamic(
+            cast<RankedTensorType>(input.getType()).getShape().back()))
+      return finish(createRowSoftmax(rewriter, loc, input, isLog));
     Value lowest = createLowestValue(rewriter, loc, element);
     Value max = createReduction(
         rewriter, loc, input, {dim}, lowest,
@@ -252,15 +254,7 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
             return arith::DivFOp::create(b, l, e, s);
           });
     }
-    if (element != resultType.getElementType())
-      result = castFloatTensor(rewriter, loc, result,
-                               cast<RankedTensorType>(result.getType())
-                                   .clone(resultType.getElementType()));
-    Value reshaped = createReshape(rewriter, loc, result, resultType);
-    if (!reshaped)
-      return reportFailure(rewriter, op, kUnknownReshapeSizes);
-    rewriter.replaceOp(op, reshaped);
-    return success();
+    return finish(result);
   }
 };
 
