@@ -317,11 +317,27 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
   }
 };
 
-/// The loop over one row of createRowForall: `row` holds the output row
-/// (1-D, to be returned when written), `ivs` the row's position in the
-/// leading dims, `length` the row's length (an index).
-using RowBody = llvm::function_ref<Value(OpBuilder &, Location, ValueRange ivs,
-                                         Value row, Value length)>;
+/// One row of createRowForall: its position `ivs` in the leading dims of
+/// `input`, the output row `out` (1-D, to be returned once written) and
+/// its length (an index).
+struct Row {
+  Value input;
+  ValueRange ivs;
+  Value out, length, zero, one;
+  /// `input` at (ivs, iv).
+  Value read(OpBuilder &b, Location loc, Value iv) const {
+    SmallVector<Value> at(ivs.begin(), ivs.end());
+    at.push_back(iv);
+    return tensor::ExtractOp::create(b, loc, input, at);
+  }
+  /// An scf.for over the row's positions, in order, carrying `inits`.
+  scf::ForOp loop(
+      OpBuilder &b, Location loc, ValueRange inits,
+      function_ref<void(OpBuilder &, Location, Value, ValueRange)> body) const {
+    return scf::ForOp::create(b, loc, zero, length, one, inits, body);
+  }
+};
+using RowBody = llvm::function_ref<Value(OpBuilder &, Location, const Row &)>;
 
 /// A result of `type` (`input`'s shape) computed one row of the last dim at
 /// a time: an scf.forall over the leading dims whose body `body` writes the
@@ -350,8 +366,13 @@ static Value createRowForall(OpBuilder &b, Location loc, Value input,
       RankedTensorType::get({type.getShape().back()}, type.getElementType());
   Value row = tensor::ExtractSliceOp::create(b, loc, rowType, shared, offsets,
                                              sizes, strides);
-  Value length = tensor::DimOp::create(b, loc, input, rank - 1);
-  Value written = body(b, loc, ivs, row, length);
+  Row rowInfo{input,
+              ivs,
+              row,
+              tensor::DimOp::create(b, loc, input, rank - 1),
+              arith::ConstantIndexOp::create(b, loc, 0),
+              arith::ConstantIndexOp::create(b, loc, 1)};
+  Value written = body(b, loc, rowInfo);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, written, shared, offsets, sizes,
                                         strides);
@@ -371,17 +392,12 @@ static Value createRowScan(
   Type element = type.getElementType();
   return createRowForall(
       b, loc, input, type,
-      [&](OpBuilder &rb, Location rl, ValueRange ivs, Value row,
-          Value length) -> Value {
-        Value zero = arith::ConstantIndexOp::create(rb, rl, 0);
-        Value one = arith::ConstantIndexOp::create(rb, rl, 1);
+      [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
         Value start = createZero(rb, rl, accType);
-        auto scan = scf::ForOp::create(
-            rb, rl, zero, length, one, ValueRange{start, row},
+        auto scan = row.loop(
+            rb, rl, ValueRange{start, row.out},
             [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-              SmallVector<Value> at(ivs.begin(), ivs.end());
-              at.push_back(iv);
-              Value x = tensor::ExtractOp::create(nb, l, input, at);
+              Value x = row.read(nb, l, iv);
               if (accType != element)
                 x = castFloat(nb, l, x, accType);
               Value sum = add(nb, l, x, carried[0]);
@@ -408,37 +424,29 @@ static Value createRowSoftmax(OpBuilder &b, Location loc, Value input,
   Type element = type.getElementType();
   return createRowForall(
       b, loc, input, type,
-      [&](OpBuilder &rb, Location rl, ValueRange ivs, Value row,
-          Value length) -> Value {
-        Value zero = arith::ConstantIndexOp::create(rb, rl, 0);
-        Value one = arith::ConstantIndexOp::create(rb, rl, 1);
-        auto read = [&](OpBuilder &nb, Location l, Value iv) -> Value {
-          SmallVector<Value> at(ivs.begin(), ivs.end());
-          at.push_back(iv);
-          return tensor::ExtractOp::create(nb, l, input, at);
-        };
+      [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
         auto reassoc = arith::FastMathFlags::reassoc;
         Value max =
-            scf::ForOp::create(
-                rb, rl, zero, length, one,
-                ValueRange{createLowestValue(rb, rl, element)},
-                [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-                  Value m = arith::MaximumFOp::create(nb, l, read(nb, l, iv),
-                                                      carried[0], reassoc);
-                  scf::YieldOp::create(nb, l, m);
-                })
+            row.loop(rb, rl, ValueRange{createLowestValue(rb, rl, element)},
+                     [&](OpBuilder &nb, Location l, Value iv,
+                         ValueRange carried) {
+                       Value m = arith::MaximumFOp::create(
+                           nb, l, row.read(nb, l, iv), carried[0], reassoc);
+                       scf::YieldOp::create(nb, l, m);
+                     })
                 .getResult(0);
         Value zeroSum =
             arith::ConstantOp::create(rb, rl, rb.getZeroAttr(element));
         // The sum of exp(x - max); softmax also stores each exp in the row.
         SmallVector<Value> inits{zeroSum};
         if (!isLog)
-          inits.push_back(row);
-        auto sumLoop = scf::ForOp::create(
-            rb, rl, zero, length, one, inits,
+          inits.push_back(row.out);
+        auto sumLoop = row.loop(
+            rb, rl, inits,
             [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
               Value e = math::ExpOp::create(
-                  nb, l, arith::SubFOp::create(nb, l, read(nb, l, iv), max));
+                  nb, l,
+                  arith::SubFOp::create(nb, l, row.read(nb, l, iv), max));
               SmallVector<Value> next{
                   arith::AddFOp::create(nb, l, e, carried[0], reassoc)};
               if (!isLog)
@@ -449,27 +457,26 @@ static Value createRowSoftmax(OpBuilder &b, Location loc, Value input,
         Value sum = sumLoop.getResult(0);
         Value logSum =
             isLog ? math::LogOp::create(rb, rl, sum).getResult() : Value();
-        Value start = isLog ? row : sumLoop.getResult(1);
-        return scf::ForOp::create(
-                   rb, rl, zero, length, one, ValueRange{start},
-                   [&](OpBuilder &nb, Location l, Value iv,
-                       ValueRange carried) {
-                     Value y;
-                     if (isLog) {
-                       Value shifted =
-                           arith::SubFOp::create(nb, l, read(nb, l, iv), max);
-                       y = arith::SubFOp::create(nb, l, shifted, logSum);
-                     } else {
-                       Value e = tensor::ExtractOp::create(nb, l, carried[0],
-                                                           ValueRange{iv});
-                       y = arith::DivFOp::create(nb, l, e, sum);
-                     }
-                     scf::YieldOp::create(
-                         nb, l,
-                         tensor::InsertOp::create(nb, l, y, carried[0],
-                                                  ValueRange{iv})
-                             .getResult());
-                   })
+        Value start = isLog ? row.out : sumLoop.getResult(1);
+        return row
+            .loop(
+                rb, rl, ValueRange{start},
+                [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+                  Value y;
+                  if (isLog) {
+                    Value shifted =
+                        arith::SubFOp::create(nb, l, row.read(nb, l, iv), max);
+                    y = arith::SubFOp::create(nb, l, shifted, logSum);
+                  } else {
+                    Value e = tensor::ExtractOp::create(nb, l, carried[0],
+                                                        ValueRange{iv});
+                    y = arith::DivFOp::create(nb, l, e, sum);
+                  }
+                  scf::YieldOp::create(nb, l,
+                                       tensor::InsertOp::create(
+                                           nb, l, y, carried[0], ValueRange{iv})
+                                           .getResult());
+                })
             .getResult(0);
       });
 }

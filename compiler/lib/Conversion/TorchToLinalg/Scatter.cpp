@@ -8,8 +8,10 @@
 // and update it with tensor.insert; bufferization makes the updates in
 // place. The loops run in PyTorch's order (row-major over the index), so
 // repeated positions accumulate (scatter_add, index_put with accumulate)
-// and the last write wins otherwise, as on PyTorch's CPU. PyTorch raises
-// on out-of-range indices; here they are not checked.
+// and the last write wins otherwise, as on PyTorch's CPU; scatter's lines
+// along `dim`, which never share an element, run in parallel. An index out
+// of range fails a run-time check (PyTorch raises on it) and writes
+// position 0 instead.
 //
 // select_scatter and slice_scatter write a box: tensor.insert_slice.
 //
