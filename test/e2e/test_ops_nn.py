@@ -821,3 +821,21 @@ def test_half_softmax_computes_in_float32(fn, dtype: torch.dtype) -> None:
             rtol=eps,
             atol=eps * 2**-6,
         )
+
+
+@pytest.mark.parametrize("fn", [F.softmax, F.log_softmax], ids=["softmax", "log"])
+@pytest.mark.parametrize("dim", [-1, 2])
+def test_masked_softmax_far_below_the_max(fn, dim: int) -> None:
+    # x - max far below -87.3 (masks: -inf, the float32 lowest, -1e4; the
+    # bounds of the vector exp's fast path): softmax's probabilities are
+    # exactly 0 there, as eager's; log_softmax keeps the exact differences.
+    mask = torch.triu(torch.ones(33, 33, dtype=torch.bool), 1)
+    x = randn(2, 3, 33, 33) * 3
+    for fill in (float("-inf"), torch.finfo(torch.float32).min, -1e4, -87.3, -90.0):
+        masked = x.masked_fill(mask, fill)
+        module = Call(lambda t: fn(t, dim=dim))
+        compiled = torch2mlir.compile(module, (masked,), cache=False)
+        got, want = compiled(masked), fn(masked, dim=dim)
+        torch.testing.assert_close(got, want, msg=lambda m, f=fill: f"{f}: {m}")
+        if fn is F.softmax and fill < -100:
+            assert (got[..., mask] == 0).all()

@@ -79,3 +79,27 @@ def test_loops_call_the_vector_variants() -> None:
     code = compiled._runner.object_code
     for function in ("expf", "logf", "sinf", "cosf", "tanhf", "erff"):
         assert f"v_{function}".encode() in code, f"no vector variant of {function}"
+
+
+def _has_avx512f() -> bool:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and " avx512f" in line for line in f)
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _has_avx512f(), reason="the CPU has no AVX-512")
+def test_avx512_cpus_get_512_bit_variants() -> None:
+    # LLVM's own libmvec table stops at AVX2 (8 x f32); with 512-bit vectors
+    # the loops must call the AVX-512 variants (16 x f32, 8 x f64), not
+    # split each vector into two AVX2 calls or scalar ones.
+    for dtype, lanes in ((torch.float32, 16), (torch.float64, 8)):
+        x = _input(dtype, 1003)
+        compiled = torch2mlir.compile(MathFns(), (x,), cache=False)
+        code = compiled._runner.object_code
+        suffix = "f" if dtype == torch.float32 else ""
+        for function in ("exp", "log", "sin", "tanh", "erf"):
+            name = f"_ZGVeN{lanes}v_{function}{suffix}".encode()
+            assert name in code, f"no AVX-512 variant of {function}{suffix}"
+        assert f"_ZGVeN{lanes}vv_pow{suffix}".encode() in code

@@ -234,7 +234,7 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
       Value sum = createReduction(
           rewriter, loc, shifted, {dim}, zero,
           [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
-            return add(b, l, math::ExpOp::create(b, l, x), acc);
+            return add(b, l, createExpOfNonPositive(b, l, x), acc);
           });
       result = createWithReduced(
           rewriter, loc, shifted, sum, dim,
@@ -245,7 +245,8 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
       Value exps = createWithReduced(
           rewriter, loc, input, max, dim,
           [](OpBuilder &b, Location l, Value x, Value m) -> Value {
-            return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, x, m));
+            return createExpOfNonPositive(b, l,
+                                          arith::SubFOp::create(b, l, x, m));
           });
       Value sum = createReduction(rewriter, loc, exps, {dim}, zero, add);
       result = createWithReduced(
@@ -444,7 +445,7 @@ static Value createRowSoftmax(OpBuilder &b, Location loc, Value input,
         auto sumLoop = row.loop(
             rb, rl, inits,
             [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-              Value e = math::ExpOp::create(
+              Value e = createExpOfNonPositive(
                   nb, l,
                   arith::SubFOp::create(nb, l, row.read(nb, l, iv), max));
               SmallVector<Value> next{

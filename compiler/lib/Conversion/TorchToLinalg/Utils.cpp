@@ -194,6 +194,21 @@ Value torch_to_linalg::createExtremeValue(OpBuilder &b, Location loc,
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, value));
 }
 
+Value torch_to_linalg::createExpOfNonPositive(OpBuilder &b, Location loc,
+                                              Value x) {
+  if (!x.getType().isF32())
+    return math::ExpOp::create(b, loc, x);
+  // The bound of libmvec's _ZGVdN8v_expf_avx2 fast path: |x| <= 0x42AEAC4F.
+  Value bound = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(llvm::bit_cast<float>(0xC2AEAC4Fu)));
+  Value e =
+      math::ExpOp::create(b, loc, arith::MaximumFOp::create(b, loc, x, bound));
+  Value below =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, bound);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  return arith::SelectOp::create(b, loc, below, zero, e);
+}
+
 Value torch_to_linalg::createLowestValue(OpBuilder &b, Location loc,
                                          Type type) {
   if (auto floatType = dyn_cast<mlir::FloatType>(type))

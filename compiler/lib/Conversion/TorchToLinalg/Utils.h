@@ -265,6 +265,15 @@ Type getSumAccumulatorType(Type element);
 /// The smallest (for max) value of `type`: -inf for floats, INT_MIN for ints.
 Value createLowestValue(OpBuilder &b, Location loc, Type type);
 
+/// exp(`x`) for a float `x` known to be <= 0 or NaN (x - max in softmax),
+/// computed as exp(max(x, T)) with the results for x < T set to 0. For f32,
+/// T = -87.33 is where glibc's vector expf (libmvec) leaves its fast path
+/// and calls the scalar expf lane by lane: a causal or padding mask
+/// (x = -inf or the dtype's lowest) made a softmax 7x slower. The exact
+/// results below T are subnormals (< 1.2e-38), now flushed to 0. Other
+/// float types: plain exp.
+Value createExpOfNonPositive(OpBuilder &b, Location loc, Value x);
+
 /// Reads a constant int list operand, expanding a single value to `count`.
 LogicalResult matchIntList(Value list, int64_t count,
                            SmallVectorImpl<int64_t> &out);
