@@ -173,3 +173,19 @@ def test_outer_dim_sum_runs_in_parallel(threads: None) -> None:
     torch.testing.assert_close(two, x.sum(0))
     torch.set_num_threads(1)
     torch.testing.assert_close(compiled(x), two, rtol=0, atol=0)
+
+
+def test_fp32_peak_reports_the_widest_vectors() -> None:
+    # The benchmarks' yardstick (Runtime/Peak.cpp): a positive rate, on the
+    # widest vectors the CPU has. Nothing about how fast.
+    flags = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line for line in f if line.startswith("flags")), "")
+    except OSError:
+        pass
+    words = set(flags.split())
+    expected = 16 if "avx512f" in words else 8 if {"avx2", "fma"} <= words else 1
+    flops, lanes = refbackend.fp32_peak(seconds=0.01, trials=1)
+    assert flops > 0
+    assert lanes == expected

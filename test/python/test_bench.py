@@ -398,3 +398,35 @@ def test_max_abs_difference_walks_nested_outputs() -> None:
         bench.max_abs_difference(got[0:1] + (got[1][0],), (*want, want[0]))
     with pytest.raises(ValueError, match="shape"):
         bench.max_abs_difference(torch.zeros(2), torch.zeros(3))
+
+
+def test_peak_fraction_uses_the_peak_of_the_same_thread_count() -> None:
+    # matmul1024: 2 * 1024**3 operations; 10 ms at 2 threads and 20 ms at
+    # one are 214.7 and 107.4 GFLOP/s.
+    results = [
+        _result("matmul1024", (10.0, 20.0), (8.0, 16.0)),
+        _result("mlp", (1.0, 2.0), (1.0, 2.0)),  # no operation count: left out
+    ]
+    peaks = {"2": {"gflops": 400.0, "lanes": 16}, "1": {"gflops": 200.0, "lanes": 16}}
+    rows = bench.peak_fraction(results, peaks, {"all": 2, "one": 1})
+    assert [(r["workload"], r["threads"]) for r in rows] == [
+        ("matmul1024", 2),
+        ("matmul1024", 1),
+    ]
+    two, one = rows
+    assert two["torch2mlir_median_gflops"] == pytest.approx(214.748, rel=1e-4)
+    assert two["torch2mlir_median_of_peak"] == pytest.approx(214.748 / 400, rel=1e-4)
+    assert one["torch2mlir_median_of_peak"] == pytest.approx(107.374 / 200, rel=1e-4)
+    assert two["eager_median_of_peak"] == pytest.approx(268.435 / 400, rel=1e-4)
+    report = _report(results)
+    report["peak_fraction"] = rows
+    text = bench.format_tables(report)
+    assert "fraction of the fp32 peak" in text
+    assert "214.7 (54%)" in text and "107.4 (54%)" in text
+
+
+def test_peak_fraction_without_a_peak_is_empty_of_ratios() -> None:
+    rows = bench.peak_fraction(
+        [_result("matmul512", (1.0, 2.0), (1.0, 2.0))], {}, {"all": 2, "one": 1}
+    )
+    assert all("torch2mlir_median_of_peak" not in r for r in rows)

@@ -262,6 +262,27 @@ def release_cached_buffers() -> None:
     _runtime.torch2mlir_runtime_release_cached()
 
 
+def fp32_peak(seconds: float = 0.2, trials: int = 5) -> tuple[float, int]:
+    """The most float32 operations per second that the threads of compiled
+    code (``max_threads()`` of them, i.e. ``torch.get_num_threads()``) can
+    do: a register-only loop of fused multiply-adds on each thread, an FMA
+    counting 2 operations per vector lane (``Runtime/Peak.cpp``). The best
+    of `trials` runs of about `seconds` seconds each.
+
+    Returns:
+        (operations per second, vector lanes used: 16 for AVX-512, 8 for
+        AVX2 with FMA, 1 for scalar code).
+    """
+    load_runtime()
+    assert _runtime is not None
+    lanes = ctypes.c_int(0)
+    _runtime.torch2mlir_runtime_fp32_peak.restype = ctypes.c_double
+    peak = _runtime.torch2mlir_runtime_fp32_peak(
+        ctypes.c_double(seconds), ctypes.c_int(trials), ctypes.byref(lanes)
+    )
+    return float(peak), int(lanes.value)
+
+
 def max_threads() -> int:
     """Threads a parallel loop of compiled code may use now in this thread
     (``torch.get_num_threads()`` when PyTorch's OpenMP runtime was found,

@@ -332,6 +332,42 @@ def format_tables(report: Mapping[str, Any]) -> str:
         if peer:
             out.append(f"inductor FAILED on {r['name']}: {peer}")
 
+    fractions = report.get("peak_fraction") or []
+    if fractions:
+        out.append("")
+        out.append(
+            "fraction of the fp32 peak (GFLOP/s of the fastest / median run; "
+            "peak: the runtime's register-only FMA loop on every thread, the "
+            "best of its runs before and after the workloads)"
+        )
+        rows = [
+            [
+                "workload",
+                "threads",
+                "peak GFLOP/s",
+                "t2m min",
+                "t2m median",
+                "eager min",
+                "eager median",
+            ]
+        ]
+        for f in fractions:
+            cells = [
+                f["workload"],
+                f"{f['threads']}T",
+                _fmt(f.get("peak_gflops"), ".1f"),
+            ]
+            for side in ("torch2mlir", "eager"):
+                for key in ("min", "median"):
+                    g = f.get(f"{side}_{key}_gflops")
+                    cells.append(
+                        "-"
+                        if g is None
+                        else f"{g:.1f} ({f[f'{side}_{key}_of_peak']:.0%})"
+                    )
+            rows.append(cells)
+        out += _align(rows, left=2)
+
     rss = report.get("rss_growth")
     out.append("")
     if rss and rss.get("error"):
@@ -374,6 +410,61 @@ def format_tables(report: Mapping[str, Any]) -> str:
             f"{_fmt(geo.get('one'), '.2f')} (1T)"
         )
     return "\n".join(out)
+
+
+def measure_peak(threads: Sequence[int]) -> dict[str, Any]:
+    """The machine's float32 peak with each thread count in `threads`
+    (``torch.set_num_threads``; restored after): ``{"<threads>": {"gflops":
+    GFLOP/s, "lanes": vector lanes}}``, from the runtime's register-only FMA
+    loop (:func:`refbackend.fp32_peak`: the best of 5 runs of 0.2 s on every
+    thread)."""
+    import torch
+
+    from ..runtime import refbackend
+
+    before = torch.get_num_threads()
+    peaks: dict[str, Any] = {}
+    try:
+        for n in threads:
+            torch.set_num_threads(n)
+            flops, lanes = refbackend.fp32_peak()
+            peaks[str(n)] = {"gflops": flops / 1e9, "lanes": lanes}
+    finally:
+        torch.set_num_threads(before)
+    return peaks
+
+
+def peak_fraction(
+    results: Sequence[Mapping[str, Any]],
+    peaks: Mapping[str, Any],
+    threads: Mapping[str, int],
+) -> list[dict[str, Any]]:
+    """For each workload with a known operation count, torch2mlir's (and
+    eager's) GFLOP/s at its fastest (min) and median steady-state run and
+    their fraction of the measured peak at the same thread count; `threads`
+    maps the report's team keys ("all", "one") to thread counts."""
+    rows = []
+    for r in results:
+        workload = ALL_WORKLOADS.get(r["name"])
+        if workload is None or not workload.flops:
+            continue
+        for team, n in threads.items():
+            peak = (peaks.get(str(n)) or {}).get("gflops")
+            row: dict[str, Any] = {
+                "workload": r["name"],
+                "threads": n,
+                "peak_gflops": peak,
+            }
+            for side in ("torch2mlir", "eager"):
+                stats = (r.get(side) or {}).get("steady", {}).get(team)
+                if not stats or not peak:
+                    continue
+                for key in ("min", "median"):
+                    gflops = workload.flops / (stats[key] * 1e-3) / 1e9
+                    row[f"{side}_{key}_gflops"] = gflops
+                    row[f"{side}_{key}_of_peak"] = gflops / peak
+            rows.append(row)
+    return rows
 
 
 def write_json(report: Mapping[str, Any], path: Path) -> Path:
@@ -513,6 +604,9 @@ class Workload:
     #: ``dynamic_shapes``); the timed runs use the inputs of `make`, another
     #: size in the declared range.
     dynamic: Callable[[], tuple[tuple[Any, ...], Any]] | None = None
+    #: Float operations of one call when known exactly (a matmul's 2n^3),
+    #: for the fraction of the machine's peak (:func:`peak_fraction`).
+    flops: int | None = None
 
 
 def _randn(*shape: int, seed: int = 0) -> Any:
@@ -621,6 +715,7 @@ WORKLOADS: dict[str, Workload] = {
             lambda: _matmul(512),
             50,
             5,
+            flops=2 * 512**3,
         ),
         Workload(
             "matmul1024",
@@ -628,6 +723,7 @@ WORKLOADS: dict[str, Workload] = {
             lambda: _matmul(1024),
             20,
             3,
+            flops=2 * 1024**3,
         ),
         Workload("mlp", "MLP 784-512-256-10, batch 8", _mlp, 200, 20),
         Workload("resnet18", "ResNet-18, [1,3,224,224]", _resnet18, 20, 2),
@@ -1228,6 +1324,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.ops is not None:
         return _op_sweep(args, meta, log)
 
+    before_peaks = None
+    if any(ALL_WORKLOADS[name].flops for name in args.workloads):
+        log("[peak] fp32 FMA peak")
+        before_peaks = measure_peak(sorted({1, meta["threads"]["torch"]}))
+
     results = []
     for name in args.workloads:
         workload = ALL_WORKLOADS[name]
@@ -1248,6 +1349,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"[{name}] FAILED: {result['error']}")
         results.append(result)
 
+    peaks = None
+    if before_peaks is not None:
+        # The best of the runs before and after the workloads: on a shared
+        # host a slow spell during one of them must not lower the peak.
+        log("[peak] fp32 FMA peak, again")
+        after_peaks = measure_peak(sorted({1, meta["threads"]["torch"]}))
+        peaks = {
+            n: max(before_peaks[n], after_peaks[n], key=lambda p: p["gflops"])
+            for n in before_peaks
+        }
+
     rss = None
     if rss_calls:
         log(f"[rss] {rss_calls} calls of the compiled MLP")
@@ -1264,6 +1376,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "geomean": summary(results),
         "rss_growth": rss,
         "compile_cache": cache_check,
+        "peak": peaks,
+        "peak_fraction": peak_fraction(
+            results, peaks or {}, {"all": meta["threads"]["torch"], "one": 1}
+        ),
     }
     print()
     print(format_tables(report))
