@@ -839,3 +839,31 @@ def test_masked_softmax_far_below_the_max(fn, dim: int) -> None:
         torch.testing.assert_close(got, want, msg=lambda m, f=fill: f"{f}: {m}")
         if fn is F.softmax and fill < -100:
             assert (got[..., mask] == 0).all()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
+@pytest.mark.parametrize("shape", [(4, 33, 77), (3, 768), (2, 5, 3)])
+def test_layer_norm_over_the_last_dim(dtype, affine: bool, shape) -> None:
+    # nn.LayerNorm(n): its statistics are unused, so each row is normalized
+    # in one place (three loops over the row); f16/bf16 compute in f32.
+    torch.manual_seed(0)
+    norm = nn.LayerNorm(shape[-1], elementwise_affine=affine).to(dtype).eval()
+    if affine:
+        with torch.no_grad():
+            norm.weight.normal_()
+            norm.bias.normal_()
+    x = (randn(*shape) * 3 + 1).to(dtype)
+    compiled = torch2mlir.compile(norm, (x,), cache=False)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), norm(x))
+
+
+def test_layer_norm_statistics_stay_available() -> None:
+    # The statistics used too (native_layer_norm's mean and rstd): the
+    # whole-tensor path, same values.
+    x = randn(6, 40)
+    module = Call(lambda t: torch.native_layer_norm(t, [40], None, None, 1e-5))
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    for got, want in zip(compiled(x), module(x)):
+        torch.testing.assert_close(got, want)

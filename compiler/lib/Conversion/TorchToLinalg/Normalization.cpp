@@ -104,6 +104,72 @@ struct ConvertNativeBatchNormLegitNoTraining
   }
 };
 
+/// native_layer_norm's result over the last dim of `input`, one row at a
+/// time (createRowForall): three scalar loops over the row (the sum, the
+/// sum of squared deviations, then y), so that a row stays in the L1 cache
+/// where three whole-tensor passes stream it from memory. Computes in
+/// `element` (f32 for f16/bf16 inputs) and rounds to `resultType`'s
+/// element; `weight` and `bias` (1-D, or null) apply per position.
+static Value createRowLayerNorm(OpBuilder &b, Location loc, Value input,
+                                RankedTensorType resultType, Type element,
+                                Value count, Value eps, Value weight,
+                                Value bias) {
+  Type resultElement = resultType.getElementType();
+  auto reassoc = arith::FastMathFlags::reassoc;
+  auto widen = [&](OpBuilder &nb, Location l, Value v) -> Value {
+    return v.getType() == element ? v
+                                  : arith::ExtFOp::create(nb, l, element, v);
+  };
+  return createRowForall(
+      b, loc, input, resultType,
+      [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
+        Value zero = arith::ConstantOp::create(rb, rl, rb.getZeroAttr(element));
+        auto sumOver = [&](Value mean) {
+          return row
+              .loop(
+                  rb, rl, ValueRange{zero},
+                  [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+                    Value x = widen(nb, l, row.read(nb, l, iv));
+                    if (mean) {
+                      Value d = arith::SubFOp::create(nb, l, x, mean);
+                      x = arith::MulFOp::create(nb, l, d, d);
+                    }
+                    scf::YieldOp::create(
+                        nb, l,
+                        arith::AddFOp::create(nb, l, x, carried[0], reassoc)
+                            .getResult());
+                  })
+              .getResult(0);
+        };
+        Value mean = arith::DivFOp::create(rb, rl, sumOver(Value()), count);
+        Value var = arith::DivFOp::create(rb, rl, sumOver(mean), count);
+        Value rstd = math::RsqrtOp::create(
+            rb, rl, arith::AddFOp::create(rb, rl, var, eps));
+        return row
+            .loop(
+                rb, rl, ValueRange{row.out},
+                [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+                  Value x = widen(nb, l, row.read(nb, l, iv));
+                  Value y = arith::MulFOp::create(
+                      nb, l, arith::SubFOp::create(nb, l, x, mean), rstd);
+                  SmallVector<Value> affine;
+                  for (Value v : {weight, bias})
+                    if (v)
+                      affine.push_back(widen(
+                          nb, l,
+                          tensor::ExtractOp::create(nb, l, v, ValueRange{iv})));
+                  y = applyAffine(nb, l, y, affine, bool(weight), bool(bias));
+                  if (y.getType() != resultElement)
+                    y = arith::TruncFOp::create(nb, l, resultElement, y);
+                  scf::YieldOp::create(nb, l,
+                                       tensor::InsertOp::create(
+                                           nb, l, y, carried[0], ValueRange{iv})
+                                           .getResult());
+                })
+            .getResult(0);
+      });
+}
+
 /// native_layer_norm over the trailing `normalized_shape` dims:
 ///   mean = sum(x) / N, rstd = rsqrt(sum((x - mean)^2) / N + eps),
 ///   y = (x - mean) * rstd * weight + bias,
@@ -186,6 +252,23 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     Value countValue = arith::ConstantOp::create(
         rewriter, loc, rewriter.getFloatAttr(element, count));
 
+    bool hasWeight = !isTorchNone(op.getWeight());
+    bool hasBias = !isTorchNone(op.getBias());
+    // Over the last dim only, its statistics unused (nn.LayerNorm): row by
+    // row, the same operations in the same order.
+    if (axis == rank - 1 && rank >= 2 && op.getResult1().use_empty() &&
+        op.getResult2().use_empty() && statType.hasStaticShape()) {
+      Value weight = hasWeight ? adaptor.getWeight() : Value();
+      Value bias = hasBias ? adaptor.getBias() : Value();
+      Value normalizedValue =
+          createRowLayerNorm(rewriter, loc, input, resultType, element,
+                             countValue, eps, weight, bias);
+      Value unused = tensor::EmptyOp::create(rewriter, loc, statType.getShape(),
+                                             statType.getElementType());
+      rewriter.replaceOp(op, {normalizedValue, unused, unused});
+      return success();
+    }
+
     // sum(x) then mean.
     Value sum =
         linalg::GenericOp::create(
@@ -237,8 +320,6 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     for (int64_t i = axis; i < rank; ++i)
       trailingExprs.push_back(getAffineDimExpr(i, context));
     AffineMap trailing = AffineMap::get(rank, 0, trailingExprs, context);
-    bool hasWeight = !isTorchNone(op.getWeight());
-    bool hasBias = !isTorchNone(op.getBias());
     if (hasWeight) {
       inputs.push_back(adaptor.getWeight());
       maps.push_back(trailing);

@@ -318,68 +318,6 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
   }
 };
 
-/// One row of createRowForall: its position `ivs` in the leading dims of
-/// `input`, the output row `out` (1-D, to be returned once written) and
-/// its length (an index).
-struct Row {
-  Value input;
-  ValueRange ivs;
-  Value out, length, zero, one;
-  /// `input` at (ivs, iv).
-  Value read(OpBuilder &b, Location loc, Value iv) const {
-    SmallVector<Value> at(ivs.begin(), ivs.end());
-    at.push_back(iv);
-    return tensor::ExtractOp::create(b, loc, input, at);
-  }
-  /// An scf.for over the row's positions, in order, carrying `inits`.
-  scf::ForOp loop(
-      OpBuilder &b, Location loc, ValueRange inits,
-      function_ref<void(OpBuilder &, Location, Value, ValueRange)> body) const {
-    return scf::ForOp::create(b, loc, zero, length, one, inits, body);
-  }
-};
-using RowBody = llvm::function_ref<Value(OpBuilder &, Location, const Row &)>;
-
-/// A result of `type` (`input`'s shape) computed one row of the last dim at
-/// a time: an scf.forall over the leading dims whose body `body` writes the
-/// row, an extract_slice of the forall's shared output (so in place after
-/// bufferization), which a parallel_insert_slice puts back.
-static Value createRowForall(OpBuilder &b, Location loc, Value input,
-                             RankedTensorType type, RowBody body) {
-  int64_t rank = type.getRank();
-  SmallVector<OpFoldResult> rows;
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    rows.push_back(tensor::getMixedSize(b, loc, input, i));
-  Value empty = createEmpty(b, loc, type, input);
-  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
-                                      /*mapping=*/std::nullopt);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(forall.getBody());
-  // getInductionVars returns a vector: a ValueRange of it would dangle.
-  SmallVector<Value> ivs = forall.getInductionVars();
-  Value shared = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-  offsets.push_back(b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
-  sizes.push_back(tensor::getMixedSize(b, loc, input, rank - 1));
-  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-  auto rowType =
-      RankedTensorType::get({type.getShape().back()}, type.getElementType());
-  Value row = tensor::ExtractSliceOp::create(b, loc, rowType, shared, offsets,
-                                             sizes, strides);
-  Row rowInfo{input,
-              ivs,
-              row,
-              tensor::DimOp::create(b, loc, input, rank - 1),
-              arith::ConstantIndexOp::create(b, loc, 0),
-              arith::ConstantIndexOp::create(b, loc, 1)};
-  Value written = body(b, loc, rowInfo);
-  b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, written, shared, offsets, sizes,
-                                        strides);
-  return forall.getResult(0);
-}
-
 /// The running sums of `input` (already in `type`'s element type) along its
 /// last dim, carried in `accType` and rounded to the element type at each
 /// output. Every row (an index of the other dims) is one iteration of an

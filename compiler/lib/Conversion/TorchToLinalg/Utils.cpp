@@ -194,6 +194,42 @@ Value torch_to_linalg::createExtremeValue(OpBuilder &b, Location loc,
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, value));
 }
 
+Value torch_to_linalg::createRowForall(OpBuilder &b, Location loc, Value input,
+                                       RankedTensorType type, RowBody body) {
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> rows;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    rows.push_back(tensor::getMixedSize(b, loc, input, i));
+  Value empty = createEmpty(b, loc, type, input);
+  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
+                                      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  // getInductionVars returns a vector: a ValueRange of it would dangle.
+  SmallVector<Value> ivs = forall.getInductionVars();
+  Value shared = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+  offsets.push_back(b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
+  sizes.push_back(tensor::getMixedSize(b, loc, input, rank - 1));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto rowType =
+      RankedTensorType::get({type.getShape().back()}, type.getElementType());
+  Value row = tensor::ExtractSliceOp::create(b, loc, rowType, shared, offsets,
+                                             sizes, strides);
+  Row rowInfo{input,
+              ivs,
+              row,
+              tensor::DimOp::create(b, loc, input, rank - 1),
+              arith::ConstantIndexOp::create(b, loc, 0),
+              arith::ConstantIndexOp::create(b, loc, 1)};
+  Value written = body(b, loc, rowInfo);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, written, shared, offsets, sizes,
+                                        strides);
+  return forall.getResult(0);
+}
+
 Value torch_to_linalg::createExpOfNonPositive(OpBuilder &b, Location loc,
                                               Value x) {
   if (!x.getType().isF32())

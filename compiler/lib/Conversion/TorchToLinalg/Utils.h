@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -273,6 +274,35 @@ Value createLowestValue(OpBuilder &b, Location loc, Type type);
 /// results below T are subnormals (< 1.2e-38), now flushed to 0. Other
 /// float types: plain exp.
 Value createExpOfNonPositive(OpBuilder &b, Location loc, Value x);
+
+/// One row of createRowForall: its position `ivs` in the leading dims of
+/// `input`, the output row `out` (1-D, to be returned once written) and
+/// its length (an index).
+struct Row {
+  Value input;
+  ValueRange ivs;
+  Value out, length, zero, one;
+  /// `input` at (ivs, iv).
+  Value read(OpBuilder &b, Location loc, Value iv) const {
+    SmallVector<Value> at(ivs.begin(), ivs.end());
+    at.push_back(iv);
+    return tensor::ExtractOp::create(b, loc, input, at);
+  }
+  /// An scf.for over the row's positions, in order, carrying `inits`.
+  scf::ForOp loop(
+      OpBuilder &b, Location loc, ValueRange inits,
+      function_ref<void(OpBuilder &, Location, Value, ValueRange)> body) const {
+    return scf::ForOp::create(b, loc, zero, length, one, inits, body);
+  }
+};
+using RowBody = llvm::function_ref<Value(OpBuilder &, Location, const Row &)>;
+
+/// A result of `type` (`input`'s shape) computed one row of the last dim at
+/// a time: an scf.forall over the leading dims whose body `body` writes the
+/// row, an extract_slice of the forall's shared output (so in place after
+/// bufferization), which a parallel_insert_slice puts back.
+Value createRowForall(OpBuilder &b, Location loc, Value input,
+                      RankedTensorType type, RowBody body);
 
 /// Reads a constant int list operand, expanding a single value to `count`.
 LogicalResult matchIntList(Value list, int64_t count,
