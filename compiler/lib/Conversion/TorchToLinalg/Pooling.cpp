@@ -249,6 +249,42 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
     int64_t rank = inputType.getRank();
     int64_t lead = rank - D;
     SmallVector<int64_t> inSizes(inputType.getShape().drop_front(lead));
+    // A global average (the window is the whole unpadded input, one output
+    // per row): row sums (createChunkedRowSums) divided once.
+    bool global =
+        isFloat && ArrayRef<int64_t>(params.kernel) == ArrayRef(inSizes) &&
+        llvm::all_of(params.padding, [](int64_t p) { return p == 0; }) &&
+        llvm::all_of(params.padHigh, [](int64_t p) { return p == 0; }) &&
+        llvm::all_of(resultType.getShape().drop_front(lead),
+                     [](int64_t size) { return size == 1; });
+    if (global) {
+      Type opMath = getOpMathType(element);
+      auto pooled = llvm::to_vector(llvm::seq<int64_t>(lead, rank));
+      if (Value sums = createChunkedRowSums(rewriter, loc, input, pooled,
+                                            opMath, /*srcUnsigned=*/false)) {
+        int64_t divisor = divisorOverride;
+        if (divisor == 0) {
+          divisor = 1;
+          for (int64_t size : inSizes)
+            divisor *= size;
+        }
+        auto sumsType = cast<RankedTensorType>(sums.getType());
+        Value average = createElementwise(
+            rewriter, loc, sumsType.clone(element), ValueRange{sums},
+            [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+              Value quotient = arith::DivFOp::create(
+                  b, l, args[0],
+                  arith::ConstantOp::create(b, l,
+                                            b.getFloatAttr(opMath, divisor)));
+              return castFloat(b, l, quotient, element);
+            });
+        Value reshaped = createReshape(rewriter, loc, average, resultType);
+        if (!reshaped)
+          return reportFailure(rewriter, op, kUnknownReshapeSizes);
+        rewriter.replaceOp(op, reshaped);
+        return success();
+      }
+    }
     SmallVector<int64_t> low(lead, 0), high(lead, 0);
     low.append(params.padding);
     high.append(params.padHigh);
@@ -372,6 +408,31 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
     }
     Location loc = op.getLoc();
     Type accType = getOpMathType(element);
+    // A global average (every pooled dim to 1): row sums over the pooled
+    // dims (createChunkedRowSums), divided by each dim's size in turn.
+    if (llvm::all_of(outSizes, [](int64_t size) { return size == 1; })) {
+      auto pooled = llvm::to_vector(llvm::seq<int64_t>(lead, rank));
+      if (Value sums = createChunkedRowSums(rewriter, loc, input, pooled,
+                                            accType, /*srcUnsigned=*/false)) {
+        auto sumsType = cast<RankedTensorType>(sums.getType());
+        Value average = createElementwise(
+            rewriter, loc, sumsType.clone(element), ValueRange{sums},
+            [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+              Value value = args[0];
+              for (int64_t size : inSizes)
+                value = arith::DivFOp::create(
+                    b, l, value,
+                    arith::ConstantOp::create(b, l,
+                                              b.getFloatAttr(accType, size)));
+              return castFloat(b, l, value, element);
+            });
+        Value reshaped = createReshape(rewriter, loc, average, resultType);
+        if (!reshaped)
+          return reportFailure(rewriter, op, kUnknownReshapeSizes);
+        rewriter.replaceOp(op, reshaped);
+        return success();
+      }
+    }
     auto accTensorType = RankedTensorType::get(resultType.getShape(), accType);
     Value accInit = createZeroFilled(rewriter, loc, accTensorType, input);
     // [start, end) of output index `out` of spatial dim i.

@@ -96,7 +96,8 @@ namespace {
 /// result dtype and added; integers accumulate in the result dtype, floats
 /// one step wider (getSumAccumulatorType) and round once. Float additions
 /// may reassociate, so LLVM vectorizes them into partial sums (pairwise
-/// in effect: no less accurate than one running sum).
+/// in effect: no less accurate than one running sum). A float32 sum over
+/// trailing dims runs row by row in chunks instead (createChunkedRowSums).
 struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -125,6 +126,14 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
     bool srcUnsigned = inputDtype && inputDtype.isUnsignedInteger();
     Location loc = op.getLoc();
     bool isFloat = isa<mlir::FloatType>(element);
+    if (Value rowSums = createChunkedRowSums(rewriter, loc, input, dims,
+                                             element, srcUnsigned)) {
+      Value reshaped = createReshape(rewriter, loc, rowSums, resultType);
+      if (!reshaped)
+        return reportFailure(rewriter, op, kUnknownReshapeSizes);
+      rewriter.replaceOp(op, reshaped);
+      return success();
+    }
     Type accType = getSumAccumulatorType(element);
     Value zero = createZero(rewriter, loc, accType);
     Value sum = createReduction(

@@ -230,6 +230,112 @@ Value torch_to_linalg::createRowForall(OpBuilder &b, Location loc, Value input,
   return forall.getResult(0);
 }
 
+Value torch_to_linalg::createRowReduction(
+    OpBuilder &b, Location loc, Value input, Type element,
+    llvm::function_ref<Value(OpBuilder &, Location, const Row &)> body) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t lead = inputType.getRank() - 1;
+  SmallVector<OpFoldResult> rows;
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < lead; ++i) {
+    rows.push_back(tensor::getMixedSize(b, loc, input, i));
+    if (inputType.isDynamicDim(i))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, i));
+  }
+  auto outType =
+      RankedTensorType::get(inputType.getShape().drop_back(), element);
+  Value empty = tensor::EmptyOp::create(b, loc, outType, dynamicSizes);
+  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
+                                      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  // getInductionVars returns a vector: a ValueRange of it would dangle.
+  SmallVector<Value> ivs = forall.getInductionVars();
+  Value shared = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+  SmallVector<OpFoldResult> ones(lead, b.getIndexAttr(1));
+  auto cellType = RankedTensorType::get(SmallVector<int64_t>(lead, 1), element);
+  Value cell = tensor::ExtractSliceOp::create(b, loc, cellType, shared, offsets,
+                                              ones, ones);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Row row{input,   ivs,
+          Value(), tensor::DimOp::create(b, loc, input, lead),
+          zero,    arith::ConstantIndexOp::create(b, loc, 1)};
+  Value value = body(b, loc, row);
+  Value written = tensor::InsertOp::create(b, loc, value, cell,
+                                           SmallVector<Value>(lead, zero));
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, written, shared, offsets, ones,
+                                        ones);
+  return forall.getResult(0);
+}
+
+/// Elements of a chunk of a chunked row sum: float32 partial sums within a
+/// chunk, float64 across chunks.
+constexpr int64_t kSumChunk = 512;
+
+Value torch_to_linalg::createChunkedRowSums(OpBuilder &b, Location loc,
+                                            Value input, ArrayRef<int64_t> dims,
+                                            Type element, bool srcUnsigned) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  SmallVector<int64_t> sorted(dims);
+  llvm::sort(sorted);
+  sorted.erase(llvm::unique(sorted), sorted.end());
+  int64_t first = rank - static_cast<int64_t>(sorted.size());
+  if (!element.isF32() || first < 1 ||
+      !llvm::equal(sorted, llvm::seq<int64_t>(first, rank)))
+    return Value();
+  int64_t length = 1;
+  for (int64_t d = first; d < rank; ++d) {
+    if (inputType.isDynamicDim(d))
+      return Value();
+    length *= inputType.getDimSize(d);
+  }
+  if (length == 0)
+    return Value();
+  Value rows = input;
+  if (rank - first > 1) {
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < first; ++d)
+      groups.push_back({d});
+    groups.emplace_back(llvm::to_vector(llvm::seq<int64_t>(first, rank)));
+    rows = tensor::CollapseShapeOp::create(b, loc, input, groups);
+  }
+  Type f64 = b.getF64Type();
+  auto reassoc = arith::FastMathFlags::reassoc;
+  return createRowReduction(
+      b, loc, rows, element,
+      [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
+        Value chunk = arith::ConstantIndexOp::create(rb, rl, kSumChunk);
+        Value zero64 = arith::ConstantOp::create(rb, rl, rb.getF64FloatAttr(0));
+        Value zero32 = arith::ConstantOp::create(rb, rl, rb.getF32FloatAttr(0));
+        auto chunks = scf::ForOp::create(
+            rb, rl, row.zero, row.length, chunk, ValueRange{zero64},
+            [&](OpBuilder &cb, Location cl, Value start, ValueRange total) {
+              Value end = arith::MinSIOp::create(
+                  cb, cl, arith::AddIOp::create(cb, cl, start, chunk),
+                  row.length);
+              auto partial = scf::ForOp::create(
+                  cb, cl, start, end, row.one, ValueRange{zero32},
+                  [&](OpBuilder &nb, Location l, Value iv, ValueRange acc) {
+                    Value x = convertScalar(nb, l, row.read(nb, l, iv), element,
+                                            srcUnsigned);
+                    scf::YieldOp::create(
+                        nb, l,
+                        arith::AddFOp::create(nb, l, x, acc[0], reassoc)
+                            .getResult());
+                  });
+              Value wide =
+                  arith::ExtFOp::create(cb, cl, f64, partial.getResult(0));
+              scf::YieldOp::create(
+                  cb, cl,
+                  arith::AddFOp::create(cb, cl, total[0], wide).getResult());
+            });
+        return arith::TruncFOp::create(rb, rl, element, chunks.getResult(0));
+      });
+}
+
 Value torch_to_linalg::createExpOfNonPositive(OpBuilder &b, Location loc,
                                               Value x) {
   if (!x.getType().isF32())

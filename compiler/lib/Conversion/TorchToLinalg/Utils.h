@@ -304,6 +304,26 @@ using RowBody = llvm::function_ref<Value(OpBuilder &, Location, const Row &)>;
 Value createRowForall(OpBuilder &b, Location loc, Value input,
                       RankedTensorType type, RowBody body);
 
+/// A reduction of `input` ([lead..., n], rank >= 2) along its last dim
+/// into a tensor [lead...] of `element`: an scf.forall over the leading
+/// dims whose `body` returns each row's value (the Row has no `out`); the
+/// value is written in place into the forall's shared output.
+Value createRowReduction(
+    OpBuilder &b, Location loc, Value input, Type element,
+    llvm::function_ref<Value(OpBuilder &, Location, const Row &)> body);
+
+/// For a float32 sum of `input` over `dims` that are its trailing dims
+/// (static sizes, at least one leading dim left): the sums [leading dims]
+/// computed row by row (createRowReduction over the trailing dims collapsed
+/// into one row). Each row adds chunks of kSumChunk elements in float32,
+/// reassociable so that LLVM vectorizes a chunk into partial sums (chains
+/// of a few dozen additions), and carries the chunks' total in float64:
+/// the error stays within a few ulps, as PyTorch's cascade sum, at
+/// float32's vector width. Null when the sum is not of that form.
+Value createChunkedRowSums(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<int64_t> dims, Type element,
+                           bool srcUnsigned);
+
 /// Reads a constant int list operand, expanding a single value to `count`.
 LogicalResult matchIntList(Value list, int64_t count,
                            SmallVectorImpl<int64_t> &out);
