@@ -43,6 +43,15 @@ static StringRef getKernelSuffix(Type element) {
   return "";
 }
 
+/// The kernel suffix of a sort's values, or "" when no kernel sorts them.
+static StringRef getSortSuffix(Type element) {
+  return element.isF32()         ? "f32"
+         : element.isF64()       ? "f64"
+         : element.isInteger(32) ? "i32"
+         : element.isInteger(64) ? "i64"
+                                 : "";
+}
+
 /// The element type a kernel accumulates into for inputs of `element`:
 /// int32 for int8 (sign-extended products), else the input's.
 static Type getAccumulatorType(Type element) {
@@ -215,12 +224,7 @@ static void replaceSortStep(ModuleOp module, linalg::GenericOp op) {
     return;
   std::string name = "torch2mlir_sort_order";
   if (ranksAttr) {
-    Type element = sourceType.getElementType();
-    StringRef suffix = element.isF32()         ? "f32"
-                       : element.isF64()       ? "f64"
-                       : element.isInteger(32) ? "i32"
-                       : element.isInteger(64) ? "i64"
-                                               : "";
+    StringRef suffix = getSortSuffix(sourceType.getElementType());
     if (suffix.empty())
       return;
     name = ("torch2mlir_sort_ranks_" + suffix).str();
@@ -251,6 +255,88 @@ static void replaceSortStep(ModuleOp module, linalg::GenericOp op) {
   op->erase();
 }
 
+/// Replaces a sort's ranks step and the order step that reads its ranks
+/// by one call of `torch2mlir_sort_positions_<suffix>(x, order, dim,
+/// descending, limit)` when nothing else uses the ranks buffer (its zero
+/// fill and deallocation aside): the ranks, as large as the input, are
+/// then neither written nor read. Returns the order step it erased (a key,
+/// not to be dereferenced), or null when it left both alone.
+static Operation *fuseSortSteps(ModuleOp module, linalg::GenericOp ranksOp) {
+  auto ranksAttr = ranksOp->getAttrOfType<DictionaryAttr>(kSortRanksAttr);
+  if (!ranksAttr || !ranksOp.hasPureBufferSemantics() ||
+      ranksOp.getNumDpsInits() != 1 || ranksOp.getNumDpsInputs() < 1)
+    return nullptr;
+  auto dim = dyn_cast_or_null<IntegerAttr>(ranksAttr.get("dim"));
+  auto descending = dyn_cast_or_null<BoolAttr>(ranksAttr.get("descending"));
+  Value ranks = ranksOp.getDpsInits()[0];
+  auto alloc = ranks.getDefiningOp<memref::AllocOp>();
+  if (!dim || !descending || !alloc)
+    return nullptr;
+  linalg::GenericOp orderOp;
+  SmallVector<Operation *> erase;
+  for (Operation *user : ranks.getUsers()) {
+    if (user == ranksOp.getOperation())
+      continue;
+    if (auto generic = dyn_cast<linalg::GenericOp>(user);
+        generic && generic->hasAttr(kSortOrderAttr) && !orderOp &&
+        generic.getNumDpsInputs() >= 1 && generic.getDpsInputs()[0] == ranks &&
+        generic.getNumDpsInits() == 1 && generic.getDpsInits()[0] != ranks) {
+      orderOp = generic;
+      continue;
+    }
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    if ((fill && fill.getDpsInits()[0] == ranks &&
+         fill->isBeforeInBlock(ranksOp)) ||
+        isa<memref::DeallocOp>(user)) {
+      erase.push_back(user);
+      continue;
+    }
+    return nullptr;
+  }
+  if (!orderOp || orderOp->getBlock() != ranksOp->getBlock() ||
+      !ranksOp->isBeforeInBlock(orderOp))
+    return nullptr;
+  auto orderDim = dyn_cast_or_null<IntegerAttr>(
+      orderOp->getAttrOfType<DictionaryAttr>(kSortOrderAttr).get("dim"));
+  Value source = ranksOp.getDpsInputs()[0];
+  Value target = orderOp.getDpsInits()[0];
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  auto targetType = dyn_cast<MemRefType>(target.getType());
+  if (!orderDim || orderDim.getInt() != dim.getInt() || !sourceType ||
+      !targetType || !targetType.getElementType().isInteger(64))
+    return nullptr;
+  StringRef suffix = getSortSuffix(sourceType.getElementType());
+  if (suffix.empty())
+    return nullptr;
+  OpBuilder builder(orderOp);
+  Location loc = orderOp.getLoc();
+  SmallVector<Value> args;
+  for (Value operand : {source, target}) {
+    auto type = cast<MemRefType>(operand.getType());
+    auto unranked =
+        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
+    args.push_back(memref::CastOp::create(builder, loc, unranked, operand));
+  }
+  auto limit = dyn_cast_or_null<IntegerAttr>(ranksAttr.get("limit"));
+  args.push_back(arith::ConstantIntOp::create(builder, loc, dim.getInt(), 64));
+  args.push_back(
+      arith::ConstantIntOp::create(builder, loc, descending.getValue(), 64));
+  args.push_back(arith::ConstantIntOp::create(builder, loc,
+                                              limit ? limit.getInt() : -1, 64));
+  SmallVector<Type> argTypes = llvm::to_vector(ValueRange(args).getTypes());
+  func::FuncOp kernel =
+      getOrDeclareKernel(module, ("torch2mlir_sort_positions_" + suffix).str(),
+                         FunctionType::get(builder.getContext(), argTypes, {}));
+  func::CallOp::create(builder, loc, kernel, args);
+  Operation *erased = orderOp.getOperation();
+  orderOp->erase();
+  ranksOp->erase();
+  for (Operation *op : erase)
+    op->erase();
+  alloc->erase();
+  return erased;
+}
+
 namespace {
 struct RuntimeKernelsPass
     : public ::mlir::torch2mlir::refbackend::impl::RuntimeKernelsBase<
@@ -262,8 +348,21 @@ struct RuntimeKernelsPass
       if (op->hasAttr(kSortRanksAttr) || op->hasAttr(kSortOrderAttr))
         sortSteps.push_back(op);
     });
+    // Fused pairs first; each step left alone then gets its own kernel.
+    // (Erased steps stay in `sortSteps` as keys of `fused` only.)
+    llvm::SmallPtrSet<Operation *, 8> fused;
+    for (linalg::GenericOp op : sortSteps) {
+      Operation *self = op.getOperation();
+      if (fused.contains(self) || !op->hasAttr(kSortRanksAttr))
+        continue;
+      if (Operation *order = fuseSortSteps(module, op)) {
+        fused.insert(self);
+        fused.insert(order);
+      }
+    }
     for (linalg::GenericOp op : sortSteps)
-      replaceSortStep(module, op);
+      if (!fused.contains(op.getOperation()))
+        replaceSortStep(module, op);
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,

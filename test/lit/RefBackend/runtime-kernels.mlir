@@ -182,6 +182,77 @@ func.func @sort_steps(%x: memref<3x5xf32>, %ranks: memref<3x5xi64>, %order: memr
 
 // -----
 
+// Ranks in a buffer of their own (zero-filled, read by the order step
+// only, then freed): one call writes the order, the ranks buffer goes.
+// CHECK-LABEL: func.func @sort_steps_fused
+// CHECK-SAME: (%[[X:.*]]: memref<3x5xf32>, %[[O:.*]]: memref<3x2xi64>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.fill
+// CHECK-DAG: %[[UX:.*]] = memref.cast %[[X]] : memref<3x5xf32> to memref<*xf32>
+// CHECK-DAG: %[[UO:.*]] = memref.cast %[[O]] : memref<3x2xi64> to memref<*xi64>
+// CHECK-DAG: %[[DIM:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[LIMIT:.*]] = arith.constant -1 : i64
+// CHECK: call @torch2mlir_sort_positions_f32(%[[UX]], %[[UO]], %[[DIM]], %{{.*}}, %[[LIMIT]])
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// CHECK: func.func private @torch2mlir_sort_positions_f32(memref<*xf32>, memref<*xi64>, i64, i64, i64) attributes {llvm.emit_c_interface}
+#at3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#other3 = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @sort_steps_fused(%x: memref<3x5xf32>, %order: memref<3x2xi64>) {
+  %zero = arith.constant 0 : i64
+  %ranks = memref.alloc() : memref<3x5xi64>
+  linalg.fill ins(%zero : i64) outs(%ranks : memref<3x5xi64>)
+  linalg.generic {indexing_maps = [#at3, #other3, #at3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %x : memref<3x5xf32>, memref<3x5xf32>) outs(%ranks : memref<3x5xi64>)
+      attrs = {torch2mlir.sort_ranks = {descending = false, dim = 1 : i64}} {
+  ^bb0(%a: f32, %b: f32, %acc: i64):
+    linalg.yield %acc : i64
+  }
+  linalg.generic {indexing_maps = [#other3, #at3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ranks : memref<3x5xi64>) outs(%order : memref<3x2xi64>)
+      attrs = {torch2mlir.sort_order = {dim = 1 : i64}} {
+  ^bb0(%r: i64, %acc: i64):
+    linalg.yield %acc : i64
+  }
+  memref.dealloc %ranks : memref<3x5xi64>
+  return
+}
+
+// -----
+
+// The ranks read by something else too: the two steps stay two calls.
+// CHECK-LABEL: func.func @sort_ranks_also_copied
+// CHECK: memref.alloc
+// CHECK: call @torch2mlir_sort_ranks_f32
+// CHECK: call @torch2mlir_sort_order
+// CHECK: memref.copy
+// CHECK-NOT: torch2mlir_sort_positions
+#at4 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#other4 = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @sort_ranks_also_copied(%x: memref<3x5xf32>, %order: memref<3x2xi64>, %copy: memref<3x5xi64>) {
+  %zero = arith.constant 0 : i64
+  %ranks = memref.alloc() : memref<3x5xi64>
+  linalg.fill ins(%zero : i64) outs(%ranks : memref<3x5xi64>)
+  linalg.generic {indexing_maps = [#at4, #other4, #at4], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %x : memref<3x5xf32>, memref<3x5xf32>) outs(%ranks : memref<3x5xi64>)
+      attrs = {torch2mlir.sort_ranks = {descending = false, dim = 1 : i64}} {
+  ^bb0(%a: f32, %b: f32, %acc: i64):
+    linalg.yield %acc : i64
+  }
+  linalg.generic {indexing_maps = [#other4, #at4], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ranks : memref<3x5xi64>) outs(%order : memref<3x2xi64>)
+      attrs = {torch2mlir.sort_order = {dim = 1 : i64}} {
+  ^bb0(%r: i64, %acc: i64):
+    linalg.yield %acc : i64
+  }
+  memref.copy %ranks, %copy : memref<3x5xi64> to memref<3x5xi64>
+  memref.dealloc %ranks : memref<3x5xi64>
+  return
+}
+
+// -----
+
 // No kernel for f16: the marked generic stays (it computes the same ranks).
 // CHECK-LABEL: func.func @sort_f16_stays
 // CHECK: linalg.generic

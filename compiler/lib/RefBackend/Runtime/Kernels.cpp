@@ -17,6 +17,7 @@
 //   sort_ranks:   ranks[p] += the position of x[p] in its slice's stable
 //                 sort (std::stable_sort), any rank (unranked memrefs)
 //   sort_order:   order[r] += the position whose rank is r
+//   sort_positions: both in one: order[r] += the position of rank r
 //
 // Any layout the fast path does not handle falls back to plain loops, so
 // every call computes the right result. The loops accumulate with fused
@@ -956,6 +957,50 @@ template <typename T> bool precedes(T a, T b, bool descending) {
   }
 }
 
+/// The positions of a slice of `n` elements (`slice[q * step]`) in its
+/// stable sort (ties keep position order), into `order`: all of them, or
+/// with 0 <= `limit` < n only the first `limit` (a partial sort: topk).
+template <typename T>
+void sortedPositions(const T *slice, int64_t step, int64_t n, bool descending,
+                     int64_t limit, std::vector<int64_t> &order) {
+  if (limit >= 0 && limit < n) {
+    // Ties broken by position: a total order, so the first `limit` of it
+    // are the stable sort's. A heap of the `limit` first positions seen
+    // so far, the last of them on top. A later position q comes after
+    // every position in the heap among ties, so it enters only if its
+    // value strictly precedes the top's: one comparison for most of a
+    // long slice.
+    auto before = [&](int64_t i, int64_t j) {
+      T a = slice[i * step], b = slice[j * step];
+      return precedes(a, b, descending) ||
+             (!precedes(b, a, descending) && i < j);
+    };
+    order.resize(limit);
+    for (int64_t q = 0; q < limit; ++q)
+      order[q] = q;
+    std::make_heap(order.begin(), order.end(), before);
+    if (limit > 0) {
+      T last = slice[order.front() * step];
+      for (int64_t q = limit; q < n; ++q) {
+        if (!precedes(slice[q * step], last, descending))
+          continue;
+        std::pop_heap(order.begin(), order.end(), before);
+        order.back() = q;
+        std::push_heap(order.begin(), order.end(), before);
+        last = slice[order.front() * step];
+      }
+    }
+    std::sort_heap(order.begin(), order.end(), before);
+    return;
+  }
+  order.resize(n);
+  for (int64_t i = 0; i < n; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
+    return precedes(slice[i * step], slice[j * step], descending);
+  });
+}
+
 /// ranks[p] += the rank of x[p] in the stable sort of its slice along
 /// `dim` (ties keep position order: the order the generic this replaces
 /// computes with n^2 comparisons). With 0 <= `limit` < n only the first
@@ -970,51 +1015,39 @@ void sortRanks(const UnrankedMemRef &x, const UnrankedMemRef &ranks,
   const T *values = x.data<T>();
   int64_t *out = ranks.data<int64_t>();
   forEachSlice(x, ranks, dim, n * 16, [&](int64_t xo, int64_t ro) {
-    const T *slice = values + xo;
-    if (limit >= 0 && limit < n) {
-      // Ties broken by position: a total order, so the first `limit` of it
-      // are the stable sort's. A heap of the `limit` first positions seen
-      // so far, the last of them on top. A later position q comes after
-      // every position in the heap among ties, so it enters only if its
-      // value strictly precedes the top's: one comparison for most of a
-      // long slice.
-      auto before = [&](int64_t i, int64_t j) {
-        T a = slice[i * xStep], b = slice[j * xStep];
-        return precedes(a, b, descending) ||
-               (!precedes(b, a, descending) && i < j);
-      };
-      std::vector<int64_t> heap(limit);
-      for (int64_t q = 0; q < limit; ++q)
-        heap[q] = q;
-      std::make_heap(heap.begin(), heap.end(), before);
-      if (limit > 0) {
-        T last = slice[heap.front() * xStep];
-        for (int64_t q = limit; q < n; ++q) {
-          if (!precedes(slice[q * xStep], last, descending))
-            continue;
-          std::pop_heap(heap.begin(), heap.end(), before);
-          heap.back() = q;
-          std::push_heap(heap.begin(), heap.end(), before);
-          last = slice[heap.front() * xStep];
-        }
-      }
-      std::sort_heap(heap.begin(), heap.end(), before);
-      for (int64_t q = 0; q < n; ++q)
-        out[ro + q * rStep] += n;
-      for (int64_t q = 0; q < limit; ++q)
-        out[ro + heap[q] * rStep] += q - n;
-      return;
-    }
     // Not a thread_local buffer: in a shared library the compiler may
     // recompute its address (a __tls_get_addr call) at every use.
-    std::vector<int64_t> order(n);
-    for (int64_t i = 0; i < n; ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
-      return precedes(slice[i * xStep], slice[j * xStep], descending);
-    });
-    for (int64_t q = 0; q < n; ++q)
-      out[ro + order[q] * rStep] += q;
+    std::vector<int64_t> order;
+    sortedPositions(values + xo, xStep, n, descending, limit, order);
+    int64_t exact = static_cast<int64_t>(order.size());
+    if (exact < n)
+      for (int64_t q = 0; q < n; ++q)
+        out[ro + q * rStep] += n;
+    for (int64_t q = 0; q < exact; ++q)
+      out[ro + order[q] * rStep] += q - (exact < n ? n : 0);
+  });
+}
+
+/// order[r] += the position of rank r in the stable sort of x's slice along
+/// `dim`, for the r below the order's size along `dim` (at most `limit`
+/// when 0 <= `limit`): sort_ranks then sort_order in one step, without
+/// the ranks (a tensor of x's size) in between.
+template <typename T>
+void sortPositions(const UnrankedMemRef &x, const UnrankedMemRef &order,
+                   int64_t dim, bool descending, int64_t limit) {
+  if (x.rank != order.rank || dim < 0 || dim >= x.rank)
+    return;
+  int64_t n = x.sizes()[dim], count = order.sizes()[dim];
+  int64_t xStep = x.strides()[dim], oStep = order.strides()[dim];
+  const T *values = x.data<T>();
+  int64_t *out = order.data<int64_t>();
+  forEachSlice(x, order, dim, n * 16, [&](int64_t xo, int64_t oo) {
+    std::vector<int64_t> positions;
+    sortedPositions(values + xo, xStep, n, descending, limit, positions);
+    int64_t written =
+        std::min<int64_t>(count, static_cast<int64_t>(positions.size()));
+    for (int64_t q = 0; q < written; ++q)
+      out[oo + q * oStep] += positions[q];
   });
 }
 
@@ -1117,6 +1150,11 @@ T2M_EXPORT void _mlir_ciface_torch2mlir_conv2d_nchw_fchw_q_i8(
       UnrankedMemRef *x, UnrankedMemRef *ranks, int64_t dim,                   \
       int64_t descending, int64_t limit) {                                     \
     sortRanks<T>(*x, *ranks, dim, descending != 0, limit);                     \
+  }                                                                            \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_sort_positions_##SUFFIX(             \
+      UnrankedMemRef *x, UnrankedMemRef *order, int64_t dim,                   \
+      int64_t descending, int64_t limit) {                                     \
+    sortPositions<T>(*x, *order, dim, descending != 0, limit);                 \
   }
 
 T2M_SORT_KERNELS(f32, float)
