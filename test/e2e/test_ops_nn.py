@@ -906,3 +906,27 @@ def test_global_average_pooling(dtype) -> None:
         inputs = (x.flatten(2),) if isinstance(module, nn.AdaptiveAvgPool1d) else (x,)
         compiled = torch2mlir.compile(module, inputs, cache=False)
         torch.testing.assert_close(compiled(*inputs), module(*inputs))
+
+
+@pytest.mark.parametrize("width", [5, 8, 13, 56, 64, 70, 130])
+@pytest.mark.parametrize(
+    "conv",
+    [
+        dict(in_channels=8, out_channels=8, kernel_size=3, padding=1, groups=8),
+        dict(
+            in_channels=6, out_channels=6, kernel_size=(5, 3), dilation=(1, 2), groups=6
+        ),
+        dict(in_channels=4, out_channels=6, kernel_size=3, stride=(2, 1), groups=2),
+    ],
+    ids=["depthwise", "dilated", "grouped_strided_rows"],
+)
+def test_direct_convolutions(conv: dict, width: int) -> None:
+    # Convolutions of at most 32 taps per output (depthwise, small groups)
+    # run output-stationary: up to 64 outputs of a row in registers while
+    # every tap adds in, then the remaining vectors, then single outputs.
+    torch.manual_seed(0)
+    module = nn.Conv2d(**conv).eval()
+    x = randn(2, conv["in_channels"], 9, width)
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)

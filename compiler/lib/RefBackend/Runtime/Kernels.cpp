@@ -399,6 +399,102 @@ T2M_FMA_CLONES(convDirect,
                 const int64_t *wS, T *out, const int64_t *outS),
                (s, in, inS, w, wS, out, outS))
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/// One block of `V` 8-float vectors of an output row, `dst[0, 8V)`: out +=
+/// the sum over taps t (of `count`) of taps[t] * base[offsets[t] + x], the
+/// block held in V registers (V independent FMA chains) while every tap is
+/// added. Each element adds the taps in the order of `taps`, one rounding
+/// per FMA, as convDirectBody: the same bits.
+template <int V>
+__attribute__((target("avx2,fma"), always_inline)) inline void
+directBlockAvx2(const float *taps, const int64_t *offsets, int64_t count,
+                const float *base, float *dst) {
+  __m256 acc[V];
+  for (int j = 0; j < V; ++j)
+    acc[j] = _mm256_loadu_ps(dst + 8 * j);
+  for (int64_t t = 0; t < count; ++t) {
+    __m256 tap = _mm256_set1_ps(taps[t]);
+    const float *src = base + offsets[t];
+    for (int j = 0; j < V; ++j)
+      acc[j] = _mm256_fmadd_ps(tap, _mm256_loadu_ps(src + 8 * j), acc[j]);
+  }
+  for (int j = 0; j < V; ++j)
+    _mm256_storeu_ps(dst + 8 * j, acc[j]);
+}
+
+/// convDirectBody for f32 rows contiguous in x with stride 1 (depthwise
+/// and other convolutions of at most kDirectMaxReduction taps per output):
+/// output-stationary, a block of up to 64 outputs of a row in registers
+/// while every tap is added, where the tap-major loop loads and stores the
+/// output row once per tap. AVX2+FMA only: returns false when it does not
+/// apply.
+__attribute__((target("avx2,fma"))) bool
+convDirectRowsAvx2(const ConvShape &s, const float *in, const int64_t *inS,
+                   const float *w, const int64_t *wS, float *out,
+                   const int64_t *outS) {
+  int64_t count = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
+  if (s.stride[2] != 1 || inS[3] != 1 || outS[3] != 1 ||
+      count > kDirectMaxReduction)
+    return false;
+  float taps[kDirectMaxReduction];
+  int64_t offsets[kDirectMaxReduction];
+  for (int64_t fi = 0; fi < s.f; ++fi) {
+    int64_t t = 0;
+    for (int64_t ci = 0; ci < s.c; ++ci)
+      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+          for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t) {
+            taps[t] = w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
+                        kx * wS[4]];
+            offsets[t] = ci * inS[0] + kz * s.dilation[0] * inS[1] +
+                         ky * s.dilation[1] * inS[2] + kx * s.dilation[2];
+          }
+    for (int64_t z = 0; z < s.out[0]; ++z)
+      for (int64_t y = 0; y < s.out[1]; ++y) {
+        float *dst = out + fi * outS[0] + z * outS[1] + y * outS[2];
+        const float *base =
+            in + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2];
+        int64_t x = 0, width = s.out[2];
+        for (; x + 64 <= width; x += 64)
+          directBlockAvx2<8>(taps, offsets, count, base + x, dst + x);
+        switch ((width - x) / 8) {
+        case 7:
+          directBlockAvx2<7>(taps, offsets, count, base + x, dst + x);
+          break;
+        case 6:
+          directBlockAvx2<6>(taps, offsets, count, base + x, dst + x);
+          break;
+        case 5:
+          directBlockAvx2<5>(taps, offsets, count, base + x, dst + x);
+          break;
+        case 4:
+          directBlockAvx2<4>(taps, offsets, count, base + x, dst + x);
+          break;
+        case 3:
+          directBlockAvx2<3>(taps, offsets, count, base + x, dst + x);
+          break;
+        case 2:
+          directBlockAvx2<2>(taps, offsets, count, base + x, dst + x);
+          break;
+        case 1:
+          directBlockAvx2<1>(taps, offsets, count, base + x, dst + x);
+          break;
+        default:
+          break;
+        }
+        x += (width - x) / 8 * 8;
+        for (; x < width; ++x) {
+          float acc = dst[x];
+          for (int64_t tt = 0; tt < count; ++tt)
+            acc = std::fma(taps[tt], base[offsets[tt] + x], acc);
+          dst[x] = acc;
+        }
+      }
+  }
+  return true;
+}
+#endif
+
 /// col (C*K x O, dense) = the windows of `in` (C x I..., element strides
 /// inS {c, z, y, x}) for each output position of `s`.
 template <typename T>
@@ -450,6 +546,11 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
   if (ck <= kDirectMaxReduction) {
     if (!accumulate)
       zeroStrided(outSizes, outS, 4, out);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if constexpr (std::is_same_v<T, float>)
+      if (haveFastFma() && convDirectRowsAvx2(s, in, inS, w, wS, out, outS))
+        return;
+#endif
     convDirect(s, in, inS, w, wS, out, outS);
     return;
   }
