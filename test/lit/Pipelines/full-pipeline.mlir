@@ -32,8 +32,9 @@
 // Per row: the max, the exp-sum and the division:
 // CHECK-LABEL: llvm.func @main_parallel_0(
 // CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) {fastmathFlags = #llvm.fastmath<reassoc>} : (f32, f32) -> f32
-// CHECK: llvm.fsub
-// CHECK-NEXT: llvm.intr.exp(%{{.*}}) : (f32) -> f32
+// CHECK: %[[D:.*]] = llvm.fsub
+// CHECK-NEXT: %[[CLAMPED:.*]] = llvm.intr.maximum(%[[D]], %{{.*}}) : (f32, f32) -> f32
+// CHECK-NEXT: llvm.intr.exp(%[[CLAMPED]]) : (f32) -> f32
 // CHECK: llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
 // CHECK: llvm.fdiv
 // CHECK: llvm.func @torch2mlir_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64)

@@ -19,7 +19,14 @@
 // CHECK: %[[SUM:.*]]:2 = scf.for %[[J2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[S:.*]] = %{{.*}}, %[[ACC:.*]] = %[[ROW]]) -> (f32, tensor<3xf32>)
 // CHECK-NEXT: %[[X2:.*]] = tensor.extract %[[A]][%[[I]], %[[J2]]] : tensor<2x3xf32>
 // CHECK-NEXT: %[[SUB:.*]] = arith.subf %[[X2]], %[[MAX]] : f32
-// CHECK-NEXT: %[[E:.*]] = math.exp %[[SUB]] : f32
+// The exp of x - max within the vector exp's fast range: exp(max(d,
+// -87.34)), 0 where d is below (a subnormal then, flushed).
+// CHECK-NEXT: %[[LOW:.*]] = arith.constant -87.3365402 : f32
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.maximumf %[[SUB]], %[[LOW]] : f32
+// CHECK-NEXT: %[[EXP:.*]] = math.exp %[[CLAMPED]] : f32
+// CHECK-NEXT: %[[BELOW:.*]] = arith.cmpf olt, %[[SUB]], %[[LOW]] : f32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[E:.*]] = arith.select %[[BELOW]], %[[ZERO]], %[[EXP]] : f32
 // CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[E]], %[[S]] fastmath<reassoc> : f32
 // CHECK-NEXT: %[[STORED:.*]] = tensor.insert %[[E]] into %[[ACC]][%[[J2]]] : tensor<3xf32>
 // CHECK-NEXT: scf.yield %[[ADD]], %[[STORED]] : f32, tensor<3xf32>

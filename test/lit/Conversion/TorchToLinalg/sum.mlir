@@ -78,18 +78,53 @@ func.func @sum_all_int(%a: !torch.vtensor<[2,3],si32>) -> !torch.vtensor<[],si64
 
 // A dynamic kept dim sizes the accumulator.
 // CHECK-LABEL: func.func @sum_dynamic(
-// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[?,3],f32> -> tensor<?x3xf32>
-// CHECK: %[[DIM:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[3,?],f32> -> tensor<3x?xf32>
+// CHECK: %[[DIM:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<3x?xf32>
 // CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?xf64>
-// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<?x3xf32>) outs(%{{.*}} : tensor<?xf64>)
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[A]] : tensor<3x?xf32>) outs(%{{.*}} : tensor<?xf64>)
 // CHECK: %[[SDIM:.*]] = tensor.dim %[[SUM]], %{{.*}} : tensor<?xf64>
 // CHECK: tensor.empty(%[[SDIM]]) : tensor<?xf32>
-func.func @sum_dynamic(%a: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?],f32> {
-  %int1 = torch.constant.int 1
+func.func @sum_dynamic(%a: !torch.vtensor<[3,?],f32>) -> !torch.vtensor<[?],f32> {
+  %int0 = torch.constant.int 0
   %false = torch.constant.bool false
   %none = torch.constant.none
-  %l = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?],f32>
+  %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[3,?],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}
+
+// -----
+
+// A float32 sum over the trailing dims (static; the rows may be dynamic):
+// the trailing dims collapse into one row; an scf.forall over the rows
+// sums each in chunks of 512, float32 partial sums within a chunk
+// (reassociable: vectorized), the chunks' total in float64, rounded once.
+// CHECK-LABEL: func.func @sum_rows(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[?,3,700],f32> -> tensor<?x3x700xf32>
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0], [1, 2]] : tensor<?x3x700xf32> into tensor<?x2100xf32>
+// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<?xf32>)
+// CHECK: %[[CELL:.*]] = tensor.extract_slice %[[OUT]][%[[I]]] [1] [1] : tensor<?xf32> to tensor<1xf32>
+// CHECK: %[[CHUNK:.*]] = arith.constant 512 : index
+// CHECK: %[[TOTAL:.*]] = scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[CHUNK]] iter_args(%[[T:.*]] = %{{.*}}) -> (f64)
+// CHECK: %[[END:.*]] = arith.minsi
+// CHECK: %[[PART:.*]] = scf.for %[[J:.*]] = %[[C]] to %[[END]] step %{{.*}} iter_args(%[[P:.*]] = %{{.*}}) -> (f32)
+// CHECK-NEXT: %[[X:.*]] = tensor.extract %[[ROWS]][%[[I]], %[[J]]] : tensor<?x2100xf32>
+// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[X]], %[[P]] fastmath<reassoc> : f32
+// CHECK-NEXT: scf.yield %[[ADD]] : f32
+// CHECK: %[[WIDE:.*]] = arith.extf %[[PART]] : f32 to f64
+// CHECK: %[[NEXT:.*]] = arith.addf %[[T]], %[[WIDE]] : f64
+// CHECK: scf.yield %[[NEXT]] : f64
+// CHECK: %[[ROUNDED:.*]] = arith.truncf %[[TOTAL]] : f64 to f32
+// CHECK: %[[SET:.*]] = tensor.insert %[[ROUNDED]] into %[[CELL]]
+// CHECK: tensor.parallel_insert_slice %[[SET]] into %[[OUT]][%[[I]]] [1] [1] : tensor<1xf32> into tensor<?xf32>
+// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<?xf32> -> !torch.vtensor<[?],f32>
+func.func @sum_rows(%a: !torch.vtensor<[?,3,700],f32>) -> !torch.vtensor<[?],f32> {
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %int-1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[?,3,700],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
 }
 
