@@ -336,6 +336,130 @@ Value torch_to_linalg::createChunkedRowSums(OpBuilder &b, Location loc,
       });
 }
 
+/// Columns per task of createChunkedColumnSums, and rows per float32 chunk.
+constexpr int64_t kColumnTile = 256;
+constexpr int64_t kColumnChunk = 64;
+
+Value torch_to_linalg::createChunkedColumnSums(OpBuilder &b, Location loc,
+                                               Value input,
+                                               ArrayRef<int64_t> dims,
+                                               Type element, bool srcUnsigned) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  SmallVector<int64_t> sorted(dims);
+  llvm::sort(sorted);
+  sorted.erase(llvm::unique(sorted), sorted.end());
+  int64_t kept = static_cast<int64_t>(sorted.size());
+  if (!element.isF32() || kept >= rank || !inputType.hasStaticShape() ||
+      !llvm::equal(sorted, llvm::seq<int64_t>(0, kept)))
+    return Value();
+  int64_t rows = 1, columns = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < kept ? rows : columns) *= inputType.getDimSize(d);
+  if (rows == 0 || columns == 0)
+    return Value();
+  Value matrix = input;
+  if (rank != 2 || kept != 1) {
+    SmallVector<ReassociationIndices> groups{
+        llvm::to_vector(llvm::seq<int64_t>(0, kept)),
+        llvm::to_vector(llvm::seq<int64_t>(kept, rank))};
+    matrix = tensor::CollapseShapeOp::create(b, loc, input, groups);
+  }
+  Type f64 = b.getF64Type();
+  auto index = [&](OpBuilder &nb, Location l, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(nb, l, v);
+  };
+  int64_t tiles = (columns + kColumnTile - 1) / kColumnTile;
+  auto outType = RankedTensorType::get({columns}, element);
+  Value empty = tensor::EmptyOp::create(b, loc, outType.getShape(), element);
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(tiles)}, ValueRange{empty},
+      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  Value tile = forall.getInductionVars()[0];
+  Value shared = forall.getRegionIterArgs()[0];
+  Value first = arith::MulIOp::create(b, loc, tile, index(b, loc, kColumnTile));
+  Value width = arith::MinSIOp::create(
+      b, loc, index(b, loc, kColumnTile),
+      arith::SubIOp::create(b, loc, index(b, loc, columns), first));
+  Value zero = index(b, loc, 0), one = index(b, loc, 1);
+  auto zeros = [&](Type type) -> Value {
+    Value buffer =
+        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{kColumnTile}, type);
+    Value value = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    return linalg::FillOp::create(b, loc, value, buffer).getResult(0);
+  };
+  Value partialZeros = zeros(element);
+  // For each chunk of rows: float32 sums of the tile's columns, then added
+  // to the float64 totals.
+  auto chunks = scf::ForOp::create(
+      b, loc, zero, index(b, loc, rows), index(b, loc, kColumnChunk),
+      ValueRange{zeros(f64)},
+      [&](OpBuilder &cb, Location cl, Value start, ValueRange totals) {
+        Value end = arith::MinSIOp::create(
+            cb, cl,
+            arith::AddIOp::create(cb, cl, start, index(cb, cl, kColumnChunk)),
+            index(cb, cl, rows));
+        auto partial = scf::ForOp::create(
+            cb, cl, start, end, one, ValueRange{partialZeros},
+            [&](OpBuilder &rb, Location rl, Value row, ValueRange acc) {
+              auto columnLoop = scf::ForOp::create(
+                  rb, rl, zero, width, one, ValueRange{acc[0]},
+                  [&](OpBuilder &nb, Location l, Value n, ValueRange sums) {
+                    Value column = arith::AddIOp::create(nb, l, first, n);
+                    Value x = convertScalar(
+                        nb, l,
+                        tensor::ExtractOp::create(nb, l, matrix,
+                                                  ValueRange{row, column}),
+                        element, srcUnsigned);
+                    Value old = tensor::ExtractOp::create(nb, l, sums[0], n);
+                    Value sum = arith::AddFOp::create(nb, l, old, x);
+                    scf::YieldOp::create(
+                        nb, l,
+                        tensor::InsertOp::create(nb, l, sum, sums[0], n)
+                            .getResult());
+                  });
+              scf::YieldOp::create(rb, rl, columnLoop.getResult(0));
+            });
+        auto added = scf::ForOp::create(
+            cb, cl, zero, width, one, ValueRange{totals[0]},
+            [&](OpBuilder &nb, Location l, Value n, ValueRange sums) {
+              Value part = arith::ExtFOp::create(
+                  nb, l, f64,
+                  tensor::ExtractOp::create(nb, l, partial.getResult(0), n)
+                      .getResult());
+              Value old = tensor::ExtractOp::create(nb, l, sums[0], n);
+              scf::YieldOp::create(nb, l,
+                                   tensor::InsertOp::create(
+                                       nb, l,
+                                       arith::AddFOp::create(nb, l, old, part),
+                                       sums[0], n)
+                                       .getResult());
+            });
+        scf::YieldOp::create(cb, cl, added.getResult(0));
+      });
+  // The tile's slice of the output, the totals rounded once.
+  SmallVector<OpFoldResult> offsets{first}, sizes{width},
+      strides{b.getIndexAttr(1)};
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({ShapedType::kDynamic}, element), shared,
+      offsets, sizes, strides);
+  auto rounded = scf::ForOp::create(
+      b, loc, zero, width, one, ValueRange{slice},
+      [&](OpBuilder &nb, Location l, Value n, ValueRange out) {
+        Value total = tensor::ExtractOp::create(nb, l, chunks.getResult(0), n);
+        Value value = arith::TruncFOp::create(nb, l, element, total);
+        scf::YieldOp::create(
+            nb, l,
+            tensor::InsertOp::create(nb, l, value, out[0], n).getResult());
+      });
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, rounded.getResult(0), shared,
+                                        offsets, sizes, strides);
+  return forall.getResult(0);
+}
+
 Value torch_to_linalg::createExpOfNonPositive(OpBuilder &b, Location loc,
                                               Value x) {
   if (!x.getType().isF32())
