@@ -872,21 +872,11 @@ def test_layer_norm_statistics_stay_available() -> None:
 
 @pytest.mark.parametrize(
     ("shape", "dims"),
-    [
-        ((3, 100_003), (-1,)),
-        ((4, 5, 37, 41), (2, 3)),
-        ((6, 7), (1,)),
-        ((2, 512), (1,)),
-        # Leading dims: column tiles of 256, float32 chunks of 64 rows.
-        ((100_003, 3), (0,)),
-        ((70, 3, 300), (0, 1)),
-        ((1000, 257), (0,)),
-    ],
+    [((3, 100_003), (-1,)), ((4, 5, 37, 41), (2, 3)), ((6, 7), (1,)), ((2, 512), (1,))],
 )
-def test_float32_sums_stay_within_an_ulp_of_the_magnitude(shape, dims) -> None:
+def test_float32_row_sums_stay_within_a_few_ulps(shape, dims) -> None:
     # Sums over the trailing dims run row by row: float32 partial sums within
-    # chunks of 512, the chunks' total in float64; over the leading dims,
-    # column tiles add chunks of 64 rows in float32, totals in float64. Against the exact
+    # chunks of 512, the chunks' total in float64. Against the exact
     # (float64) sum, the error stays within eps * sum(|x|) (measured: at
     # most 0.12 of it; eager's 0.24). A plain float32 running sum of the
     # 100,003 elements is off by 3 to 5 times that.

@@ -126,12 +126,8 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
     bool srcUnsigned = inputDtype && inputDtype.isUnsignedInteger();
     Location loc = op.getLoc();
     bool isFloat = isa<mlir::FloatType>(element);
-    Value rowSums =
-        createChunkedRowSums(rewriter, loc, input, dims, element, srcUnsigned);
-    if (!rowSums)
-      rowSums = createChunkedColumnSums(rewriter, loc, input, dims, element,
-                                        srcUnsigned);
-    if (rowSums) {
+    if (Value rowSums = createChunkedRowSums(rewriter, loc, input, dims,
+                                             element, srcUnsigned)) {
       Value reshaped = createReshape(rewriter, loc, rowSums, resultType);
       if (!reshaped)
         return reportFailure(rewriter, op, kUnknownReshapeSizes);

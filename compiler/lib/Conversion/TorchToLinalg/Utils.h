@@ -324,16 +324,6 @@ Value createChunkedRowSums(OpBuilder &b, Location loc, Value input,
                            ArrayRef<int64_t> dims, Type element,
                            bool srcUnsigned);
 
-/// For a float32 sum of `input` over `dims` that are its leading dims (all
-/// sizes static, at least one trailing dim kept): the sums [kept dims],
-/// column by column. An scf.forall over tiles of kColumnTile columns (the
-/// kept dims collapsed into one); each tile adds kColumnChunk rows at a
-/// time in float32 (vectorized across the columns), then carries the
-/// chunks' totals in float64. Null when the sum is not of that form.
-Value createChunkedColumnSums(OpBuilder &b, Location loc, Value input,
-                              ArrayRef<int64_t> dims, Type element,
-                              bool srcUnsigned);
-
 /// Reads a constant int list operand, expanding a single value to `count`.
 LogicalResult matchIntList(Value list, int64_t count,
                            SmallVectorImpl<int64_t> &out);

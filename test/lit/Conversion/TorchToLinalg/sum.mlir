@@ -187,32 +187,3 @@ func.func @keepdim_all_dynamic_result(%a: !torch.vtensor<[2,3],f32>) -> !torch.v
   %0 = torch.aten.sum.dim_IntList %a, %dims, %true, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?,?],f32>
   return %0 : !torch.vtensor<[?,?],f32>
 }
-
-// -----
-
-// A float32 sum over the leading dims (static): an scf.forall over tiles of
-// 256 columns; each tile adds chunks of 64 rows in float32 (the column
-// loop innermost: vectorized across columns), the chunks' totals in
-// float64, rounded once into its slice of the result.
-// CHECK-LABEL: func.func @sum_columns(
-// CHECK: %[[M:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<70x3x300xf32> into tensor<210x300xf32>
-// CHECK: %[[R:.*]] = scf.forall (%[[T:.*]]) in (2) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<300xf32>)
-// CHECK: %[[TOTALS:.*]] = scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<256xf64>)
-// CHECK: %[[PART:.*]] = scf.for %[[ROW:.*]] = %[[C]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<256xf32>)
-// CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<256xf32>)
-// CHECK: tensor.extract %[[M]][%[[ROW]], %{{.*}}] : tensor<210x300xf32>
-// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
-// CHECK: arith.extf %{{.*}} : f32 to f64
-// CHECK: arith.addf %{{.*}}, %{{.*}} : f64
-// CHECK: arith.truncf %{{.*}} : f64 to f32
-// CHECK: tensor.parallel_insert_slice %{{.*}} into %[[OUT]]
-// CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<300xf32> -> !torch.vtensor<[300],f32>
-func.func @sum_columns(%a: !torch.vtensor<[70,3,300],f32>) -> !torch.vtensor<[300],f32> {
-  %int0 = torch.constant.int 0
-  %int1 = torch.constant.int 1
-  %false = torch.constant.bool false
-  %none = torch.constant.none
-  %l = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
-  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[70,3,300],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[300],f32>
-  return %0 : !torch.vtensor<[300],f32>
-}
