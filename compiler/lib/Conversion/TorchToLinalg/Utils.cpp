@@ -272,7 +272,7 @@ Value torch_to_linalg::createRowReduction(
 
 /// Elements of a chunk of a chunked row sum: float32 partial sums within a
 /// chunk, float64 across chunks.
-constexpr int64_t kSumChunk = 512;
+constexpr int64_t kSumChunk = 64;
 
 Value torch_to_linalg::createChunkedRowSums(OpBuilder &b, Location loc,
                                             Value input, ArrayRef<int64_t> dims,
