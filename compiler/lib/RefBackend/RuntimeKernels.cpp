@@ -201,6 +201,28 @@ static bool isTransposedRhsMatmul(linalg::MatmulOp matmul) {
   return matmul.getIndexingMapsArray() == expected;
 }
 
+/// Calls the sort kernel `name` before `at` on `source` and `target` (cast
+/// to unranked memrefs), then `scalars` as i64 constants.
+static void createSortCall(ModuleOp module, Operation *at, StringRef name,
+                           Value source, Value target,
+                           ArrayRef<int64_t> scalars) {
+  OpBuilder builder(at);
+  Location loc = at->getLoc();
+  SmallVector<Value> args;
+  for (Value operand : {source, target}) {
+    auto type = cast<MemRefType>(operand.getType());
+    auto unranked =
+        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
+    args.push_back(memref::CastOp::create(builder, loc, unranked, operand));
+  }
+  for (int64_t scalar : scalars)
+    args.push_back(arith::ConstantIntOp::create(builder, loc, scalar, 64));
+  SmallVector<Type> argTypes = llvm::to_vector(ValueRange(args).getTypes());
+  func::FuncOp kernel = getOrDeclareKernel(
+      module, name, FunctionType::get(builder.getContext(), argTypes, {}));
+  func::CallOp::create(builder, loc, kernel, args);
+}
+
 /// Replaces a sort step of the sort lowering (its generic marked with
 /// kSortRanksAttr or kSortOrderAttr) by a call of its runtime kernel on
 /// unranked memrefs: `torch2mlir_sort_ranks_<f32|f64|i32|i64>(x, ranks,
@@ -231,27 +253,12 @@ static void replaceSortStep(ModuleOp module, linalg::GenericOp op) {
   } else if (!sourceType.getElementType().isInteger(64)) {
     return;
   }
-  OpBuilder builder(op);
-  Location loc = op.getLoc();
-  SmallVector<Value> args;
-  for (Value operand : {source, target}) {
-    auto type = cast<MemRefType>(operand.getType());
-    auto unranked =
-        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
-    args.push_back(memref::CastOp::create(builder, loc, unranked, operand));
-  }
-  args.push_back(arith::ConstantIntOp::create(builder, loc, dim.getInt(), 64));
+  SmallVector<int64_t> scalars{dim.getInt()};
   if (ranksAttr) {
-    args.push_back(
-        arith::ConstantIntOp::create(builder, loc, descending.getValue(), 64));
     auto limit = dyn_cast_or_null<IntegerAttr>(attr.get("limit"));
-    args.push_back(arith::ConstantIntOp::create(
-        builder, loc, limit ? limit.getInt() : -1, 64));
+    scalars.append({descending.getValue(), limit ? limit.getInt() : -1});
   }
-  SmallVector<Type> argTypes = llvm::to_vector(ValueRange(args).getTypes());
-  func::FuncOp kernel = getOrDeclareKernel(
-      module, name, FunctionType::get(builder.getContext(), argTypes, {}));
-  func::CallOp::create(builder, loc, kernel, args);
+  createSortCall(module, op, name, source, target, scalars);
   op->erase();
 }
 
@@ -308,26 +315,11 @@ static Operation *fuseSortSteps(ModuleOp module, linalg::GenericOp ranksOp) {
   StringRef suffix = getSortSuffix(sourceType.getElementType());
   if (suffix.empty())
     return nullptr;
-  OpBuilder builder(orderOp);
-  Location loc = orderOp.getLoc();
-  SmallVector<Value> args;
-  for (Value operand : {source, target}) {
-    auto type = cast<MemRefType>(operand.getType());
-    auto unranked =
-        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
-    args.push_back(memref::CastOp::create(builder, loc, unranked, operand));
-  }
   auto limit = dyn_cast_or_null<IntegerAttr>(ranksAttr.get("limit"));
-  args.push_back(arith::ConstantIntOp::create(builder, loc, dim.getInt(), 64));
-  args.push_back(
-      arith::ConstantIntOp::create(builder, loc, descending.getValue(), 64));
-  args.push_back(arith::ConstantIntOp::create(builder, loc,
-                                              limit ? limit.getInt() : -1, 64));
-  SmallVector<Type> argTypes = llvm::to_vector(ValueRange(args).getTypes());
-  func::FuncOp kernel =
-      getOrDeclareKernel(module, ("torch2mlir_sort_positions_" + suffix).str(),
-                         FunctionType::get(builder.getContext(), argTypes, {}));
-  func::CallOp::create(builder, loc, kernel, args);
+  createSortCall(
+      module, orderOp, ("torch2mlir_sort_positions_" + suffix).str(), source,
+      target,
+      {dim.getInt(), descending.getValue(), limit ? limit.getInt() : -1});
   Operation *erased = orderOp.getOperation();
   orderOp->erase();
   ranksOp->erase();

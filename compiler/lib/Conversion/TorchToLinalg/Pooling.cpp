@@ -208,6 +208,42 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
   }
 };
 
+/// Replaces `op` by the average of `input` over all its dims from `lead` on
+/// (a float pooling whose window is the whole input: one output per row):
+/// row sums in the opmath type (createChunkedRowSums), divided by each of
+/// `divisors` in turn (PyTorch's order), rounded to `resultType`. Fails,
+/// creating nothing, when the row sums do not apply.
+static LogicalResult
+replaceWithGlobalAverage(ConversionPatternRewriter &rewriter, Operation *op,
+                         Value input, int64_t lead, RankedTensorType resultType,
+                         ArrayRef<int64_t> divisors) {
+  Location loc = op->getLoc();
+  Type element = resultType.getElementType();
+  Type opMath = getOpMathType(element);
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  auto pooled = llvm::to_vector(llvm::seq<int64_t>(lead, rank));
+  Value sums = createChunkedRowSums(rewriter, loc, input, pooled, opMath,
+                                    /*srcUnsigned=*/false);
+  if (!sums)
+    return failure();
+  auto sumsType = cast<RankedTensorType>(sums.getType());
+  Value average = createElementwise(
+      rewriter, loc, sumsType.clone(element), ValueRange{sums},
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        Value value = args[0];
+        for (int64_t divisor : divisors)
+          value = arith::DivFOp::create(
+              b, l, value,
+              arith::ConstantOp::create(b, l, b.getFloatAttr(opMath, divisor)));
+        return castFloat(b, l, value, element);
+      });
+  Value reshaped = createReshape(rewriter, loc, average, resultType);
+  if (!reshaped)
+    return reportFailure(rewriter, op, kUnknownReshapeSizes);
+  rewriter.replaceOp(op, reshaped);
+  return success();
+}
+
 /// avg_poolNd: the sum of each window of the zero-padded input (in the
 /// opmath type), divided by divisor_override if given, else by the window
 /// clipped to the input plus padding (count_include_pad) or to the input.
@@ -258,32 +294,15 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
         llvm::all_of(resultType.getShape().drop_front(lead),
                      [](int64_t size) { return size == 1; });
     if (global) {
-      Type opMath = getOpMathType(element);
-      auto pooled = llvm::to_vector(llvm::seq<int64_t>(lead, rank));
-      if (Value sums = createChunkedRowSums(rewriter, loc, input, pooled,
-                                            opMath, /*srcUnsigned=*/false)) {
-        int64_t divisor = divisorOverride;
-        if (divisor == 0) {
-          divisor = 1;
-          for (int64_t size : inSizes)
-            divisor *= size;
-        }
-        auto sumsType = cast<RankedTensorType>(sums.getType());
-        Value average = createElementwise(
-            rewriter, loc, sumsType.clone(element), ValueRange{sums},
-            [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-              Value quotient = arith::DivFOp::create(
-                  b, l, args[0],
-                  arith::ConstantOp::create(b, l,
-                                            b.getFloatAttr(opMath, divisor)));
-              return castFloat(b, l, quotient, element);
-            });
-        Value reshaped = createReshape(rewriter, loc, average, resultType);
-        if (!reshaped)
-          return reportFailure(rewriter, op, kUnknownReshapeSizes);
-        rewriter.replaceOp(op, reshaped);
-        return success();
+      int64_t divisor = divisorOverride;
+      if (divisor == 0) {
+        divisor = 1;
+        for (int64_t size : inSizes)
+          divisor *= size;
       }
+      if (succeeded(replaceWithGlobalAverage(rewriter, op, input, lead,
+                                             resultType, {divisor})))
+        return success();
     }
     SmallVector<int64_t> low(lead, 0), high(lead, 0);
     low.append(params.padding);
@@ -410,29 +429,10 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
     Type accType = getOpMathType(element);
     // A global average (every pooled dim to 1): row sums over the pooled
     // dims (createChunkedRowSums), divided by each dim's size in turn.
-    if (llvm::all_of(outSizes, [](int64_t size) { return size == 1; })) {
-      auto pooled = llvm::to_vector(llvm::seq<int64_t>(lead, rank));
-      if (Value sums = createChunkedRowSums(rewriter, loc, input, pooled,
-                                            accType, /*srcUnsigned=*/false)) {
-        auto sumsType = cast<RankedTensorType>(sums.getType());
-        Value average = createElementwise(
-            rewriter, loc, sumsType.clone(element), ValueRange{sums},
-            [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-              Value value = args[0];
-              for (int64_t size : inSizes)
-                value = arith::DivFOp::create(
-                    b, l, value,
-                    arith::ConstantOp::create(b, l,
-                                              b.getFloatAttr(accType, size)));
-              return castFloat(b, l, value, element);
-            });
-        Value reshaped = createReshape(rewriter, loc, average, resultType);
-        if (!reshaped)
-          return reportFailure(rewriter, op, kUnknownReshapeSizes);
-        rewriter.replaceOp(op, reshaped);
-        return success();
-      }
-    }
+    if (llvm::all_of(outSizes, [](int64_t size) { return size == 1; }) &&
+        succeeded(replaceWithGlobalAverage(rewriter, op, input, lead,
+                                           resultType, inSizes)))
+      return success();
     auto accTensorType = RankedTensorType::get(resultType.getShape(), accType);
     Value accInit = createZeroFilled(rewriter, loc, accTensorType, input);
     // [start, end) of output index `out` of spatial dim i.
