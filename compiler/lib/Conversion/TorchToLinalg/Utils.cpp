@@ -194,14 +194,21 @@ Value torch_to_linalg::createExtremeValue(OpBuilder &b, Location loc,
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, value));
 }
 
-Value torch_to_linalg::createRowForall(OpBuilder &b, Location loc, Value input,
-                                       RankedTensorType type, RowBody body) {
-  int64_t rank = type.getRank();
+/// The scf.forall of createRowForall and createRowReduction: over the
+/// leading dims of `input` (all but the last), with `init` as its shared
+/// output, of `input`'s rank (a whole row per iteration) or one less (an
+/// element). `body` gets the Row, whose `out` is the iteration's slice of
+/// the output (of `sliceType`), and returns the slice to put back.
+static Value createForallOverRows(OpBuilder &b, Location loc, Value input,
+                                  Value init, RankedTensorType sliceType,
+                                  RowBody body) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t lead = inputType.getRank() - 1;
+  bool wholeRows = cast<RankedTensorType>(init.getType()).getRank() == lead + 1;
   SmallVector<OpFoldResult> rows;
-  for (int64_t i = 0; i + 1 < rank; ++i)
+  for (int64_t i = 0; i < lead; ++i)
     rows.push_back(tensor::getMixedSize(b, loc, input, i));
-  Value empty = createEmpty(b, loc, type, input);
-  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
+  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{init},
                                       /*mapping=*/std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
@@ -209,25 +216,33 @@ Value torch_to_linalg::createRowForall(OpBuilder &b, Location loc, Value input,
   SmallVector<Value> ivs = forall.getInductionVars();
   Value shared = forall.getRegionIterArgs()[0];
   SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-  offsets.push_back(b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
-  sizes.push_back(tensor::getMixedSize(b, loc, input, rank - 1));
-  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-  auto rowType =
-      RankedTensorType::get({type.getShape().back()}, type.getElementType());
-  Value row = tensor::ExtractSliceOp::create(b, loc, rowType, shared, offsets,
-                                             sizes, strides);
-  Row rowInfo{input,
-              ivs,
-              row,
-              tensor::DimOp::create(b, loc, input, rank - 1),
-              arith::ConstantIndexOp::create(b, loc, 0),
-              arith::ConstantIndexOp::create(b, loc, 1)};
-  Value written = body(b, loc, rowInfo);
+  SmallVector<OpFoldResult> sizes(lead, b.getIndexAttr(1));
+  if (wholeRows) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(tensor::getMixedSize(b, loc, input, lead));
+  }
+  SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
+  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, shared,
+                                               offsets, sizes, strides);
+  Row row{input,
+          ivs,
+          slice,
+          tensor::DimOp::create(b, loc, input, lead),
+          arith::ConstantIndexOp::create(b, loc, 0),
+          arith::ConstantIndexOp::create(b, loc, 1)};
+  Value written = body(b, loc, row);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, written, shared, offsets, sizes,
                                         strides);
   return forall.getResult(0);
+}
+
+Value torch_to_linalg::createRowForall(OpBuilder &b, Location loc, Value input,
+                                       RankedTensorType type, RowBody body) {
+  auto rowType =
+      RankedTensorType::get({type.getShape().back()}, type.getElementType());
+  return createForallOverRows(b, loc, input, createEmpty(b, loc, type, input),
+                              rowType, body);
 }
 
 Value torch_to_linalg::createRowReduction(
@@ -235,39 +250,21 @@ Value torch_to_linalg::createRowReduction(
     llvm::function_ref<Value(OpBuilder &, Location, const Row &)> body) {
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t lead = inputType.getRank() - 1;
-  SmallVector<OpFoldResult> rows;
   SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < lead; ++i) {
-    rows.push_back(tensor::getMixedSize(b, loc, input, i));
+  for (int64_t i = 0; i < lead; ++i)
     if (inputType.isDynamicDim(i))
       dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, i));
-  }
   auto outType =
       RankedTensorType::get(inputType.getShape().drop_back(), element);
   Value empty = tensor::EmptyOp::create(b, loc, outType, dynamicSizes);
-  auto forall = scf::ForallOp::create(b, loc, rows, ValueRange{empty},
-                                      /*mapping=*/std::nullopt);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(forall.getBody());
-  // getInductionVars returns a vector: a ValueRange of it would dangle.
-  SmallVector<Value> ivs = forall.getInductionVars();
-  Value shared = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-  SmallVector<OpFoldResult> ones(lead, b.getIndexAttr(1));
   auto cellType = RankedTensorType::get(SmallVector<int64_t>(lead, 1), element);
-  Value cell = tensor::ExtractSliceOp::create(b, loc, cellType, shared, offsets,
-                                              ones, ones);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Row row{input,   ivs,
-          Value(), tensor::DimOp::create(b, loc, input, lead),
-          zero,    arith::ConstantIndexOp::create(b, loc, 1)};
-  Value value = body(b, loc, row);
-  Value written = tensor::InsertOp::create(b, loc, value, cell,
-                                           SmallVector<Value>(lead, zero));
-  b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, written, shared, offsets, ones,
-                                        ones);
-  return forall.getResult(0);
+  return createForallOverRows(
+      b, loc, input, empty, cellType,
+      [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
+        Value value = body(rb, rl, row);
+        return tensor::InsertOp::create(rb, rl, value, row.out,
+                                        SmallVector<Value>(lead, row.zero));
+      });
 }
 
 /// Elements of a chunk of a chunked row sum: float32 partial sums within a

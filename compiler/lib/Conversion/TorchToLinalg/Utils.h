@@ -306,8 +306,9 @@ Value createRowForall(OpBuilder &b, Location loc, Value input,
 
 /// A reduction of `input` ([lead..., n], rank >= 2) along its last dim
 /// into a tensor [lead...] of `element`: an scf.forall over the leading
-/// dims whose `body` returns each row's value (the Row has no `out`); the
-/// value is written in place into the forall's shared output.
+/// dims whose `body` returns each row's value, which is then inserted into
+/// the Row's `out` (the row's 1x...x1 cell of the forall's shared output,
+/// so it is written in place).
 Value createRowReduction(
     OpBuilder &b, Location loc, Value input, Type element,
     llvm::function_ref<Value(OpBuilder &, Location, const Row &)> body);

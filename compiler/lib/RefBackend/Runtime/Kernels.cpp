@@ -422,6 +422,18 @@ directBlockAvx2(const float *taps, const int64_t *offsets, int64_t count,
     _mm256_storeu_ps(dst + 8 * j, acc[j]);
 }
 
+/// directBlockAvx2<vectors> for `vectors` in [1, V] (none for 0): the
+/// instantiation whose width is known at compile time.
+template <int V>
+__attribute__((target("avx2,fma"), always_inline)) inline void
+directBlocksAvx2(int64_t vectors, const float *taps, const int64_t *offsets,
+                 int64_t count, const float *base, float *dst) {
+  if (vectors == V)
+    directBlockAvx2<V>(taps, offsets, count, base, dst);
+  else if constexpr (V > 1)
+    directBlocksAvx2<V - 1>(vectors, taps, offsets, count, base, dst);
+}
+
 /// convDirectBody for f32 rows contiguous in x with stride 1 (depthwise
 /// and other convolutions of at most kDirectMaxReduction taps per output):
 /// output-stationary, a block of up to 64 outputs of a row in registers
@@ -457,31 +469,8 @@ convDirectRowsAvx2(const ConvShape &s, const float *in, const int64_t *inS,
         int64_t x = 0, width = s.out[2];
         for (; x + 64 <= width; x += 64)
           directBlockAvx2<8>(taps, offsets, count, base + x, dst + x);
-        switch ((width - x) / 8) {
-        case 7:
-          directBlockAvx2<7>(taps, offsets, count, base + x, dst + x);
-          break;
-        case 6:
-          directBlockAvx2<6>(taps, offsets, count, base + x, dst + x);
-          break;
-        case 5:
-          directBlockAvx2<5>(taps, offsets, count, base + x, dst + x);
-          break;
-        case 4:
-          directBlockAvx2<4>(taps, offsets, count, base + x, dst + x);
-          break;
-        case 3:
-          directBlockAvx2<3>(taps, offsets, count, base + x, dst + x);
-          break;
-        case 2:
-          directBlockAvx2<2>(taps, offsets, count, base + x, dst + x);
-          break;
-        case 1:
-          directBlockAvx2<1>(taps, offsets, count, base + x, dst + x);
-          break;
-        default:
-          break;
-        }
+        directBlocksAvx2<7>((width - x) / 8, taps, offsets, count, base + x,
+                            dst + x);
         x += (width - x) / 8 * 8;
         for (; x < width; ++x) {
           float acc = dst[x];
