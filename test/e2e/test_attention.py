@@ -1,6 +1,8 @@
-"""torch.nn.functional.scaled_dot_product_attention, decomposed by torch2mlir
-(torch-decompose-complex-ops), against eager PyTorch: masks, causal, scale,
-grouped-query attention, ranks and dtypes."""
+"""torch.nn.functional.scaled_dot_product_attention against eager PyTorch:
+masks, causal, scale, grouped-query attention, ranks and dtypes. The
+linalg-on-tensors backend keeps float32 attention whole and fuses it
+(TorchToLinalg/Attention.cpp); its other forms, and every form on the other
+backends, are decomposed by torch-decompose-complex-ops."""
 
 from __future__ import annotations
 
@@ -130,3 +132,97 @@ def test_the_imported_ir_has_no_attention_op_left() -> None:
     text = str(module)
     assert "scaled_dot_product_attention" not in text
     assert "torch.aten._softmax" in text
+
+
+# The fused lowering (TorchToLinalg/Attention.cpp): linalg-on-tensors keeps
+# float32 attention whole; each task of one scf.forall computes a block of
+# query rows (a power of two of at most 128 rows, fewer the longer the keys)
+# against all keys. The shapes below leave a partial last block.
+
+
+def _fused_ir(fn: Callable[..., torch.Tensor], *args: torch.Tensor) -> str:
+    return str(
+        torch2mlir.export_and_import(
+            Attention(fn), *args, output_type="linalg-on-tensors"
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "source", "head", "causal"),
+    [
+        (200, 197, 32, False),  # blocks of 64 rows: 64, 64, 64, 8
+        (197, 197, 64, True),
+        (1, 256, 64, False),  # one decoding step against a cache
+        (130, 1100, 16, True),  # blocks of 8 rows, causal past the diagonal
+        (3, 1, 8, False),
+    ],
+)
+def test_fused_attention_blocks(target, source, head, causal) -> None:
+    def fn(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+    args = _qkv(batch=2, heads=3, target=target, source=source, head=head)
+    ir = _fused_ir(fn, *args)
+    assert "scf.forall" in ir and "linalg.matmul" in ir
+    assert "linalg.batch_matmul" not in ir
+    _check(fn, *args, config="none")
+
+
+@pytest.mark.parametrize(
+    "mask_shape",
+    [(2, 1, 70, 90), (70, 90), (1, 3, 1, 90), (2, 3, 70, 1), (1, 90)],
+)
+@pytest.mark.parametrize("dtype", [torch.bool, torch.float32])
+def test_fused_attention_masks(mask_shape, dtype) -> None:
+    q, k, v = _qkv(batch=2, heads=3, target=70, source=90, head=16)
+    g = torch.Generator().manual_seed(5)
+    if dtype == torch.bool:
+        mask = torch.rand(mask_shape, generator=g) > 0.4
+        mask[..., 0] = True  # no row fully masked (NaN in both)
+    else:
+        mask = torch.randn(mask_shape, generator=g) * 3
+
+    def fn(q, k, v, m):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=m, scale=0.2)
+
+    assert "scf.forall" in _fused_ir(fn, q, k, v, mask)
+    _check(fn, q, k, v, mask, config="none")
+
+
+def test_fused_attention_rank_three_and_five() -> None:
+    q, k, v = (t[0] for t in _qkv(target=40, source=24, head=8))
+    _check(F.scaled_dot_product_attention, q, k, v, config="none")
+    q, k, v = (t.reshape(2, 2, 2, 8, 16) for t in _qkv())
+    _check(F.scaled_dot_product_attention, q, k, v, config="none")
+
+
+def test_forms_the_fused_lowering_leaves_decompose() -> None:
+    # Grouped heads and float64 are not fused; they still compile, through
+    # the decomposition (two batch matmuls around a softmax).
+    def gqa(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+    args = _qkv(heads=8, kv_heads=2)
+    assert "linalg.batch_matmul" in _fused_ir(gqa, *args)
+    _check(gqa, *args, config="none")
+    args = _qkv(dtype=torch.float64)
+    assert "linalg.batch_matmul" in _fused_ir(F.scaled_dot_product_attention, *args)
+
+
+def test_fused_attention_with_a_dynamic_sequence_length() -> None:
+    class Causal(torch.nn.Module):
+        def forward(self, q, k, v):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    q, k, v = _qkv(target=40, source=40)
+    seq = torch.export.Dim("seq", min=2, max=512)
+    spec = {2: seq}
+    compiled = torch2mlir.compile(
+        Causal(), (q, k, v), dynamic_shapes=(spec, spec, spec), cache=False
+    )
+    for length in (40, 77, 300):
+        q, k, v = _qkv(target=length, source=length, seed=length)
+        torch.testing.assert_close(
+            compiled(q, k, v), F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        )

@@ -912,11 +912,27 @@ def test_global_average_pooling(dtype) -> None:
 @pytest.mark.parametrize(
     "conv",
     [
-        dict(in_channels=8, out_channels=8, kernel_size=3, padding=1, groups=8),
-        dict(
-            in_channels=6, out_channels=6, kernel_size=(5, 3), dilation=(1, 2), groups=6
-        ),
-        dict(in_channels=4, out_channels=6, kernel_size=3, stride=(2, 1), groups=2),
+        {
+            "in_channels": 8,
+            "out_channels": 8,
+            "kernel_size": 3,
+            "padding": 1,
+            "groups": 8,
+        },
+        {
+            "in_channels": 6,
+            "out_channels": 6,
+            "kernel_size": (5, 3),
+            "dilation": (1, 2),
+            "groups": 6,
+        },
+        {
+            "in_channels": 4,
+            "out_channels": 6,
+            "kernel_size": 3,
+            "stride": (2, 1),
+            "groups": 2,
+        },
     ],
     ids=["depthwise", "dilated", "grouped_strided_rows"],
 )

@@ -146,8 +146,13 @@ class TosaBackend(LinalgOnTensorsBackend):
 
 #: The backends, by name.
 BACKENDS: dict[str, Backend] = {
+    # Attention stays whole where TorchToLinalg fuses it (isFusableAttention:
+    # one scf.forall over batch x heads x query blocks, see
+    # TorchToLinalg/Attention.cpp); its other forms still decompose.
     "linalg-on-tensors": LinalgOnTensorsBackend(
-        "linalg-on-tensors", LINALG_ON_TENSORS_PIPELINE
+        "linalg-on-tensors",
+        LINALG_ON_TENSORS_PIPELINE,
+        legal_ops=("aten.scaled_dot_product_attention",),
     ),
     "tosa": TosaBackend("tosa", TOSA_PIPELINE, float64=False),
 }

@@ -62,6 +62,7 @@ struct ConvertTorchToLinalgPass
 
     RewritePatternSet patterns(context);
     populateLinearPatternsAndLegality(typeConverter, patterns, target);
+    populateAttentionPatternsAndLegality(typeConverter, patterns, target);
     populateElementwisePatternsAndLegality(typeConverter, patterns, target);
     populateComplexPatternsAndLegality(typeConverter, patterns, target);
     populateComparisonPatternsAndLegality(typeConverter, patterns, target);

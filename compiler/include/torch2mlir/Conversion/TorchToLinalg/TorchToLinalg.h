@@ -23,6 +23,9 @@ inline constexpr llvm::StringLiteral kSortRanksAttr = "torch2mlir.sort_ranks";
 inline constexpr llvm::StringLiteral kSortOrderAttr = "torch2mlir.sort_order";
 
 /// Each family adds its patterns and marks the ops it lowers illegal.
+void populateAttentionPatternsAndLegality(TypeConverter &typeConverter,
+                                          RewritePatternSet &patterns,
+                                          ConversionTarget &target);
 void populateLinearPatternsAndLegality(TypeConverter &typeConverter,
                                        RewritePatternSet &patterns,
                                        ConversionTarget &target);

@@ -25,3 +25,57 @@ bool mlir::torch2mlir::torch::isLegalOpName(const llvm::StringSet<> &legalOps,
   return legalOps.contains(opName) ||
          (opName.consume_front("torch.") && legalOps.contains(opName));
 }
+
+bool mlir::torch2mlir::torch::isFusableAttention(
+    AtenScaledDotProductAttentionOp op) {
+  auto known = [](Value value) -> BaseTensorType {
+    auto type = dyn_cast<BaseTensorType>(value.getType());
+    return type && type.hasSizes() && type.hasDtype() ? type : nullptr;
+  };
+  BaseTensorType query = known(op.getQuery()), key = known(op.getKey()),
+                 value = known(op.getValue()), result = known(op.getResult());
+  if (!query || !key || !value || !result)
+    return false;
+  for (BaseTensorType type : {query, key, value, result})
+    if (!type.getDtype().isF32())
+      return false;
+  ArrayRef<int64_t> q = query.getSizes(), k = key.getSizes(),
+                    v = value.getSizes();
+  size_t rank = q.size();
+  if (rank < 3 || k.size() != rank || v.size() != rank ||
+      result.getSizes().size() != rank)
+    return false;
+  for (size_t i = 0; i + 2 < rank; ++i)
+    if (q[i] == kUnknownSize || k[i] != q[i] || v[i] != q[i])
+      return false;
+  if (q.back() == kUnknownSize || k.back() != q.back())
+    return false;
+  if (k[rank - 2] != v[rank - 2] && k[rank - 2] != kUnknownSize &&
+      v[rank - 2] != kUnknownSize)
+    return false;
+  double dropout, scale;
+  bool causal, gqa;
+  if (!matchTorchConstantFloat(op.getDropoutP(), dropout) || dropout != 0.0 ||
+      !matchTorchConstantBool(op.getIsCausal(), causal) ||
+      !matchTorchConstantBool(op.getEnableGqa(), gqa) ||
+      (!isTorchNone(op.getScale()) &&
+       !matchTorchConstantFloat(op.getScale(), scale)))
+    return false;
+  if (isTorchNone(op.getAttnMask()))
+    return true;
+  BaseTensorType mask = known(op.getAttnMask());
+  if (!mask || !(mask.getDtype().isF32() || mask.getDtype().isInteger(1)))
+    return false;
+  // The scores' sizes [batch..., L, S], right-aligned with the mask's.
+  SmallVector<int64_t> scores(q.drop_back());
+  scores.push_back(k[rank - 2]);
+  ArrayRef<int64_t> m = mask.getSizes();
+  if (m.size() > rank)
+    return false;
+  for (size_t i = 0; i < m.size(); ++i) {
+    int64_t target = scores[rank - m.size() + i];
+    if (m[i] != 1 && (m[i] == kUnknownSize || m[i] != target))
+      return false;
+  }
+  return true;
+}

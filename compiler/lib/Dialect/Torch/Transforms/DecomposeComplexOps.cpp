@@ -3,7 +3,9 @@
 // Part of the torch2mlir project.
 //
 // The pass: the decompositions of every family (Decompose/), minus those of
-// the ops the backend keeps (`legal-ops`), applied greedily.
+// the ops the backend keeps (`legal-ops`), applied greedily; for a backend
+// that keeps attention, attention written out as matmuls around a softmax
+// is first recomposed into it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,13 @@ struct DecomposeComplexOpsPass
       legal.insert(name);
     RewritePatternSet patterns(&getContext());
     decompose::DecompositionPatterns set(patterns, legal, float64);
+    if (set.keeps<AtenScaledDotProductAttentionOp>()) {
+      RewritePatternSet recompositions(&getContext());
+      decompose::populateAttentionRecompositions(recompositions);
+      if (failed(
+              applyPatternsGreedily(getOperation(), std::move(recompositions))))
+        return signalPassFailure();
+    }
     decompose::populateLinearDecompositions(set);
     decompose::populateShapeDecompositions(set);
     decompose::populateNormalizationDecompositions(set);

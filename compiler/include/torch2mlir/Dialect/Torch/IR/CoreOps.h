@@ -41,6 +41,17 @@ bool isCoreOp(Operation *op);
 /// the `torch.` prefix.
 bool isLegalOpName(const llvm::StringSet<> &legalOps, StringRef opName);
 
+/// Whether a backend that keeps `aten.scaled_dot_product_attention` whole
+/// (`legal-ops`) lowers `op` as one fused attention, so that the contract
+/// leaves it undecomposed: float32 query, key and value of one rank >= 3
+/// whose batch dims (all but the last two) are known and equal (no
+/// broadcast, no grouped heads), a known head size shared by query and key,
+/// dropout_p = 0, constant is_causal, enable_gqa and scale, and a mask that
+/// is none, or bool or float32 with known sizes, each 1 or the size of its
+/// dim of the [batch..., L, S] scores. Every other attention decomposes
+/// into matmul, softmax and matmul.
+bool isFusableAttention(AtenScaledDotProductAttentionOp op);
+
 } // namespace mlir::torch2mlir::torch
 
 #endif // TORCH2MLIR_DIALECT_TORCH_IR_COREOPS_H

@@ -329,12 +329,16 @@ static Value repeatHeads(PatternRewriter &rewriter, Location loc, Value x,
 /// others are -inf), a float mask is added; `is_causal` keeps the lower
 /// triangle (top-left aligned); `enable_gqa` repeats each key and value head
 /// for its group of query heads. Attention dropout (dropout_p > 0) is not
-/// decomposed.
+/// decomposed. A backend that keeps the op (`legal-ops`) gets the forms it
+/// fuses (isFusableAttention) whole.
 struct DecomposeAtenScaledDotProductAttention
     : OpRewritePattern<AtenScaledDotProductAttentionOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeAtenScaledDotProductAttention(MLIRContext *context, bool kept)
+      : OpRewritePattern(context), kept(kept) {}
   LogicalResult matchAndRewrite(AtenScaledDotProductAttentionOp op,
                                 PatternRewriter &rewriter) const override {
+    if (kept && isFusableAttention(op))
+      return rewriter.notifyMatchFailure(op, "the backend fuses it whole");
     auto queryType = getRankedTensorType(op.getQuery());
     auto keyType = getRankedTensorType(op.getKey());
     auto valueType = getRankedTensorType(op.getValue());
@@ -441,16 +445,170 @@ struct DecomposeAtenScaledDotProductAttention
     rewriter.replaceOpWithNewOp<AtenMatmulOp>(op, resultType, weights, value);
     return success();
   }
+
+private:
+  bool kept;
+};
+
+/// `value` through the ops that leave its values and sizes unchanged: a
+/// clone, and an expand to its own sizes.
+static Value skipValueIdentities(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (auto clone = dyn_cast<AtenCloneOp>(op)) {
+      value = clone.getSelf();
+      continue;
+    }
+    auto expand = dyn_cast<AtenExpandOp>(op);
+    auto from = expand ? getRankedTensorType(expand.getSelf()) : nullptr;
+    auto to = expand ? getRankedTensorType(expand.getResult()) : nullptr;
+    if (from && to && from.getSizes() == to.getSizes() &&
+        llvm::none_of(from.getSizes(),
+                      [](int64_t size) { return size == kUnknownSize; })) {
+      value = expand.getSelf();
+      continue;
+    }
+    break;
+  }
+  return value;
+}
+
+/// The 4-D tensor [B, H, X, Y] that `value` ([B*H, X, Y]) views, past
+/// clones and same-size expands; null if it is not one.
+static Value getViewedHeads(Value value) {
+  auto view = value.getDefiningOp<AtenViewOp>();
+  if (!view)
+    return nullptr;
+  Value heads = skipValueIdentities(view.getSelf());
+  auto from = getRankedTensorType(heads);
+  auto to = getRankedTensorType(value);
+  if (!from || !to || from.getSizes().size() != 4 ||
+      to.getSizes().size() != 3 ||
+      productOfSizes(from.getSizes().take_front(2)) == kUnknownSize ||
+      to.getSizes()[0] != productOfSizes(from.getSizes().take_front(2)) ||
+      to.getSizes().drop_front() != from.getSizes().drop_front(2))
+    return nullptr;
+  return heads;
+}
+
+/// The float value of `value`, a constant float or a 0-d float literal.
+static std::optional<double> matchConstantScalar(Value value) {
+  double constant;
+  if (matchTorchConstantFloat(value, constant))
+    return constant;
+  auto literal = value.getDefiningOp<ValueTensorLiteralOp>();
+  auto elements =
+      literal ? dyn_cast<DenseElementsAttr>(literal.getValue()) : nullptr;
+  if (!elements || !elements.isSplat() || elements.getType().getRank() != 0 ||
+      !isa<mlir::FloatType>(elements.getElementType()))
+    return std::nullopt;
+  return elements.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// Attention written out as the transformers models export it (eager
+/// attention): bmm(softmax(view(bmm(q, k^T)) * scale + mask, -1), v), each
+/// bmm on [B*H, ...] views of the [B, H, ...] heads, becomes
+/// scaled_dot_product_attention(q, k, v, mask, scale) viewed as the bmm's
+/// result, for a backend that fuses attention (isFusableAttention). The
+/// scale (mul or div by a constant) and the float mask (add) are optional;
+/// the probabilities may pass through a clone (eval-mode dropout) and
+/// same-size expands. A softmax read elsewhere (returned attention weights)
+/// is left alone.
+struct RecomposeAttention : OpRewritePattern<AtenBmmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenBmmOp op,
+                                PatternRewriter &rewriter) const override {
+    Value values = getViewedHeads(op.getMat2());
+    auto probabilitiesView = op.getSelf().getDefiningOp<AtenViewOp>();
+    if (!values || !probabilitiesView)
+      return rewriter.notifyMatchFailure(op, "not [B*H] views of heads");
+    Value probabilities = skipValueIdentities(probabilitiesView.getSelf());
+    auto softmax = probabilities.getDefiningOp<Aten_SoftmaxOp>();
+    int64_t dim;
+    bool halfToFloat;
+    if (!softmax || !softmax->hasOneUse() ||
+        !matchTorchConstantInt(softmax.getDim(), dim) ||
+        (dim != -1 && dim != 3) ||
+        !matchTorchConstantBool(softmax.getHalfToFloat(), halfToFloat) ||
+        halfToFloat)
+      return rewriter.notifyMatchFailure(op, "not softmax(scores, -1) @ v");
+    // scores * scale + mask, each optional.
+    Value scores = softmax.getSelf();
+    Value mask;
+    if (auto add = scores.getDefiningOp<AtenAddTensorOp>()) {
+      int64_t alpha;
+      if (!matchTorchConstantInt(add.getAlpha(), alpha) || alpha != 1)
+        return rewriter.notifyMatchFailure(op, "mask added with alpha != 1");
+      auto type = getRankedTensorType(add.getResult());
+      auto lhs = getRankedTensorType(add.getSelf());
+      bool maskFirst = !lhs || lhs.getSizes() != type.getSizes();
+      scores = maskFirst ? add.getOther() : add.getSelf();
+      mask = maskFirst ? add.getSelf() : add.getOther();
+    }
+    double scale = 1.0;
+    Operation *scaling = scores.getDefiningOp();
+    if (isa_and_nonnull<AtenMulTensorOp, AtenMulScalarOp, AtenDivTensorOp,
+                        AtenDivScalarOp>(scaling)) {
+      std::optional<double> factor =
+          matchConstantScalar(scaling->getOperand(1));
+      if (!factor || *factor == 0.0)
+        return rewriter.notifyMatchFailure(op, "scale is not a constant");
+      bool divides = isa<AtenDivTensorOp, AtenDivScalarOp>(scaling);
+      scale = divides ? 1.0 / *factor : *factor;
+      scores = scaling->getOperand(0);
+    }
+    auto scoresView = scores.getDefiningOp<AtenViewOp>();
+    auto product =
+        scoresView ? scoresView.getSelf().getDefiningOp<AtenBmmOp>() : nullptr;
+    Value query = product ? getViewedHeads(product.getSelf()) : nullptr;
+    Value keysT = product ? getViewedHeads(product.getMat2()) : nullptr;
+    auto permute = keysT ? keysT.getDefiningOp<AtenPermuteOp>() : nullptr;
+    SmallVector<int64_t> order;
+    if (!query || !permute ||
+        !matchTorchConstantIntList(permute.getDims(), order) ||
+        order != ArrayRef<int64_t>{0, 1, 3, 2})
+      return rewriter.notifyMatchFailure(op, "scores are not q @ k^T");
+    Value keys = permute.getSelf();
+
+    Location loc = op.getLoc();
+    auto queryType = getRankedTensorType(query);
+    auto valueType = getRankedTensorType(values);
+    auto resultType = getRankedTensorType(op.getResult());
+    if (!queryType || !valueType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs known sizes and dtypes");
+    SmallVector<int64_t> sizes(queryType.getSizes().drop_back());
+    sizes.push_back(valueType.getSizes().back());
+    auto attentionType =
+        queryType.getWithSizesAndDtype(sizes, queryType.getOptionalDtype());
+    auto attention = AtenScaledDotProductAttentionOp::create(
+        rewriter, loc, attentionType, query, keys, values,
+        mask ? mask : createConstantNone(rewriter, loc),
+        createConstantFloat(rewriter, loc, 0.0),
+        createConstantBool(rewriter, loc, false),
+        createConstantFloat(rewriter, loc, scale),
+        createConstantBool(rewriter, loc, false));
+    if (!isFusableAttention(attention)) {
+      rewriter.eraseOp(attention);
+      return rewriter.notifyMatchFailure(op, "the backend would not fuse it");
+    }
+    rewriter.replaceOp(op, createView(rewriter, loc, attention.getResult(),
+                                      resultType.getSizes()));
+    return success();
+  }
 };
 
 } // namespace
+
+void mlir::torch2mlir::torch::decompose::populateAttentionRecompositions(
+    RewritePatternSet &patterns) {
+  patterns.add<RecomposeAttention>(patterns.getContext());
+}
 
 void mlir::torch2mlir::torch::decompose::populateLinearDecompositions(
     DecompositionPatterns &set) {
   set.add<DecomposeAtenLinear, AtenLinearOp>();
   set.add<DecomposeAtenMatmul, AtenMatmulOp>();
-  set.add<DecomposeAtenScaledDotProductAttention,
-          AtenScaledDotProductAttentionOp>();
+  set.addForUnkeptForms<DecomposeAtenScaledDotProductAttention,
+                        AtenScaledDotProductAttentionOp>();
   set.add<DecomposeAtenConv2d, AtenConv2dOp>();
   set.add<DecomposeAtenConv2dPadding, AtenConv2dPaddingOp>();
 }

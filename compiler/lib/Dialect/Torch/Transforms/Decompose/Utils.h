@@ -37,6 +37,21 @@ public:
     patterns.add<PatternTy>(patterns.getContext(), std::forward<Args>(args)...);
   }
 
+  /// Adds `PatternTy` (constructed with the context, whether the backend
+  /// keeps `OpTy` (isLegalOpName), then `args`) whatever the backend keeps:
+  /// for a decomposition that still applies to the forms of a kept op the
+  /// backend cannot lower whole.
+  template <typename PatternTy, typename OpTy, typename... Args>
+  void addForUnkeptForms(Args &&...args) {
+    patterns.add<PatternTy>(patterns.getContext(), keeps<OpTy>(),
+                            std::forward<Args>(args)...);
+  }
+
+  /// Whether the backend keeps `OpTy` (isLegalOpName).
+  template <typename OpTy> bool keeps() const {
+    return isLegalOpName(legal, OpTy::getOperationName());
+  }
+
   /// The backend has float64 tensors (see the pass's `float64` option).
   const bool float64;
 
@@ -46,6 +61,11 @@ private:
 };
 
 void populateLinearDecompositions(DecompositionPatterns &set);
+
+/// Attention written out as matmuls around a softmax, recomposed into
+/// scaled_dot_product_attention for a backend that keeps that op: applied
+/// before the decompositions, which would take its parts apart.
+void populateAttentionRecompositions(RewritePatternSet &patterns);
 void populateShapeDecompositions(DecompositionPatterns &set);
 void populateNormalizationDecompositions(DecompositionPatterns &set);
 void populateReductionDecompositions(DecompositionPatterns &set);
