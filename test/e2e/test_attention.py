@@ -80,7 +80,7 @@ def test_scale(config: str) -> None:
 def test_bool_mask_broadcast(config: str) -> None:
     q, k, v = _qkv(target=5, source=7)
     mask = torch.rand(5, 7, generator=torch.Generator().manual_seed(3)) > 0.3
-    mask[:, 0] = True  # no row fully masked (that row is NaN in both)
+    mask[:, 0] = True  # no row fully masked (test_fully_masked_rows_are_zero)
     _check(
         lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
         q,
@@ -226,3 +226,60 @@ def test_fused_attention_with_a_dynamic_sequence_length() -> None:
         torch.testing.assert_close(
             compiled(q, k, v), F.scaled_dot_product_attention(q, k, v, is_causal=True)
         )
+
+
+def test_fused_attention_steps_over_key_blocks() -> None:
+    # 1100 keys: steps of 512, 512 and 76 keys, the running max and sum
+    # rescaled at each. Some rows keep no key of the first step (their
+    # exps there must be 0, not NaN); one row keeps none at all (0, as
+    # eager).
+    q, k, v = _qkv(batch=1, heads=2, target=24, source=1100, head=16)
+    g = torch.Generator().manual_seed(11)
+    mask = torch.rand(24, 1100, generator=g) > 0.5
+    mask[:8, :600] = False
+    mask[:8, 1099] = True
+    mask[20] = False
+
+    def fn(q, k, v, m):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+
+    compiled = torch2mlir.compile(Attention(fn), (q, k, v, mask), cache=False)
+    got, want = compiled(q, k, v, mask), fn(q, k, v, mask)
+    assert (want[:, :, 20] == 0).all()
+    assert not torch.isnan(want).any()
+    torch.testing.assert_close(got, want)
+    # Large scores: the running max moves by hundreds between steps.
+    q = q * 30
+    torch.testing.assert_close(compiled(q, k, v, mask), fn(q, k, v, mask))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("mask_dtype", [torch.bool, None])
+def test_fully_masked_rows_are_zero(dtype, mask_dtype) -> None:
+    # PyTorch's attention gives 0 for a query whose every key is masked
+    # (_safe_softmax), where a plain softmax of -inf scores is NaN. float32
+    # goes through the fused lowering, float64 through the decomposition.
+    q, k, v = _qkv(target=5, source=7, dtype=dtype)
+    mask = torch.ones(5, 7, dtype=torch.bool)
+    mask[1] = False
+    mask[3, :4] = False
+    if mask_dtype is None:  # a float mask of -inf and 0
+        mask = torch.zeros(5, 7, dtype=dtype).masked_fill(~mask, float("-inf"))
+
+    def fn(q, k, v, m):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+
+    want = fn(q, k, v, mask)
+    assert (want[:, :, 1] == 0).all()
+    _check(fn, q, k, v, mask, config="none")
+
+
+def test_fused_causal_attention_over_key_blocks() -> None:
+    # A causal task stops at the key of its last query row: 700 queries
+    # and keys, blocks of 32 rows, steps of 512 keys.
+    def fn(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    _check(fn, *_qkv(batch=1, heads=2, target=700, source=700, head=8), config="none")
+    # More queries than keys: the rows past the last key see every key.
+    _check(fn, *_qkv(batch=1, heads=1, target=40, source=530, head=8), config="none")

@@ -430,3 +430,37 @@ def test_peak_fraction_without_a_peak_is_empty_of_ratios() -> None:
         [_result("matmul512", (1.0, 2.0), (1.0, 2.0))], {}, {"all": 2, "one": 1}
     )
     assert all("torch2mlir_median_of_peak" not in r for r in rows)
+
+
+def _fake_cpu(busy_cores: list[float], window: float = 0.5):
+    """A snapshot and a sleep for wait_until_quiet: over the k-th window,
+    other processes use busy_cores[k] cores (the last value repeats)."""
+    clock = {"t": 0.0, "others": 0.0, "k": 0}
+
+    def snapshot() -> tuple[float, float]:
+        return clock["others"], 0.0
+
+    def sleep(seconds: float) -> None:
+        k = min(clock["k"], len(busy_cores) - 1)
+        clock["others"] += busy_cores[k] * seconds
+        clock["t"] += seconds
+        clock["k"] += 1
+
+    return snapshot, sleep, clock
+
+
+def test_wait_until_quiet_waits_for_the_compile_workers() -> None:
+    snapshot, sleep, clock = _fake_cpu([1.2, 0.9, 0.5, 0.02])
+    waited = bench.wait_until_quiet(snapshot=snapshot, sleep=sleep)
+    assert waited == pytest.approx(2.0) and clock["t"] == pytest.approx(2.0)
+
+
+def test_wait_until_quiet_returns_at_once_on_a_quiet_machine() -> None:
+    snapshot, sleep, _ = _fake_cpu([0.0])
+    assert bench.wait_until_quiet(snapshot=snapshot, sleep=sleep) == pytest.approx(0.5)
+
+
+def test_wait_until_quiet_gives_up_after_the_timeout() -> None:
+    snapshot, sleep, _ = _fake_cpu([1.0])
+    waited = bench.wait_until_quiet(snapshot=snapshot, sleep=sleep, timeout=3.0)
+    assert waited == pytest.approx(3.0)

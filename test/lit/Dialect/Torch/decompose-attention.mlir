@@ -36,7 +36,15 @@ func.func @causal(%q: !torch.vtensor<[2,4,6,16],f32>, %k: !torch.vtensor<[2,4,10
 // CHECK: torch.aten.expand %{{.*}} : !torch.vtensor<[1,2,1,3,8],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,2,2,3,8],f32>
 // CHECK: torch.aten.view %{{.*}} -> !torch.vtensor<[1,4,3,8],f32>
 // CHECK: torch.aten.mul.Scalar %{{.*}}, %[[SCALE]]
-// CHECK: torch.aten.add.Tensor %{{.*}}, %arg3, %int1 : !torch.vtensor<[1,4,5,3],f32>, !torch.vtensor<[5,3],f32>, !torch.int
+// CHECK: %[[MASKED:.*]] = torch.aten.add.Tensor %{{.*}}, %arg3, %int1 : !torch.vtensor<[1,4,5,3],f32>, !torch.vtensor<[5,3],f32>, !torch.int
+// With a mask, a row it leaves no score of gets weights 0 (PyTorch's
+// _safe_softmax), not the NaN of a softmax of -inf.
+// CHECK: %[[P:.*]] = torch.aten._softmax %[[MASKED]], %int-1, %false
+// CHECK: %[[ROWMAX:.*]] = torch.aten.amax %[[MASKED]], %{{.*}}, %true{{.*}} -> !torch.vtensor<[1,4,5,1],f32>
+// CHECK: %[[KEPT:.*]] = torch.aten.gt.Scalar %[[ROWMAX]], %{{.*}} -> !torch.vtensor<[1,4,5,1],i1>
+// CHECK: %[[ZERO:.*]] = torch.aten.scalar_tensor
+// CHECK: %[[W:.*]] = torch.aten.where.self %[[KEPT]], %[[P]], %[[ZERO]]
+// CHECK: torch.aten.bmm
 func.func @float_mask_gqa(%q: !torch.vtensor<[1,4,5,8],f32>, %k: !torch.vtensor<[1,2,3,8],f32>, %v: !torch.vtensor<[1,2,3,8],f32>, %m: !torch.vtensor<[5,3],f32>) -> !torch.vtensor<[1,4,5,8],f32> {
   %f0 = torch.constant.float 0.000000e+00
   %scale = torch.constant.float 5.000000e-01

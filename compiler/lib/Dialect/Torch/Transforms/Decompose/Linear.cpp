@@ -442,6 +442,25 @@ struct DecomposeAtenScaledDotProductAttention
     Value weights = Aten_SoftmaxOp::create(
         rewriter, loc, scoresType, scores, createConstantInt(rewriter, loc, -1),
         createConstantBool(rewriter, loc, false));
+    if (!isTorchNone(op.getAttnMask())) {
+      // A row the mask leaves no score of has weights 0, not NaN: PyTorch's
+      // math attention takes _safe_softmax (and its CPU flash attention
+      // agrees), so such a query's result is 0.
+      SmallVector<int64_t> rowSizes(scoreSizes);
+      rowSizes.back() = 1;
+      Value rowMax = AtenAmaxOp::create(
+          rewriter, loc,
+          queryType.getWithSizesAndDtype(rowSizes, queryType.getDtype()),
+          scores, createIntList(rewriter, loc, ArrayRef<int64_t>{-1}),
+          createConstantBool(rewriter, loc, true));
+      Value kept = AtenGtScalarOp::create(
+          rewriter, loc,
+          queryType.getWithSizesAndDtype(rowSizes, rewriter.getI1Type()),
+          rowMax, minusInf);
+      weights = AtenWhereScalarOtherOp::create(
+          rewriter, loc, scoresType, kept, weights,
+          createConstantFloat(rewriter, loc, 0.0));
+    }
     rewriter.replaceOpWithNewOp<AtenMatmulOp>(op, resultType, weights, value);
     return success();
   }
