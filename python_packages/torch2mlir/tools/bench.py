@@ -533,11 +533,11 @@ def wait_until_quiet(
     snapshot: Callable[[], tuple[float, float] | None] = cpu_snapshot,
 ) -> float:
     """Waits (at most `timeout` seconds) until other processes keep less than
-    `threshold` cores busy over a `window` (seconds): inductor's compile
-    workers (its child processes) warm up and compile in the background
-    after ``torch.compile`` returns, and would otherwise share the CPU with
-    inductor's own timed runs. Returns the seconds waited; at once where
-    /proc/stat is missing."""
+    `threshold` cores busy over a `window` (seconds), spending each window
+    in ``sleep(window)`` (which may run the workload meanwhile): inductor
+    compiles in child processes (g++) after its first call has returned,
+    and they would otherwise share the CPU with inductor's own timed runs.
+    Returns the seconds waited; one window where /proc/stat is missing."""
     waited = 0.0
     while waited < timeout:
         before = snapshot()
@@ -879,14 +879,16 @@ def measure_side(
         + the first call, which compiles), ``first_ms``, ``steady``
         ``{"all": stats, "one": stats}`` (see :func:`summarize`), for
         torch2mlir ``compile`` (seconds per phase and ``wall``),
-        ``peak_rss_mb``, ``others_cores`` (see :func:`others_cores`; over
-        the timed runs only) and ``error`` (None or the message).
+        ``peak_rss_mb``, ``others_cores`` (see :func:`others_cores`; the
+        larger of the two blocks of timed runs, each timed once other
+        processes were idle: ``quiet_wait_s`` gives the seconds spent
+        calling before each, see :func:`wait_until_quiet`) and ``error``
+        (None or the message).
     """
     import torch
 
     result: dict[str, Any] = {"error": None}
     output = None
-    cpu_before, start_wall = None, 0.0
     try:
         model, inputs = workload.make()
         model.eval()
@@ -929,27 +931,39 @@ def measure_side(
         seconds, output = _timed(call)
         result["first_ms"] = seconds * 1e3
         result["ready_s"] = time.perf_counter() - start
-        # Inductor's compile workers are still busy when its first call
-        # returns (0.4-1.2 cores in the timed runs otherwise): its steady
-        # state is timed once they are idle.
-        result["quiet_wait_s"] = wait_until_quiet()
 
-        # Other processes' CPU use counts from here: during the timed runs,
-        # not while inductor's compile workers (its children) were busy.
-        cpu_before, start_wall = cpu_snapshot(), time.perf_counter()
-        log(f"[{workload.name}] {side}: {warmup} + {repeat} runs, all threads")
-        result["steady"] = {"all": summarize(time_blocks([call], warmup, repeat)[0])}
-        log(f"[{workload.name}] {side}: {max(warmup, 1)} + {repeat} runs, 1 thread")
+        def keep_calling(seconds: float) -> None:
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                call()
+
+        def timed(label: str, runs_before: int) -> dict[str, Any]:
+            # Inductor compiles again for another thread count (its kernels
+            # are specialized to it), with g++ in child processes: every
+            # side keeps calling until other processes are idle, and only
+            # the timed runs count towards `others`.
+            waits.append(wait_until_quiet(sleep=keep_calling, timeout=120.0))
+            log(f"[{workload.name}] {side}: {runs_before} + {repeat} runs, {label}")
+            before, began = cpu_snapshot(), time.perf_counter()
+            samples = time_blocks([call], runs_before, repeat)[0]
+            busy.append(
+                others_cores(before, cpu_snapshot(), time.perf_counter() - began)
+            )
+            return summarize(samples)
+
+        waits: list[float] = []
+        busy: list[float | None] = []
+        result["steady"] = {"all": timed("all threads", warmup)}
         with thread_count(1):
-            samples = time_blocks([call], max(warmup, 1), repeat)[0]
-        result["steady"]["one"] = summarize(samples)
+            result["steady"]["one"] = timed("1 thread", max(warmup, 1))
+        result["quiet_wait_s"] = waits
+        known = [b for b in busy if b is not None]
+        result["others_cores"] = max(known) if known else None
     except Exception as error:  # noqa: BLE001 - report it, go on with the next side
         result["error"] = f"{type(error).__name__}: {error}"
         result["traceback"] = traceback.format_exc()
     result["peak_rss_mb"] = peak_rss_mb()
-    result["others_cores"] = others_cores(
-        cpu_before, cpu_snapshot(), time.perf_counter() - start_wall
-    )
+    result.setdefault("others_cores", None)
     return result, output
 
 
