@@ -192,13 +192,8 @@ static SmallVector<int64_t> getConvScalars(ConvOp op) {
 
 /// Whether `matmul` computes C[m, n] += A[m, k] * B[n, k].
 static bool isTransposedRhsMatmul(linalg::MatmulOp matmul) {
-  MLIRContext *context = matmul.getContext();
-  AffineExpr m, n, k;
-  bindDims(context, m, n, k);
-  SmallVector<AffineMap> expected{AffineMap::get(3, 0, {m, k}, context),
-                                  AffineMap::get(3, 0, {n, k}, context),
-                                  AffineMap::get(3, 0, {m, n}, context)};
-  return matmul.getIndexingMapsArray() == expected;
+  return matmul.getIndexingMapsArray() ==
+         getTransposedRhsMatmulMaps(matmul.getContext());
 }
 
 /// Calls the sort kernel `name` before `at` on `source` and `target` (cast

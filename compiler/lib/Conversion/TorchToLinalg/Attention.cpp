@@ -84,16 +84,10 @@ static Value createFilledF32(OpBuilder &b, Location loc,
 static Value createMatmulInto(OpBuilder &b, Location loc, Value lhs, Value rhs,
                               Value init, bool transposedRhs) {
   SmallVector<NamedAttribute> attributes;
-  if (transposedRhs) {
-    MLIRContext *context = b.getContext();
-    AffineExpr m, n, k;
-    bindDims(context, m, n, k);
+  if (transposedRhs)
     attributes.push_back(b.getNamedAttr(
         "indexing_maps",
-        b.getAffineMapArrayAttr({AffineMap::get(3, 0, {m, k}, context),
-                                 AffineMap::get(3, 0, {n, k}, context),
-                                 AffineMap::get(3, 0, {m, n}, context)})));
-  }
+        b.getAffineMapArrayAttr(getTransposedRhsMatmulMaps(b.getContext()))));
   return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
                                   ValueRange{lhs, rhs}, ValueRange{init},
                                   attributes)

@@ -56,13 +56,8 @@ static Value createMatmul(ConversionPatternRewriter &rewriter,
       source = converter->materializeTargetConversion(rewriter, loc, sourceType,
                                                       source);
     if (sourceType && source) {
-      MLIRContext *context = rewriter.getContext();
-      AffineExpr m, n, k;
-      bindDims(context, m, n, k);
       auto maps = rewriter.getAffineMapArrayAttr(
-          {AffineMap::get(3, 0, {m, k}, context),
-           AffineMap::get(3, 0, {n, k}, context),
-           AffineMap::get(3, 0, {m, n}, context)});
+          getTransposedRhsMatmulMaps(rewriter.getContext()));
       return linalg::MatmulOp::create(
                  rewriter, loc, TypeRange{resultType}, ValueRange{lhs, source},
                  ValueRange{init},

@@ -22,6 +22,18 @@ namespace mlir::torch2mlir {
 inline constexpr llvm::StringLiteral kSortRanksAttr = "torch2mlir.sort_ranks";
 inline constexpr llvm::StringLiteral kSortOrderAttr = "torch2mlir.sort_order";
 
+/// The indexing maps of a linalg.matmul C[m, n] += A[m, k] * B[n, k] that
+/// reads B transposed in place (nn.Linear's weight, attention's keys): a
+/// backend may hand B to GEMM as a transposed operand (the RefBackend's
+/// refbackend-runtime-kernels does).
+inline SmallVector<AffineMap> getTransposedRhsMatmulMaps(MLIRContext *context) {
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  return {AffineMap::get(3, 0, {m, k}, context),
+          AffineMap::get(3, 0, {n, k}, context),
+          AffineMap::get(3, 0, {m, n}, context)};
+}
+
 /// Each family adds its patterns and marks the ops it lowers illegal.
 void populateAttentionPatternsAndLegality(TypeConverter &typeConverter,
                                           RewritePatternSet &patterns,

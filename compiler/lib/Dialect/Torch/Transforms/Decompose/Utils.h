@@ -32,7 +32,7 @@ public:
   /// `OpTy` is legal (isLegalOpName).
   template <typename PatternTy, typename OpTy, typename... Args>
   void add(Args &&...args) {
-    if (isLegalOpName(legal, OpTy::getOperationName()))
+    if (keeps<OpTy>())
       return;
     patterns.add<PatternTy>(patterns.getContext(), std::forward<Args>(args)...);
   }
