@@ -535,8 +535,9 @@ def wait_until_quiet(
     """Waits (at most `timeout` seconds) until other processes keep less than
     `threshold` cores busy over a `window` (seconds), spending each window
     in ``sleep(window)`` (which may run the workload meanwhile): inductor
-    compiles in child processes (g++) after its first call has returned,
-    and they would otherwise share the CPU with inductor's own timed runs.
+    compiles again, with g++ in child processes, when a call comes with
+    another thread count, and that compilation would otherwise count as
+    other processes' use (or share the CPU with the timed runs).
     Returns the seconds waited; one window where /proc/stat is missing."""
     waited = 0.0
     while waited < timeout:
