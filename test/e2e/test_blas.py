@@ -1,8 +1,9 @@
 """The BLAS of the runtime kernels (refbackend.blas_library): MKL when the
 ``mkl`` package is installed (the test lock has it), else OpenBLAS, else
 the kernels' own loops; ``TORCH2MLIR_BLAS`` picks one. Every choice must
-give eager's results for matmuls, batched matmuls and convolutions, with
-and without the zero fill the kernels overwrite."""
+give eager's results for matmuls, batched matmuls (MKL's batched GEMM,
+any batch layout) and convolutions, with and without the zero fill the
+kernels overwrite."""
 
 from __future__ import annotations
 
@@ -34,7 +35,19 @@ CHILD = textwrap.dedent(
 
         def forward(self, x, a, b):
             y = self.grouped(torch.relu(self.conv(x)))
-            return self.fc(y.flatten(1)), torch.bmm(a, b), a[0] @ b[0].t().t()
+            # Batched: row-major, transposed (a batch of column-major
+            # matrices), broadcast (batch stride 0), float64, and one
+            # written into an intermediate buffer (added to afterwards).
+            bt = b.transpose(1, 2).contiguous().transpose(1, 2)
+            return (
+                self.fc(y.flatten(1)),
+                torch.bmm(a, b),
+                a[0] @ b[0].t().t(),
+                torch.bmm(a, bt),
+                torch.bmm(a, b[:1].expand(3, -1, -1)),
+                torch.bmm(a.double(), b.double()),
+                torch.bmm(a, b) + 1.0,
+            )
 
     torch.manual_seed(0)
     net = Net().eval()

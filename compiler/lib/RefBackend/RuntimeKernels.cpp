@@ -8,10 +8,12 @@
 
 #include "torch2mlir/Conversion/TorchToLinalg/TorchToLinalg.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::torch2mlir::refbackend {
 #define GEN_PASS_DEF_RUNTIMEKERNELS
@@ -72,18 +74,38 @@ static func::FuncOp getOrDeclareKernel(ModuleOp module, StringRef name,
   return kernel;
 }
 
-/// Whether the init buffer of `op` (a fresh memref.alloc) was last written
-/// by a linalg.fill of +0.0 that no op reads before `op`; if so, erases
-/// that fill: the kernel then writes its result without reading the buffer
-/// (a GEMM with beta = 0), so the zeroing pass over the result is saved.
+/// Whether the init buffer of `op` (a fresh memref.alloc, or an argument of
+/// the function: a result's out-parameter) was last written by a
+/// linalg.fill of +0.0 that no op reads before `op`; if so, erases that
+/// fill: the kernel then writes its result without reading the buffer (a
+/// GEMM with beta = 0), so the zeroing pass over the result is saved. Both
+/// the fill and the kernel write the whole buffer, so erasing the fill
+/// leaves the same contents whatever else the buffer is. Views of the
+/// buffer (casts, subviews, reshapes) count as the buffer.
 static bool takeZeroFill(linalg::LinalgOp op) {
   Value init = op.getDpsInitOperand(0)->get();
-  if (!init.getDefiningOp<memref::AllocOp>())
+  auto argument = dyn_cast<BlockArgument>(init);
+  bool functionArgument =
+      argument && isa<func::FuncOp>(argument.getOwner()->getParentOp()) &&
+      argument.getOwner()->isEntryBlock();
+  if (!init.getDefiningOp<memref::AllocOp>() && !functionArgument)
     return false;
+  // Every op that uses the buffer or one of its views, except the views.
+  SmallVector<Operation *> users;
+  SmallVector<Value> worklist{init};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      if (view && view.getViewSource() == value)
+        llvm::append_range(worklist, user->getResults());
+      else
+        users.push_back(user);
+    }
+  }
   auto touches = [&](Operation *candidate) {
-    return llvm::any_of(init.getUsers(), [&](Operation *user) {
-      return candidate->isAncestor(user);
-    });
+    return llvm::any_of(
+        users, [&](Operation *user) { return candidate->isAncestor(user); });
   };
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (!touches(prev))

@@ -79,10 +79,11 @@ func.func @matmul_transposed_b(%a: memref<4x3xf32>, %b: memref<5x3xf32>, %c: mem
 
 // -----
 
-// The zero fill of a fresh output buffer is dropped and the kernel told to
-// overwrite (accumulate = 0), also across an unrelated op; a fill that is
-// read in between, a nonzero fill, -0.0, and an output that is not a fresh
-// allocation keep accumulating into their fill.
+// The zero fill of a fresh output buffer, or of an out-parameter (a
+// function argument), is dropped and the kernel told to overwrite
+// (accumulate = 0), also across an unrelated op; a fill that is read in
+// between (directly or through a view made before the fill), a nonzero fill,
+// -0.0, and an output that is a view keep accumulating into their fill.
 // CHECK-LABEL: func.func @zero_fills
 // CHECK: %[[A0:.*]] = memref.alloc() : memref<2x4xf32>
 // CHECK-NOT: outs(%[[A0]]
@@ -102,10 +103,20 @@ func.func @matmul_transposed_b(%a: memref<4x3xf32>, %b: memref<5x3xf32>, %c: mem
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[A3]] : memref<2x4xf32>)
 // CHECK: %[[ONE3:.*]] = arith.constant 1 : i64
 // CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE3]])
-// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<2x4xf32>)
-// CHECK: %[[ONE4:.*]] = arith.constant 1 : i64
-// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE4]])
-func.func @zero_fills(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>, %t: memref<2x2xf32>, %copy: memref<2x4xf32>) -> (memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>) {
+// CHECK-NOT: outs(%arg2
+// CHECK: %[[ZERO4:.*]] = arith.constant 0 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO4]])
+// CHECK: %[[A5:.*]] = memref.alloc() : memref<2x4xf32>
+// CHECK: %[[V5:.*]] = memref.subview %[[A5]]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[A5]] : memref<2x4xf32>)
+// CHECK: memref.copy %[[V5]]
+// CHECK: %[[ONE5:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE5]])
+// CHECK: %[[V6:.*]] = memref.subview
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[V6]]
+// CHECK: %[[ONE6:.*]] = arith.constant 1 : i64
+// CHECK: call @torch2mlir_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE6]])
+func.func @zero_fills(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>, %t: memref<2x2xf32>, %copy: memref<2x4xf32>) -> (memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<4x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %negzero = arith.constant -0.0 : f32
   %one = arith.constant 1.0 : f32
@@ -125,7 +136,16 @@ func.func @zero_fills(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf
   linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%3 : memref<2x4xf32>)
   linalg.fill ins(%zero : f32) outs(%c : memref<2x4xf32>)
   linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
-  return %0, %1, %2, %3 : memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>
+  %5 = memref.alloc() : memref<2x4xf32>
+  %view5 = memref.subview %5[0, 0] [2, 2] [1, 1] : memref<2x4xf32> to memref<2x2xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%5 : memref<2x4xf32>)
+  memref.copy %view5, %t : memref<2x2xf32, strided<[4, 1]>> to memref<2x2xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%5 : memref<2x4xf32>)
+  %6 = memref.alloc() : memref<4x4xf32>
+  %view6 = memref.subview %6[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%view6 : memref<2x4xf32, strided<[4, 1]>>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%view6 : memref<2x4xf32, strided<[4, 1]>>)
+  return %0, %1, %2, %3, %5, %6 : memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<4x4xf32>
 }
 
 // -----

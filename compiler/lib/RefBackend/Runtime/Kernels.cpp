@@ -9,7 +9,7 @@
 // OpenBLAS from the scipy-openblas32 wheel):
 //
 //   matmul:       C += A @ B               (row- or column-major A and B)
-//   batch_matmul: C[b] += A[b] @ B[b]
+//   batch_matmul: C[b] += A[b] @ B[b]   (one batched GEMM call with MKL)
 //   conv2d/3d:    out[n] (F x O) += W (F x C*K) @ im2col(in[n])
 //                 (the float kernels' last argument, `accumulate` = 0,
 //                 makes each of these = instead of +=: C is not read)
@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <initializer_list>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -133,8 +134,19 @@ using SgemmFn = void (*)(int, int, int, int, int, int, float, const float *,
 using DgemmFn = void (*)(int, int, int, int, int, int, double, const double *,
                          int, const double *, int, double, double *, int);
 
+using SgemmBatchFn = void (*)(int, int, int, int, int, int, float,
+                              const float *, int, int, const float *, int, int,
+                              float, float *, int, int, int);
+using DgemmBatchFn = void (*)(int, int, int, int, int, int, double,
+                              const double *, int, int, const double *, int,
+                              int, double, double *, int, int, int);
+
 SgemmFn sgemm = nullptr;
 DgemmFn dgemm = nullptr;
+/// cblas_?gemm_batch_strided (MKL; null when the BLAS has none): a batch of
+/// GEMMs of one shape whose operands are evenly spaced in memory.
+SgemmBatchFn sgemmBatch = nullptr;
+DgemmBatchFn dgemmBatch = nullptr;
 /// MKL_Set_Num_Threads_Local when MKL runs its GNU OpenMP threading layer
 /// on PyTorch's team (null otherwise: the BLAS is sequential).
 int (*mklSetThreadsLocal)(int) = nullptr;
@@ -199,6 +211,22 @@ void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
 template <typename T> bool haveGemm();
 template <> bool haveGemm<float>() { return sgemm != nullptr; }
 template <> bool haveGemm<double>() { return dgemm != nullptr; }
+
+template <typename T> bool haveGemmBatch();
+template <> bool haveGemmBatch<float>() { return sgemmBatch != nullptr; }
+template <> bool haveGemmBatch<double>() { return dgemmBatch != nullptr; }
+void gemmBatchCall(int transA, int transB, int m, int n, int k, const float *a,
+                   int lda, int strideA, const float *b, int ldb, int strideB,
+                   float beta, float *c, int ldc, int strideC, int count) {
+  sgemmBatch(kRowMajor, transA, transB, m, n, k, 1.0f, a, lda, strideA, b, ldb,
+             strideB, beta, c, ldc, strideC, count);
+}
+void gemmBatchCall(int transA, int transB, int m, int n, int k, const double *a,
+                   int lda, int strideA, const double *b, int ldb, int strideB,
+                   double beta, double *c, int ldc, int strideC, int count) {
+  dgemmBatch(kRowMajor, transA, transB, m, n, k, 1.0, a, lda, strideA, b, ldb,
+             strideB, beta, c, ldc, strideC, count);
+}
 
 /// How a 2-D operand with these strides is passed to GEMM: (trans, ld), or
 /// trans = 0 when neither dim is unit-stride.
@@ -298,9 +326,56 @@ void matmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
            b->data(), b->strides, c->data(), c->strides, accumulate);
 }
 
+/// C[i] (m x n) = A[i] @ B[i] (+ C[i] with `accumulate`) for i < `count`
+/// as one cblas_?gemm_batch_strided call, when the BLAS has it and the
+/// operands fit its layout: each matrix a GEMM operand, the batch strides
+/// at least one matrix apart (no broadcast, no overlapping results), every
+/// size and stride in an int. The BLAS's own batch kernels pack small
+/// matrices better than one GEMM call per matrix (a [96, 128, 64] x
+/// [96, 64, 128] batch ran 1.7x slower as 96 calls). Returns false when it
+/// did not run.
+template <typename T>
+bool gemmBatch(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
+               StridedMemRef<T, 3> *c, bool accumulate) {
+  int64_t count = c->sizes[0], m = c->sizes[1], n = c->sizes[2],
+          k = a->sizes[2];
+  // A sequential BLAS would run the whole batch on one thread.
+  if (!haveGemmBatch<T>() || count < 2 || m == 0 || n == 0 || k == 0 ||
+      torch2mlir_runtime_in_parallel() ||
+      (!mklSetThreadsLocal && torch2mlir_runtime_max_threads() > 1))
+    return false;
+  int64_t aSizes[2] = {m, k}, bSizes[2] = {k, n};
+  int transA, transB;
+  int64_t lda = 0, ldb = 0;
+  gemmLayout(aSizes, a->strides + 1, transA, lda);
+  gemmLayout(bSizes, b->strides + 1, transB, ldb);
+  if (!transA || !transB || c->strides[2] != 1 || c->strides[1] < n)
+    return false;
+  int64_t aSpan = transA == kNoTrans ? lda * m : lda * k;
+  int64_t bSpan = transB == kNoTrans ? ldb * k : ldb * n;
+  if (a->strides[0] < aSpan || b->strides[0] < bSpan ||
+      c->strides[0] < c->strides[1] * m)
+    return false;
+  for (int64_t value : {m, n, k, lda, ldb, c->strides[1], a->strides[0],
+                        b->strides[0], c->strides[0], count})
+    if (value >= INT32_MAX)
+      return false;
+  int previous = mklSetThreadsLocal
+                     ? mklSetThreadsLocal(torch2mlir_runtime_max_threads())
+                     : 0;
+  gemmBatchCall(transA, transB, m, n, k, a->data(), lda, a->strides[0],
+                b->data(), ldb, b->strides[0], accumulate ? T(1) : T(0),
+                c->data(), c->strides[1], c->strides[0], count);
+  if (mklSetThreadsLocal)
+    mklSetThreadsLocal(previous);
+  return true;
+}
+
 template <typename T>
 void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
                  StridedMemRef<T, 3> *c, bool accumulate) {
+  if (gemmBatch(a, b, c, accumulate))
+    return;
   int64_t work = c->sizes[1] * c->sizes[2] * a->sizes[2];
   parallelFor(c->sizes[0], kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
               [&](int64_t lo, int64_t hi) {
@@ -1182,6 +1257,16 @@ T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
   }
   sgemm = sym;
   dgemm = dym;
+  // MKL's batched GEMM (OpenBLAS's, where it has one, is not used: its
+  // signature has varied between releases).
+  sgemmBatch = nullptr;
+  dgemmBatch = nullptr;
+  if (setLayer) {
+    sgemmBatch = reinterpret_cast<SgemmBatchFn>(
+        dlsym(handle, "cblas_sgemm_batch_strided"));
+    dgemmBatch = reinterpret_cast<DgemmBatchFn>(
+        dlsym(handle, "cblas_dgemm_batch_strided"));
+  }
   return 0;
 }
 
