@@ -284,6 +284,23 @@ def test_time_blocks_calls_each_function_in_its_own_block() -> None:
     assert all(t >= 0 for s in samples for t in s)
 
 
+def test_time_blocks_interleaves_rounds() -> None:
+    calls: list[str] = []
+    samples = bench.time_blocks(
+        [lambda: calls.append("a"), lambda: calls.append("b")],
+        warmup=1,
+        repeat=5,
+        pause=0,
+        rounds=3,
+    )
+    # Rounds of 2, 2 and 1 timed calls, each block after one warm-up call,
+    # the order rotating: a b, b a, a b.
+    assert (
+        calls == ["a"] * 3 + ["b"] * 3 + ["b"] * 3 + ["a"] * 3 + ["a"] * 2 + ["b"] * 2
+    )
+    assert [len(s) for s in samples] == [5, 5]
+
+
 def test_command_line() -> None:
     args = bench.parse_args([])
     assert args.workloads == list(bench.WORKLOADS)
@@ -383,9 +400,40 @@ def test_each_side_runs_in_its_own_process() -> None:
         )
         assert result["error"] is None, result
         assert result["steady"]["all"]["n"] == 1 and result["ready_s"] > 0
+        assert result["peak_rss_mb"] > 0
     assert "jit" in result["compile"]
     error, scale = bench.max_abs_difference(outputs["torch2mlir"], outputs["eager"])
     assert error <= 1e-4 * scale and scale > 1
+
+
+def test_sides_are_interleaved_over_rounds() -> None:
+    results, outputs = bench.measure_sides(
+        bench.WORKLOADS["matmul512"],
+        ["eager", "torch2mlir"],
+        repeat=3,
+        warmup=0,
+        rounds=2,
+        log=lambda message: None,
+    )
+    for side in ("eager", "torch2mlir"):
+        result = results[side]
+        assert result["error"] is None, result
+        # 2 + 1 timed runs per thread setting, a quiet wait before each block.
+        assert result["steady"]["all"]["n"] == 3 and result["steady"]["one"]["n"] == 3
+        assert result["rounds"] == 2 and len(result["quiet_wait_s"]) == 4
+        assert outputs[side] is not None
+
+
+def test_a_side_that_fails_to_build_is_reported() -> None:
+    def broken() -> tuple[object, tuple[object, ...]]:
+        raise RuntimeError("no such model")
+
+    workload = bench.Workload("broken", "raises", broken, repeat=1, warmup=0)
+    result, call, output = bench.prepare_side(
+        workload, "eager", log=lambda message: None
+    )
+    assert result["error"] == "RuntimeError: no such model"
+    assert call is None and output is None
 
 
 def test_max_abs_difference_walks_nested_outputs() -> None:

@@ -15,7 +15,10 @@ leaves it out). Per side:
 - the steady state: median, min and max over ``--repeat`` runs after
   ``--warmup`` runs, in milliseconds, with all threads and with one
   (``torch.set_num_threads(1)``, which sizes eager PyTorch, inductor's
-  OpenMP loops and the compiled code's parallel loops and BLAS kernels);
+  OpenMP loops and the compiled code's parallel loops and BLAS kernels).
+  The processes stay alive and the runs are spread over ``--rounds``
+  rounds (default 3), each a block per side in turn, so a slow spell of a
+  shared host falls on every side alike, not on whichever side ran then;
 - the peak resident set size of the process (MB, 2**20 bytes, getrusage).
 
 The parent compares the outputs (largest absolute difference to eager's,
@@ -40,7 +43,8 @@ all threads, worst ratio first (JSON in reports/bench_ops.json).
 
 Usage:
     python -m torch2mlir.tools.bench [--workloads matmul512,mlp] [--repeat N]
-        [--warmup N] [--threads N] [--json reports/bench.json] [--quick]
+        [--warmup N] [--rounds N] [--threads N] [--json reports/bench.json]
+        [--quick]
         [--no-inductor]
     python -m torch2mlir.tools.bench --ops [conv,softmax] [--no-inductor]
 """
@@ -392,8 +396,13 @@ def format_tables(report: Mapping[str, Any]) -> str:
             "not included"
         )
     out.append(
-        "each (workload, side) ran in its own process; peak RSS: getrusage "
-        "ru_maxrss of the torch2mlir process."
+        "each (workload, side) ran in its own process"
+        + (
+            f", the sides' runs interleaved over {rounds} rounds"
+            if (rounds := max((r.get("rounds") or 1 for r in results), default=1)) > 1
+            else ""
+        )
+        + "; peak RSS: getrusage ru_maxrss of the torch2mlir process."
     )
     out.append(
         f"threads: {label} = {threads.get('torch', '?')} (torch.set_num_threads, for "
@@ -576,23 +585,37 @@ PAUSE = 0.25
 
 
 def time_blocks(
-    fns: Sequence[Callable[[], Any]], warmup: int, repeat: int, pause: float = PAUSE
+    fns: Sequence[Callable[[], Any]],
+    warmup: int,
+    repeat: int,
+    pause: float = PAUSE,
+    rounds: int = 1,
 ) -> list[list[float]]:
     """For each fn in turn, a block: `pause` seconds idle, `warmup` untimed
-    calls, `repeat` timed calls. Returns the durations (seconds) per fn.
+    calls, then its share of `repeat` timed calls; with `rounds` > 1 the
+    blocks repeat that many times (the order rotating by one fn per round),
+    the `repeat` calls split over them, so that a slow spell of a shared
+    host falls on every fn alike. Returns the durations (seconds) per fn.
 
     Blocks rather than alternating calls: both eager PyTorch (OpenMP) and
     OpenBLAS keep their worker threads spinning for a while after a parallel
     call, and on a machine with few cores the other side's spinning threads
     would be measured too.
     """
-    samples: list[list[float]] = []
-    for fn in fns:
-        time.sleep(pause)
-        with _no_gc():
-            for _ in range(warmup):
-                fn()
-            samples.append([_timed(fn)[0] for _ in range(repeat)])
+    samples: list[list[float]] = [[] for _ in fns]
+    per_round = max(1, math.ceil(repeat / max(rounds, 1)))
+    for index in range(max(rounds, 1)):
+        shift = index % max(len(fns), 1)
+        for position in list(range(shift, len(fns))) + list(range(shift)):
+            fn, done = fns[position], samples[position]
+            count = min(per_round, repeat - len(done))
+            if count <= 0:
+                continue
+            time.sleep(pause)
+            with _no_gc():
+                for _ in range(warmup):
+                    fn()
+                done += [_timed(fn)[0] for _ in range(count)]
     return samples
 
 
@@ -860,36 +883,27 @@ def max_abs_difference(got: Any, want: Any) -> tuple[float, float]:
     return error, scale
 
 
-def measure_side(
+def prepare_side(
     workload: Workload,
     side: str,
     *,
-    repeat: int,
-    warmup: int,
     opt_level: int = 2,
     log: Callable[[str], None] = print,
-) -> tuple[dict[str, Any], Any]:
-    """Measures one side (of :data:`SIDES`) of one workload in this process;
-    never raises: an error is returned in ``"error"`` with whatever was
-    measured before it.
+) -> tuple[dict[str, Any], Callable[[], Any] | None, Any]:
+    """Builds one side (of :data:`SIDES`) of one workload in this process and
+    calls it once; never raises: an error is returned in ``"error"``.
 
     Returns:
-        (``result``, the first call's output or None). ``result`` holds
+        (``result``, ``call``, the first call's output): ``result`` holds
         ``ready_s`` (seconds from the model to its first result: for
         torch2mlir ``compile`` + first call, for inductor ``torch.compile``
-        + the first call, which compiles), ``first_ms``, ``steady``
-        ``{"all": stats, "one": stats}`` (see :func:`summarize`), for
-        torch2mlir ``compile`` (seconds per phase and ``wall``),
-        ``peak_rss_mb``, ``others_cores`` (see :func:`others_cores`; the
-        larger of the two blocks of timed runs, each timed once other
-        processes were idle: ``quiet_wait_s`` gives the seconds spent
-        calling before each, see :func:`wait_until_quiet`) and ``error``
-        (None or the message).
+        + the first call, which compiles), ``first_ms``, for torch2mlir
+        ``compile`` (seconds per phase and ``wall``) and ``error`` (None or
+        the message); ``call`` runs the side once more (None after an error).
     """
     import torch
 
     result: dict[str, Any] = {"error": None}
-    output = None
     try:
         model, inputs = workload.make()
         model.eval()
@@ -932,45 +946,274 @@ def measure_side(
         seconds, output = _timed(call)
         result["first_ms"] = seconds * 1e3
         result["ready_s"] = time.perf_counter() - start
-
-        def keep_calling(seconds: float) -> None:
-            end = time.perf_counter() + seconds
-            while time.perf_counter() < end:
-                call()
-
-        def timed(label: str, runs_before: int) -> dict[str, Any]:
-            # Inductor compiles again for another thread count (its kernels
-            # are specialized to it), with g++ in child processes: every
-            # side keeps calling until other processes are idle, and only
-            # the timed runs count towards `others`.
-            waits.append(wait_until_quiet(sleep=keep_calling, timeout=120.0))
-            log(f"[{workload.name}] {side}: {runs_before} + {repeat} runs, {label}")
-            before, began = cpu_snapshot(), time.perf_counter()
-            samples = time_blocks([call], runs_before, repeat)[0]
-            busy.append(
-                others_cores(before, cpu_snapshot(), time.perf_counter() - began)
-            )
-            return summarize(samples)
-
-        waits: list[float] = []
-        busy: list[float | None] = []
-        result["steady"] = {"all": timed("all threads", warmup)}
-        with thread_count(1):
-            result["steady"]["one"] = timed("1 thread", max(warmup, 1))
-        result["quiet_wait_s"] = waits
-        known = [b for b in busy if b is not None]
-        result["others_cores"] = max(known) if known else None
+        return result, call, output
     except Exception as error:  # noqa: BLE001 - report it, go on with the next side
         result["error"] = f"{type(error).__name__}: {error}"
         result["traceback"] = traceback.format_exc()
-    result["peak_rss_mb"] = peak_rss_mb()
-    result.setdefault("others_cores", None)
-    return result, output
+        return result, None, None
+
+
+def time_side_block(
+    call: Callable[[], Any], *, one_thread: bool, warmup: int, repeat: int
+) -> dict[str, Any]:
+    """One block of timed runs of `call` in this process: with all threads or
+    with one (:func:`thread_count`), `warmup` untimed calls, `repeat` timed
+    ones, once other processes are idle (:func:`wait_until_quiet`, calling
+    `call` meanwhile: inductor compiles again for another thread count,
+    with g++ in child processes).
+
+    Returns:
+        ``samples`` (seconds), ``others_cores`` over the timed runs (see
+        :func:`others_cores`), ``quiet_wait_s``.
+    """
+
+    def keep_calling(seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            call()
+
+    def block() -> dict[str, Any]:
+        waited = wait_until_quiet(sleep=keep_calling, timeout=120.0)
+        before, began = cpu_snapshot(), time.perf_counter()
+        samples = time_blocks([call], warmup, repeat)[0]
+        busy = others_cores(before, cpu_snapshot(), time.perf_counter() - began)
+        return {"samples": samples, "others_cores": busy, "quiet_wait_s": waited}
+
+    if not one_thread:
+        return block()
+    with thread_count(1):
+        return block()
 
 
 #: Environment of the inductor side's process: its on-disk caches off, so
 #: its compile time is real (torch2mlir compiles with ``cache=False``).
 INDUCTOR_ENV = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}
+#: Prefix of the side process's replies on its stdout (other lines there,
+#: from the libraries it runs, are passed on to stderr).
+_REPLY = "@@bench "
+
+
+class SideProcess:
+    """One side of one workload in a new Python process (``python -m
+    torch2mlir.tools.bench --side WORKLOAD SIDE ...``), so the sides' thread
+    pools, JITs and caches do not interfere, kept alive so that the parent
+    can interleave blocks of timed runs of every side (:func:`run_workload`):
+    a slow spell of a shared host then falls on every side alike. Its log
+    goes to stderr; commands go to its stdin, one JSON line each, and
+    replies come back on its stdout (:data:`_REPLY` lines).
+    """
+
+    def __init__(
+        self,
+        workload: Workload,
+        side: str,
+        *,
+        opt_level: int = 2,
+        threads: int | None = None,
+    ) -> None:
+        import subprocess
+        import tempfile
+
+        self.side = side
+        self._folder = tempfile.TemporaryDirectory(prefix="torch2mlir-bench-")
+        command = [
+            sys.executable,
+            "-m",
+            "torch2mlir.tools.bench",
+            "--side",
+            workload.name,
+            side,
+            "--side-dir",
+            self._folder.name,
+            "--opt-level",
+            str(opt_level),
+        ]
+        if threads is not None:
+            command += ["--threads", str(threads)]
+        env = {**os.environ, **(INDUCTOR_ENV if side == "inductor" else {})}
+        self._proc = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+
+    def _reply(self) -> dict[str, Any]:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            if line.startswith(_REPLY):
+                reply: dict[str, Any] = json.loads(line[len(_REPLY) :])
+                return reply
+            sys.stderr.write(line)
+        status = self._proc.wait()
+        return {
+            "error": f"the {self.side} process exited with status {status} "
+            "before replying"
+        }
+
+    def ready(self) -> dict[str, Any]:
+        """Waits for the side to be built and called once: what
+        :func:`prepare_side` returned (``error`` if the process died)."""
+        return self._reply()
+
+    def time_block(
+        self, *, one_thread: bool, warmup: int, repeat: int
+    ) -> dict[str, Any]:
+        """:func:`time_side_block` in the side's process (``error`` if it
+        failed or the process died)."""
+        assert self._proc.stdin is not None
+        command = {"one_thread": one_thread, "warmup": warmup, "repeat": repeat}
+        try:
+            self._proc.stdin.write(json.dumps(command) + "\n")
+            self._proc.stdin.flush()
+        except OSError as error:
+            return {"error": f"the {self.side} process is gone: {error}"}
+        return self._reply()
+
+    def close(self) -> tuple[float | None, Any]:
+        """Ends the process. Returns (its peak RSS in MB or None, the first
+        call's output or None)."""
+        import torch
+
+        try:
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+        except OSError:
+            pass
+        if self._proc.stdout is not None:
+            for line in self._proc.stdout:
+                sys.stderr.write(line)
+        self._proc.wait()
+        folder = Path(self._folder.name)
+        rss_file, output_file = folder / "rss.json", folder / "output.pt"
+        rss = json.loads(rss_file.read_text()) if rss_file.exists() else None
+        output = torch.load(output_file) if output_file.exists() else None
+        self._folder.cleanup()
+        return rss, output
+
+
+def _side_main(args: argparse.Namespace) -> int:
+    """``--side WORKLOAD SIDE --side-dir DIR``: build the side, reply with
+    :func:`prepare_side`'s result, then time a block for each command line
+    on stdin (:class:`SideProcess`) until stdin closes; writes
+    ``DIR/output.pt`` and ``DIR/rss.json`` (peak RSS, MB)."""
+    import torch
+
+    def reply(value: Mapping[str, Any]) -> None:
+        print(_REPLY + json.dumps(value), flush=True)
+
+    name, side = args.side
+    if name not in ALL_WORKLOADS or side not in SIDES:
+        print(f"unknown workload or side: {name} {side}", file=sys.stderr)
+        return 2
+    result, call, output = prepare_side(
+        ALL_WORKLOADS[name],
+        side,
+        opt_level=args.opt_level,
+        log=lambda message: print(message, file=sys.stderr, flush=True),
+    )
+    folder = Path(args.side_dir)
+    if output is not None:
+        torch.save(output, folder / "output.pt")
+    reply(result)
+    for line in sys.stdin:
+        command = json.loads(line)
+        if call is None:
+            reply({"error": result["error"]})
+            continue
+        try:
+            reply(time_side_block(call, **command))
+        except Exception as error:  # noqa: BLE001 - the parent reports it
+            reply({"error": f"{type(error).__name__}: {error}"})
+    (folder / "rss.json").write_text(json.dumps(peak_rss_mb()))
+    return 0
+
+
+#: Rounds of blocks per side and thread setting (:func:`run_workload`).
+ROUNDS = 3
+
+
+def measure_sides(
+    workload: Workload,
+    sides: Sequence[str],
+    *,
+    repeat: int,
+    warmup: int,
+    rounds: int = ROUNDS,
+    opt_level: int = 2,
+    threads: int | None = None,
+    log: Callable[[str], None] = print,
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """Measures `sides` of one workload, each in its own
+    :class:`SideProcess`: builds them one after the other, then `rounds`
+    rounds, each a block of runs with all threads then with one thread for
+    every side in turn (the order rotating by one side per round), so that
+    each side's samples are spread over the same minutes. `repeat` timed
+    runs per side and thread setting in all, split over the rounds; the
+    first block of each side and setting follows `warmup` untimed runs
+    (at least one with one thread), later blocks one. Never raises.
+
+    Returns:
+        ({side: result}, {side: the first call's output or None}): each
+        result holds what :func:`prepare_side` gives, ``steady``
+        ``{"all": stats, "one": stats}`` (see :func:`summarize`: the samples
+        of every round), ``rounds``, ``quiet_wait_s`` (per block),
+        ``others_cores`` (the largest over its blocks, timed runs only),
+        ``peak_rss_mb`` and ``error``.
+    """
+    procs: dict[str, SideProcess] = {}
+    results: dict[str, dict[str, Any]] = {}
+    for side in sides:
+        log(f"[{workload.name}] {side}, in its own process")
+        procs[side] = SideProcess(workload, side, opt_level=opt_level, threads=threads)
+        results[side] = procs[side].ready()
+    samples = {side: {"all": [], "one": []} for side in sides}
+    busy: dict[str, list[float]] = {side: [] for side in sides}
+    waits: dict[str, list[float]] = {side: [] for side in sides}
+    per_round = max(1, math.ceil(repeat / rounds))
+    for index in range(rounds):
+        order = list(sides[index % len(sides) :]) + list(sides[: index % len(sides)])
+        for label in ("all", "one"):
+            for side in order:
+                if results[side].get("error"):
+                    continue
+                count = min(per_round, repeat - len(samples[side][label]))
+                if count <= 0:
+                    continue
+                first = index == 0
+                before = warmup if first else 1
+                if label == "one":
+                    before = max(before, 1)
+                log(
+                    f"[{workload.name}] {side}: round {index + 1}/{rounds}, "
+                    f"{before} + {count} runs, "
+                    + ("all threads" if label == "all" else "1 thread")
+                )
+                reply = procs[side].time_block(
+                    one_thread=label == "one", warmup=before, repeat=count
+                )
+                if reply.get("error"):
+                    results[side]["error"] = reply["error"]
+                    continue
+                samples[side][label] += reply["samples"]
+                waits[side].append(reply["quiet_wait_s"])
+                if reply["others_cores"] is not None:
+                    busy[side].append(reply["others_cores"])
+    outputs = {}
+    for side in sides:
+        rss, outputs[side] = procs[side].close()
+        result = results[side]
+        if samples[side]["all"]:
+            result["steady"] = {
+                label: summarize(values) for label, values in samples[side].items()
+            }
+        result["rounds"] = rounds
+        result["quiet_wait_s"] = waits[side]
+        result["others_cores"] = max(busy[side]) if busy[side] else None
+        result["peak_rss_mb"] = rss
+    return results, outputs
 
 
 def run_side_process(
@@ -982,75 +1225,24 @@ def run_side_process(
     opt_level: int = 2,
     threads: int | None = None,
 ) -> tuple[dict[str, Any], Any]:
-    """:func:`measure_side` in a new Python process (``python -m
-    torch2mlir.tools.bench --side WORKLOAD SIDE ...``), so the sides' thread
-    pools, JITs and caches do not interfere; its log goes to stderr.
+    """One side of one workload alone, in a new process (one round of
+    :func:`measure_sides`).
 
     Returns:
-        (``result``, output) as :func:`measure_side` does; a process that
-        died gives ``error`` with its exit status.
+        (``result``, the first call's output or None), as
+        :func:`measure_sides` gives them for the side.
     """
-    import subprocess
-    import tempfile
-
-    import torch
-
-    with tempfile.TemporaryDirectory(prefix="torch2mlir-bench-") as folder:
-        command = [
-            sys.executable,
-            "-m",
-            "torch2mlir.tools.bench",
-            "--side",
-            workload.name,
-            side,
-            "--side-dir",
-            folder,
-            "--repeat",
-            str(repeat),
-            "--warmup",
-            str(warmup),
-            "--opt-level",
-            str(opt_level),
-        ]
-        if threads is not None:
-            command += ["--threads", str(threads)]
-        env = {**os.environ, **(INDUCTOR_ENV if side == "inductor" else {})}
-        proc = subprocess.run(command, env=env, check=False)
-        result_file = Path(folder) / "result.json"
-        if not result_file.exists():
-            return {
-                "error": f"the {side} process exited with status {proc.returncode} "
-                "before writing its result"
-            }, None
-        result = json.loads(result_file.read_text())
-        output_file = Path(folder) / "output.pt"
-        output = torch.load(output_file) if output_file.exists() else None
-    return result, output
-
-
-def _side_main(args: argparse.Namespace) -> int:
-    """``--side WORKLOAD SIDE --side-dir DIR``: measure one side, write
-    ``DIR/result.json`` and ``DIR/output.pt``."""
-    import torch
-
-    name, side = args.side
-    if name not in ALL_WORKLOADS or side not in SIDES:
-        print(f"unknown workload or side: {name} {side}", file=sys.stderr)
-        return 2
-    workload = ALL_WORKLOADS[name]
-    result, output = measure_side(
+    results, outputs = measure_sides(
         workload,
-        side,
-        repeat=args.repeat or workload.repeat,
-        warmup=workload.warmup if args.warmup is None else args.warmup,
-        opt_level=args.opt_level,
+        [side],
+        repeat=repeat,
+        warmup=warmup,
+        rounds=1,
+        opt_level=opt_level,
+        threads=threads,
         log=lambda message: print(message, file=sys.stderr, flush=True),
     )
-    folder = Path(args.side_dir)
-    if output is not None:
-        torch.save(output, folder / "output.pt")
-    (folder / "result.json").write_text(json.dumps(result))
-    return 0
+    return results[side], outputs[side]
 
 
 def run_workload(
@@ -1058,18 +1250,19 @@ def run_workload(
     *,
     repeat: int,
     warmup: int,
+    rounds: int = ROUNDS,
     opt_level: int = 2,
     threads: int | None = None,
     inductor: bool = True,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Measures one workload on every side (see :func:`run_side_process`);
-    never raises.
+    """Measures one workload on every side, interleaved in `rounds` (see
+    :func:`measure_sides`); never raises.
 
     Returns:
         ``name``, ``description``, ``repeat``, ``warmup``; per side of
         :data:`SIDES` (inductor unless ``inductor=False``) what
-        :func:`measure_side` returns; ``max_abs_error`` (torch2mlir against
+        :func:`measure_sides` returns; ``max_abs_error`` (torch2mlir against
         eager) and ``max_abs_error_inductor``, ``max_abs_eager``;
         ``peak_rss_mb`` (the torch2mlir process); ``others_cores`` (the
         largest of the sides); the ratios of :func:`add_ratios`; ``error``
@@ -1081,20 +1274,21 @@ def run_workload(
         "description": workload.description,
         "repeat": repeat,
         "warmup": warmup,
+        "rounds": rounds,
         "max_abs_error": None,
         "error": None,
     }
-    outputs = {}
-    for side in SIDES if inductor else SIDES[:2]:
-        log(f"[{workload.name}] {side}, in its own process")
-        result[side], outputs[side] = run_side_process(
-            workload,
-            side,
-            repeat=repeat,
-            warmup=warmup,
-            opt_level=opt_level,
-            threads=threads,
-        )
+    sides, outputs = measure_sides(
+        workload,
+        SIDES if inductor else SIDES[:2],
+        repeat=repeat,
+        warmup=warmup,
+        rounds=rounds,
+        opt_level=opt_level,
+        threads=threads,
+        log=log,
+    )
+    result.update(sides)
     errors = [
         f"{side}: {result[side]['error']}"
         for side in SIDES[:2]
@@ -1262,6 +1456,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         + ")",
     )
     parser.add_argument(
+        "--rounds",
+        type=_positive,
+        help=f"rounds over which each side's runs are spread, the sides' blocks "
+        f"interleaved (default: {ROUNDS}, 1 with --quick)",
+    )
+    parser.add_argument(
         "--threads",
         type=_positive,
         help="threads of the 'all threads' measurement, for eager and OpenBLAS "
@@ -1384,6 +1584,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             workload,
             repeat=repeat,
             warmup=warmup,
+            rounds=args.rounds or (1 if args.quick else ROUNDS),
             opt_level=args.opt_level,
             threads=args.threads,
             inductor=not args.no_inductor,
@@ -1455,6 +1656,7 @@ def _op_sweep(
         threads=threads,
         inductor=not args.no_inductor,
         log=log,
+        rounds=args.rounds or (1 if args.quick else None),
     )
     print()
     print(bench_ops.format_table(results, threads))

@@ -5,7 +5,8 @@ PyTorch, ``torch2mlir.compile`` and ``torch.compile(backend="inductor")``
 (unless ``--no-inductor``), all in this process, at 1 thread and at all
 threads (``torch.set_num_threads``). Per (op, side, threads): the median,
 min and max of ``repeat`` steady-state runs after ``warmup`` runs, in
-milliseconds, timed in blocks (see :func:`bench.time_blocks`). The table is
+milliseconds, timed in blocks interleaved over 3 rounds (see
+:func:`bench.time_blocks`). The table is
 sorted by the worse of the two torch2mlir / eager ratios, worst first, so
 the cliffs lead; the torch2mlir / inductor ratio is printed next to it.
 
@@ -23,8 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: Runs per (op, side, threads) and warm-up runs before them.
-DEFAULT_REPEAT, DEFAULT_WARMUP = 10, 3
+#: Runs per (op, side, threads), warm-up runs before each block of them, and
+#: the rounds of blocks they are spread over.
+DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 12, 3, 3
 
 
 @dataclass(frozen=True)
@@ -318,9 +320,11 @@ def run_case(
     threads: Sequence[int],
     inductor: bool,
     log: Callable[[str], None],
+    rounds: int = DEFAULT_ROUNDS,
 ) -> dict[str, Any]:
-    """Times one op (see the module docstring); never raises: an error is
-    returned in ``"error"`` with what was measured before it."""
+    """Times one op (see the module docstring), its sides' blocks
+    interleaved over `rounds` (see :func:`bench.time_blocks`); never raises:
+    an error is returned in ``"error"`` with what was measured before it."""
     import torch
 
     import torch2mlir
@@ -357,7 +361,9 @@ def run_case(
             sides["inductor"] = run_inductor
         for count in threads:
             with thread_count(count):
-                samples = time_blocks(list(sides.values()), warmup, repeat)
+                samples = time_blocks(
+                    list(sides.values()), warmup, repeat, rounds=rounds
+                )
             for side, timing in zip(sides, samples, strict=True):
                 result.setdefault(side, {})[str(count)] = _stats(timing)
     except Exception as error:  # noqa: BLE001 - report it, go on with the next op
@@ -430,6 +436,7 @@ def run_sweep(
     threads: Sequence[int],
     inductor: bool,
     log: Callable[[str], None],
+    rounds: int | None = None,
 ) -> list[dict[str, Any]]:
     """Runs the cases whose name or family contains one of the
     comma-separated `names` (all when None)."""
@@ -447,6 +454,7 @@ def run_sweep(
             threads=threads,
             inductor=inductor,
             log=log,
+            rounds=rounds or DEFAULT_ROUNDS,
         )
         if result["error"]:
             log(f"[{case.name}] FAILED: {result['error']}")
