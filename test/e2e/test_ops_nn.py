@@ -872,14 +872,26 @@ def test_layer_norm_statistics_stay_available() -> None:
 
 @pytest.mark.parametrize(
     ("shape", "dims"),
-    [((3, 100_003), (-1,)), ((4, 5, 37, 41), (2, 3)), ((6, 7), (1,)), ((2, 512), (1,))],
+    [
+        ((3, 100_003), (-1,)),
+        ((4, 5, 37, 41), (2, 3)),
+        ((6, 7), (1,)),
+        ((2, 512), (1,)),
+        ((20_000, 33), (0,)),
+        ((3, 1000, 16), (1,)),
+        ((5, 64, 7, 9), (1, 2)),
+        ((10_007, 5), (0,)),
+    ],
 )
-def test_float32_row_sums_stay_within_a_few_ulps(shape, dims) -> None:
+def test_float32_sums_stay_within_a_few_ulps(shape, dims) -> None:
     # Sums over the trailing dims run row by row: float32 partial sums within
     # chunks of 64, the chunks' total in float64. Against the exact
     # (float64) sum, the error stays within eps * sum(|x|) (measured: at
     # most 0.12 of it; eager's 0.24). A plain float32 running sum of the
-    # 100,003 elements is off by 3 to 5 times that.
+    # 100,003 elements is off by 3 to 5 times that. Sums over dims before
+    # the last add chunks of up to 64 rows in float32, columns innermost,
+    # the chunk sums in float64 (10,007, a prime, has no chunk size: one
+    # float64 sum).
     x = randn(*shape) * 10 + 3  # a mean far from 0: a running sum drifts
     module = Call(lambda t: (t.sum(dims), t.mean(dims)))
     compiled = torch2mlir.compile(module, (x,), cache=False)

@@ -97,7 +97,9 @@ namespace {
 /// one step wider (getSumAccumulatorType) and round once. Float additions
 /// may reassociate, so LLVM vectorizes them into partial sums (pairwise
 /// in effect: no less accurate than one running sum). A float32 sum over
-/// trailing dims runs row by row in chunks instead (createChunkedRowSums).
+/// trailing dims runs row by row in chunks instead (createChunkedRowSums),
+/// and one over consecutive dims before the last in chunks of columns
+/// (createChunkedColumnSums).
 struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -126,9 +128,13 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
     bool srcUnsigned = inputDtype && inputDtype.isUnsignedInteger();
     Location loc = op.getLoc();
     bool isFloat = isa<mlir::FloatType>(element);
-    if (Value rowSums = createChunkedRowSums(rewriter, loc, input, dims,
-                                             element, srcUnsigned)) {
-      Value reshaped = createReshape(rewriter, loc, rowSums, resultType);
+    Value chunkedSums =
+        createChunkedRowSums(rewriter, loc, input, dims, element, srcUnsigned);
+    if (!chunkedSums)
+      chunkedSums = createChunkedColumnSums(rewriter, loc, input, dims, element,
+                                            srcUnsigned);
+    if (chunkedSums) {
+      Value reshaped = createReshape(rewriter, loc, chunkedSums, resultType);
       if (!reshaped)
         return reportFailure(rewriter, op, kUnknownReshapeSizes);
       rewriter.replaceOp(op, reshaped);

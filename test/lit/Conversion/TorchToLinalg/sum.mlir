@@ -187,3 +187,70 @@ func.func @keepdim_all_dynamic_result(%a: !torch.vtensor<[2,3],f32>) -> !torch.v
   %0 = torch.aten.sum.dim_IntList %a, %dims, %true, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?,?],f32>
   return %0 : !torch.vtensor<[?,?],f32>
 }
+
+// -----
+
+// A float32 sum over consecutive dims before the last (static, more than 64
+// elements): the reduced block (256 * 3 = 768) is cut into 12 chunks of 64;
+// one generic adds each chunk in float32 with the columns (the dims after)
+// innermost, a second adds the 12 chunk sums per column in float64, then
+// one rounding.
+// CHECK: #[[IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK: #[[PART:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK: #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK: #[[COLS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @sum_columns(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,256,3,4],f32> -> tensor<2x256x3x4xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0], [1, 2], [3]] : tensor<2x256x3x4xf32> into tensor<2x768x4xf32>
+// CHECK: %[[CHUNKS:.*]] = tensor.expand_shape %[[FLAT]] {{\[\[}}0], [1, 2], [3]] output_shape [2, 12, 64, 4] : tensor<2x768x4xf32> into tensor<2x12x64x4xf32>
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[PART]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%[[CHUNKS]] : tensor<2x12x64x4xf32>) outs(%{{.*}} : tensor<2x12x4xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[X]], %[[ACC]] fastmath<reassoc> : f32
+// CHECK: %[[T:.*]] = linalg.generic {indexing_maps = [#[[ID3]], #[[COLS]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[P]] : tensor<2x12x4xf32>) outs(%{{.*}} : tensor<2x4xf64>)
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %[[TACC:.*]]: f64):
+// CHECK-NEXT: %[[W:.*]] = arith.extf %[[S]] : f32 to f64
+// CHECK-NEXT: arith.addf %[[W]], %[[TACC]] : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: torch_c.from_builtin_tensor %{{.*}} : tensor<2x4xf32> -> !torch.vtensor<[2,4],f32>
+func.func @sum_columns(%a: !torch.vtensor<[2,256,3,4],f32>) -> !torch.vtensor<[2,4],f32> {
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %int1, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[2,256,3,4],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+// Along the first dim (1000 = 20 chunks of 50, the largest divisor up to
+// 64), keepdim: the chunks come from expanding the leading dim.
+// CHECK-LABEL: func.func @sum_leading_dim(
+// CHECK: %[[CHUNKS:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 20, 50, 16] : tensor<1000x16xf32> into tensor<1x20x50x16xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[CHUNKS]] : tensor<1x20x50x16xf32>) outs(%{{.*}} : tensor<1x20x16xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16xf64>)
+// CHECK: torch_c.from_builtin_tensor %{{.*}} : tensor<1x16xf32> -> !torch.vtensor<[1,16],f32>
+func.func @sum_leading_dim(%a: !torch.vtensor<[1000,16],f32>) -> !torch.vtensor<[1,16],f32> {
+  %int0 = torch.constant.int 0
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %true, %none : !torch.vtensor<[1000,16],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[1,16],f32>
+  return %0 : !torch.vtensor<[1,16],f32>
+}
+
+// -----
+
+// 1031 (a prime) has no divisor from 8 to 64: one reduction in float64.
+// CHECK-LABEL: func.func @sum_columns_prime(
+// CHECK-NOT: tensor.expand_shape
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : tensor<1031x16xf32>) outs(%{{.*}} : tensor<16xf64>)
+func.func @sum_columns_prime(%a: !torch.vtensor<[1031,16],f32>) -> !torch.vtensor<[16],f32> {
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[1031,16],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[16],f32>
+  return %0 : !torch.vtensor<[16],f32>
+}
