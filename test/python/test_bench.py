@@ -271,34 +271,30 @@ def test_write_json_creates_directory(tmp_path: Path) -> None:
     assert loaded["rss_growth"]["growth_mb"] == pytest.approx(0.25)
 
 
-def test_time_blocks_calls_each_function_in_its_own_block() -> None:
+@pytest.mark.parametrize(
+    ("warmup", "repeat", "rounds", "expected"),
+    [
+        # One round: each fn in its own block, warm-up calls first.
+        (2, 3, 1, "aaaaabbbbb"),
+        # Rounds of 2, 2 and 1 timed calls, each block after one warm-up
+        # call, the order rotating: a b, b a, a b.
+        (1, 5, 3, "aaabbbbbbaaaaabb"),
+    ],
+)
+def test_time_blocks_runs_each_function_in_blocks(
+    warmup: int, repeat: int, rounds: int, expected: str
+) -> None:
     calls: list[str] = []
     samples = bench.time_blocks(
         [lambda: calls.append("a"), lambda: calls.append("b")],
-        warmup=2,
-        repeat=3,
+        warmup=warmup,
+        repeat=repeat,
         pause=0,
+        rounds=rounds,
     )
-    assert calls == ["a"] * 5 + ["b"] * 5
-    assert [len(s) for s in samples] == [3, 3]
+    assert "".join(calls) == expected
+    assert [len(s) for s in samples] == [repeat, repeat]
     assert all(t >= 0 for s in samples for t in s)
-
-
-def test_time_blocks_interleaves_rounds() -> None:
-    calls: list[str] = []
-    samples = bench.time_blocks(
-        [lambda: calls.append("a"), lambda: calls.append("b")],
-        warmup=1,
-        repeat=5,
-        pause=0,
-        rounds=3,
-    )
-    # Rounds of 2, 2 and 1 timed calls, each block after one warm-up call,
-    # the order rotating: a b, b a, a b.
-    assert (
-        calls == ["a"] * 3 + ["b"] * 3 + ["b"] * 3 + ["a"] * 3 + ["a"] * 2 + ["b"] * 2
-    )
-    assert [len(s) for s in samples] == [5, 5]
 
 
 def test_command_line() -> None:

@@ -1169,7 +1169,9 @@ def measure_sides(
         log(f"[{workload.name}] {side}, in its own process")
         procs[side] = SideProcess(workload, side, opt_level=opt_level, threads=threads)
         results[side] = procs[side].ready()
-    samples = {side: {"all": [], "one": []} for side in sides}
+    samples: dict[str, dict[str, list[float]]] = {
+        side: {"all": [], "one": []} for side in sides
+    }
     busy: dict[str, list[float]] = {side: [] for side in sides}
     waits: dict[str, list[float]] = {side: [] for side in sides}
     per_round = max(1, math.ceil(repeat / rounds))
