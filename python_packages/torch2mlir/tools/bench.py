@@ -584,6 +584,25 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 PAUSE = 0.25
 
 
+def round_robin(count: int, repeat: int, rounds: int) -> list[list[tuple[int, int]]]:
+    """The blocks of `rounds` rounds over `count` items that each run
+    `repeat` times in all: per round, (item, runs) in that round's order,
+    which rotates by one item per round; each round gives an item
+    ceil(repeat / rounds) runs, the last ones what is left (a round may have
+    none)."""
+    rounds = max(rounds, 1)
+    per_round = max(1, math.ceil(repeat / rounds))
+    schedule = []
+    for index in range(rounds):
+        runs = min(per_round, repeat - index * per_round)
+        if runs <= 0:
+            break
+        shift = index % max(count, 1)
+        order = list(range(shift, count)) + list(range(shift))
+        schedule.append([(item, runs) for item in order])
+    return schedule
+
+
 def time_blocks(
     fns: Sequence[Callable[[], Any]],
     warmup: int,
@@ -603,19 +622,14 @@ def time_blocks(
     would be measured too.
     """
     samples: list[list[float]] = [[] for _ in fns]
-    per_round = max(1, math.ceil(repeat / max(rounds, 1)))
-    for index in range(max(rounds, 1)):
-        shift = index % max(len(fns), 1)
-        for position in list(range(shift, len(fns))) + list(range(shift)):
-            fn, done = fns[position], samples[position]
-            count = min(per_round, repeat - len(done))
-            if count <= 0:
-                continue
+    for blocks in round_robin(len(fns), repeat, rounds):
+        for position, runs in blocks:
+            fn = fns[position]
             time.sleep(pause)
             with _no_gc():
                 for _ in range(warmup):
                     fn()
-                done += [_timed(fn)[0] for _ in range(count)]
+                samples[position] += [_timed(fn)[0] for _ in range(runs)]
     return samples
 
 
@@ -1174,15 +1188,11 @@ def measure_sides(
     }
     busy: dict[str, list[float]] = {side: [] for side in sides}
     waits: dict[str, list[float]] = {side: [] for side in sides}
-    per_round = max(1, math.ceil(repeat / rounds))
-    for index in range(rounds):
-        order = list(sides[index % len(sides) :]) + list(sides[: index % len(sides)])
+    for index, blocks in enumerate(round_robin(len(sides), repeat, rounds)):
         for label in ("all", "one"):
-            for side in order:
+            for position, count in blocks:
+                side = sides[position]
                 if results[side].get("error"):
-                    continue
-                count = min(per_round, repeat - len(samples[side][label]))
-                if count <= 0:
                     continue
                 first = index == 0
                 before = warmup if first else 1

@@ -267,10 +267,6 @@ Value torch_to_linalg::createRowReduction(
       });
 }
 
-/// Elements of a chunk of a chunked row sum: float32 partial sums within a
-/// chunk, float64 across chunks.
-constexpr int64_t kSumChunk = 64;
-
 Value torch_to_linalg::createChunkedRowSums(OpBuilder &b, Location loc,
                                             Value input, ArrayRef<int64_t> dims,
                                             Type element, bool srcUnsigned) {
@@ -331,116 +327,6 @@ Value torch_to_linalg::createChunkedRowSums(OpBuilder &b, Location loc,
             });
         return arith::TruncFOp::create(rb, rl, element, chunks.getResult(0));
       });
-}
-
-Value torch_to_linalg::createChunkedColumnSums(OpBuilder &b, Location loc,
-                                               Value input,
-                                               ArrayRef<int64_t> dims,
-                                               Type element, bool srcUnsigned) {
-  auto inputType = dyn_cast<RankedTensorType>(input.getType());
-  if (!inputType || !element.isF32() || !inputType.hasStaticShape() ||
-      dims.empty())
-    return Value();
-  int64_t rank = inputType.getRank();
-  SmallVector<int64_t> sorted(dims);
-  llvm::sort(sorted);
-  sorted.erase(llvm::unique(sorted), sorted.end());
-  int64_t first = sorted.front(), last = sorted.back();
-  if (last - first + 1 != static_cast<int64_t>(sorted.size()) ||
-      last >= rank - 1)
-    return Value();
-  ArrayRef<int64_t> shape = inputType.getShape();
-  auto product = [&](int64_t from, int64_t to) {
-    int64_t result = 1;
-    for (int64_t d = from; d < to; ++d)
-      result *= shape[d];
-    return result;
-  };
-  int64_t before = product(0, first), reduced = product(first, last + 1),
-          after = product(last + 1, rank);
-  // One chunk or none: the plain reduction (in float64) is as fast.
-  if (before == 0 || reduced <= kSumChunk || after == 0)
-    return Value();
-  int64_t chunk = kSumChunk;
-  while (reduced % chunk != 0)
-    --chunk;
-  if (chunk < 8)
-    return Value();
-  // [before, reduced / chunk, chunk, after]: the chunks of the reduced block.
-  SmallVector<ReassociationIndices> groups(1);
-  for (int64_t d = 0; d < first; ++d)
-    groups.back().push_back(d);
-  groups.emplace_back();
-  for (int64_t d = first; d <= last; ++d)
-    groups.back().push_back(d);
-  groups.emplace_back();
-  for (int64_t d = last + 1; d < rank; ++d)
-    groups.back().push_back(d);
-  if (groups.front().empty()) {
-    // No dims before: a leading 1 comes from the expansion below.
-    groups.erase(groups.begin());
-  }
-  Value flat =
-      static_cast<int64_t>(groups.size()) == rank
-          ? input
-          : tensor::CollapseShapeOp::create(b, loc, input, groups).getResult();
-  int64_t chunks = reduced / chunk;
-  auto chunkedType = RankedTensorType::get({before, chunks, chunk, after},
-                                           inputType.getElementType());
-  SmallVector<ReassociationIndices> expand;
-  if (first == 0)
-    expand = {{0, 1, 2}, {3}};
-  else
-    expand = {{0}, {1, 2}, {3}};
-  Value chunked =
-      tensor::ExpandShapeOp::create(b, loc, chunkedType, flat, expand);
-
-  MLIRContext *context = b.getContext();
-  auto dim = [&](unsigned i) { return getAffineDimExpr(i, context); };
-  auto par = utils::IteratorType::parallel;
-  auto red = utils::IteratorType::reduction;
-  auto reassoc = arith::FastMathFlags::reassoc;
-  Type f64 = b.getF64Type();
-  auto zeros = [&](ArrayRef<int64_t> sizes, Type type) -> Value {
-    Value empty = tensor::EmptyOp::create(b, loc, sizes, type);
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
-    return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
-        .getResult(0);
-  };
-  // Each chunk's sum in float32: [before, chunks, after].
-  Value partials =
-      linalg::GenericOp::create(
-          b, loc,
-          TypeRange{RankedTensorType::get({before, chunks, after}, element)},
-          ValueRange{chunked},
-          ValueRange{zeros({before, chunks, after}, element)},
-          ArrayRef<AffineMap>{
-              AffineMap::getMultiDimIdentityMap(4, context),
-              AffineMap::get(4, 0, {dim(0), dim(1), dim(3)}, context)},
-          ArrayRef<utils::IteratorType>{par, par, red, par},
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value x = convertScalar(nb, l, args[0], element, srcUnsigned);
-            linalg::YieldOp::create(
-                nb, l,
-                arith::AddFOp::create(nb, l, x, args[1], reassoc).getResult());
-          })
-          .getResult(0);
-  // The chunks' sums added in float64, rounded once: [before, after].
-  Value total =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{RankedTensorType::get({before, after}, f64)},
-          ValueRange{partials}, ValueRange{zeros({before, after}, f64)},
-          ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(3, context),
-                              AffineMap::get(3, 0, {dim(0), dim(2)}, context)},
-          ArrayRef<utils::IteratorType>{par, red, par},
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value wide = arith::ExtFOp::create(nb, l, f64, args[0]);
-            linalg::YieldOp::create(
-                nb, l, arith::AddFOp::create(nb, l, wide, args[1]).getResult());
-          })
-          .getResult(0);
-  return castFloatTensor(b, loc, total,
-                         RankedTensorType::get({before, after}, element));
 }
 
 Value torch_to_linalg::createExpOfNonPositive(OpBuilder &b, Location loc,

@@ -313,6 +313,10 @@ Value createRowReduction(
     OpBuilder &b, Location loc, Value input, Type element,
     llvm::function_ref<Value(OpBuilder &, Location, const Row &)> body);
 
+/// Elements of a chunk of a chunked float32 sum: float32 partial sums within
+/// a chunk, float64 across chunks.
+inline constexpr int64_t kSumChunk = 64;
+
 /// For a float32 sum of `input` over `dims` that are its trailing dims
 /// (static sizes, at least one leading dim left): the sums [leading dims]
 /// computed row by row (createRowReduction over the trailing dims collapsed
@@ -324,20 +328,6 @@ Value createRowReduction(
 Value createChunkedRowSums(OpBuilder &b, Location loc, Value input,
                            ArrayRef<int64_t> dims, Type element,
                            bool srcUnsigned);
-
-/// For a float32 sum of `input` over `dims` that are consecutive and leave
-/// at least one dim after them (static sizes): the sums, of shape [dims
-/// before collapsed, dims after collapsed]. The reduced block of R >
-/// kSumChunk elements is cut into R / K chunks of K <= kSumChunk
-/// consecutive elements (K the largest such divisor of R; null when it is
-/// below 8). One
-/// linalg.generic adds each chunk in float32 with the dims after it
-/// innermost, so the additions are vectors across contiguous columns; a
-/// second adds the chunks' sums in float64. The error stays within a few
-/// ulps, as createChunkedRowSums. Null when the sum is not of that form.
-Value createChunkedColumnSums(OpBuilder &b, Location loc, Value input,
-                              ArrayRef<int64_t> dims, Type element,
-                              bool srcUnsigned);
 
 /// Reads a constant int list operand, expanding a single value to `count`.
 LogicalResult matchIntList(Value list, int64_t count,

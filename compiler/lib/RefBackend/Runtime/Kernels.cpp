@@ -243,6 +243,29 @@ void gemmLayout(const int64_t *sizes, const int64_t *strides, int &trans,
   }
 }
 
+/// How C (m x n, strides `cs`) = A (m x k, `as`) @ B (k x n, `bs`) is one
+/// GEMM call: the operands' transposes and leading dims.
+struct GemmOperands {
+  int transA, transB;
+  int64_t lda, ldb;
+};
+
+/// Whether that product is one GEMM call (each operand row- or
+/// column-major, C row-major, every size and leading dim within an int);
+/// fills `ops` if so.
+bool getGemmOperands(int64_t m, int64_t n, int64_t k, const int64_t *as,
+                     const int64_t *bs, const int64_t *cs, GemmOperands &ops) {
+  int64_t aSizes[2] = {m, k}, bSizes[2] = {k, n};
+  ops = GemmOperands{};
+  gemmLayout(aSizes, as, ops.transA, ops.lda);
+  gemmLayout(bSizes, bs, ops.transB, ops.ldb);
+  for (int64_t value : {m, n, k, ops.lda, ops.ldb, cs[0]})
+    if (value >= INT32_MAX)
+      return false;
+  return ops.transA && ops.transB && cs[1] == 1 &&
+         cs[0] >= std::max<int64_t>(n, 1);
+}
+
 /// C (m x n) += A (m x k) @ B (k x n) with arbitrary strides.
 template <typename T>
 __attribute__((always_inline)) inline void
@@ -302,16 +325,10 @@ void matmul2d(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *as,
       zeroStrided(cSizes, cs, 2, c);
     return;
   }
-  int64_t aSizes[2] = {m, k}, bSizes[2] = {k, n};
-  int transA, transB;
-  int64_t lda = 0, ldb = 0;
-  gemmLayout(aSizes, as, transA, lda);
-  gemmLayout(bSizes, bs, transB, ldb);
-  bool fits = m < INT32_MAX && n < INT32_MAX && k < INT32_MAX &&
-              lda < INT32_MAX && ldb < INT32_MAX && cs[0] < INT32_MAX;
-  if (haveGemm<T>() && transA && transB && cs[1] == 1 &&
-      cs[0] >= std::max<int64_t>(n, 1) && fits) {
-    gemm(transA, transB, m, n, k, a, lda, b, ldb, c, cs[0], accumulate);
+  GemmOperands ops;
+  if (haveGemm<T>() && getGemmOperands(m, n, k, as, bs, cs, ops)) {
+    gemm(ops.transA, ops.transB, m, n, k, a, ops.lda, b, ops.ldb, c, cs[0],
+         accumulate);
     return;
   }
   if (!accumulate)
@@ -344,28 +361,25 @@ bool gemmBatch(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
       torch2mlir_runtime_in_parallel() ||
       (!mklSetThreadsLocal && torch2mlir_runtime_max_threads() > 1))
     return false;
-  int64_t aSizes[2] = {m, k}, bSizes[2] = {k, n};
-  int transA, transB;
-  int64_t lda = 0, ldb = 0;
-  gemmLayout(aSizes, a->strides + 1, transA, lda);
-  gemmLayout(bSizes, b->strides + 1, transB, ldb);
-  if (!transA || !transB || c->strides[2] != 1 || c->strides[1] < n)
+  GemmOperands ops;
+  if (!getGemmOperands(m, n, k, a->strides + 1, b->strides + 1, c->strides + 1,
+                       ops))
     return false;
-  int64_t aSpan = transA == kNoTrans ? lda * m : lda * k;
-  int64_t bSpan = transB == kNoTrans ? ldb * k : ldb * n;
+  int64_t aSpan = ops.transA == kNoTrans ? ops.lda * m : ops.lda * k;
+  int64_t bSpan = ops.transB == kNoTrans ? ops.ldb * k : ops.ldb * n;
   if (a->strides[0] < aSpan || b->strides[0] < bSpan ||
       c->strides[0] < c->strides[1] * m)
     return false;
-  for (int64_t value : {m, n, k, lda, ldb, c->strides[1], a->strides[0],
-                        b->strides[0], c->strides[0], count})
+  for (int64_t value : {a->strides[0], b->strides[0], c->strides[0], count})
     if (value >= INT32_MAX)
       return false;
   int previous = mklSetThreadsLocal
                      ? mklSetThreadsLocal(torch2mlir_runtime_max_threads())
                      : 0;
-  gemmBatchCall(transA, transB, m, n, k, a->data(), lda, a->strides[0],
-                b->data(), ldb, b->strides[0], accumulate ? T(1) : T(0),
-                c->data(), c->strides[1], c->strides[0], count);
+  gemmBatchCall(ops.transA, ops.transB, m, n, k, a->data(), ops.lda,
+                a->strides[0], b->data(), ops.ldb, b->strides[0],
+                accumulate ? T(1) : T(0), c->data(), c->strides[1],
+                c->strides[0], count);
   if (mklSetThreadsLocal)
     mklSetThreadsLocal(previous);
   return true;
