@@ -412,6 +412,44 @@ def test_sort_and_topk_long_slices(dtype: torch.dtype, dim: int) -> None:
         check(lambda t, k=largest: torch.topk(t, 9, dim=dim, largest=k), distinct)
 
 
+@pytest.mark.parametrize(
+    "dtype", [torch.float32, torch.float64, torch.int32, torch.int64]
+)
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_long_slices_of_extremes(dtype: torch.dtype, descending: bool) -> None:
+    # Slices long enough for the library's radix sort, of the values whose
+    # integer keys sit at the ends or straddle the sign: -0.0 next to +0.0
+    # (equal: ties in index order), infinities, NaN, the smallest
+    # subnormal, the dtype's own limits.
+    torch.manual_seed(15)
+    if dtype.is_floating_point:
+        info = torch.finfo(dtype)
+        pool = [
+            -0.0,
+            0.0,
+            float("inf"),
+            -float("inf"),
+            float("nan"),
+            info.max,
+            info.min,
+            info.tiny,
+            -info.tiny,
+            1.0,
+            -1.0,
+            1e-45 if dtype == torch.float32 else 5e-324,
+        ]
+    else:
+        info = torch.iinfo(dtype)
+        pool = [info.min, info.max, 0, -1, 1, info.min + 1, info.max - 1]
+    values = torch.tensor(pool, dtype=dtype)
+    x = values[torch.randint(len(pool), (3, 600))]
+    check(lambda t: torch.sort(t, dim=-1, descending=descending, stable=True), x)
+    check(
+        lambda t: torch.argsort(t, dim=0, descending=descending, stable=True),
+        x.T.contiguous(),
+    )
+
+
 # ---------------------------------------------------------------------------
 # flip, repeat, diagonal, as_strided, split_with_sizes
 # ---------------------------------------------------------------------------

@@ -15,7 +15,8 @@
 //                 makes each of these = instead of +=: C is not read)
 //                 (O, K: the products of the output and window sizes)
 //   sort_ranks:   ranks[p] += the position of x[p] in its slice's stable
-//                 sort (std::stable_sort), any rank (unranked memrefs)
+//                 sort (a radix sort of the values as ordered integers),
+//                 any rank (unranked memrefs)
 //   sort_order:   order[r] += the position whose rank is r
 //   sort_positions: both in one: order[r] += the position of rank r
 //
@@ -40,6 +41,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -1136,6 +1138,66 @@ template <typename T> bool precedes(T a, T b, bool descending) {
   }
 }
 
+/// An unsigned integer whose order is `precedes`' order of the values:
+/// ascending, or descending when `descending`; NaN above every number
+/// (first when descending), every NaN equal, -0.0 equal to +0.0.
+template <typename T> auto orderKey(T value, bool descending) {
+  using Key = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  constexpr Key kSign = Key(1) << (8 * sizeof(Key) - 1);
+  Key key;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (value != value) {
+      key = ~Key(0);
+    } else {
+      // +0.0 for -0.0; then the sign-magnitude bits as an ordered integer:
+      // negatives flipped whole, positives above them.
+      Key bits;
+      T canonical = value == T(0) ? T(0) : value;
+      std::memcpy(&bits, &canonical, sizeof(bits));
+      key = (bits & kSign) ? ~bits : bits | kSign;
+    }
+  } else {
+    key = static_cast<Key>(value) ^ kSign;
+  }
+  return descending ? Key(~key) : key;
+}
+
+template <typename Key> struct KeyedPosition {
+  Key key;
+  int64_t position;
+};
+
+/// Slices at least this long are radix sorted; shorter ones go through
+/// std::stable_sort, where the radix passes' 256-entry histograms would
+/// cost more than the elements.
+constexpr int64_t kRadixSortMin = 256;
+
+/// Sorts `items` by key, stably (equal keys keep their order): a
+/// least-significant-digit radix sort, a byte per pass, the histograms of
+/// all bytes counted in one pass; a byte that is the same in every key
+/// costs no pass. `scratch` has the size of `items`.
+template <typename Key>
+void radixSort(std::vector<KeyedPosition<Key>> &items,
+               std::vector<KeyedPosition<Key>> &scratch) {
+  constexpr int kBytes = sizeof(Key);
+  std::vector<int64_t> counts(kBytes * 256, 0);
+  for (const KeyedPosition<Key> &item : items)
+    for (int b = 0; b < kBytes; ++b)
+      ++counts[b * 256 + ((item.key >> (8 * b)) & 0xFF)];
+  int64_t n = static_cast<int64_t>(items.size());
+  for (int b = 0; b < kBytes; ++b) {
+    int64_t *count = counts.data() + b * 256;
+    if (count[(items.front().key >> (8 * b)) & 0xFF] == n)
+      continue;
+    int64_t offset = 0;
+    for (int digit = 0; digit < 256; ++digit)
+      offset += std::exchange(count[digit], offset);
+    for (const KeyedPosition<Key> &item : items)
+      scratch[count[(item.key >> (8 * b)) & 0xFF]++] = item;
+    items.swap(scratch);
+  }
+}
+
 /// The positions of a slice of `n` elements (`slice[q * step]`) in its
 /// stable sort (ties keep position order), into `order`: all of them, or
 /// with 0 <= `limit` < n only the first `limit` (a partial sort: topk).
@@ -1172,12 +1234,21 @@ void sortedPositions(const T *slice, int64_t step, int64_t n, bool descending,
     std::sort_heap(order.begin(), order.end(), before);
     return;
   }
+  using Key = decltype(orderKey(T(), false));
+  std::vector<KeyedPosition<Key>> items(n);
+  for (int64_t q = 0; q < n; ++q)
+    items[q] = {orderKey(slice[q * step], descending), q};
+  if (n < kRadixSortMin) {
+    std::stable_sort(items.begin(), items.end(),
+                     [](const KeyedPosition<Key> &a,
+                        const KeyedPosition<Key> &b) { return a.key < b.key; });
+  } else {
+    std::vector<KeyedPosition<Key>> scratch(n);
+    radixSort(items, scratch);
+  }
   order.resize(n);
-  for (int64_t i = 0; i < n; ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
-    return precedes(slice[i * step], slice[j * step], descending);
-  });
+  for (int64_t q = 0; q < n; ++q)
+    order[q] = items[q].position;
 }
 
 /// ranks[p] += the rank of x[p] in the stable sort of its slice along
