@@ -6,8 +6,10 @@
 
 #include "torch2mlir/RefBackend/RefBackend.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::torch2mlir::refbackend {
@@ -18,6 +20,20 @@ namespace mlir::torch2mlir::refbackend {
 using namespace mlir;
 
 namespace {
+/// Whether `op`'s body holds a division, a remainder or a math function:
+/// an op that costs many multiplies.
+bool hasCostlyOp(Operation *op) {
+  WalkResult result = op->walk([](Operation *nested) {
+    if (isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
+            arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
+            arith::CeilDivUIOp, arith::FloorDivSIOp>(nested) ||
+        isa<math::MathDialect>(nested->getDialect()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 /// linalg.transpose and linalg.broadcast as linalg.generic, which the
 /// elementwise fusion patterns take (they only fuse generics): a transpose
 /// or broadcast then fuses into its consumer instead of being materialized.
@@ -46,6 +62,14 @@ struct FuseElementwisePass
     linalg::ControlFusionFn control = [maxSize](OpOperand *fusedOperand) {
       Operation *producer = fusedOperand->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())
+        return false;
+      // A producer that the consumer reads through a broadcast (fewer dims
+      // than its loops: a per-row 1 / sum) would be recomputed at every
+      // element of the broadcast dims: fused only when its body is cheap.
+      auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
+      if (consumer &&
+          !consumer.getMatchingIndexingMap(fusedOperand).isPermutation() &&
+          hasCostlyOp(producer))
         return false;
       auto bodySize = [](Operation *op) -> size_t {
         auto generic = dyn_cast<linalg::GenericOp>(op);

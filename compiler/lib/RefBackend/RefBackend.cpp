@@ -21,6 +21,9 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
              "func.func(refbackend-distinct-results),"
              "func.func(refbackend-private-inits),"
              "func.func(refbackend-read-only-arguments),"
+             // A tensor.empty that only becomes a slice of a larger tensor
+             // (a forall's shared output) is that slice: written in place.
+             "eliminate-empty-tensors,"
              "one-shot-bufferize{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},") +
          (calleeAllocatedResults

@@ -23,6 +23,20 @@ def _() -> nn.Module:
     return Fn(lambda x: x.softmax(0))
 
 
+@register_case("softmax_middle_dim_slabs", inputs=lambda: (torch.randn(5, 70, 3, 4),))
+def _() -> nn.Module:
+    # A middle dim: slab by slab ([70, 12] slabs, 5 of them, in parallel).
+    return Fn(lambda x: torch.softmax(x, 1))
+
+
+@register_case(
+    "log_softmax_middle_dim_large_logits",
+    inputs=lambda: (torch.randn(3, 40, 9) * 100,),
+)
+def _() -> nn.Module:
+    return Fn(lambda x: torch.log_softmax(x, 1))
+
+
 @register_case("softmax_large_logits", inputs=lambda: (torch.randn(2, 8) * 100,))
 def _() -> nn.Module:
     # exp of the raw logits overflows float32: the max must be subtracted first.

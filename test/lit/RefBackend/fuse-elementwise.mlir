@@ -140,3 +140,75 @@ func.func @transpose_broadcast_add(%x: tensor<8x4xf32>, %b: tensor<8xf32>) -> te
   } -> tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
+
+// -----
+
+// A producer read through a broadcast (a [4] vector over [4, 8]) is fused
+// only when its body is cheap: a division or a math function stays a loop
+// of its own, run once per element of the vector, not once per element of
+// the consumer (softmax's 1 / sum, log_softmax's log(sum)); a negation
+// fuses. Read without a broadcast, the division fuses too.
+// CHECK-LABEL: func.func @broadcast_producers(
+// CHECK: %[[INV:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.divf
+// CHECK: %[[LOG:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: math.log
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[INV]], %[[LOG]], %{{.*}} : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: arith.negf
+// CHECK: arith.mulf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// CHECK-LABEL: func.func @same_shape_division(
+// CHECK: linalg.generic
+// CHECK: arith.divf
+// CHECK: arith.mulf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#vec = affine_map<(d0) -> (d0)>
+func.func @broadcast_producers(%x: tensor<4x8xf32>, %s: tensor<4xf32>, %t: tensor<4xf32>, %u: tensor<4xf32>) -> tensor<4x8xf32> {
+  %ev = tensor.empty() : tensor<4xf32>
+  %inv = linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]} ins(%s : tensor<4xf32>) outs(%ev : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %r = arith.divf %one, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %log = linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]} ins(%t : tensor<4xf32>) outs(%ev : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.log %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %neg = linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]} ins(%u : tensor<4xf32>) outs(%ev : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #row, #row, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %inv, %log, %neg : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %i: f32, %l: f32, %n: f32, %o: f32):
+    %p = arith.mulf %a, %i : f32
+    %q = arith.subf %p, %l : f32
+    %r = arith.addf %q, %n : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+func.func @same_shape_division(%x: tensor<4x8xf32>, %s: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %inv = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %r = arith.divf %one, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %inv : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %i: f32, %o: f32):
+    %p = arith.mulf %a, %i : f32
+    linalg.yield %p : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

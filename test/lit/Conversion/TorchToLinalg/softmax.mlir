@@ -6,7 +6,8 @@
 
 // Along the last dim, row by row: an scf.forall over the rows whose body
 // runs three loops over the row (the max and the exp-sum carried as
-// scalars, each exp stored in the row, then divided in place).
+// scalars, each exp stored in the row, then multiplied in place by 1 / sum,
+// one division per row).
 // CHECK-LABEL: func.func @softmax(
 // CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[2,3],f32> -> tensor<2x3xf32>
 // CHECK: %[[R:.*]] = scf.forall (%[[I:.*]]) in (2) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x3xf32>)
@@ -30,10 +31,12 @@
 // CHECK-NEXT: %[[ADD:.*]] = arith.addf %[[E]], %[[S]] fastmath<reassoc> : f32
 // CHECK-NEXT: %[[STORED:.*]] = tensor.insert %[[E]] into %[[ACC]][%[[J2]]] : tensor<3xf32>
 // CHECK-NEXT: scf.yield %[[ADD]], %[[STORED]] : f32, tensor<3xf32>
-// CHECK: %[[DIVIDED:.*]] = scf.for %[[J3:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC3:.*]] = %[[SUM]]#1) -> (tensor<3xf32>)
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[INV:.*]] = arith.divf %[[ONE]], %[[SUM]]#0 : f32
+// CHECK-NEXT: %[[DIVIDED:.*]] = scf.for %[[J3:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC3:.*]] = %[[SUM]]#1) -> (tensor<3xf32>)
 // CHECK-NEXT: %[[E3:.*]] = tensor.extract %[[ACC3]][%[[J3]]] : tensor<3xf32>
-// CHECK-NEXT: %[[DIV:.*]] = arith.divf %[[E3]], %[[SUM]]#0 : f32
-// CHECK-NEXT: tensor.insert %[[DIV]] into %[[ACC3]][%[[J3]]] : tensor<3xf32>
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[E3]], %[[INV]] : f32
+// CHECK-NEXT: tensor.insert %[[SCALED]] into %[[ACC3]][%[[J3]]] : tensor<3xf32>
 // CHECK: tensor.parallel_insert_slice %[[DIVIDED]] into %[[OUT]][%[[I]], 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<2x3xf32>
 // CHECK: torch_c.from_builtin_tensor %[[R]] : tensor<2x3xf32> -> !torch.vtensor<[2,3],f32>
 func.func @softmax(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
@@ -45,15 +48,19 @@ func.func @softmax(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
 
 // -----
 
-// Along another dim than the last: whole-tensor passes (the max, the exps,
-// their sum, the division).
+// Along the first dim: whole-tensor passes (the max, the exps, their sum,
+// 1 / sum per column, the product).
 // CHECK-LABEL: func.func @softmax_dim0(
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]}
 // CHECK: arith.maximumf
 // CHECK: math.exp
-// CHECK: iterator_types = ["reduction", "parallel"]}
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]}
 // CHECK: arith.addf
+// CHECK: %[[INV:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<3xf32>)
 // CHECK: arith.divf
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[INV]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.mulf
 // CHECK-NOT: scf.forall
 func.func @softmax_dim0(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
   %int0 = torch.constant.int 0
@@ -95,10 +102,13 @@ func.func @log_softmax_rows(%a: !torch.vtensor<[2,3,5],f32>) -> !torch.vtensor<[
 // CHECK: arith.subf
 // CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[SHIFTED]] : tensor<2x3xf32>)
 // CHECK: math.exp
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[SHIFTED]], %[[SUM]] : tensor<2x3xf32>, tensor<3xf32>)
-// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[LOG:.*]] = math.log %[[S]] : f32
-// CHECK-NEXT: %[[SUB:.*]] = arith.subf %[[X]], %[[LOG]] : f32
+// log(sum) once per column, then subtracted:
+// CHECK: %[[LOG:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<3xf32>)
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: math.log %[[S]] : f32
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[SHIFTED]], %[[LOG]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[L:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[SUB:.*]] = arith.subf %[[X]], %[[L]] : f32
 // CHECK-NEXT: linalg.yield %[[SUB]] : f32
 // CHECK: torch_c.from_builtin_tensor %[[R]]
 func.func @log_softmax(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
@@ -121,4 +131,73 @@ func.func @log_softmax_0d(%a: !torch.vtensor<[],f32>) -> !torch.vtensor<[],f32> 
   %false = torch.constant.bool false
   %0 = torch.aten._log_softmax %a, %int-1, %false : !torch.vtensor<[],f32>, !torch.int, !torch.bool -> !torch.vtensor<[],f32>
   return %0 : !torch.vtensor<[],f32>
+}
+
+// -----
+
+// Along a middle dim: slab by slab. The input as [outer, n, inner]
+// (dims before, the dim, dims after), an scf.forall over the 4 slabs of
+// [3, 10] whose body runs the whole-tensor passes on its slab along dim 0.
+// CHECK-LABEL: func.func @softmax_slabs(
+// CHECK: %[[A:.*]] = torch_c.to_builtin_tensor
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[A]] {{\[}}[0], [1], [2, 3]] : tensor<4x3x2x5xf32> into tensor<4x3x10xf32>
+// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x3x10xf32>)
+// CHECK-NEXT: %[[SLAB:.*]] = tensor.extract_slice %[[C]][%[[I]], 0, 0] [1, 3, 10] [1, 1, 1] : tensor<4x3x10xf32> to tensor<3x10xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[SLAB]] : tensor<3x10xf32>) outs(%{{.*}} : tensor<10xf32>)
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: arith.divf
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: arith.mulf
+// CHECK: tensor.parallel_insert_slice %[[P]] into %[[OUT]][%[[I]], 0, 0] [1, 3, 10] [1, 1, 1] : tensor<3x10xf32> into tensor<4x3x10xf32>
+// CHECK: tensor.expand_shape %[[R]] {{\[}}[0], [1], [2, 3]] output_shape [4, 3, 2, 5]
+func.func @softmax_slabs(%a: !torch.vtensor<[4,3,2,5],f32>) -> !torch.vtensor<[4,3,2,5],f32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.aten._softmax %a, %int1, %false : !torch.vtensor<[4,3,2,5],f32>, !torch.int, !torch.bool -> !torch.vtensor<[4,3,2,5],f32>
+  return %0 : !torch.vtensor<[4,3,2,5],f32>
+}
+
+// -----
+
+// Slabs larger than 256 KiB (here 1024 x 128 floats, 512 KiB) keep the
+// whole-tensor passes, and so does a dynamic shape.
+// CHECK-LABEL: func.func @softmax_large_slabs(
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-LABEL: func.func @softmax_dynamic_middle(
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]}
+func.func @softmax_large_slabs(%a: !torch.vtensor<[2,1024,128],f32>) -> !torch.vtensor<[2,1024,128],f32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.aten._softmax %a, %int1, %false : !torch.vtensor<[2,1024,128],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,1024,128],f32>
+  return %0 : !torch.vtensor<[2,1024,128],f32>
+}
+func.func @softmax_dynamic_middle(%a: !torch.vtensor<[2,?,5],f32>) -> !torch.vtensor<[2,?,5],f32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.aten._softmax %a, %int1, %false : !torch.vtensor<[2,?,5],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,?,5],f32>
+  return %0 : !torch.vtensor<[2,?,5],f32>
+}
+
+// -----
+
+// _log_softmax slab by slab: log(sum) once per column of the slab.
+// CHECK-LABEL: func.func @log_softmax_slabs(
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: math.log
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.subf
+// CHECK: tensor.parallel_insert_slice
+func.func @log_softmax_slabs(%a: !torch.vtensor<[2,3,5],f32>) -> !torch.vtensor<[2,3,5],f32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.aten._log_softmax %a, %int1, %false : !torch.vtensor<[2,3,5],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,3,5],f32>
+  return %0 : !torch.vtensor<[2,3,5],f32>
 }
