@@ -958,3 +958,33 @@ def test_direct_convolutions(conv: dict, width: int) -> None:
     compiled = torch2mlir.compile(module, (x,), cache=False)
     with torch.no_grad():
         torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("module", "shape"),
+    [
+        (nn.Conv2d(16, 24, 3, padding=1), (2, 16, 70, 70)),
+        (nn.Conv2d(8, 16, 5, stride=2, dilation=2, padding=3), (1, 8, 150, 150)),
+        (nn.Conv2d(32, 32, 3, padding=1, groups=2), (1, 32, 64, 64)),
+        (nn.Conv1d(32, 32, 9, padding=4), (1, 32, 5000)),
+        (nn.Conv3d(4, 8, 3, padding=1), (1, 4, 20, 40, 40)),
+        (nn.Conv2d(8, 8, 3).double(), (1, 8, 60, 60)),
+    ],
+    ids=["padded", "strided_dilated", "grouped", "1d", "3d", "float64"],
+)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -> None:
+    # An im2col larger than 512 KiB is built and multiplied a block of
+    # output columns at a time (the last block partial), the blocks split
+    # across the threads: each case here has several blocks.
+    dtype = next(module.parameters()).dtype
+    x = randn(*shape, dtype=dtype)
+    module = module.eval()
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
+    finally:
+        torch.set_num_threads(old)

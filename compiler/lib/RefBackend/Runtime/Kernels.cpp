@@ -11,6 +11,8 @@
 //   matmul:       C += A @ B               (row- or column-major A and B)
 //   batch_matmul: C[b] += A[b] @ B[b]   (one batched GEMM call with MKL)
 //   conv2d/3d:    out[n] (F x O) += W (F x C*K) @ im2col(in[n])
+//                 (an im2col over 512 KiB in blocks of output columns,
+//                 each multiplied while it is in the L2 cache)
 //                 (the float kernels' last argument, `accumulate` = 0,
 //                 makes each of these = instead of +=: C is not read)
 //                 (O, K: the products of the output and window sizes)
@@ -575,6 +577,38 @@ convDirectRowsAvx2(const ConvShape &s, const float *in, const int64_t *inS,
 }
 #endif
 
+/// Rows [cLo, cHi) x K of im2col(in), columns [p0, p1) only, into `col`
+/// (dense, rows of p1 - p0): the windows of `in` (C x I..., element
+/// strides inS {c, z, y, x}) at the output positions p0 to p1 of `s`,
+/// copied a run of output columns at a time.
+template <typename T>
+void im2colBlock(const ConvShape &s, const T *in, const int64_t *inS,
+                 int64_t cLo, int64_t cHi, int64_t p0, int64_t p1, T *col) {
+  T *row = col;
+  for (int64_t ci = cLo; ci < cHi; ++ci)
+    for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+      for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+        for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
+          const T *src = in + ci * inS[0] + kz * s.dilation[0] * inS[1] +
+                         ky * s.dilation[1] * inS[2] +
+                         kx * s.dilation[2] * inS[3];
+          for (int64_t q = p0; q < p1;) {
+            int64_t x = q % s.out[2], zy = q / s.out[2];
+            int64_t y = zy % s.out[1], z = zy / s.out[1];
+            int64_t run = std::min(s.out[2] - x, p1 - q);
+            const T *line = src + z * s.stride[0] * inS[1] +
+                            y * s.stride[1] * inS[2] + x * s.stride[2] * inS[3];
+            if (s.stride[2] == 1 && inS[3] == 1)
+              std::memcpy(row, line, run * sizeof(T));
+            else
+              for (int64_t i = 0; i < run; ++i)
+                row[i] = line[i * s.stride[2] * inS[3]];
+            row += run;
+            q += run;
+          }
+        }
+}
+
 /// col (C*K x O, dense) = the windows of `in` (C x I..., element strides
 /// inS {c, z, y, x}) for each output position of `s`.
 template <typename T>
@@ -584,32 +618,20 @@ void im2col(const ConvShape &s, const T *in, const int64_t *inS,
   int64_t p = s.out[0] * s.out[1] * s.out[2];
   col.resize(s.c * kSize * p);
   // Channels in parallel (inline when called inside a parallel region).
-  parallelFor(
-      s.c,
-      std::max<int64_t>(1,
-                        (int64_t(1) << 16) / std::max<int64_t>(kSize * p, 1)),
-      [&](int64_t lo, int64_t hi) {
-        T *row = col.data() + lo * kSize * p;
-        for (int64_t ci = lo; ci < hi; ++ci)
-          for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
-            for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
-              for (int64_t kx = 0; kx < s.kernel[2]; ++kx) {
-                const T *src = in + ci * inS[0] + kz * s.dilation[0] * inS[1] +
-                               ky * s.dilation[1] * inS[2] +
-                               kx * s.dilation[2] * inS[3];
-                for (int64_t z = 0; z < s.out[0]; ++z)
-                  for (int64_t y = 0; y < s.out[1]; ++y, row += s.out[2]) {
-                    const T *line = src + z * s.stride[0] * inS[1] +
-                                    y * s.stride[1] * inS[2];
-                    if (s.stride[2] == 1 && inS[3] == 1)
-                      std::memcpy(row, line, s.out[2] * sizeof(T));
-                    else
-                      for (int64_t x = 0; x < s.out[2]; ++x)
-                        row[x] = line[x * s.stride[2] * inS[3]];
-                  }
-              }
-      });
+  parallelFor(s.c,
+              std::max<int64_t>(1, (int64_t(1) << 16) /
+                                       std::max<int64_t>(kSize * p, 1)),
+              [&](int64_t lo, int64_t hi) {
+                im2colBlock(s, in, inS, lo, hi, 0, p,
+                            col.data() + lo * kSize * p);
+              });
 }
+
+/// Bytes of an im2col block that the next GEMM reads while it is still in
+/// the L2 cache (2 MiB a core here; the rest holds the GEMM's panels).
+constexpr int64_t kIm2colBlockBytes = int64_t(512) << 10;
+/// Fewer output columns than this per block and the GEMMs get too skinny.
+constexpr int64_t kIm2colMinBlock = 64;
 
 /// One group of a convolution of one batch element (see ConvShape), with
 /// element strides per dim: inS {c, z, y, x}, wS {f, c, kz, ky, kx}, outS
@@ -653,15 +675,32 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
     int64_t inSizes[4] = {s.c, s.out[0], s.out[1], s.out[2]};
     bool unitWindow =
         kSize == 1 && s.stride[0] == 1 && s.stride[1] == 1 && s.stride[2] == 1;
-    const T *rhs;
     if (unitWindow && isDense(inSizes, inS, 4)) {
-      rhs = in; // A 1x1 stride-1 convolution is a plain GEMM.
+      // A 1x1 stride-1 convolution is a plain GEMM.
+      gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, in, p, result, p,
+           accumulate);
+    } else if (int64_t width =
+                   kIm2colBlockBytes / int64_t(ck * sizeof(T)) / 16 * 16;
+               width >= kIm2colMinBlock && width < p) {
+      // An im2col larger than the cache: blocks of `width` output columns,
+      // each copied then multiplied while it is in the L2 cache, the
+      // blocks split across the team (each GEMM single-threaded), where
+      // the whole im2col went to memory and back.
+      parallelFor((p + width - 1) / width, 1, [&](int64_t lo, int64_t hi) {
+        Scratch<T> block;
+        block.resize(ck * width);
+        for (int64_t b = lo; b < hi; ++b) {
+          int64_t p0 = b * width, p1 = std::min(p, p0 + width);
+          im2colBlock(s, in, inS, 0, s.c, p0, p1, block.data());
+          gemm(kNoTrans, kNoTrans, s.f, p1 - p0, ck, lhs, ck, block.data(),
+               p1 - p0, result + p0, p, accumulate);
+        }
+      });
     } else {
       im2col(s, in, inS, col);
-      rhs = col.data();
+      gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, col.data(), p, result, p,
+           accumulate);
     }
-    gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, rhs, p, result, p,
-         accumulate);
     if (!outDense)
       copyDense(outSizes, outS, 4, out, result, false);
     return;
