@@ -633,11 +633,31 @@ constexpr int64_t kIm2colBlockBytes = int64_t(512) << 10;
 /// Fewer output columns than this per block and the GEMMs get too skinny.
 constexpr int64_t kIm2colMinBlock = 64;
 
+/// How many blocks of output columns an im2col of `p` columns of
+/// `columnBytes` each is built in: enough for each to fit
+/// kIm2colBlockBytes, rounded up to a multiple of the team's size so that
+/// every thread gets as many (3 blocks on 2 threads took as long as 4).
+/// 0 (one whole im2col) when it fits already or when blocks that fit would
+/// be narrower than kIm2colMinBlock.
+int64_t blockCount(int64_t p, int64_t columnBytes) {
+  int64_t fit = kIm2colBlockBytes / std::max<int64_t>(columnBytes, 1);
+  if (fit < kIm2colMinBlock || fit >= p)
+    return 0;
+  int64_t threads = torch2mlir_runtime_in_parallel()
+                        ? 1
+                        : std::max(1, torch2mlir_runtime_max_threads());
+  int64_t blocks = (p + fit - 1) / fit;
+  blocks = (blocks + threads - 1) / threads * threads;
+  // Near-equal widths of at least kIm2colMinBlock.
+  return std::min(blocks, p / kIm2colMinBlock);
+}
+
 /// One group of a convolution of one batch element (see ConvShape), with
 /// element strides per dim: inS {c, z, y, x}, wS {f, c, kz, ky, kx}, outS
 /// {f, z, y, x}. With a BLAS it is one GEMM, W (F x C*K) @ im2col(in) (C*K x
-/// O), where im2col is skipped for a 1x1 stride-1 convolution of a dense
-/// input; a strided weight or output goes through a dense copy.
+/// O), or one per block of output columns (blockCount), where im2col is skipped
+/// for a 1x1 stride-1 convolution of a dense input; a strided weight or output
+/// goes through a dense copy.
 template <typename T>
 void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
              const int64_t *wS, T *out, const int64_t *outS, Scratch<T> &col,
@@ -679,21 +699,12 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
       // A 1x1 stride-1 convolution is a plain GEMM.
       gemm(kNoTrans, kNoTrans, s.f, p, ck, lhs, ck, in, p, result, p,
            accumulate);
-    } else if (int64_t width =
-                   kIm2colBlockBytes / int64_t(ck * sizeof(T)) / 16 * 16;
-               width >= kIm2colMinBlock && width < p) {
-      // An im2col larger than the cache: blocks of `width` output columns,
-      // each copied then multiplied while it is in the L2 cache, the
-      // blocks split across the team (each GEMM single-threaded), where
-      // the whole im2col went to memory and back.
-      // As many blocks for each thread of the team (3 blocks on 2 threads
-      // took as long as 4), of near-equal widths.
-      int64_t threads = torch2mlir_runtime_in_parallel()
-                            ? 1
-                            : std::max(1, torch2mlir_runtime_max_threads());
-      int64_t blocks = (p + width - 1) / width;
-      blocks = (blocks + threads - 1) / threads * threads;
-      width = std::max(kIm2colMinBlock, (p + blocks - 1) / blocks);
+    } else if (int64_t blocks = blockCount(p, ck * int64_t(sizeof(T)))) {
+      // An im2col larger than the cache: `blocks` blocks of near-equal
+      // widths of output columns, each copied then multiplied while it is
+      // in the L2 cache, the blocks split across the team (each GEMM
+      // single-threaded), where the whole im2col went to memory and back.
+      int64_t width = (p + blocks - 1) / blocks;
       parallelFor((p + width - 1) / width, 1, [&](int64_t lo, int64_t hi) {
         Scratch<T> block;
         block.resize(ck * width);
@@ -1222,11 +1233,10 @@ constexpr int64_t kRadixSortMin = 256;
 /// Sorts `items` by key, stably (equal keys keep their order): a
 /// least-significant-digit radix sort, a byte per pass, the histograms of
 /// all bytes counted in one pass; a byte that is the same in every key
-/// costs no pass. `scratch` has the size of `items`.
-template <typename Key>
-void radixSort(std::vector<KeyedPosition<Key>> &items,
-               std::vector<KeyedPosition<Key>> &scratch) {
+/// costs no pass.
+template <typename Key> void radixSort(std::vector<KeyedPosition<Key>> &items) {
   constexpr int kBytes = sizeof(Key);
+  std::vector<KeyedPosition<Key>> scratch(items.size());
   std::vector<int64_t> counts(kBytes * 256, 0);
   for (const KeyedPosition<Key> &item : items)
     for (int b = 0; b < kBytes; ++b)
@@ -1290,8 +1300,7 @@ void sortedPositions(const T *slice, int64_t step, int64_t n, bool descending,
                      [](const KeyedPosition<Key> &a,
                         const KeyedPosition<Key> &b) { return a.key < b.key; });
   } else {
-    std::vector<KeyedPosition<Key>> scratch(n);
-    radixSort(items, scratch);
+    radixSort(items);
   }
   order.resize(n);
   for (int64_t q = 0; q < n; ++q)
