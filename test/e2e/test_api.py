@@ -102,6 +102,87 @@ def test_non_contiguous_input() -> None:
     torch.testing.assert_close(actual[1], expected[1])
 
 
+def test_calls_from_several_threads_at_once() -> None:
+    """A static signature's calls reuse memref descriptors (a pool of frames,
+    one taken per call): threads calling one compiled module at once, each
+    with its own inputs, must each get their own result. The compiled code
+    runs with the GIL released, so the calls overlap."""
+    import threading
+
+    model = TwoOutputs()
+    compiled = torch2mlir.compile(model, (torch.randn(64, 256), torch.randn(64, 256)))
+    failures: list[str] = []
+
+    def work(seed: int) -> None:
+        generator = torch.Generator().manual_seed(seed)
+        for _ in range(50):
+            x = torch.randn(64, 256, generator=generator)
+            y = torch.randn(64, 256, generator=generator)
+            total, product = compiled(x, y)
+            if not torch.equal(total, x + y) or not torch.allclose(
+                product, (x * y).sum(1), rtol=1e-5, atol=1e-5
+            ):
+                failures.append(f"thread {seed}: a result of other inputs")
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+
+
+def test_a_call_that_overlaps_another_keeps_its_descriptors() -> None:
+    """The deterministic form of the test above: while one call's function
+    runs, another call on the same module (as from another thread) must
+    not rewrite the descriptors the first one passed."""
+    import ctypes
+
+    compiled = torch2mlir.compile(nn.ReLU(), (torch.randn(8),))
+    static = compiled._runner._static
+    assert static is not None, "a static signature takes the static call path"
+    outer, inner = torch.randn(8), torch.randn(8)
+    compiled(outer)  # a frame in the pool, to be taken by the next call
+    seen: list[int] = []
+
+    def outer_function(x_address: int, out_address: int) -> None:
+        static.run(lambda *addresses: None, (inner,))
+        # The first field of a memref descriptor is its allocated pointer.
+        seen.append(ctypes.c_void_p.from_address(x_address).value or 0)
+
+    static.run(outer_function, (outer,))
+    assert seen == [outer.data_ptr()]
+
+
+def test_arguments_the_static_call_path_does_not_take() -> None:
+    """Only plain contiguous CPU tensors of the compiled shape and dtype take
+    the static call path; a Parameter, a non-contiguous view, a NumPy array
+    and a size-1 dim with an odd stride are read correctly the general way,
+    and a wrong shape or dtype is still an InputError."""
+    import numpy as np
+
+    compiled = torch2mlir.compile(TwoOutputs(), (torch.randn(3, 4), torch.randn(3, 4)))
+    x, y = torch.randn(3, 4), torch.randn(3, 4)
+    want = TwoOutputs()(x, y)
+    for args in [
+        (nn.Parameter(x.clone()), y),
+        (x.t().contiguous().t(), y),
+        (x.numpy(), np.ascontiguousarray(y.numpy())),
+    ]:
+        got = compiled(*args)
+        torch.testing.assert_close(got[0], want[0])
+        torch.testing.assert_close(got[1], want[1])
+    row = torch.randn(1, 4)
+    odd = torch.empty_strided((1, 4), (100, 1)).copy_(row)
+    model = nn.ReLU()
+    relu = torch2mlir.compile(model, (row,))
+    torch.testing.assert_close(relu(odd), model(row))
+    with pytest.raises(torch2mlir.InputError, match="expected shape"):
+        compiled(torch.randn(3, 5), y)
+    with pytest.raises(torch2mlir.InputError, match="expected dtype"):
+        compiled(x.double(), y)
+
+
 @pytest.mark.parametrize("decompositions", ["core-aten", "none"])
 def test_an_exported_program_compiles_without_exporting_again(
     decompositions: str,

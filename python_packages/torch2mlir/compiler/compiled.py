@@ -35,6 +35,8 @@ class CompiledModule:
     ) -> None:
         self._runner = runner
         self._out_spec = program.out_spec
+        #: The model returns one tensor: no pytree to rebuild.
+        self._one_leaf = program.out_spec is not None and program.out_spec.is_leaf()
         self._mutated = list(program.mutated_arguments)
         self._layouts = dict(program.layouts)
         self._output_kinds = list(program.output_kinds)
@@ -72,6 +74,8 @@ class CompiledModule:
             self._write_back(args, updates)
         if self._output_kinds:
             results = _user_outputs(results, self._output_kinds)
+        if self._one_leaf:
+            return results[0]
         if self._out_spec is None:
             return results[0] if len(results) == 1 else tuple(results)
         return pytree.tree_unflatten(results, self._out_spec)
