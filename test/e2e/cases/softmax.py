@@ -78,3 +78,35 @@ def _() -> nn.Module:
             torch.softmax(torch.matmul(q, k.transpose(1, 2)) / 8**0.5, -1), v
         )
     )
+
+
+def _rows_of_extremes() -> torch.Tensor:
+    """[6, 130] float32 rows, each long enough for the vector loop and its
+    remainder: a NaN (mid-row, and last), +inf, -inf, a row of -inf only,
+    -0.0 next to +0.0 as the largest values, and a plain row."""
+    x = torch.randn(6, 130)
+    x[0, 77] = float("nan")
+    x[1, 129] = float("nan")
+    x[2, 3] = float("inf")
+    x[3, :] = float("-inf")
+    x[4, :] = -torch.rand(130) - 1.0
+    x[4, 10], x[4, 100] = -0.0, 0.0
+    x[5, 40] = float("-inf")
+    return x
+
+
+# softmax's max treats -0.0 and +0.0 alike (nsz): a NaN must still make its
+# whole row NaN, +inf its row NaN but for the other entries' 0, a row of
+# -inf NaN, and a row whose max is a zero of either sign the same values,
+# as in eager; along the last dim (row by row), along a middle dim (slab
+# by slab) and along dim 0 (whole-tensor passes).
+@register_case("softmax_rows_of_extremes", inputs=lambda: (_rows_of_extremes(),))
+def _() -> nn.Module:
+    return Fn(
+        lambda x: (
+            torch.softmax(x, -1),
+            torch.log_softmax(x, -1),
+            torch.softmax(x.reshape(2, 3, 130), 1),
+            torch.log_softmax(x.t(), 0),
+        )
+    )

@@ -31,7 +31,7 @@
 // CHECK-NEXT: llvm.select %[[GT]], %[[SUM]], %{{.*}} : i1, f32
 // Per row: the max, the exp-sum and the division:
 // CHECK-LABEL: llvm.func @main_parallel_0(
-// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) {fastmathFlags = #llvm.fastmath<reassoc>} : (f32, f32) -> f32
+// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) {fastmathFlags = #llvm.fastmath<nsz, reassoc>} : (f32, f32) -> f32
 // CHECK: %[[D:.*]] = llvm.fsub
 // CHECK-NEXT: %[[CLAMPED:.*]] = llvm.intr.maximum(%[[D]], %{{.*}}) : (f32, f32) -> f32
 // CHECK-NEXT: llvm.intr.exp(%[[CLAMPED]]) : (f32) -> f32
