@@ -36,6 +36,7 @@ std::string mlir::torch2mlir::refbackend::getRefBackendPipelineText(
          (runtimeKernels ? "refbackend-runtime-kernels," : "") +
          // Row-wise loops of the lowering (cumsum's scan) run in parallel.
          "func.func(scf-forall-to-parallel)," +
+         (parallelLoops ? "func.func(refbackend-parallel-copies)," : "") +
          (parallelLoops ? "func.func(convert-linalg-to-parallel-loops),"
                         : "func.func(convert-linalg-to-loops),") +
          "lower-affine,"
