@@ -297,6 +297,20 @@ def test_time_blocks_runs_each_function_in_blocks(
     assert all(t >= 0 for s in samples for t in s)
 
 
+def test_time_blocks_settles_before_each_block() -> None:
+    """With `settle`, each block (not each call) starts after it: the op
+    sweep waits there for other processes to be idle."""
+    calls: list[str] = []
+    bench.time_blocks(
+        [lambda: calls.append("a"), lambda: calls.append("b")],
+        warmup=1,
+        repeat=2,
+        rounds=2,
+        settle=lambda: calls.append("|"),
+    )
+    assert "".join(calls) == "|aa|bb|bb|aa"
+
+
 def test_command_line() -> None:
     args = bench.parse_args([])
     assert args.workloads == list(bench.WORKLOADS)

@@ -609,12 +609,15 @@ def time_blocks(
     repeat: int,
     pause: float = PAUSE,
     rounds: int = 1,
+    settle: Callable[[], Any] | None = None,
 ) -> list[list[float]]:
     """For each fn in turn, a block: `pause` seconds idle, `warmup` untimed
     calls, then its share of `repeat` timed calls; with `rounds` > 1 the
     blocks repeat that many times (the order rotating by one fn per round),
     the `repeat` calls split over them, so that a slow spell of a shared
-    host falls on every fn alike. Returns the durations (seconds) per fn.
+    host falls on every fn alike. With `settle` (e.g. a
+    :func:`wait_until_quiet`), each block starts after ``settle()`` instead
+    of the idle pause. Returns the durations (seconds) per fn.
 
     Blocks rather than alternating calls: both eager PyTorch (OpenMP) and
     OpenBLAS keep their worker threads spinning for a while after a parallel
@@ -625,7 +628,10 @@ def time_blocks(
     for blocks in round_robin(len(fns), repeat, rounds):
         for position, runs in blocks:
             fn = fns[position]
-            time.sleep(pause)
+            if settle is None:
+                time.sleep(pause)
+            else:
+                settle()
             with _no_gc():
                 for _ in range(warmup):
                     fn()

@@ -6,7 +6,8 @@ PyTorch, ``torch2mlir.compile`` and ``torch.compile(backend="inductor")``
 threads (``torch.set_num_threads``). Per (op, side, threads): the median,
 min and max of ``repeat`` steady-state runs after ``warmup`` runs, in
 milliseconds, timed in blocks interleaved over 3 rounds (see
-:func:`bench.time_blocks`). The table is
+:func:`bench.time_blocks`), each block once other processes are idle
+(:data:`QUIET_CORES`). The table is
 sorted by the worse of the two torch2mlir / eager ratios, worst first, so
 the cliffs lead; the torch2mlir / inductor ratio is printed next to it.
 
@@ -26,7 +27,13 @@ from typing import Any
 
 #: Runs per (op, side, threads), warm-up runs before each block of them, and
 #: the rounds of blocks they are spread over.
-DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 12, 3, 3
+DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 24, 3, 3
+
+#: Each block of timed runs starts once other processes have used under
+#: this many cores for a window of QUIET_WINDOW seconds (at most
+#: QUIET_TIMEOUT seconds of waiting): on a shared host, one op's runs
+#: ranged from 1.3 to 33 ms with a fixed pause before each block.
+QUIET_CORES, QUIET_WINDOW, QUIET_TIMEOUT = 0.1, 0.25, 30.0
 
 
 @dataclass(frozen=True)
@@ -329,7 +336,12 @@ def run_case(
 
     import torch2mlir
 
-    from .bench import thread_count, time_blocks
+    from .bench import thread_count, time_blocks, wait_until_quiet
+
+    def settle() -> None:
+        wait_until_quiet(
+            threshold=QUIET_CORES, window=QUIET_WINDOW, timeout=QUIET_TIMEOUT
+        )
 
     result: dict[str, Any] = {"family": case.family, "name": case.name, "error": None}
     try:
@@ -362,7 +374,7 @@ def run_case(
         for count in threads:
             with thread_count(count):
                 samples = time_blocks(
-                    list(sides.values()), warmup, repeat, rounds=rounds
+                    list(sides.values()), warmup, repeat, rounds=rounds, settle=settle
                 )
             for side, timing in zip(sides, samples, strict=True):
                 result.setdefault(side, {})[str(count)] = _stats(timing)
