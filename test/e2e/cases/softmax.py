@@ -110,3 +110,11 @@ def _() -> nn.Module:
             torch.log_softmax(x.t(), 0),
         )
     )
+
+
+@register_case("softmax_of_empty_tensors", inputs=lambda: (torch.randn(5, 0, 3),))
+def _() -> nn.Module:
+    # No element: an empty result along every dim (rows, slabs, passes).
+    return Fn(
+        lambda x: (torch.softmax(x, -1), torch.log_softmax(x, 1), torch.softmax(x, 0))
+    )

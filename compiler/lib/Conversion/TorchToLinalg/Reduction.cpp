@@ -426,6 +426,14 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
                                 ScalarDims::Wrap, dim)))
       return failure();
     Location loc = op.getLoc();
+    // An empty tensor has nothing to compute (and its rows no slice to
+    // take: the row forall would extract a row past the end).
+    if (inputType.hasStaticShape() && inputType.getNumElements() == 0) {
+      rewriter.replaceOp(op, tensor::EmptyOp::create(rewriter, loc,
+                                                     resultType.getShape(),
+                                                     element));
+      return success();
+    }
     if (rank == 0)
       input = createReshape(rewriter, loc, input,
                             RankedTensorType::get({1}, element));

@@ -202,3 +202,18 @@ func.func @log_softmax_slabs(%a: !torch.vtensor<[2,3,5],f32>) -> !torch.vtensor<
   %0 = torch.aten._log_softmax %a, %int1, %false : !torch.vtensor<[2,3,5],f32>, !torch.int, !torch.bool -> !torch.vtensor<[2,3,5],f32>
   return %0 : !torch.vtensor<[2,3,5],f32>
 }
+
+// -----
+
+// An empty tensor: nothing to compute, no row to slice (the row forall's
+// slice of a [5, 0, 0] tensor failed to verify).
+// CHECK-LABEL: func.func @softmax_empty(
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<5x0x0xf32>
+// CHECK-NOT: scf.forall
+// CHECK: torch_c.from_builtin_tensor %[[E]]
+func.func @softmax_empty(%a: !torch.vtensor<[5,0,0],f32>) -> !torch.vtensor<[5,0,0],f32> {
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %0 = torch.aten._softmax %a, %int-1, %false : !torch.vtensor<[5,0,0],f32>, !torch.int, !torch.bool -> !torch.vtensor<[5,0,0],f32>
+  return %0 : !torch.vtensor<[5,0,0],f32>
+}
