@@ -45,7 +45,8 @@ struct ParallelCopiesPass
         if (!source || !target)
           continue;
         std::optional<int64_t> bytes = staticCopyBytes(source);
-        if (bytes && *bytes >= minBytes && source.getShape() == target.getShape())
+        if (bytes && *bytes >= minBytes &&
+            source.getShape() == target.getShape())
           copies.push_back(copy);
       }
     for (memref::CopyOp copy : copies) {

@@ -268,9 +268,9 @@ static Value createRowSoftmax(OpBuilder &b, Location loc, Value input,
 /// none, leaves out the loop's scalar remainder (a row of 7 reduced only
 /// its first 4 values; the e2e case log_softmax_last_dim_large_logits).
 static Value createSoftmaxMax(OpBuilder &b, Location loc, Value x, Value acc) {
-  return arith::MaximumFOp::create(
-      b, loc, x, acc,
-      arith::FastMathFlags::reassoc | arith::FastMathFlags::nsz);
+  return arith::MaximumFOp::create(b, loc, x, acc,
+                                   arith::FastMathFlags::reassoc |
+                                       arith::FastMathFlags::nsz);
 }
 
 /// softmax (or log_softmax with `isLog`) of `input` (float) along `dim` as
