@@ -885,7 +885,7 @@ def test_layer_norm_statistics_stay_available() -> None:
 )
 def test_float32_sums_stay_within_a_few_ulps(shape, dims) -> None:
     # Sums over the trailing dims run row by row: float32 partial sums within
-    # chunks of 64, the chunks' total in float64. Against the exact
+    # chunks of 512, the chunks' total in float64. Against the exact
     # (float64) sum, the error stays within eps * sum(|x|) (measured: at
     # most 0.12 of it; eager's 0.24). A plain float32 running sum of the
     # 100,003 elements is off by 3 to 5 times that. Sums over dims before

@@ -116,6 +116,35 @@ def _() -> nn.Module:
     return Fn(torch.amin)
 
 
+def _rows_with_nan_and_zeros() -> torch.Tensor:
+    """[4, 150] float32: a NaN mid-row (in the vector loop) and in the last
+    column (the remainder), a row whose extremes are -0.0 and +0.0, and a
+    plain row."""
+    x = torch.randn(4, 150)
+    x[0, 70] = float("nan")
+    x[1, 149] = float("nan")
+    x[2] = -torch.rand(150) - 1.0
+    x[2, 5], x[2, 140] = -0.0, 0.0
+    x[3, 0] = float("-inf")
+    return x
+
+
+# amax/amin may treat -0.0 and +0.0 alike (nsz) but must propagate a NaN
+# anywhere in the reduced row.
+@register_case(
+    "amax_amin_nan_and_signed_zeros", inputs=lambda: (_rows_with_nan_and_zeros(),)
+)
+def _() -> nn.Module:
+    return Fn(
+        lambda x: (
+            torch.amax(x, -1),
+            torch.amin(x, -1),
+            torch.amax(x, 0),
+            -torch.amin(-x, 1),
+        )
+    )
+
+
 @register_case("amax_amin_i64", inputs=lambda: (_ints(4, 5, low=-100, high=100),))
 def _() -> nn.Module:
     return Fn(lambda x: (torch.amax(x, 1), torch.amin(x, 0, keepdim=True)))

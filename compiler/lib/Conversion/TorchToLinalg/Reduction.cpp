@@ -515,11 +515,21 @@ struct ConvertAminmax : OpConversionPattern<OpTy> {
     Type dtype = getTorchDtype(op.getSelf());
     Location loc = op.getLoc();
     Value init = createExtremeValue(rewriter, loc, dtype, /*highest=*/!isMax);
-    Value reduced =
-        createReduction(rewriter, loc, input, *dims, init,
-                        [&](OpBuilder &b, Location l, Value x, Value acc) {
-                          return createMinMax(b, l, x, acc, dtype, isMax);
-                        });
+    // A float extreme may treat -0.0 and +0.0 alike (nsz), as PyTorch's
+    // vectorized max/min do (x86's vmaxps returns its second operand for two
+    // zeros): a NaN still propagates, and LLVM's maximum step is three
+    // instructions a vector instead of six (amax(-1) of [1024, 4096] took
+    // 1.4x eager's time).
+    Value reduced = createReduction(
+        rewriter, loc, input, *dims, init,
+        [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+          if (!isa<mlir::FloatType>(x.getType()))
+            return createMinMax(b, l, x, acc, dtype, isMax);
+          auto nsz = arith::FastMathFlags::nsz;
+          return isMax
+                     ? arith::MaximumFOp::create(b, l, x, acc, nsz).getResult()
+                     : arith::MinimumFOp::create(b, l, x, acc, nsz).getResult();
+        });
     Value reshaped = createReshape(rewriter, loc, reduced, resultType);
     if (!reshaped)
       return reportFailure(rewriter, op, kUnknownReshapeSizes);

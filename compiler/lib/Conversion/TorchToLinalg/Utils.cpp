@@ -300,7 +300,7 @@ Value torch_to_linalg::createChunkedRowSums(OpBuilder &b, Location loc,
   return createRowReduction(
       b, loc, rows, element,
       [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
-        Value chunk = arith::ConstantIndexOp::create(rb, rl, kSumChunk);
+        Value chunk = arith::ConstantIndexOp::create(rb, rl, kRowSumChunk);
         Value zero64 = arith::ConstantOp::create(rb, rl, rb.getF64FloatAttr(0));
         Value zero32 = arith::ConstantOp::create(rb, rl, rb.getF32FloatAttr(0));
         auto chunks = scf::ForOp::create(

@@ -1,7 +1,7 @@
 // RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
-// amax over dims (-1, 1) with keepdim: a NaN-propagating max from -inf,
-// expanded back to the kept rank.
+// amax over dims (-1, 1) with keepdim: a NaN-propagating max from -inf
+// that may treat -0.0 and +0.0 alike (nsz), expanded back to the kept rank.
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[KEPT:.*]] = affine_map<(d0, d1, d2) -> (d0)>
 // CHECK-LABEL: func.func @amax_keepdim(
@@ -10,7 +10,7 @@
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%[[EMPTY]] : tensor<3xf32>)
 // CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEPT]]], iterator_types = ["parallel", "reduction", "reduction"]} {{.*}} outs(%[[INIT]] : tensor<3xf32>)
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[ACC]] : f32
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[ACC]] fastmath<nsz> : f32
 // CHECK-NEXT: linalg.yield %[[M]] : f32
 // CHECK: tensor.expand_shape %[[MAX]] {{\[\[}}0, 1, 2]] output_shape [3, 1, 1] : tensor<3xf32> into tensor<3x1x1xf32>
 func.func @amax_keepdim(%a: !torch.vtensor<[3,4,5],f32>) -> !torch.vtensor<[3,1,1],f32> {
@@ -244,4 +244,18 @@ func.func @cumsum_dynamic_dim(%a: !torch.vtensor<[4],f32>, %d: !torch.int) -> !t
   // expected-error @+1 {{'torch.aten.cumsum' could not be lowered to linalg-on-tensors: dim must be a constant}}
   %0 = torch.aten.cumsum %a, %d, %none : !torch.vtensor<[4],f32>, !torch.int, !torch.none -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
+}
+
+// -----
+
+// A float amin: minimumf from +inf, nsz as amax's.
+// CHECK-LABEL: func.func @amin_f32(
+// CHECK: arith.constant 0x7F800000 : f32
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} fastmath<nsz> : f32
+func.func @amin_f32(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],f32> {
+  %m1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %d = torch.prim.ListConstruct %m1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.amin %a, %d, %false : !torch.vtensor<[3,4],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
 }

@@ -97,14 +97,14 @@ func.func @sum_dynamic(%a: !torch.vtensor<[3,?],f32>) -> !torch.vtensor<[?],f32>
 
 // A float32 sum over the trailing dims (static; the rows may be dynamic):
 // the trailing dims collapse into one row; an scf.forall over the rows
-// sums each in chunks of 64, float32 partial sums within a chunk
+// sums each in chunks of 512, float32 partial sums within a chunk
 // (reassociable: vectorized), the chunks' total in float64, rounded once.
 // CHECK-LABEL: func.func @sum_rows(
 // CHECK: %[[A:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[?,3,700],f32> -> tensor<?x3x700xf32>
 // CHECK: %[[ROWS:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0], [1, 2]] : tensor<?x3x700xf32> into tensor<?x2100xf32>
 // CHECK: %[[R:.*]] = scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<?xf32>)
 // CHECK: %[[CELL:.*]] = tensor.extract_slice %[[OUT]][%[[I]]] [1] [1] : tensor<?xf32> to tensor<1xf32>
-// CHECK: %[[CHUNK:.*]] = arith.constant 64 : index
+// CHECK: %[[CHUNK:.*]] = arith.constant 512 : index
 // CHECK: %[[TOTAL:.*]] = scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[CHUNK]] iter_args(%[[T:.*]] = %{{.*}}) -> (f64)
 // CHECK: %[[END:.*]] = arith.minsi
 // CHECK: %[[PART:.*]] = scf.for %[[J:.*]] = %[[C]] to %[[END]] step %{{.*}} iter_args(%[[P:.*]] = %{{.*}}) -> (f32)
