@@ -496,12 +496,16 @@ def test_convolution_dtypes(dtype: torch.dtype) -> None:
         ((3, 4, 2, 3), 2, False),
         ((2, 4), 2, True),
         ((1, 6, 2, 2, 2), 1, True),
+        # Rows of 2 * 63 (statistics row by row, vector loops and remainder).
+        ((3, 8, 7, 9), 4, True),
+        # No batch: no rows (the statistics' passes, not the row form).
+        ((0, 4, 3), 2, True),
     ],
 )
 def test_native_group_norm(shape: tuple[int, ...], groups: int, affine: bool) -> None:
     x = randn(*shape) * 3 + 1
     c = shape[1]
-    hxw = x[0, 0].numel()
+    hxw = math.prod(shape[2:])
     if affine:
         w, b = randn(c), randn(c)
         check(

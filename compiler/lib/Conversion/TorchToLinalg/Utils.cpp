@@ -219,7 +219,7 @@ static Value createForallOverRows(OpBuilder &b, Location loc, Value input,
   SmallVector<OpFoldResult> sizes(lead, b.getIndexAttr(1));
   if (wholeRows) {
     offsets.push_back(b.getIndexAttr(0));
-    sizes.push_back(tensor::getMixedSize(b, loc, input, lead));
+    sizes.push_back(tensor::getMixedSize(b, loc, init, lead));
   }
   SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
   Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, shared,
@@ -264,6 +264,32 @@ Value torch_to_linalg::createRowReduction(
         Value value = body(rb, rl, row);
         return tensor::InsertOp::create(rb, rl, value, row.out,
                                         SmallVector<Value>(lead, row.zero));
+      });
+}
+
+Value torch_to_linalg::createRowStatistics(
+    OpBuilder &b, Location loc, Value input, Type element, int64_t count,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, const Row &)>
+        body) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t lead = inputType.getRank() - 1;
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < lead; ++i)
+    if (inputType.isDynamicDim(i))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, i));
+  SmallVector<int64_t> shape(inputType.getShape().drop_back());
+  shape.push_back(count);
+  Value empty = tensor::EmptyOp::create(
+      b, loc, RankedTensorType::get(shape, element), dynamicSizes);
+  return createForallOverRows(
+      b, loc, input, empty, RankedTensorType::get({count}, element),
+      [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
+        Value cell = row.out;
+        for (auto [i, value] : llvm::enumerate(body(rb, rl, row)))
+          cell = tensor::InsertOp::create(
+              rb, rl, value, cell,
+              ValueRange{arith::ConstantIndexOp::create(rb, rl, i)});
+        return cell;
       });
 }
 

@@ -317,6 +317,15 @@ Value createRowReduction(
 /// a chunk, float64 across chunks.
 inline constexpr int64_t kSumChunk = 64;
 
+/// `count` statistics of each row of `input`'s last dim, computed together
+/// while the row is in the cache: a tensor [leading dims..., count] of
+/// `element`, from an scf.forall over the rows whose `body` returns the
+/// row's `count` values.
+Value createRowStatistics(
+    OpBuilder &b, Location loc, Value input, Type element, int64_t count,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, const Row &)>
+        body);
+
 /// Elements of a chunk of a row sum (createChunkedRowSums): LLVM vectorizes
 /// a chunk into 64 partial sums (4 vectors of 16 on AVX-512), each adding 8
 /// elements, then adds them pairwise. Chunks of 64 had one element per

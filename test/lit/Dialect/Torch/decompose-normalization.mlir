@@ -3,14 +3,19 @@
 
 // native_group_norm: x viewed as [N, group, C/group, HxW]; the moments
 // are a native_layer_norm over the last two dims of that view, in float32
-// with or without float64 (as PyTorch's CPU kernel); then the per-channel
-// weight and bias, viewed [group, C/group, 1], in the same view.
+// with or without float64 (as PyTorch's CPU kernel); x is normalized with
+// them, (x - mean) * rstd (the layer norm's own result unused, so that the
+// normalization and the affine are one elementwise op), then the
+// per-channel weight and bias, viewed [group, C/group, 1], in the same
+// view.
 // CHECK-LABEL: func.func @group_norm(
 // CHECK-SAME: %[[X:.*]]: !torch.vtensor<[2,4,3],f32>, %[[W:.*]]: !torch.vtensor<[4],f32>, %[[B:.*]]: !torch.vtensor<[4],f32>)
 // CHECK-NOT: f64
 // CHECK: %[[G:.*]] = torch.aten.view %[[X]], %{{.*}} -> !torch.vtensor<[2,2,2,3],f32>
 // CHECK: %[[SHAPE:.*]] = torch.prim.ListConstruct %int2, %int3
-// CHECK: %[[Y:.*]], %[[MEAN:.*]], %[[RSTD:.*]] = torch.aten.native_layer_norm %[[G]], %[[SHAPE]], %none, %none, %{{.*}} -> !torch.vtensor<[2,2,2,3],f32>, !torch.vtensor<[2,2,1,1],f32>, !torch.vtensor<[2,2,1,1],f32>
+// CHECK: %[[LN:.*]], %[[MEAN:.*]], %[[RSTD:.*]] = torch.aten.native_layer_norm %[[G]], %[[SHAPE]], %none, %none, %{{.*}} -> !torch.vtensor<[2,2,2,3],f32>, !torch.vtensor<[2,2,1,1],f32>, !torch.vtensor<[2,2,1,1],f32>
+// CHECK: %[[D:.*]] = torch.aten.sub.Tensor %[[G]], %[[MEAN]], %int1
+// CHECK: %[[Y:.*]] = torch.aten.mul.Tensor %[[D]], %[[RSTD]]
 // CHECK: %[[WV:.*]] = torch.aten.view %[[W]], %{{.*}} -> !torch.vtensor<[2,2,1],f32>
 // CHECK: %[[SCALED:.*]] = torch.aten.mul.Tensor %[[Y]], %[[WV]]
 // CHECK: %[[BV:.*]] = torch.aten.view %[[B]], %{{.*}} -> !torch.vtensor<[2,2,1],f32>
@@ -36,11 +41,13 @@ func.func @group_norm(%x: !torch.vtensor<[2,4,3],f32>, %w: !torch.vtensor<[4],f3
 // -----
 
 // float16 without weight and bias: computed in float32, spatial dims
-// flattened into the groups.
+// flattened into the groups; normalized with the statistics, no affine.
 // CHECK-LABEL: func.func @group_norm_f16(
 // CHECK: torch.aten._to_copy %{{.*}} -> !torch.vtensor<[1,6,2,2],f32>
 // CHECK: torch.aten.view %{{.*}} -> !torch.vtensor<[1,3,2,4],f32>
 // CHECK: torch.aten.native_layer_norm %{{.*}} -> !torch.vtensor<[1,3,2,4],f32>, !torch.vtensor<[1,3,1,1],f32>, !torch.vtensor<[1,3,1,1],f32>
+// CHECK: torch.aten.sub.Tensor
+// CHECK: torch.aten.mul.Tensor
 // CHECK-NOT: torch.aten.mul.Tensor
 // CHECK: torch.aten._to_copy %{{.*}} -> !torch.vtensor<[1,6,2,2],f16>
 func.func @group_norm_f16(%x: !torch.vtensor<[1,6,2,2],f16>) -> (!torch.vtensor<[1,6,2,2],f16>, !torch.vtensor<[1,3],f16>, !torch.vtensor<[1,3],f16>) {

@@ -236,7 +236,13 @@ struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
         rewriter, loc, TypeRange{viewType, statType, statType}, x,
         createIntList(rewriter, loc, {perGroup, spatial}), none, none,
         op.getEps());
-    Value y = applyAffine(ew, norm.getResult(0), op.getWeight(), op.getBias(),
+    // y from the statistics, not native_layer_norm's own result: the
+    // normalization and the affine are then one elementwise op (two reads of
+    // x, one write, as PyTorch's kernel), where the layer norm's result was
+    // written, then read again by the affine.
+    Value normalized = ew.mul(ew.sub(x, norm.getResult(1), viewType),
+                              norm.getResult(2), viewType);
+    Value y = applyAffine(ew, normalized, op.getWeight(), op.getBias(),
                           {groups, perGroup, 1});
     rewriter.replaceOp(
         op, {asResult(rewriter, loc, y, op.getResult0()),
