@@ -245,18 +245,27 @@ Value torch_to_linalg::createRowForall(OpBuilder &b, Location loc, Value input,
                               rowType, body);
 }
 
+/// A tensor.empty of `element` shaped as `input`'s leading dims (all but
+/// the last, dynamic ones read from `input`) followed by `trailing`.
+static Value createEmptyOfRows(OpBuilder &b, Location loc, Value input,
+                               Type element, ArrayRef<int64_t> trailing) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0, lead = inputType.getRank() - 1; i < lead; ++i)
+    if (inputType.isDynamicDim(i))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, i));
+  SmallVector<int64_t> shape(inputType.getShape().drop_back());
+  shape.append(trailing.begin(), trailing.end());
+  return tensor::EmptyOp::create(b, loc, RankedTensorType::get(shape, element),
+                                 dynamicSizes);
+}
+
 Value torch_to_linalg::createRowReduction(
     OpBuilder &b, Location loc, Value input, Type element,
     llvm::function_ref<Value(OpBuilder &, Location, const Row &)> body) {
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t lead = inputType.getRank() - 1;
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < lead; ++i)
-    if (inputType.isDynamicDim(i))
-      dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, i));
-  auto outType =
-      RankedTensorType::get(inputType.getShape().drop_back(), element);
-  Value empty = tensor::EmptyOp::create(b, loc, outType, dynamicSizes);
+  Value empty = createEmptyOfRows(b, loc, input, element, {});
   auto cellType = RankedTensorType::get(SmallVector<int64_t>(lead, 1), element);
   return createForallOverRows(
       b, loc, input, empty, cellType,
@@ -271,16 +280,7 @@ Value torch_to_linalg::createRowStatistics(
     OpBuilder &b, Location loc, Value input, Type element, int64_t count,
     llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, const Row &)>
         body) {
-  auto inputType = cast<RankedTensorType>(input.getType());
-  int64_t lead = inputType.getRank() - 1;
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < lead; ++i)
-    if (inputType.isDynamicDim(i))
-      dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, i));
-  SmallVector<int64_t> shape(inputType.getShape().drop_back());
-  shape.push_back(count);
-  Value empty = tensor::EmptyOp::create(
-      b, loc, RankedTensorType::get(shape, element), dynamicSizes);
+  Value empty = createEmptyOfRows(b, loc, input, element, {count});
   return createForallOverRows(
       b, loc, input, empty, RankedTensorType::get({count}, element),
       [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
