@@ -874,6 +874,22 @@ def test_layer_norm_statistics_stay_available() -> None:
         torch.testing.assert_close(got, want)
 
 
+@pytest.mark.parametrize("shape", [(0, 1), (0, 3, 4)])
+def test_layer_norm_of_no_rows(shape: tuple[int, ...]) -> None:
+    # All three results of no rows: canonicalization folds the statistics
+    # to the empty init of the normalized result, and the three results must
+    # still be three buffers (buffer-results-to-out-params crashed, a
+    # segfault at compile time, when two shared one).
+    x = randn(*shape)
+    w, b = randn(shape[-1]), randn(shape[-1])
+    module = Call(
+        lambda t, ww, bb: torch.native_layer_norm(t, [shape[-1]], ww, bb, 1e-5)
+    )
+    compiled = torch2mlir.compile(module, (x, w, b), cache=False)
+    for got, want in zip(compiled(x, w, b), module(x, w, b)):
+        torch.testing.assert_close(got, want)
+
+
 @pytest.mark.parametrize(
     ("shape", "dims"),
     [

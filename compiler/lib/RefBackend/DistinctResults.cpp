@@ -7,6 +7,7 @@
 #include "torch2mlir/RefBackend/RefBackend.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::torch2mlir::refbackend {
@@ -25,6 +26,13 @@ struct DistinctResultsPass
       llvm::SmallPtrSet<Value, 4> seen;
       OpBuilder builder(ret);
       for (OpOperand &operand : ret->getOpOperands()) {
+        // A returned tensor.empty that something else also uses (the init
+        // of an op whose result is returned too: canonicalization folds a
+        // zero-size result, such as a layer norm's statistics of no rows,
+        // to an empty) would share that op's buffer: its own empty instead.
+        if (auto empty = operand.get().getDefiningOp<tensor::EmptyOp>();
+            empty && !empty->hasOneUse())
+          operand.set(builder.clone(*empty)->getResult(0));
         Value value = operand.get();
         auto type = dyn_cast<RankedTensorType>(value.getType());
         if (!type || seen.insert(value).second)

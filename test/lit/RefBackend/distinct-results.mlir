@@ -34,3 +34,22 @@ func.func @thrice_dynamic(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>)
 func.func @distinct(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: i64) -> (tensor<2xf32>, tensor<2xf32>, i64, i64) {
   return %a, %b, %c, %c : tensor<2xf32>, tensor<2xf32>, i64, i64
 }
+
+// -----
+
+// A returned tensor.empty that is also the init of another returned result
+// (a layer norm of no rows: its statistics fold to that empty) gets an
+// empty of its own, so the two results do not share a buffer; one used
+// only by the return stays.
+// CHECK-LABEL: func.func @returned_init
+// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<0x1xf32>
+// CHECK:         %[[R:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[INIT]] : tensor<0x1xf32>)
+// CHECK:         %[[OWN:.*]] = tensor.empty() : tensor<0x1xf32>
+// CHECK:         %[[OWN2:.*]] = tensor.empty() : tensor<0x1xf32>
+// CHECK:         return %[[R]], %[[OWN]], %[[OWN2]], %[[ALONE:.*]] :
+func.func @returned_init(%x: f32) -> (tensor<0x1xf32>, tensor<0x1xf32>, tensor<0x1xf32>, tensor<2xf32>) {
+  %e = tensor.empty() : tensor<0x1xf32>
+  %alone = tensor.empty() : tensor<2xf32>
+  %r = linalg.fill ins(%x : f32) outs(%e : tensor<0x1xf32>) -> tensor<0x1xf32>
+  return %r, %e, %e, %alone : tensor<0x1xf32>, tensor<0x1xf32>, tensor<0x1xf32>, tensor<2xf32>
+}

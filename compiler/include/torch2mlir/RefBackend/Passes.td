@@ -40,8 +40,11 @@ def DistinctResults : Pass<"refbackend-distinct-results", "func::FuncOp"> {
     After bufferization each result then has its own buffer, which
     `buffer-results-to-out-params` needs: it turns each returned buffer into
     an out-parameter of its own, and with `hoist-static-allocs` one
-    allocation cannot stand for two out-parameters. Run it on tensors,
-    before `one-shot-bufferize`.
+    allocation cannot stand for two out-parameters. A returned
+    `tensor.empty` that has other users (the init of an op whose result is
+    returned too, as canonicalization leaves a zero-size result) becomes a
+    clone of its own, for the same reason. Run it on tensors, before
+    `one-shot-bufferize`.
   }];
   let dependentDialects = ["bufferization::BufferizationDialect"];
 }
