@@ -104,12 +104,6 @@ struct ConvertNativeBatchNormLegitNoTraining
   }
 };
 
-/// native_layer_norm's result over the last dim of `input`, one row at a
-/// time (createRowForall): three scalar loops over the row (the sum, the
-/// sum of squared deviations, then y), so that a row stays in the L1 cache
-/// where three whole-tensor passes stream it from memory. Computes in
-/// `element` (f32 for f16/bf16 inputs) and rounds to `resultType`'s
-/// element; `weight` and `bias` (1-D, or null) apply per position.
 /// The mean and rstd = rsqrt(biased variance + eps) of one row, in
 /// `element`: two loops over it (the sum, then the sum of squared
 /// deviations), reassociable so that LLVM vectorizes them.
@@ -143,6 +137,12 @@ static std::pair<Value, Value> createRowMoments(OpBuilder &rb, Location rl,
   return {mean, rstd};
 }
 
+/// native_layer_norm's result over the last dim of `input`, one row at a
+/// time (createRowForall): three scalar loops over the row (the sum, the
+/// sum of squared deviations, then y), so that a row stays in the L1 cache
+/// where three whole-tensor passes stream it from memory. Computes in
+/// `element` (f32 for f16/bf16 inputs) and rounds to `resultType`'s
+/// element; `weight` and `bias` (1-D, or null) apply per position.
 static Value createRowLayerNorm(OpBuilder &b, Location loc, Value input,
                                 RankedTensorType resultType, Type element,
                                 Value count, Value eps, Value weight,
@@ -181,6 +181,22 @@ static Value createRowLayerNorm(OpBuilder &b, Location loc, Value input,
       });
 }
 
+/// A layer norm statistic `stat` (in the compute type) in the statistics'
+/// dtype and keepdim shape `statType`; null when the reshape's sizes are
+/// unknown (kUnknownReshapeSizes).
+static Value createStatistic(OpBuilder &b, Location loc, Value stat,
+                             RankedTensorType statType) {
+  Type statElement = statType.getElementType();
+  auto type = cast<RankedTensorType>(stat.getType());
+  if (type.getElementType() != statElement)
+    stat =
+        createElementwise(b, loc, type.clone(statElement), ValueRange{stat},
+                          [&](OpBuilder &nb, Location l, ValueRange args) {
+                            return convertScalar(nb, l, args[0], statElement);
+                          });
+  return createReshape(b, loc, stat, statType);
+}
+
 /// Replaces `op` (a native_layer_norm whose normalized result is unused)
 /// by its mean and rstd computed row by row over `rows` (the input, its
 /// normalized dims collapsed into the last): both statistics of a row in one
@@ -203,33 +219,20 @@ replaceWithRowStatistics(ConversionPatternRewriter &rewriter,
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, stats);
   sizes.back() = rewriter.getIndexAttr(1);
   SmallVector<OpFoldResult> strides(lead + 1, rewriter.getIndexAttr(1));
-  Type statElement = statType.getElementType();
   auto statistic = [&](int64_t index) -> Value {
     SmallVector<OpFoldResult> offsets(lead, rewriter.getIndexAttr(0));
     offsets.push_back(rewriter.getIndexAttr(index));
-    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, stats, offsets,
-                                                 sizes, strides);
-    if (statElement != element)
-      slice = createElementwise(
-          rewriter, loc,
-          cast<RankedTensorType>(slice.getType()).clone(statElement),
-          ValueRange{slice}, [&](OpBuilder &b, Location l, ValueRange args) {
-            return convertScalar(b, l, args[0], statElement);
-          });
-    return createReshape(rewriter, loc, slice, statType);
+    return createStatistic(rewriter, loc,
+                           tensor::ExtractSliceOp::create(
+                               rewriter, loc, stats, offsets, sizes, strides),
+                           statType);
   };
   Value mean = statistic(0), rstd = statistic(1);
   if (!mean || !rstd)
     return reportFailure(rewriter, op, kUnknownReshapeSizes);
   // The normalized result has no user: an empty tensor stands for it.
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < resultType.getRank(); ++i)
-    if (resultType.isDynamicDim(i))
-      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
-  Value unused =
-      tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                              resultType.getElementType(), dynamicSizes);
-  rewriter.replaceOp(op, {unused, mean, rstd});
+  rewriter.replaceOp(
+      op, {createEmpty(rewriter, loc, resultType, input), mean, rstd});
   return success();
 }
 
@@ -340,15 +343,15 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
           return v;
         return tensor::CollapseShapeOp::create(rewriter, loc, v, g);
       };
+      Value rows = collapse(input, groups);
+      if (statsUsed)
+        return replaceWithRowStatistics(rewriter, op, input, rows, resultType,
+                                        statType, element, countValue, eps);
       // Weight and bias have the normalized shape: all of it is one row.
       SmallVector<ReassociationIndices> whole{
           llvm::to_vector(llvm::seq<int64_t>(0, rank - axis))};
       Value weight = hasWeight ? collapse(adaptor.getWeight(), whole) : Value();
       Value bias = hasBias ? collapse(adaptor.getBias(), whole) : Value();
-      Value rows = collapse(input, groups);
-      if (statsUsed)
-        return replaceWithRowStatistics(rewriter, op, input, rows, resultType,
-                                        statType, element, countValue, eps);
       Value normalizedValue = createRowLayerNorm(
           rewriter, loc, rows, cast<RankedTensorType>(rows.getType()), element,
           countValue, eps, weight, bias);
@@ -442,17 +445,11 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
             })
             .getResult(0);
     // The statistics in their own dtype (f32 or the input's).
-    auto toStat = [&](Value stat) {
-      Type statElement = statType.getElementType();
-      if (statElement != element)
-        stat = createElementwise(
-            rewriter, loc, reducedType.clone(statElement), ValueRange{stat},
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              return convertScalar(b, l, args[0], statElement);
-            });
-      return createReshape(rewriter, loc, stat, statType);
-    };
-    rewriter.replaceOp(op, {normalizedValue, toStat(mean), toStat(rstd)});
+    Value meanStat = createStatistic(rewriter, loc, mean, statType);
+    Value rstdStat = createStatistic(rewriter, loc, rstd, statType);
+    if (!meanStat || !rstdStat)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    rewriter.replaceOp(op, {normalizedValue, meanStat, rstdStat});
     return success();
   }
 };

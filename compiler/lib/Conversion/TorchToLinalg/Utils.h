@@ -313,8 +313,9 @@ Value createRowReduction(
     OpBuilder &b, Location loc, Value input, Type element,
     llvm::function_ref<Value(OpBuilder &, Location, const Row &)> body);
 
-/// Elements of a chunk of a chunked float32 sum: float32 partial sums within
-/// a chunk, float64 across chunks.
+/// Rows of a chunk of a chunked float32 column sum (a sum over dims before
+/// the last): float32 partial sums within a chunk, float64 across chunks.
+/// Row sums take kRowSumChunk.
 inline constexpr int64_t kSumChunk = 64;
 
 /// `count` statistics of each row of `input`'s last dim, computed together

@@ -49,8 +49,8 @@ func.func @layer_norm(%x: !torch.vtensor<[3,4,6],f32>) -> !torch.vtensor<[3,4,6]
 // CHECK-SAME: %[[XT:.*]]: !torch.vtensor<[3,4,6],f32>, %[[WT:.*]]: !torch.vtensor<[4,6],f32>)
 // CHECK-DAG: %[[X:.*]] = torch_c.to_builtin_tensor %[[XT]]
 // CHECK-DAG: %[[W:.*]] = torch_c.to_builtin_tensor %[[WT]]
-// CHECK: %[[W1:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1]] : tensor<4x6xf32> into tensor<24xf32>
 // CHECK: %[[ROWS:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1, 2]] : tensor<3x4x6xf32> into tensor<3x24xf32>
+// CHECK: %[[W1:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1]] : tensor<4x6xf32> into tensor<24xf32>
 // CHECK: %[[R:.*]] = scf.forall (%{{.*}}) in (3) shared_outs(%{{.*}}) -> (tensor<3x24xf32>)
 // CHECK: scf.for
 // CHECK: scf.for
