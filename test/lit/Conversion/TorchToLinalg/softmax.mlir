@@ -49,17 +49,25 @@ func.func @softmax(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
 
 // -----
 
-// Along the first dim: whole-tensor passes (the max, the exps, their sum,
-// 1 / sum per column, the product).
+// Along the first dim: whole-tensor passes (the max; the exps and their
+// sum in one pass, a generic with both as results, the exps at every
+// position and the sum per column; 1 / sum per column; the product).
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK: #[[COL:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @softmax_dim0(
-// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]}
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]}
 // CHECK: arith.maximumf {{.*}} fastmath<reassoc,nsz>
-// CHECK: math.exp
-// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]}
-// CHECK: arith.addf
-// CHECK: %[[INV:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<3xf32>)
+// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<3xf32>
+// CHECK: %[[EXPSUM:.*]]:2 = linalg.generic {indexing_maps = [#[[ID]], #[[COL]], #[[ID]], #[[COL]]], iterator_types = ["reduction", "parallel"]} ins(%{{.*}}, %[[MAX]] : tensor<2x3xf32>, tensor<3xf32>) outs(%{{.*}}, %[[ZERO]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[SHIFTED:.*]] = arith.subf %[[X]], %[[M]] : f32
+// CHECK: %[[EXP:.*]] = math.exp
+// CHECK: %[[E:.*]] = arith.select %{{.*}}, %{{.*}}, %[[EXP]] : f32
+// CHECK-NEXT: %[[ADDED:.*]] = arith.addf %[[E]], %[[ACC]] fastmath<reassoc> : f32
+// CHECK-NEXT: linalg.yield %[[E]], %[[ADDED]] : f32, f32
+// CHECK: %[[INV:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[EXPSUM]]#1 : tensor<3xf32>)
 // CHECK: arith.divf
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[INV]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[EXPSUM]]#0, %[[INV]] : tensor<2x3xf32>, tensor<3xf32>)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: arith.mulf
 // CHECK-NOT: scf.forall
