@@ -148,11 +148,13 @@ class TosaBackend(LinalgOnTensorsBackend):
 BACKENDS: dict[str, Backend] = {
     # Attention stays whole where TorchToLinalg fuses it (isFusableAttention:
     # one scf.forall over batch x heads x query blocks, see
-    # TorchToLinalg/Attention.cpp); its other forms still decompose.
+    # TorchToLinalg/Attention.cpp), and so does an inference group norm
+    # (isRowGroupNorm: one task per group, TorchToLinalg/Normalization.cpp);
+    # their other forms still decompose.
     "linalg-on-tensors": LinalgOnTensorsBackend(
         "linalg-on-tensors",
         LINALG_ON_TENSORS_PIPELINE,
-        legal_ops=("aten.scaled_dot_product_attention",),
+        legal_ops=("aten.scaled_dot_product_attention", "aten.native_group_norm"),
     ),
     "tosa": TosaBackend("tosa", TOSA_PIPELINE, float64=False),
 }

@@ -454,6 +454,120 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
   }
 };
 
+/// native_group_norm(x [N, C, *], weight, bias, N, C, HxW, group, eps) in
+/// the forms isRowGroupNorm takes, group by group: x as rows [N, group,
+/// C/group * HxW], an scf.forall over (n, g) (createRowForall) whose task
+/// takes the group's mean and rstd (createRowMoments: two loops over the
+/// row, which stays in the cache), then writes y channel by channel as
+/// PyTorch's CPU kernel does: scale = rstd * weight[c], shift = bias[c] -
+/// mean * scale, y = x * scale + shift. The decomposition normalized the
+/// whole tensor afterwards and so read x from memory a second time
+/// (GroupNorm(8, 64) on [8, 64, 56, 56] took 1.37x eager's time). f16 and
+/// bf16 compute in f32 and round y once. The mean and rstd results are
+/// unused in those forms: empty tensors stand for them.
+struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtenNativeGroupNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isRowGroupNorm(op))
+      return reportFailure(rewriter, op,
+                           "not a form lowered group by group (the "
+                           "decomposition takes the others)");
+    const TypeConverter *converter = getTypeConverter();
+    auto resultType = getConvertedTensorType(converter, op.getResult0());
+    auto meanType = getConvertedTensorType(converter, op.getResult1());
+    auto rstdType = getConvertedTensorType(converter, op.getResult2());
+    Value input = adaptor.getInput();
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    if (!resultType || !meanType || !rstdType || !inputType ||
+        !meanType.hasStaticShape() || !rstdType.hasStaticShape())
+      return reportFailure(rewriter, op, "needs ranked results and input");
+    int64_t groups;
+    if (!matchTorchConstantInt(op.getGroup(), groups))
+      return reportFailure(rewriter, op, "group must be a constant");
+    Value eps = adaptor.getEps();
+    if (!isa<mlir::FloatType>(eps.getType()))
+      return reportFailure(rewriter, op, "eps must be a float");
+    ArrayRef<int64_t> shape = inputType.getShape();
+    int64_t channels = shape[1], perGroup = channels / groups;
+    int64_t spatial = 1;
+    for (int64_t size : shape.drop_front(2))
+      spatial *= size;
+    Location loc = op.getLoc();
+    Type resultElement = resultType.getElementType();
+    Type element = getOpMathType(resultElement);
+    eps = convertScalar(rewriter, loc, eps, element);
+    auto rowsType = RankedTensorType::get(
+        {shape[0], groups, perGroup * spatial}, resultElement);
+    Value rows = createReshape(rewriter, loc, input, rowsType);
+    if (!rows)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    Value weight = isTorchNone(op.getWeight()) ? Value() : adaptor.getWeight();
+    Value bias = isTorchNone(op.getBias()) ? Value() : adaptor.getBias();
+    Value count = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getFloatAttr(element, perGroup * spatial));
+    Value perGroupSize =
+        arith::ConstantIndexOp::create(rewriter, loc, perGroup);
+    Value spatialSize = arith::ConstantIndexOp::create(rewriter, loc, spatial);
+    auto widen = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return v.getType() == element ? v
+                                    : arith::ExtFOp::create(b, l, element, v);
+    };
+    Value normalized = createRowForall(
+        rewriter, loc, rows, rowsType,
+        [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
+          auto [mean, rstd] =
+              createRowMoments(rb, rl, row, element, count, eps);
+          Value firstChannel =
+              arith::MulIOp::create(rb, rl, row.ivs[1], perGroupSize);
+          auto perChannel = scf::ForOp::create(
+              rb, rl, row.zero, perGroupSize, row.one, ValueRange{row.out},
+              [&](OpBuilder &cb, Location cl, Value c, ValueRange carried) {
+                Value channel = arith::AddIOp::create(cb, cl, firstChannel, c);
+                auto at = [&](Value v) {
+                  return widen(cb, cl,
+                               tensor::ExtractOp::create(cb, cl, v,
+                                                         ValueRange{channel}));
+                };
+                Value scale =
+                    weight ? arith::MulFOp::create(cb, cl, rstd, at(weight))
+                           : rstd;
+                Value shift = arith::NegFOp::create(
+                    cb, cl, arith::MulFOp::create(cb, cl, mean, scale));
+                if (bias)
+                  shift = arith::AddFOp::create(cb, cl, at(bias), shift);
+                Value start = arith::MulIOp::create(cb, cl, c, spatialSize);
+                auto positions = scf::ForOp::create(
+                    cb, cl, row.zero, spatialSize, row.one, carried,
+                    [&](OpBuilder &nb, Location l, Value p, ValueRange out) {
+                      Value iv = arith::AddIOp::create(nb, l, start, p);
+                      Value x = widen(nb, l, row.read(nb, l, iv));
+                      Value y = arith::AddFOp::create(
+                          nb, l, arith::MulFOp::create(nb, l, x, scale), shift);
+                      if (y.getType() != resultElement)
+                        y = arith::TruncFOp::create(nb, l, resultElement, y);
+                      scf::YieldOp::create(nb, l,
+                                           tensor::InsertOp::create(
+                                               nb, l, y, out[0], ValueRange{iv})
+                                               .getResult());
+                    });
+                scf::YieldOp::create(cb, cl, positions.getResults());
+              });
+          return perChannel.getResult(0);
+        });
+    Value result = createReshape(rewriter, loc, normalized, resultType);
+    if (!result)
+      return reportFailure(rewriter, op, kUnknownReshapeSizes);
+    Value mean = tensor::EmptyOp::create(rewriter, loc, meanType.getShape(),
+                                         meanType.getElementType());
+    Value rstd = tensor::EmptyOp::create(rewriter, loc, rstdType.getShape(),
+                                         rstdType.getElementType());
+    rewriter.replaceOp(op, {result, mean, rstd});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::torch2mlir::populateNormalizationPatternsAndLegality(
@@ -461,6 +575,7 @@ void mlir::torch2mlir::populateNormalizationPatternsAndLegality(
     ConversionTarget &target) {
   addIllegalCoreOps<Aten_NativeBatchNormLegitNoTrainingOp,
                     AtenNativeLayerNormOp>(target);
-  patterns.add<ConvertNativeBatchNormLegitNoTraining, ConvertNativeLayerNorm>(
-      typeConverter, patterns.getContext());
+  target.addIllegalOp<AtenNativeGroupNormOp>();
+  patterns.add<ConvertNativeBatchNormLegitNoTraining, ConvertNativeLayerNorm,
+               ConvertNativeGroupNorm>(typeConverter, patterns.getContext());
 }

@@ -79,3 +79,32 @@ bool mlir::torch2mlir::torch::isFusableAttention(
   }
   return true;
 }
+
+bool mlir::torch2mlir::torch::isRowGroupNorm(AtenNativeGroupNormOp op) {
+  auto input = dyn_cast<BaseTensorType>(op.getInput().getType());
+  if (!input || !input.hasSizes() || !input.hasDtype())
+    return false;
+  Type dtype = input.getDtype();
+  if (!dtype.isF32() && !dtype.isF16() && !dtype.isBF16())
+    return false;
+  ArrayRef<int64_t> sizes = input.getSizes();
+  if (sizes.size() < 2 || llvm::is_contained(sizes, kUnknownSize) ||
+      llvm::is_contained(sizes, 0))
+    return false;
+  int64_t groups;
+  if (!matchTorchConstantInt(op.getGroup(), groups) || groups <= 0 ||
+      sizes[1] % groups != 0)
+    return false;
+  for (Value affine : {op.getWeight(), op.getBias()}) {
+    if (isTorchNone(affine))
+      continue;
+    auto type = dyn_cast<BaseTensorType>(affine.getType());
+    if (!type || !type.hasSizes() || !type.hasDtype() ||
+        type.getDtype() != dtype ||
+        type.getSizes() != ArrayRef<int64_t>{sizes[1]})
+      return false;
+  }
+  auto result = dyn_cast<BaseTensorType>(op.getResult0().getType());
+  return result && result.hasDtype() && result.getDtype() == dtype &&
+         op.getResult1().use_empty() && op.getResult2().use_empty();
+}

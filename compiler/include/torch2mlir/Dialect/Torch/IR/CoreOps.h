@@ -52,6 +52,15 @@ bool isLegalOpName(const llvm::StringSet<> &legalOps, StringRef opName);
 /// into matmul, softmax and matmul.
 bool isFusableAttention(AtenScaledDotProductAttentionOp op);
 
+/// Whether a backend that keeps `aten.native_group_norm` whole (`legal-ops`)
+/// lowers `op` group by group, so that the contract leaves it undecomposed:
+/// an input [N, C, *] of known sizes and no elements missing, float32,
+/// float16 or bfloat16, a constant group count dividing C, a weight and a
+/// bias that are none or [C] of the input's dtype, and the mean and rstd
+/// results unused (inference; training's backward reads them). Every other
+/// group norm decomposes into a layer norm's statistics and elementwise ops.
+bool isRowGroupNorm(AtenNativeGroupNormOp op);
+
 } // namespace mlir::torch2mlir::torch
 
 #endif // TORCH2MLIR_DIALECT_TORCH_IR_COREOPS_H

@@ -205,10 +205,16 @@ static Value applyAffine(const Elementwise &ew, Value y, Value weight,
 /// dtype (float16 and bfloat16 in float32, rounded once), as PyTorch's CPU
 /// kernel computes them; weight and bias, viewed [group, C/group, 1], apply
 /// in the same view, so that backends fuse them into the normalization.
+/// A backend that keeps the op (`legal-ops`) gets the forms it lowers group
+/// by group (isRowGroupNorm) whole.
 struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeAtenNativeGroupNorm(MLIRContext *context, bool kept)
+      : OpRewritePattern(context), kept(kept) {}
+  bool kept;
   LogicalResult matchAndRewrite(AtenNativeGroupNormOp op,
                                 PatternRewriter &rewriter) const override {
+    if (kept && isRowGroupNorm(op))
+      return rewriter.notifyMatchFailure(op, "the backend lowers it whole");
     if (failed(matchNormalization(rewriter, op, op.getInput(),
                                   {op.getWeight(), op.getBias()})))
       return failure();
@@ -372,7 +378,7 @@ void mlir::torch2mlir::torch::decompose::populateNormalizationDecompositions(
     DecompositionPatterns &set) {
   set.add<DecomposeAtenBatchNorm, AtenBatchNormOp>();
   set.add<DecomposeAtenLayerNorm, AtenLayerNormOp>();
-  set.add<DecomposeAtenNativeGroupNorm, AtenNativeGroupNormOp>();
+  set.addForUnkeptForms<DecomposeAtenNativeGroupNorm, AtenNativeGroupNormOp>();
   set.add<
       DecomposeBatchNormTraining<Aten_NativeBatchNormLegitFunctionalOp, true>,
       Aten_NativeBatchNormLegitFunctionalOp>(set.float64);
