@@ -435,6 +435,40 @@ def test_convolution_float64(module: nn.Module) -> None:
     torch.testing.assert_close(compiled(x), module(x), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("module", "shape", "dtype"),
+    [
+        (nn.ConvTranspose2d(8, 4, 2, stride=2), (2, 8, 5, 7), torch.float32),
+        (nn.ConvTranspose1d(6, 4, 3, stride=3, groups=2), (3, 6, 11), torch.float32),
+        (
+            nn.ConvTranspose3d(4, 6, 2, stride=2, bias=False),
+            (1, 4, 3, 5, 4),
+            torch.float32,
+        ),
+        (nn.ConvTranspose2d(4, 4, (1, 2), stride=(1, 2)), (2, 4, 3, 3), torch.float32),
+        (nn.ConvTranspose2d(6, 4, 2, stride=2, groups=2), (2, 6, 4, 4), torch.float16),
+        (nn.ConvTranspose2d(4, 2, 2, stride=2), (1, 4, 3, 3), torch.float64),
+    ],
+    ids=lambda v: type(v).__name__ if isinstance(v, nn.Module) else str(v),
+)
+def test_conv_transpose_kernel_equals_stride(
+    module: nn.Module, shape: tuple[int, ...], dtype: torch.dtype
+) -> None:
+    """A transposed convolution whose kernel equals its stride (no padding,
+    no output padding): its taps tile the output and col2im is one
+    transpose of the GEMM's columns, the bias added (grouped, batched, 1-,
+    2- and 3-D, f16 and f64 included)."""
+    module = module.to(dtype).eval()
+    x = randn(*shape, dtype=dtype)
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    with torch.no_grad():
+        expected = module(x) if dtype != torch.float16 else module.float()(x.float())
+    tolerance = {torch.float16: 2e-3, torch.float64: 1e-12}.get(dtype, 1e-5)
+    torch.testing.assert_close(
+        compiled(x).to(expected.dtype), expected, rtol=tolerance, atol=tolerance
+    )
+
+
 def test_conv_functional_forms() -> None:
     x, w = randn(2, 4, 9), randn(4, 2, 3)
     check(

@@ -656,9 +656,69 @@ static Value createCol2ImTransposedConvolution(
   cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, accType), cols,
                                        colsSplit);
 
-  // col2im into out [N, G, F, O...], zeros first.
   SmallVector<int64_t> outShape{n, groups, perGroupOut};
   outShape.append(outSizes.begin(), outSizes.end());
+  SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
+  for (int64_t i = 0; i < d; ++i)
+    mergeChannels.push_back({i + 3});
+
+  // Kernel = stride, no padding, dilation 1 and no output padding (the
+  // upsampling of a U-Net decoder): the taps tile the output, each output
+  // position o = i * stride + k receives exactly one column. col2im is then
+  // a transpose of cols into out viewed [N, G, F, I0, K0, I1, K1, ...], the
+  // bias added on the way: one pass, where the taps' read-modify-write
+  // passes over a zero-filled output took 2 + taps (ConvTranspose3d(16, 8,
+  // 2, stride=2): ten parallel loops, slower with 2 threads than with 1).
+  bool tiles = true;
+  for (int64_t i = 0; i < d; ++i)
+    tiles &= stride[i] == kernel[i] && dilation[i] == 1 && padding[i] == 0 &&
+             outSizes[i] == inSizes[i] * stride[i];
+  if (tiles) {
+    int64_t loops = 3 + 2 * d;
+    SmallVector<int64_t> tiledShape{n, groups, perGroupOut};
+    SmallVector<AffineExpr> colsExprs{b.getAffineDimExpr(1),
+                                      b.getAffineDimExpr(2)};
+    SmallVector<ReassociationIndices> untile{{0}, {1}, {2}};
+    for (int64_t i = 0; i < d; ++i) {
+      tiledShape.append({inSizes[i], kernel[i]});
+      colsExprs.push_back(b.getAffineDimExpr(4 + 2 * i));
+      untile.push_back({3 + 2 * i, 4 + 2 * i});
+    }
+    colsExprs.push_back(b.getAffineDimExpr(0));
+    for (int64_t i = 0; i < d; ++i)
+      colsExprs.push_back(b.getAffineDimExpr(3 + 2 * i));
+    SmallVector<Value> ins{cols};
+    SmallVector<AffineMap> maps{AffineMap::get(loops, 0, colsExprs, context)};
+    if (bias) {
+      ins.push_back(tensor::ExpandShapeOp::create(
+          b, loc, type({groups, perGroupOut}, element), bias,
+          SmallVector<ReassociationIndices>{{0, 1}}));
+      maps.push_back(AffineMap::get(
+          loops, 0, {b.getAffineDimExpr(1), b.getAffineDimExpr(2)}, context));
+    }
+    maps.push_back(b.getMultiDimIdentityMap(loops));
+    Value tiled =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type(tiledShape, element)}, ins,
+            ValueRange{tensor::EmptyOp::create(b, loc, tiledShape, element)},
+            maps,
+            SmallVector<utils::IteratorType>(loops,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value y = args[0];
+              if (bias)
+                y = arith::AddFOp::create(nb, l, y,
+                                          castFloat(nb, l, args[1], accType));
+              linalg::YieldOp::create(nb, l, castFloat(nb, l, y, element));
+            })
+            .getResult(0);
+    Value untiled = tensor::CollapseShapeOp::create(
+        b, loc, type(outShape, element), tiled, untile);
+    return tensor::CollapseShapeOp::create(b, loc, resultType, untiled,
+                                           mergeChannels);
+  }
+
+  // col2im into out [N, G, F, O...], zeros first.
   Value out = createZeroFilled(b, loc, type(outShape, accType));
   int64_t loops = d + 3;
   SmallVector<AffineExpr> colsExprs{
@@ -755,9 +815,6 @@ static Value createCol2ImTransposedConvolution(
          b.getMultiDimIdentityMap(loops)});
   }
   out = castFloatTensor(b, loc, out, type(outShape, element));
-  SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
-  for (int64_t i = 0; i < d; ++i)
-    mergeChannels.push_back({i + 3});
   return tensor::CollapseShapeOp::create(b, loc, resultType, out,
                                          mergeChannels);
 }

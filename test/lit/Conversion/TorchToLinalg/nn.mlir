@@ -178,22 +178,26 @@ func.func @conv_transpose1d_cropped(%x: !torch.vtensor<[1,1,3],f32>, %w: !torch.
 
 // -----
 
-// f16, grouped, batch 2: the GEMM, col2im and the bias accumulate in f32
-// and round once at the end (oneDNN's kernel, which eager runs for f16 on
-// CPUs that have it), the input's batch moves inside the columns
-// ([G, C, N*I]).
+// f16, grouped, batch 2: the GEMM accumulates in f32 and rounds once at
+// the end (oneDNN's kernel, which eager runs for f16 on CPUs that have it),
+// the input's batch moves inside the columns ([G, C, N*I]). A 1x1 kernel of
+// stride 1 tiles the output: col2im is one transpose of the columns (no
+// zero fill, no additions), rounded on the way.
+// CHECK-DAG: #[[COLS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2, d4, d6, d0, d3, d5)>
+// CHECK-DAG: #[[ID7:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>
 // CHECK-LABEL: func.func @conv_transpose2d_f16_grouped(
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<2x2x1xf16>) outs(%{{.*}} : tensor<2x1x2xf16>) permutation = [0, 2, 1]
 // CHECK: %[[MOVED:.*]] = linalg.transpose ins(%{{.*}} : tensor<2x2x2x4xf16>) outs(%{{.*}} : tensor<2x2x2x4xf16>) permutation = [1, 2, 0, 3]
 // CHECK: %[[RHS:.*]] = tensor.collapse_shape %[[MOVED]] {{\[}}[0], [1], [2, 3]] : tensor<2x2x2x4xf16> into tensor<2x2x8xf16>
 // CHECK: %[[GEMM:.*]] = linalg.batch_matmul ins(%{{.*}}, %[[RHS]] : tensor<2x1x2xf16>, tensor<2x2x8xf16>) outs(%{{.*}} : tensor<2x1x8xf32>)
-// CHECK: tensor.expand_shape %[[GEMM]] {{.*}} : tensor<2x1x8xf32> into tensor<2x1x1x1x2x2x2xf32>
-// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2x1x2x2x2xf32>) outs(%{{.*}} : tensor<2x2x1x2x2xf32>)
-// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
-// CHECK-NOT: arith.addf %{{.*}}, %{{.*}} : f16
-// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2x2x1x2x2xf32>) outs(%{{.*}} : tensor<2x2x1x2x2xf16>)
-// CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: tensor.collapse_shape %{{.*}} : tensor<2x2x1x2x2xf16> into tensor<2x2x2x2xf16>
+// CHECK: %[[COLUMNS:.*]] = tensor.expand_shape %[[GEMM]] {{.*}} : tensor<2x1x8xf32> into tensor<2x1x1x1x2x2x2xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[TILED:.*]] = linalg.generic {indexing_maps = [#[[COLS]], #[[ID7]]], {{.*}} ins(%[[COLUMNS]] : tensor<2x1x1x1x2x2x2xf32>) outs(%{{.*}} : tensor<2x2x1x2x1x2x1xf16>)
+// CHECK-NEXT: ^bb0(%[[C:.*]]: f32, %{{.*}}: f16):
+// CHECK-NEXT: %[[R:.*]] = arith.truncf %[[C]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[R]] : f16
+// CHECK: %[[UNTILED:.*]] = tensor.collapse_shape %[[TILED]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<2x2x1x2x1x2x1xf16> into tensor<2x2x1x2x2xf16>
+// CHECK: tensor.collapse_shape %[[UNTILED]] {{.*}} : tensor<2x2x1x2x2xf16> into tensor<2x2x2x2xf16>
 func.func @conv_transpose2d_f16_grouped(%x: !torch.vtensor<[2,4,2,2],f16>, %w: !torch.vtensor<[4,1,1,1],f16>) -> !torch.vtensor<[2,2,2,2],f16> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -204,6 +208,58 @@ func.func @conv_transpose2d_f16_grouped(%x: !torch.vtensor<[2,4,2,2],f16>, %w: !
   %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
   %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %true, %p, %int2 : !torch.vtensor<[2,4,2,2],f16>, !torch.vtensor<[4,1,1,1],f16>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[2,2,2,2],f16>
   return %0 : !torch.vtensor<[2,2,2,2],f16>
+}
+
+// -----
+
+// Kernel 2 = stride 2 (a U-Net decoder's upsampling), with a bias: one
+// generic writes out viewed [N, G, F, I0, K0, I1, K1] from the columns
+// [G, F, K0, K1, N, I0, I1], the bias added; out position o = i * 2 + k.
+// CHECK-DAG: #[[COLS2:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2, d4, d6, d0, d3, d5)>
+// CHECK-DAG: #[[BIAS2:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2)>
+// CHECK-LABEL: func.func @conv_transpose2d_tiles(
+// CHECK: %[[GEMM:.*]] = linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x12x2xf32>, tensor<1x2x9xf32>) outs(%{{.*}} : tensor<1x12x9xf32>)
+// CHECK: %[[COLUMNS:.*]] = tensor.expand_shape %[[GEMM]] {{.*}} : tensor<1x12x9xf32> into tensor<1x3x2x2x1x3x3xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[TILED:.*]] = linalg.generic {indexing_maps = [#[[COLS2]], #[[BIAS2]], #{{.*}}], {{.*}} ins(%[[COLUMNS]], %{{.*}} : tensor<1x3x2x2x1x3x3xf32>, tensor<1x3xf32>) outs(%{{.*}} : tensor<1x1x3x3x2x3x2xf32>)
+// CHECK-NEXT: ^bb0(%[[C:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[Y:.*]] = arith.addf %[[C]], %[[B]] : f32
+// CHECK-NEXT: linalg.yield %[[Y]] : f32
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.collapse_shape %[[TILED]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x3x3x2x3x2xf32> into tensor<1x1x3x6x6xf32>
+func.func @conv_transpose2d_tiles(%x: !torch.vtensor<[1,2,3,3],f32>, %w: !torch.vtensor<[2,3,2,2],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[1,3,6,6],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %true = torch.constant.bool true
+  %s = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %true, %p, %int1 : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,3,2,2],f32>, !torch.vtensor<[3],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,3,6,6],f32>
+  return %0 : !torch.vtensor<[1,3,6,6],f32>
+}
+
+// -----
+
+// Kernel 2 = stride 2 with an output padding of 1: the last row and
+// column receive no column (only the bias), so the taps do not tile the
+// output and col2im adds them into a zero-filled output.
+// CHECK-LABEL: func.func @conv_transpose2d_output_padding(
+// CHECK: linalg.batch_matmul
+// CHECK: linalg.fill
+// CHECK-COUNT-4: arith.addf %{{.*}}, %{{.*}} : f32
+func.func @conv_transpose2d_output_padding(%x: !torch.vtensor<[1,2,3,3],f32>, %w: !torch.vtensor<[2,3,2,2],f32>) -> !torch.vtensor<[1,3,7,7],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %s = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %op = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %op, %int1 : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,3,2,2],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,3,7,7],f32>
+  return %0 : !torch.vtensor<[1,3,7,7],f32>
 }
 
 // -----
