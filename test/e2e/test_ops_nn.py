@@ -436,6 +436,34 @@ def test_convolution_float64(module: nn.Module) -> None:
 
 
 @pytest.mark.parametrize(
+    ("module", "shape"),
+    [
+        # Rows of 56: a full tile of 32 columns and a masked one of 24.
+        (nn.Conv2d(64, 64, 3, padding=1, groups=4), (1, 64, 56, 56)),
+        # 12 and 5 channels per group: a tile of 8 and one of 4 or 5.
+        (nn.Conv2d(24, 24, 3, padding=1, groups=2), (2, 24, 9, 33)),
+        (nn.Conv2d(16, 10, (2, 3), groups=2, bias=False), (1, 16, 5, 20)),
+        # A row of exactly 16 (the masks' edge), dilation, a row stride (x
+        # stride 1). Windows of more than 32 taps (fewer take another path).
+        (nn.Conv2d(8, 16, 3, padding=2, dilation=2), (1, 8, 6, 16)),
+        (nn.Conv2d(8, 8, 3, stride=(2, 1), padding=1, dilation=(1, 3)), (2, 8, 7, 34)),
+        (nn.Conv3d(16, 16, 3), (1, 16, 6, 8, 20)),
+        (nn.Conv1d(8, 16, 5, padding=2), (3, 8, 40)),
+    ],
+    ids=lambda v: type(v).__name__ if isinstance(v, nn.Module) else str(v),
+)
+def test_convolution_direct_tiles(module: nn.Module, shape: tuple[int, ...]) -> None:
+    """Convolutions of at most 16 output channels per group over rows at
+    least 16 wide (the runtime's direct tiles, convDirectTiledAvx512, on
+    AVX-512 machines; a GEMM of im2col elsewhere) match eager."""
+    module = module.eval()
+    x = randn(*shape)
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
     ("module", "shape", "dtype"),
     [
         (nn.ConvTranspose2d(8, 4, 2, stride=2), (2, 8, 5, 7), torch.float32),
