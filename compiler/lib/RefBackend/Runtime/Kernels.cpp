@@ -725,6 +725,26 @@ bool convDirectTiledAvx512(const ConvShape &s, const float *in,
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/// dst[i] = src[2 i] for i < n: two vector loads and one two-source permute
+/// per 16 elements, where the element loop of a stride-2 im2col row stayed
+/// scalar. The second load stops at src[2 i + 30], the last element the
+/// step needs (the window may end there).
+__attribute__((target("avx512f"))) void copyEvensAvx512(const float *src,
+                                                        float *dst, int64_t n) {
+  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                          22, 24, 26, 28, 30);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512 low = _mm512_loadu_ps(src + 2 * i);
+    __m512 high = _mm512_maskz_loadu_ps(0x7fff, src + 2 * i + 16);
+    _mm512_storeu_ps(dst + i, _mm512_permutex2var_ps(low, evens, high));
+  }
+  for (; i < n; ++i)
+    dst[i] = src[2 * i];
+}
+#endif
+
 /// Rows [cLo, cHi) x K of im2col(in), columns [p0, p1) only, into `col`
 /// (dense, rows of p1 - p0): the windows of `in` (C x I..., element
 /// strides inS {c, z, y, x}) at the output positions p0 to p1 of `s`,
@@ -748,6 +768,12 @@ void im2colBlock(const ConvShape &s, const T *in, const int64_t *inS,
                             y * s.stride[1] * inS[2] + x * s.stride[2] * inS[3];
             if (s.stride[2] == 1 && inS[3] == 1)
               std::memcpy(row, line, run * sizeof(T));
+#if defined(__x86_64__) && defined(__GNUC__)
+            else if (std::is_same_v<T, float> && s.stride[2] == 2 &&
+                     inS[3] == 1 && haveAvx512())
+              copyEvensAvx512(reinterpret_cast<const float *>(line),
+                              reinterpret_cast<float *>(row), run);
+#endif
             else
               for (int64_t i = 0; i < run; ++i)
                 row[i] = line[i * s.stride[2] * inS[3]];
