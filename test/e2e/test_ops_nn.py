@@ -438,29 +438,17 @@ def test_convolution_float64(module: nn.Module) -> None:
 @pytest.mark.parametrize(
     ("module", "shape"),
     [
-        # ResNet's stem: rows of 112 outputs read every other input.
+        # x stride 2 through im2col. ResNet's stem: rows of 112 outputs read
+        # every other input.
         (nn.Conv2d(3, 64, 7, stride=2, padding=3), (1, 3, 64, 64)),
         # Output rows of 16, 17 and 5 (the vector step, its remainder).
         (nn.Conv2d(4, 8, 3, stride=2, padding=1), (2, 4, 9, 32)),
         (nn.Conv2d(4, 8, 3, stride=2), (1, 4, 5, 35)),
         (nn.Conv2d(4, 8, (1, 3), stride=(1, 2)), (1, 4, 3, 11)),
         (nn.Conv1d(16, 8, 5, stride=2, padding=2), (2, 16, 100)),
-    ],
-    ids=lambda v: type(v).__name__ if isinstance(v, nn.Module) else str(v),
-)
-def test_convolution_stride2_im2col(module: nn.Module, shape: tuple[int, ...]) -> None:
-    """Convolutions of x stride 2 through im2col, whose rows take every
-    other input element (a vector permute on AVX-512), match eager."""
-    module = module.eval()
-    x = randn(*shape)
-    compiled = torch2mlir.compile(module, (x,), cache=False)
-    with torch.no_grad():
-        torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
-
-
-@pytest.mark.parametrize(
-    ("module", "shape"),
-    [
+        # Direct tiles (convDirectTiledAvx512, on AVX-512 machines; a GEMM
+        # of im2col elsewhere): at most 16 output channels per group over
+        # rows at least 16 wide.
         # Rows of 56: a full tile of 32 columns and a masked one of 24.
         (nn.Conv2d(64, 64, 3, padding=1, groups=4), (1, 64, 56, 56)),
         # 12 and 5 channels per group: a tile of 8 and one of 4 or 5.
@@ -475,10 +463,10 @@ def test_convolution_stride2_im2col(module: nn.Module, shape: tuple[int, ...]) -
     ],
     ids=lambda v: type(v).__name__ if isinstance(v, nn.Module) else str(v),
 )
-def test_convolution_direct_tiles(module: nn.Module, shape: tuple[int, ...]) -> None:
-    """Convolutions of at most 16 output channels per group over rows at
-    least 16 wide (the runtime's direct tiles, convDirectTiledAvx512, on
-    AVX-512 machines; a GEMM of im2col elsewhere) match eager."""
+def test_convolution_runtime_paths(module: nn.Module, shape: tuple[int, ...]) -> None:
+    """Convolutions through the runtime's vector paths match eager: im2col
+    rows of x stride 2 (every other input element, a vector permute on
+    AVX-512) and the direct tiles."""
     module = module.eval()
     x = randn(*shape)
     compiled = torch2mlir.compile(module, (x,), cache=False)

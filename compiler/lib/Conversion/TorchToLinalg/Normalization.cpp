@@ -24,6 +24,20 @@ static Value applyAffine(OpBuilder &b, Location loc, Value y, ValueRange affine,
   return y;
 }
 
+/// Replaces `op` (a normalization) by `normalized` and, for its
+/// statistics, empty tensors of `statTypes` (static shapes): nothing
+/// computes them (PyTorch's inference batch norm returns them empty; a
+/// group norm lowered group by group has them unused).
+static void replaceWithEmptyStatistics(ConversionPatternRewriter &rewriter,
+                                       Operation *op, Value normalized,
+                                       ArrayRef<RankedTensorType> statTypes) {
+  SmallVector<Value> results{normalized};
+  for (RankedTensorType type : statTypes)
+    results.push_back(tensor::EmptyOp::create(
+        rewriter, op->getLoc(), type.getShape(), type.getElementType()));
+  rewriter.replaceOp(op, results);
+}
+
 namespace {
 
 /// Inference batch norm:
@@ -95,14 +109,23 @@ struct ConvertNativeBatchNormLegitNoTraining
               linalg::YieldOp::create(b, l, castFloat(b, l, y, element));
             })
             .getResult(0);
-    Value mean = tensor::EmptyOp::create(rewriter, loc, meanType.getShape(),
-                                         meanType.getElementType());
-    Value invstd = tensor::EmptyOp::create(rewriter, loc, invstdType.getShape(),
-                                           invstdType.getElementType());
-    rewriter.replaceOp(op, {normalized, mean, invstd});
+    replaceWithEmptyStatistics(rewriter, op, normalized,
+                               {meanType, invstdType});
     return success();
   }
 };
+
+/// Ends a loop body over a row's positions: `y` (in the compute type)
+/// rounded to `resultElement` and inserted at `iv` of the carried `row`,
+/// which is yielded.
+static void yieldInserted(OpBuilder &b, Location loc, Value y,
+                          Type resultElement, Value row, Value iv) {
+  if (y.getType() != resultElement)
+    y = arith::TruncFOp::create(b, loc, resultElement, y);
+  scf::YieldOp::create(
+      b, loc,
+      tensor::InsertOp::create(b, loc, y, row, ValueRange{iv}).getResult());
+}
 
 /// The mean and rstd = rsqrt(biased variance + eps) of one row, in
 /// `element`: two loops over it (the sum, then the sum of squared
@@ -157,26 +180,20 @@ static Value createRowLayerNorm(OpBuilder &b, Location loc, Value input,
       [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
         auto [mean, rstd] = createRowMoments(rb, rl, row, element, count, eps);
         return row
-            .loop(
-                rb, rl, ValueRange{row.out},
-                [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-                  Value x = widen(nb, l, row.read(nb, l, iv));
-                  Value y = arith::MulFOp::create(
-                      nb, l, arith::SubFOp::create(nb, l, x, mean), rstd);
-                  SmallVector<Value> affine;
-                  for (Value v : {weight, bias})
-                    if (v)
-                      affine.push_back(widen(
-                          nb, l,
-                          tensor::ExtractOp::create(nb, l, v, ValueRange{iv})));
-                  y = applyAffine(nb, l, y, affine, bool(weight), bool(bias));
-                  if (y.getType() != resultElement)
-                    y = arith::TruncFOp::create(nb, l, resultElement, y);
-                  scf::YieldOp::create(nb, l,
-                                       tensor::InsertOp::create(
-                                           nb, l, y, carried[0], ValueRange{iv})
-                                           .getResult());
-                })
+            .loop(rb, rl, ValueRange{row.out},
+                  [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
+                    Value x = widen(nb, l, row.read(nb, l, iv));
+                    Value y = arith::MulFOp::create(
+                        nb, l, arith::SubFOp::create(nb, l, x, mean), rstd);
+                    SmallVector<Value> affine;
+                    for (Value v : {weight, bias})
+                      if (v)
+                        affine.push_back(widen(nb, l,
+                                               tensor::ExtractOp::create(
+                                                   nb, l, v, ValueRange{iv})));
+                    y = applyAffine(nb, l, y, affine, bool(weight), bool(bias));
+                    yieldInserted(nb, l, y, resultElement, carried[0], iv);
+                  })
             .getResult(0);
       });
 }
@@ -545,12 +562,7 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
                       Value x = widen(nb, l, row.read(nb, l, iv));
                       Value y = arith::AddFOp::create(
                           nb, l, arith::MulFOp::create(nb, l, x, scale), shift);
-                      if (y.getType() != resultElement)
-                        y = arith::TruncFOp::create(nb, l, resultElement, y);
-                      scf::YieldOp::create(nb, l,
-                                           tensor::InsertOp::create(
-                                               nb, l, y, out[0], ValueRange{iv})
-                                               .getResult());
+                      yieldInserted(nb, l, y, resultElement, out[0], iv);
                     });
                 scf::YieldOp::create(cb, cl, positions.getResults());
               });
@@ -559,11 +571,7 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
     Value result = createReshape(rewriter, loc, normalized, resultType);
     if (!result)
       return reportFailure(rewriter, op, kUnknownReshapeSizes);
-    Value mean = tensor::EmptyOp::create(rewriter, loc, meanType.getShape(),
-                                         meanType.getElementType());
-    Value rstd = tensor::EmptyOp::create(rewriter, loc, rstdType.getShape(),
-                                         rstdType.getElementType());
-    rewriter.replaceOp(op, {result, mean, rstd});
+    replaceWithEmptyStatistics(rewriter, op, result, {meanType, rstdType});
     return success();
   }
 };
