@@ -120,8 +120,7 @@ struct ConvertNativeBatchNormLegitNoTraining
 /// which is yielded.
 static void yieldInserted(OpBuilder &b, Location loc, Value y,
                           Type resultElement, Value row, Value iv) {
-  if (y.getType() != resultElement)
-    y = arith::TruncFOp::create(b, loc, resultElement, y);
+  y = castFloat(b, loc, y, resultElement);
   scf::YieldOp::create(
       b, loc,
       tensor::InsertOp::create(b, loc, y, row, ValueRange{iv}).getResult());
@@ -139,9 +138,7 @@ static std::pair<Value, Value> createRowMoments(OpBuilder &rb, Location rl,
     return row
         .loop(rb, rl, ValueRange{zero},
               [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-                Value x = row.read(nb, l, iv);
-                if (x.getType() != element)
-                  x = arith::ExtFOp::create(nb, l, element, x);
+                Value x = castFloat(nb, l, row.read(nb, l, iv), element);
                 if (mean) {
                   Value d = arith::SubFOp::create(nb, l, x, mean);
                   x = arith::MulFOp::create(nb, l, d, d);
@@ -171,10 +168,6 @@ static Value createRowLayerNorm(OpBuilder &b, Location loc, Value input,
                                 Value count, Value eps, Value weight,
                                 Value bias) {
   Type resultElement = resultType.getElementType();
-  auto widen = [&](OpBuilder &nb, Location l, Value v) -> Value {
-    return v.getType() == element ? v
-                                  : arith::ExtFOp::create(nb, l, element, v);
-  };
   return createRowForall(
       b, loc, input, resultType,
       [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
@@ -182,15 +175,16 @@ static Value createRowLayerNorm(OpBuilder &b, Location loc, Value input,
         return row
             .loop(rb, rl, ValueRange{row.out},
                   [&](OpBuilder &nb, Location l, Value iv, ValueRange carried) {
-                    Value x = widen(nb, l, row.read(nb, l, iv));
+                    Value x = castFloat(nb, l, row.read(nb, l, iv), element);
                     Value y = arith::MulFOp::create(
                         nb, l, arith::SubFOp::create(nb, l, x, mean), rstd);
                     SmallVector<Value> affine;
                     for (Value v : {weight, bias})
                       if (v)
-                        affine.push_back(widen(nb, l,
-                                               tensor::ExtractOp::create(
-                                                   nb, l, v, ValueRange{iv})));
+                        affine.push_back(castFloat(
+                            nb, l,
+                            tensor::ExtractOp::create(nb, l, v, ValueRange{iv}),
+                            element));
                     y = applyAffine(nb, l, y, affine, bool(weight), bool(bias));
                     yieldInserted(nb, l, y, resultElement, carried[0], iv);
                   })
@@ -299,12 +293,6 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     Type resultElement = element;
     if (element.isF16() || element.isBF16())
       element = rewriter.getF32Type();
-    // `v` in the compute type `element`.
-    auto widen = [&](OpBuilder &b, Location l, Value v) -> Value {
-      if (v.getType() == element)
-        return v;
-      return arith::ExtFOp::create(b, l, element, v);
-    };
     eps = convertScalar(rewriter, loc, eps, element);
 
     // Maps: the full input, and its leading (kept) dims.
@@ -390,8 +378,8 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               linalg::YieldOp::create(
                   b, l,
-                  arith::AddFOp::create(b, l, widen(b, l, args[0]), args[1],
-                                        arith::FastMathFlags::reassoc)
+                  arith::AddFOp::create(b, l, castFloat(b, l, args[0], element),
+                                        args[1], arith::FastMathFlags::reassoc)
                       .getResult());
             })
             .getResult(0);
@@ -407,8 +395,8 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
             ValueRange{createReducedZeros()},
             ArrayRef<AffineMap>{identity, kept, kept}, reduceIterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value d =
-                  arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]);
+              Value d = arith::SubFOp::create(
+                  b, l, castFloat(b, l, args[0], element), args[1]);
               Value sq = arith::MulFOp::create(b, l, d, d);
               linalg::YieldOp::create(
                   b, l,
@@ -450,11 +438,12 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value y = arith::MulFOp::create(
                   b, l,
-                  arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]),
+                  arith::SubFOp::create(b, l, castFloat(b, l, args[0], element),
+                                        args[1]),
                   args[2]);
               SmallVector<Value> affine;
               for (Value v : args.drop_front(3).drop_back())
-                affine.push_back(widen(b, l, v));
+                affine.push_back(castFloat(b, l, v, element));
               y = applyAffine(b, l, y, affine, hasWeight, hasBias);
               if (y.getType() != resultElement)
                 y = arith::TruncFOp::create(b, l, resultElement, y);
@@ -527,10 +516,6 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
     Value perGroupSize =
         arith::ConstantIndexOp::create(rewriter, loc, perGroup);
     Value spatialSize = arith::ConstantIndexOp::create(rewriter, loc, spatial);
-    auto widen = [&](OpBuilder &b, Location l, Value v) -> Value {
-      return v.getType() == element ? v
-                                    : arith::ExtFOp::create(b, l, element, v);
-    };
     Value normalized = createRowForall(
         rewriter, loc, rows, rowsType,
         [&](OpBuilder &rb, Location rl, const Row &row) -> Value {
@@ -543,9 +528,10 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
               [&](OpBuilder &cb, Location cl, Value c, ValueRange carried) {
                 Value channel = arith::AddIOp::create(cb, cl, firstChannel, c);
                 auto at = [&](Value v) {
-                  return widen(cb, cl,
-                               tensor::ExtractOp::create(cb, cl, v,
-                                                         ValueRange{channel}));
+                  return castFloat(
+                      cb, cl,
+                      tensor::ExtractOp::create(cb, cl, v, ValueRange{channel}),
+                      element);
                 };
                 Value scale =
                     weight ? arith::MulFOp::create(cb, cl, rstd, at(weight))
@@ -559,7 +545,7 @@ struct ConvertNativeGroupNorm : OpConversionPattern<AtenNativeGroupNormOp> {
                     cb, cl, row.zero, spatialSize, row.one, carried,
                     [&](OpBuilder &nb, Location l, Value p, ValueRange out) {
                       Value iv = arith::AddIOp::create(nb, l, start, p);
-                      Value x = widen(nb, l, row.read(nb, l, iv));
+                      Value x = castFloat(nb, l, row.read(nb, l, iv), element);
                       Value y = arith::AddFOp::create(
                           nb, l, arith::MulFOp::create(nb, l, x, scale), shift);
                       yieldInserted(nb, l, y, resultElement, out[0], iv);
