@@ -362,16 +362,96 @@ def test_logit_bounds_round_as_the_kernel_does(dtype: torch.dtype) -> None:
     check(torch.logit, x[1:-1])
 
 
-def test_instance_norm_half_matches_the_batch_norm_kernel() -> None:
-    """float16 instance norm: statistics in float32, kept in float16 as
-    PyTorch's batch-norm kernel keeps them, output in float32 rounded once."""
-    module = nn.InstanceNorm1d(5, affine=True, eps=0.6).half().eval()
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_instance_norm_half_matches_the_batch_norm_kernel(dtype: torch.dtype) -> None:
+    """16-bit instance norm gives eager's bits: statistics in float32, kept
+    in the input's dtype as PyTorch's batch-norm kernel keeps them (bfloat16
+    also its sum of squared deviations and variance), output in float32
+    rounded once."""
+    module = nn.InstanceNorm1d(5, affine=True, eps=0.6).to(dtype).eval()
     with torch.no_grad():
         module.weight.normal_()
         module.bias.normal_()
-    x = (torch.randn(5, 5, 5) * 3 + 5).half()
+    x = (torch.randn(5, 5, 5) * 3 + 5).to(dtype)
     compiled = torch2mlir.compile(module, (x,), cache=False)
     torch.testing.assert_close(compiled(x), module(x), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize(
+    ("shape", "momentum", "eps"),
+    [
+        ((3, 2, 3, 4), -1.0, 0.5),  # OpInfo's sample: w*(x-mean)*invstd ~ -b
+        ((2, 3, 33, 31), 0.1, 1e-5),  # 2046 per channel, not a bfloat16 number
+        ((4, 5, 7), 0.3, 1e-3),
+        ((6, 4), 0.1, 1e-5),
+    ],
+)
+def test_training_batch_norm_rounds_as_the_kernel_does(
+    dtype: torch.dtype, shape: tuple[int, ...], momentum: float, eps: float
+) -> None:
+    """Training batch norm of bfloat16 gives eager's bits: y and the updated
+    running stats. PyTorch's CPU kernel keeps bfloat16 statistics in
+    bfloat16 (the mean, the sum of squared deviations, the variance, invstd,
+    each step of the running-stat update). float16 keeps only mean and
+    invstd in float16; its float32 sums are added in an order that differs
+    from ours, so it is held to float16's default tolerance. Large weights
+    and biases make y cancel: one ulp of invstd shows as several of y."""
+    generator = torch.Generator().manual_seed(7)
+    channels = shape[1]
+
+    def draw(*size: int, scale: float = 1.0, shift: float = 0.0) -> torch.Tensor:
+        return (torch.randn(size, generator=generator) * scale + shift).to(dtype)
+
+    x = draw(*shape, scale=6.0, shift=3.0)
+    w, b = draw(channels, scale=5.0), draw(channels, scale=5.0)
+    rm, rv = draw(channels), draw(channels, scale=0.2, shift=1.0)
+
+    def fn(a, m, v, ww, bb):
+        y = F.batch_norm(a, m, v, ww, bb, training=True, momentum=momentum, eps=eps)
+        return y, m, v
+
+    compiled = torch2mlir.compile(
+        Call(fn), (x, rm.clone(), rv.clone(), w, b), cache=False
+    )
+    torch.testing.assert_close(
+        compiled(x, rm.clone(), rv.clone(), w, b),
+        fn(x, rm.clone(), rv.clone(), w, b),
+        **({"rtol": 0, "atol": 0} if dtype == torch.bfloat16 else {}),
+    )
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda t: torch.sum(t, dim=0),
+        lambda t: torch.sum(t, dim=[-1], keepdim=True),
+        lambda t: torch.nansum(t, dim=-1),
+        lambda t: torch.mean(t, dim=0),
+        lambda t: torch.var_mean(t, dim=0, correction=0),
+        lambda t: torch.std(t, dim=-1, correction=0),
+        lambda t: torch.linalg.vector_norm(t, ord=6, dim=-1),
+        lambda t: torch.logsumexp(t, dim=0),
+        lambda t: torch.amax(t, dim=-1),
+        lambda t: torch.prod(t, dim=0),
+    ],
+    ids=[
+        "sum",
+        "sum-keepdim",
+        "nansum",
+        "mean",
+        "var_mean",
+        "std",
+        "vector_norm",
+        "logsumexp",
+        "amax",
+        "prod",
+    ],
+)
+def test_reductions_of_a_0d_tensor_over_dim_0_or_minus_1(fn) -> None:
+    """Eager lets a 0-d tensor reduce over dim 0 or -1 (its one element);
+    sum.dim_IntList's lowering and var_mean's decomposition refused it."""
+    check(fn, torch.tensor(-2.5))
 
 
 NAN, INF = float("nan"), float("inf")

@@ -342,6 +342,8 @@ def _nan_after_an_infinity(
     of `x` precedes another element of its reduction (row-major over
     `dims`): what a Welford reduction computes (see _var_mean_correction)."""
     rank = x.dim()
+    if rank == 0:  # one element (a 0-d tensor takes dim 0 or -1)
+        return mean
     reduced = sorted({d % rank for d in dims} if dims else range(rank))
     kept = [d for d in range(rank) if d not in reduced]
     count = 1
@@ -844,7 +846,20 @@ def _instance_norm(
     x = aten._to_copy.default(input, dtype=f32)
     dims = list(range(2, input.dim()))
     shape = [1, input.shape[1]] + [1] * len(dims)
-    if use_input_stats:
+    if use_input_stats and input.dtype == torch.bfloat16:
+        # bfloat16 keeps the sum of squared deviations in bfloat16, then
+        # divides it by the count, itself converted to bfloat16 (c10's
+        # ``BFloat16 / int64_t``), and rounds the quotient.
+        mean = aten.mean.dim(x, dims, keepdim=True)
+        deviation = aten.sub.Tensor(x, mean)
+        squares = aten.sum.dim_IntList(
+            aten.mul.Tensor(deviation, deviation), dims, keepdim=True
+        )
+        count = float(torch.tensor(math.prod(input.shape[2:]), dtype=input.dtype))
+        var = _rounded(
+            aten.div.Tensor(_rounded(squares, input.dtype), count), input.dtype
+        )
+    elif use_input_stats:
         var, mean = aten.var_mean.correction(x, dims, correction=0, keepdim=True)
     else:
         mean = aten.view.default(aten._to_copy.default(running_mean, dtype=f32), shape)
@@ -853,12 +868,8 @@ def _instance_norm(
     if use_input_stats:
         # The kernel keeps the statistics it computes (save_mean,
         # save_invstd) in the input's dtype.
-        mean = aten._to_copy.default(
-            aten._to_copy.default(mean, dtype=input.dtype), dtype=f32
-        )
-        invstd = aten._to_copy.default(
-            aten._to_copy.default(invstd, dtype=input.dtype), dtype=f32
-        )
+        mean = _rounded(mean, input.dtype)
+        invstd = _rounded(invstd, input.dtype)
     alpha = invstd
     if weight is not None:
         w = aten.view.default(aten._to_copy.default(weight, dtype=f32), shape)
@@ -869,6 +880,13 @@ def _instance_norm(
         beta = aten.add.Tensor(b, beta)
     y = aten.add.Tensor(aten.mul.Tensor(x, alpha), beta)
     return aten._to_copy.default(y, dtype=input.dtype)
+
+
+def _rounded(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """``x`` rounded to ``dtype`` (to nearest, ties to even) and converted
+    back to its own dtype: a value a kernel stores in ``dtype`` and
+    computes on in a wider one."""
+    return aten._to_copy.default(aten._to_copy.default(x, dtype=dtype), dtype=x.dtype)
 
 
 def _promoted_float(*tensors: torch.Tensor) -> list[torch.Tensor]:

@@ -179,6 +179,26 @@ static Value createChunkedColumnSums(OpBuilder &b, Location loc, Value input,
                          RankedTensorType::get({before, after}, element));
 }
 
+/// Normalizes constant `dims` against `rank` (empty: all dims), sorted and
+/// unique; failure when one is out of range.
+static FailureOr<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
+                                                     int64_t rank) {
+  SmallVector<int64_t> result;
+  if (dims.empty())
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  for (int64_t dim : dims) {
+    // A 0-d tensor reduces over "dim" 0 or -1.
+    int64_t positive = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    if (positive < 0)
+      return failure();
+    if (rank != 0)
+      result.push_back(positive);
+  }
+  llvm::sort(result);
+  result.erase(std::unique(result.begin(), result.end()), result.end());
+  return result;
+}
+
 namespace {
 
 /// sum.dim_IntList(x, dims, keepdim, dtype): each element is converted to the
@@ -199,17 +219,14 @@ struct ConvertAtenSumDimIntList : OpConversionPattern<AtenSumDimIntListOp> {
       return failure();
     Value input = adaptor.getSelf();
     int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
-    SmallVector<int64_t> dims;
+    SmallVector<int64_t> dimList;
     if (!isTorchNone(op.getDim()) &&
-        !matchTorchConstantIntList(op.getDim(), dims))
+        !matchTorchConstantIntList(op.getDim(), dimList))
       return reportFailure(rewriter, op, "dims must be constants");
-    if (dims.empty())
-      dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    for (int64_t &dim : dims) {
-      dim = toPositiveDim(dim, rank);
-      if (dim < 0)
-        return reportFailure(rewriter, op, kDimOutOfRange);
-    }
+    auto normalized = normalizeDims(dimList, rank);
+    if (failed(normalized))
+      return reportFailure(rewriter, op, kDimOutOfRange);
+    SmallVector<int64_t> dims = std::move(*normalized);
     Type element = resultType.getElementType();
     if (element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool sum result");
@@ -488,26 +505,6 @@ struct ConvertSoftmax : OpConversionPattern<OpTy> {
     return finish(createSoftmaxPasses(rewriter, loc, input, dim, isLog));
   }
 };
-
-/// Normalizes constant `dims` against `rank` (empty: all dims), sorted and
-/// unique; failure when one is out of range.
-static FailureOr<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
-                                                     int64_t rank) {
-  SmallVector<int64_t> result;
-  if (dims.empty())
-    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  for (int64_t dim : dims) {
-    // A 0-d tensor reduces over "dim" 0 or -1.
-    int64_t positive = toPositiveDim(dim, std::max<int64_t>(rank, 1));
-    if (positive < 0)
-      return failure();
-    if (rank != 0)
-      result.push_back(positive);
-  }
-  llvm::sort(result);
-  result.erase(std::unique(result.begin(), result.end()), result.end());
-  return result;
-}
 
 /// amax/amin(x, dims, keepdim): NaN-propagating max/min over `dims` (all
 /// when empty).

@@ -1,4 +1,4 @@
-// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file | FileCheck %s
+// RUN: torch2mlir-opt %s -convert-torch-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
 // sum.dim_IntList: a reduction generic into a zero-filled tensor of the kept
 // dims, reshaped to the keepdim result. A float sum accumulates one step
@@ -253,4 +253,33 @@ func.func @sum_columns_prime(%a: !torch.vtensor<[1031,16],f32>) -> !torch.vtenso
   %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
   %0 = torch.aten.sum.dim_IntList %a, %l, %false, %none : !torch.vtensor<[1031,16],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[16],f32>
   return %0 : !torch.vtensor<[16],f32>
+}
+
+// -----
+
+// A 0-d tensor takes dim 0 or -1 (as eager does): a sum over no dims, its
+// one element widened and rounded back.
+// CHECK-LABEL: func.func @sum_0d(
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = []} ins(%{{.*}} : tensor<f32>) outs(%{{.*}} : tensor<f64>)
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+func.func @sum_0d(%x: !torch.vtensor<[],f32>) -> !torch.vtensor<[],f32> {
+  %int-1 = torch.constant.int -1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %dims = torch.prim.ListConstruct %int-1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.sum.dim_IntList %x, %dims, %true, %none : !torch.vtensor<[],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[],f32>
+  return %0 : !torch.vtensor<[],f32>
+}
+
+// -----
+
+// Any other dim of a 0-d tensor is out of range.
+func.func @sum_0d_out_of_range(%x: !torch.vtensor<[],f32>) -> !torch.vtensor<[],f32> {
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.sum.dim_IntList' could not be lowered to linalg-on-tensors: dim out of range}}
+  %0 = torch.aten.sum.dim_IntList %x, %dims, %true, %none : !torch.vtensor<[],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[],f32>
+  return %0 : !torch.vtensor<[],f32>
 }

@@ -82,38 +82,112 @@ func.func @group_norm_not_decomposed(%a: !torch.vtensor<[2,6,4],f32>, %g: !torch
 // -----
 
 // Training batch norm: statistics per channel over dims 0 and 2 of the
-// [N, C, HxW] view; bfloat16 normalizes with them rounded to bfloat16 (as
-// PyTorch's kernel saves them) and returns them in float32; the running
-// stats become momentum * batch + (1 - momentum) * running, the variance
-// unbiased (8 elements: 0.1 * 8/7).
+// [N, C, HxW] view, in float32 for bfloat16. Where PyTorch's CPU kernel
+// stores a statistic in bfloat16 it is rounded (_to_copy to bf16 and back):
+// the mean, the sum of squared deviations and its quotient by the count (8),
+// invstd; y normalizes with the rounded mean and invstd, which are returned
+// (in float32, the result type). The running stats take momentum * batch +
+// (1 - momentum) * running with momentum and 1 - momentum as bfloat16
+// numbers (0.1 -> 0.10009765625, 0.8984375), each product of the mean's
+// update rounded; the variance's is sum / 7 (unbiased), rounded.
 // CHECK-LABEL: func.func @batch_norm_training(
 // CHECK-SAME: %[[X:.*]]: !torch.vtensor<[2,3,4],bf16>, %{{.*}}: !torch.vtensor<[3],bf16>, %{{.*}}: !torch.vtensor<[3],bf16>, %[[RM:.*]]: !torch.vtensor<[3],bf16>, %[[RV:.*]]: !torch.vtensor<[3],bf16>)
-// CHECK-DAG: %[[TAKE_VAR:.*]] = torch.constant.float 0.11428571428571428
-// CHECK-DAG: %[[KEEP:.*]] = torch.constant.float 9.000000e-01
-// CHECK-DAG: %[[TAKE:.*]] = torch.constant.float 1.000000e-01
+// CHECK-DAG: %[[SEVEN:.*]] = torch.constant.float 7.000000e+00
+// CHECK-DAG: %[[TAKE:.*]] = torch.constant.float 0.10009765625
+// CHECK-DAG: %[[KEEP:.*]] = torch.constant.float 0.8984375
+// CHECK-DAG: %[[EIGHT:.*]] = torch.constant.float 8.000000e+00
 // CHECK: %[[XF:.*]] = torch.aten._to_copy %[[X]], %{{.*}} -> !torch.vtensor<[2,3,4],f32>
 // CHECK: %[[SUM:.*]] = torch.aten.sum.dim_IntList %[[XF]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
 // CHECK: %[[MEAN:.*]] = torch.aten.div.Scalar %[[SUM]], %int8
-// CHECK: %[[VAR:.*]] = torch.aten.div.Scalar %{{.*}}, %int8
-// CHECK: %[[INV:.*]] = torch.aten.reciprocal
-// CHECK: %[[INV16:.*]] = torch.aten._to_copy %[[INV]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
-// CHECK: %[[INVS:.*]] = torch.aten._to_copy %[[INV16]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
+// CHECK: %[[DEV:.*]] = torch.aten.sub.Tensor %[[XF]], %[[MEAN]], %int1
+// CHECK: %[[SQ:.*]] = torch.aten.mul.Tensor %[[DEV]], %[[DEV]]
+// CHECK: %[[SS:.*]] = torch.aten.sum.dim_IntList %[[SQ]]
+// CHECK: %[[SS16:.*]] = torch.aten._to_copy %[[SS]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: %[[SSR:.*]] = torch.aten._to_copy %[[SS16]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
 // CHECK: %[[MEAN16:.*]] = torch.aten._to_copy %[[MEAN]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
-// CHECK: %[[MEANS:.*]] = torch.aten._to_copy %[[MEAN16]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
-// CHECK: %[[CEN:.*]] = torch.aten.sub.Tensor %[[XF]], %[[MEANS]], %int1
-// CHECK: torch.aten.mul.Tensor %[[CEN]], %[[INVS]]
+// CHECK: %[[MEANR:.*]] = torch.aten._to_copy %[[MEAN16]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
+// CHECK: %[[VAR:.*]] = torch.aten.div.Scalar %[[SSR]], %[[EIGHT]]
+// CHECK: %[[VAR16:.*]] = torch.aten._to_copy %[[VAR]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: %[[VARR:.*]] = torch.aten._to_copy %[[VAR16]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
+// CHECK: %[[SHIFT:.*]] = torch.aten.add.Scalar %[[VARR]]
+// CHECK: %[[ROOT:.*]] = torch.aten.sqrt %[[SHIFT]]
+// CHECK: %[[INV:.*]] = torch.aten.reciprocal %[[ROOT]]
+// CHECK: %[[INV16:.*]] = torch.aten._to_copy %[[INV]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: %[[INVR:.*]] = torch.aten._to_copy %[[INV16]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
+// CHECK: %[[CEN:.*]] = torch.aten.sub.Tensor %[[XF]], %[[MEANR]], %int1
+// CHECK: torch.aten.mul.Tensor %[[CEN]], %[[INVR]]
 // CHECK: %[[RMF:.*]] = torch.aten._to_copy %[[RM]]
 // CHECK: %[[RMV:.*]] = torch.aten.view %[[RMF]]
 // CHECK: %[[RMK:.*]] = torch.aten.mul.Scalar %[[RMV]], %[[KEEP]]
-// CHECK: %[[MT:.*]] = torch.aten.mul.Scalar %[[MEAN]], %[[TAKE]]
-// CHECK: torch.aten.add.Tensor %[[MT]], %[[RMK]], %int1
-// CHECK: torch.aten.mul.Scalar %[[VAR]], %[[TAKE_VAR]]
+// CHECK: %[[RMK16:.*]] = torch.aten._to_copy %[[RMK]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: %[[RMKR:.*]] = torch.aten._to_copy %[[RMK16]]
+// CHECK: %[[MT:.*]] = torch.aten.mul.Scalar %[[MEANR]], %[[TAKE]]
+// CHECK: %[[MT16:.*]] = torch.aten._to_copy %[[MT]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: %[[MTR:.*]] = torch.aten._to_copy %[[MT16]]
+// CHECK: %[[NEWRM:.*]] = torch.aten.add.Tensor %[[MTR]], %[[RMKR]], %int1
+// CHECK: %[[UNB:.*]] = torch.aten.div.Scalar %[[SSR]], %[[SEVEN]]
+// CHECK: %[[UNB16:.*]] = torch.aten._to_copy %[[UNB]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: %[[UNBR:.*]] = torch.aten._to_copy %[[UNB16]]
+// CHECK: %[[RVK:.*]] = torch.aten.mul.Scalar %{{.*}}, %[[KEEP]]
+// CHECK: %[[RVK16:.*]] = torch.aten._to_copy %[[RVK]], %{{.*}} -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: %[[RVKR:.*]] = torch.aten._to_copy %[[RVK16]]
+// CHECK: %[[VT:.*]] = torch.aten.mul.Scalar %[[UNBR]], %[[TAKE]]
+// CHECK-NOT: torch.aten._to_copy %[[VT]]
+// CHECK: %[[NEWRV:.*]] = torch.aten.add.Tensor %[[VT]], %[[RVKR]], %int1
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} :
 func.func @batch_norm_training(%x: !torch.vtensor<[2,3,4],bf16>, %w: !torch.vtensor<[3],bf16>, %b: !torch.vtensor<[3],bf16>, %rm: !torch.vtensor<[3],bf16>, %rv: !torch.vtensor<[3],bf16>) -> (!torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>) {
   %true = torch.constant.bool true
   %mom = torch.constant.float 1.000000e-01
   %eps = torch.constant.float 1.000000e-05
   %0:5 = torch.aten._native_batch_norm_legit_functional %x, %w, %b, %rm, %rv, %true, %mom, %eps : !torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>
   return %0#0, %0#1, %0#2, %0#3, %0#4 : !torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>
+}
+
+// -----
+
+// float16 rounds only the saved mean and invstd: the sum of squared
+// deviations, the variance and the running-stat update stay in float32
+// (as PyTorch's CPU kernel keeps them), so momentum is 0.1 as a float.
+// CHECK-LABEL: func.func @batch_norm_training_f16(
+// CHECK-DAG: %[[TAKE:.*]] = torch.constant.float 0.10000000149011612
+// CHECK: %[[SQ:.*]] = torch.aten.mul.Tensor
+// CHECK: %[[SS:.*]] = torch.aten.sum.dim_IntList %[[SQ]], %{{.*}} -> !torch.vtensor<[1,3,1],f32>
+// CHECK-NOT: torch.aten._to_copy %[[SS]]
+// CHECK: %[[MEAN16:.*]] = torch.aten._to_copy %{{.*}} -> !torch.vtensor<[1,3,1],f16>
+// CHECK: %[[VAR:.*]] = torch.aten.div.Scalar %[[SS]]
+// CHECK-NOT: torch.aten._to_copy %[[VAR]]
+// CHECK: %[[SHIFT:.*]] = torch.aten.add.Scalar %[[VAR]]
+// CHECK: %[[INV:.*]] = torch.aten.reciprocal
+// CHECK: torch.aten._to_copy %[[INV]], %{{.*}} -> !torch.vtensor<[1,3,1],f16>
+// CHECK: %[[MT:.*]] = torch.aten.mul.Scalar %{{.*}}, %[[TAKE]]
+// CHECK-NOT: torch.aten._to_copy %[[MT]]
+// CHECK: torch.aten.add.Tensor %[[MT]]
+func.func @batch_norm_training_f16(%x: !torch.vtensor<[2,3,4],f16>, %rm: !torch.vtensor<[3],f16>, %rv: !torch.vtensor<[3],f16>) -> (!torch.vtensor<[2,3,4],f16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f16>, !torch.vtensor<[3],f16>) {
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %mom = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 1.000000e-05
+  %0:5 = torch.aten._native_batch_norm_legit_functional %x, %none, %none, %rm, %rv, %true, %mom, %eps : !torch.vtensor<[2,3,4],f16>, !torch.none, !torch.none, !torch.vtensor<[3],f16>, !torch.vtensor<[3],f16>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[2,3,4],f16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f16>, !torch.vtensor<[3],f16>
+  return %0#0, %0#1, %0#2, %0#3, %0#4 : !torch.vtensor<[2,3,4],f16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f16>, !torch.vtensor<[3],f16>
+}
+
+// -----
+
+// A bfloat16 input with float32 parameters (PyTorch's "mixed type"): the
+// kernel keeps every statistic in float32, so nothing rounds to bfloat16
+// but y.
+// CHECK-LABEL: func.func @batch_norm_training_mixed(
+// CHECK-NOT: -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: torch.aten._to_copy %{{.*}} -> !torch.vtensor<[2,3,4],bf16>
+// CHECK-NOT: -> !torch.vtensor<[1,3,1],bf16>
+// CHECK: return
+func.func @batch_norm_training_mixed(%x: !torch.vtensor<[2,3,4],bf16>, %w: !torch.vtensor<[3],f32>, %rm: !torch.vtensor<[3],f32>, %rv: !torch.vtensor<[3],f32>) -> (!torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) {
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %mom = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 1.000000e-05
+  %0:5 = torch.aten._native_batch_norm_legit_functional %x, %w, %none, %rm, %rv, %true, %mom, %eps : !torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],f32>, !torch.none, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>
+  return %0#0, %0#1, %0#2, %0#3, %0#4 : !torch.vtensor<[2,3,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>
 }
 
 // -----

@@ -116,31 +116,27 @@ struct Elementwise {
   }
   /// mean of `x` over `dims`, dims kept.
   Value mean(Value x, ArrayRef<int64_t> dims) const {
+    return AtenMeanDimOp::create(rewriter, loc, reducedType(x, dims), x,
+                                 createIntList(rewriter, loc, dims),
+                                 createConstantBool(rewriter, loc, true),
+                                 createConstantNone(rewriter, loc));
+  }
+  /// sum of `x` over `dims`, dims kept.
+  Value sum(Value x, ArrayRef<int64_t> dims) const {
+    return AtenSumDimIntListOp::create(rewriter, loc, reducedType(x, dims), x,
+                                       createIntList(rewriter, loc, dims),
+                                       createConstantBool(rewriter, loc, true),
+                                       createConstantNone(rewriter, loc));
+  }
+  /// The type of `x` reduced over `dims`, dims kept.
+  BaseTensorType reducedType(Value x, ArrayRef<int64_t> dims) const {
     auto type = cast<BaseTensorType>(x.getType());
     SmallVector<int64_t> sizes(type.getSizes());
     for (int64_t dim : dims)
       sizes[dim] = 1;
-    return AtenMeanDimOp::create(
-        rewriter, loc, type.getWithSizesAndDtype(sizes, type.getDtype()), x,
-        createIntList(rewriter, loc, dims),
-        createConstantBool(rewriter, loc, true),
-        createConstantNone(rewriter, loc));
+    return type.getWithSizesAndDtype(sizes, type.getDtype());
   }
 };
-
-/// mean, biased variance and centered `x` over `dims` (two passes: the
-/// mean, then the mean of the squared deviations, as the CPU kernels).
-struct Moments {
-  Value mean, variance, centered;
-};
-static Moments computeMoments(const Elementwise &ew, Value x,
-                              ArrayRef<int64_t> dims) {
-  auto type = cast<BaseTensorType>(x.getType());
-  Value mean = ew.mean(x, dims);
-  Value centered = ew.sub(x, mean, type);
-  Value variance = ew.mean(ew.mul(centered, centered, type), dims);
-  return {mean, variance, centered};
-}
 
 /// `value` viewed to the sizes of `result` (a result of the op being
 /// replaced) and cast to its dtype.
@@ -258,16 +254,53 @@ struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
   }
 };
 
+/// `value` rounded to the nearest number of the float type `dtype` (ties
+/// to even), as a C++ static_cast to it would.
+static double roundToFloatType(double value, Type dtype) {
+  auto floatType = dyn_cast<mlir::FloatType>(dtype);
+  if (!floatType)
+    return value;
+  bool lost;
+  APFloat rounded(value);
+  rounded.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+  rounded.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return rounded.convertToDouble();
+}
+
+/// The dtype PyTorch's CPU batch-norm kernel keeps its statistics in (its
+/// `param_t`): the input's, except float32 for a float16 or bfloat16 input
+/// whose weight, bias or running stats are float32 (a "mixed type" call).
+static Type getBatchNormParamDtype(Type element, ArrayRef<Value> params) {
+  if (element.getIntOrFloatBitWidth() >= 32)
+    return element;
+  for (Value param : params) {
+    if (isTorchNone(param))
+      continue;
+    if (auto type = getRankedTensorType(param); type && type.getDtype().isF32())
+      return type.getDtype();
+  }
+  return element;
+}
+
 /// Training batch norm, per channel (dim 1) over the other dims
 /// (torch.nn.functional.batch_norm with training=True):
 ///   y = (x - mean) * invstd * weight + bias, invstd = 1/sqrt(var + eps)
-/// with the batch's mean and biased variance, which are returned (float16
-/// and bfloat16 normalize with them rounded to the input dtype, as
-/// PyTorch's CPU kernel saves them). _native_batch_norm_legit_functional
-/// also returns the updated running stats, momentum * batch + (1 -
-/// momentum) * running (unbiased variance); with training=False it
-/// normalizes with the running stats, which it returns unchanged, and the
-/// saved statistics are empty.
+/// with the batch's mean and biased variance, which are returned.
+/// _native_batch_norm_legit_functional also returns the updated running
+/// stats, momentum * batch + (1 - momentum) * running (unbiased variance);
+/// with training=False it normalizes with the running stats, which it
+/// returns unchanged, and the saved statistics are empty.
+///
+/// The statistics round where PyTorch's CPU kernel
+/// (batch_norm_cpu_update_stats_template) stores them in its parameter
+/// dtype (getBatchNormParamDtype): the mean; the sum of squared deviations,
+/// then its quotient by the element count (also rounded: c10's
+/// `BFloat16 / int64_t` converts the count); invstd; and each step of the
+/// running-stat update. y then normalizes with the rounded mean and invstd.
+/// For bfloat16 the rounded variance moves invstd by up to an ulp, which
+/// the cancellation in w * (x - mean) * invstd + b magnifies to several
+/// ulps of y.
 template <typename OpTy, bool HasRunningStats>
 struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
   DecomposeBatchNormTraining(MLIRContext *context, bool float64)
@@ -307,21 +340,53 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
       return createView(rewriter, loc, castTo(rewriter, loc, stat, dtype),
                         statShape);
     };
-    // Normalizes with the statistics as the kernel saves them.
-    auto saved = [&](Value stat) {
-      return castTo(rewriter, loc, castTo(rewriter, loc, stat, element), dtype);
+    // The kernel saves mean and invstd in its parameter dtype. bfloat16
+    // also keeps the sum of squared deviations, its quotients by the count
+    // and every step of the running-stat update in bfloat16; float16 keeps
+    // them in float32 (measured against PyTorch 2.13's CPU kernel: with
+    // these roundings the results are bit-identical to eager's).
+    Type param = getBatchNormParamDtype(element, affine);
+    Type sums = param.isF16() ? dtype : param;
+    // `stat` as the kernel stores it: rounded to `type`, computed on in
+    // `dtype`.
+    auto stored = [&](Value stat, Type type) {
+      if (type == dtype)
+        return stat;
+      return castTo(rewriter, loc, castTo(rewriter, loc, stat, type), dtype);
     };
-    Value mean, variance, invstd;
+    auto scaled = [&](Value stat, double factor) {
+      return AtenMulScalarOp::create(
+          rewriter, loc, stat.getType(), stat,
+          createConstantFloat(rewriter, loc, factor));
+    };
+    // stat / count in `sums`, the count converted to it first (c10's
+    // `BFloat16 / int64_t` does).
+    int64_t count = n * spatial;
+    auto perElement = [&](Value stat, int64_t count) {
+      return stored(
+          AtenDivScalarOp::create(
+              rewriter, loc, stat.getType(), stat,
+              createConstantFloat(
+                  rewriter, loc,
+                  roundToFloatType(static_cast<double>(count), sums))),
+          sums);
+    };
+    Value batchMean, varianceSum, mean, invstd;
     if (training) {
-      Moments moments = computeMoments(ew, x, {0, 2});
-      mean = moments.mean;
-      variance = moments.variance;
-      invstd = ew.invstd(variance, op.getEps());
+      batchMean = ew.mean(x, {0, 2});
+      Value centered = ew.sub(x, batchMean, xType);
+      varianceSum =
+          stored(ew.sum(ew.mul(centered, centered, xType), {0, 2}), sums);
+      batchMean = stored(batchMean, sums);
+      mean = sums == param ? batchMean : stored(batchMean, param);
+      invstd =
+          stored(ew.invstd(perElement(varianceSum, count), op.getEps()), param);
     } else if constexpr (HasRunningStats) {
+      // Inference: the kernel normalizes with invstd in float32, unrounded.
       mean = perChannel(op.getRunningMean());
       invstd = ew.invstd(perChannel(op.getRunningVar()), op.getEps());
     }
-    Value y = ew.mul(ew.sub(x, saved(mean), xType), saved(invstd), xType);
+    Value y = ew.mul(ew.sub(x, mean, xType), invstd, xType);
     y = applyAffine(ew, y, op.getWeight(), op.getBias(), statShape);
     y = createView(rewriter, loc, y, sizes);
     SmallVector<Value> results{castTo(rewriter, loc, y, element)};
@@ -346,25 +411,26 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
         results.push_back(
             asResult(rewriter, loc, op.getRunningVar(), op->getResult(4)));
       } else {
-        int64_t count = n * spatial;
+        // momentum * batch + (1 - momentum) * running in the kernel's
+        // order: momentum and 1 - momentum are `sums` numbers; the mean's
+        // products and sum round to `sums`, the unbiased variance's product
+        // does not (it multiplies an accumulator-width number).
         auto statType = cast<BaseTensorType>(mean.getType());
-        auto update = [&](Value running, Value batch, double unbias,
-                          Value result) {
-          Value take = createConstantFloat(rewriter, loc, momentum * unbias);
-          Value keep = createConstantFloat(rewriter, loc, 1.0 - momentum);
-          Value sum = ew.add(
-              AtenMulScalarOp::create(rewriter, loc, statType, batch, take),
-              AtenMulScalarOp::create(rewriter, loc, statType,
-                                      perChannel(running), keep),
-              statType);
-          return asResult(rewriter, loc, sum, result);
-        };
+        double take = roundToFloatType(momentum, sums);
+        double keep = roundToFloatType(1.0 - take, sums);
+        Value runningMean =
+            ew.add(stored(scaled(batchMean, take), sums),
+                   stored(scaled(perChannel(op.getRunningMean()), keep), sums),
+                   statType);
+        Value unbiased = perElement(varianceSum, count - 1);
+        Value runningVar =
+            ew.add(scaled(unbiased, take),
+                   stored(scaled(perChannel(op.getRunningVar()), keep), sums),
+                   statType);
         results.push_back(
-            update(op.getRunningMean(), mean, 1.0, op->getResult(3)));
+            asResult(rewriter, loc, runningMean, op->getResult(3)));
         results.push_back(
-            update(op.getRunningVar(), variance,
-                   static_cast<double>(count) / static_cast<double>(count - 1),
-                   op->getResult(4)));
+            asResult(rewriter, loc, runningVar, op->getResult(4)));
       }
     }
     rewriter.replaceOp(op, results);
