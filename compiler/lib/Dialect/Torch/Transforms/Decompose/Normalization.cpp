@@ -292,15 +292,16 @@ static Type getBatchNormParamDtype(Type element, ArrayRef<Value> params) {
 /// with training=False it normalizes with the running stats, which it
 /// returns unchanged, and the saved statistics are empty.
 ///
-/// The statistics round where PyTorch's CPU kernel
+/// In training, the statistics round where PyTorch's CPU kernel
 /// (batch_norm_cpu_update_stats_template) stores them in its parameter
-/// dtype (getBatchNormParamDtype): the mean; the sum of squared deviations,
-/// then its quotient by the element count (also rounded: c10's
-/// `BFloat16 / int64_t` converts the count); invstd; and each step of the
-/// running-stat update. y then normalizes with the rounded mean and invstd.
-/// For bfloat16 the rounded variance moves invstd by up to an ulp, which
-/// the cancellation in w * (x - mean) * invstd + b magnifies to several
-/// ulps of y.
+/// dtype (getBatchNormParamDtype), and y normalizes with the rounded mean
+/// and invstd. bfloat16 rounds the mean; the sum of squared deviations,
+/// then its quotient by the element count (the count rounded too: c10's
+/// `BFloat16 / int64_t` converts it); invstd; and each step of the
+/// running-stat update. float16 rounds the mean and invstd only. The
+/// rounded variance moves invstd by up to an ulp, which the cancellation in
+/// w * (x - mean) * invstd + b magnifies to several ulps of y. Inference
+/// takes invstd unrounded, as the kernel does.
 template <typename OpTy, bool HasRunningStats>
 struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
   DecomposeBatchNormTraining(MLIRContext *context, bool float64)
