@@ -855,7 +855,9 @@ def _instance_norm(
         squares = aten.sum.dim_IntList(
             aten.mul.Tensor(deviation, deviation), dims, keepdim=True
         )
-        count = float(torch.tensor(math.prod(input.shape[2:]), dtype=input.dtype))
+        count = math.prod(input.shape[2:])
+        if isinstance(count, int):  # a symbolic size divides unrounded
+            count = float(torch.tensor(count, dtype=input.dtype))
         var = _rounded(
             aten.div.Tensor(_rounded(squares, input.dtype), count), input.dtype
         )
