@@ -810,87 +810,6 @@ def _upsample_bicubic2d(
     )
 
 
-def _instance_norm(
-    input: torch.Tensor,
-    weight: torch.Tensor | None,
-    bias: torch.Tensor | None,
-    running_mean: torch.Tensor | None,
-    running_var: torch.Tensor | None,
-    use_input_stats: bool,
-    momentum: float,
-    eps: float,
-    cudnn_enabled: bool,
-) -> torch.Tensor:
-    """``aten.instance_norm``: PyTorch's Core ATen decomposition (which
-    also updates the running statistics), except that for 16-bit floats the
-    output is computed in float32 and rounded once, as PyTorch's CPU
-    batch-norm kernel (``batch_norm_cpu_transform_input_template``, which
-    instance norm runs on) does: ``x * alpha + beta`` with ``alpha = weight
-    / sqrt(var + eps)`` and ``beta = bias - mean * alpha``, the statistics
-    of each (batch, channel) over its spatial dims (biased variance), or
-    the running ones without ``use_input_stats``."""
-    core = _CORE_TABLE[aten.instance_norm.default](
-        input,
-        weight,
-        bias,
-        running_mean,
-        running_var,
-        use_input_stats,
-        momentum,
-        eps,
-        cudnn_enabled,
-    )
-    if input.dtype not in _HALF_DTYPES:
-        return core
-    f32 = torch.float32
-    x = aten._to_copy.default(input, dtype=f32)
-    dims = list(range(2, input.dim()))
-    shape = [1, input.shape[1]] + [1] * len(dims)
-    if use_input_stats and input.dtype == torch.bfloat16:
-        # bfloat16 keeps the sum of squared deviations in bfloat16, then
-        # divides it by the count, itself converted to bfloat16 (c10's
-        # ``BFloat16 / int64_t``), and rounds the quotient.
-        mean = aten.mean.dim(x, dims, keepdim=True)
-        deviation = aten.sub.Tensor(x, mean)
-        squares = aten.sum.dim_IntList(
-            aten.mul.Tensor(deviation, deviation), dims, keepdim=True
-        )
-        count = math.prod(input.shape[2:])
-        if isinstance(count, int):  # a symbolic size divides unrounded
-            count = float(torch.tensor(count, dtype=input.dtype))
-        var = _rounded(
-            aten.div.Tensor(_rounded(squares, input.dtype), count), input.dtype
-        )
-    elif use_input_stats:
-        var, mean = aten.var_mean.correction(x, dims, correction=0, keepdim=True)
-    else:
-        mean = aten.view.default(aten._to_copy.default(running_mean, dtype=f32), shape)
-        var = aten.view.default(aten._to_copy.default(running_var, dtype=f32), shape)
-    invstd = aten.reciprocal.default(aten.sqrt.default(aten.add.Tensor(var, eps)))
-    if use_input_stats:
-        # The kernel keeps the statistics it computes (save_mean,
-        # save_invstd) in the input's dtype.
-        mean = _rounded(mean, input.dtype)
-        invstd = _rounded(invstd, input.dtype)
-    alpha = invstd
-    if weight is not None:
-        w = aten.view.default(aten._to_copy.default(weight, dtype=f32), shape)
-        alpha = aten.mul.Tensor(alpha, w)
-    beta = aten.neg.default(aten.mul.Tensor(mean, alpha))
-    if bias is not None:
-        b = aten.view.default(aten._to_copy.default(bias, dtype=f32), shape)
-        beta = aten.add.Tensor(b, beta)
-    y = aten.add.Tensor(aten.mul.Tensor(x, alpha), beta)
-    return aten._to_copy.default(y, dtype=input.dtype)
-
-
-def _rounded(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """``x`` rounded to ``dtype`` (to nearest, ties to even) and converted
-    back to its own dtype: a value a kernel stores in ``dtype`` and
-    computes on in a wider one."""
-    return aten._to_copy.default(aten._to_copy.default(x, dtype=dtype), dtype=x.dtype)
-
-
 def _promoted_float(*tensors: torch.Tensor) -> list[torch.Tensor]:
     """The operands in their promoted dtype, made a float dtype (the default
     one) when the promotion is integral: the inputs of PyTorch's binary
@@ -1530,7 +1449,6 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     aten.index_reduce.default: _index_reduce,
     aten.put.default: _put,
     **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
-    aten.instance_norm.default: _instance_norm,
     aten.upsample_bicubic2d.vec: _upsample_bicubic2d,
     aten._batch_norm_with_update_functional.default: _batch_norm_with_update_functional,
     **SPECIAL_DECOMPOSITIONS,

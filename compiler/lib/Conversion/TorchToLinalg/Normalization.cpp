@@ -445,8 +445,7 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
               for (Value v : args.drop_front(3).drop_back())
                 affine.push_back(castFloat(b, l, v, element));
               y = applyAffine(b, l, y, affine, hasWeight, hasBias);
-              if (y.getType() != resultElement)
-                y = arith::TruncFOp::create(b, l, resultElement, y);
+              y = castFloat(b, l, y, resultElement);
               linalg::YieldOp::create(b, l, y);
             })
             .getResult(0);
