@@ -1122,3 +1122,143 @@ def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -
             torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
     finally:
         torch.set_num_threads(old)
+
+
+# ---------------------------------------------------------------------------
+# Reductions and normalizations over sizes known only at run time
+# ---------------------------------------------------------------------------
+
+
+def _dims(*names: str) -> dict[int, Any]:
+    """Dynamic dims of a [N, C, H, W] input: ``n``, ``h``, ``w``."""
+    from torch.export import Dim
+
+    at = {"n": 0, "h": 2, "w": 3}
+    return {at[name]: Dim(name, min=2, max=64) for name in names}
+
+
+#: Run shapes for a [2, 4, 8, 8] example input, each dim in its range: a
+#: size of 2 along every dynamic dim, then larger and odd ones.
+_RUN_SHAPES = [(2, 4, 2, 2), (3, 4, 13, 8), (5, 4, 9, 17)]
+
+
+def _run_shape(shape: tuple[int, ...], dynamic: dict[int, Any]) -> tuple[int, ...]:
+    return tuple(s if i in dynamic else (2, 4, 8, 8)[i] for i, s in enumerate(shape))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: x.mean(-1),
+        lambda x: x.mean((0, 2), keepdim=True),
+        lambda x: x.mean(),
+        lambda x: x.var(-1),
+        lambda x: x.var((0, 2, 3), correction=0),
+        lambda x: x.std((1, 2)),
+        lambda x: torch.var_mean(x, -1, keepdim=True),
+        lambda x: F.adaptive_avg_pool2d(x, 1),
+        lambda x: F.rms_norm(x, x.shape[-2:]),
+        lambda x: F.layer_norm(x, x.shape[-2:]),
+    ],
+    ids=[
+        "mean_last",
+        "mean_0_2",
+        "mean_all",
+        "var_last",
+        "var_biased",
+        "std",
+        "var_mean",
+        "global_avg_pool",
+        "rms_norm",
+        "layer_norm_unweighted",
+    ],
+)
+@pytest.mark.parametrize("names", [("w",), ("n", "h", "w")], ids=["w", "nhw"])
+def test_reductions_over_sizes_known_at_run_time(fn, names: tuple[str, ...]) -> None:
+    """mean/var/std and the norms built on them divide by the number of
+    elements reduced, computed from the sizes at run time when the program's
+    sizes are symbolic (one compile, any size in the range)."""
+    dynamic = _dims(*names)
+    module = Call(fn).eval()
+    compiled = torch2mlir.compile(
+        module, (randn(2, 4, 8, 8),), dynamic_shapes=((dynamic,),), cache=False
+    )
+    for shape in _RUN_SHAPES:
+        x = randn(*_run_shape(shape, dynamic))
+        torch.testing.assert_close(
+            compiled(x), module(x), equal_nan=True, check_stride=False
+        )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: nn.BatchNorm2d(4).train(),
+        lambda: nn.InstanceNorm2d(4),
+        lambda: nn.InstanceNorm2d(4, affine=True),
+        lambda: nn.GroupNorm(2, 4),
+    ],
+    ids=["batch_norm_training", "instance_norm", "instance_norm_affine", "group_norm"],
+)
+@pytest.mark.parametrize(
+    "names", [("n",), ("h", "w"), ("n", "h", "w")], ids=["n", "hw", "nhw"]
+)
+def test_normalizations_with_sizes_known_at_run_time(
+    make, names: tuple[str, ...]
+) -> None:
+    """Batch, instance and group norm over an unknown batch and/or spatial
+    size: one compile, numerics of eager at every size (the running stats
+    too, for training batch norm)."""
+    import copy
+
+    dynamic = _dims(*names)
+    torch.manual_seed(0)
+    model = make()
+    for p in model.parameters():
+        nn.init.normal_(p)
+    compiled = torch2mlir.compile(
+        copy.deepcopy(model),
+        (randn(2, 4, 8, 8),),
+        dynamic_shapes=(dynamic,),
+        cache=False,
+    )
+    for shape in _RUN_SHAPES:
+        x = randn(*_run_shape(shape, dynamic)) * 3 + 1
+        eager = copy.deepcopy(model)
+        with torch.no_grad():
+            expected = eager(x)
+        torch.testing.assert_close(compiled(x), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_training_batch_norm_with_unknown_sizes_rounds_as_the_kernel_does(
+    dtype: torch.dtype,
+) -> None:
+    """The count N*H*W known only at run time still converts to the
+    statistics' dtype before dividing (c10's ``BFloat16 / int64_t``): the
+    bfloat16 results are eager's bit for bit, as with known sizes. 2046 =
+    2 * 33 * 31 is not a bfloat16 number."""
+    fn = lambda x: F.batch_norm(x, None, None, training=True)
+    check(
+        fn,
+        randn(2, 3, 8, 8, dtype=dtype),
+        dynamic_shapes=((_dims("n", "h", "w"),),),
+        run_with=(randn(2, 3, 33, 31, dtype=dtype) * 2 + 5,),
+        rtol=0 if dtype == torch.bfloat16 else None,
+        atol=0 if dtype == torch.bfloat16 else None,
+    )
+
+
+def test_repeat_by_a_size_known_at_run_time() -> None:
+    """repeat's counts may be symbolic sizes of the program (instance norm's
+    decomposition repeats its weight N times)."""
+    from torch.export import Dim
+
+    n = Dim("n", min=1, max=64)
+    check(
+        lambda x, w: (w.repeat(x.shape[0]), w.repeat(2, x.shape[0])),
+        randn(3, 5),
+        randn(4),
+        dynamic_shapes=(({0: n}, None),),
+        run_with=(randn(7, 5), randn(4)),
+    )

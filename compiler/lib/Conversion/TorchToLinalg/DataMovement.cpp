@@ -612,7 +612,9 @@ struct ConvertAtenFlip : OpConversionPattern<AtenFlipOp> {
 };
 
 /// repeat(x, repeats): x tiled repeats[i] times along dim i, x's dims
-/// aligned with the trailing repeats: result[p] = x[p mod x.shape].
+/// aligned with the trailing repeats: result[p] = x[p mod x.shape]. A
+/// repeat known only at run time (a symbolic size of the program) sizes its
+/// dim at run time.
 struct ConvertAtenRepeat : OpConversionPattern<AtenRepeatOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -624,30 +626,45 @@ struct ConvertAtenRepeat : OpConversionPattern<AtenRepeatOp> {
     Value input = adaptor.getSelf();
     int64_t inputRank = cast<RankedTensorType>(input.getType()).getRank();
     int64_t rank = resultType.getRank();
-    SmallVector<int64_t> repeats;
-    if (!matchTorchConstantIntList(op.getRepeats(), repeats))
-      return reportFailure(rewriter, op, "repeats must be a constant int list");
-    if (static_cast<int64_t>(repeats.size()) != rank || rank < inputRank ||
-        llvm::any_of(repeats, [](int64_t r) { return r < 0; }))
+    auto list = op.getRepeats().getDefiningOp<PrimListConstructOp>();
+    if (!list)
+      return reportFailure(rewriter, op,
+                           "repeats must be a prim.ListConstruct of ints");
+    SmallVector<int64_t> known;
+    for (Value element : list.getElements()) {
+      int64_t constant;
+      known.push_back(matchTorchConstantInt(element, constant) ? constant
+                                                               : kUnknownSize);
+    }
+    if (static_cast<int64_t>(known.size()) != rank || rank < inputRank ||
+        llvm::any_of(
+            known, [](int64_t r) { return r < 0 && r != kUnknownSize; }))
       return reportFailure(rewriter, op,
                            "repeats must be non-negative, one per result dim "
                            "and at least one per input dim");
-    int64_t offset = rank - inputRank;
     Location loc = op.getLoc();
+    FailureOr<SmallVector<Value>> converted = getConvertedTensorList(
+        rewriter, loc, getTypeConverter(), op.getRepeats());
+    if (failed(converted))
+      return reportFailure(rewriter, op, "repeats must be ints");
+    auto repeat = [&](int64_t i) -> Value {
+      if (known[i] != kUnknownSize)
+        return arith::ConstantIndexOp::create(rewriter, loc, known[i]);
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        (*converted)[i]);
+    };
+    int64_t offset = rank - inputRank;
     Value result = createGathering(
         rewriter, loc, resultType,
-        getDynamicSizes(
-            resultType,
-            [&](int64_t i) -> Value {
-              if (i < offset)
-                return arith::ConstantIndexOp::create(rewriter, loc,
-                                                      repeats[i]);
-              Value size =
-                  tensor::DimOp::create(rewriter, loc, input, i - offset);
-              return arith::MulIOp::create(
-                  rewriter, loc, size,
-                  arith::ConstantIndexOp::create(rewriter, loc, repeats[i]));
-            }),
+        getDynamicSizes(resultType,
+                        [&](int64_t i) -> Value {
+                          if (i < offset)
+                            return repeat(i);
+                          Value size = tensor::DimOp::create(rewriter, loc,
+                                                             input, i - offset);
+                          return arith::MulIOp::create(rewriter, loc, size,
+                                                       repeat(i));
+                        }),
         [&](OpBuilder &b, Location l, ValueRange position) -> Value {
           SmallVector<Value> at;
           for (int64_t k = 0; k < inputRank; ++k)

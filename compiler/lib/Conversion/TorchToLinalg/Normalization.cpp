@@ -270,21 +270,17 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
       return reportFailure(rewriter, op, "unsupported: non-float layer norm");
-    SmallVector<int64_t> normalized;
-    if (!matchTorchConstantIntList(op.getNormalizedShape(), normalized))
-      return reportFailure(rewriter, op, "normalized_shape must be constant");
+    // Only its length matters: the normalized sizes are the input's.
+    auto normalized =
+        op.getNormalizedShape().getDefiningOp<PrimListConstructOp>();
+    if (!normalized)
+      return reportFailure(rewriter, op,
+                           "normalized_shape must be a prim.ListConstruct");
     int64_t rank = inputType.getRank();
-    int64_t axis = rank - static_cast<int64_t>(normalized.size());
+    int64_t axis = rank - static_cast<int64_t>(normalized.getElements().size());
     if (axis < 0)
       return reportFailure(rewriter, op,
                            "normalized_shape longer than the input");
-    for (int64_t i = axis; i < rank; ++i)
-      if (inputType.isDynamicDim(i))
-        return reportFailure(rewriter, op,
-                             "unsupported: dynamic normalized dims");
-    int64_t count = 1;
-    for (int64_t i = axis; i < rank; ++i)
-      count *= inputType.getDimSize(i);
     Value eps = adaptor.getEps();
     if (!isa<mlir::FloatType>(eps.getType()))
       return reportFailure(rewriter, op, "eps must be a float");
@@ -320,8 +316,32 @@ struct ConvertNativeLayerNorm : OpConversionPattern<AtenNativeLayerNormOp> {
                                     ValueRange{empty})
           .getResult(0);
     };
-    Value countValue = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getFloatAttr(element, count));
+    // The number of elements normalized together, at run time where a
+    // normalized size is unknown.
+    int64_t count = 1;
+    Value countValue;
+    for (int64_t i = axis; i < rank; ++i) {
+      if (!inputType.isDynamicDim(i)) {
+        count *= inputType.getDimSize(i);
+        continue;
+      }
+      Value size = tensor::DimOp::create(rewriter, loc, input, i);
+      countValue = countValue
+                       ? arith::MulIOp::create(rewriter, loc, countValue, size)
+                       : size;
+    }
+    if (countValue) {
+      countValue = arith::MulIOp::create(
+          rewriter, loc, countValue,
+          arith::ConstantIndexOp::create(rewriter, loc, count));
+      countValue = arith::UIToFPOp::create(
+          rewriter, loc, element,
+          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       countValue));
+    } else {
+      countValue = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getFloatAttr(element, count));
+    }
 
     bool hasWeight = !isTorchNone(op.getWeight());
     bool hasBias = !isTorchNone(op.getBias());

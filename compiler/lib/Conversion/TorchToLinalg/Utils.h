@@ -350,7 +350,8 @@ Value createChunkedRowSums(OpBuilder &b, Location loc, Value input,
 LogicalResult matchIntList(Value list, int64_t count,
                            SmallVectorImpl<int64_t> &out);
 
-/// The converted elements of a `torch.prim.ListConstruct` of tensors.
+/// The converted elements of a `torch.prim.ListConstruct` (of tensors or
+/// scalars).
 FailureOr<SmallVector<Value>>
 getConvertedTensorList(ConversionPatternRewriter &rewriter, Location loc,
                        const TypeConverter *converter, Value list);

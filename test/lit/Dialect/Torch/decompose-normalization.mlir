@@ -231,3 +231,35 @@ func.func @batch_norm_no_stats(%x: !torch.vtensor<[2,3,5],f32>, %mom: !torch.flo
   %2:3 = torch.aten._native_batch_norm_legit.no_stats %x, %none, %none, %true, %mom, %eps : !torch.vtensor<[2,3,5],f32>, !torch.none, !torch.none, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[2,3,5],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>
   return %0#0, %1#0, %2#0 : !torch.vtensor<[2,3,5],f32>, !torch.vtensor<[2,3,5],f32>, !torch.vtensor<[2,3,5],f32>
 }
+
+// -----
+
+// Unknown batch and spatial sizes: x views to [N, C, H*W] and back through
+// aten.size.int, and the count N*H*W divides as a 0-d tensor rounded to
+// bfloat16 (the known-count form above divides by a rounded constant); the
+// running variance's N*H*W - 1 likewise.
+// CHECK-LABEL: func.func @batch_norm_training_unknown_sizes(
+// CHECK-SAME: %[[X:.*]]: !torch.vtensor<[?,3,?,5],bf16>
+// CHECK-DAG: %[[N:.*]] = torch.aten.size.int %[[X]], %int0
+// CHECK-DAG: %[[H:.*]] = torch.aten.size.int %[[X]], %int2
+// CHECK: %[[HW:.*]] = torch.aten.mul.int %int5, %{{.*}} : !torch.int, !torch.int -> !torch.int
+// CHECK: %[[SIZES:.*]] = torch.prim.ListConstruct %[[N]], %int3, %[[HW]] :
+// CHECK: %[[VIEW:.*]] = torch.aten.view %{{.*}}, %[[SIZES]] : !torch.vtensor<[?,3,?,5],f32>, !torch.list<int> -> !torch.vtensor<[?,3,?],f32>
+// CHECK: %[[N5:.*]] = torch.aten.mul.int %int5, %{{.*}} : !torch.int, !torch.int -> !torch.int
+// CHECK: %[[NHW:.*]] = torch.aten.mul.int %[[N5]], %{{.*}} : !torch.int, !torch.int -> !torch.int
+// CHECK: %[[COUNT:.*]] = torch.aten.scalar_tensor %[[NHW]], %int15, {{.*}} -> !torch.vtensor<[],bf16>
+// CHECK: %[[WIDE:.*]] = torch.aten._to_copy %[[COUNT]], %int6, {{.*}} -> !torch.vtensor<[],f32>
+// CHECK: %[[VAR:.*]] = torch.aten.div.Tensor %{{.*}}, %[[WIDE]] : !torch.vtensor<[1,3,1],f32>, !torch.vtensor<[],f32> -> !torch.vtensor<[1,3,1],f32>
+// CHECK: %[[BACK:.*]] = torch.prim.ListConstruct %[[N]], %int3, %[[H]], %int5 :
+// CHECK: torch.aten.view %{{.*}}, %[[BACK]] : !torch.vtensor<[?,3,?],f32>, !torch.list<int> -> !torch.vtensor<[?,3,?,5],f32>
+// CHECK: %[[UNBIASED:.*]] = torch.aten.sub.int %[[NHW]], %int1
+// CHECK: torch.aten.scalar_tensor %[[UNBIASED]], %int15, {{.*}} -> !torch.vtensor<[],bf16>
+// CHECK-NOT: torch.aten._native_batch_norm_legit
+func.func @batch_norm_training_unknown_sizes(%x: !torch.vtensor<[?,3,?,5],bf16>, %rm: !torch.vtensor<[3],bf16>, %rv: !torch.vtensor<[3],bf16>) -> (!torch.vtensor<[?,3,?,5],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>) {
+  %none = torch.constant.none
+  %true = torch.constant.bool true
+  %m = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 1.000000e-05
+  %0:5 = torch.aten._native_batch_norm_legit_functional %x, %none, %none, %rm, %rv, %true, %m, %eps : !torch.vtensor<[?,3,?,5],bf16>, !torch.none, !torch.none, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[?,3,?,5],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>
+  return %0#0, %0#1, %0#2, %0#3, %0#4 : !torch.vtensor<[?,3,?,5],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>
+}

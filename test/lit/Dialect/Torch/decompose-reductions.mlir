@@ -36,19 +36,33 @@ func.func @mean_dim_keepdim(%a: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[
 
 // -----
 
-// The count must be static, and the mean of integers is not decomposed.
-// CHECK-LABEL: func.func @mean_dim_kept(
-// CHECK: torch.aten.mean.dim %{{.*}} : !torch.vtensor<[2,?],f32>,
-// CHECK: torch.aten.mean.dim %{{.*}} : !torch.vtensor<[2,3],si64>,
-// CHECK-NOT: torch.aten.sum.dim_IntList
-func.func @mean_dim_kept(%a: !torch.vtensor<[2,?],f32>, %b: !torch.vtensor<[2,3],si64>) -> (!torch.vtensor<[2],f32>, !torch.vtensor<[2],si64>) {
+// An unknown reduced size enters the count as aten.size.int (times the
+// known ones); the mean of integers is not decomposed.
+// CHECK-LABEL: func.func @mean_dim_unknown_size(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[2,?],f32>, %[[B:.*]]: !torch.vtensor<[2,3],si64>, %[[C:.*]]: !torch.vtensor<[?,3,?],f32>)
+// CHECK: %[[SUM:.*]] = torch.aten.sum.dim_IntList %[[A]], {{.*}} -> !torch.vtensor<[2],f32>
+// CHECK: %[[N:.*]] = torch.aten.size.int %[[A]], %int1 : !torch.vtensor<[2,?],f32>, !torch.int -> !torch.int
+// CHECK: %[[MEAN:.*]] = torch.aten.div.Scalar %[[SUM]], %[[N]] : !torch.vtensor<[2],f32>, !torch.int -> !torch.vtensor<[2],f32>
+// CHECK: %[[INT:.*]] = torch.aten.mean.dim %[[B]], {{.*}} : !torch.vtensor<[2,3],si64>,
+// CHECK: %[[SUM3:.*]] = torch.aten.sum.dim_IntList %[[C]], {{.*}} -> !torch.vtensor<[],f32>
+// CHECK: %[[D0:.*]] = torch.aten.size.int %[[C]], %int0
+// CHECK: %[[P0:.*]] = torch.aten.mul.int %int3, %[[D0]]
+// CHECK: %[[D2:.*]] = torch.aten.size.int %[[C]], %int2
+// CHECK: %[[P2:.*]] = torch.aten.mul.int %[[P0]], %[[D2]]
+// CHECK: %[[MEAN3:.*]] = torch.aten.div.Scalar %[[SUM3]], %[[P2]]
+// CHECK: return %[[MEAN]], %[[INT]], %[[MEAN3]]
+func.func @mean_dim_unknown_size(%a: !torch.vtensor<[2,?],f32>, %b: !torch.vtensor<[2,3],si64>, %c: !torch.vtensor<[?,3,?],f32>) -> (!torch.vtensor<[2],f32>, !torch.vtensor<[2],si64>, !torch.vtensor<[],f32>) {
+  %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
   %l = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %all = torch.prim.ListConstruct %int0, %int1, %int2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
   %false = torch.constant.bool false
   %none = torch.constant.none
   %0 = torch.aten.mean.dim %a, %l, %false, %none : !torch.vtensor<[2,?],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[2],f32>
   %1 = torch.aten.mean.dim %b, %l, %false, %none : !torch.vtensor<[2,3],si64>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[2],si64>
-  return %0, %1 : !torch.vtensor<[2],f32>, !torch.vtensor<[2],si64>
+  %2 = torch.aten.mean.dim %c, %all, %false, %none : !torch.vtensor<[?,3,?],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[],f32>
+  return %0, %1, %2 : !torch.vtensor<[2],f32>, !torch.vtensor<[2],si64>, !torch.vtensor<[],f32>
 }
 
 // -----

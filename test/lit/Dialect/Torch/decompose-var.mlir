@@ -44,3 +44,26 @@ func.func @var_f16(%x: !torch.vtensor<[3,4],f16>) -> !torch.vtensor<[3],f16> {
   %0 = torch.aten.var.correction %x, %dims, %none, %false : !torch.vtensor<[3,4],f16>, !torch.list<int>, !torch.none, !torch.bool -> !torch.vtensor<[3],f16>
   return %0 : !torch.vtensor<[3],f16>
 }
+
+// An unknown reduced size: the divisor max(N - correction, 0) is a 0-d
+// tensor made from aten.size.int; a fractional correction needs a known N.
+// CHECK-LABEL: func.func @var_unknown_size(
+// CHECK: %[[SS:.*]] = torch.aten.sum.dim_IntList {{.*}} -> !torch.vtensor<[3],f64>
+// CHECK: %[[N:.*]] = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[3,?],f32>, !torch.int -> !torch.int
+// CHECK: %[[SHIFTED:.*]] = torch.aten.sub.int %[[N]], %int1 : !torch.int, !torch.int -> !torch.int
+// CHECK: %[[T:.*]] = torch.aten.scalar_tensor %[[SHIFTED]], %int7, %none, %none, %none : !torch.int, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[],f64>
+// CHECK: %[[DIVISOR:.*]] = torch.aten.clamp %[[T]], %{{.*}}, %none : !torch.vtensor<[],f64>, !torch.float, !torch.none -> !torch.vtensor<[],f64>
+// CHECK: %[[VAR:.*]] = torch.aten.div.Tensor %[[SS]], %[[DIVISOR]] : !torch.vtensor<[3],f64>, !torch.vtensor<[],f64> -> !torch.vtensor<[3],f64>
+// CHECK: torch.aten._to_copy %[[VAR]], %int6{{.*}} -> !torch.vtensor<[3],f32>
+// CHECK: torch.aten.var.correction %arg0, %{{.*}}, %{{.*}}, %false : !torch.vtensor<[3,?],f32>, !torch.list<int>, !torch.float,
+// NO64-LABEL: func.func @var_unknown_size(
+// NO64: torch.aten.scalar_tensor %{{.*}}, %int6, {{.*}} -> !torch.vtensor<[],f32>
+func.func @var_unknown_size(%x: !torch.vtensor<[3,?],f32>) -> (!torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>) {
+  %int1 = torch.constant.int 1
+  %half = torch.constant.float 5.000000e-01
+  %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  %0 = torch.aten.var.correction %x, %dims, %int1, %false : !torch.vtensor<[3,?],f32>, !torch.list<int>, !torch.int, !torch.bool -> !torch.vtensor<[3],f32>
+  %1 = torch.aten.var.correction %x, %dims, %half, %false : !torch.vtensor<[3,?],f32>, !torch.list<int>, !torch.float, !torch.bool -> !torch.vtensor<[3],f32>
+  return %0, %1 : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>
+}

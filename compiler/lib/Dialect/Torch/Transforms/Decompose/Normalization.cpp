@@ -149,17 +149,16 @@ static Value asResult(PatternRewriter &rewriter, Location loc, Value value,
 }
 
 /// Checks the operands every normalization decomposition needs: a float
-/// input of known sizes (rank >= 2), float results of known sizes, and a
-/// weight and bias (if given) of one dim.
+/// input of known rank >= 2, float results of known rank, and a weight and
+/// bias (if given) of one dim.
 static LogicalResult matchNormalization(PatternRewriter &rewriter,
                                         Operation *op, Value input,
                                         ArrayRef<Value> affine) {
   auto inputType = getRankedTensorType(input);
   if (!inputType || inputType.getSizes().size() < 2 ||
-      !isa<mlir::FloatType>(inputType.getDtype()) ||
-      productOfSizes(inputType.getSizes()) == kUnknownSize)
+      !isa<mlir::FloatType>(inputType.getDtype()))
     return rewriter.notifyMatchFailure(
-        op, "needs a float input of known sizes and rank >= 2");
+        op, "needs a float input of known rank >= 2");
   for (Value result : op->getResults()) {
     auto type = getRankedTensorType(result);
     if (!type || !isa<mlir::FloatType>(type.getDtype()))
@@ -220,24 +219,38 @@ struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
     auto inputType = getRankedTensorType(op.getInput());
     ArrayRef<int64_t> sizes = inputType.getSizes();
     int64_t n = sizes[0], c = sizes[1];
+    if (c == kUnknownSize)
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: an unknown channel count");
     if (groups <= 0 || c % groups != 0)
       return rewriter.notifyMatchFailure(op,
                                          "channels not divisible by groups");
-    int64_t spatial = productOfSizes(sizes.drop_front(2));
     int64_t perGroup = c / groups;
     Location loc = op.getLoc();
     Elementwise ew{rewriter, loc};
     Type dtype = getStatisticsDtype(inputType.getDtype(), /*float64=*/false);
+    // Unknown batch and spatial sizes come from aten.size.int.
+    SmallVector<int64_t> spatialDims;
+    for (int64_t dim = 2, e = sizes.size(); dim < e; ++dim)
+      spatialDims.push_back(dim);
+    SmallVector<Value> sizeValues = createSizes(rewriter, loc, op.getInput());
+    Value spatial = createCount(rewriter, loc, op.getInput(), spatialDims);
+    Value perGroupValue = createConstantInt(rewriter, loc, perGroup);
     Value x = castTo(rewriter, loc, op.getInput(), dtype);
-    x = createView(rewriter, loc, x, {n, groups, perGroup, spatial});
+    x = createDynamicView(rewriter, loc, x,
+                          {sizeValues[0],
+                           createConstantInt(rewriter, loc, groups),
+                           perGroupValue, spatial});
     auto viewType = cast<BaseTensorType>(x.getType());
     SmallVector<int64_t> statSizes{n, groups, 1, 1};
     auto statType = viewType.getWithSizesAndDtype(statSizes, dtype);
     Value none = createConstantNone(rewriter, loc);
+    Value normalizedShape = PrimListConstructOp::create(
+        rewriter, loc, ListType::get(IntType::get(rewriter.getContext())),
+        ValueRange{perGroupValue, spatial});
     auto norm = AtenNativeLayerNormOp::create(
         rewriter, loc, TypeRange{viewType, statType, statType}, x,
-        createIntList(rewriter, loc, {perGroup, spatial}), none, none,
-        op.getEps());
+        normalizedShape, none, none, op.getEps());
     // y from the statistics, not native_layer_norm's own result: the
     // normalization and the affine are then one elementwise op (two reads of
     // x, one write, as PyTorch's kernel), where the layer norm's result was
@@ -247,9 +260,11 @@ struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
     Value y = applyAffine(ew, normalized, op.getWeight(), op.getBias(),
                           {groups, perGroup, 1});
     rewriter.replaceOp(
-        op, {asResult(rewriter, loc, y, op.getResult0()),
-             asResult(rewriter, loc, norm.getResult(1), op.getResult1()),
-             asResult(rewriter, loc, norm.getResult(2), op.getResult2())});
+        op,
+        {castTo(rewriter, loc, createDynamicView(rewriter, loc, y, sizeValues),
+                getRankedTensorType(op.getResult0()).getDtype()),
+         asResult(rewriter, loc, norm.getResult(1), op.getResult1()),
+         asResult(rewriter, loc, norm.getResult(2), op.getResult2())});
     return success();
   }
 };
@@ -325,16 +340,25 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "momentum must be a constant");
     auto inputType = getRankedTensorType(op.getInput());
     ArrayRef<int64_t> sizes = inputType.getSizes();
-    int64_t n = sizes[0], c = sizes[1];
-    int64_t spatial = productOfSizes(sizes.drop_front(2));
-    if (n * c * spatial == 0)
+    if (llvm::is_contained(sizes, 0))
       return rewriter.notifyMatchFailure(op, "unsupported: empty input");
+    int64_t c = sizes[1];
     Location loc = op.getLoc();
     Elementwise ew{rewriter, loc};
     Type element = inputType.getDtype();
     Type dtype = getStatisticsDtype(element, float64);
+    // x viewed [N, C, spatial] and back; sizes unknown at compile time come
+    // from aten.size.int, and so does the count each channel reduces.
+    SmallVector<int64_t> reduced{0}, spatialDims;
+    for (int64_t dim = 2, e = sizes.size(); dim < e; ++dim)
+      spatialDims.push_back(dim);
+    reduced.append(spatialDims);
+    SmallVector<Value> sizeValues = createSizes(rewriter, loc, op.getInput());
     Value x = castTo(rewriter, loc, op.getInput(), dtype);
-    x = createView(rewriter, loc, x, {n, c, spatial});
+    x = createDynamicView(
+        rewriter, loc, x,
+        {sizeValues[0], sizeValues[1],
+         createCount(rewriter, loc, op.getInput(), spatialDims)});
     auto xType = cast<BaseTensorType>(x.getType());
     SmallVector<int64_t> statShape{1, c, 1};
     auto perChannel = [&](Value stat) {
@@ -361,15 +385,28 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
           createConstantFloat(rewriter, loc, factor));
     };
     // stat / count in `sums`, the count converted to it first (c10's
-    // `BFloat16 / int64_t` does).
-    int64_t count = n * spatial;
-    auto perElement = [&](Value stat, int64_t count) {
+    // `BFloat16 / int64_t` does); an unknown count as a 0-d tensor.
+    Value count = createCount(rewriter, loc, op.getInput(), reduced);
+    auto perElement = [&](Value stat, Value count) {
+      int64_t known;
+      if (matchTorchConstantInt(count, known))
+        return stored(
+            AtenDivScalarOp::create(
+                rewriter, loc, stat.getType(), stat,
+                createConstantFloat(
+                    rewriter, loc,
+                    roundToFloatType(static_cast<double>(known), sums))),
+            sums);
+      auto scalarType = cast<BaseTensorType>(stat.getType())
+                            .getWithSizesAndDtype(ArrayRef<int64_t>{}, sums);
+      Value none = createConstantNone(rewriter, loc);
+      Value divisor = AtenScalarTensorOp::create(
+          rewriter, loc, scalarType, count,
+          createConstantInt(rewriter, loc, *getScalarTypeCode(sums)), none,
+          none, none);
       return stored(
-          AtenDivScalarOp::create(
-              rewriter, loc, stat.getType(), stat,
-              createConstantFloat(
-                  rewriter, loc,
-                  roundToFloatType(static_cast<double>(count), sums))),
+          AtenDivTensorOp::create(rewriter, loc, stat.getType(), stat,
+                                  castTo(rewriter, loc, divisor, dtype)),
           sums);
     };
     Value batchMean, varianceSum, mean, invstd;
@@ -389,7 +426,7 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
     }
     Value y = ew.mul(ew.sub(x, mean, xType), invstd, xType);
     y = applyAffine(ew, y, op.getWeight(), op.getBias(), statShape);
-    y = createView(rewriter, loc, y, sizes);
+    y = createDynamicView(rewriter, loc, y, sizeValues);
     SmallVector<Value> results{castTo(rewriter, loc, y, element)};
     if (training) {
       results.push_back(asResult(rewriter, loc, mean, op->getResult(1)));
@@ -423,7 +460,14 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
             ew.add(stored(scaled(batchMean, take), sums),
                    stored(scaled(perChannel(op.getRunningMean()), keep), sums),
                    statType);
-        Value unbiased = perElement(varianceSum, count - 1);
+        int64_t known;
+        Value unbiasedCount =
+            matchTorchConstantInt(count, known)
+                ? createConstantInt(rewriter, loc, known - 1)
+                : AtenSubIntOp::create(rewriter, loc,
+                                       IntType::get(rewriter.getContext()),
+                                       count, ew.one());
+        Value unbiased = perElement(varianceSum, unbiasedCount);
         Value runningVar =
             ew.add(scaled(unbiased, take),
                    stored(scaled(perChannel(op.getRunningVar()), keep), sums),

@@ -70,7 +70,8 @@ static FailureOr<SmallVector<int64_t>> getReductionDims(Value dimList,
 }
 
 /// mean.dim(x, dims, keepdim) = sum.dim_IntList(x, dims, keepdim) / N
-/// (float or complex x).
+/// (float or complex x); N, the number of elements reduced, is computed
+/// from the sizes at run time where they are unknown.
 struct DecomposeAtenMeanDim : OpRewritePattern<AtenMeanDimOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AtenMeanDimOp op,
@@ -86,20 +87,12 @@ struct DecomposeAtenMeanDim : OpRewritePattern<AtenMeanDimOp> {
     if (failed(dims))
       return rewriter.notifyMatchFailure(op,
                                          "dims must be constant and in range");
-    int64_t count = 1;
-    for (int64_t dim : *dims) {
-      int64_t size = inputType.getSizes()[dim];
-      if (size == kUnknownSize)
-        return rewriter.notifyMatchFailure(op,
-                                           "unsupported: unknown reduced size");
-      count *= size;
-    }
     Location loc = op.getLoc();
     Value sum = AtenSumDimIntListOp::create(rewriter, loc, resultType,
                                             op.getSelf(), op.getDim(),
                                             op.getKeepdim(), op.getDtype());
     rewriter.replaceOpWithNewOp<AtenDivScalarOp>(
-        op, resultType, sum, createConstantInt(rewriter, loc, count));
+        op, resultType, sum, createCount(rewriter, loc, op.getSelf(), *dims));
     return success();
   }
 };
@@ -209,7 +202,9 @@ static std::optional<double> getVarCorrection(AtenVarDimOp op) {
 
 /// var(x, dims, correction, keepdim) = sum((x - mean(x, dims))^2, dims) /
 /// max(N - correction, 0), N the number of elements reduced (two passes;
-/// N - correction = 0 gives inf or NaN, as in PyTorch). With `float64`
+/// N - correction = 0 gives inf or NaN, as in PyTorch); where a reduced size
+/// is unknown, N comes from the sizes at run time and the divisor is a 0-d
+/// tensor (an integral correction only). With `float64`
 /// (the backend has it), every float dtype is computed in float64 and the
 /// result rounded, as PyTorch's CPU kernel (a Welford reduction with double
 /// accumulators): a float32 sum of 3e38s overflows where PyTorch's variance
@@ -237,15 +232,18 @@ template <typename OpTy> struct DecomposeAtenVar : OpRewritePattern<OpTy> {
     if (failed(dims))
       return rewriter.notifyMatchFailure(op,
                                          "dims must be constant and in range");
-    int64_t count = 1;
     SmallVector<int64_t> keptSizes(sizes);
+    int64_t count = 1;
     for (int64_t dim : *dims) {
-      if (sizes[dim] == kUnknownSize)
-        return rewriter.notifyMatchFailure(op,
-                                           "unsupported: unknown reduced size");
-      count *= sizes[dim];
       keptSizes[dim] = 1;
+      count = sizes[dim] == kUnknownSize || count == kUnknownSize
+                  ? kUnknownSize
+                  : count * sizes[dim];
     }
+    if (count == kUnknownSize && *correction != std::floor(*correction))
+      return rewriter.notifyMatchFailure(
+          op, "unsupported: a fractional correction with an unknown reduced "
+              "size");
     Location loc = op.getLoc();
     Value input = op.getSelf();
     Type dtype = inputType.getDtype();
@@ -271,10 +269,30 @@ template <typename OpTy> struct DecomposeAtenVar : OpRewritePattern<OpTy> {
         AtenMulTensorOp::create(rewriter, loc, inputType, diff, diff);
     Value sum = AtenSumDimIntListOp::create(rewriter, loc, sumType, square,
                                             dimList, op.getKeepdim(), none);
-    double divisor = std::max(static_cast<double>(count) - *correction, 0.0);
-    Value var =
-        AtenDivScalarOp::create(rewriter, loc, sumType, sum,
-                                createConstantFloat(rewriter, loc, divisor));
+    Value var;
+    if (count != kUnknownSize) {
+      double divisor = std::max(static_cast<double>(count) - *correction, 0.0);
+      var =
+          AtenDivScalarOp::create(rewriter, loc, sumType, sum,
+                                  createConstantFloat(rewriter, loc, divisor));
+    } else {
+      // max(N - correction, 0) as a 0-d tensor of the sum's dtype.
+      auto intType = IntType::get(rewriter.getContext());
+      Value shifted = AtenSubIntOp::create(
+          rewriter, loc, intType,
+          createCount(rewriter, loc, op.getSelf(), *dims),
+          createConstantInt(rewriter, loc, static_cast<int64_t>(*correction)));
+      auto scalarType =
+          sumType.getWithSizesAndDtype(ArrayRef<int64_t>{}, dtype);
+      Value divisor = AtenScalarTensorOp::create(
+          rewriter, loc, scalarType, shifted,
+          createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none,
+          none, none);
+      divisor =
+          AtenClampOp::create(rewriter, loc, scalarType, divisor,
+                              createConstantFloat(rewriter, loc, 0.0), none);
+      var = AtenDivTensorOp::create(rewriter, loc, sumType, sum, divisor);
+    }
     if (narrow)
       var = createCast(rewriter, loc, var, resultType.getDtype());
     rewriter.replaceOp(op, var);

@@ -83,6 +83,29 @@ int64_t productOfSizes(ArrayRef<int64_t> sizes);
 Value createView(PatternRewriter &rewriter, Location loc, Value value,
                  ArrayRef<int64_t> sizes);
 
+/// `aten.view` of `value` to `sizes` (!torch.int values, any of them
+/// unknown at compile time); the result's size is static where the value is
+/// a constant.
+Value createDynamicView(PatternRewriter &rewriter, Location loc, Value value,
+                        ArrayRef<Value> sizes);
+
+/// The size of dim `dim` of `value` (a tensor of known sizes) as a
+/// !torch.int: a constant when it is known, else `aten.size.int`.
+Value createSize(PatternRewriter &rewriter, Location loc, Value value,
+                 int64_t dim);
+
+/// The sizes of `value` (a tensor of known sizes) as !torch.int values
+/// (createSize of each dim).
+SmallVector<Value> createSizes(PatternRewriter &rewriter, Location loc,
+                               Value value);
+
+/// The number of elements of `value` (a tensor of known sizes) in `dims`,
+/// the count a reduction over them divides by, as a !torch.int: a constant
+/// when their sizes are known, else the product of the constant part and the
+/// `aten.size.int` of each unknown size.
+Value createCount(PatternRewriter &rewriter, Location loc, Value value,
+                  ArrayRef<int64_t> dims);
+
 /// `_to_copy(value, dtype)` to the same sizes.
 Value createCast(PatternRewriter &rewriter, Location loc, Value value,
                  Type dtype);
