@@ -130,6 +130,9 @@ class Cumsum(nn.Module):
         ((6, 9), 1, torch.complex64, None),
         ((7, 33), 1, torch.bool, torch.int64),
         ((4, 0), 1, torch.float32, None),
+        ((5, 0, 0), -1, torch.float32, None),  # no elements, no rows
+        ((0, 3), 0, torch.int64, None),
+        ((4, 0, 3), 2, torch.float16, None),
         ((64, 500), 0, torch.int32, None),  # an outer dim: slices per step
     ],
 )

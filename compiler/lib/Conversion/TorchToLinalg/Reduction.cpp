@@ -699,7 +699,9 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
                                   return convertScalar(b, l, args[0], element,
                                                        srcUnsigned);
                                 });
-    if (rank == 0) {
+    // A 0-d input is its own sum; an input of no elements has nothing to
+    // scan (and no slice of size 1 along an empty dim).
+    if (rank == 0 || llvm::is_contained(castType.getShape(), 0)) {
       Value reshaped = createReshape(rewriter, loc, input, resultType);
       if (!reshaped)
         return reportFailure(rewriter, op, kUnknownReshapeSizes);
@@ -722,8 +724,7 @@ struct ConvertAtenCumsum : OpConversionPattern<AtenCumsumOp> {
         return arith::AddFOp::create(b, l, x, acc).getResult();
       return arith::AddIOp::create(b, l, x, acc).getResult();
     };
-    // Rows of no elements have nothing to scan (and no slice at offset 0).
-    if (dim == rank - 1 && castType.getShape().back() != 0) {
+    if (dim == rank - 1) {
       // A 1-D input is one row: [n] -> [1, n].
       Value rows = input;
       if (rank == 1) {
