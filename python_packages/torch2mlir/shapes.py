@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import sympy
 import torch
 
 from .errors import InputError
@@ -22,11 +23,49 @@ from .errors import InputError
 
 @dataclass(frozen=True)
 class _Binding:
-    """Where a symbol is read: dim `dim` of input `input` (its name)."""
+    """Where a symbol is read: dim `dim` of input `input` (its name), whose
+    size is ``scale * symbol + offset`` (a derived ``Dim``, such as
+    ``32 * Dim("h")``, has a scale; a plain one is 1 and 0)."""
 
     input: int
     dim: int
     name: str
+    scale: int = 1
+    offset: int = 0
+
+    @property
+    def derived(self) -> bool:
+        return self.scale != 1 or self.offset != 0
+
+    def form(self) -> str:
+        """The sizes it takes, ``32 * k`` or ``2 * k + 1``, k an integer."""
+        return f"{self.scale} * k" + (f" + {self.offset}" if self.offset else "")
+
+    def size(self, value: int | None) -> int | None:
+        """The dim's size for the symbol's `value` (None stays None)."""
+        return None if value is None else self.scale * value + self.offset
+
+    def solve(self, size: int) -> int | None:
+        """The symbol's value for the dim's `size`; None when no integer
+        gives it."""
+        if (size - self.offset) % self.scale:
+            return None
+        return (size - self.offset) // self.scale
+
+
+def _linear_in(expr: Any, symbol: Any) -> tuple[int, int] | None:
+    """(scale, offset) with ``expr == scale * symbol + offset``, integers,
+    scale > 0; None when `expr` is not of that form."""
+    try:
+        poly = sympy.Poly(expr, symbol)
+    except sympy.PolynomialError:
+        return None
+    if poly.degree() != 1:
+        return None
+    scale, offset = poly.all_coeffs()
+    if not (scale.is_Integer and offset.is_Integer) or scale <= 0:
+        return None
+    return int(scale), int(offset)
 
 
 class DynamicShapes:
@@ -60,6 +99,21 @@ class DynamicShapes:
                     self._bindings[expr] = _Binding(index, dim, input_names[index])
                 else:
                     self._input_exprs.append((index, dim, expr))
+        # A symbol seen only in an expression of a dim (a derived Dim, e.g.
+        # 32 * h): bound from that dim when the expression is linear in it.
+        for index, dim, expr in list(self._input_exprs):
+            unbound = expr.free_symbols - self._bindings.keys()
+            if len(unbound) != 1:
+                continue
+            (symbol,) = unbound
+            coefficients = _linear_in(expr, symbol)
+            if coefficients is None:
+                continue
+            scale, offset = coefficients
+            self._bindings[symbol] = _Binding(
+                index, dim, input_names[index], scale, offset
+            )
+            self._input_exprs.remove((index, dim, expr))
         self._ranges = {}
         for symbol in self._bindings:
             value_range = ranges.get(symbol)
@@ -102,7 +156,12 @@ class DynamicShapes:
         for symbol, binding in self._bindings.items():
             low, high = self._ranges.get(symbol, (None, None))
             where = f"{binding.name}.shape[{binding.dim}]"
-            parts.append(f"{where} in [{low}, {'inf' if high is None else high}]")
+            if binding.derived:
+                low, high = binding.size(low), binding.size(high)
+            part = f"{where} in [{low}, {'inf' if high is None else high}]"
+            if binding.derived:
+                part += f" ({binding.form()})"
+            parts.append(part)
         return ", ".join(parts)
 
     def bind(self, tensors: Sequence[torch.Tensor]) -> dict[Any, int]:
@@ -116,16 +175,27 @@ class DynamicShapes:
         values: dict[Any, int] = {}
         for symbol, binding in self._bindings.items():
             size = int(tensors[binding.input].shape[binding.dim])
-            low, high = self._ranges.get(symbol, (None, None))
-            if (low is not None and size < low) or (high is not None and size > high):
+            where = f"argument {binding.input} ({binding.name}): dim {binding.dim} is {size}"
+            value = binding.solve(size)
+            if value is None:
                 raise InputError(
-                    f"argument {binding.input} ({binding.name}): dim {binding.dim} is "
-                    f"{size}, outside the range [{low}, {'inf' if high is None else high}] "
-                    "declared at export (torch.export.Dim); recompile with a wider "
-                    "range to accept it"
+                    f"{where}, but the exported program takes only sizes "
+                    f"{binding.form()} for an integer k there (a derived "
+                    "torch.export.Dim)"
                 )
-            values[symbol] = size
+            low, high = self._ranges.get(symbol, (None, None))
+            if (low is not None and value < low) or (high is not None and value > high):
+                declared = f"[{binding.size(low)}, {'inf' if high is None else binding.size(high)}]"
+                if binding.derived:
+                    declared += f" ({binding.form()}, k in [{low}, {'inf' if high is None else high}])"
+                raise InputError(
+                    f"{where}, outside the range {declared} declared at export "
+                    "(torch.export.Dim); recompile with a wider range to accept it"
+                )
+            values[symbol] = value
         for index, dim, expr in self._input_exprs:
+            if expr.free_symbols - values.keys():
+                continue  # not checkable here: the program's own checks apply
             want = int(expr.xreplace(values))
             got = int(tensors[index].shape[dim])
             if want != got:

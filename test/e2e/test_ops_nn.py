@@ -1262,3 +1262,119 @@ def test_repeat_by_a_size_known_at_run_time() -> None:
         dynamic_shapes=(({0: n}, None),),
         run_with=(randn(7, 5), randn(4)),
     )
+
+
+@pytest.mark.parametrize(
+    ("pool", "forms"),
+    [
+        ({"kernel_size": 3, "stride": 2, "padding": 1}, ((1, 0), (1, 0))),  # stem
+        ({"kernel_size": 2}, ((1, 0), (1, 0))),
+        (
+            {"kernel_size": 2, "stride": 2, "dilation": 2, "padding": 1},
+            ((1, 0), (1, 0)),
+        ),
+        # torch.export takes ceil_mode's sizes only where one branch of its
+        # output size holds for all of them: even sizes here (the ceiling
+        # adds a window, which the padding after the input completes)...
+        ({"kernel_size": 3, "stride": 2, "ceil_mode": True}, ((2, 0), (2, 0))),
+        # ... and 3k + 1 (the ceiling's last window would start in the
+        # padding after the input: dropped).
+        (
+            {"kernel_size": (3, 2), "stride": (2, 3), "padding": 1, "ceil_mode": True},
+            ((2, 0), (3, 1)),
+        ),
+    ],
+    ids=["stem", "k2", "dilated", "ceil", "ceil_dropped"],
+)
+def test_max_pool2d_with_sizes_known_at_run_time(pool: dict, forms) -> None:
+    """Each output size is PyTorch's pooling_output_shape of the run-time
+    input size (with ceil_mode, a last window that starts in the padding
+    after the input is dropped), and the input is padded after by what the
+    last window needs. `forms`: per spatial dim, (scale, offset) of its
+    sizes, a plain Dim for (1, 0)."""
+    from torch.export import Dim
+
+    model = nn.MaxPool2d(**pool)
+    h, w = (
+        Dim(name, min=9, max=64)
+        if scale == 1
+        else scale * Dim(name, min=5, max=21) + offset
+        for name, (scale, offset) in zip("hw", forms)
+    )
+    compiled = torch2mlir.compile(
+        model,
+        (randn(2, 3, *(scale * 12 + offset for scale, offset in forms)),),
+        dynamic_shapes=({0: Dim("n", min=1, max=8), 2: h, 3: w},),
+        cache=False,
+    )
+    for k in (5, 7, 12, 21):
+        size = [scale * k + offset + (scale == 1) * 4 for scale, offset in forms]
+        x = randn(k % 3 + 1, 3, *size)
+        torch.testing.assert_close(compiled(x), model(x), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize(
+    ("make", "shape", "dims"),
+    [
+        (lambda: nn.Conv1d(4, 6, 3, padding=1), (2, 4, 20), ("n", "l")),
+        (lambda: nn.Conv1d(4, 6, 5, stride=2, dilation=2), (2, 4, 40), ("l",)),
+        (lambda: nn.Conv2d(8, 8, 3, padding=1, groups=8), (2, 8, 16, 16), ("n", "h")),
+        (lambda: nn.Conv2d(8, 6, 3, stride=2, groups=2), (2, 8, 16, 16), ("h", "w")),
+    ],
+    ids=["conv1d", "conv1d_strided_dilated", "depthwise", "grouped"],
+)
+def test_conv_with_sizes_known_at_run_time(make, shape, dims) -> None:
+    """1-D (a 2-D one of height 1), depthwise and grouped convolutions over
+    an unknown batch and/or spatial size: the RefBackend's GEMM kernels
+    take the run-time sizes."""
+    from torch.export import Dim
+
+    torch.manual_seed(0)
+    model = make().eval()
+    at = {"n": 0, "l": 2, "h": 2, "w": 3}
+    dynamic = {
+        at[name]: Dim(name, min=1 if name == "n" else 12, max=64) for name in dims
+    }
+    compiled = torch2mlir.compile(
+        model, (randn(*shape),), dynamic_shapes=(dynamic,), cache=False
+    )
+    for scale in (0.75, 1.5):
+        run = tuple(int(s * scale) if i in dynamic else s for i, s in enumerate(shape))
+        x = randn(*run)
+        with torch.no_grad():
+            expected = model(x)
+        torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_resnet_with_a_dynamic_batch_and_image_size() -> None:
+    """ResNet-18 (torch2mlir.models) exported once for any batch and any
+    image size that is a multiple of 32 (derived dims, 32 * Dim): the
+    derived sizes bind from the input at run time, and a size off the
+    multiple is an InputError naming the dim."""
+    from torch.export import Dim
+    from torch2mlir.models import resnet18
+
+    torch.manual_seed(0)
+    model = resnet18().eval()
+    dims = {
+        0: Dim("n", min=1, max=8),
+        2: 32 * Dim("h", min=2, max=8),
+        3: 32 * Dim("w", min=2, max=8),
+    }
+    compiled = torch2mlir.compile(
+        model, (randn(2, 3, 64, 64),), dynamic_shapes=(dims,), cache=False
+    )
+    for shape in [(1, 3, 96, 64), (3, 3, 64, 128)]:
+        x = randn(*shape)
+        with torch.no_grad():
+            expected = model(x)
+        torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-4)
+    with pytest.raises(
+        torch2mlir.InputError, match=r"dim 2 is 100.*only sizes 32 \* k"
+    ):
+        compiled(randn(1, 3, 100, 64))
+    with pytest.raises(
+        torch2mlir.InputError,
+        match=r"dim 3 is 320, outside the range \[64, 256\] \(32 \* k, k in \[2, 8\]\)",
+    ):
+        compiled(randn(1, 3, 64, 320))

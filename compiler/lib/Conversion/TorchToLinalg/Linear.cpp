@@ -863,19 +863,20 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       return failure();
     if (element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool convolution");
-    // Dynamic batch and spatial sizes: the 2-D, ungrouped, not transposed
-    // convolution of f32/f64 (linalg.conv_2d_nchw_fchw); the channels and
-    // the weight stay static.
+    // Dynamic batch and spatial sizes: the 1-D and 2-D, not transposed
+    // convolutions of f32/f64, grouped or not (linalg.conv_2d_nchw_fchw and
+    // conv_2d_ngchw_gfchw, a 1-D one with height 1); the channels and the
+    // weight stay static.
     bool dynamic = !resultType.hasStaticShape() || !inputType.hasStaticShape();
     if (!weightType.hasStaticShape() || inputType.isDynamicDim(1) ||
         resultType.isDynamicDim(1))
       return reportFailure(rewriter, op,
                            "unsupported: a dynamic weight or channel count");
-    if (dynamic && (d != 2 || transposed || groups != 1 ||
-                    getOpMathType(element) != element))
+    if (dynamic && (d == 3 || transposed || getOpMathType(element) != element))
       return reportFailure(rewriter, op,
-                           "unsupported: dynamic sizes, except for a 2-D, "
-                           "ungrouped, not transposed f32/f64 convolution");
+                           "unsupported: dynamic sizes, except for a 1-D or "
+                           "2-D, not transposed f32/f64 convolution (export "
+                           "with static sizes)");
     // The output sizes PyTorch computes, checked against the result type.
     int64_t cin = inputType.getDimSize(1);
     int64_t cout = transposed ? weightType.getDimSize(1) * groups

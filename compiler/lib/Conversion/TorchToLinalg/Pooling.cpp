@@ -5,9 +5,10 @@
 // Max (with or without indices), average and adaptive average pooling over
 // 1, 2 or 3 spatial dims. max_pool2d is linalg's named pooling op; the others
 // are one linalg.generic over the result with a reduction loop per window
-// dim, reading the input with tensor.extract. Pooled dims must be static:
-// windows are computed at compile time, as PyTorch's CPU kernels compute
-// them.
+// dim, reading the input with tensor.extract. Pooled dims must be static
+// (windows are computed at compile time, as PyTorch's CPU kernels compute
+// them), but for max_pool2d, whose output sizes and padding after the input
+// are computed at run time from dynamic ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,23 +29,27 @@ namespace {
 
 /// kernel_size, stride (empty: the kernel), padding and dilation of an N-d
 /// pooling op, and the padding after the input that the output size needs
-/// (more than `padding` with ceil_mode).
+/// (more than `padding` with ceil_mode; `padding` where a pooled size is
+/// dynamic, see createDynamicPoolSizes).
 struct PoolParams {
   SmallVector<int64_t> kernel, stride, padding, dilation, padHigh;
 };
 
+/// With `dynamicPooled`, pooled dims of unknown size are accepted (their
+/// sizes are left to the run time).
 static LogicalResult
 matchPoolParams(ConversionPatternRewriter &rewriter, Operation *op, int64_t d,
                 Value kernel, Value stride, Value padding, Value dilation,
-                Value input, RankedTensorType resultType, PoolParams &params) {
+                Value input, RankedTensorType resultType, PoolParams &params,
+                bool dynamicPooled = false) {
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
   if ((rank != d + 1 && rank != d + 2) || resultType.getRank() != rank)
     return reportFailure(rewriter, op,
                          "expects an input of rank " + Twine(d + 1) + " or " +
                              Twine(d + 2));
-  if (!hasStaticTrailingDims(inputType, rank - d) ||
-      !hasStaticTrailingDims(resultType, rank - d))
+  if (!dynamicPooled && (!hasStaticTrailingDims(inputType, rank - d) ||
+                         !hasStaticTrailingDims(resultType, rank - d)))
     return reportFailure(rewriter, op, "unsupported: dynamic pooled dims");
   if (failed(matchIntList(kernel, d, params.kernel)))
     return reportFailure(rewriter, op, "kernel_size must be constant");
@@ -67,6 +72,10 @@ matchPoolParams(ConversionPatternRewriter &rewriter, Operation *op, int64_t d,
       return reportFailure(rewriter, op, "invalid pooling parameters");
     int64_t in = inputType.getDimSize(rank - d + i);
     int64_t out = resultType.getDimSize(rank - d + i);
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out)) {
+      params.padHigh.push_back(params.padding[i]);
+      continue;
+    }
     if (failed(checkPooledSize(rewriter, op, rank - d + i, in, out,
                                params.kernel[i], params.stride[i],
                                params.padding[i], params.dilation[i])))
@@ -517,12 +526,14 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
     if (inputType.getRank() != 4 || resultType.getRank() != 4)
       return reportFailure(rewriter, op,
                            "unsupported: only batched NCHW input (rank 4)");
-    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
-      return reportFailure(rewriter, op, "unsupported: dynamic pooling shapes");
+    bool ceilMode;
+    if (!matchTorchConstantBool(op.getCeilMode(), ceilMode))
+      return reportFailure(rewriter, op, "ceil_mode must be a constant");
     PoolParams params;
     if (failed(matchPoolParams(rewriter, op, 2, op.getKernelSize(),
                                op.getStride(), op.getPadding(),
-                               op.getDilation(), input, resultType, params)))
+                               op.getDilation(), input, resultType, params,
+                               /*dynamicPooled=*/true)))
       return failure();
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());
@@ -531,10 +542,84 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
           rewriter, op, "unsupported: max_pool2d of bool or unsigned tensors");
     Location loc = op.getLoc();
     Value lowest = createLowestValue(rewriter, loc, element);
-    Value padded = createPad(
-        rewriter, loc, input, {0, 0, params.padding[0], params.padding[1]},
-        {0, 0, params.padHigh[0], params.padHigh[1]}, lowest);
-    Value init = createFilled(rewriter, loc, resultType, lowest);
+    // The result's dynamic sizes: the batch and channels are the input's,
+    // the pooled ones PyTorch's pooling_output_shape of the run-time sizes,
+    // which also need the padding after the input to reach the last window.
+    SmallVector<Value> dynamicSizes;
+    SmallVector<OpFoldResult> low, high;
+    for (int64_t i = 0; i < 4; ++i) {
+      int64_t p = i < 2 ? 0 : params.padding[i - 2];
+      low.push_back(rewriter.getIndexAttr(p));
+      high.push_back(rewriter.getIndexAttr(i < 2 ? 0 : params.padHigh[i - 2]));
+      if (!resultType.isDynamicDim(i) && !inputType.isDynamicDim(i))
+        continue;
+      Value in = tensor::DimOp::create(rewriter, loc, input, i);
+      if (i < 2) {
+        if (resultType.isDynamicDim(i))
+          dynamicSizes.push_back(in);
+        continue;
+      }
+      auto index = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(rewriter, loc, v);
+      };
+      int64_t s = params.stride[i - 2];
+      int64_t span = params.dilation[i - 2] * (params.kernel[i - 2] - 1) + 1;
+      // out = (in + 2p - span (+ s - 1 with ceil_mode)) / s + 1; with
+      // ceil_mode, a last window starting past the input and its padding
+      // before is dropped.
+      Value numerator = arith::AddIOp::create(
+          rewriter, loc, in, index(2 * p - span + (ceilMode ? s - 1 : 0)));
+      Value out = arith::AddIOp::create(
+          rewriter, loc,
+          arith::FloorDivSIOp::create(rewriter, loc, numerator, index(s)),
+          index(1));
+      if (ceilMode) {
+        Value lastStart = arith::MulIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, out, index(1)),
+            index(s));
+        Value pastEnd = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::sge, lastStart,
+            arith::AddIOp::create(rewriter, loc, in, index(p)));
+        out = arith::SelectOp::create(
+            rewriter, loc, pastEnd,
+            arith::SubIOp::create(rewriter, loc, out, index(1)), out);
+      }
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(out);
+      // The padding after the input: at least `p`, and enough for the last
+      // window, (out - 1) * s + span - in - p.
+      Value needed = arith::SubIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(
+                  rewriter, loc,
+                  arith::SubIOp::create(rewriter, loc, out, index(1)),
+                  index(s)),
+              index(span - p)),
+          in);
+      high[i] =
+          arith::MaxSIOp::create(rewriter, loc, needed, index(p)).getResult();
+    }
+    SmallVector<int64_t> paddedShape(inputType.getShape());
+    for (int64_t i = 0; i < 4; ++i) {
+      std::optional<int64_t> h = getConstantIntValue(high[i]);
+      paddedShape[i] = inputType.isDynamicDim(i) || !h
+                           ? ShapedType::kDynamic
+                           : paddedShape[i] + *getConstantIntValue(low[i]) + *h;
+    }
+    Value padded = input;
+    if (!llvm::all_of(llvm::concat<OpFoldResult>(low, high),
+                      [](OpFoldResult v) { return isZeroInteger(v); }))
+      padded = tensor::PadOp::create(
+          rewriter, loc, RankedTensorType::get(paddedShape, element), input,
+          low, high, lowest);
+    Value init =
+        linalg::FillOp::create(
+            rewriter, loc, ValueRange{lowest},
+            ValueRange{tensor::EmptyOp::create(
+                rewriter, loc, resultType.getShape(), element, dynamicSizes)})
+            .getResult(0);
     Value window =
         tensor::EmptyOp::create(rewriter, loc, params.kernel, element);
     rewriter.replaceOpWithNewOp<linalg::PoolingNchwMaxOp>(

@@ -89,3 +89,35 @@ func.func @max_pool_dilation(%a: !torch.vtensor<[1,1,5,5],f32>) -> !torch.vtenso
   %0 = torch.aten.max_pool2d %a, %k, %s, %p, %d, %false : !torch.vtensor<[1,1,5,5],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,3,3],f32>
   return %0 : !torch.vtensor<[1,1,3,3],f32>
 }
+
+// -----
+
+// Dynamic batch and height: the height's output size and the padding after
+// it come from the run-time size (PyTorch's pooling_output_shape: with
+// ceil_mode, (h + 2 - 3 + 1) floordiv 2 + 1, one less when that last window
+// starts past h + 1); the static width pads 1 after, as the known case.
+// CHECK-LABEL: func.func @max_pool2d_dynamic(
+// CHECK: %[[IN:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[?,2,?,9],f32> -> tensor<?x2x?x9xf32>
+// CHECK-DAG: %[[N:.*]] = tensor.dim %[[IN]], %c0
+// CHECK-DAG: %[[H:.*]] = tensor.dim %[[IN]], %c2
+// CHECK: %[[Q:.*]] = arith.floordivsi
+// CHECK: %[[CEIL:.*]] = arith.addi %[[Q]], %c1
+// CHECK: %[[PAST:.*]] = arith.cmpi sge,
+// CHECK: %[[OH:.*]] = arith.select %[[PAST]], %{{.*}}, %[[CEIL]] : index
+// CHECK: %[[HIGH:.*]] = arith.maxsi %{{.*}}, %c1{{.*}} : index
+// CHECK: tensor.pad %[[IN]] low[0, 0, 1, 1] high[0, 0, %[[HIGH]], 1]
+// CHECK: } : tensor<?x2x?x9xf32> to tensor<?x2x?x11xf32>
+// CHECK: tensor.empty(%[[N]], %[[OH]]) : tensor<?x2x?x5xf32>
+// CHECK: linalg.pooling_nchw_max {{.*}} outs(%{{.*}} : tensor<?x2x?x5xf32>)
+func.func @max_pool2d_dynamic(%a: !torch.vtensor<[?,2,?,9],f32>) -> !torch.vtensor<[?,2,?,5],f32> {
+  %int3 = torch.constant.int 3
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %k = torch.prim.ListConstruct %int3, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %s = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.max_pool2d %a, %k, %s, %p, %d, %true : !torch.vtensor<[?,2,?,9],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[?,2,?,5],f32>
+  return %0 : !torch.vtensor<[?,2,?,5],f32>
+}

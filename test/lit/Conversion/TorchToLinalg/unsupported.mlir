@@ -60,16 +60,15 @@ func.func @softmax_int(%a: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3],s
 
 // -----
 
-func.func @max_pool_dynamic(%a: !torch.vtensor<[1,1,?,?],f32>) -> !torch.vtensor<[1,1,?,?],f32> {
+func.func @max_pool_ceil_mode_unknown(%a: !torch.vtensor<[1,1,?,?],f32>, %ceil: !torch.bool) -> !torch.vtensor<[1,1,?,?],f32> {
   %int2 = torch.constant.int 2
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
   %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
-  %false = torch.constant.bool false
-  // expected-error @+1 {{'torch.aten.max_pool2d' could not be lowered to linalg-on-tensors: unsupported: dynamic pooling shapes}}
-  %0 = torch.aten.max_pool2d %a, %k, %k, %p, %d, %false : !torch.vtensor<[1,1,?,?],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,?,?],f32>
+  // expected-error @+1 {{'torch.aten.max_pool2d' could not be lowered to linalg-on-tensors: ceil_mode must be a constant}}
+  %0 = torch.aten.max_pool2d %a, %k, %k, %p, %d, %ceil : !torch.vtensor<[1,1,?,?],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,?,?],f32>
   return %0 : !torch.vtensor<[1,1,?,?],f32>
 }
 
