@@ -1320,8 +1320,25 @@ def test_max_pool2d_with_sizes_known_at_run_time(pool: dict, forms) -> None:
         (lambda: nn.Conv1d(4, 6, 5, stride=2, dilation=2), (2, 4, 40), ("l",)),
         (lambda: nn.Conv2d(8, 8, 3, padding=1, groups=8), (2, 8, 16, 16), ("n", "h")),
         (lambda: nn.Conv2d(8, 6, 3, stride=2, groups=2), (2, 8, 16, 16), ("h", "w")),
+        # Transposed and 3-D convolutions take a dynamic batch, one sample at
+        # a time.
+        (lambda: nn.ConvTranspose2d(4, 6, 4, stride=2), (2, 4, 8, 8), ("n",)),
+        (
+            lambda: nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, groups=2),
+            (2, 4, 9),
+            ("n",),
+        ),
+        (lambda: nn.Conv3d(2, 3, 3, padding=1), (2, 2, 6, 6, 6), ("n",)),
     ],
-    ids=["conv1d", "conv1d_strided_dilated", "depthwise", "grouped"],
+    ids=[
+        "conv1d",
+        "conv1d_strided_dilated",
+        "depthwise",
+        "grouped",
+        "transposed2d",
+        "transposed1d_grouped",
+        "conv3d",
+    ],
 )
 def test_conv_with_sizes_known_at_run_time(make, shape, dims) -> None:
     """1-D (a 2-D one of height 1), depthwise and grouped convolutions over
@@ -1378,3 +1395,16 @@ def test_resnet_with_a_dynamic_batch_and_image_size() -> None:
         match=r"dim 3 is 320, outside the range \[64, 256\] \(32 \* k, k in \[2, 8\]\)",
     ):
         compiled(randn(1, 3, 64, 320))
+
+
+def test_transposed_conv_with_a_dynamic_spatial_size_is_refused() -> None:
+    from torch.export import Dim
+
+    model = nn.ConvTranspose2d(4, 6, 4, stride=2)
+    with pytest.raises(torch2mlir.CompileError, match="dynamic spatial sizes"):
+        torch2mlir.compile(
+            model,
+            (randn(2, 4, 8, 8),),
+            dynamic_shapes=({2: Dim("h", min=2, max=64)},),
+            cache=False,
+        )

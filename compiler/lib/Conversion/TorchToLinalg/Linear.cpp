@@ -203,9 +203,9 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
 /// `stride` (stride - 1 zeros between elements) and padded by
 /// dilation * (K - 1) - padding before (cropped where negative), with the
 /// weight flipped along its spatial dims and its channel dims swapped.
-static Value createGeneralConvolution(ConversionPatternRewriter &rewriter,
-                                      Location loc, Value input, Value weight,
-                                      Value bias, RankedTensorType resultType,
+static Value createGeneralConvolution(OpBuilder &rewriter, Location loc,
+                                      Value input, Value weight, Value bias,
+                                      RankedTensorType resultType,
                                       ArrayRef<int64_t> stride,
                                       ArrayRef<int64_t> padding,
                                       ArrayRef<int64_t> dilation,
@@ -872,11 +872,16 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
         resultType.isDynamicDim(1))
       return reportFailure(rewriter, op,
                            "unsupported: a dynamic weight or channel count");
-    if (dynamic && (d == 3 || transposed || getOpMathType(element) != element))
+    // The other forms (3-D, transposed, 16-bit floats) take a dynamic batch
+    // only: one sample at a time (see below).
+    bool perSample =
+        dynamic && (d == 3 || transposed || getOpMathType(element) != element);
+    if (perSample && (!hasStaticTrailingDims(inputType, 1) ||
+                      !hasStaticTrailingDims(resultType, 1)))
       return reportFailure(rewriter, op,
-                           "unsupported: dynamic sizes, except for a 1-D or "
-                           "2-D, not transposed f32/f64 convolution (export "
-                           "with static sizes)");
+                           "unsupported: dynamic spatial sizes, except for a "
+                           "1-D or 2-D, not transposed f32/f64 convolution "
+                           "(export with static spatial sizes)");
     // The output sizes PyTorch computes, checked against the result type.
     int64_t cin = inputType.getDimSize(1);
     int64_t cout = transposed ? weightType.getDimSize(1) * groups
@@ -915,24 +920,64 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
                              "bias must be 1-D of the result dtype");
     }
     Location loc = op.getLoc();
-    if (transposed && isa<mlir::FloatType>(element)) {
-      rewriter.replaceOp(op, createCol2ImTransposedConvolution(
-                                 rewriter, loc, input, weight, bias, resultType,
-                                 stride, padding, dilation, groups));
+    auto lower = [&](OpBuilder &b, Value in, RankedTensorType type) -> Value {
+      if (transposed && isa<mlir::FloatType>(element))
+        return createCol2ImTransposedConvolution(
+            b, loc, in, weight, bias, type, stride, padding, dilation, groups);
+      if (!transposed && getOpMathType(element) == element) {
+        // The named-op forms the RefBackend hands to its GEMM kernels.
+        if (Value conv =
+                createNamedConvolution(b, loc, in, weight, bias, type, stride,
+                                       padding, dilation, groups))
+          return conv;
+      }
+      return createGeneralConvolution(b, loc, in, weight, bias, type, stride,
+                                      padding, dilation, transposed, groups);
+    };
+    if (!perSample) {
+      rewriter.replaceOp(op, lower(rewriter, input, resultType));
       return success();
     }
-    if (!transposed && getOpMathType(element) == element) {
-      // The named-op forms the RefBackend hands to its GEMM kernels.
-      if (Value conv = createNamedConvolution(rewriter, loc, input, weight,
-                                              bias, resultType, stride, padding,
-                                              dilation, groups)) {
-        rewriter.replaceOp(op, conv);
-        return success();
-      }
-    }
-    rewriter.replaceOp(op, createGeneralConvolution(
-                               rewriter, loc, input, weight, bias, resultType,
-                               stride, padding, dilation, transposed, groups));
+    // A dynamic batch: an scf.for over the samples, each the convolution of
+    // static sizes of a [1, C, ...] slice, inserted into the result.
+    auto sampleShape = [](RankedTensorType type) {
+      SmallVector<int64_t> shape(type.getShape());
+      shape[0] = 1;
+      return RankedTensorType::get(shape, type.getElementType());
+    };
+    RankedTensorType inSample = sampleShape(inputType);
+    RankedTensorType outSample = sampleShape(resultType);
+    Value batch = tensor::DimOp::create(rewriter, loc, input, 0);
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         element, ValueRange{batch});
+    auto at = [&](OpBuilder &b, Value index, RankedTensorType sample,
+                  SmallVector<OpFoldResult> &offsets,
+                  SmallVector<OpFoldResult> &sizes,
+                  SmallVector<OpFoldResult> &strides) {
+      offsets.assign(sample.getRank(), b.getIndexAttr(0));
+      offsets[0] = index;
+      for (int64_t size : sample.getShape())
+        sizes.push_back(b.getIndexAttr(size));
+      strides.assign(sample.getRank(), b.getIndexAttr(1));
+    };
+    auto loop = scf::ForOp::create(
+        rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0), batch,
+        arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{init},
+        [&](OpBuilder &b, Location l, Value index, ValueRange carried) {
+          SmallVector<OpFoldResult> offsets, sizes, strides;
+          at(b, index, inSample, offsets, sizes, strides);
+          Value slice = tensor::ExtractSliceOp::create(b, l, inSample, input,
+                                                       offsets, sizes, strides);
+          Value sample = lower(b, slice, outSample);
+          SmallVector<OpFoldResult> outOffsets, outSizes, outStrides;
+          at(b, index, outSample, outOffsets, outSizes, outStrides);
+          scf::YieldOp::create(
+              b, l,
+              tensor::InsertSliceOp::create(b, l, sample, carried[0],
+                                            outOffsets, outSizes, outStrides)
+                  .getResult());
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
     return success();
   }
 };

@@ -129,3 +129,44 @@ func.func @conv3d(%x: !torch.vtensor<[1,2,4,4,4],f32>, %w: !torch.vtensor<[4,2,2
   %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %false, %op, %int1 : !torch.vtensor<[1,2,4,4,4],f32>, !torch.vtensor<[4,2,2,3,3],f32>, !torch.vtensor<[4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,3,2,4],f32>
   return %0 : !torch.vtensor<[1,4,3,2,4],f32>
 }
+
+// -----
+
+// A dynamic batch of a 3-D convolution: an scf.for over the samples, each
+// the static [1, ...] convolution above, inserted into the result.
+// CHECK-LABEL: func.func @conv3d_dynamic_batch(
+// CHECK: %[[IN:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[?,2,4,4,4],f32> -> tensor<?x2x4x4x4xf32>
+// CHECK: %[[N:.*]] = tensor.dim %[[IN]], %c0
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x4x3x2x4xf32>
+// CHECK: %[[LOOP:.*]] = scf.for %[[I:.*]] = %c0{{.*}} to %[[N]] step %c1{{.*}} iter_args(%[[ACC:.*]] = %[[EMPTY]]) -> (tensor<?x4x3x2x4xf32>)
+// CHECK:   %[[SAMPLE:.*]] = tensor.extract_slice %[[IN]][%[[I]], 0, 0, 0, 0] [1, 2, 4, 4, 4] [1, 1, 1, 1, 1] : tensor<?x2x4x4x4xf32> to tensor<1x2x4x4x4xf32>
+// CHECK:   %[[CONV:.*]] = linalg.conv_3d_ncdhw_fcdhw {{.*}} -> tensor<1x4x3x2x4xf32>
+// CHECK:   %[[INSERTED:.*]] = tensor.insert_slice %[[CONV]] into %[[ACC]][%[[I]], 0, 0, 0, 0] [1, 4, 3, 2, 4] [1, 1, 1, 1, 1]
+// CHECK:   scf.yield %[[INSERTED]]
+// CHECK: torch_c.from_builtin_tensor %[[LOOP]]
+func.func @conv3d_dynamic_batch(%x: !torch.vtensor<[?,2,4,4,4],f32>, %w: !torch.vtensor<[4,2,2,3,3],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[?,4,3,2,4],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int2, %int1, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int1, %int0, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %op = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %false, %op, %int1 : !torch.vtensor<[?,2,4,4,4],f32>, !torch.vtensor<[4,2,2,3,3],f32>, !torch.vtensor<[4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[?,4,3,2,4],f32>
+  return %0 : !torch.vtensor<[?,4,3,2,4],f32>
+}
+
+// -----
+
+func.func @conv3d_dynamic_depth(%x: !torch.vtensor<[1,2,?,4,4],f32>, %w: !torch.vtensor<[4,2,2,3,3],f32>) -> !torch.vtensor<[1,4,?,2,2],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors: unsupported: dynamic spatial sizes, except for a 1-D or 2-D, not transposed f32/f64 convolution (export with static spatial sizes)}}
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[1,2,?,4,4],f32>, !torch.vtensor<[4,2,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,?,2,2],f32>
+  return %0 : !torch.vtensor<[1,4,?,2,2],f32>
+}
