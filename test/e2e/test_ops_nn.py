@@ -1408,3 +1408,46 @@ def test_transposed_conv_with_a_dynamic_spatial_size_is_refused() -> None:
             dynamic_shapes=({2: Dim("h", min=2, max=64)},),
             cache=False,
         )
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"),
+        lambda x: F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=True),
+        lambda x: F.interpolate(x, scale_factor=1.7, mode="bilinear"),
+        lambda x: F.interpolate(x, size=(x.shape[2] * 3 // 2, 7), mode="bilinear"),
+        lambda x: F.interpolate(x, scale_factor=2, mode="nearest"),
+        lambda x: F.interpolate(x, size=(x.shape[2] * 3, 5), mode="nearest"),
+    ],
+    ids=[
+        "bilinear2",
+        "bilinear2_corners",
+        "bilinear1.7",
+        "bilinear_size",
+        "nearest2",
+        "nearest_size",
+    ],
+)
+def test_upsampling_with_sizes_known_at_run_time(fn) -> None:
+    """Upsampling over unknown spatial sizes: the output size (output_size,
+    or floor(size * scale_factor)), source indices and weights come from
+    the run-time sizes, with the arithmetic the static sizes use at compile
+    time: the same values, bit for bit, as a compile for each shape."""
+    from torch.export import Dim
+
+    module = Call(fn)
+    dims = {
+        0: Dim("n", min=1, max=8),
+        2: Dim("h", min=2, max=64),
+        3: Dim("w", min=2, max=64),
+    }
+    compiled = torch2mlir.compile(
+        module, (randn(2, 3, 8, 8),), dynamic_shapes=((dims,),), cache=False
+    )
+    for shape in [(1, 3, 5, 8), (2, 3, 13, 9), (3, 3, 8, 8), (1, 3, 64, 2)]:
+        x = randn(*shape)
+        got = compiled(x)
+        torch.testing.assert_close(got, module(x))
+        static = torch2mlir.compile(module, (x,), cache=False)
+        torch.testing.assert_close(got, static(x), rtol=0, atol=0)

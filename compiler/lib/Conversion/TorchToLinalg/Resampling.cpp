@@ -3,10 +3,11 @@
 // Part of the torch2mlir project.
 //
 // Nearest and bilinear upsampling, and grid sampling: one linalg.generic
-// over the result whose body reads the input at computed positions. Spatial
-// sizes must be static: source indices and interpolation weights are
-// computed here, at compile time, with the arithmetic of PyTorch's CPU
-// kernels.
+// over the result whose body reads the input at computed positions. The
+// source indices and interpolation weights of each output row and column
+// follow the arithmetic of PyTorch's CPU kernels: computed here, at compile
+// time, for static sizes; for a dynamic one, by a linalg.generic over the
+// output size at run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +25,7 @@ namespace {
 // Upsampling
 //===----------------------------------------------------------------------===//
 
-/// The output and input sizes of the last two dims of an upsample op, and
-/// the scale_factors (none when empty).
+/// The scale_factors of an upsample op (none when empty), checked.
 static LogicalResult matchUpsample(ConversionPatternRewriter &rewriter,
                                    Operation *op, RankedTensorType inputType,
                                    RankedTensorType resultType,
@@ -33,14 +33,128 @@ static LogicalResult matchUpsample(ConversionPatternRewriter &rewriter,
                                    SmallVectorImpl<double> &scales) {
   if (inputType.getRank() != 4 || resultType.getRank() != 4)
     return reportFailure(rewriter, op, "expects an NCHW input");
-  if (!hasStaticTrailingDims(inputType, 2) ||
-      !hasStaticTrailingDims(resultType, 2))
-    return reportFailure(rewriter, op, "unsupported: dynamic spatial dims");
   if (!isTorchNone(scaleFactors) &&
       (!matchConstantFloatList(scaleFactors, scales) || scales.size() != 2))
     return reportFailure(rewriter, op,
                          "scale_factors must be none or 2 constants");
   return success();
+}
+
+/// The input and output sizes (index values) of spatial dim `i` (0: height,
+/// 1: width) of an upsample op: a dynamic output size is the output_size
+/// element, or floor(input size * scale factor) in double
+/// (upsample_compute_output_size). Fails when neither is given.
+static LogicalResult getUpsampleSizes(ConversionPatternRewriter &rewriter,
+                                      Operation *op,
+                                      const TypeConverter *converter,
+                                      Value input, RankedTensorType resultType,
+                                      Value outputSize, ArrayRef<double> scales,
+                                      int64_t i, Value &in, Value &out) {
+  Location loc = op->getLoc();
+  in = tensor::DimOp::create(rewriter, loc, input, 2 + i);
+  if (!resultType.isDynamicDim(2 + i)) {
+    out = arith::ConstantIndexOp::create(rewriter, loc,
+                                         resultType.getDimSize(2 + i));
+    return success();
+  }
+  if (!isTorchNone(outputSize)) {
+    FailureOr<SmallVector<Value>> sizes =
+        getConvertedTensorList(rewriter, loc, converter, outputSize);
+    if (failed(sizes) || sizes->size() != 2)
+      return reportFailure(rewriter, op,
+                           "output_size must be a list of 2 ints");
+    out = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                     (*sizes)[i]);
+    return success();
+  }
+  if (scales.empty())
+    return reportFailure(rewriter, op,
+                         "a dynamic output size needs output_size or "
+                         "scale_factors");
+  Type f64 = rewriter.getF64Type();
+  Value scaled = arith::MulFOp::create(
+      rewriter, loc,
+      arith::SIToFPOp::create(
+          rewriter, loc, f64,
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), in)),
+      createFloatConstant(rewriter, loc, f64, scales[i]));
+  out = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getIndexType(),
+      arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(),
+                              math::FloorOp::create(rewriter, loc, scaled)));
+  return success();
+}
+
+/// 1-D tensors of `size` (an index) elements, one per type in `types`:
+/// element o of each is `body(o)` (o an index), one linalg.generic.
+static SmallVector<Value> createTables(
+    OpBuilder &b, Location loc, Value size, ArrayRef<Type> types,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value)> body) {
+  SmallVector<Value> inits;
+  SmallVector<Type> resultTypes;
+  for (Type type : types) {
+    auto tensorType = RankedTensorType::get({ShapedType::kDynamic}, type);
+    resultTypes.push_back(tensorType);
+    inits.push_back(
+        tensor::EmptyOp::create(b, loc, tensorType.getShape(), type, size));
+  }
+  SmallVector<AffineMap> maps(types.size(), b.getMultiDimIdentityMap(1));
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, ValueRange{}, inits, maps,
+      SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        linalg::YieldOp::create(nb, l,
+                                body(nb, l, linalg::IndexOp::create(nb, l, 0)));
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+/// PyTorch's compute_scales_value in `type` at run time: 1/scale when a
+/// positive scale is given, else in/out (index values).
+static Value createScaleValue(OpBuilder &b, Location loc, Type type,
+                              ArrayRef<double> scales, int64_t i, Value in,
+                              Value out) {
+  if (!scales.empty() && scales[i] > 0.)
+    return createFloatConstant(
+        b, loc, type,
+        type.isF64()
+            ? 1.0 / scales[i]
+            : static_cast<double>(static_cast<float>(1.0 / scales[i])));
+  auto toFloat = [&](Value index) -> Value {
+    return arith::SIToFPOp::create(
+        b, loc, type,
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
+  };
+  return arith::DivFOp::create(b, loc, toFloat(in), toFloat(out));
+}
+
+/// An index value as a float of `type`.
+static Value indexToFloat(OpBuilder &b, Location loc, Value index, Type type) {
+  return arith::SIToFPOp::create(
+      b, loc, type, arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
+}
+
+/// min(floor(x), limit) of a float `x` as an index (x >= 0).
+static Value floorToIndex(OpBuilder &b, Location loc, Value x, Value limit) {
+  Value floor = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::FPToSIOp::create(b, loc, b.getI64Type(),
+                              math::FloorOp::create(b, loc, x)));
+  return arith::MinSIOp::create(b, loc, floor, limit);
+}
+
+/// The result of an upsample op: the batch and channels of `input`, the
+/// spatial `dynamicSizes` (in order) where the result's are dynamic.
+static Value createUpsampleInit(OpBuilder &b, Location loc,
+                                RankedTensorType resultType, Value input,
+                                ArrayRef<Value> dynamicSizes) {
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < 2; ++i)
+    if (resultType.isDynamicDim(i))
+      sizes.push_back(tensor::DimOp::create(b, loc, input, i));
+  llvm::append_range(sizes, dynamicSizes);
+  return tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                 resultType.getElementType(), sizes);
 }
 
 /// PyTorch's compute_scales_value: 1/scale when a positive scale is given,
@@ -71,10 +185,36 @@ struct ConvertUpsampleNearest2d
                                             op.getScaleFactors(), scales)))
       return failure();
     Location loc = op.getLoc();
-    SmallVector<Value> sources;
+    SmallVector<Value> sources, dynamicSizes;
     for (int64_t i = 0; i < 2; ++i) {
       int64_t in = inputType.getDimSize(2 + i),
               out = resultType.getDimSize(2 + i);
+      if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out)) {
+        // nearest_idx at run time: min(floor(o * scale), in - 1) in float
+        // (o itself where out == in, o >> 1 where out == 2 * in: the same
+        // values).
+        Value inValue, outValue;
+        if (failed(getUpsampleSizes(rewriter, op, getTypeConverter(), input,
+                                    resultType, op.getOutputSize(), scales, i,
+                                    inValue, outValue)))
+          return failure();
+        if (ShapedType::isDynamic(out))
+          dynamicSizes.push_back(outValue);
+        Type f32 = rewriter.getF32Type();
+        Value scale =
+            createScaleValue(rewriter, loc, f32, scales, i, inValue, outValue);
+        Value last = arith::SubIOp::create(
+            rewriter, loc, inValue,
+            arith::ConstantIndexOp::create(rewriter, loc, 1));
+        sources.push_back(createTables(
+            rewriter, loc, outValue, {rewriter.getIndexType()},
+            [&](OpBuilder &b, Location l, Value o) -> SmallVector<Value> {
+              Value x = arith::MulFOp::create(b, l, indexToFloat(b, l, o, f32),
+                                              scale);
+              return {floorToIndex(b, l, x, last)};
+            })[0]);
+        continue;
+      }
       SmallVector<double> indices;
       for (int64_t o = 0; o < out; ++o) {
         if (out == in)
@@ -98,7 +238,9 @@ struct ConvertUpsampleNearest2d
         createWindowGeneric(rewriter, loc, sources,
                             {AffineMap::get(4, 0, {d2}, context),
                              AffineMap::get(4, 0, {d3}, context)},
-                            {createEmpty(rewriter, loc, resultType, input)}, {},
+                            {createUpsampleInit(rewriter, loc, resultType,
+                                                input, dynamicSizes)},
+                            {},
                             [&](OpBuilder &b, Location l,
                                 ValueRange args) -> SmallVector<Value> {
                               return {tensor::ExtractOp::create(
@@ -160,6 +302,78 @@ struct ConvertUpsampleBilinear2d
     }
   }
 
+  /// computeWeights at run time, for `out` (an index) output positions of
+  /// an input dim of `in`: index0, index1, lambda0, lambda1 as 1-D tensors.
+  static SmallVector<Value> createDynamicWeights(OpBuilder &b, Location loc,
+                                                 Type type, Value in, Value out,
+                                                 bool alignCorners,
+                                                 ArrayRef<double> scales,
+                                                 int64_t i) {
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value last = arith::SubIOp::create(b, loc, in, one);
+    Value scale;
+    if (alignCorners) {
+      // (in - 1) / (out - 1), 0 for a single output.
+      Value outLast = arith::SubIOp::create(b, loc, out, one);
+      Value ratio =
+          arith::DivFOp::create(b, loc, indexToFloat(b, loc, last, type),
+                                indexToFloat(b, loc, outLast, type));
+      scale = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, out, one),
+          ratio, createFloatConstant(b, loc, type, 0.0));
+    } else {
+      scale = createScaleValue(b, loc, type, scales, i, in, out);
+    }
+    Value copy =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, out, in);
+    Type indexType = b.getIndexType();
+    return createTables(
+        b, loc, out, {indexType, indexType, type, type},
+        [&](OpBuilder &nb, Location l, Value o) -> SmallVector<Value> {
+          Value zero = createFloatConstant(nb, l, type, 0.0);
+          Value unit = createFloatConstant(nb, l, type, 1.0);
+          Value position = indexToFloat(nb, l, o, type);
+          Value source;
+          if (alignCorners) {
+            source = arith::MulFOp::create(nb, l, scale, position);
+          } else {
+            Value half = createFloatConstant(nb, l, type, 0.5);
+            source = arith::SubFOp::create(
+                nb, l,
+                arith::MulFOp::create(
+                    nb, l, scale, arith::AddFOp::create(nb, l, position, half)),
+                half);
+            source = arith::SelectOp::create(
+                nb, l,
+                arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, source,
+                                      zero),
+                zero, source);
+          }
+          Value i0 = floorToIndex(nb, l, source, last);
+          Value l1 = arith::MinimumFOp::create(
+              nb, l,
+              arith::MaximumFOp::create(
+                  nb, l,
+                  arith::SubFOp::create(nb, l, source,
+                                        indexToFloat(nb, l, i0, type)),
+                  zero),
+              unit);
+          Value i1 = arith::SelectOp::create(
+              nb, l,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i0, last),
+              arith::AddIOp::create(nb, l, i0,
+                                    arith::ConstantIndexOp::create(nb, l, 1)),
+              i0);
+          Value l0 = arith::SubFOp::create(nb, l, unit, l1);
+          // out == in: a copy (index o, weights 1 and 0).
+          return {arith::SelectOp::create(nb, l, copy, o, i0),
+                  arith::SelectOp::create(nb, l, copy, o, i1),
+                  arith::SelectOp::create(nb, l, copy, unit, l0),
+                  arith::SelectOp::create(nb, l, copy, zero, l1)};
+        });
+  }
+
   LogicalResult
   matchAndRewrite(AtenUpsampleBilinear2dVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -183,10 +397,23 @@ struct ConvertUpsampleBilinear2d
     Type accType = getOpMathType(element);
     Location loc = op.getLoc();
     // Per dim: index0, index1, lambda0, lambda1.
-    SmallVector<Value> tables;
+    SmallVector<Value> tables, dynamicSizes;
     for (int64_t i = 0; i < 2; ++i) {
       int64_t in = inputType.getDimSize(2 + i),
               out = resultType.getDimSize(2 + i);
+      if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out)) {
+        Value inValue, outValue;
+        if (failed(getUpsampleSizes(rewriter, op, getTypeConverter(), input,
+                                    resultType, op.getOutputSize(), scales, i,
+                                    inValue, outValue)))
+          return failure();
+        if (ShapedType::isDynamic(out))
+          dynamicSizes.push_back(outValue);
+        llvm::append_range(
+            tables, createDynamicWeights(rewriter, loc, accType, inValue,
+                                         outValue, alignCorners, scales, i));
+        continue;
+      }
       SmallVector<double> index0, index1, lambda0, lambda1;
       if (accType.isF64())
         computeWeights<double>(in, out, alignCorners, scales, i, index0, index1,
@@ -210,7 +437,9 @@ struct ConvertUpsampleBilinear2d
         createWindowGeneric(
             rewriter, loc, tables,
             {hMap, hMap, hMap, hMap, wMap, wMap, wMap, wMap},
-            {createEmpty(rewriter, loc, resultType, input)}, {},
+            {createUpsampleInit(rewriter, loc, resultType, input,
+                                dynamicSizes)},
+            {},
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               Value n = linalg::IndexOp::create(b, l, 0);

@@ -368,3 +368,31 @@ func.func @max_pool_indices_dynamic_batch(%a: !torch.vtensor<[?,1,4,4],f32>) -> 
   %0:2 = torch.aten.max_pool2d_with_indices %a, %k, %k, %p, %d, %false : !torch.vtensor<[?,1,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> !torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>
   return %0#0, %0#1 : !torch.vtensor<[1,1,2,2],f32>, !torch.vtensor<[1,1,2,2],si64>
 }
+
+// -----
+
+// A dynamic height: its output size is floor(h * 2.0) in double, and its
+// source indices and weights are computed at run time, one linalg.generic
+// over the output rows (area_pixel_compute_source_index with scale 1/2, a
+// copy where the output size equals the input's); the static width keeps
+// its constant tables.
+// CHECK-LABEL: func.func @upsample_bilinear_dynamic(
+// CHECK: %[[H:.*]] = tensor.dim %{{.*}}, %c2 : tensor<1x2x?x4xf32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[FLOOR:.*]] = math.floor %[[SCALED]] : f64
+// CHECK: %[[OH:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[COPY:.*]] = arith.cmpi eq, %[[OH]], %[[H]] : index
+// CHECK: %[[ROWS:.*]]:4 = linalg.generic {{.*}} outs(%{{.*}} : tensor<?xindex>, tensor<?xindex>, tensor<?xf32>, tensor<?xf32>)
+// CHECK: math.floor %{{.*}} : f32
+// CHECK: arith.select %[[COPY]]
+// CHECK: arith.constant dense<[0, 0, 0, 1, 1, 2, 2, 3]> : tensor<8xindex>
+// CHECK: %[[INIT:.*]] = tensor.empty(%[[OH]]) : tensor<1x2x?x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[ROWS]]#0, %[[ROWS]]#1, %[[ROWS]]#2, %[[ROWS]]#3, {{.*}} outs(%[[INIT]] : tensor<1x2x?x8xf32>)
+func.func @upsample_bilinear_dynamic(%x: !torch.vtensor<[1,2,?,4],f32>) -> !torch.vtensor<[1,2,?,8],f32> {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %f2 = torch.constant.float 2.000000e+00
+  %s = torch.prim.ListConstruct %f2, %f2 : (!torch.float, !torch.float) -> !torch.list<float>
+  %0 = torch.aten.upsample_bilinear2d.vec %x, %none, %false, %s : !torch.vtensor<[1,2,?,4],f32>, !torch.none, !torch.bool, !torch.list<float> -> !torch.vtensor<[1,2,?,8],f32>
+  return %0 : !torch.vtensor<[1,2,?,8],f32>
+}
