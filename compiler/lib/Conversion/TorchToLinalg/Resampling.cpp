@@ -85,6 +85,31 @@ static LogicalResult getUpsampleSizes(ConversionPatternRewriter &rewriter,
   return success();
 }
 
+/// Per spatial dim of an upsample op, the (input, output) sizes as index
+/// values where the input's or the result's size is dynamic (a null pair
+/// where both are static); the dynamic output sizes are appended to
+/// `dynamicSizes`, in order.
+static FailureOr<SmallVector<std::pair<Value, Value>>>
+getDynamicUpsampleSizes(ConversionPatternRewriter &rewriter, Operation *op,
+                        const TypeConverter *converter, Value input,
+                        RankedTensorType resultType, Value outputSize,
+                        ArrayRef<double> scales,
+                        SmallVectorImpl<Value> &dynamicSizes) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<std::pair<Value, Value>> sizes(2);
+  for (int64_t i = 0; i < 2; ++i) {
+    if (!inputType.isDynamicDim(2 + i) && !resultType.isDynamicDim(2 + i))
+      continue;
+    if (failed(getUpsampleSizes(rewriter, op, converter, input, resultType,
+                                outputSize, scales, i, sizes[i].first,
+                                sizes[i].second)))
+      return failure();
+    if (resultType.isDynamicDim(2 + i))
+      dynamicSizes.push_back(sizes[i].second);
+  }
+  return sizes;
+}
+
 /// 1-D tensors of `size` (an index) elements, one per type in `types`:
 /// element o of each is `body(o)` (o an index), one linalg.generic.
 static SmallVector<Value> createTables(
@@ -186,20 +211,18 @@ struct ConvertUpsampleNearest2d
       return failure();
     Location loc = op.getLoc();
     SmallVector<Value> sources, dynamicSizes;
+    auto dynamic = getDynamicUpsampleSizes(
+        rewriter, op, getTypeConverter(), input, resultType, op.getOutputSize(),
+        scales, dynamicSizes);
+    if (failed(dynamic))
+      return failure();
     for (int64_t i = 0; i < 2; ++i) {
       int64_t in = inputType.getDimSize(2 + i),
               out = resultType.getDimSize(2 + i);
-      if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out)) {
+      if (auto [inValue, outValue] = (*dynamic)[i]; inValue) {
         // nearest_idx at run time: min(floor(o * scale), in - 1) in float
         // (o itself where out == in, o >> 1 where out == 2 * in: the same
         // values).
-        Value inValue, outValue;
-        if (failed(getUpsampleSizes(rewriter, op, getTypeConverter(), input,
-                                    resultType, op.getOutputSize(), scales, i,
-                                    inValue, outValue)))
-          return failure();
-        if (ShapedType::isDynamic(out))
-          dynamicSizes.push_back(outValue);
         Type f32 = rewriter.getF32Type();
         Value scale =
             createScaleValue(rewriter, loc, f32, scales, i, inValue, outValue);
@@ -398,17 +421,15 @@ struct ConvertUpsampleBilinear2d
     Location loc = op.getLoc();
     // Per dim: index0, index1, lambda0, lambda1.
     SmallVector<Value> tables, dynamicSizes;
+    auto dynamic = getDynamicUpsampleSizes(
+        rewriter, op, getTypeConverter(), input, resultType, op.getOutputSize(),
+        scales, dynamicSizes);
+    if (failed(dynamic))
+      return failure();
     for (int64_t i = 0; i < 2; ++i) {
       int64_t in = inputType.getDimSize(2 + i),
               out = resultType.getDimSize(2 + i);
-      if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out)) {
-        Value inValue, outValue;
-        if (failed(getUpsampleSizes(rewriter, op, getTypeConverter(), input,
-                                    resultType, op.getOutputSize(), scales, i,
-                                    inValue, outValue)))
-          return failure();
-        if (ShapedType::isDynamic(out))
-          dynamicSizes.push_back(outValue);
+      if (auto [inValue, outValue] = (*dynamic)[i]; inValue) {
         llvm::append_range(
             tables, createDynamicWeights(rewriter, loc, accType, inValue,
                                          outValue, alignCorners, scales, i));

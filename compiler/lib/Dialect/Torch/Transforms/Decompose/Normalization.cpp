@@ -230,9 +230,7 @@ struct DecomposeAtenNativeGroupNorm : OpRewritePattern<AtenNativeGroupNormOp> {
     Elementwise ew{rewriter, loc};
     Type dtype = getStatisticsDtype(inputType.getDtype(), /*float64=*/false);
     // Unknown batch and spatial sizes come from aten.size.int.
-    SmallVector<int64_t> spatialDims;
-    for (int64_t dim = 2, e = sizes.size(); dim < e; ++dim)
-      spatialDims.push_back(dim);
+    auto spatialDims = llvm::to_vector(llvm::seq<int64_t>(2, sizes.size()));
     SmallVector<Value> sizeValues = createSizes(rewriter, loc, op.getInput());
     Value spatial = createCount(rewriter, loc, op.getInput(), spatialDims);
     Value perGroupValue = createConstantInt(rewriter, loc, perGroup);
@@ -349,9 +347,8 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
     Type dtype = getStatisticsDtype(element, float64);
     // x viewed [N, C, spatial] and back; sizes unknown at compile time come
     // from aten.size.int, and so does the count each channel reduces.
-    SmallVector<int64_t> reduced{0}, spatialDims;
-    for (int64_t dim = 2, e = sizes.size(); dim < e; ++dim)
-      spatialDims.push_back(dim);
+    auto spatialDims = llvm::to_vector(llvm::seq<int64_t>(2, sizes.size()));
+    SmallVector<int64_t> reduced{0};
     reduced.append(spatialDims);
     SmallVector<Value> sizeValues = createSizes(rewriter, loc, op.getInput());
     Value x = castTo(rewriter, loc, op.getInput(), dtype);
@@ -397,13 +394,7 @@ struct DecomposeBatchNormTraining : OpRewritePattern<OpTy> {
                     rewriter, loc,
                     roundToFloatType(static_cast<double>(known), sums))),
             sums);
-      auto scalarType = cast<BaseTensorType>(stat.getType())
-                            .getWithSizesAndDtype(ArrayRef<int64_t>{}, sums);
-      Value none = createConstantNone(rewriter, loc);
-      Value divisor = AtenScalarTensorOp::create(
-          rewriter, loc, scalarType, count,
-          createConstantInt(rewriter, loc, *getScalarTypeCode(sums)), none,
-          none, none);
+      Value divisor = createScalarTensor(rewriter, loc, count, sums);
       return stored(
           AtenDivTensorOp::create(rewriter, loc, stat.getType(), stat,
                                   castTo(rewriter, loc, divisor, dtype)),

@@ -282,14 +282,9 @@ template <typename OpTy> struct DecomposeAtenVar : OpRewritePattern<OpTy> {
           rewriter, loc, intType,
           createCount(rewriter, loc, op.getSelf(), *dims),
           createConstantInt(rewriter, loc, static_cast<int64_t>(*correction)));
-      auto scalarType =
-          sumType.getWithSizesAndDtype(ArrayRef<int64_t>{}, dtype);
-      Value divisor = AtenScalarTensorOp::create(
-          rewriter, loc, scalarType, shifted,
-          createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none,
-          none, none);
+      Value divisor = createScalarTensor(rewriter, loc, shifted, dtype);
       divisor =
-          AtenClampOp::create(rewriter, loc, scalarType, divisor,
+          AtenClampOp::create(rewriter, loc, divisor.getType(), divisor,
                               createConstantFloat(rewriter, loc, 0.0), none);
       var = AtenDivTensorOp::create(rewriter, loc, sumType, sum, divisor);
     }

@@ -95,6 +95,17 @@ Value decompose::createCount(PatternRewriter &rewriter, Location loc,
   return count;
 }
 
+Value decompose::createScalarTensor(PatternRewriter &rewriter, Location loc,
+                                    Value value, Type dtype) {
+  auto type =
+      ValueTensorType::get(rewriter.getContext(), ArrayRef<int64_t>{}, dtype);
+  Value none = createConstantNone(rewriter, loc);
+  return AtenScalarTensorOp::create(
+      rewriter, loc, type, value,
+      createConstantInt(rewriter, loc, *getScalarTypeCode(dtype)), none, none,
+      none);
+}
+
 Value decompose::createCast(PatternRewriter &rewriter, Location loc,
                             Value value, Type dtype) {
   auto type = cast<BaseTensorType>(value.getType());

@@ -106,6 +106,11 @@ SmallVector<Value> createSizes(PatternRewriter &rewriter, Location loc,
 Value createCount(PatternRewriter &rewriter, Location loc, Value value,
                   ArrayRef<int64_t> dims);
 
+/// `aten.scalar_tensor(value, dtype)`: a 0-d tensor of `dtype` holding the
+/// !torch.int or !torch.float `value`.
+Value createScalarTensor(PatternRewriter &rewriter, Location loc, Value value,
+                         Type dtype);
+
 /// `_to_copy(value, dtype)` to the same sizes.
 Value createCast(PatternRewriter &rewriter, Location loc, Value value,
                  Type dtype);
