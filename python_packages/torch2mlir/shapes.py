@@ -156,8 +156,7 @@ class DynamicShapes:
         for symbol, binding in self._bindings.items():
             low, high = self._ranges.get(symbol, (None, None))
             where = f"{binding.name}.shape[{binding.dim}]"
-            if binding.derived:
-                low, high = binding.size(low), binding.size(high)
+            low, high = binding.size(low), binding.size(high)
             part = f"{where} in [{low}, {'inf' if high is None else high}]"
             if binding.derived:
                 part += f" ({binding.form()})"

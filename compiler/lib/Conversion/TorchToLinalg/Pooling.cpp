@@ -30,13 +30,13 @@ namespace {
 /// kernel_size, stride (empty: the kernel), padding and dilation of an N-d
 /// pooling op, and the padding after the input that the output size needs
 /// (more than `padding` with ceil_mode; `padding` where a pooled size is
-/// dynamic, see createDynamicPoolSizes).
+/// dynamic, see createDynamicPoolSize).
 struct PoolParams {
   SmallVector<int64_t> kernel, stride, padding, dilation, padHigh;
 };
 
 /// With `dynamicPooled`, pooled dims of unknown size are accepted (their
-/// sizes are left to the run time).
+/// sizes are left to the run time: createDynamicPoolSize).
 static LogicalResult
 matchPoolParams(ConversionPatternRewriter &rewriter, Operation *op, int64_t d,
                 Value kernel, Value stride, Value padding, Value dilation,
@@ -110,6 +110,47 @@ matchPoolParams(ConversionPatternRewriter &rewriter, Operation *op, int64_t d,
                              ", the size of its static result there");
   }
   return success();
+}
+
+/// The output size of a pooled dim of run-time size `in` (an index), PyTorch's
+/// pooling_output_shape: (in + 2p - span (+ stride - 1 with ceil_mode)) /
+/// stride + 1, span = dilation * (kernel - 1) + 1; with ceil_mode, a last
+/// window starting past the input and the padding before it is dropped. Also
+/// the padding after the input that the last window needs: at least
+/// `padding`, else (out - 1) * stride + span - in - padding.
+static std::pair<Value, Value>
+createDynamicPoolSize(OpBuilder &b, Location loc, Value in, int64_t kernel,
+                      int64_t stride, int64_t padding, int64_t dilation,
+                      bool ceilMode) {
+  int64_t span = dilation * (kernel - 1) + 1;
+  Value numerator = arith::AddIOp::create(
+      b, loc, in,
+      cstIndex(b, loc, 2 * padding - span + (ceilMode ? stride - 1 : 0)));
+  Value out = arith::AddIOp::create(
+      b, loc,
+      arith::FloorDivSIOp::create(b, loc, numerator, cstIndex(b, loc, stride)),
+      cstIndex(b, loc, 1));
+  auto lastStart = [&](Value size) -> Value {
+    return arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, size, cstIndex(b, loc, 1)),
+        cstIndex(b, loc, stride));
+  };
+  if (ceilMode) {
+    Value pastEnd = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sge, lastStart(out),
+        arith::AddIOp::create(b, loc, in, cstIndex(b, loc, padding)));
+    out = arith::SelectOp::create(
+        b, loc, pastEnd,
+        arith::SubIOp::create(b, loc, out, cstIndex(b, loc, 1)), out);
+  }
+  Value needed = arith::SubIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, lastStart(out),
+                            cstIndex(b, loc, span - padding)),
+      in);
+  Value padHigh =
+      arith::MaxSIOp::create(b, loc, needed, cstIndex(b, loc, padding));
+  return {out, padHigh};
 }
 
 /// max_poolNd_with_indices: the max of each window and the flat index of
@@ -559,47 +600,12 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
           dynamicSizes.push_back(in);
         continue;
       }
-      auto index = [&](int64_t v) -> Value {
-        return arith::ConstantIndexOp::create(rewriter, loc, v);
-      };
-      int64_t s = params.stride[i - 2];
-      int64_t span = params.dilation[i - 2] * (params.kernel[i - 2] - 1) + 1;
-      // out = (in + 2p - span (+ s - 1 with ceil_mode)) / s + 1; with
-      // ceil_mode, a last window starting past the input and its padding
-      // before is dropped.
-      Value numerator = arith::AddIOp::create(
-          rewriter, loc, in, index(2 * p - span + (ceilMode ? s - 1 : 0)));
-      Value out = arith::AddIOp::create(
-          rewriter, loc,
-          arith::FloorDivSIOp::create(rewriter, loc, numerator, index(s)),
-          index(1));
-      if (ceilMode) {
-        Value lastStart = arith::MulIOp::create(
-            rewriter, loc, arith::SubIOp::create(rewriter, loc, out, index(1)),
-            index(s));
-        Value pastEnd = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::sge, lastStart,
-            arith::AddIOp::create(rewriter, loc, in, index(p)));
-        out = arith::SelectOp::create(
-            rewriter, loc, pastEnd,
-            arith::SubIOp::create(rewriter, loc, out, index(1)), out);
-      }
+      auto [out, padHigh] = createDynamicPoolSize(
+          rewriter, loc, in, params.kernel[i - 2], params.stride[i - 2], p,
+          params.dilation[i - 2], ceilMode);
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(out);
-      // The padding after the input: at least `p`, and enough for the last
-      // window, (out - 1) * s + span - in - p.
-      Value needed = arith::SubIOp::create(
-          rewriter, loc,
-          arith::AddIOp::create(
-              rewriter, loc,
-              arith::MulIOp::create(
-                  rewriter, loc,
-                  arith::SubIOp::create(rewriter, loc, out, index(1)),
-                  index(s)),
-              index(span - p)),
-          in);
-      high[i] =
-          arith::MaxSIOp::create(rewriter, loc, needed, index(p)).getResult();
+      high[i] = padHigh;
     }
     SmallVector<int64_t> paddedShape(inputType.getShape());
     for (int64_t i = 0; i < 4; ++i) {

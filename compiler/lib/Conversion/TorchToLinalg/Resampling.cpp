@@ -40,6 +40,12 @@ static LogicalResult matchUpsample(ConversionPatternRewriter &rewriter,
   return success();
 }
 
+/// An index value as a float of `type`.
+static Value indexToFloat(OpBuilder &b, Location loc, Value index, Type type) {
+  return arith::SIToFPOp::create(
+      b, loc, type, arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
+}
+
 /// The input and output sizes (index values) of spatial dim `i` (0: height,
 /// 1: width) of an upsample op: a dynamic output size is the output_size
 /// element, or floor(input size * scale factor) in double
@@ -72,12 +78,9 @@ static LogicalResult getUpsampleSizes(ConversionPatternRewriter &rewriter,
                          "a dynamic output size needs output_size or "
                          "scale_factors");
   Type f64 = rewriter.getF64Type();
-  Value scaled = arith::MulFOp::create(
-      rewriter, loc,
-      arith::SIToFPOp::create(
-          rewriter, loc, f64,
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), in)),
-      createFloatConstant(rewriter, loc, f64, scales[i]));
+  Value scaled =
+      arith::MulFOp::create(rewriter, loc, indexToFloat(rewriter, loc, in, f64),
+                            createFloatConstant(rewriter, loc, f64, scales[i]));
   out = arith::IndexCastOp::create(
       rewriter, loc, rewriter.getIndexType(),
       arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(),
@@ -145,18 +148,8 @@ static Value createScaleValue(OpBuilder &b, Location loc, Type type,
         type.isF64()
             ? 1.0 / scales[i]
             : static_cast<double>(static_cast<float>(1.0 / scales[i])));
-  auto toFloat = [&](Value index) -> Value {
-    return arith::SIToFPOp::create(
-        b, loc, type,
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
-  };
-  return arith::DivFOp::create(b, loc, toFloat(in), toFloat(out));
-}
-
-/// An index value as a float of `type`.
-static Value indexToFloat(OpBuilder &b, Location loc, Value index, Type type) {
-  return arith::SIToFPOp::create(
-      b, loc, type, arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
+  return arith::DivFOp::create(b, loc, indexToFloat(b, loc, in, type),
+                               indexToFloat(b, loc, out, type));
 }
 
 /// min(floor(x), limit) of a float `x` as an index (x >= 0).
