@@ -188,11 +188,22 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def tests(session: nox.Session) -> None:
-    """Everything a fresh clone needs checked: build, lit, pytest (test/python, test/e2e)."""
+    """Everything a fresh clone needs checked: build, lit, pytest (test/python,
+    test/e2e) on every core (pytest-xdist; `-- -n 0` runs it in one process)."""
     env = _shared_env(session, "build", "test")
     _build(session, env)
     _lit(session, env)
-    _python(session, env, "-m", "pytest", "test/python", "test/e2e", *session.posargs)
+    _python(
+        session,
+        env,
+        "-m",
+        "pytest",
+        "-n",
+        "auto",
+        "test/python",
+        "test/e2e",
+        *session.posargs,
+    )
 
 
 @nox.session(name="tests-monolithic", venv_backend="none")

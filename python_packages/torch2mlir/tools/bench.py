@@ -973,14 +973,24 @@ def prepare_side(
         return result, None, None
 
 
+#: Seconds a block of timed runs waits at most for other processes to go
+#: idle (:func:`wait_until_quiet`).
+QUIET_TIMEOUT = 120.0
+
+
 def time_side_block(
-    call: Callable[[], Any], *, one_thread: bool, warmup: int, repeat: int
+    call: Callable[[], Any],
+    *,
+    one_thread: bool,
+    warmup: int,
+    repeat: int,
+    quiet_timeout: float = QUIET_TIMEOUT,
 ) -> dict[str, Any]:
     """One block of timed runs of `call` in this process: with all threads or
     with one (:func:`thread_count`), `warmup` untimed calls, `repeat` timed
-    ones, once other processes are idle (:func:`wait_until_quiet`, calling
-    `call` meanwhile: inductor compiles again for another thread count,
-    with g++ in child processes).
+    ones, once other processes are idle (:func:`wait_until_quiet`, at most
+    `quiet_timeout` seconds, calling `call` meanwhile: inductor compiles
+    again for another thread count, with g++ in child processes).
 
     Returns:
         ``samples`` (seconds), ``others_cores`` over the timed runs (see
@@ -993,7 +1003,7 @@ def time_side_block(
             call()
 
     def block() -> dict[str, Any]:
-        waited = wait_until_quiet(sleep=keep_calling, timeout=120.0)
+        waited = wait_until_quiet(sleep=keep_calling, timeout=quiet_timeout)
         before, began = cpu_snapshot(), time.perf_counter()
         samples = time_blocks([call], warmup, repeat)[0]
         busy = others_cores(before, cpu_snapshot(), time.perf_counter() - began)
@@ -1079,12 +1089,22 @@ class SideProcess:
         return self._reply()
 
     def time_block(
-        self, *, one_thread: bool, warmup: int, repeat: int
+        self,
+        *,
+        one_thread: bool,
+        warmup: int,
+        repeat: int,
+        quiet_timeout: float = QUIET_TIMEOUT,
     ) -> dict[str, Any]:
         """:func:`time_side_block` in the side's process (``error`` if it
         failed or the process died)."""
         assert self._proc.stdin is not None
-        command = {"one_thread": one_thread, "warmup": warmup, "repeat": repeat}
+        command = {
+            "one_thread": one_thread,
+            "warmup": warmup,
+            "repeat": repeat,
+            "quiet_timeout": quiet_timeout,
+        }
         try:
             self._proc.stdin.write(json.dumps(command) + "\n")
             self._proc.stdin.flush()
@@ -1165,6 +1185,7 @@ def measure_sides(
     opt_level: int = 2,
     threads: int | None = None,
     log: Callable[[str], None] = print,
+    quiet_timeout: float = QUIET_TIMEOUT,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """Measures `sides` of one workload, each in its own
     :class:`SideProcess`: builds them one after the other, then `rounds`
@@ -1173,7 +1194,9 @@ def measure_sides(
     each side's samples are spread over the same minutes. `repeat` timed
     runs per side and thread setting in all, split over the rounds; the
     first block of each side and setting follows `warmup` untimed runs
-    (at least one with one thread), later blocks one. Never raises.
+    (at least one with one thread), later blocks one; each block waits at
+    most `quiet_timeout` seconds for other processes to go idle
+    (:func:`time_side_block`). Never raises.
 
     Returns:
         ({side: result}, {side: the first call's output or None}): each
@@ -1210,7 +1233,10 @@ def measure_sides(
                     + ("all threads" if label == "all" else "1 thread")
                 )
                 reply = procs[side].time_block(
-                    one_thread=label == "one", warmup=before, repeat=count
+                    one_thread=label == "one",
+                    warmup=before,
+                    repeat=count,
+                    quiet_timeout=quiet_timeout,
                 )
                 if reply.get("error"):
                     results[side]["error"] = reply["error"]
@@ -1242,9 +1268,10 @@ def run_side_process(
     warmup: int,
     opt_level: int = 2,
     threads: int | None = None,
+    quiet_timeout: float = QUIET_TIMEOUT,
 ) -> tuple[dict[str, Any], Any]:
     """One side of one workload alone, in a new process (one round of
-    :func:`measure_sides`).
+    :func:`measure_sides`; `quiet_timeout` as there).
 
     Returns:
         (``result``, the first call's output or None), as
@@ -1259,6 +1286,7 @@ def run_side_process(
         opt_level=opt_level,
         threads=threads,
         log=lambda message: print(message, file=sys.stderr, flush=True),
+        quiet_timeout=quiet_timeout,
     )
     return results[side], outputs[side]
 
