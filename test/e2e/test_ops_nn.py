@@ -1313,6 +1313,120 @@ def test_max_pool2d_with_sizes_known_at_run_time(pool: dict, forms) -> None:
         torch.testing.assert_close(compiled(x), model(x), rtol=0, atol=0)
 
 
+def _pooling_dims(forms, low: int = 9):
+    """Per pooled dim, a Dim of its size: plain for (1, 0), else `scale *
+    Dim + offset` (sizes that keep one branch of ceil_mode's output size)."""
+    from torch.export import Dim
+
+    return [
+        Dim(name, min=low, max=64)
+        if scale == 1
+        else scale * Dim(name, min=max(low // scale, 2), max=21) + offset
+        for name, (scale, offset) in zip("dhw", forms)
+    ]
+
+
+def _pooled_sizes(forms, k: int) -> list[int]:
+    """A run-time size per pooled dim of `forms` (see _pooling_dims)."""
+    return [scale * k + offset + (scale == 1) * 4 for scale, offset in forms]
+
+
+@pytest.mark.parametrize(
+    ("make", "forms"),
+    [
+        (lambda: nn.AvgPool2d(3, stride=2, padding=1), ((1, 0), (1, 0))),
+        (
+            lambda: nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False),
+            ((1, 0), (1, 0)),
+        ),
+        (lambda: nn.AvgPool2d((2, 3), divisor_override=5), ((1, 0), (1, 0))),
+        # ceil_mode: sizes 2k (an added window, clipped to the input plus
+        # padding) and 3k + 1 (the last window dropped).
+        (
+            lambda: nn.AvgPool2d(3, stride=2, ceil_mode=True, count_include_pad=False),
+            ((2, 0), (2, 0)),
+        ),
+        (
+            lambda: nn.AvgPool2d((3, 2), stride=(2, 3), padding=1, ceil_mode=True),
+            ((2, 0), (3, 1)),
+        ),
+        (lambda: nn.AvgPool1d(4, stride=3, padding=2), ((1, 0),)),
+        (lambda: nn.AvgPool3d(2, stride=(1, 2, 2), padding=1), ((1, 0),) * 3),
+        (
+            lambda: nn.MaxPool2d(3, stride=2, padding=1, return_indices=True),
+            ((1, 0),) * 2,
+        ),
+        (lambda: nn.MaxPool1d(3, stride=2, return_indices=True), ((1, 0),)),
+        (
+            lambda: nn.MaxPool3d(
+                (2, 3, 2), stride=2, ceil_mode=True, return_indices=True
+            ),
+            ((2, 0),) * 3,
+        ),
+    ],
+    ids=[
+        "avg2d",
+        "avg2d_exclude_pad",
+        "avg2d_divisor",
+        "avg2d_ceil",
+        "avg2d_ceil_dropped",
+        "avg1d",
+        "avg3d",
+        "max2d_indices",
+        "max1d_indices",
+        "max3d_indices_ceil",
+    ],
+)
+def test_pooling_with_sizes_known_at_run_time(make, forms) -> None:
+    """Average pooling and max pooling with indices over dynamic batch and
+    pooled sizes: the output sizes, the padding after the input and each
+    window's divisor come from the run-time sizes, as PyTorch's CPU kernels
+    compute them (bit for bit: the same sums in the same order)."""
+    from torch.export import Dim
+
+    model = make()
+    d = len(forms)
+    dims = _pooling_dims(forms, low=9 if d < 3 else 5)
+    spatial = {2 + i: dim for i, dim in enumerate(dims)}
+    compiled = torch2mlir.compile(
+        model,
+        (randn(2, 3, *_pooled_sizes(forms, 12 if d < 3 else 6)),),
+        dynamic_shapes=({0: Dim("n", min=1, max=8), **spatial},),
+        cache=False,
+    )
+    for k in (5, 7, 12, 21) if d < 3 else (3, 5, 6):
+        x = randn(k % 3 + 1, 3, *_pooled_sizes(forms, k))
+        torch.testing.assert_close(compiled(x), model(x), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize(
+    ("make", "shape"),
+    [
+        (lambda: nn.AdaptiveAvgPool2d((7, 7)), (2, 3, 20, 20)),
+        (lambda: nn.AdaptiveAvgPool2d((3, 5)), (2, 3, 20, 20)),
+        (lambda: nn.AdaptiveAvgPool2d(1), (2, 3, 20, 20)),
+        (lambda: nn.AdaptiveAvgPool1d(6), (2, 3, 20)),
+        (lambda: nn.AdaptiveAvgPool3d((2, 3, 4)), (2, 3, 8, 8, 8)),
+    ],
+    ids=["7x7", "3x5", "global", "1d", "3d"],
+)
+def test_adaptive_avg_pool_with_sizes_known_at_run_time(make, shape) -> None:
+    """Adaptive average pooling of dynamic input sizes to a fixed output:
+    each window [floor(o * I / O), ceil((o + 1) * I / O)) from the run-time
+    size I, inputs both larger and smaller than the output included."""
+    from torch.export import Dim
+
+    model = make()
+    dynamic = {0: Dim("n", min=1, max=8)}
+    dynamic.update({i: Dim(f"s{i}", min=2, max=64) for i in range(2, len(shape))})
+    compiled = torch2mlir.compile(
+        model, (randn(*shape),), dynamic_shapes=(dynamic,), cache=False
+    )
+    for sizes in ((3, 4, 5), (7, 9, 2), (13, 64, 11), (30, 21, 16)):
+        x = randn(sizes[0] % 4 + 1, 3, *sizes[: len(shape) - 2])
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize(
     ("make", "shape", "dims"),
     [
@@ -1397,17 +1511,63 @@ def test_resnet_with_a_dynamic_batch_and_image_size() -> None:
         compiled(randn(1, 3, 64, 320))
 
 
-def test_transposed_conv_with_a_dynamic_spatial_size_is_refused() -> None:
+def test_conv3d_with_a_dynamic_spatial_size_is_refused() -> None:
     from torch.export import Dim
 
-    model = nn.ConvTranspose2d(4, 6, 4, stride=2)
+    model = nn.Conv3d(4, 6, 3)
     with pytest.raises(torch2mlir.CompileError, match="dynamic spatial sizes"):
         torch2mlir.compile(
             model,
-            (randn(2, 4, 8, 8),),
-            dynamic_shapes=({2: Dim("h", min=2, max=64)},),
+            (randn(2, 4, 8, 8, 8),),
+            dynamic_shapes=({2: Dim("d", min=4, max=64)},),
             cache=False,
         )
+
+
+@pytest.mark.parametrize(
+    ("make", "shape", "dims"),
+    [
+        # DCGAN's upsampling: taps overlap, the first and last rows get fewer.
+        (lambda: nn.ConvTranspose2d(4, 6, 4, stride=2, padding=1), (2, 4, 8, 8), "nhw"),
+        # U-Net's: kernel = stride, the taps tile the output.
+        (lambda: nn.ConvTranspose2d(4, 6, 2, stride=2), (2, 4, 8, 8), "nhw"),
+        (
+            lambda: nn.ConvTranspose2d(
+                4, 6, 3, stride=2, padding=1, output_padding=1, groups=2, dilation=2
+            ),
+            (2, 4, 8, 8),
+            "hw",
+        ),
+        (lambda: nn.ConvTranspose1d(4, 6, 5, stride=3, padding=2), (2, 4, 9), "nl"),
+        (lambda: nn.ConvTranspose3d(2, 3, 3, stride=2), (1, 2, 4, 4, 4), "dhw"),
+    ],
+    ids=["dcgan", "unet", "grouped_dilated_output_padding", "1d", "3d"],
+)
+def test_transposed_conv_with_sizes_known_at_run_time(make, shape, dims) -> None:
+    """Transposed convolutions over dynamic batch and spatial sizes: the
+    GEMM's columns, the output sizes and each tap's columns in col2im come
+    from the run-time sizes, including sizes too small for some taps to
+    reach the output."""
+    from torch.export import Dim
+
+    torch.manual_seed(0)
+    model = make().eval()
+    rank = len(shape)
+    at = {"n": 0, "l": 2, "d": 2, "h": rank - 2, "w": rank - 1}
+    dynamic = {
+        at[name]: Dim(name, min=1 if name == "n" else 2, max=32) for name in dims
+    }
+    compiled = torch2mlir.compile(
+        model, (randn(*shape),), dynamic_shapes=(dynamic,), cache=False
+    )
+    for scale in (0.25, 0.5, 1.5, 3):
+        run = tuple(
+            max(int(s * scale), 2) if i in dynamic else s for i, s in enumerate(shape)
+        )
+        x = randn(*run)
+        with torch.no_grad():
+            expected = model(x)
+        torch.testing.assert_close(compiled(x), expected, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize(

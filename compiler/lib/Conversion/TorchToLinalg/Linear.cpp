@@ -568,7 +568,9 @@ createNamedConvolution(OpBuilder &b, Location loc, Value input, Value weight,
 }
 
 /// A transposed convolution of floats (input [N, G*C, I...], weight
-/// [G*C, F, K...], result [N, G*F, O...], static sizes) as PyTorch's CPU
+/// [G*C, F, K...], result [N, G*F, O...]; the batch and spatial sizes may
+/// be dynamic: the output sizes and each tap's count of columns are then
+/// computed at run time) as PyTorch's CPU
 /// kernel computes it (slow_conv_transpose2d/3d): a GEMM into columns,
 ///   cols[g, f, k..., n, i...] = sum_c w[g*C + c, f, k...] * x[n, g*C + c,
 ///   i...]
@@ -586,7 +588,8 @@ createNamedConvolution(OpBuilder &b, Location loc, Value input, Value weight,
 static Value createCol2ImTransposedConvolution(
     OpBuilder &b, Location loc, Value input, Value weight, Value bias,
     RankedTensorType resultType, ArrayRef<int64_t> stride,
-    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups) {
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+    ArrayRef<int64_t> outputPadding, int64_t groups) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto weightType = cast<RankedTensorType>(weight.getType());
   MLIRContext *context = b.getContext();
@@ -599,23 +602,61 @@ static Value createCol2ImTransposedConvolution(
   ArrayRef<int64_t> kernel = weightType.getShape().drop_front(2);
   ArrayRef<int64_t> inSizes = inputType.getShape().drop_front(2);
   ArrayRef<int64_t> outSizes = resultType.getShape().drop_front(2);
+  // The batch and spatial sizes, static or read at run time; an unknown
+  // output size is PyTorch's (in - 1) * stride - 2 * padding + dilation *
+  // (kernel - 1) + output_padding + 1 of the run-time input size.
+  OpFoldResult batch = tensor::getMixedSize(b, loc, input, 0);
+  SmallVector<OpFoldResult> inMixed, outMixed;
+  for (int64_t i = 0; i < d; ++i) {
+    inMixed.push_back(tensor::getMixedSize(b, loc, input, 2 + i));
+    if (!ShapedType::isDynamic(outSizes[i])) {
+      outMixed.push_back(b.getIndexAttr(outSizes[i]));
+      continue;
+    }
+    Value in = getValueOrCreateConstantIndexOp(b, loc, inMixed.back());
+    outMixed.push_back(
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, in, cstIndex(b, loc, stride[i])),
+            cstIndex(b, loc,
+                     dilation[i] * (kernel[i] - 1) + outputPadding[i] + 1 -
+                         stride[i] - 2 * padding[i]))
+            .getResult());
+  }
+  auto product = [](int64_t x, int64_t y) {
+    return ShapedType::isDynamic(x) || ShapedType::isDynamic(y)
+               ? ShapedType::kDynamic
+               : x * y;
+  };
   int64_t taps = 1, pixels = 1;
   for (int64_t i = 0; i < d; ++i) {
     taps *= kernel[i];
-    pixels *= inSizes[i];
+    pixels = product(pixels, inSizes[i]);
   }
   auto type = [&](ArrayRef<int64_t> shape, Type t) {
     return RankedTensorType::get(shape, t);
   };
   auto transpose = [&](Value value, ArrayRef<int64_t> permutation) {
     auto valueType = cast<RankedTensorType>(value.getType());
-    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
     for (int64_t i : permutation)
-      shape.push_back(valueType.getDimSize(i));
+      sizes.push_back(tensor::getMixedSize(b, loc, value, i));
     Value init =
-        tensor::EmptyOp::create(b, loc, shape, valueType.getElementType());
+        tensor::EmptyOp::create(b, loc, sizes, valueType.getElementType());
     return linalg::TransposeOp::create(b, loc, value, init, permutation)
         .getResult()[0];
+  };
+  // `value` collapsed by `reassociation` (the result type inferred), then
+  // cast to `target` when that differs (a size the result type knows and
+  // the input's type does not).
+  auto collapseTo = [&](Value value,
+                        ArrayRef<ReassociationIndices> reassociation,
+                        RankedTensorType target) -> Value {
+    Value collapsed =
+        tensor::CollapseShapeOp::create(b, loc, value, reassociation);
+    if (collapsed.getType() == target)
+      return collapsed;
+    return tensor::CastOp::create(b, loc, target, collapsed);
   };
   SmallVector<ReassociationIndices> trailing{{0}, {1}};
   trailing.push_back(llvm::to_vector(llvm::seq<int64_t>(2, d + 2)));
@@ -636,28 +677,56 @@ static Value createCol2ImTransposedConvolution(
       b, loc, type({n, groups, perGroupIn, pixels}, element), flatInput,
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
   Value rhs = tensor::CollapseShapeOp::create(
-      b, loc, type({groups, perGroupIn, n * pixels}, element),
+      b, loc, type({groups, perGroupIn, product(n, pixels)}, element),
       n == 1 ? splitInput : transpose(splitInput, {1, 2, 0, 3}),
       n == 1 ? SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}
              : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
-  auto colsAccType = type({groups, perGroupOut * taps, n * pixels}, accType);
+  auto colsAccType =
+      type({groups, perGroupOut * taps, product(n, pixels)}, accType);
   Value cols = linalg::BatchMatmulOp::create(
                    b, loc, TypeRange{colsAccType}, ValueRange{lhs, rhs},
-                   ValueRange{createZeroFilled(b, loc, colsAccType)})
+                   ValueRange{createZeroFilled(b, loc, colsAccType, rhs)})
                    .getResult(0);
   // cols as [G, F, K..., N, I...].
   SmallVector<int64_t> colsShape{groups, perGroupOut};
   colsShape.append(kernel.begin(), kernel.end());
   colsShape.push_back(n);
   colsShape.append(inSizes.begin(), inSizes.end());
+  SmallVector<OpFoldResult> colsMixed = llvm::map_to_vector(
+      ArrayRef(colsShape).take_front(d + 2),
+      [&](int64_t size) -> OpFoldResult { return b.getIndexAttr(size); });
+  colsMixed.push_back(batch);
+  colsMixed.append(inMixed);
   SmallVector<ReassociationIndices> colsSplit{{0}};
   colsSplit.push_back(llvm::to_vector(llvm::seq<int64_t>(1, d + 2)));
   colsSplit.push_back(llvm::to_vector(llvm::seq<int64_t>(d + 2, 2 * d + 3)));
-  cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, accType), cols,
-                                       colsSplit);
+  // memref.expand_shape takes at most one dynamic size per group (its
+  // strides are computed from the others): with more (the batch and the
+  // spatial sizes of a dynamic [N*I...]), a tensor.reshape to the run-time
+  // sizes instead.
+  if (llvm::count(ArrayRef(colsShape).drop_front(d + 2),
+                  ShapedType::kDynamic) <= 1) {
+    cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, accType),
+                                         cols, colsSplit, colsMixed);
+  } else {
+    SmallVector<Value> sizes = llvm::map_to_vector(
+        colsMixed, [&](OpFoldResult size) -> Value {
+          return getValueOrCreateConstantIndexOp(b, loc, size);
+        });
+    Value shape = tensor::FromElementsOp::create(
+        b, loc,
+        RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                              b.getIndexType()),
+        sizes);
+    cols = tensor::ReshapeOp::create(b, loc, type(colsShape, accType), cols,
+                                     shape);
+  }
 
   SmallVector<int64_t> outShape{n, groups, perGroupOut};
   outShape.append(outSizes.begin(), outSizes.end());
+  SmallVector<OpFoldResult> outShapeMixed{batch, b.getIndexAttr(groups),
+                                          b.getIndexAttr(perGroupOut)};
+  outShapeMixed.append(outMixed);
   SmallVector<ReassociationIndices> mergeChannels{{0}, {1, 2}};
   for (int64_t i = 0; i < d; ++i)
     mergeChannels.push_back({i + 3});
@@ -672,15 +741,18 @@ static Value createCol2ImTransposedConvolution(
   bool tiles = true;
   for (int64_t i = 0; i < d; ++i)
     tiles &= stride[i] == kernel[i] && dilation[i] == 1 && padding[i] == 0 &&
-             outSizes[i] == inSizes[i] * stride[i];
+             outputPadding[i] == 0;
   if (tiles) {
     int64_t loops = 3 + 2 * d;
     SmallVector<int64_t> tiledShape{n, groups, perGroupOut};
+    SmallVector<OpFoldResult> tiledMixed{batch, b.getIndexAttr(groups),
+                                         b.getIndexAttr(perGroupOut)};
     SmallVector<AffineExpr> colsExprs{b.getAffineDimExpr(1),
                                       b.getAffineDimExpr(2)};
     SmallVector<ReassociationIndices> untile{{0}, {1}, {2}};
     for (int64_t i = 0; i < d; ++i) {
       tiledShape.append({inSizes[i], kernel[i]});
+      tiledMixed.append({inMixed[i], b.getIndexAttr(kernel[i])});
       colsExprs.push_back(b.getAffineDimExpr(4 + 2 * i));
       untile.push_back({3 + 2 * i, 4 + 2 * i});
     }
@@ -700,7 +772,7 @@ static Value createCol2ImTransposedConvolution(
     Value tiled =
         linalg::GenericOp::create(
             b, loc, TypeRange{type(tiledShape, element)}, ins,
-            ValueRange{tensor::EmptyOp::create(b, loc, tiledShape, element)},
+            ValueRange{tensor::EmptyOp::create(b, loc, tiledMixed, element)},
             maps,
             SmallVector<utils::IteratorType>(loops,
                                              utils::IteratorType::parallel),
@@ -712,14 +784,17 @@ static Value createCol2ImTransposedConvolution(
               linalg::YieldOp::create(nb, l, castFloat(nb, l, y, element));
             })
             .getResult(0);
-    Value untiled = tensor::CollapseShapeOp::create(
-        b, loc, type(outShape, element), tiled, untile);
-    return tensor::CollapseShapeOp::create(b, loc, resultType, untiled,
-                                           mergeChannels);
+    Value untiled = tensor::CollapseShapeOp::create(b, loc, tiled, untile);
+    return collapseTo(untiled, mergeChannels, resultType);
   }
 
   // col2im into out [N, G, F, O...], zeros first.
-  Value out = createZeroFilled(b, loc, type(outShape, accType));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+  Value out =
+      linalg::FillOp::create(
+          b, loc, ValueRange{zero},
+          ValueRange{tensor::EmptyOp::create(b, loc, outShapeMixed, accType)})
+          .getResult(0);
   int64_t loops = d + 3;
   SmallVector<AffineExpr> colsExprs{
       b.getAffineDimExpr(1), b.getAffineDimExpr(2), b.getAffineDimExpr(0)};
@@ -744,19 +819,43 @@ static Value createCol2ImTransposedConvolution(
   };
   SmallVector<int64_t> tap(d, 0);
   for (int64_t t = 0; t < taps; ++t) {
-    // The i with 0 <= i * s - p + k * dil < O, per dim.
-    SmallVector<int64_t> first(d), count(d);
+    // The i with 0 <= i * s - p + k * dil < O, per dim: from `first`,
+    // `count` of them (computed at run time, at least 0, where a size is
+    // unknown).
+    SmallVector<int64_t> first(d);
+    SmallVector<OpFoldResult> count(d);
+    SmallVector<int64_t> countShape(d);
     bool any = true;
     for (int64_t i = 0; i < d; ++i) {
       int64_t shift = tap[i] * dilation[i] - padding[i];
       int64_t lo = shift >= 0 ? 0 : (-shift + stride[i] - 1) / stride[i];
-      int64_t hi =
-          std::min(inSizes[i] - 1, outSizes[i] - 1 - shift < 0
-                                       ? -1
-                                       : (outSizes[i] - 1 - shift) / stride[i]);
       first[i] = lo;
-      count[i] = hi - lo + 1;
-      any &= count[i] > 0;
+      if (!ShapedType::isDynamic(inSizes[i]) &&
+          !ShapedType::isDynamic(outSizes[i])) {
+        int64_t hi = std::min(inSizes[i] - 1,
+                              outSizes[i] - 1 - shift < 0
+                                  ? -1
+                                  : (outSizes[i] - 1 - shift) / stride[i]);
+        countShape[i] = hi - lo + 1;
+        count[i] = b.getIndexAttr(countShape[i]);
+        any &= countShape[i] > 0;
+        continue;
+      }
+      Value in = getValueOrCreateConstantIndexOp(b, loc, inMixed[i]);
+      Value o = getValueOrCreateConstantIndexOp(b, loc, outMixed[i]);
+      Value hi = arith::MinSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, in, cstIndex(b, loc, 1)),
+          arith::FloorDivSIOp::create(
+              b, loc,
+              arith::SubIOp::create(b, loc, o, cstIndex(b, loc, 1 + shift)),
+              cstIndex(b, loc, stride[i])));
+      count[i] =
+          arith::MaxSIOp::create(
+              b, loc,
+              arith::SubIOp::create(b, loc, hi, cstIndex(b, loc, lo - 1)),
+              cstIndex(b, loc, 0))
+              .getResult();
+      countShape[i] = ShapedType::kDynamic;
     }
     if (any) {
       SmallVector<OpFoldResult> colsOffsets{b.getIndexAttr(0),
@@ -767,34 +866,46 @@ static Value createCol2ImTransposedConvolution(
         colsSizes.push_back(b.getIndexAttr(1));
       }
       colsOffsets.push_back(b.getIndexAttr(0));
-      colsSizes.push_back(b.getIndexAttr(n));
+      colsSizes.push_back(batch);
       SmallVector<int64_t> sliceShape{groups, perGroupOut, n};
       SmallVector<int64_t> outSliceShape{n, groups, perGroupOut};
       SmallVector<OpFoldResult> outOffsets(3, b.getIndexAttr(0)),
-          outSizesAttr{b.getIndexAttr(n), b.getIndexAttr(groups),
-                       b.getIndexAttr(perGroupOut)},
+          outSizesMixed{batch, b.getIndexAttr(groups),
+                        b.getIndexAttr(perGroupOut)},
           outStrides(3, b.getIndexAttr(1));
       for (int64_t i = 0; i < d; ++i) {
         colsOffsets.push_back(b.getIndexAttr(first[i]));
-        colsSizes.push_back(b.getIndexAttr(count[i]));
-        sliceShape.push_back(count[i]);
-        outSliceShape.push_back(count[i]);
+        colsSizes.push_back(count[i]);
+        sliceShape.push_back(countShape[i]);
+        outSliceShape.push_back(countShape[i]);
         outOffsets.push_back(b.getIndexAttr(first[i] * stride[i] +
                                             tap[i] * dilation[i] - padding[i]));
-        outSizesAttr.push_back(b.getIndexAttr(count[i]));
+        outSizesMixed.push_back(count[i]);
         outStrides.push_back(b.getIndexAttr(stride[i]));
       }
       SmallVector<OpFoldResult> ones(2 * d + 3, b.getIndexAttr(1));
+      // The tap's columns [G, F, N, count...]: a rank-reducing slice, or,
+      // when a size is dynamic, the full-rank one [G, F, 1..., N, count...]
+      // read at tap index 0 (which unit dims a rank-reducing slice drops is
+      // inferred from the sizes, and with G or F = 1 the lowering of
+      // dynamic sizes can pick the wrong ones).
+      AffineMap sliceMap = colsMap;
+      if (llvm::is_contained(sliceShape, ShapedType::kDynamic)) {
+        sliceShape.insert(sliceShape.begin() + 2, d, 1);
+        SmallVector<AffineExpr> exprs(colsExprs);
+        exprs.insert(exprs.begin() + 2, d, b.getAffineConstantExpr(0));
+        sliceMap = AffineMap::get(loops, 0, exprs, context);
+      }
       Value slice =
           tensor::ExtractSliceOp::create(b, loc, type(sliceShape, accType),
                                          cols, colsOffsets, colsSizes, ones);
       Value window = tensor::ExtractSliceOp::create(
-          b, loc, type(outSliceShape, accType), out, outOffsets, outSizesAttr,
+          b, loc, type(outSliceShape, accType), out, outOffsets, outSizesMixed,
           outStrides);
       Value sum = addElementwise(ValueRange{slice}, window,
-                                 {colsMap, b.getMultiDimIdentityMap(loops)});
+                                 {sliceMap, b.getMultiDimIdentityMap(loops)});
       out = tensor::InsertSliceOp::create(b, loc, sum, out, outOffsets,
-                                          outSizesAttr, outStrides);
+                                          outSizesMixed, outStrides);
     }
     // The next tap, the last dim fastest (PyTorch's col2im order).
     for (int64_t i = d - 1; i >= 0 && ++tap[i] == kernel[i]; --i)
@@ -808,15 +919,14 @@ static Value createCol2ImTransposedConvolution(
                                   type({groups, perGroupOut}, accType));
     out = addElementwise(
         ValueRange{out, groupedBias},
-        tensor::EmptyOp::create(b, loc, outShape, accType),
+        createEmpty(b, loc, type(outShape, accType), out),
         {b.getMultiDimIdentityMap(loops),
          AffineMap::get(
              loops, 0, {b.getAffineDimExpr(1), b.getAffineDimExpr(2)}, context),
          b.getMultiDimIdentityMap(loops)});
   }
   out = castFloatTensor(b, loc, out, type(outShape, element));
-  return tensor::CollapseShapeOp::create(b, loc, resultType, out,
-                                         mergeChannels);
+  return collapseTo(out, mergeChannels, resultType);
 }
 
 /// aten.convolution: 1-, 2- and 3-D, plain or transposed, with stride,
@@ -865,23 +975,27 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       return reportFailure(rewriter, op, "unsupported: bool convolution");
     // Dynamic batch and spatial sizes: the 1-D and 2-D, not transposed
     // convolutions of f32/f64, grouped or not (linalg.conv_2d_nchw_fchw and
-    // conv_2d_ngchw_gfchw, a 1-D one with height 1); the channels and the
-    // weight stay static.
+    // conv_2d_ngchw_gfchw, a 1-D one with height 1), and the transposed
+    // convolutions of floats (a GEMM and col2im of run-time sizes); the
+    // channels and the weight stay static.
     bool dynamic = !resultType.hasStaticShape() || !inputType.hasStaticShape();
     if (!weightType.hasStaticShape() || inputType.isDynamicDim(1) ||
         resultType.isDynamicDim(1))
       return reportFailure(rewriter, op,
                            "unsupported: a dynamic weight or channel count");
-    // The other forms (3-D, transposed, 16-bit floats) take a dynamic batch
-    // only: one sample at a time (see below).
+    // The other forms (3-D, 16-bit floats, transposed integers) take a
+    // dynamic batch only: one sample at a time (see below).
+    bool col2im = transposed && isa<mlir::FloatType>(element);
     bool perSample =
-        dynamic && (d == 3 || transposed || getOpMathType(element) != element);
+        dynamic && !col2im &&
+        (d == 3 || transposed || getOpMathType(element) != element);
     if (perSample && (!hasStaticTrailingDims(inputType, 1) ||
                       !hasStaticTrailingDims(resultType, 1)))
       return reportFailure(rewriter, op,
                            "unsupported: dynamic spatial sizes, except for a "
-                           "1-D or 2-D, not transposed f32/f64 convolution "
-                           "(export with static spatial sizes)");
+                           "1-D or 2-D f32/f64 convolution or a transposed "
+                           "one of floats (export with static spatial "
+                           "sizes)");
     // The output sizes PyTorch computes, checked against the result type.
     int64_t cin = inputType.getDimSize(1);
     int64_t cout = transposed ? weightType.getDimSize(1) * groups
@@ -921,9 +1035,10 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
     }
     Location loc = op.getLoc();
     auto lower = [&](OpBuilder &b, Value in, RankedTensorType type) -> Value {
-      if (transposed && isa<mlir::FloatType>(element))
-        return createCol2ImTransposedConvolution(
-            b, loc, in, weight, bias, type, stride, padding, dilation, groups);
+      if (col2im)
+        return createCol2ImTransposedConvolution(b, loc, in, weight, bias, type,
+                                                 stride, padding, dilation,
+                                                 outputPadding, groups);
       if (!transposed && getOpMathType(element) == element) {
         // The named-op forms the RefBackend hands to its GEMM kernels.
         if (Value conv =

@@ -5,10 +5,10 @@
 // Max (with or without indices), average and adaptive average pooling over
 // 1, 2 or 3 spatial dims. max_pool2d is linalg's named pooling op; the others
 // are one linalg.generic over the result with a reduction loop per window
-// dim, reading the input with tensor.extract. Pooled dims must be static
-// (windows are computed at compile time, as PyTorch's CPU kernels compute
-// them), but for max_pool2d, whose output sizes and padding after the input
-// are computed at run time from dynamic ones.
+// dim, reading the input with tensor.extract. Pooled dims may be dynamic:
+// the output sizes, the padding after the input and the windows are then
+// computed at run time with the arithmetic of PyTorch's CPU kernels
+// (getPooledSizes), the same the static path does at compile time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,6 +153,96 @@ createDynamicPoolSize(OpBuilder &b, Location loc, Value in, int64_t kernel,
   return {out, padHigh};
 }
 
+/// The sizes a pooling of `input` into `resultType` over its last `d` dims
+/// takes: per pooled dim the input size (a constant when static); per dim of
+/// the input the padding before and after it (after a dynamic pooled size,
+/// what createDynamicPoolSize gives); and the result's dynamic sizes (the
+/// input's in the leading dims, createDynamicPoolSize's in pooled ones).
+struct PooledSizes {
+  SmallVector<OpFoldResult> in;
+  SmallVector<OpFoldResult> low, high;
+  SmallVector<Value> dynamicResultSizes;
+};
+
+static PooledSizes getPooledSizes(OpBuilder &b, Location loc, Value input,
+                                  RankedTensorType resultType, int64_t d,
+                                  const PoolParams &params, bool ceilMode) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank(), lead = rank - d;
+  PooledSizes sizes;
+  for (int64_t i = 0; i < rank; ++i) {
+    bool dynamicIn = inputType.isDynamicDim(i);
+    bool dynamicOut = resultType.isDynamicDim(i);
+    OpFoldResult in =
+        dynamicIn ? OpFoldResult(tensor::DimOp::create(b, loc, input, i))
+                  : b.getIndexAttr(inputType.getDimSize(i));
+    if (i < lead) {
+      sizes.low.push_back(b.getIndexAttr(0));
+      sizes.high.push_back(b.getIndexAttr(0));
+      if (dynamicOut)
+        sizes.dynamicResultSizes.push_back(
+            getValueOrCreateConstantIndexOp(b, loc, in));
+      continue;
+    }
+    int64_t j = i - lead;
+    sizes.in.push_back(in);
+    sizes.low.push_back(b.getIndexAttr(params.padding[j]));
+    sizes.high.push_back(b.getIndexAttr(params.padHigh[j]));
+    if (!dynamicIn && !dynamicOut)
+      continue;
+    auto [out, padHigh] = createDynamicPoolSize(
+        b, loc, getValueOrCreateConstantIndexOp(b, loc, in), params.kernel[j],
+        params.stride[j], params.padding[j], params.dilation[j], ceilMode);
+    if (dynamicOut)
+      sizes.dynamicResultSizes.push_back(out);
+    sizes.high.back() = padHigh;
+  }
+  return sizes;
+}
+
+/// `size` + `offset` as an index value: a constant when `size` is one.
+static Value addIndex(OpBuilder &b, Location loc, OpFoldResult size,
+                      int64_t offset) {
+  if (std::optional<int64_t> known = getConstantIntValue(size))
+    return cstIndex(b, loc, *known + offset);
+  Value value = cast<Value>(size);
+  return offset == 0
+             ? value
+             : arith::AddIOp::create(b, loc, value, cstIndex(b, loc, offset))
+                   .getResult();
+}
+
+/// A tensor of `type` whose dynamic sizes are `dynamicSizes`, filled with
+/// `value`.
+static Value createFilledOfSizes(OpBuilder &b, Location loc,
+                                 RankedTensorType type, Value value,
+                                 ValueRange dynamicSizes) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType(), dynamicSizes);
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
+      .getResult(0);
+}
+
+/// ceil_mode of a pooling op over `input` into `resultType`: a constant, or
+/// false when it cannot matter (every pooled size is static: the result's
+/// sizes then say whether a window was added).
+static LogicalResult matchCeilMode(ConversionPatternRewriter &rewriter,
+                                   Operation *op, Value ceilModeValue,
+                                   Value input, RankedTensorType resultType,
+                                   int64_t d, bool &ceilMode) {
+  ceilMode = false;
+  if (matchTorchConstantBool(ceilModeValue, ceilMode))
+    return success();
+  int64_t rank = resultType.getRank();
+  if (hasStaticTrailingDims(cast<RankedTensorType>(input.getType()),
+                            rank - d) &&
+      hasStaticTrailingDims(resultType, rank - d))
+    return success();
+  return reportFailure(rewriter, op,
+                       "ceil_mode must be a constant when a pooled size is "
+                       "dynamic");
+}
+
 /// max_poolNd_with_indices: the max of each window and the flat index of
 /// its position in the input's spatial dims, as PyTorch's CPU kernel picks
 /// it: windows are scanned in row-major order, skipping positions in the
@@ -172,10 +262,17 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     PoolParams params;
+    bool ceilMode;
     if (failed(matchPoolParams(rewriter, op, D, op.getKernelSize(),
                                op.getStride(), op.getPadding(),
-                               op.getDilation(), input, resultType, params)))
+                               op.getDilation(), input, resultType, params,
+                               /*dynamicPooled=*/true)) ||
+        failed(matchCeilMode(rewriter, op, op.getCeilMode(), input, resultType,
+                             D, ceilMode)))
       return failure();
+    if (indicesType.getShape() != resultType.getShape())
+      return reportFailure(rewriter, op,
+                           "the values and indices results differ in shape");
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());
     if (!dtype || element.isInteger(1))
@@ -185,14 +282,16 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     int64_t rank = inputType.getRank();
     int64_t lead = rank - D;
-    SmallVector<int64_t> inSizes(inputType.getShape().drop_front(lead));
+    PooledSizes sizes =
+        getPooledSizes(rewriter, loc, input, resultType, D, params, ceilMode);
     Value lowest = createExtremeValue(rewriter, loc, dtype, /*highest=*/false);
-    Value values = createFilled(rewriter, loc, resultType, lowest, input);
+    Value values = createFilledOfSizes(rewriter, loc, resultType, lowest,
+                                       sizes.dynamicResultSizes);
     Value indices =
-        createFilled(rewriter, loc, indicesType,
-                     arith::ConstantOp::create(rewriter, loc,
-                                               rewriter.getI64IntegerAttr(-1)),
-                     input);
+        createFilledOfSizes(rewriter, loc, indicesType,
+                            arith::ConstantOp::create(
+                                rewriter, loc, rewriter.getI64IntegerAttr(-1)),
+                            sizes.dynamicResultSizes);
     SmallVector<Value> results = createWindowGeneric(
         rewriter, loc, {}, {}, {values, indices}, params.kernel,
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
@@ -219,11 +318,12 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
                 arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, pos,
                                       zero),
                 arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, pos,
-                                      cstIndex(b, l, inSizes[i])));
+                                      addIndex(b, l, sizes.in[i], 0)));
             valid = arith::AndIOp::create(b, l, valid, inside);
             flat = arith::AddIOp::create(
                 b, l,
-                arith::MulIOp::create(b, l, flat, cstIndex(b, l, inSizes[i])),
+                arith::MulIOp::create(b, l, flat,
+                                      addIndex(b, l, sizes.in[i], 0)),
                 pos);
             position.push_back(
                 arith::SelectOp::create(b, l, inside, pos, zero));
@@ -311,9 +411,12 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
     Value input = adaptor.getSelf();
     auto inputType = cast<RankedTensorType>(input.getType());
     PoolParams params;
+    bool ceilMode;
     if (failed(matchPoolParams(rewriter, op, D, op.getKernelSize(),
                                op.getStride(), op.getPadding(), Value(), input,
-                               resultType, params)))
+                               resultType, params, /*dynamicPooled=*/true)) ||
+        failed(matchCeilMode(rewriter, op, op.getCeilMode(), input, resultType,
+                             D, ceilMode)))
       return failure();
     Type element = resultType.getElementType();
     Type dtype = getTorchDtype(op.getSelf());
@@ -354,16 +457,18 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
                                              resultType, {divisor})))
         return success();
     }
-    SmallVector<int64_t> low(lead, 0), high(lead, 0);
-    low.append(params.padding);
-    high.append(params.padHigh);
+    PooledSizes sizes =
+        getPooledSizes(rewriter, loc, input, resultType, D, params, ceilMode);
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-    Value padded = createPad(rewriter, loc, input, low, high, zero);
+    Value padded = createPad(rewriter, loc, input, sizes.low, sizes.high, zero);
 
     Type accType = isFloat ? getOpMathType(element) : element;
     auto accTensorType = RankedTensorType::get(resultType.getShape(), accType);
-    Value accInit = createZeroFilled(rewriter, loc, accTensorType, input);
+    Value accInit = createFilledOfSizes(
+        rewriter, loc, accTensorType,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(accType)),
+        sizes.dynamicResultSizes);
     SmallVector<AffineExpr> exprs;
     for (int64_t i = 0; i < lead; ++i)
       exprs.push_back(getAffineDimExpr(i, context));
@@ -383,7 +488,8 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
                     })
                     .front();
 
-    Value init = createEmpty(rewriter, loc, resultType, input);
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         element, sizes.dynamicResultSizes);
     Value result =
         createWindowGeneric(
             rewriter, loc, {sum}, {rewriter.getMultiDimIdentityMap(rank)},
@@ -406,12 +512,12 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
                       b, l,
                       arith::AddIOp::create(b, l, start,
                                             cstIndex(b, l, params.kernel[i])),
-                      cstIndex(b, l, inSizes[i] + params.padding[i]));
+                      addIndex(b, l, sizes.in[i], params.padding[i]));
                   if (!countIncludePad) {
                     start =
                         arith::MaxSIOp::create(b, l, start, cstIndex(b, l, 0));
-                    end = arith::MinSIOp::create(b, l, end,
-                                                 cstIndex(b, l, inSizes[i]));
+                    end = arith::MinSIOp::create(
+                        b, l, end, addIndex(b, l, sizes.in[i], 0));
                   }
                   divisor = arith::MulIOp::create(
                       b, l, divisor, arith::SubIOp::create(b, l, end, start));
@@ -454,9 +560,12 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
       return reportFailure(rewriter, op,
                            "expects an input of rank " + Twine(D + 1) + " or " +
                                Twine(D + 2));
-    if (!hasStaticTrailingDims(inputType, rank - D) ||
-        !hasStaticTrailingDims(resultType, rank - D))
-      return reportFailure(rewriter, op, "unsupported: dynamic pooled dims");
+    // The output sizes (output_size) must be known; the input's pooled
+    // sizes may be dynamic.
+    if (!hasStaticTrailingDims(resultType, rank - D))
+      return reportFailure(rewriter, op,
+                           "unsupported: dynamic output sizes (output_size "
+                           "must be constant)");
     Type element = resultType.getElementType();
     if (!isa<mlir::FloatType>(element))
       return reportFailure(rewriter, op,
@@ -464,44 +573,61 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
     int64_t lead = rank - D;
     SmallVector<int64_t> inSizes(inputType.getShape().drop_front(lead));
     SmallVector<int64_t> outSizes(resultType.getShape().drop_front(lead));
-    SmallVector<int64_t> window;
+    Location loc = op.getLoc();
+    // Per pooled dim, the input size and the largest window: the exact one
+    // when the size is static, else ceil(in / out) + 1, a bound on it
+    // (positions past a window's end add nothing).
+    SmallVector<OpFoldResult> in, window;
     for (int64_t i = 0; i < D; ++i) {
-      int64_t in = inSizes[i], out = outSizes[i], largest = 0;
-      if (out <= 0 || in <= 0)
+      int64_t out = outSizes[i];
+      if (out <= 0 || inSizes[i] == 0)
         return reportFailure(rewriter, op,
                              "unsupported: empty input or output dims");
+      if (ShapedType::isDynamic(inSizes[i])) {
+        Value size = tensor::DimOp::create(rewriter, loc, input, lead + i);
+        in.push_back(size);
+        window.push_back(
+            addIndex(rewriter, loc,
+                     arith::CeilDivUIOp::create(rewriter, loc, size,
+                                                cstIndex(rewriter, loc, out))
+                         .getResult(),
+                     1));
+        continue;
+      }
+      int64_t size = inSizes[i], largest = 0;
       for (int64_t o = 0; o < out; ++o)
-        largest =
-            std::max(largest, ((o + 1) * in + out - 1) / out - (o * in) / out);
-      window.push_back(largest);
+        largest = std::max(largest,
+                           ((o + 1) * size + out - 1) / out - (o * size) / out);
+      in.push_back(rewriter.getIndexAttr(size));
+      window.push_back(rewriter.getIndexAttr(largest));
     }
-    Location loc = op.getLoc();
     Type accType = getOpMathType(element);
     // A global average (every pooled dim to 1): row sums over the pooled
     // dims (createChunkedRowSums), divided by each dim's size in turn.
-    if (llvm::all_of(outSizes, [](int64_t size) { return size == 1; }) &&
+    if (hasStaticTrailingDims(inputType, lead) &&
+        llvm::all_of(outSizes, [](int64_t size) { return size == 1; }) &&
         succeeded(replaceWithGlobalAverage(rewriter, op, input, lead,
                                            resultType, inSizes)))
       return success();
     auto accTensorType = RankedTensorType::get(resultType.getShape(), accType);
     Value accInit = createZeroFilled(rewriter, loc, accTensorType, input);
-    // [start, end) of output index `out` of spatial dim i.
+    // [start, end) of output index `out` of spatial dim i: [floor(out * in /
+    // O), ceil((out + 1) * in / O)).
     auto bounds = [&](OpBuilder &b, Location l, Value out, int64_t i) {
       Value start = arith::DivUIOp::create(
-          b, l, arith::MulIOp::create(b, l, out, cstIndex(b, l, inSizes[i])),
+          b, l, arith::MulIOp::create(b, l, out, addIndex(b, l, in[i], 0)),
           cstIndex(b, l, outSizes[i]));
       Value next = arith::AddIOp::create(b, l, out, cstIndex(b, l, 1));
       Value end = arith::DivUIOp::create(
           b, l,
           arith::AddIOp::create(
-              b, l,
-              arith::MulIOp::create(b, l, next, cstIndex(b, l, inSizes[i])),
+              b, l, arith::MulIOp::create(b, l, next, addIndex(b, l, in[i], 0)),
               cstIndex(b, l, outSizes[i] - 1)),
           cstIndex(b, l, outSizes[i]));
       return std::make_pair(start, end);
     };
     Value sum =
-        createWindowGeneric(
+        createDynamicWindowGeneric(
             rewriter, loc, {}, {}, {accInit}, window,
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
@@ -586,46 +712,12 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
     // The result's dynamic sizes: the batch and channels are the input's,
     // the pooled ones PyTorch's pooling_output_shape of the run-time sizes,
     // which also need the padding after the input to reach the last window.
-    SmallVector<Value> dynamicSizes;
-    SmallVector<OpFoldResult> low, high;
-    for (int64_t i = 0; i < 4; ++i) {
-      int64_t p = i < 2 ? 0 : params.padding[i - 2];
-      low.push_back(rewriter.getIndexAttr(p));
-      high.push_back(rewriter.getIndexAttr(i < 2 ? 0 : params.padHigh[i - 2]));
-      if (!resultType.isDynamicDim(i) && !inputType.isDynamicDim(i))
-        continue;
-      Value in = tensor::DimOp::create(rewriter, loc, input, i);
-      if (i < 2) {
-        if (resultType.isDynamicDim(i))
-          dynamicSizes.push_back(in);
-        continue;
-      }
-      auto [out, padHigh] = createDynamicPoolSize(
-          rewriter, loc, in, params.kernel[i - 2], params.stride[i - 2], p,
-          params.dilation[i - 2], ceilMode);
-      if (resultType.isDynamicDim(i))
-        dynamicSizes.push_back(out);
-      high[i] = padHigh;
-    }
-    SmallVector<int64_t> paddedShape(inputType.getShape());
-    for (int64_t i = 0; i < 4; ++i) {
-      std::optional<int64_t> h = getConstantIntValue(high[i]);
-      paddedShape[i] = inputType.isDynamicDim(i) || !h
-                           ? ShapedType::kDynamic
-                           : paddedShape[i] + *getConstantIntValue(low[i]) + *h;
-    }
-    Value padded = input;
-    if (!llvm::all_of(llvm::concat<OpFoldResult>(low, high),
-                      [](OpFoldResult v) { return isZeroInteger(v); }))
-      padded = tensor::PadOp::create(
-          rewriter, loc, RankedTensorType::get(paddedShape, element), input,
-          low, high, lowest);
-    Value init =
-        linalg::FillOp::create(
-            rewriter, loc, ValueRange{lowest},
-            ValueRange{tensor::EmptyOp::create(
-                rewriter, loc, resultType.getShape(), element, dynamicSizes)})
-            .getResult(0);
+    PooledSizes sizes =
+        getPooledSizes(rewriter, loc, input, resultType, 2, params, ceilMode);
+    Value padded =
+        createPad(rewriter, loc, input, sizes.low, sizes.high, lowest);
+    Value init = createFilledOfSizes(rewriter, loc, resultType, lowest,
+                                     sizes.dynamicResultSizes);
     Value window =
         tensor::EmptyOp::create(rewriter, loc, params.kernel, element);
     rewriter.replaceOpWithNewOp<linalg::PoolingNchwMaxOp>(

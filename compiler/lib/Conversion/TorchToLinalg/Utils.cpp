@@ -946,22 +946,31 @@ Value torch_to_linalg::createReshape(OpBuilder &b, Location loc, Value input,
 Value torch_to_linalg::createPad(OpBuilder &b, Location loc, Value input,
                                  ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                                  Value padValue) {
-  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
-      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+  auto attrs = [&](ArrayRef<int64_t> values) {
+    return llvm::map_to_vector(
+        values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
+  };
+  return createPad(b, loc, input, attrs(low), attrs(high), padValue);
+}
+
+Value torch_to_linalg::createPad(OpBuilder &b, Location loc, Value input,
+                                 ArrayRef<OpFoldResult> low,
+                                 ArrayRef<OpFoldResult> high, Value padValue) {
+  if (llvm::all_of(llvm::concat<const OpFoldResult>(low, high),
+                   [](OpFoldResult v) { return isZeroInteger(v); }))
     return input;
   auto inputType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape;
-  SmallVector<OpFoldResult> lowValues, highValues;
   for (int64_t i = 0; i < inputType.getRank(); ++i) {
+    std::optional<int64_t> before = getConstantIntValue(low[i]);
+    std::optional<int64_t> after = getConstantIntValue(high[i]);
     int64_t size = inputType.getDimSize(i);
-    shape.push_back(ShapedType::isDynamic(size) ? size
-                                                : size + low[i] + high[i]);
-    lowValues.push_back(b.getIndexAttr(low[i]));
-    highValues.push_back(b.getIndexAttr(high[i]));
+    shape.push_back(ShapedType::isDynamic(size) || !before || !after
+                        ? ShapedType::kDynamic
+                        : size + *before + *after);
   }
   auto resultType = RankedTensorType::get(shape, inputType.getElementType());
-  return tensor::PadOp::create(b, loc, resultType, input, lowValues, highValues,
-                               padValue);
+  return tensor::PadOp::create(b, loc, resultType, input, low, high, padValue);
 }
 
 LogicalResult torch_to_linalg::matchIntList(Value list, int64_t count,
@@ -1175,6 +1184,20 @@ SmallVector<Value> mlir::torch2mlir::torch_to_linalg::createWindowGeneric(
     OpBuilder &b, Location loc, ValueRange inputs,
     ArrayRef<AffineMap> inputMaps, ValueRange inits,
     ArrayRef<int64_t> windowSizes,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
+  return createDynamicWindowGeneric(
+      b, loc, inputs, inputMaps, inits,
+      llvm::map_to_vector(
+          windowSizes,
+          [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); }),
+      body);
+}
+
+SmallVector<Value>
+mlir::torch2mlir::torch_to_linalg::createDynamicWindowGeneric(
+    OpBuilder &b, Location loc, ValueRange inputs,
+    ArrayRef<AffineMap> inputMaps, ValueRange inits,
+    ArrayRef<OpFoldResult> windowSizes,
     function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
   MLIRContext *context = b.getContext();
   int64_t rank = cast<RankedTensorType>(inits[0].getType()).getRank();

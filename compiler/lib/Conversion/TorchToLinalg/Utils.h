@@ -225,9 +225,14 @@ Value createReshape(OpBuilder &b, Location loc, Value input,
                     RankedTensorType resultType);
 
 /// Pads `input` with `padValue`: `low[i]`/`high[i]` elements before/after
-/// dim i.
+/// dim i. `input` itself when every amount is zero.
 Value createPad(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
                 ArrayRef<int64_t> high, Value padValue);
+/// The same with amounts that may be known only at run time (a padded dim
+/// is then dynamic).
+Value createPad(OpBuilder &b, Location loc, Value input,
+                ArrayRef<OpFoldResult> low, ArrayRef<OpFoldResult> high,
+                Value padValue);
 
 /// max(lhs, rhs) (or min) of scalars of the torch dtype `dtype`:
 /// NaN-propagating on floats, unsigned on ui8 and bool.
@@ -402,6 +407,13 @@ SmallVector<Value> createWindowGeneric(
     OpBuilder &b, Location loc, ValueRange inputs,
     ArrayRef<AffineMap> inputMaps, ValueRange inits,
     ArrayRef<int64_t> windowSizes,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body);
+/// createWindowGeneric with window sizes that may be known only at run
+/// time.
+SmallVector<Value> createDynamicWindowGeneric(
+    OpBuilder &b, Location loc, ValueRange inputs,
+    ArrayRef<AffineMap> inputMaps, ValueRange inits,
+    ArrayRef<OpFoldResult> windowSizes,
     function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body);
 
 /// A 1-D constant tensor of `values` as `element` (an integer or float

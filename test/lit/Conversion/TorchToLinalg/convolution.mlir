@@ -166,7 +166,41 @@ func.func @conv3d_dynamic_depth(%x: !torch.vtensor<[1,2,?,4,4],f32>, %w: !torch.
   %none = torch.constant.none
   %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors: unsupported: dynamic spatial sizes, except for a 1-D or 2-D, not transposed f32/f64 convolution (export with static spatial sizes)}}
+  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors: unsupported: dynamic spatial sizes, except for a 1-D or 2-D f32/f64 convolution or a transposed one of floats (export with static spatial sizes)}}
   %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[1,2,?,4,4],f32>, !torch.vtensor<[4,2,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,?,2,2],f32>
   return %0 : !torch.vtensor<[1,4,?,2,2],f32>
+}
+
+// -----
+
+// A transposed convolution of a dynamic height: the GEMM's columns take
+// the run-time pixel count, the output height is (h - 1) * 2 - 2 + 3 + 1
+// = 2h (stride 2, padding 1, kernel 3, output_padding 1), and each tap
+// adds max(0, min(h - 1, (2h - 1 - shift) floordiv 2) - first + 1)
+// columns, read from a full-rank slice of them at tap index 0.
+// CHECK-LABEL: func.func @transposed_dynamic_height(
+// CHECK: %[[IN:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[1,2,?,4],f32> -> tensor<1x2x?x4xf32>
+// CHECK: %[[H:.*]] = tensor.dim %[[IN]], %c2
+// CHECK: %[[H2:.*]] = arith.muli %[[H]], %c2
+// CHECK: %[[OH:.*]] = arith.addi %[[H2]], %c0
+// CHECK: linalg.batch_matmul {{.*}} -> tensor<1x27x?xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5, 6]] output_shape [1, 3, 3, 3, 1, %[[H]], 4] : tensor<1x27x?xf32> into tensor<1x3x3x3x1x?x4xf32>
+// CHECK: tensor.empty(%[[OH]]) : tensor<1x1x3x?x8xf32>
+// CHECK: %[[HI:.*]] = arith.minsi
+// CHECK: %[[COUNT:.*]] = arith.maxsi %{{.*}}, %c0
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0, 1, 1] [1, 3, 1, 1, 1, %[[COUNT]], 3] [1, 1, 1, 1, 1, 1, 1] : tensor<1x3x3x3x1x?x4xf32> to tensor<1x3x1x1x1x?x3xf32>
+// CHECK: tensor.insert_slice
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] : tensor<1x1x3x?x8xf32> into tensor<1x3x?x8xf32>
+func.func @transposed_dynamic_height(%x: !torch.vtensor<[1,2,?,4],f32>, %w: !torch.vtensor<[2,3,3,3],f32>) -> !torch.vtensor<[1,3,?,8],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %op = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %d, %true, %op, %int1 : !torch.vtensor<[1,2,?,4],f32>, !torch.vtensor<[2,3,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,3,?,8],f32>
+  return %0 : !torch.vtensor<[1,3,?,8],f32>
 }

@@ -183,3 +183,18 @@ func.func @complex_relu(%a: !torch.vtensor<[3],complex<f32>>) -> !torch.vtensor<
   %0 = torch.aten.relu %a : !torch.vtensor<[3],complex<f32>> -> !torch.vtensor<[3],complex<f32>>
   return %0 : !torch.vtensor<[3],complex<f32>>
 }
+
+// -----
+
+// A dynamic pooled size needs ceil_mode to compute the output size.
+func.func @avg_pool_dynamic_ceil_mode(%a: !torch.vtensor<[1,1,?,4],f32>, %ceil: !torch.bool) -> !torch.vtensor<[1,1,?,2],f32> {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %k = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  // expected-error @+1 {{'torch.aten.avg_pool2d' could not be lowered to linalg-on-tensors: ceil_mode must be a constant when a pooled size is dynamic}}
+  %0 = torch.aten.avg_pool2d %a, %k, %k, %p, %ceil, %true, %none : !torch.vtensor<[1,1,?,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,1,?,2],f32>
+  return %0 : !torch.vtensor<[1,1,?,2],f32>
+}

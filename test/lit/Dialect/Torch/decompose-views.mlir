@@ -136,3 +136,48 @@ func.func @unsqueeze_two_dynamic(%a: !torch.vtensor<[?,2,?,64],f32>) -> !torch.v
   %0 = torch.aten.unsqueeze %a, %int2 : !torch.vtensor<[?,2,?,64],f32>, !torch.int -> !torch.vtensor<[?,2,1,?,64],f32>
   return %0 : !torch.vtensor<[?,2,1,?,64],f32>
 }
+
+// -----
+
+// squeeze.dims with several dynamic sizes: the listed dims of size 1 go,
+// and each unknown size is aten.size.int of the input dim it comes from
+// (input dims 0 and 3 land at 0 and 2).
+// CHECK-LABEL: func.func @squeeze_dims_two_dynamic(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[?,3,1,?],f32>)
+// CHECK-DAG: %[[D0:.*]] = torch.aten.size.int %[[A]], %int0{{.*}} : !torch.vtensor<[?,3,1,?],f32>, !torch.int -> !torch.int
+// CHECK-DAG: %[[D3:.*]] = torch.aten.size.int %[[A]], %int3{{.*}} : !torch.vtensor<[?,3,1,?],f32>, !torch.int -> !torch.int
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %[[D0]], %int3{{.*}}, %[[D3]] : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %[[A]], %[[S]] : !torch.vtensor<[?,3,1,?],f32>, !torch.list<int> -> !torch.vtensor<[?,3,?],f32>
+// CHECK-NOT: torch.aten.squeeze
+func.func @squeeze_dims_two_dynamic(%a: !torch.vtensor<[?,3,1,?],f32>) -> !torch.vtensor<[?,3,?],f32> {
+  %int2 = torch.constant.int 2
+  %dims = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.squeeze.dims %a, %dims : !torch.vtensor<[?,3,1,?],f32>, !torch.list<int> -> !torch.vtensor<[?,3,?],f32>
+  return %0 : !torch.vtensor<[?,3,?],f32>
+}
+
+// -----
+
+// squeeze without dims keeps the unknown sizes and drops the static 1s.
+// CHECK-LABEL: func.func @squeeze_all_two_dynamic(
+// CHECK-SAME: %[[A:.*]]: !torch.vtensor<[1,?,1,?],f32>)
+// CHECK-DAG: %[[D1:.*]] = torch.aten.size.int %[[A]], %int1{{.*}}
+// CHECK-DAG: %[[D3:.*]] = torch.aten.size.int %[[A]], %int3{{.*}}
+// CHECK: %[[S:.*]] = torch.prim.ListConstruct %[[D1]], %[[D3]] : (!torch.int, !torch.int) -> !torch.list<int>
+// CHECK: torch.aten.view %[[A]], %[[S]] : !torch.vtensor<[1,?,1,?],f32>, !torch.list<int> -> !torch.vtensor<[?,?],f32>
+func.func @squeeze_all_two_dynamic(%a: !torch.vtensor<[1,?,1,?],f32>) -> !torch.vtensor<[?,?],f32> {
+  %0 = torch.aten.squeeze %a : !torch.vtensor<[1,?,1,?],f32> -> !torch.vtensor<[?,?],f32>
+  return %0 : !torch.vtensor<[?,?],f32>
+}
+
+// -----
+
+// A listed dim of unknown size may or may not be 1 at run time: with more
+// than one unknown size left (which a view cannot infer), the op stays.
+// CHECK-LABEL: func.func @squeeze_dim_of_unknown_size(
+// CHECK: torch.aten.squeeze.dim
+func.func @squeeze_dim_of_unknown_size(%a: !torch.vtensor<[?,3,?,?],f32>) -> !torch.vtensor<[?,3,?],f32> {
+  %int2 = torch.constant.int 2
+  %0 = torch.aten.squeeze.dim %a, %int2 : !torch.vtensor<[?,3,?,?],f32>, !torch.int -> !torch.vtensor<[?,3,?],f32>
+  return %0 : !torch.vtensor<[?,3,?],f32>
+}

@@ -91,40 +91,90 @@ template <typename OpTy> struct DecomposeToView : OpRewritePattern<OpTy> {
   }
 };
 
-/// unsqueeze(x, d) with several unknown sizes: aten.view to a size list
-/// whose unknown entries are aten.size.int of the input dim they come from
-/// (DecomposeToView handles at most one unknown size, which view infers).
-struct DecomposeAtenUnsqueezeDynamic : OpRewritePattern<AtenUnsqueezeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(AtenUnsqueezeOp op,
+/// Per result dim of a squeeze or unsqueeze of a tensor of `inputSizes` into
+/// one of rank `resultRank`, the input dim it is (-1: an inserted 1), or
+/// failure when that is not known at compile time. `op`'s dims decide:
+/// unsqueeze inserts its dim; squeeze.dim(s) remove their dims whose size
+/// is 1 (an unknown one may or may not be: failure); squeeze removes every
+/// dim of size 1 (unknown ones stay).
+static FailureOr<SmallVector<int64_t>>
+getViewSourceDims(Operation *op, ArrayRef<int64_t> inputSizes,
+                  int64_t resultRank) {
+  int64_t rank = static_cast<int64_t>(inputSizes.size());
+  SmallVector<int64_t> source;
+  if (auto unsqueeze = dyn_cast<AtenUnsqueezeOp>(op)) {
+    int64_t dim;
+    if (!matchTorchConstantInt(unsqueeze.getDim(), dim))
+      return failure();
+    dim = toPositiveDim(dim, rank + 1);
+    if (dim < 0)
+      return failure();
+    for (int64_t i = 0; i <= rank; ++i)
+      source.push_back(i < dim ? i : i == dim ? -1 : i - 1);
+    return source;
+  }
+  SmallVector<int64_t> dims;
+  if (auto squeeze = dyn_cast<AtenSqueezeDimOp>(op)) {
+    int64_t dim;
+    if (!matchTorchConstantInt(squeeze.getDim(), dim))
+      return failure();
+    dims.push_back(dim);
+  } else if (auto squeeze = dyn_cast<AtenSqueezeDimsOp>(op)) {
+    if (!matchTorchConstantIntList(squeeze.getDim(), dims))
+      return failure();
+  } else if (isa<AtenSqueezeOp>(op)) {
+    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  } else {
+    return failure();
+  }
+  llvm::SmallDenseSet<int64_t> removed;
+  for (int64_t dim : dims) {
+    int64_t d = toPositiveDim(dim, std::max<int64_t>(rank, 1));
+    if (d < 0 || (rank > 0 && d >= rank))
+      return failure();
+    if (rank == 0 || inputSizes[d] == 1)
+      removed.insert(d);
+    else if (inputSizes[d] == kUnknownSize && !isa<AtenSqueezeOp>(op))
+      return failure();
+  }
+  for (int64_t i = 0; i < rank; ++i)
+    if (!removed.contains(i))
+      source.push_back(i);
+  if (static_cast<int64_t>(source.size()) != resultRank)
+    return failure();
+  return source;
+}
+
+/// unsqueeze and squeeze with several unknown sizes: aten.view to a size
+/// list whose unknown entries are aten.size.int of the input dim they come
+/// from (getViewSourceDims; DecomposeToView handles at most one unknown
+/// size, which view infers).
+template <typename OpTy>
+struct DecomposeDynamicSqueeze : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = getRankedTensorType(op.getResult());
-    if (!resultType)
-      return rewriter.notifyMatchFailure(op, "needs known result sizes");
+    auto inputType = getRankedTensorType(op.getSelf());
+    if (!resultType || !inputType)
+      return rewriter.notifyMatchFailure(op, "needs known sizes");
     ArrayRef<int64_t> sizes = resultType.getSizes();
     if (llvm::count(sizes, kUnknownSize) <= 1)
       return rewriter.notifyMatchFailure(
           op, "at most one unknown size: DecomposeToView handles it");
-    int64_t dim;
-    if (!matchTorchConstantInt(op.getDim(), dim))
-      return rewriter.notifyMatchFailure(op, "dim must be a constant");
-    int64_t rank = static_cast<int64_t>(sizes.size());
-    dim = toPositiveDim(dim, rank);
-    if (dim < 0)
-      return rewriter.notifyMatchFailure(op, "dim out of range");
+    FailureOr<SmallVector<int64_t>> source = getViewSourceDims(
+        op, inputType.getSizes(), static_cast<int64_t>(sizes.size()));
+    if (failed(source))
+      return rewriter.notifyMatchFailure(
+          op, "which dims are removed or inserted is not known");
     Location loc = op.getLoc();
     SmallVector<Value> elements;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (sizes[i] != kUnknownSize) {
-        elements.push_back(createConstantInt(rewriter, loc, sizes[i]));
-        continue;
-      }
-      // The inserted dim has size 1, so an unknown size is an input dim.
-      int64_t inputDim = i < dim ? i : i - 1;
-      elements.push_back(AtenSizeIntOp::create(
-          rewriter, loc, IntType::get(rewriter.getContext()), op.getSelf(),
-          createConstantInt(rewriter, loc, inputDim)));
-    }
+    for (auto [size, from] : llvm::zip(sizes, *source))
+      elements.push_back(
+          size != kUnknownSize || from < 0
+              ? createConstantInt(rewriter, loc,
+                                  size == kUnknownSize ? 1 : size)
+              : createSize(rewriter, loc, op.getSelf(), from));
     Value list = PrimListConstructOp::create(
         rewriter, loc, ListType::get(IntType::get(rewriter.getContext())),
         elements);
@@ -216,10 +266,13 @@ void mlir::torch2mlir::torch::decompose::populateShapeDecompositions(
   set.add<DecomposeToView<Aten_UnsafeViewOp>, Aten_UnsafeViewOp>();
   set.add<DecomposeToView<AtenFlattenUsingIntsOp>, AtenFlattenUsingIntsOp>();
   set.add<DecomposeToView<AtenUnsqueezeOp>, AtenUnsqueezeOp>();
-  set.add<DecomposeAtenUnsqueezeDynamic, AtenUnsqueezeOp>();
+  set.add<DecomposeDynamicSqueeze<AtenUnsqueezeOp>, AtenUnsqueezeOp>();
   set.add<DecomposeToView<AtenSqueezeOp>, AtenSqueezeOp>();
+  set.add<DecomposeDynamicSqueeze<AtenSqueezeOp>, AtenSqueezeOp>();
   set.add<DecomposeToView<AtenSqueezeDimOp>, AtenSqueezeDimOp>();
+  set.add<DecomposeDynamicSqueeze<AtenSqueezeDimOp>, AtenSqueezeDimOp>();
   set.add<DecomposeToView<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>();
+  set.add<DecomposeDynamicSqueeze<AtenSqueezeDimsOp>, AtenSqueezeDimsOp>();
   set.add<DecomposeToIdentity<AtenContiguousOp>, AtenContiguousOp>();
   set.add<DecomposeToIdentity<AtenDetachOp>, AtenDetachOp>();
   set.add<DecomposeToIdentity<AtenAliasOp>, AtenAliasOp>();
