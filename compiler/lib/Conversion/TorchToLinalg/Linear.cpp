@@ -706,11 +706,11 @@ static Value createCol2ImTransposedConvolution(
   // sizes instead.
   if (llvm::count(ArrayRef(colsShape).drop_front(d + 2),
                   ShapedType::kDynamic) <= 1) {
-    cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, accType),
-                                         cols, colsSplit, colsMixed);
+    cols = tensor::ExpandShapeOp::create(b, loc, type(colsShape, accType), cols,
+                                         colsSplit, colsMixed);
   } else {
-    SmallVector<Value> sizes = llvm::map_to_vector(
-        colsMixed, [&](OpFoldResult size) -> Value {
+    SmallVector<Value> sizes =
+        llvm::map_to_vector(colsMixed, [&](OpFoldResult size) -> Value {
           return getValueOrCreateConstantIndexOp(b, loc, size);
         });
     Value shape = tensor::FromElementsOp::create(
