@@ -212,17 +212,6 @@ static Value addIndex(OpBuilder &b, Location loc, OpFoldResult size,
                    .getResult();
 }
 
-/// A tensor of `type` whose dynamic sizes are `dynamicSizes`, filled with
-/// `value`.
-static Value createFilledOfSizes(OpBuilder &b, Location loc,
-                                 RankedTensorType type, Value value,
-                                 ValueRange dynamicSizes) {
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType(), dynamicSizes);
-  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
-      .getResult(0);
-}
-
 /// ceil_mode of a pooling op over `input` into `resultType`: a constant, or
 /// false when it cannot matter (every pooled size is static: the result's
 /// sizes then say whether a window was added).
@@ -285,13 +274,13 @@ struct ConvertMaxPoolWithIndices : OpConversionPattern<OpTy> {
     PooledSizes sizes =
         getPooledSizes(rewriter, loc, input, resultType, D, params, ceilMode);
     Value lowest = createExtremeValue(rewriter, loc, dtype, /*highest=*/false);
-    Value values = createFilledOfSizes(rewriter, loc, resultType, lowest,
-                                       sizes.dynamicResultSizes);
-    Value indices =
-        createFilledOfSizes(rewriter, loc, indicesType,
-                            arith::ConstantOp::create(
-                                rewriter, loc, rewriter.getI64IntegerAttr(-1)),
-                            sizes.dynamicResultSizes);
+    Value values = createFilledWithSizes(rewriter, loc, resultType, lowest,
+                                         sizes.dynamicResultSizes);
+    Value indices = createFilledWithSizes(
+        rewriter, loc, indicesType,
+        arith::ConstantOp::create(rewriter, loc,
+                                  rewriter.getI64IntegerAttr(-1)),
+        sizes.dynamicResultSizes);
     SmallVector<Value> results = createWindowGeneric(
         rewriter, loc, {}, {}, {values, indices}, params.kernel,
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
@@ -465,7 +454,7 @@ struct ConvertAvgPoolNd : OpConversionPattern<OpTy> {
 
     Type accType = isFloat ? getOpMathType(element) : element;
     auto accTensorType = RankedTensorType::get(resultType.getShape(), accType);
-    Value accInit = createFilledOfSizes(
+    Value accInit = createFilledWithSizes(
         rewriter, loc, accTensorType,
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(accType)),
         sizes.dynamicResultSizes);
@@ -577,12 +566,13 @@ struct ConvertAdaptiveAvgPool : OpConversionPattern<OpTy> {
     // Per pooled dim, the input size and the largest window: the exact one
     // when the size is static, else ceil(in / out) + 1, a bound on it
     // (positions past a window's end add nothing).
+    for (int64_t i = 0; i < D; ++i)
+      if (outSizes[i] <= 0 || inSizes[i] == 0)
+        return reportFailure(rewriter, op,
+                             "unsupported: empty input or output dims");
     SmallVector<OpFoldResult> in, window;
     for (int64_t i = 0; i < D; ++i) {
       int64_t out = outSizes[i];
-      if (out <= 0 || inSizes[i] == 0)
-        return reportFailure(rewriter, op,
-                             "unsupported: empty input or output dims");
       if (ShapedType::isDynamic(inSizes[i])) {
         Value size = tensor::DimOp::create(rewriter, loc, input, lead + i);
         in.push_back(size);
@@ -716,8 +706,8 @@ struct ConvertAtenMaxPool2d : OpConversionPattern<AtenMaxPool2dOp> {
         getPooledSizes(rewriter, loc, input, resultType, 2, params, ceilMode);
     Value padded =
         createPad(rewriter, loc, input, sizes.low, sizes.high, lowest);
-    Value init = createFilledOfSizes(rewriter, loc, resultType, lowest,
-                                     sizes.dynamicResultSizes);
+    Value init = createFilledWithSizes(rewriter, loc, resultType, lowest,
+                                       sizes.dynamicResultSizes);
     Value window =
         tensor::EmptyOp::create(rewriter, loc, params.kernel, element);
     rewriter.replaceOpWithNewOp<linalg::PoolingNchwMaxOp>(

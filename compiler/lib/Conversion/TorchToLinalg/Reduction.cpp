@@ -1066,15 +1066,6 @@ struct ConvertArgMinMax : OpConversionPattern<OpTy> {
     rewriter.replaceOp(op, reshaped);
     return success();
   }
-
-  static Value createFilledWithSizes(OpBuilder &b, Location loc,
-                                     RankedTensorType type, Value value,
-                                     ValueRange dynamicSizes) {
-    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                          type.getElementType(), dynamicSizes);
-    return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
-        .getResult(0);
-  }
 };
 } // namespace
 

@@ -143,6 +143,15 @@ Value torch_to_linalg::createFilled(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+Value torch_to_linalg::createFilledWithSizes(OpBuilder &b, Location loc,
+                                             RankedTensorType type, Value value,
+                                             ValueRange dynamicSizes) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType(), dynamicSizes);
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
+      .getResult(0);
+}
+
 Value torch_to_linalg::createComplexConstant(OpBuilder &b, Location loc,
                                              ComplexType type, double re,
                                              double im) {

@@ -81,6 +81,11 @@ Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
 Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
                    Value value, Value like = Value());
 
+/// A tensor of `type` whose dynamic sizes are `dynamicSizes` (in order),
+/// filled with `value`.
+Value createFilledWithSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                            Value value, ValueRange dynamicSizes);
+
 /// Whether `op`, with complex operands or results, has a lowering here
 /// (Complex.cpp); the other patterns assume integer and float elements.
 bool lowersComplex(Operation *op);
