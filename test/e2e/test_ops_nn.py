@@ -130,6 +130,18 @@ def test_pad_functional() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("shape", "pad"),
+    [((0, 3, 3), [1, 2]), ((2, 0, 3), [1, 1, 2, 0]), ((0, 2), [0, 0, 1, 1])],
+    ids=["empty_batch", "pad_the_empty_dim", "empty_result_rows_filled"],
+)
+def test_constant_pad_of_an_empty_tensor(shape, pad) -> None:
+    """constant_pad_nd of a tensor without elements: every result element
+    is the pad value (the OpInfo sample [0, 3, 3] padded (1, 2) failed to
+    compile)."""
+    check(lambda a: aten.constant_pad_nd(a, pad, 1.5), randn(*shape))
+
+
 # ---------------------------------------------------------------------------
 # Pooling
 # ---------------------------------------------------------------------------

@@ -398,6 +398,13 @@ struct ConvertAtenConstantPadNd : OpConversionPattern<AtenConstantPadNdOp> {
     padValue = convertScalar(rewriter, loc, padValue, element,
                              /*srcUnsigned=*/padValue.getType().isInteger(1),
                              getTorchDtype(op.getResult()).isUnsignedInteger());
+    // An input without elements: every result element is padding (a pad
+    // of its empty dims would write through out-of-bounds views).
+    if (resultType.hasStaticShape() &&
+        llvm::is_contained(croppedShape, int64_t(0))) {
+      rewriter.replaceOp(op, createFilled(rewriter, loc, resultType, padValue));
+      return success();
+    }
     Value result = createPad(rewriter, loc, input, low, high, padValue);
     rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
     return success();
