@@ -324,14 +324,6 @@ static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
-/// `value` cast to `type` when their (static/dynamic) shapes differ.
-static Value castTo(OpBuilder &b, Location loc, Value value,
-                    RankedTensorType type) {
-  if (value.getType() == type)
-    return value;
-  return tensor::CastOp::create(b, loc, type, value);
-}
-
 /// constant_pad_nd(x, pad, value): pad = [low, high] pairs from the last
 /// dim backwards. Negative amounts crop (tensor.extract_slice), positive
 /// ones pad (tensor.pad).

@@ -647,16 +647,14 @@ static Value createCol2ImTransposedConvolution(
         .getResult()[0];
   };
   // `value` collapsed by `reassociation` (the result type inferred), then
-  // cast to `target` when that differs (a size the result type knows and
-  // the input's type does not).
+  // cast to `target` (a size the result type knows and the input's type
+  // does not).
   auto collapseTo = [&](Value value,
                         ArrayRef<ReassociationIndices> reassociation,
                         RankedTensorType target) -> Value {
-    Value collapsed =
-        tensor::CollapseShapeOp::create(b, loc, value, reassociation);
-    if (collapsed.getType() == target)
-      return collapsed;
-    return tensor::CastOp::create(b, loc, target, collapsed);
+    return castTo(b, loc,
+                  tensor::CollapseShapeOp::create(b, loc, value, reassociation),
+                  target);
   };
   SmallVector<ReassociationIndices> trailing{{0}, {1}};
   trailing.push_back(llvm::to_vector(llvm::seq<int64_t>(2, d + 2)));

@@ -143,6 +143,13 @@ Value torch_to_linalg::createFilled(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+Value torch_to_linalg::castTo(OpBuilder &b, Location loc, Value value,
+                              RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
 Value torch_to_linalg::createFilledWithSizes(OpBuilder &b, Location loc,
                                              RankedTensorType type, Value value,
                                              ValueRange dynamicSizes) {

@@ -81,6 +81,10 @@ Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
 Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
                    Value value, Value like = Value());
 
+/// `value` cast to `type` (tensor.cast) when their (static/dynamic) shapes
+/// differ; `value` itself otherwise.
+Value castTo(OpBuilder &b, Location loc, Value value, RankedTensorType type);
+
 /// A tensor of `type` whose dynamic sizes are `dynamicSizes` (in order),
 /// filled with `value`.
 Value createFilledWithSizes(OpBuilder &b, Location loc, RankedTensorType type,
