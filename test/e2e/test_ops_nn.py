@@ -1446,8 +1446,8 @@ def test_adaptive_avg_pool_with_sizes_known_at_run_time(make, shape) -> None:
         (lambda: nn.Conv1d(4, 6, 5, stride=2, dilation=2), (2, 4, 40), ("l",)),
         (lambda: nn.Conv2d(8, 8, 3, padding=1, groups=8), (2, 8, 16, 16), ("n", "h")),
         (lambda: nn.Conv2d(8, 6, 3, stride=2, groups=2), (2, 8, 16, 16), ("h", "w")),
-        # Transposed and 3-D convolutions take a dynamic batch, one sample at
-        # a time.
+        # Transposed convolutions of floats: a GEMM and col2im of run-time
+        # sizes.
         (lambda: nn.ConvTranspose2d(4, 6, 4, stride=2), (2, 4, 8, 8), ("n",)),
         (
             lambda: nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, groups=2),
@@ -1523,17 +1523,71 @@ def test_resnet_with_a_dynamic_batch_and_image_size() -> None:
         compiled(randn(1, 3, 64, 320))
 
 
-def test_conv3d_with_a_dynamic_spatial_size_is_refused() -> None:
+@pytest.mark.parametrize(
+    ("make", "shape", "dims", "dtype"),
+    [
+        # linalg.conv_3d_ncdhw_fcdhw of run-time sizes (the runtime's GEMM).
+        (lambda: nn.Conv3d(2, 3, 3, padding=1), (2, 2, 6, 6, 6), "ndhw", torch.float32),
+        (
+            lambda: nn.Conv3d(2, 3, (1, 3, 2), stride=(1, 2, 1), dilation=(1, 1, 2)),
+            (1, 2, 6, 9, 8),
+            "dhw",
+            torch.float64,
+        ),
+        # Grouped 3-D and 16-bit convolutions: the general convolution,
+        # accumulating in float32 for float16/bfloat16.
+        (
+            lambda: nn.Conv3d(4, 6, 3, stride=2, padding=1, groups=2),
+            (2, 4, 7, 6, 8),
+            "ndw",
+            torch.float32,
+        ),
+        (lambda: nn.Conv2d(4, 6, 3, padding=1), (2, 4, 10, 9), "nhw", torch.float16),
+        (
+            lambda: nn.Conv1d(4, 6, 3, stride=2, groups=2),
+            (2, 4, 21),
+            "l",
+            torch.bfloat16,
+        ),
+    ],
+    ids=[
+        "conv3d",
+        "conv3d_strided_dilated_f64",
+        "conv3d_grouped",
+        "conv2d_f16",
+        "conv1d_bf16",
+    ],
+)
+def test_conv_with_spatial_sizes_known_at_run_time(make, shape, dims, dtype) -> None:
+    """3-D, grouped 3-D and 16-bit convolutions over unknown batch and
+    spatial sizes: the output sizes (PyTorch's (I + 2p - d(K - 1) - 1) / s + 1)
+    are computed at run time, including sizes where the last window does not
+    fit whole."""
     from torch.export import Dim
 
-    model = nn.Conv3d(4, 6, 3)
-    with pytest.raises(torch2mlir.CompileError, match="dynamic spatial sizes"):
-        torch2mlir.compile(
-            model,
-            (randn(2, 4, 8, 8, 8),),
-            dynamic_shapes=({2: Dim("d", min=4, max=64)},),
-            cache=False,
+    torch.manual_seed(0)
+    model = make().to(dtype).eval()
+    rank = len(shape)
+    at = {"n": 0, "l": 2, "d": 2, "h": rank - 2, "w": rank - 1}
+    dynamic = {
+        at[name]: Dim(name, min=1 if name == "n" else 6, max=64) for name in dims
+    }
+    compiled = torch2mlir.compile(
+        model,
+        (randn(*shape).to(dtype),),
+        dynamic_shapes=(dynamic,),
+        cache=False,
+    )
+    for scale in (0.75, 1.5):
+        run = tuple(
+            max(int(s * scale), 6) if i in dynamic else s for i, s in enumerate(shape)
         )
+        x = randn(*run).to(dtype)
+        with torch.no_grad():
+            expected = model(x)
+        actual = compiled(x)
+        assert actual.shape == expected.shape
+        torch.testing.assert_close(actual, expected)
 
 
 @pytest.mark.parametrize(

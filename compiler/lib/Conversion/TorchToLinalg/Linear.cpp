@@ -194,6 +194,33 @@ struct ConvertAtenAddmm : OpConversionPattern<AtenAddmmOp> {
   }
 };
 
+/// The dynamic sizes of a plain (not transposed) convolution's result of
+/// `resultType` [N, F, O...], read from its zero-padded input [N, C, P...]:
+/// the batch, and per spatial dim (P - dilation * (K - 1) - 1) / stride + 1
+/// (`kernel` holds the K). Only the dims dynamic in `resultType`, in order.
+static SmallVector<Value>
+getConvResultSizes(OpBuilder &b, Location loc, Value padded,
+                   ArrayRef<int64_t> kernel, RankedTensorType resultType,
+                   ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation) {
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < resultType.getRank(); ++i) {
+    if (!resultType.isDynamicDim(i) || i == 1)
+      continue;
+    Value size = tensor::DimOp::create(b, loc, padded, i);
+    if (i >= 2) {
+      int64_t span = dilation[i - 2] * (kernel[i - 2] - 1) + 1;
+      size = arith::SubIOp::create(
+          b, loc, size, arith::ConstantIndexOp::create(b, loc, span));
+      size = arith::DivUIOp::create(
+          b, loc, size, arith::ConstantIndexOp::create(b, loc, stride[i - 2]));
+      size = arith::AddIOp::create(b, loc, size,
+                                   arith::ConstantIndexOp::create(b, loc, 1));
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
 /// Any convolution as one linalg.generic over the grouped form
 ///   out[n, g, f, o...] += x[n, g, c, o * stride + k * dilation] * w[g, f, c,
 ///   k]
@@ -336,14 +363,21 @@ static Value createGeneralConvolution(OpBuilder &rewriter, Location loc,
       rewriter, loc, RankedTensorType::get(groupedSourceShape, element), source,
       splitChannels);
 
-  // The accumulator [N, G, F, O...]: the bias or zeros.
+  // The accumulator [N, G, F, O...]: the bias or zeros. Its dynamic sizes
+  // (batch and spatial; a transposed convolution has none) are the
+  // result's.
   SmallVector<int64_t> accShape{n, groups, perGroupOut};
   accShape.append(resultType.getShape().begin() + 2,
                   resultType.getShape().end());
   auto accTensorType = RankedTensorType::get(accShape, accType);
+  SmallVector<Value> accSizes;
+  if (!transposed)
+    accSizes = getConvResultSizes(rewriter, loc, source, kernel, resultType,
+                                  stride, dilation);
   Value init;
   if (!bias) {
-    init = createZeroFilled(rewriter, loc, accTensorType);
+    init = createFilledWithSizes(rewriter, loc, accTensorType,
+                                 createZero(rewriter, loc, accType), accSizes);
   } else {
     Value groupedBias = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get({groups, perGroupOut}, element),
@@ -351,8 +385,8 @@ static Value createGeneralConvolution(OpBuilder &rewriter, Location loc,
     init =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{accTensorType}, ValueRange{groupedBias},
-            ValueRange{
-                tensor::EmptyOp::create(rewriter, loc, accShape, accType)},
+            ValueRange{tensor::EmptyOp::create(rewriter, loc, accShape, accType,
+                                               accSizes)},
             ArrayRef<AffineMap>{AffineMap::get(d + 3, 0,
                                                {getAffineDimExpr(1, context),
                                                 getAffineDimExpr(2, context)},
@@ -461,25 +495,10 @@ static Value createConv2d(OpBuilder &b, Location loc, Value input, Value weight,
   input = createPad(b, loc, input, {0, 0, padding[0], padding[1]},
                     {0, 0, padding[0], padding[1]}, zero);
 
-  // The result's dynamic sizes: the batch, and per spatial dim
-  // (padded - dilation * (k - 1) - 1) / stride + 1.
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < 4; ++i) {
-    if (!resultType.isDynamicDim(i))
-      continue;
-    Value size = tensor::DimOp::create(b, loc, input, i);
-    if (i >= 2) {
-      int64_t span = dilation[i - 2] * (weightType.getDimSize(i) - 1) + 1;
-      size = arith::SubIOp::create(
-          b, loc, size, arith::ConstantIndexOp::create(b, loc, span));
-      size = arith::DivUIOp::create(
-          b, loc, size, arith::ConstantIndexOp::create(b, loc, stride[i - 2]));
-      size = arith::AddIOp::create(b, loc, size,
-                                   arith::ConstantIndexOp::create(b, loc, 1));
-    }
-    dynamicSizes.push_back(size);
-  }
-  Value init = createBiasInit(b, loc, bias, resultType, dynamicSizes);
+  Value init = createBiasInit(
+      b, loc, bias, resultType,
+      getConvResultSizes(b, loc, input, weightType.getShape().drop_front(2),
+                         resultType, stride, dilation));
   auto strides = b.getI64TensorAttr(stride);
   auto dilations = b.getI64TensorAttr(dilation);
   if (groups == 1)
@@ -552,14 +571,18 @@ createNamedConvolution(OpBuilder &b, Location loc, Value input, Value weight,
                               {1, dilation[0]}, groups);
     return tensor::CollapseShapeOp::create(b, loc, resultType, conv, addHeight);
   }
-  if (d != 3 || groups != 1 || !resultType.hasStaticShape())
+  if (d != 3 || groups != 1)
     return nullptr;
   Value zero = arith::ConstantOp::create(
       b, loc, b.getZeroAttr(resultType.getElementType()));
   SmallVector<int64_t> low{0, 0};
   low.append(padding.begin(), padding.end());
   input = createPad(b, loc, input, low, low, zero);
-  Value init = createBiasInit(b, loc, bias, resultType, {});
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  Value init = createBiasInit(
+      b, loc, bias, resultType,
+      getConvResultSizes(b, loc, input, weightType.getShape().drop_front(2),
+                         resultType, stride, dilation));
   return linalg::Conv3DNcdhwFcdhwOp::create(
              b, loc, TypeRange{resultType}, ValueRange{input, weight},
              ValueRange{init}, b.getI64TensorAttr(stride),
@@ -971,29 +994,26 @@ struct ConvertAtenConvolution : OpConversionPattern<AtenConvolutionOp> {
       return failure();
     if (element.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: bool convolution");
-    // Dynamic batch and spatial sizes: the 1-D and 2-D, not transposed
-    // convolutions of f32/f64, grouped or not (linalg.conv_2d_nchw_fchw and
-    // conv_2d_ngchw_gfchw, a 1-D one with height 1), and the transposed
-    // convolutions of floats (a GEMM and col2im of run-time sizes); the
-    // channels and the weight stay static.
+    // Dynamic batch and spatial sizes: every convolution that is not
+    // transposed (the named linalg convolutions of f32/f64, else the
+    // general one, with the output sizes computed at run time), and the
+    // transposed convolutions of floats (a GEMM and col2im of run-time
+    // sizes); the channels and the weight stay static.
     bool dynamic = !resultType.hasStaticShape() || !inputType.hasStaticShape();
     if (!weightType.hasStaticShape() || inputType.isDynamicDim(1) ||
         resultType.isDynamicDim(1))
       return reportFailure(rewriter, op,
                            "unsupported: a dynamic weight or channel count");
-    // The other forms (3-D, 16-bit floats, transposed integers) take a
-    // dynamic batch only: one sample at a time (see below).
+    // Transposed integer convolutions take a dynamic batch only: one
+    // sample at a time (see below).
     bool col2im = transposed && isa<mlir::FloatType>(element);
-    bool perSample =
-        dynamic && !col2im &&
-        (d == 3 || transposed || getOpMathType(element) != element);
+    bool perSample = dynamic && transposed && !col2im;
     if (perSample && (!hasStaticTrailingDims(inputType, 1) ||
                       !hasStaticTrailingDims(resultType, 1)))
       return reportFailure(rewriter, op,
-                           "unsupported: dynamic spatial sizes, except for a "
-                           "1-D or 2-D f32/f64 convolution or a transposed "
-                           "one of floats (export with static spatial "
-                           "sizes)");
+                           "unsupported: dynamic spatial sizes of a "
+                           "transposed integer convolution (export with "
+                           "static spatial sizes)");
     // The output sizes PyTorch computes, checked against the result type.
     int64_t cin = inputType.getDimSize(1);
     int64_t cout = transposed ? weightType.getDimSize(1) * groups

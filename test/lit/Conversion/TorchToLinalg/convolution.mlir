@@ -132,18 +132,16 @@ func.func @conv3d(%x: !torch.vtensor<[1,2,4,4,4],f32>, %w: !torch.vtensor<[4,2,2
 
 // -----
 
-// A dynamic batch of a 3-D convolution: an scf.for over the samples, each
-// the static [1, ...] convolution above, inserted into the result.
+// A dynamic batch of a 3-D convolution: linalg.conv_3d_ncdhw_fcdhw of the
+// run-time batch, read from the padded input.
 // CHECK-LABEL: func.func @conv3d_dynamic_batch(
-// CHECK: %[[IN:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[?,2,4,4,4],f32> -> tensor<?x2x4x4x4xf32>
-// CHECK: %[[N:.*]] = tensor.dim %[[IN]], %c0
+// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 0, 1] high[0, 0, 1, 0, 1]
+// CHECK: } : tensor<?x2x4x4x4xf32> to tensor<?x2x6x4x6xf32>
+// CHECK-NOT: scf.for
+// CHECK: %[[N:.*]] = tensor.dim %[[PADDED]], %c0
 // CHECK: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x4x3x2x4xf32>
-// CHECK: %[[LOOP:.*]] = scf.for %[[I:.*]] = %c0{{.*}} to %[[N]] step %c1{{.*}} iter_args(%[[ACC:.*]] = %[[EMPTY]]) -> (tensor<?x4x3x2x4xf32>)
-// CHECK:   %[[SAMPLE:.*]] = tensor.extract_slice %[[IN]][%[[I]], 0, 0, 0, 0] [1, 2, 4, 4, 4] [1, 1, 1, 1, 1] : tensor<?x2x4x4x4xf32> to tensor<1x2x4x4x4xf32>
-// CHECK:   %[[CONV:.*]] = linalg.conv_3d_ncdhw_fcdhw {{.*}} -> tensor<1x4x3x2x4xf32>
-// CHECK:   %[[INSERTED:.*]] = tensor.insert_slice %[[CONV]] into %[[ACC]][%[[I]], 0, 0, 0, 0] [1, 4, 3, 2, 4] [1, 1, 1, 1, 1]
-// CHECK:   scf.yield %[[INSERTED]]
-// CHECK: torch_c.from_builtin_tensor %[[LOOP]]
+// CHECK: %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<?x4x3x2x4xf32>)
+// CHECK: linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<[2, 1, 1]> : tensor<3xi64>} ins(%[[PADDED]], %{{.*}} : tensor<?x2x6x4x6xf32>, tensor<4x2x2x3x3xf32>) outs(%[[BIAS]] : tensor<?x4x3x2x4xf32>)
 func.func @conv3d_dynamic_batch(%x: !torch.vtensor<[?,2,4,4,4],f32>, %w: !torch.vtensor<[4,2,2,3,3],f32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[?,4,3,2,4],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -159,6 +157,16 @@ func.func @conv3d_dynamic_batch(%x: !torch.vtensor<[?,2,4,4,4],f32>, %w: !torch.
 
 // -----
 
+// A dynamic depth: the output depth is (D - 2) / 1 + 1 at run time.
+// CHECK-LABEL: func.func @conv3d_dynamic_depth(
+// CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[1,2,?,4,4],f32> -> tensor<1x2x?x4x4xf32>
+// CHECK: %[[D:.*]] = tensor.dim %[[X]], %c2
+// CHECK: %[[MINUS:.*]] = arith.subi %[[D]], %c2
+// CHECK: %[[DIV:.*]] = arith.divui %[[MINUS]], %c1
+// CHECK: %[[OD:.*]] = arith.addi %[[DIV]], %c1
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[OD]]) : tensor<1x4x?x2x2xf32>
+// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<1x4x?x2x2xf32>)
+// CHECK: linalg.conv_3d_ncdhw_fcdhw {{.*}} ins(%[[X]], %{{.*}} : tensor<1x2x?x4x4xf32>, tensor<4x2x2x3x3xf32>) outs(%[[ZEROS]] : tensor<1x4x?x2x2xf32>)
 func.func @conv3d_dynamic_depth(%x: !torch.vtensor<[1,2,?,4,4],f32>, %w: !torch.vtensor<[4,2,2,3,3],f32>) -> !torch.vtensor<[1,4,?,2,2],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -166,9 +174,55 @@ func.func @conv3d_dynamic_depth(%x: !torch.vtensor<[1,2,?,4,4],f32>, %w: !torch.
   %none = torch.constant.none
   %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors: unsupported: dynamic spatial sizes, except for a 1-D or 2-D f32/f64 convolution or a transposed one of floats (export with static spatial sizes)}}
   %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %false, %p, %int1 : !torch.vtensor<[1,2,?,4,4],f32>, !torch.vtensor<[4,2,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,4,?,2,2],f32>
   return %0 : !torch.vtensor<[1,4,?,2,2],f32>
+}
+
+// -----
+
+// A grouped f16 convolution of dynamic batch and height: the general
+// convolution accumulates in f32 into the bias of the run-time sizes
+// (batch, and (H + 2 - 3) / 2 + 1), then rounds once.
+// CHECK-LABEL: func.func @conv2d_f16_grouped_dynamic_height(
+// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: } : tensor<?x4x?x6xf16> to tensor<?x4x?x8xf16>
+// CHECK: %[[SOURCE:.*]] = tensor.expand_shape %[[PADDED]] {{\[}}[0], [1, 2], [3], [4]] output_shape [%{{.*}}, 2, 2, %{{.*}}, 8] : tensor<?x4x?x8xf16> into tensor<?x2x2x?x8xf16>
+// CHECK: %[[N:.*]] = tensor.dim %[[PADDED]], %c0
+// CHECK: %[[H:.*]] = tensor.dim %[[PADDED]], %c2
+// CHECK: %[[MINUS:.*]] = arith.subi %[[H]], %c3
+// CHECK: %[[DIV:.*]] = arith.divui %[[MINUS]], %c2
+// CHECK: %[[OH:.*]] = arith.addi %[[DIV]], %c1
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[N]], %[[OH]]) : tensor<?x2x3x?x3xf32>
+// CHECK: %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<?x2x3x?x3xf32>)
+// CHECK: arith.extf
+// CHECK: %[[CONV:.*]] = linalg.generic {{.*}} ins(%[[SOURCE]], %{{.*}} : tensor<?x2x2x?x8xf16>, tensor<2x3x2x3x3xf16>) outs(%[[BIAS]] : tensor<?x2x3x?x3xf32>)
+// CHECK: tensor.collapse_shape %[[CONV]] {{\[}}[0], [1, 2], [3], [4]] : tensor<?x2x3x?x3xf32> into tensor<?x6x?x3xf32>
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @conv2d_f16_grouped_dynamic_height(%x: !torch.vtensor<[?,4,?,6],f16>, %w: !torch.vtensor<[6,2,3,3],f16>, %b: !torch.vtensor<[6],f16>) -> !torch.vtensor<[?,6,?,3],f16> {
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %s = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %b, %s, %p, %d, %false, %p, %int2 : !torch.vtensor<[?,4,?,6],f16>, !torch.vtensor<[6,2,3,3],f16>, !torch.vtensor<[6],f16>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[?,6,?,3],f16>
+  return %0 : !torch.vtensor<[?,6,?,3],f16>
+}
+
+// -----
+
+// A transposed integer convolution takes a dynamic batch only (one sample
+// at a time); a dynamic spatial size is refused with the way out.
+func.func @transposed_int_dynamic_width(%x: !torch.vtensor<[1,2,4,?],si32>, %w: !torch.vtensor<[2,3,2,2],si32>) -> !torch.vtensor<[1,3,5,?],si32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.convolution' could not be lowered to linalg-on-tensors: unsupported: dynamic spatial sizes of a transposed integer convolution (export with static spatial sizes)}}
+  %0 = torch.aten.convolution %x, %w, %none, %s, %p, %s, %true, %p, %int1 : !torch.vtensor<[1,2,4,?],si32>, !torch.vtensor<[2,3,2,2],si32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,3,5,?],si32>
+  return %0 : !torch.vtensor<[1,3,5,?],si32>
 }
 
 // -----
