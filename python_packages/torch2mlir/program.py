@@ -192,6 +192,18 @@ class Program:
         return self.arguments[: len(self.arguments) - len(self.weights)]
 
     @property
+    def frozen_arguments(self) -> list[int]:
+        """The positions of the weight arguments that ``compile(...,
+        freeze=True)`` freezes: every weight the program does not update in
+        place."""
+        mutated = set(self.mutated_arguments)
+        return [
+            i
+            for i, spec in enumerate(self.arguments)
+            if spec.kind is ArgumentKind.WEIGHT and i not in mutated
+        ]
+
+    @property
     def scalar_inputs(self) -> dict[int, type]:
         """Caller arguments that are Python scalars: index -> type."""
         types = {torch.bool: bool, torch.int64: int, torch.float64: float}

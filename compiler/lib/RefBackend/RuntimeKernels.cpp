@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -212,6 +213,33 @@ static SmallVector<int64_t> getConvScalars(ConvOp op) {
   return scalars;
 }
 
+/// The function argument attribute that marks a weight frozen by
+/// `compile(freeze=True)`: its contents never change while the compiled
+/// module lives.
+static constexpr StringLiteral kFrozenAttr = "torch2mlir.frozen";
+
+/// Whether `value` is (a view of) an entry argument of its function marked
+/// kFrozenAttr.
+static bool isFrozenArgument(Value value) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Block *block = arg.getOwner();
+      auto func = dyn_cast_or_null<func::FuncOp>(block->getParentOp());
+      return func && block->isEntryBlock() &&
+             func.getArgAttr(arg.getArgNumber(), kFrozenAttr);
+    }
+    Operation *op = value.getDefiningOp();
+    if (auto cast = dyn_cast_or_null<memref::CastOp>(op))
+      value = cast.getSource();
+    else if (auto transpose = dyn_cast_or_null<memref::TransposeOp>(op))
+      value = transpose.getIn();
+    else if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(op))
+      value = view.getViewSource();
+    else
+      return false;
+  }
+}
+
 /// Whether `matmul` computes C[m, n] += A[m, k] * B[n, k].
 static bool isTransposedRhsMatmul(linalg::MatmulOp matmul) {
   return matmul.getIndexingMapsArray() ==
@@ -384,14 +412,20 @@ struct RuntimeKernelsPass
         // The kernels sign-extend integer inputs.
         if (matmul.getCast() != linalg::TypeFn::cast_signed)
           continue;
+        // A frozen float weight as B: the kernel that packs it once.
+        Value rhs = matmul.getInputs()[1];
+        bool frozen = isa<FloatType>(getElementTypeOrSelf(rhs.getType())) &&
+                      isFrozenArgument(rhs);
+        StringRef base =
+            frozen ? "torch2mlir_matmul_frozen" : "torch2mlir_matmul";
         if (!matmul.hasUserDefinedMaps())
-          (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {},
+          (void)replaceWithKernelCall(module, op, base, {},
                                       /*transposeRhs=*/false,
-                                      /*hasIntegerKernel=*/true);
+                                      /*hasIntegerKernel=*/!frozen);
         else if (isTransposedRhsMatmul(matmul))
-          (void)replaceWithKernelCall(module, op, "torch2mlir_matmul", {},
+          (void)replaceWithKernelCall(module, op, base, {},
                                       /*transposeRhs=*/true,
-                                      /*hasIntegerKernel=*/true);
+                                      /*hasIntegerKernel=*/!frozen);
       } else if (auto bmm =
                      dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
         if (!bmm.hasUserDefinedMaps())

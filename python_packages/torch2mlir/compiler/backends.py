@@ -75,9 +75,13 @@ class Backend:
         opt_level: int = 2,
         cache: bool = True,
         object_code: bytes | None = None,
+        freeze: bool = False,
     ) -> RefBackendModule:
         """The callable of a lowered `program` (or of `object_code`, machine
-        code an earlier load made, when `program.module` is None).
+        code an earlier load made, when `program.module` is None). With
+        `freeze`, the weights the program does not update are copied once
+        and taken as constants (see ``torch2mlir.compile``); `object_code`
+        must then come from a frozen load too.
 
         Raises:
             CompileError: code generation or linking failed.
@@ -96,12 +100,15 @@ class LinalgOnTensorsBackend(Backend):
         opt_level: int = 2,
         cache: bool = True,
         object_code: bytes | None = None,
+        freeze: bool = False,
     ) -> RefBackendModule:
+        frozen = program.frozen_arguments if freeze else []
         if object_code is None:
             lower_to_llvm(
                 program.module,
                 program.func_name,
                 callee_allocated=program.callee_allocated,
+                frozen=frozen,
             )
         try:
             return RefBackendModule(
@@ -111,6 +118,7 @@ class LinalgOnTensorsBackend(Backend):
                 program.results,
                 opt_level=opt_level,
                 bound_inputs=program.weights,
+                frozen_weights=[i - len(program.inputs) for i in frozen],
                 shapes=program.shapes,
                 object_code=object_code,
                 cache=cache,
@@ -134,13 +142,18 @@ class TosaBackend(LinalgOnTensorsBackend):
         opt_level: int = 2,
         cache: bool = True,
         object_code: bytes | None = None,
+        freeze: bool = False,
     ) -> RefBackendModule:
         if object_code is None:
             run_pipeline(
                 program.module, TOSA_TO_LINALG_PIPELINE, "lowering TOSA to linalg"
             )
         return super().load(
-            program, opt_level=opt_level, cache=cache, object_code=object_code
+            program,
+            opt_level=opt_level,
+            cache=cache,
+            object_code=object_code,
+            freeze=freeze,
         )
 
 

@@ -114,7 +114,11 @@ def lower_to_linalg_on_tensors(module: ir.Module) -> None:
 
 
 def lower_to_llvm(
-    module: ir.Module, func_name: str = "main", *, callee_allocated: bool = False
+    module: ir.Module,
+    func_name: str = "main",
+    *,
+    callee_allocated: bool = False,
+    frozen: Sequence[int] = (),
 ) -> None:
     """linalg-on-tensors -> LLVM dialect with C-interface entry (in place).
 
@@ -122,6 +126,11 @@ def lower_to_llvm(
         callee_allocated: the compiled code allocates the results and
             returns them (for results whose sizes only the computation
             knows), instead of writing caller-allocated out-params.
+        frozen: positions of arguments whose contents never change while
+            the compiled module lives (weights of ``compile(...,
+            freeze=True)``): they get the ``torch2mlir.frozen`` argument
+            attribute, and ``refbackend-runtime-kernels`` packs the ones a
+            matmul reads as its right operand once.
     """
     with module.context:
         for op in module.body.operations:
@@ -130,5 +139,31 @@ def lower_to_llvm(
                 and ir.StringAttr(op.attributes["sym_name"]).value == func_name
             ):
                 op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+                if frozen:
+                    _mark_arguments(op, frozen, "torch2mlir.frozen")
     options = "{callee-allocated-results=true}" if callee_allocated else ""
     run_pipeline(module, REFBACKEND_PIPELINE + options, "lowering to LLVM (RefBackend)")
+
+
+def _mark_arguments(func: Any, positions: Sequence[int], name: str) -> None:
+    """Adds the unit attribute `name` to the arguments of `func` (a
+    ``func.func``) at `positions`, keeping their other attributes."""
+    count = len(
+        ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value).inputs
+    )
+    old = (
+        ir.ArrayAttr(func.attributes["arg_attrs"])
+        if "arg_attrs" in func.attributes
+        else None
+    )
+    marked = set(positions)
+    dicts = []
+    for i in range(count):
+        entries: dict[str, ir.Attribute] = {}
+        if old is not None:
+            for named in ir.DictAttr(old[i]):
+                entries[named.name] = named.attr
+        if i in marked:
+            entries[name] = ir.UnitAttr.get()
+        dicts.append(ir.DictAttr.get(entries))
+    func.attributes["arg_attrs"] = ir.ArrayAttr.get(dicts)

@@ -225,6 +225,12 @@ def load_runtime() -> bool:
         _runtime.torch2mlir_runtime_free.argtypes = [ctypes.c_void_p]
         _runtime.torch2mlir_runtime_free.restype = None
         _runtime.torch2mlir_runtime_cached_bytes.restype = ctypes.c_int64
+        _runtime.torch2mlir_runtime_packed_bytes.restype = ctypes.c_size_t
+        _runtime.torch2mlir_runtime_release_packed.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+        ]
+        _runtime.torch2mlir_runtime_release_packed.restype = None
         openmp = openmp_library()
         if openmp is not None:
             _runtime.torch2mlir_runtime_init_openmp(openmp.encode())
@@ -252,6 +258,26 @@ def cached_bytes() -> int:
     load_runtime()
     assert _runtime is not None
     return int(_runtime.torch2mlir_runtime_cached_bytes())
+
+
+def packed_bytes() -> int:
+    """Bytes of the packed copies of frozen weights (``compile(...,
+    freeze=True)``) that the runtime holds for the compiled modules alive
+    now; each module's copies are freed with it."""
+    load_runtime()
+    assert _runtime is not None
+    return int(_runtime.torch2mlir_runtime_packed_bytes())
+
+
+def _release_packed(regions: list[tuple[int, int]]) -> None:
+    """Frees the runtime's packed copies of the matrices in `regions`
+    ((address, bytes) of the frozen weights of a module that is gone)."""
+    if _runtime is None:
+        return
+    for address, size in regions:
+        _runtime.torch2mlir_runtime_release_packed(
+            ctypes.c_void_p(address), ctypes.c_size_t(size)
+        )
 
 
 def release_cached_buffers() -> None:
@@ -589,7 +615,13 @@ class RefBackendModule:
         cache: whether code generation may use the on-disk cache.
         bound_inputs: tensors passed after the caller's arguments on every
             call (the model's weights); the last ``len(bound_inputs)`` specs
-            of `inputs` describe them. They are referenced, not copied.
+            of `inputs` describe them. They are referenced, not copied,
+            except those at `frozen_weights`.
+        frozen_weights: indices into `bound_inputs` of weights the code
+            takes as constants (``compile(..., freeze=True)``, arguments
+            marked ``torch2mlir.frozen``): each is copied once here, so
+            that nothing changes it while the module lives, and the
+            runtime's packed copies of it are freed with the module.
         shapes: the symbolic sizes of a program exported with dynamic
             shapes: each call checks the input sizes against their declared
             ranges and computes the output shapes from them.
@@ -605,6 +637,7 @@ class RefBackendModule:
         bound_inputs: list[torch.Tensor] | None = None,
         shapes: DynamicShapes | None = None,
         *,
+        frozen_weights: Sequence[int] = (),
         object_code: bytes | None = None,
         cache: bool = True,
     ) -> None:
@@ -631,6 +664,18 @@ class RefBackendModule:
                 self._bound_sources, inputs[len(inputs) - len(self._bound_sources) :]
             )
         ]
+        frozen = set(frozen_weights)
+        bound = [t.clone() if i in frozen else t for i, t in enumerate(bound)]
+        if frozen:
+            weakref.finalize(
+                self,
+                _release_packed,
+                [
+                    (t.data_ptr(), t.untyped_storage().nbytes())
+                    for i, t in enumerate(bound)
+                    if i in frozen
+                ],
+            )
         self.func_name = func_name
         self.inputs = inputs[: len(inputs) - len(bound)]
         self.outputs = outputs

@@ -908,10 +908,13 @@ def prepare_side(
     side: str,
     *,
     opt_level: int = 2,
+    freeze: bool = False,
     log: Callable[[str], None] = print,
 ) -> tuple[dict[str, Any], Callable[[], Any] | None, Any]:
     """Builds one side (of :data:`SIDES`) of one workload in this process and
-    calls it once; never raises: an error is returned in ``"error"``.
+    calls it once; never raises: an error is returned in ``"error"``. With
+    `freeze`, both compilers take the weights as constants: torch2mlir's
+    ``compile(..., freeze=True)`` and inductor's ``freezing`` option.
 
     Returns:
         (``result``, ``call``, the first call's output): ``result`` holds
@@ -944,15 +947,20 @@ def prepare_side(
                     dynamic_shapes=dynamic_shapes,
                     opt_level=opt_level,
                     cache=False,
+                    freeze=freeze,
                 )
             else:
                 run = torch2mlir.compile(
-                    model, inputs, opt_level=opt_level, cache=False
+                    model, inputs, opt_level=opt_level, cache=False, freeze=freeze
                 )
             result["compile"] = dict(run.timings)
             result["compile"]["wall"] = time.perf_counter() - start
         elif side == "inductor":
             log(f"[{workload.name}] inductor compile (on the first call)")
+            if freeze:
+                import torch._inductor.config
+
+                torch._inductor.config.freezing = True
             run = torch.compile(
                 model, backend="inductor", dynamic=workload.dynamic is not None
             )
@@ -1040,6 +1048,7 @@ class SideProcess:
         *,
         opt_level: int = 2,
         threads: int | None = None,
+        freeze: bool = False,
     ) -> None:
         import subprocess
         import tempfile
@@ -1060,6 +1069,8 @@ class SideProcess:
         ]
         if threads is not None:
             command += ["--threads", str(threads)]
+        if freeze:
+            command.append("--freeze")
         env = {**os.environ, **(INDUCTOR_ENV if side == "inductor" else {})}
         self._proc = subprocess.Popen(
             command,
@@ -1152,6 +1163,7 @@ def _side_main(args: argparse.Namespace) -> int:
         ALL_WORKLOADS[name],
         side,
         opt_level=args.opt_level,
+        freeze=args.freeze,
         log=lambda message: print(message, file=sys.stderr, flush=True),
     )
     folder = Path(args.side_dir)
@@ -1186,6 +1198,7 @@ def measure_sides(
     threads: int | None = None,
     log: Callable[[str], None] = print,
     quiet_timeout: float = QUIET_TIMEOUT,
+    freeze: bool = False,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """Measures `sides` of one workload, each in its own
     :class:`SideProcess`: builds them one after the other, then `rounds`
@@ -1210,7 +1223,9 @@ def measure_sides(
     results: dict[str, dict[str, Any]] = {}
     for side in sides:
         log(f"[{workload.name}] {side}, in its own process")
-        procs[side] = SideProcess(workload, side, opt_level=opt_level, threads=threads)
+        procs[side] = SideProcess(
+            workload, side, opt_level=opt_level, threads=threads, freeze=freeze
+        )
         results[side] = procs[side].ready()
     samples: dict[str, dict[str, list[float]]] = {
         side: {"all": [], "one": []} for side in sides
@@ -1300,6 +1315,7 @@ def run_workload(
     opt_level: int = 2,
     threads: int | None = None,
     inductor: bool = True,
+    freeze: bool = False,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Measures one workload on every side, interleaved in `rounds` (see
@@ -1333,6 +1349,7 @@ def run_workload(
         opt_level=opt_level,
         threads=threads,
         log=log,
+        freeze=freeze,
     )
     result.update(sides)
     errors = [
@@ -1553,6 +1570,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="no torch.compile(backend='inductor') side (workloads and --ops)",
     )
+    parser.add_argument(
+        "--freeze",
+        action="store_true",
+        help="weights as constants on both compilers: torch2mlir.compile(..., "
+        "freeze=True) (MKL's packed GEMM) and inductor's freezing option",
+    )
     parser.add_argument("--side", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--side-dir", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -1589,6 +1612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         "openmp_library": refbackend.openmp_library(),
         "opt_level": args.opt_level,
+        "freeze": args.freeze,
         "quick": args.quick,
         "argv": list(sys.argv[1:] if argv is None else argv),
         "units": {
@@ -1634,6 +1658,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             opt_level=args.opt_level,
             threads=args.threads,
             inductor=not args.no_inductor,
+            freeze=args.freeze,
             log=log,
         )
         if result["error"]:

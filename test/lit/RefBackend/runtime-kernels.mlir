@@ -341,3 +341,28 @@ func.func @int8_stays(%a: memref<4x6xi8>, %b: memref<6x5xi8>, %c: memref<4x5xi8>
   linalg.batch_matmul ins(%a3, %b3 : memref<2x4x6xi8>, memref<2x6x5xi8>) outs(%d3 : memref<2x4x5xi32>)
   return
 }
+
+// -----
+
+// B a frozen weight (compile(freeze=True)), read through a view and
+// transposed, as a linear layer reads it: the kernel that packs B once.
+// CHECK-LABEL: func.func @frozen_weight
+// CHECK: %[[W:.*]] = memref.collapse_shape %arg1
+// CHECK: %[[T:.*]] = memref.transpose %[[W]]
+// CHECK: %[[CB:.*]] = memref.cast %[[T]]
+// CHECK: call @torch2mlir_matmul_frozen_f32(%{{.*}}, %[[CB]], %{{.*}}, %{{.*}})
+// CHECK: call @torch2mlir_matmul_f32(
+// CHECK-NOT: call @torch2mlir_matmul_frozen_
+// CHECK: call @torch2mlir_matmul_i8(
+// CHECK-DAG: func.func private @torch2mlir_matmul_frozen_f32(
+// CHECK-DAG: func.func private @torch2mlir_matmul_f32(
+func.func @frozen_weight(%x: memref<2x3x4xf32>, %w3: memref<5x2x2xf32> {torch2mlir.frozen}, %live: memref<4x5xf32>, %out: memref<6x5xf32>, %out2: memref<6x5xf32>, %qa: memref<6x4xi8>, %qw: memref<4x5xi8> {torch2mlir.frozen}, %qout: memref<6x5xi32>) {
+  %x2 = memref.collapse_shape %x [[0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xf32>
+  %w = memref.collapse_shape %w3 [[0], [1, 2]] : memref<5x2x2xf32> into memref<5x4xf32>
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x2, %w : memref<6x4xf32>, memref<5x4xf32>) outs(%out : memref<6x5xf32>)
+  // A B that is not frozen: the plain kernel.
+  linalg.matmul ins(%x2, %live : memref<6x4xf32>, memref<4x5xf32>) outs(%out2 : memref<6x5xf32>)
+  // Integer operands have no frozen kernel.
+  linalg.matmul ins(%qa, %qw : memref<6x4xi8>, memref<4x5xi8>) outs(%qout : memref<6x5xi32>)
+  return
+}

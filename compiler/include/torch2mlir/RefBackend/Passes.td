@@ -175,6 +175,12 @@ def RuntimeKernels : Pass<"refbackend-runtime-kernels", "ModuleOp"> {
     whose last write is a `linalg.fill` of +0.0, the fill is erased and the
     kernel overwrites (a GEMM with beta = 0).
 
+    A float `linalg.matmul` whose B is (a view of) a function argument with
+    the `torch2mlir.frozen` attribute (a weight that `compile(freeze=True)`
+    froze: its contents never change while the module lives) calls
+    `torch2mlir_matmul_frozen_<f32|f64>` instead, which packs B once
+    (MKL's cblas_?gemm_pack) and reuses the packed copy on every call.
+
     The two n^2 steps of a sort (the `linalg.generic` ops TorchToLinalg marks
     with `torch2mlir.sort_ranks` and `torch2mlir.sort_order`) become calls of
     `torch2mlir_sort_ranks_<f32|f64|i32|i64>` (a stable sort of each slice)

@@ -9,6 +9,11 @@
 // OpenBLAS from the scipy-openblas32 wheel):
 //
 //   matmul:       C += A @ B               (row- or column-major A and B)
+//   matmul_frozen: the same, B a frozen weight (compile(freeze=True)):
+//                 with MKL, B is packed once per (B, shape) by
+//                 cblas_?gemm_pack and each call runs cblas_?gemm_compute
+//                 on the packed copy, until the Python module that owns B
+//                 releases it (torch2mlir_runtime_release_packed)
 //   batch_matmul: C[b] += A[b] @ B[b]   (one batched GEMM call with MKL)
 //   conv2d/3d:    out[n] (F x O) += W (F x C*K) @ im2col(in[n])
 //                 (an im2col over 512 KiB in blocks of output columns,
@@ -37,14 +42,18 @@
 //===----------------------------------------------------------------------===//
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <initializer_list>
+#include <map>
+#include <mutex>
 #include <new>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -154,6 +163,30 @@ DgemmFn dgemm = nullptr;
 /// GEMMs of one shape whose operands are evenly spaced in memory.
 SgemmBatchFn sgemmBatch = nullptr;
 DgemmBatchFn dgemmBatch = nullptr;
+/// MKL's packed-matrix GEMM (null when the BLAS has none):
+/// cblas_?gemm_pack_get_size(identifier, m, n, k) -> bytes,
+/// cblas_?gemm_pack(layout, identifier, trans, m, n, k, alpha, src, ld,
+/// dest), cblas_?gemm_compute(layout, transa, transb, m, n, k, a, lda, b,
+/// ldb, beta, c, ldc) with transb = packed.
+using GemmPackSizeFn = size_t (*)(int, int, int, int);
+template <typename T>
+using GemmPackFn = void (*)(int, int, int, int, int, int, T, const T *, int,
+                            T *);
+template <typename T>
+using GemmComputeFn = void (*)(int, int, int, int, int, int, const T *, int,
+                               const T *, int, T, T *, int);
+template <typename T> struct PackedGemmApi {
+  GemmPackSizeFn size = nullptr;
+  GemmPackFn<T> pack = nullptr;
+  GemmComputeFn<T> compute = nullptr;
+};
+PackedGemmApi<float> sgemmPacked;
+PackedGemmApi<double> dgemmPacked;
+template <typename T> PackedGemmApi<T> &packedGemmApi();
+template <> PackedGemmApi<float> &packedGemmApi<float>() { return sgemmPacked; }
+template <> PackedGemmApi<double> &packedGemmApi<double>() {
+  return dgemmPacked;
+}
 /// MKL_Set_Num_Threads_Local when MKL runs its GNU OpenMP threading layer
 /// on PyTorch's team (null otherwise: the BLAS is sequential).
 int (*mklSetThreadsLocal)(int) = nullptr;
@@ -348,6 +381,96 @@ void matmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
             StridedMemRef<T, 2> *c, bool accumulate) {
   matmul2d(c->sizes[0], c->sizes[1], a->sizes[1], a->data(), a->strides,
            b->data(), b->strides, c->data(), c->strides, accumulate);
+}
+
+// CBLAS_IDENTIFIER and CBLAS_STORAGE (mkl_cblas.h).
+constexpr int kPackB = 162;
+constexpr int kPacked = 151;
+/// Fewer rows of A than this and a packed B gains nothing.
+constexpr int64_t kPackMinRows = 4;
+/// A B of fewer elements is not packed: MKL's packed buffer has a fixed
+/// part of about 8 MB (cblas_sgemm_pack_get_size of a 64 x 128 B: 7.9 MB
+/// for its 32 KB), which small layers would pay for little.
+constexpr int64_t kPackMinElements = int64_t(1) << 16;
+/// Packed copies of one B kept for different row counts of A (a dynamic
+/// batch); past this, further row counts run the plain GEMM.
+constexpr size_t kPackedShapesPerMatrix = 4;
+
+/// A packed B: its data pointer, then (m, n, k, trans, ldb) of the GEMM it
+/// was packed for, and the element size.
+using PackKey =
+    std::tuple<const void *, int64_t, int64_t, int64_t, int, int64_t, size_t>;
+struct PackedMatrix {
+  void *data;
+  size_t bytes;
+};
+std::mutex packedMutex;
+std::map<PackKey, PackedMatrix> packedMatrices;
+size_t packedBytes = 0;
+
+/// The packed copy of B for this GEMM, packed now if it is not yet; null
+/// when MKL cannot pack it (no memory, or B already has
+/// kPackedShapesPerMatrix packed shapes).
+template <typename T>
+const T *getPackedB(const T *b, int64_t m, int64_t n, int64_t k,
+                    const GemmOperands &ops) {
+  PackedGemmApi<T> &api = packedGemmApi<T>();
+  PackKey key{b, m, n, k, ops.transB, ops.ldb, sizeof(T)};
+  std::lock_guard<std::mutex> lock(packedMutex);
+  auto found = packedMatrices.find(key);
+  if (found != packedMatrices.end())
+    return static_cast<const T *>(found->second.data);
+  size_t shapes = 0;
+  for (auto it = packedMatrices.lower_bound(
+           PackKey{b, INT64_MIN, INT64_MIN, INT64_MIN, INT_MIN, INT64_MIN, 0});
+       it != packedMatrices.end() && std::get<0>(it->first) == b; ++it)
+    ++shapes;
+  if (shapes >= kPackedShapesPerMatrix)
+    return nullptr;
+  size_t bytes = api.size(kPackB, static_cast<int>(m), static_cast<int>(n),
+                          static_cast<int>(k));
+  void *data = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!data)
+    return nullptr;
+  api.pack(kRowMajor, kPackB, ops.transB, static_cast<int>(m),
+           static_cast<int>(n), static_cast<int>(k), T(1), b,
+           static_cast<int>(ops.ldb), static_cast<T *>(data));
+  packedMatrices.emplace(key, PackedMatrix{data, bytes});
+  packedBytes += bytes;
+  return static_cast<const T *>(data);
+}
+
+/// matmul, where B never changes while the compiled module that passes it
+/// lives (a weight frozen by compile(freeze=True)): with MKL's packed GEMM
+/// on this thread count, C = A @ packed(B) (+ C with `accumulate`), B
+/// packed at its first use; else the plain matmul.
+template <typename T>
+void matmulFrozen(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
+                  StridedMemRef<T, 2> *c, bool accumulate) {
+  int64_t m = c->sizes[0], n = c->sizes[1], k = a->sizes[1];
+  GemmOperands ops;
+  // A packed B is for one m: the row bands of a GEMM split over the team
+  // (a sequential MKL, several threads) would each need their own.
+  bool oneCall = mklSetThreadsLocal || torch2mlir_runtime_in_parallel() ||
+                 torch2mlir_runtime_max_threads() == 1;
+  if (packedGemmApi<T>().compute && oneCall && m >= kPackMinRows &&
+      n * k >= kPackMinElements &&
+      getGemmOperands(m, n, k, a->strides, b->strides, c->strides, ops)) {
+    if (const T *packed = getPackedB(b->data(), m, n, k, ops)) {
+      bool setThreads = mklSetThreadsLocal && !torch2mlir_runtime_in_parallel();
+      int previous =
+          setThreads ? mklSetThreadsLocal(torch2mlir_runtime_max_threads()) : 0;
+      packedGemmApi<T>().compute(
+          kRowMajor, ops.transA, kPacked, static_cast<int>(m),
+          static_cast<int>(n), static_cast<int>(k), a->data(),
+          static_cast<int>(ops.lda), packed, static_cast<int>(ops.ldb),
+          accumulate ? T(1) : T(0), c->data(), static_cast<int>(c->strides[0]));
+      if (setThreads)
+        mklSetThreadsLocal(previous);
+      return;
+    }
+  }
+  matmul(a, b, c, accumulate);
 }
 
 /// C[i] (m x n) = A[i] @ B[i] (+ C[i] with `accumulate`) for i < `count`
@@ -1582,13 +1705,56 @@ T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
   // signature has varied between releases).
   sgemmBatch = nullptr;
   dgemmBatch = nullptr;
+  sgemmPacked = {};
+  dgemmPacked = {};
   if (setLayer) {
     sgemmBatch = reinterpret_cast<SgemmBatchFn>(
         dlsym(handle, "cblas_sgemm_batch_strided"));
     dgemmBatch = reinterpret_cast<DgemmBatchFn>(
         dlsym(handle, "cblas_dgemm_batch_strided"));
+    auto load = [&](auto &api, const char *size, const char *pack,
+                    const char *compute) {
+      using Api = std::remove_reference_t<decltype(api)>;
+      Api loaded;
+      loaded.size = reinterpret_cast<GemmPackSizeFn>(dlsym(handle, size));
+      loaded.pack =
+          reinterpret_cast<decltype(loaded.pack)>(dlsym(handle, pack));
+      loaded.compute =
+          reinterpret_cast<decltype(loaded.compute)>(dlsym(handle, compute));
+      if (loaded.size && loaded.pack && loaded.compute)
+        api = loaded;
+    };
+    load(sgemmPacked, "cblas_sgemm_pack_get_size", "cblas_sgemm_pack",
+         "cblas_sgemm_compute");
+    load(dgemmPacked, "cblas_dgemm_pack_get_size", "cblas_dgemm_pack",
+         "cblas_dgemm_compute");
   }
   return 0;
+}
+
+/// Frees the packed copies of every B that starts in [base, base + bytes):
+/// the module that owned that memory (a frozen weight) is gone, and the
+/// memory may next hold other values.
+T2M_EXPORT void torch2mlir_runtime_release_packed(const void *base,
+                                                  size_t bytes) {
+  auto begin = reinterpret_cast<uintptr_t>(base);
+  std::lock_guard<std::mutex> lock(packedMutex);
+  for (auto it = packedMatrices.begin(); it != packedMatrices.end();) {
+    auto at = reinterpret_cast<uintptr_t>(std::get<0>(it->first));
+    if (at >= begin && at - begin < bytes) {
+      std::free(it->second.data);
+      packedBytes -= it->second.bytes;
+      it = packedMatrices.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+/// Bytes held by packed copies of frozen weights.
+T2M_EXPORT size_t torch2mlir_runtime_packed_bytes() {
+  std::lock_guard<std::mutex> lock(packedMutex);
+  return packedBytes;
 }
 
 /// Whether torch2mlir_runtime_init loaded a BLAS.
@@ -1599,6 +1765,11 @@ T2M_EXPORT int torch2mlir_runtime_has_blas() { return sgemm != nullptr; }
       StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b, StridedMemRef<T, 2> *c,  \
       int64_t accumulate) {                                                    \
     matmul(a, b, c, accumulate != 0);                                          \
+  }                                                                            \
+  T2M_EXPORT void _mlir_ciface_torch2mlir_matmul_frozen_##SUFFIX(              \
+      StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b, StridedMemRef<T, 2> *c,  \
+      int64_t accumulate) {                                                    \
+    matmulFrozen(a, b, c, accumulate != 0);                                    \
   }                                                                            \
   T2M_EXPORT void _mlir_ciface_torch2mlir_batch_matmul_##SUFFIX(               \
       StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b, StridedMemRef<T, 3> *c,  \
