@@ -146,3 +146,78 @@ def test_freeze_is_part_of_the_cache_key(tmp_path, monkeypatch) -> None:
         model.weight.add_(1.0)
         expected = model(x)
     torch.testing.assert_close(live(x), expected, rtol=1e-5, atol=1e-5)
+
+
+class _ConvBlock(nn.Module):
+    """Conv -> BatchNorm -> ReLU twice, then a linear -> BatchNorm1d."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 8, 3, stride=2, bias=False)
+        self.bn2 = nn.BatchNorm2d(8)
+        self.fc = nn.Linear(8, 16)
+        self.bn3 = nn.BatchNorm1d(16)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.bn1(self.conv1(x)))
+        x = torch.relu(self.bn2(self.conv2(x)))
+        return self.bn3(self.fc(x.mean((2, 3))))
+
+
+def _trained_block() -> nn.Module:
+    """A _ConvBlock whose batch norms have non-trivial statistics."""
+    torch.manual_seed(0)
+    model = _ConvBlock()
+    for module in model.modules():
+        if isinstance(module, nn.modules.batchnorm._BatchNorm):
+            module.running_mean.uniform_(-1, 1)
+            module.running_var.uniform_(0.5, 2)
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.5, 0.5)
+    return model.eval()
+
+
+def test_freeze_folds_batch_norms() -> None:
+    """Frozen, each inference batch norm is folded into the convolution or
+    linear layer before it (torch.fx's fuse, on a copy): the model itself is
+    left as it is, and the results match eager's up to the rounding of the
+    folded weights."""
+    from torch2mlir.compiler.freezing import fold_batch_norms
+
+    model = _trained_block()
+    weight = model.conv1.weight.detach().clone()
+    folded = fold_batch_norms(model)
+    assert not any(
+        isinstance(m, nn.modules.batchnorm._BatchNorm) for m in folded.modules()
+    )
+    assert isinstance(model.bn1, nn.BatchNorm2d)
+    assert torch.equal(model.conv1.weight, weight)
+    x = torch.randn(4, 3, 16, 16)
+    compiled = torch2mlir.compile(model, (x,), freeze=True, cache=False)
+    with torch.no_grad():
+        expected = model(x)
+    torch.testing.assert_close(compiled(x), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_batch_norms_stay_where_folding_does_not_apply() -> None:
+    """In training mode, or when torch.fx cannot trace the model (a branch
+    on a tensor's value), the model compiles unfolded."""
+    from torch2mlir.compiler.freezing import fold_batch_norms
+
+    model = _trained_block()
+    assert fold_batch_norms(model.train()) is model
+    model.eval()
+
+    class Branchy(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.block = model
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            y = self.block(x)
+            return y if y.sum() > 0 else -y
+
+    branchy = Branchy().eval()
+    assert fold_batch_norms(branchy) is branchy
