@@ -125,6 +125,17 @@ def test_freeze_leaves_updated_buffers_live() -> None:
     torch.testing.assert_close(
         model[1].running_var, reference[1].running_var, rtol=1e-5, atol=1e-6
     )
+    # The running statistics are read in place (not copied), the frozen
+    # linear weight is a copy of its own.
+    runner = compiled._runner
+    bound = []
+    while True:
+        try:
+            bound.append(runner.bound_tensor(len(bound)).data_ptr())
+        except IndexError:
+            break
+    assert model[1].running_mean.data_ptr() in bound
+    assert model[0].weight.data_ptr() not in bound
 
 
 def test_freeze_is_part_of_the_cache_key(tmp_path, monkeypatch) -> None:

@@ -449,6 +449,29 @@ def test_a_side_that_fails_to_build_is_reported() -> None:
     assert call is None and output is None
 
 
+def test_a_frozen_side_packs_its_weights() -> None:
+    """--freeze: the torch2mlir side compiles with freeze=True (its matmul
+    weight packed at the first call, with MKL) and matches eager."""
+    import torch
+    from torch2mlir.runtime import refbackend
+
+    refbackend.load_runtime()
+    library = refbackend.blas_library()
+    before = refbackend.packed_bytes()
+    result, call, output = bench.prepare_side(
+        bench.ALL_WORKLOADS["matmul512"],
+        "torch2mlir",
+        freeze=True,
+        log=lambda message: None,
+    )
+    assert result["error"] is None and call is not None
+    model, inputs = bench.ALL_WORKLOADS["matmul512"].make()
+    with torch.no_grad():
+        torch.testing.assert_close(output, model(*inputs), rtol=1e-4, atol=1e-4)
+    if library is not None and "mkl" in library.name:
+        assert refbackend.packed_bytes() > before
+
+
 def test_max_abs_difference_walks_nested_outputs() -> None:
     import torch
 

@@ -664,8 +664,16 @@ class RefBackendModule:
                 self._bound_sources, inputs[len(inputs) - len(self._bound_sources) :]
             )
         ]
+        # A frozen weight is copied once: unless the view above already made
+        # a tensor of its own (a non-contiguous or narrowed source), copy it.
         frozen = set(frozen_weights)
-        bound = [t.clone() if i in frozen else t for i, t in enumerate(bound)]
+        bound = [
+            t.clone()
+            if i in frozen
+            and t.untyped_storage().data_ptr() == source.untyped_storage().data_ptr()
+            else t
+            for i, (t, source) in enumerate(zip(bound, self._bound_sources))
+        ]
         if frozen:
             weakref.finalize(
                 self,
