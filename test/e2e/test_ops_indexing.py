@@ -255,6 +255,15 @@ def test_scatter_reduce(reduce: str, include_self: bool, dtype: torch.dtype) -> 
     )
 
 
+def test_prod_of_bool_along_a_dim() -> None:
+    # The product of bools is their logical and; eager gives int64 unless
+    # dtype=torch.bool is asked for.
+    x = torch.tensor([[1.0, 0.0, 2.0], [3.0, 4.0, -5.0]])
+    check(lambda x: torch.prod(x > 0, 1), x)
+    check(lambda x: torch.prod(x != 0, 0, keepdim=True, dtype=torch.bool), x)
+    check(lambda x: torch.prod(x, 1, dtype=torch.bool), x)
+
+
 def test_scatter_reduce_amax_nan() -> None:
     x = torch.tensor([1.0, float("nan"), 3.0])
     index = torch.tensor([0, 0, 2, 2])

@@ -831,6 +831,57 @@ def test_embedding_bag_per_sample_weights() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("max_norm", "norm_type"), [(1.0, 2.0), (0.5, 1.0), (2.0, 3.0)]
+)
+def test_embedding_max_norm_renormalizes_the_weight_in_place(
+    max_norm: float, norm_type: float
+) -> None:
+    # F.embedding(max_norm=...) scales the looked-up rows of the weight whose
+    # norm exceeds max_norm, in place (aten.embedding_renorm_ on the
+    # parameter), then looks them up: after each call the compiled module's
+    # weight must equal eager's, and rows no index selects must be untouched.
+    eager = nn.Embedding(10, 4, max_norm=max_norm, norm_type=norm_type)
+    with torch.no_grad():
+        eager.weight.mul_(3)
+    ours = nn.Embedding(10, 4, max_norm=max_norm, norm_type=norm_type)
+    ours.load_state_dict(eager.state_dict())
+    indices = torch.tensor([[1, 2, 2], [5, 9, 1]])
+    compiled = torch2mlir.compile(ours, (indices,), cache=False)
+    before = eager.weight.detach().clone()
+    for ids in (indices, torch.tensor([[0, 2, 7], [7, 7, 3]])):
+        torch.testing.assert_close(compiled(ids), eager(ids))
+        torch.testing.assert_close(ours.weight, eager.weight)
+    untouched = [4, 6, 8]
+    assert torch.equal(ours.weight[untouched], before[untouched])
+    assert not torch.equal(ours.weight, before)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_max_norm(mode: str) -> None:
+    eager = nn.EmbeddingBag(10, 4, max_norm=1.0, mode=mode)
+    with torch.no_grad():
+        eager.weight.mul_(3)
+    ours = nn.EmbeddingBag(10, 4, max_norm=1.0, mode=mode)
+    ours.load_state_dict(eager.state_dict())
+    indices = torch.tensor([[1, 2, 2], [5, 9, 1]])
+    compiled = torch2mlir.compile(ours, (indices,), cache=False)
+    torch.testing.assert_close(compiled(indices), eager(indices))
+    torch.testing.assert_close(ours.weight, eager.weight)
+
+
+def test_embedding_max_norm_of_a_weight_passed_as_input() -> None:
+    # The renorm updates a user input in place, as eager does.
+    def fn(w: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
+        return F.embedding(i, w, max_norm=0.5)
+
+    weight, indices = randn(10, 4), torch.tensor([3, 3, 7, 0])
+    ours = weight.clone()
+    compiled = torch2mlir.compile(Call(fn), (weight.clone(), indices), cache=False)
+    torch.testing.assert_close(compiled(ours, indices), fn(weight, indices))
+    torch.testing.assert_close(ours, weight)
+
+
 @pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, float("inf")])
 def test_cdist(p: float) -> None:
     x1, x2 = randn(2, 5, 3), randn(2, 4, 3)

@@ -1226,6 +1226,35 @@ def _put(
     return aten.view.default(result, list(self.shape))
 
 
+def _embedding_renorm(
+    self: torch.Tensor, indices: torch.Tensor, max_norm: float, norm_type: float
+) -> torch.Tensor:
+    """``aten.embedding_renorm`` (the functional form of the in-place renorm
+    ``F.embedding(..., max_norm=...)`` applies to the weight [num_rows, dim]
+    before the lookup): each row of `self` that `indices` (any shape,
+    integer) selects and whose `norm_type`-norm exceeds `max_norm` is scaled
+    by ``max_norm / (norm + 1e-7)``, the others are left as they are.
+
+    As PyTorch's CPU kernel (``embedding_renorm_cpu_``): the norm is taken in
+    the weight's dtype, the scale computed in float64 and applied in the
+    weight's dtype; a row selected twice is scaled once (both writes of
+    ``index_put`` carry the same row, computed from the original weight).
+    Only the selected rows are read, so the cost follows `indices`, not the
+    vocabulary."""
+    flat = aten.view.default(indices, [-1])
+    rows = aten.index.Tensor(self, [flat])
+    norms = aten.linalg_vector_norm.default(rows, norm_type, [1], True)
+    wide = aten._to_copy.default(norms, dtype=torch.float64)
+    scale = aten.div.Tensor(
+        aten.full_like.default(wide, max_norm), aten.add.Tensor(wide, 1e-7)
+    )
+    scale = aten.where.self(
+        aten.gt.Scalar(wide, max_norm), scale, aten.ones_like.default(wide)
+    )
+    scaled = aten.mul.Tensor(rows, aten._to_copy.default(scale, dtype=self.dtype))
+    return aten.index_put.default(self, [flat], scaled)
+
+
 def _copy_of(view: Callable[..., object]) -> Callable[..., object]:
     """The decomposition of an ``aten.X_copy`` op: ``aten.X`` then a clone
     of each result (a functional copy of the view)."""
@@ -1448,6 +1477,7 @@ EXTRA_CORE_ATEN_DECOMPOSITIONS: dict[torch._ops.OperatorBase, Callable[..., Any]
     aten.nonzero_static.default: _nonzero_static,
     aten.index_reduce.default: _index_reduce,
     aten.put.default: _put,
+    aten.embedding_renorm.default: _embedding_renorm,
     **{copy: _copy_of(view) for copy, view in _VIEW_COPIES.items()},
     aten.upsample_bicubic2d.vec: _upsample_bicubic2d,
     aten._batch_norm_with_update_functional.default: _batch_norm_with_update_functional,

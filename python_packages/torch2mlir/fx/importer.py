@@ -763,7 +763,8 @@ class FxImporter:
             if spec.kind == OutputKind.USER_OUTPUT:
                 user_outputs.append(out)
             elif spec.kind == OutputKind.USER_INPUT_MUTATION or (
-                spec.kind == OutputKind.BUFFER_MUTATION and params_as_arguments
+                spec.kind in (OutputKind.BUFFER_MUTATION, OutputKind.PARAMETER_MUTATION)
+                and params_as_arguments
             ):
                 mutations.append((out, spec.target))
             else:

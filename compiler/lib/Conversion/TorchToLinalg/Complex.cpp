@@ -35,7 +35,8 @@ static bool isComplexTensor(Value value) {
 bool torch_to_linalg::lowersComplex(Operation *op) {
   // Ops lowered with complex elements: elementwise arithmetic (Elementwise.cpp
   // and the patterns below), casts and copies (through convertScalar), data
-  // movement that only moves elements, sums, and mm/bmm (linalg.matmul has
+  // movement that only moves elements, scatter (and its sum, product
+  // and mean reductions), sums, and mm/bmm (linalg.matmul has
   // complex multiply-add).
   return isa<
       AtenViewAsRealOp, AtenViewAsComplexOp, AtenComplexOp, Aten_ConjOp,
@@ -49,19 +50,21 @@ bool torch_to_linalg::lowersComplex(Operation *op) {
       AtenPermuteOp, AtenCatOp, AtenExpandOp, AtenConstantPadNdOp,
       AtenSliceTensorOp, AtenSelectIntOp, AtenFlipOp, AtenIndexSelectOp,
       AtenIndexTensorOp, AtenGatherOp, AtenEmbeddingOp, AtenDiagonalOp,
-      AtenRepeatOp, AtenAsStridedOp, AtenScatterSrcOp, AtenScatterAddOp,
-      AtenIndexPutOp, AtenMaskedScatterOp, AtenSelectScatterOp,
-      AtenSliceScatterOp, AtenDiagonalScatterOp, AtenAsStridedScatterOp,
-      AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp, AtenFillScalarOp,
-      AtenEmptyMemoryFormatOp, AtenEmptyStridedOp, AtenEmptyPermutedOp,
-      AtenNewEmptyOp, AtenNewEmptyStridedOp, AtenLogicalNotOp, AtenLogicalAndOp,
-      AtenLogicalOrOp, AtenLogicalXorOp, AtenIsnanOp, AtenIsinfOp, AtenLog2Op,
-      AtenLog10Op, AtenSinhOp, AtenCoshOp, AtenPowTensorScalarOp,
-      AtenPowTensorTensorOp, AtenPowScalarOp, AtenProdDimIntOp, AtenCumsumOp,
-      AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp, AtenNonzeroOp, AtenAsinhOp,
-      AtenAsinOp, AtenAtanhOp, AtenAtanOp, AtenAcoshOp, AtenAcosOp,
-      TensorStaticInfoCastOp, ValueTensorLiteralOp, PrimListConstructOp,
-      AtenSizeIntOp, AtenDimOp, AtenSumDimIntListOp, AtenMmOp, AtenBmmOp>(op);
+      AtenRepeatOp, AtenAsStridedOp, AtenScatterSrcOp, AtenScatterValueOp,
+      AtenScatterAddOp, AtenScatterReduceOp, AtenScatterValueReduceOp,
+      AtenScatterReduceTwoOp, AtenIndexPutOp, AtenMaskedScatterOp,
+      AtenSelectScatterOp, AtenSliceScatterOp, AtenDiagonalScatterOp,
+      AtenAsStridedScatterOp, AtenFullOp, AtenFullLikeOp, AtenScalarTensorOp,
+      AtenFillScalarOp, AtenEmptyMemoryFormatOp, AtenEmptyStridedOp,
+      AtenEmptyPermutedOp, AtenNewEmptyOp, AtenNewEmptyStridedOp,
+      AtenLogicalNotOp, AtenLogicalAndOp, AtenLogicalOrOp, AtenLogicalXorOp,
+      AtenIsnanOp, AtenIsinfOp, AtenLog2Op, AtenLog10Op, AtenSinhOp, AtenCoshOp,
+      AtenPowTensorScalarOp, AtenPowTensorTensorOp, AtenPowScalarOp,
+      AtenProdDimIntOp, AtenCumsumOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
+      AtenNonzeroOp, AtenAsinhOp, AtenAsinOp, AtenAtanhOp, AtenAtanOp,
+      AtenAcoshOp, AtenAcosOp, TensorStaticInfoCastOp, ValueTensorLiteralOp,
+      PrimListConstructOp, AtenSizeIntOp, AtenDimOp, AtenSumDimIntListOp,
+      AtenMmOp, AtenBmmOp>(op);
 }
 
 namespace {

@@ -870,7 +870,8 @@ template <typename OpTy> struct ConvertAny : OpConversionPattern<OpTy> {
   }
 };
 
-/// prod.dim_int(x, dim, keepdim, dtype): multiplies in the result dtype.
+/// prod.dim_int(x, dim, keepdim, dtype): multiplies in the result dtype. A
+/// bool product (dtype=torch.bool) is the logical and: arith.muli on i1.
 struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -880,8 +881,7 @@ struct ConvertAtenProdDimInt : OpConversionPattern<AtenProdDimIntOp> {
     if (!resultType)
       return failure();
     Type element = resultType.getElementType();
-    if (!isa<mlir::FloatType, IntegerType, ComplexType>(element) ||
-        element.isInteger(1))
+    if (!isa<mlir::FloatType, IntegerType, ComplexType>(element))
       return reportFailure(rewriter, op, "unsupported: prod of this dtype");
     Value input = adaptor.getSelf();
     int64_t dim;

@@ -111,7 +111,8 @@ static bool isIndexTensor(Value torchTensor) {
 enum class Reduction { None, Sum, Prod, Mean, Max, Min };
 
 /// `current` combined with `value` by `reduction`, in the torch dtype
-/// `dtype` (bool sums are `or`, bool products `and`; max/min propagate NaN).
+/// `dtype` (bool sums are `or`, bool products `and`; complex sums and
+/// products are complex.add and complex.mul; max/min propagate NaN).
 static Value combine(OpBuilder &b, Location loc, Reduction reduction,
                      Value current, Value value, Type dtype) {
   bool isFloat = isa<mlir::FloatType>(dtype);
@@ -129,6 +130,8 @@ static Value combine(OpBuilder &b, Location loc, Reduction reduction,
       return arith::OrIOp::create(b, loc, current, value);
     return arith::AddIOp::create(b, loc, current, value);
   case Reduction::Prod:
+    if (isa<ComplexType>(dtype))
+      return complex::MulOp::create(b, loc, current, value);
     if (isFloat)
       return arith::MulFOp::create(b, loc, current, value);
     if (isBool)
@@ -346,6 +349,13 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
       return reportFailure(rewriter, op, "include_self must be a constant");
     if (*reduction == Reduction::Mean && dtype.isInteger(1))
       return reportFailure(rewriter, op, "unsupported: a bool mean");
+    bool isComplex = isa<ComplexType>(dtype);
+    if (isComplex &&
+        (*reduction == Reduction::Max || *reduction == Reduction::Min))
+      return reportFailure(rewriter, op,
+                           "complex numbers have no order: amax and amin of a "
+                           "complex tensor are undefined (eager refuses them "
+                           "too)");
     Value self = adaptor.getSelf();
     Value index = adaptor.getIndex();
     auto selfType = cast<RankedTensorType>(self.getType());
@@ -472,6 +482,13 @@ template <typename OpTy> struct ConvertAtenScatter : OpConversionPattern<OpTy> {
       result = createElementwise(
           rewriter, loc, resultType, ValueRange{results[0], results[1]},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            if (isComplex) {
+              // Counts are whole numbers with no imaginary part.
+              Value zero = createReductionIdentity(b, l, Reduction::Sum, dtype);
+              Value none = complex::EqualOp::create(b, l, args[1], zero);
+              Value divisor = arith::SelectOp::create(b, l, none, one, args[1]);
+              return complex::DivOp::create(b, l, args[0], divisor);
+            }
             Value divisor = createMinMax(b, l, args[1], one, dtype, true);
             if (isFloat)
               return arith::DivFOp::create(b, l, args[0], divisor);

@@ -67,6 +67,24 @@ func.func @prod_widens(%a: !torch.vtensor<[3,4],si32>) -> !torch.vtensor<[3],si6
 
 // -----
 
+// prod of float32 with dtype=torch.bool: each element becomes x != 0 and
+// the bools multiply (arith.muli on i1 is the logical and), from true.
+// CHECK-LABEL: func.func @prod_bool(
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: linalg.fill ins(%[[TRUE]] : i1)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: i1):
+// CHECK: %[[NZ:.*]] = arith.cmpf une, %[[X]], %{{.*}} : f32
+// CHECK: arith.muli %[[NZ]], %[[ACC]] : i1
+func.func @prod_bool(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],i1> {
+  %i1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %int11 = torch.constant.int 11
+  %0 = torch.aten.prod.dim_int %a, %i1, %false, %int11 : !torch.vtensor<[3,4],f32>, !torch.int, !torch.bool, !torch.int -> !torch.vtensor<[3],i1>
+  return %0 : !torch.vtensor<[3],i1>
+}
+
+// -----
+
 // argmax along dim 1 with keepdim, in two vectorizable passes: the largest
 // value (maximumf, which propagates NaN), then the smallest index holding it
 // (equal to it, or NaN: when the largest is NaN no number equals it).

@@ -58,6 +58,56 @@ func.func @scatter_reduce_mean_int(%x: !torch.vtensor<[5],si64>, %i: !torch.vten
 
 // -----
 
+// scatter_reduce "mean" on complex64: complex.add accumulates values and
+// counts; a position nothing was written to divides by 1 (its count equals
+// complex 0), the others by their count, with complex.div.
+// CHECK-LABEL: func.func @scatter_reduce_mean_complex(
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} -> (tensor<5xcomplex<f32>>, tensor<5xcomplex<f32>>)
+// CHECK: complex.add
+// CHECK: complex.add
+// CHECK: linalg.generic {{.*}} ins(%[[LOOP]]#0, %[[LOOP]]#1 : tensor<5xcomplex<f32>>, tensor<5xcomplex<f32>>)
+// CHECK: ^bb0(%[[SUM:[^ ]+]]: complex<f32>, %[[COUNT:[^ ]+]]: complex<f32>,
+// CHECK: %[[NONE:[^ ]+]] = complex.eq %[[COUNT]], %{{.*}} : complex<f32>
+// CHECK: %[[D:[^ ]+]] = arith.select %[[NONE]], %{{.*}}, %[[COUNT]] : complex<f32>
+// CHECK: complex.div %[[SUM]], %[[D]] : complex<f32>
+func.func @scatter_reduce_mean_complex(%x: !torch.vtensor<[5],complex<f32>>, %i: !torch.vtensor<[3],si64>, %s: !torch.vtensor<[3],complex<f32>>) -> !torch.vtensor<[5],complex<f32>> {
+  %int0 = torch.constant.int 0
+  %str = torch.constant.str "mean"
+  %true = torch.constant.bool true
+  %0 = torch.aten.scatter_reduce.two %x, %int0, %i, %s, %str, %true : !torch.vtensor<[5],complex<f32>>, !torch.int, !torch.vtensor<[3],si64>, !torch.vtensor<[3],complex<f32>>, !torch.str, !torch.bool -> !torch.vtensor<[5],complex<f32>>
+  return %0 : !torch.vtensor<[5],complex<f32>>
+}
+
+
+// -----
+
+// scatter(reduce="multiply") on complex128: complex.mul in the line loop.
+// CHECK-LABEL: func.func @scatter_multiply_complex(
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK: complex.mul %{{.*}}, %{{.*}} : complex<f64>
+func.func @scatter_multiply_complex(%x: !torch.vtensor<[3,4],complex<f64>>, %i: !torch.vtensor<[2,4],si64>, %s: !torch.vtensor<[2,4],complex<f64>>) -> !torch.vtensor<[3,4],complex<f64>> {
+  %int0 = torch.constant.int 0
+  %str = torch.constant.str "multiply"
+  %0 = torch.aten.scatter.reduce %x, %int0, %i, %s, %str : !torch.vtensor<[3,4],complex<f64>>, !torch.int, !torch.vtensor<[2,4],si64>, !torch.vtensor<[2,4],complex<f64>>, !torch.str -> !torch.vtensor<[3,4],complex<f64>>
+  return %0 : !torch.vtensor<[3,4],complex<f64>>
+}
+
+
+// -----
+
+func.func @scatter_reduce_amax_complex(%x: !torch.vtensor<[5],complex<f32>>, %i: !torch.vtensor<[3],si64>, %s: !torch.vtensor<[3],complex<f32>>) -> !torch.vtensor<[5],complex<f32>> {
+  %int0 = torch.constant.int 0
+  %str = torch.constant.str "amax"
+  %true = torch.constant.bool true
+  // expected-error @+1 {{'torch.aten.scatter_reduce.two' could not be lowered to linalg-on-tensors: complex numbers have no order: amax and amin of a complex tensor are undefined (eager refuses them too)}}
+  %0 = torch.aten.scatter_reduce.two %x, %int0, %i, %s, %str, %true : !torch.vtensor<[5],complex<f32>>, !torch.int, !torch.vtensor<[3],si64>, !torch.vtensor<[3],complex<f32>>, !torch.str, !torch.bool -> !torch.vtensor<[5],complex<f32>>
+  return %0 : !torch.vtensor<[5],complex<f32>>
+}
+
+
+// -----
+
 func.func @scatter_reduce_bad(%x: !torch.vtensor<[5],f32>, %i: !torch.vtensor<[3],si64>, %s: !torch.vtensor<[3],f32>) -> !torch.vtensor<[5],f32> {
   %int0 = torch.constant.int 0
   %str = torch.constant.str "median"
