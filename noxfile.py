@@ -200,6 +200,8 @@ def tests(session: nox.Session) -> None:
         "pytest",
         "-n",
         "auto",
+        # The slowest tests, for keeping CI's time in check.
+        "--durations=25",
         "test/python",
         "test/e2e",
         *session.posargs,

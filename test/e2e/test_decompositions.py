@@ -1036,6 +1036,8 @@ def test_argmax_argmin_nan_ties_infinities(op: Callable[..., Any]) -> None:
             [-inf, -inf, -inf, -inf, -inf, -inf],
             [inf, inf, inf, inf, inf, inf],
             [0.0, -0.0, 0.0, -0.0, 0.0, -0.0],
+            # -0.0 and 0.0 are one value: the first zero of either sign.
+            [-1.0, -0.0, 0.0, -0.0, 0.0, -1.0],
         ]
     )
     for dim in (0, 1, -1):

@@ -295,6 +295,7 @@ def compile_onnx(
     opset_version: int | None = None,
     data_dir: str | os.PathLike | None = None,
     opt_level: int = 2,
+    freeze: bool = False,
 ) -> CompiledOnnxModel:
     """Compiles an ONNX model for the CPU: ONNX -> torch -> linalg -> LLVM.
 
@@ -306,6 +307,13 @@ def compile_onnx(
             have lowerings.
         data_dir: where external-data files are, if not next to the model.
         opt_level: LLVM optimization level of the JIT (0-3).
+        freeze: take the hoisted initializers (the weight arguments) as
+            constants, as ``torch2mlir.compile(..., freeze=True)`` does: a
+            MatMul or Gemm whose B is one runs MKL's packed GEMM (packed once
+            per row count of A). The initializers belong to the compiled
+            model (nothing outside it can change them), so this only costs
+            memory: the packed copies, about 8 MB per matrix plus twice its
+            own, freed with the model. Default False.
 
     Returns:
         A :class:`CompiledOnnxModel`; inputs must have the graph's static
@@ -335,7 +343,7 @@ def compile_onnx(
         )
         timings["import"] = time.perf_counter() - start
         compiled = (
-            compile_onnx(stages.compiled, opt_level=opt_level)
+            compile_onnx(stages.compiled, opt_level=opt_level, freeze=freeze)
             if stages.compiled is not None
             else None
         )
@@ -352,7 +360,7 @@ def compile_onnx(
     program.adopt_value_ranges()
     timings["lowering"] += time.perf_counter() - start
     start = time.perf_counter()
-    runner = backend.load(program, opt_level=opt_level)
+    runner = backend.load(program, opt_level=opt_level, freeze=freeze)
     timings["jit"] = time.perf_counter() - start
     inputs = [spec.name for spec in program.inputs]
     outputs = [spec.name for spec in program.results]

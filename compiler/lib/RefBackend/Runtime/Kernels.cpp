@@ -456,10 +456,12 @@ void matmulFrozen(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
   if (packedGemmApi<T>().compute && oneCall && m >= kPackMinRows &&
       n * k >= kPackMinElements &&
       getGemmOperands(m, n, k, a->strides, b->strides, c->strides, ops)) {
+    // Packing and computing on the same thread count (MKL's advice for
+    // speed; the packed format itself is valid for any count).
+    bool setThreads = mklSetThreadsLocal && !torch2mlir_runtime_in_parallel();
+    int previous =
+        setThreads ? mklSetThreadsLocal(torch2mlir_runtime_max_threads()) : 0;
     if (const T *packed = getPackedB(b->data(), m, n, k, ops)) {
-      bool setThreads = mklSetThreadsLocal && !torch2mlir_runtime_in_parallel();
-      int previous =
-          setThreads ? mklSetThreadsLocal(torch2mlir_runtime_max_threads()) : 0;
       packedGemmApi<T>().compute(
           kRowMajor, ops.transA, kPacked, static_cast<int>(m),
           static_cast<int>(n), static_cast<int>(k), a->data(),
@@ -469,6 +471,8 @@ void matmulFrozen(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
         mklSetThreadsLocal(previous);
       return;
     }
+    if (setThreads)
+      mklSetThreadsLocal(previous);
   }
   matmul(a, b, c, accumulate);
 }

@@ -86,14 +86,15 @@ func.func @prod_bool(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],i1> {
 // -----
 
 // argmax along dim 1 with keepdim, in two vectorizable passes: the largest
-// value (maximumf, which propagates NaN), then the smallest index holding it
+// value (maximumf, which propagates NaN; nsz: either zero, as the index pass
+// compares with oeq), then the smallest index holding it
 // (equal to it, or NaN: when the largest is NaN no number equals it).
 // CHECK-LABEL: func.func @argmax_keepdim(
 // CHECK: %[[VALS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3xf32>)
 // CHECK: %[[IDXS:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<3xi64>)
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[IN:.*]] : tensor<3x4xf32>) outs(%[[VALS]] : tensor<3xf32>)
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[ACC]] : f32
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[ACC]] fastmath<nsz> : f32
 // CHECK-NEXT: linalg.yield %[[M]] : f32
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[IN]], %[[MAX]] : tensor<3x4xf32>, tensor<3xf32>) outs(%[[IDXS]] : tensor<3xi64>)
 // CHECK-NEXT: ^bb0(%[[X2:.*]]: f32, %[[BEST:.*]]: f32, %[[BESTI:.*]]: i64):
