@@ -85,32 +85,59 @@ func.func @prod_bool(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],i1> {
 
 // -----
 
-// argmax along dim 1 with keepdim, in two vectorizable passes: the largest
-// value (maximumf, which propagates NaN; nsz: either zero, as the index pass
-// compares with oeq), then the smallest index holding it
-// (equal to it, or NaN: when the largest is NaN no number equals it).
+// argmax along the last dim with keepdim, in two vectorizable passes: the
+// largest value (maximumf, which propagates NaN; nsz: either zero, as the
+// index pass compares with oeq), then per row an scf.for that carries the
+// smallest index holding it (equal to it, or NaN: when the largest is NaN no
+// number equals it) in a register and reads the row's largest value once.
 // CHECK-LABEL: func.func @argmax_keepdim(
 // CHECK: %[[VALS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3xf32>)
-// CHECK: %[[IDXS:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<3xi64>)
+// CHECK: %[[NONE:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK: %[[IDXS:.*]] = linalg.fill ins(%[[NONE]] : i64) outs(%{{.*}} : tensor<3xi64>)
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[IN:.*]] : tensor<3x4xf32>) outs(%[[VALS]] : tensor<3xf32>)
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[ACC]] fastmath<nsz> : f32
 // CHECK-NEXT: linalg.yield %[[M]] : f32
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[IN]], %[[MAX]] : tensor<3x4xf32>, tensor<3xf32>) outs(%[[IDXS]] : tensor<3xi64>)
-// CHECK-NEXT: ^bb0(%[[X2:.*]]: f32, %[[BEST:.*]]: f32, %[[BESTI:.*]]: i64):
-// CHECK: %[[POS:.*]] = linalg.index 1 : index
+// CHECK: %[[LEN:.*]] = tensor.dim %[[IN]], %{{.*}} : tensor<3x4xf32>
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[MAX]] : tensor<3xf32>) outs(%[[IDXS]] : tensor<3xi64>)
+// CHECK-NEXT: ^bb0(%[[BEST:.*]]: f32, %[[INIT:.*]]: i64):
+// CHECK: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK: %[[FIRST:.*]] = scf.for %[[J:.*]] = %{{.*}} to %[[LEN]] step %{{.*}} iter_args(%[[BESTI:.*]] = %[[INIT]]) -> (i64)
+// CHECK: %[[X2:.*]] = tensor.extract %[[IN]][%[[ROW]], %[[J]]] : tensor<3x4xf32>
 // CHECK: %[[EQ:.*]] = arith.cmpf oeq, %[[X2]], %[[BEST]] : f32
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X2]], %[[X2]] : f32
 // CHECK: %[[HOLDS:.*]] = arith.ori %[[EQ]], %[[NAN]] : i1
-// CHECK: %[[CAND:.*]] = arith.select %[[HOLDS]], %{{.*}}, %{{.*}} : i64
-// CHECK: %[[FIRST:.*]] = arith.minsi %[[CAND]], %[[BESTI]] : i64
-// CHECK-NEXT: linalg.yield %[[FIRST]] : i64
+// CHECK: %[[JW:.*]] = arith.index_cast %[[J]] : index to i64
+// CHECK: %[[CAND:.*]] = arith.select %[[HOLDS]], %[[JW]], %{{.*}} : i64
+// CHECK: %[[MIN:.*]] = arith.minsi %[[CAND]], %[[BESTI]] : i64
+// CHECK-NEXT: scf.yield %[[MIN]] : i64
+// CHECK: linalg.yield %[[FIRST]] : i64
 // CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xi64> into tensor<3x1xi64>
 func.func @argmax_keepdim(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3,1],si64> {
   %i1 = torch.constant.int 1
   %true = torch.constant.bool true
   %0 = torch.aten.argmax %a, %i1, %true : !torch.vtensor<[3,4],f32>, !torch.int, !torch.bool -> !torch.vtensor<[3,1],si64>
   return %0 : !torch.vtensor<[3,1],si64>
+}
+
+// -----
+
+// argmin along a dim that is not the last: the index pass is a reduction
+// generic over the input and the smallest values (one reduction loop per
+// position of the other dims), uint8 compared unsigned.
+// CHECK-LABEL: func.func @argmin_dim0(
+// CHECK: arith.minui
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<3x4xi8>, tensor<4xi8>) outs(%{{.*}} : tensor<4xi64>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: i8, %[[BEST:.*]]: i8, %[[BESTI:.*]]: i64):
+// CHECK: %[[POS:.*]] = linalg.index 0 : index
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[X]], %[[BEST]] : i8
+// CHECK: %[[CAND:.*]] = arith.select %[[EQ]], %{{.*}}, %{{.*}} : i64
+// CHECK: arith.minsi %[[CAND]], %[[BESTI]] : i64
+func.func @argmin_dim0(%a: !torch.vtensor<[3,4],ui8>) -> !torch.vtensor<[4],si64> {
+  %i0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %0 = torch.aten.argmin %a, %i0, %false : !torch.vtensor<[3,4],ui8>, !torch.int, !torch.bool -> !torch.vtensor<[4],si64>
+  return %0 : !torch.vtensor<[4],si64>
 }
 
 // -----
