@@ -771,8 +771,9 @@ class FxImporter:
                 raise CompileError(
                     f"the program updates {spec.target or 'its state'} "
                     f"({spec.kind.name}), which this import cannot carry; way "
-                    "out: torch2mlir.compile keeps buffers as updatable state, "
-                    "or export the model in eval mode (model.eval())"
+                    "out: torch2mlir.compile keeps buffers and parameters as "
+                    "updatable state, or export the model in eval mode "
+                    "(model.eval())"
                 )
 
         if params_as_arguments:
