@@ -460,9 +460,10 @@ def test_convolution_float64(module: nn.Module) -> None:
         (nn.Conv1d(16, 8, 5, stride=2, padding=2), (2, 16, 100)),
         # Direct tiles (convDirectTiledAvx512, on AVX-512 machines; a GEMM
         # of im2col elsewhere): at most 16 output channels per group over
-        # rows at least 16 wide.
+        # rows at least 16 wide, where the wide tiles do not apply (a y
+        # stride, planes of fewer than 512 outputs).
         # Rows of 56: a full tile of 32 columns and a masked one of 24.
-        (nn.Conv2d(64, 64, 3, padding=1, groups=4), (1, 64, 56, 56)),
+        (nn.Conv2d(64, 64, 3, stride=(2, 1), padding=1, groups=4), (1, 64, 56, 56)),
         # 12 and 5 channels per group: a tile of 8 and one of 4 or 5.
         (nn.Conv2d(24, 24, 3, padding=1, groups=2), (2, 24, 9, 33)),
         (nn.Conv2d(16, 10, (2, 3), groups=2, bias=False), (1, 16, 5, 20)),
@@ -1160,7 +1161,7 @@ def test_direct_convolutions(conv: dict, width: int) -> None:
 @pytest.mark.parametrize(
     ("module", "shape"),
     [
-        (nn.Conv2d(16, 24, 3, padding=1), (2, 16, 70, 70)),
+        (nn.Conv2d(16, 24, 3, stride=(1, 2), padding=1), (2, 16, 70, 140)),
         (nn.Conv2d(8, 16, 5, stride=2, dilation=2, padding=3), (1, 8, 150, 150)),
         (nn.Conv2d(32, 32, 3, padding=1, groups=2), (1, 32, 64, 64)),
         (nn.Conv1d(32, 32, 9, padding=4), (1, 32, 5000)),
@@ -1177,6 +1178,56 @@ def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -
     dtype = next(module.parameters()).dtype
     x = randn(*shape, dtype=dtype)
     module = module.eval()
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
+    finally:
+        torch.set_num_threads(old)
+
+
+@pytest.mark.parametrize(
+    ("module", "shape", "columns"),
+    [
+        # Runs of rows per task (rows of 72 wide positions: 56 rows a run,
+        # so two runs), three blocks of 8 output channels, one of 16 input
+        # channels, a bias (the output accumulates).
+        (nn.Conv2d(16, 24, 3, padding=1), (2, 16, 70, 70), None),
+        # 20 input channels (a block of 16, one of 4), 12 output channels (a
+        # tile of 8, one of 4 whose zero-padded channels are dropped),
+        # dilation, no bias (the output is not read).
+        (
+            nn.Conv2d(20, 12, 3, dilation=2, padding=2, bias=False),
+            (1, 20, 40, 45),
+            None,
+        ),
+        # Groups; rows of 54 outputs in rows of 56 inputs.
+        (nn.Conv2d(64, 64, 3, groups=4), (1, 64, 56, 56), None),
+        # A kernel one column wide: no dropped columns; 3 runs of rows.
+        (nn.Conv2d(8, 8, (3, 1)), (1, 8, 400, 24), None),
+        # Planes of a 3-D convolution, the taps' offsets across planes.
+        (nn.Conv3d(4, 8, 3, padding=1), (1, 4, 12, 40, 40), None),
+        # Input rows longer than the output's window (a narrowed input: the
+        # row pitch is 50, the convolution sees 45 columns).
+        (nn.Conv2d(16, 16, 3), (1, 16, 40, 50), 45),
+    ],
+    ids=["runs", "blocks", "groups", "one_column", "3d", "narrowed"],
+)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_wide_direct_convolutions(module: nn.Module, shape, columns, threads) -> None:
+    # Float32 convolutions of stride 1 with a kernel more than one row
+    # high, over planes of at least 512 outputs, run as wide direct tiles
+    # on AVX-512 machines (convDirectWideAvx512; a GEMM of im2col
+    # elsewhere): each plane computed as if its rows were as long as the
+    # input's, 48 positions at a time across row ends, the extra columns
+    # dropped.
+    module = module.eval()
+    if columns is not None:
+        inner = module
+        module = Call(lambda a: inner(a[..., :columns]))
+    x = randn(*shape)
     compiled = torch2mlir.compile(module, (x,), cache=False)
     old = torch.get_num_threads()
     torch.set_num_threads(threads)
