@@ -1158,6 +1158,18 @@ def test_direct_convolutions(conv: dict, width: int) -> None:
         torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
 
 
+def _assert_matches_on(threads: int, compiled: Any, module: nn.Module, x: Any) -> None:
+    """compiled(x) matches module(x) (rtol = atol = 1e-5) on `threads`
+    threads."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
+    finally:
+        torch.set_num_threads(old)
+
+
 @pytest.mark.parametrize(
     ("module", "shape"),
     [
@@ -1179,13 +1191,7 @@ def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -
     x = randn(*shape, dtype=dtype)
     module = module.eval()
     compiled = torch2mlir.compile(module, (x,), cache=False)
-    old = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        with torch.no_grad():
-            torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
-    finally:
-        torch.set_num_threads(old)
+    _assert_matches_on(threads, compiled, module, x)
 
 
 @pytest.mark.parametrize(
@@ -1229,13 +1235,7 @@ def test_wide_direct_convolutions(module: nn.Module, shape, columns, threads) ->
         module = Call(lambda a: inner(a[..., :columns]))
     x = randn(*shape)
     compiled = torch2mlir.compile(module, (x,), cache=False)
-    old = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        with torch.no_grad():
-            torch.testing.assert_close(compiled(x), module(x), rtol=1e-5, atol=1e-5)
-    finally:
-        torch.set_num_threads(old)
+    _assert_matches_on(threads, compiled, module, x)
 
 
 # ---------------------------------------------------------------------------

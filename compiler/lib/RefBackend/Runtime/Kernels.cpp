@@ -790,6 +790,30 @@ directTilesAvx512(int channels, const ConvShape &s, const float *in,
                              accumulate);
 }
 
+/// The weights of one group (see ConvShape; strides wS as convOne's)
+/// packed for the direct tiles: per block of 8 output channels, the taps
+/// in (c, kz, ky, kx) order, each as the 8 channels' weights side by side
+/// ([block][c][kz][ky][kx][8]), so that a tile's broadcasts walk them in
+/// order; the channels past s.f in the last block are zeros.
+void packTapsBy8(const ConvShape &s, const float *w, const int64_t *wS,
+                 Scratch<float> &packed) {
+  int64_t blocks = (s.f + 7) / 8;
+  int64_t window = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
+  packed.resize(blocks * window * 8);
+  float *taps = packed.data();
+  for (int64_t f = 0; f < blocks * 8; ++f) {
+    int64_t t = 0;
+    for (int64_t c = 0; c < s.c; ++c)
+      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+          for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t)
+            taps[((f / 8) * window + t) * 8 + f % 8] =
+                f < s.f ? w[f * wS[0] + c * wS[1] + kz * wS[2] + ky * wS[3] +
+                            kx * wS[4]]
+                        : 0.0f;
+  }
+}
+
 /// One group of a float32 convolution of one batch element (see ConvShape;
 /// strides as convOne's) computed in place, without im2col: tiles of 8
 /// output channels x 32 columns of an output row held in registers while
@@ -806,21 +830,10 @@ bool convDirectTiledAvx512(const ConvShape &s, const float *in,
     return false;
   int64_t blocks = (s.f + kTileChannels - 1) / kTileChannels;
   int64_t window = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
+  static_assert(kTileChannels == 8, "packTapsBy8 packs the tiles' weights");
   Scratch<float> packed;
-  packed.resize(blocks * window * kTileChannels);
-  float *taps = packed.data();
-  for (int64_t f = 0; f < blocks * kTileChannels; ++f) {
-    int64_t t = 0;
-    for (int64_t c = 0; c < s.c; ++c)
-      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
-        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
-          for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t)
-            taps[((f / kTileChannels) * window + t) * kTileChannels +
-                 f % kTileChannels] =
-                f < s.f ? w[f * wS[0] + c * wS[1] + kz * wS[2] + ky * wS[3] +
-                            kx * wS[4]]
-                        : 0.0f;
-  }
+  packTapsBy8(s, w, wS, packed);
+  const float *taps = packed.data();
   int64_t rows = s.out[0] * s.out[1], width = s.out[2];
   int64_t taskWork = kTileChannels * window * width;
   parallelFor(
@@ -951,21 +964,10 @@ bool convDirectWideAvx512(const ConvShape &s, const float *in,
   int64_t height = s.out[1], width = s.out[2], planes = s.out[0];
   int64_t window = s.kernel[0] * s.kernel[1] * s.kernel[2];
   int64_t blocks = (s.f + kWideChannels - 1) / kWideChannels;
+  static_assert(kWideChannels == 8, "packTapsBy8 packs the tiles' weights");
   Scratch<float> packed;
-  packed.resize(blocks * s.c * window * kWideChannels);
-  float *taps = packed.data();
-  for (int64_t f = 0; f < blocks * kWideChannels; ++f) {
-    int64_t t = 0;
-    for (int64_t c = 0; c < s.c; ++c)
-      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
-        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
-          for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t)
-            taps[((f / kWideChannels) * s.c * window + t) * kWideChannels +
-                 f % kWideChannels] =
-                f < s.f ? w[f * wS[0] + c * wS[1] + kz * wS[2] + ky * wS[3] +
-                            kx * wS[4]]
-                        : 0.0f;
-  }
+  packTapsBy8(s, w, wS, packed);
+  const float *taps = packed.data();
   Scratch<int64_t> offsets;
   offsets.resize(window);
   for (int64_t kz = 0, t = 0; kz < s.kernel[0]; ++kz)
