@@ -1218,8 +1218,22 @@ def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -
         # Input rows longer than the output's window (a narrowed input: the
         # row pitch is 50, the convolution sees 45 columns).
         (nn.Conv2d(16, 16, 3), (1, 16, 40, 50), 45),
+        # Planes of one output row: computed in place in the output (whole
+        # tiles of channels; the bias read first), or in runs of 4096
+        # columns through the scratch (12 channels).
+        (nn.Conv2d(8, 16, 3), (2, 8, 3, 700), None),
+        (nn.Conv2d(8, 12, 3, bias=False), (1, 8, 3, 5000), None),
     ],
-    ids=["runs", "blocks", "groups", "one_column", "3d", "narrowed"],
+    ids=[
+        "runs",
+        "blocks",
+        "groups",
+        "one_column",
+        "3d",
+        "narrowed",
+        "one_row_in_place",
+        "one_row_runs",
+    ],
 )
 @pytest.mark.parametrize("threads", [1, 2])
 def test_wide_direct_convolutions(module: nn.Module, shape, columns, threads) -> None:
