@@ -52,6 +52,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -939,6 +940,42 @@ bool wideConvPays(const ConvShape &s, int64_t pitch) {
          8 * height * width >= 7 * tiles * kWideColumns;
 }
 
+/// How convDirectWideAvx512 splits one group of one batch element: tasks
+/// of rows [y0, y0 + rows) of one plane for one block of 8 channels,
+/// positions [y0 * pitch, min(end of the plane, (y0 + rows) * pitch)), or
+/// runs of at most kWidePositions columns of a plane of one row; each task
+/// computes into `span` positions x 8 channels of the scratch, unless the
+/// plan is in place (a plane of one row whose channels fill the tiles).
+struct WidePlan {
+  bool inPlace;
+  int64_t blocks, rows, runs, span, tasks;
+  /// Floats of scratch for the whole group (0 in place).
+  int64_t scratchFloats() const {
+    return inPlace ? 0 : tasks * kWideChannels * span;
+  }
+};
+
+/// The WidePlan of a convolution (see convDirectWideAvx512), or nothing
+/// when the wide tiles do not apply (no AVX-512, strides other than 1,
+/// rows not contiguous) or do not pay (wideConvPays).
+std::optional<WidePlan> widePlan(const ConvShape &s, const int64_t *inS,
+                                 const int64_t *outS) {
+  int64_t pitch = inS[2];
+  if (!haveAvx512() || s.stride[1] != 1 || s.stride[2] != 1 || inS[3] != 1 ||
+      outS[3] != 1 || !wideConvPays(s, pitch))
+    return std::nullopt;
+  int64_t height = s.out[1], width = s.out[2];
+  WidePlan plan;
+  plan.inPlace = height == 1 && s.f % kWideChannels == 0;
+  plan.blocks = (s.f + kWideChannels - 1) / kWideChannels;
+  plan.rows = std::max<int64_t>(1, kWidePositions / pitch);
+  plan.runs = height == 1 ? (width + kWidePositions - 1) / kWidePositions
+                          : (height + plan.rows - 1) / plan.rows;
+  plan.span = height == 1 ? std::min(width, kWidePositions) : plan.rows * pitch;
+  plan.tasks = plan.blocks * s.out[0] * plan.runs;
+  return plan;
+}
+
 /// One group of a float32 convolution of one batch element (see ConvShape;
 /// strides as convOne's) with stride 1 in y and x, computed without im2col.
 /// Each output plane is computed wide, as if its rows were as long as the
@@ -951,19 +988,23 @@ bool wideConvPays(const ConvShape &s, int64_t pitch) {
 /// channels are added (wideTileAvx512), the weights packed per tile's
 /// channels as [c][kz][ky][kx][8]; the (channel block, plane, run of rows)
 /// tasks are split across the team outside a parallel region, each
-/// computing into a scratch of its own and copying its rows out (a plane
-/// of one row whose channels fill the tiles is computed in place).
-/// AVX-512 only: returns false when it does not apply.
+/// computing into its own part of one scratch and copying its rows out (a
+/// plane of one row whose channels fill the tiles is computed in place).
+/// `scratch` holds the plan's scratchFloats() (widePlan), taken by the
+/// caller outside any parallel loop, so that the caching allocator finds
+/// the same block every call (scratches taken inside parallel tasks are as
+/// many as the threads that happen to run at once). AVX-512 only: returns
+/// false when it does not apply.
 bool convDirectWideAvx512(const ConvShape &s, const float *in,
                           const int64_t *inS, const float *w, const int64_t *wS,
-                          float *out, const int64_t *outS, bool accumulate) {
-  int64_t pitch = inS[2];
-  if (!haveAvx512() || s.stride[1] != 1 || s.stride[2] != 1 || inS[3] != 1 ||
-      outS[3] != 1 || !wideConvPays(s, pitch))
+                          float *out, const int64_t *outS, bool accumulate,
+                          float *scratch) {
+  std::optional<WidePlan> plan = widePlan(s, inS, outS);
+  if (!plan || (!plan->inPlace && !scratch))
     return false;
+  int64_t pitch = inS[2];
   int64_t height = s.out[1], width = s.out[2], planes = s.out[0];
   int64_t window = s.kernel[0] * s.kernel[1] * s.kernel[2];
-  int64_t blocks = (s.f + kWideChannels - 1) / kWideChannels;
   static_assert(kWideChannels == 8, "packTapsBy8 packs the tiles' weights");
   Scratch<float> packed;
   packTapsBy8(s, w, wS, packed);
@@ -975,16 +1016,9 @@ bool convDirectWideAvx512(const ConvShape &s, const float *in,
       for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t)
         offsets.data()[t] = kz * s.dilation[0] * inS[1] +
                             ky * s.dilation[1] * pitch + kx * s.dilation[2];
-  // A task: rows [y0, y0 + rows) of one plane for one block of channels,
-  // positions [y0 * pitch, min(end of the plane, (y0 + rows) * pitch)).
-  bool inPlace = height == 1 && s.f % kWideChannels == 0;
-  int64_t rows = std::max<int64_t>(1, kWidePositions / pitch);
-  int64_t runs = height == 1 ? (width + kWidePositions - 1) / kWidePositions
-                             : (height + rows - 1) / rows;
-  parallelFor(blocks * planes * runs, 1, [&](int64_t lo, int64_t hi) {
-    Scratch<float> wide;
-    if (!inPlace)
-      wide.resize(kWideChannels * rows * pitch);
+  bool inPlace = plan->inPlace;
+  int64_t rows = plan->rows, runs = plan->runs, span = plan->span;
+  parallelFor(plan->tasks, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t task = lo; task < hi; ++task) {
       int64_t block = task / (planes * runs), z = task / runs % planes;
       int64_t run = task % runs, f0 = block * kWideChannels;
@@ -997,9 +1031,9 @@ bool convDirectWideAvx512(const ConvShape &s, const float *in,
         q1 = std::min((height - 1) * pitch + width, q0 + rows * pitch);
       }
       const float *plane = in + z * s.stride[0] * inS[1];
-      float *acc =
-          inPlace ? out + f0 * outS[0] + z * outS[1] : wide.data() - q0;
-      int64_t accF = inPlace ? outS[0] : rows * pitch;
+      float *acc = inPlace ? out + f0 * outS[0] + z * outS[1]
+                           : scratch + task * kWideChannels * span - q0;
+      int64_t accF = inPlace ? outS[0] : span;
       for (int64_t c0 = 0; c0 < s.c; c0 += kWideChannelBlock) {
         int64_t channels = std::min(kWideChannelBlock, s.c - c0);
         const float *blockTaps =
@@ -1154,7 +1188,7 @@ int64_t blockCount(int64_t p, int64_t columnBytes) {
 template <typename T>
 void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
              const int64_t *wS, T *out, const int64_t *outS, Scratch<T> &col,
-             Scratch<T> &packed, bool accumulate) {
+             Scratch<T> &packed, T *wideScratch, bool accumulate) {
   int64_t kSize = s.kernel[0] * s.kernel[1] * s.kernel[2];
   int64_t ck = s.c * kSize, p = s.out[0] * s.out[1] * s.out[2];
   int64_t outSizes[4] = {s.f, s.out[0], s.out[1], s.out[2]};
@@ -1171,7 +1205,8 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
   }
 #if defined(__x86_64__) && defined(__GNUC__)
   if constexpr (std::is_same_v<T, float>)
-    if (convDirectWideAvx512(s, in, inS, w, wS, out, outS, accumulate))
+    if (convDirectWideAvx512(s, in, inS, w, wS, out, outS, accumulate,
+                             wideScratch))
       return;
   if constexpr (std::is_same_v<T, float>)
     if (s.f <= kDirectMaxChannels && s.out[2] >= kDirectMinWidth &&
@@ -1260,17 +1295,28 @@ void convBatch(const ConvShape &s, int64_t batch, int64_t groups,
                const int64_t *outS, bool accumulate) {
   int64_t work = s.f * s.out[0] * s.out[1] * s.out[2] * s.c * s.kernel[0] *
                  s.kernel[1] * s.kernel[2];
-  parallelFor(batch * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
-              [&](int64_t lo, int64_t hi) {
-                Scratch<T> col, packed;
-                for (int64_t i = lo; i < hi; ++i) {
-                  int64_t n = i / groups, g = i % groups;
-                  convOne(s, in + n * batchS[0] + g * groupS[0], inS,
-                          w + g * groupS[1], wS,
-                          out + n * batchS[2] + g * groupS[2], outS, col,
-                          packed, accumulate);
-                }
-              });
+  // The wide tiles' scratch of every (batch element, group), taken here,
+  // outside the parallel loop (see convDirectWideAvx512).
+  int64_t wideFloats = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if constexpr (std::is_same_v<T, float>)
+    if (std::optional<WidePlan> plan = widePlan(s, inS, outS))
+      wideFloats = plan->scratchFloats();
+#endif
+  Scratch<T> wide;
+  wide.resize(batch * groups * wideFloats);
+  parallelFor(
+      batch * groups, kGemmTaskWork / std::max<int64_t>(work, 1) + 1,
+      [&](int64_t lo, int64_t hi) {
+        Scratch<T> col, packed;
+        for (int64_t i = lo; i < hi; ++i) {
+          int64_t n = i / groups, g = i % groups;
+          convOne(s, in + n * batchS[0] + g * groupS[0], inS, w + g * groupS[1],
+                  wS, out + n * batchS[2] + g * groupS[2], outS, col, packed,
+                  wideFloats ? wide.data() + i * wideFloats : nullptr,
+                  accumulate);
+        }
+      });
 }
 
 /// Dim strides of a 2-D operand's spatial part, with a leading depth dim of
