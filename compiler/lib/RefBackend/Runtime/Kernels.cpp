@@ -727,6 +727,12 @@ convDirectRowsAvx2(const ConvShape &s, const float *in, const int64_t *inS,
 constexpr int kTileChannels = 8;
 constexpr int64_t kTileColumns = 32;
 
+/// The mask of the first min(max(n, 0), 16) lanes of a 16-float vector.
+inline __mmask16 firstLanes(int64_t n) {
+  return n >= 16 ? __mmask16(0xffff)
+                 : __mmask16((1u << std::max<int64_t>(n, 0)) - 1);
+}
+
 bool haveAvx512() {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   return avx512;
@@ -851,14 +857,10 @@ bool convDirectTiledAvx512(const ConvShape &s, const float *in,
           float *dst = out + f0 * outS[0] + z * outS[1] + y * outS[2];
           for (int64_t x0 = 0; x0 < width; x0 += kTileColumns) {
             int64_t left = std::min<int64_t>(kTileColumns, width - x0);
-            auto mask = [](int64_t n) {
-              return n >= 16 ? __mmask16(0xffff)
-                             : __mmask16((1u << std::max<int64_t>(n, 0)) - 1);
-            };
             directTilesAvx512<kTileChannels>(
                 channels, s, origin + x0, inS,
                 taps + block * window * kTileChannels, dst + x0, outS[0],
-                mask(left), mask(left - 16), accumulate);
+                firstLanes(left), firstLanes(left - 16), accumulate);
           }
         }
       });
@@ -1042,10 +1044,7 @@ bool convDirectWideAvx512(const ConvShape &s, const float *in,
         for (int64_t q = q0; q < q1; q += kWideColumns) {
           __mmask16 m[kWideVectors];
           for (int v = 0; v < kWideVectors; ++v) {
-            int64_t left = q1 - q - 16 * v;
-            m[v] = left >= 16
-                       ? __mmask16(0xffff)
-                       : __mmask16((1u << std::max<int64_t>(left, 0)) - 1);
+            m[v] = firstLanes(q1 - q - 16 * v);
           }
           wideTileAvx512(plane + c0 * inS[0] + q, inS[0], blockTaps,
                          offsets.data(), window, channels, acc + q, accF, m,
