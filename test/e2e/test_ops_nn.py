@@ -1118,7 +1118,7 @@ def test_global_average_pooling(dtype) -> None:
         torch.testing.assert_close(compiled(*inputs), module(*inputs))
 
 
-@pytest.mark.parametrize("width", [5, 8, 13, 56, 64, 70, 130])
+@pytest.mark.parametrize("width", [5, 8, 13, 18, 56, 64, 70, 130, 150])
 @pytest.mark.parametrize(
     "conv",
     [
@@ -1148,8 +1148,11 @@ def test_global_average_pooling(dtype) -> None:
 )
 def test_direct_convolutions(conv: dict, width: int) -> None:
     # Convolutions of at most 32 taps per output (depthwise, small groups)
-    # run output-stationary: up to 64 outputs of a row in registers while
-    # every tap adds in, then the remaining vectors, then single outputs.
+    # run output-stationary: a block of a row's outputs in registers while
+    # every tap adds in. With AVX-512, blocks of 128, then one block of the
+    # rest with its last vector masked (rows of 16 fill it exactly; 148 is
+    # a full block and 20 more); with AVX2, blocks of 64, the remaining
+    # vectors, then single outputs.
     torch.manual_seed(0)
     module = nn.Conv2d(**conv).eval()
     x = randn(2, conv["in_channels"], 9, width)

@@ -671,19 +671,48 @@ directBlocksAvx2(int64_t vectors, const float *taps, const int64_t *offsets,
     directBlocksAvx2<V - 1>(vectors, taps, offsets, count, base, dst);
 }
 
+/// dst[0, width) += the sum over taps t (of `count`) of taps[t] *
+/// base[offsets[t] + x], with AVX2: blocks of up to 64 outputs, the rest
+/// one at a time.
+__attribute__((target("avx2,fma"))) void
+directRowAvx2(const float *taps, const int64_t *offsets, int64_t count,
+              const float *base, float *dst, int64_t width) {
+  int64_t x = 0;
+  for (; x + 64 <= width; x += 64)
+    directBlockAvx2<8>(taps, offsets, count, base + x, dst + x);
+  directBlocksAvx2<7>((width - x) / 8, taps, offsets, count, base + x, dst + x);
+  x += (width - x) / 8 * 8;
+  for (; x < width; ++x) {
+    float acc = dst[x];
+    for (int64_t t = 0; t < count; ++t)
+      acc = std::fma(taps[t], base[offsets[t] + x], acc);
+    dst[x] = acc;
+  }
+}
+
+/// A direct row kernel: see directRowAvx2.
+using DirectRowFn = void (*)(const float *taps, const int64_t *offsets,
+                             int64_t count, const float *base, float *dst,
+                             int64_t width);
+DirectRowFn directRowAvx512Fn();
+
 /// convDirectBody for f32 rows contiguous in x with stride 1 (depthwise
 /// and other convolutions of at most kDirectMaxReduction taps per output):
-/// output-stationary, a block of up to 64 outputs of a row in registers
-/// while every tap is added, where the tap-major loop loads and stores the
-/// output row once per tap. AVX2+FMA only: returns false when it does not
-/// apply.
-__attribute__((target("avx2,fma"))) bool
-convDirectRowsAvx2(const ConvShape &s, const float *in, const int64_t *inS,
-                   const float *w, const int64_t *wS, float *out,
-                   const int64_t *outS) {
+/// output-stationary, a block of outputs of a row in registers while every
+/// tap is added, where the tap-major loop loads and stores the output row
+/// once per tap. AVX-512 (masked, so the row's end is vectorized too) or
+/// AVX2+FMA; returns false when it does not apply.
+bool convDirectRows(const ConvShape &s, const float *in, const int64_t *inS,
+                    const float *w, const int64_t *wS, float *out,
+                    const int64_t *outS) {
   int64_t count = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
   if (s.stride[2] != 1 || inS[3] != 1 || outS[3] != 1 ||
       count > kDirectMaxReduction)
+    return false;
+  DirectRowFn row = directRowAvx512Fn();
+  if (!row && haveFastFma())
+    row = directRowAvx2;
+  if (!row)
     return false;
   float taps[kDirectMaxReduction];
   int64_t offsets[kDirectMaxReduction];
@@ -699,23 +728,10 @@ convDirectRowsAvx2(const ConvShape &s, const float *in, const int64_t *inS,
                          ky * s.dilation[1] * inS[2] + kx * s.dilation[2];
           }
     for (int64_t z = 0; z < s.out[0]; ++z)
-      for (int64_t y = 0; y < s.out[1]; ++y) {
-        float *dst = out + fi * outS[0] + z * outS[1] + y * outS[2];
-        const float *base =
-            in + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2];
-        int64_t x = 0, width = s.out[2];
-        for (; x + 64 <= width; x += 64)
-          directBlockAvx2<8>(taps, offsets, count, base + x, dst + x);
-        directBlocksAvx2<7>((width - x) / 8, taps, offsets, count, base + x,
-                            dst + x);
-        x += (width - x) / 8 * 8;
-        for (; x < width; ++x) {
-          float acc = dst[x];
-          for (int64_t tt = 0; tt < count; ++tt)
-            acc = std::fma(taps[tt], base[offsets[tt] + x], acc);
-          dst[x] = acc;
-        }
-      }
+      for (int64_t y = 0; y < s.out[1]; ++y)
+        row(taps, offsets, count,
+            in + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2],
+            out + fi * outS[0] + z * outS[1] + y * outS[2], s.out[2]);
   }
   return true;
 }
@@ -736,6 +752,66 @@ inline __mmask16 firstLanes(int64_t n) {
 bool haveAvx512() {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   return avx512;
+}
+
+/// directBlockAvx2 with `V` 16-float vectors, the last one's lanes masked
+/// by `last` (masked loads do not touch the memory of lanes off).
+template <int V>
+__attribute__((target("avx512f"), always_inline)) inline void
+directBlockAvx512(const float *taps, const int64_t *offsets, int64_t count,
+                  const float *base, float *dst, __mmask16 last) {
+  __m512 acc[V];
+  for (int j = 0; j < V; ++j)
+    acc[j] = _mm512_maskz_loadu_ps(j == V - 1 ? last : 0xffff, dst + 16 * j);
+  for (int64_t t = 0; t < count; ++t) {
+    __m512 tap = _mm512_set1_ps(taps[t]);
+    const float *src = base + offsets[t];
+    for (int j = 0; j < V; ++j)
+      acc[j] = _mm512_fmadd_ps(
+          tap, _mm512_maskz_loadu_ps(j == V - 1 ? last : 0xffff, src + 16 * j),
+          acc[j]);
+  }
+  for (int j = 0; j < V; ++j)
+    _mm512_mask_storeu_ps(dst + 16 * j, j == V - 1 ? last : 0xffff, acc[j]);
+}
+
+/// directRowAvx2 with AVX-512: blocks of 128 outputs (8 FMA chains), then
+/// one block of the rest, its last vector masked. Each output adds its taps
+/// in the same order, one rounding per FMA: the same bits.
+__attribute__((target("avx512f"))) void
+directRowAvx512(const float *taps, const int64_t *offsets, int64_t count,
+                const float *base, float *dst, int64_t width) {
+  int64_t x = 0;
+  for (; x + 128 <= width; x += 128)
+    directBlockAvx512<8>(taps, offsets, count, base + x, dst + x, 0xffff);
+  int64_t rest = width - x;
+  __mmask16 last = firstLanes(rest - (rest - 1) / 16 * 16);
+  base += x;
+  dst += x;
+  switch ((rest + 15) / 16) {
+  case 1:
+    return directBlockAvx512<1>(taps, offsets, count, base, dst, last);
+  case 2:
+    return directBlockAvx512<2>(taps, offsets, count, base, dst, last);
+  case 3:
+    return directBlockAvx512<3>(taps, offsets, count, base, dst, last);
+  case 4:
+    return directBlockAvx512<4>(taps, offsets, count, base, dst, last);
+  case 5:
+    return directBlockAvx512<5>(taps, offsets, count, base, dst, last);
+  case 6:
+    return directBlockAvx512<6>(taps, offsets, count, base, dst, last);
+  case 7:
+    return directBlockAvx512<7>(taps, offsets, count, base, dst, last);
+  case 8:
+    return directBlockAvx512<8>(taps, offsets, count, base, dst, last);
+  default:
+    return;
+  }
+}
+
+DirectRowFn directRowAvx512Fn() {
+  return haveAvx512() ? directRowAvx512 : nullptr;
 }
 
 /// One tile: out[f, x0 .. x0 + 32) of an output row for the `F` channels
@@ -1196,7 +1272,7 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
       zeroStrided(outSizes, outS, 4, out);
 #if defined(__x86_64__) && defined(__GNUC__)
     if constexpr (std::is_same_v<T, float>)
-      if (haveFastFma() && convDirectRowsAvx2(s, in, inS, w, wS, out, outS))
+      if (convDirectRows(s, in, inS, w, wS, out, outS))
         return;
 #endif
     convDirect(s, in, inS, w, wS, out, outS);
