@@ -5,7 +5,7 @@ PyTorch, ``torch2mlir.compile`` and ``torch.compile(backend="inductor")``
 (unless ``--no-inductor``), all in this process, at 1 thread and at all
 threads (``torch.set_num_threads``). Per (op, side, threads): the median,
 min and max of ``repeat`` steady-state runs after ``warmup`` runs, in
-milliseconds, timed in blocks interleaved over 3 rounds (see
+milliseconds, timed in blocks interleaved over 6 rounds (see
 :func:`bench.time_blocks`), each block once other processes are idle
 (:data:`QUIET_CORES`). The table is
 sorted by the worse of the two torch2mlir / eager ratios, worst first, so
@@ -26,8 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 #: Runs per (op, side, threads), warm-up runs before each block of them, and
-#: the rounds of blocks they are spread over.
-DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 24, 3, 3
+#: the rounds of blocks they are spread over. A slow spell of a shared host
+#: (seconds long, unseen by :data:`QUIET_CORES`: 2-thread medians of both
+#: eager and ours at 5x their usual) fell on one block of 3 and moved a
+#: side's median; over 6 rounds it is one sample in 6, under the median.
+DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 36, 3, 6
 
 #: Each block of timed runs starts once other processes have used under
 #: this many cores for a window of QUIET_WINDOW seconds (at most
