@@ -548,3 +548,44 @@ def test_wait_until_quiet_gives_up_after_the_timeout() -> None:
     snapshot, sleep, _ = _fake_cpu([1.0])
     waited = bench.wait_until_quiet(snapshot=snapshot, sleep=sleep, timeout=3.0)
     assert waited == pytest.approx(3.0)
+
+
+def _fake_probe(speeds: list[float]) -> tuple[Any, Any, dict[str, float]]:
+    """A probe giving `speeds` in turn (the last one from then on), and a
+    sleep that advances a fake clock."""
+    clock = {"t": 0.0, "probes": 0}
+    values = iter(speeds)
+    last = {"v": speeds[-1]}
+
+    def probe() -> float:
+        clock["probes"] += 1
+        last["v"] = next(values, last["v"])
+        return last["v"]
+
+    def sleep(seconds: float) -> None:
+        clock["t"] += seconds
+
+    return probe, sleep, clock
+
+
+def test_wait_until_fast_waits_out_a_slow_spell() -> None:
+    # Calibrated at 100 GFLOP/s (the best of 5), then a spell at half speed
+    # for 3 probes: it waits 3 windows and goes on at 90 (above 85%).
+    probe, sleep, clock = _fake_probe([80, 100, 90, 95, 99, 50, 40, 60, 90])
+    best: dict[int, float] = {}
+    waited = bench.wait_until_fast(key=2, best=best, probe=probe, sleep=sleep)
+    assert waited == pytest.approx(0.75) and clock["t"] == pytest.approx(0.75)
+    assert best == {2: 100} and clock["probes"] == 9
+
+
+def test_wait_until_fast_keeps_a_best_per_key_and_gives_up() -> None:
+    best = {1: 50.0}
+    probe, sleep, _ = _fake_probe([10])
+    waited = bench.wait_until_fast(
+        key=1, best=best, probe=probe, sleep=sleep, timeout=2.0
+    )
+    assert waited == pytest.approx(2.0) and best == {1: 50.0}
+    # A faster probe raises the best: the next block must reach 85% of it.
+    probe, sleep, _ = _fake_probe([60])
+    assert bench.wait_until_fast(key=1, best=best, probe=probe, sleep=sleep) == 0.0
+    assert best == {1: 60.0}

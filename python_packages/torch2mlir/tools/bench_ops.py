@@ -7,7 +7,8 @@ threads (``torch.set_num_threads``). Per (op, side, threads): the median,
 min and max of ``repeat`` steady-state runs after ``warmup`` runs, in
 milliseconds, timed in blocks interleaved over 6 rounds (see
 :func:`bench.time_blocks`), each block once other processes are idle
-(:data:`QUIET_CORES`). The table is
+(:data:`QUIET_CORES`) and the host runs at speed (an FMA loop on the
+block's threads, :func:`bench.wait_until_fast`). The table is
 sorted by the worse of the two torch2mlir / eager ratios, worst first, so
 the cliffs lead; the torch2mlir / inductor ratio is printed next to it.
 
@@ -37,6 +38,10 @@ DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 36, 3, 6
 #: QUIET_TIMEOUT seconds of waiting): on a shared host, one op's runs
 #: ranged from 1.3 to 33 ms with a fixed pause before each block.
 QUIET_CORES, QUIET_WINDOW, QUIET_TIMEOUT = 0.1, 0.25, 30.0
+
+#: Then the host must run at speed (:func:`bench.wait_until_fast`): the best
+#: FMA-loop GFLOP/s seen in this process, per thread count.
+_CANARY_BEST: dict[int, float] = {}
 
 
 @dataclass(frozen=True)
@@ -339,11 +344,17 @@ def run_case(
 
     import torch2mlir
 
-    from .bench import thread_count, time_blocks, wait_until_quiet
+    from .bench import thread_count, time_blocks, wait_until_fast, wait_until_quiet
 
     def settle() -> None:
         wait_until_quiet(
             threshold=QUIET_CORES, window=QUIET_WINDOW, timeout=QUIET_TIMEOUT
+        )
+        wait_until_fast(
+            key=torch.get_num_threads(),
+            best=_CANARY_BEST,
+            window=QUIET_WINDOW,
+            timeout=QUIET_TIMEOUT,
         )
 
     result: dict[str, Any] = {"family": case.family, "name": case.name, "error": None}
