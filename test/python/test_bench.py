@@ -570,7 +570,7 @@ def _fake_probe(speeds: list[float]) -> tuple[Any, Any, dict[str, float]]:
 
 def test_wait_until_fast_waits_out_a_slow_spell() -> None:
     # Calibrated at 100 GFLOP/s (the best of 5), then a spell at half speed
-    # for 3 probes: it waits 3 windows and goes on at 90 (above 85%).
+    # for 3 probes: it waits 3 windows and goes on at 90 (above 75%).
     probe, sleep, clock = _fake_probe([80, 100, 90, 95, 99, 50, 40, 60, 90])
     best: dict[int, float] = {}
     waited = bench.wait_until_fast(key=2, best=best, probe=probe, sleep=sleep)
@@ -585,7 +585,7 @@ def test_wait_until_fast_keeps_a_best_per_key_and_gives_up() -> None:
         key=1, best=best, probe=probe, sleep=sleep, timeout=2.0
     )
     assert waited == pytest.approx(2.0) and best == {1: 50.0}
-    # A faster probe raises the best: the next block must reach 85% of it.
+    # A faster probe raises the best: the next block must reach 75% of it.
     probe, sleep, _ = _fake_probe([60])
     assert bench.wait_until_fast(key=1, best=best, probe=probe, sleep=sleep) == 0.0
     assert best == {1: 60.0}

@@ -775,6 +775,18 @@ directBlockAvx512(const float *taps, const int64_t *offsets, int64_t count,
     _mm512_mask_storeu_ps(dst + 16 * j, j == V - 1 ? last : 0xffff, acc[j]);
 }
 
+/// directBlockAvx512<vectors> for `vectors` in [1, V] (none for 0).
+template <int V>
+__attribute__((target("avx512f"), always_inline)) inline void
+directBlocksAvx512(int64_t vectors, const float *taps, const int64_t *offsets,
+                   int64_t count, const float *base, float *dst,
+                   __mmask16 last) {
+  if (vectors == V)
+    directBlockAvx512<V>(taps, offsets, count, base, dst, last);
+  else if constexpr (V > 1)
+    directBlocksAvx512<V - 1>(vectors, taps, offsets, count, base, dst, last);
+}
+
 /// directRowAvx2 with AVX-512: blocks of 128 outputs (8 FMA chains), then
 /// one block of the rest, its last vector masked. Each output adds its taps
 /// in the same order, one rounding per FMA: the same bits.
@@ -784,30 +796,9 @@ directRowAvx512(const float *taps, const int64_t *offsets, int64_t count,
   int64_t x = 0;
   for (; x + 128 <= width; x += 128)
     directBlockAvx512<8>(taps, offsets, count, base + x, dst + x, 0xffff);
-  int64_t rest = width - x;
-  __mmask16 last = firstLanes(rest - (rest - 1) / 16 * 16);
-  base += x;
-  dst += x;
-  switch ((rest + 15) / 16) {
-  case 1:
-    return directBlockAvx512<1>(taps, offsets, count, base, dst, last);
-  case 2:
-    return directBlockAvx512<2>(taps, offsets, count, base, dst, last);
-  case 3:
-    return directBlockAvx512<3>(taps, offsets, count, base, dst, last);
-  case 4:
-    return directBlockAvx512<4>(taps, offsets, count, base, dst, last);
-  case 5:
-    return directBlockAvx512<5>(taps, offsets, count, base, dst, last);
-  case 6:
-    return directBlockAvx512<6>(taps, offsets, count, base, dst, last);
-  case 7:
-    return directBlockAvx512<7>(taps, offsets, count, base, dst, last);
-  case 8:
-    return directBlockAvx512<8>(taps, offsets, count, base, dst, last);
-  default:
-    return;
-  }
+  int64_t rest = width - x, vectors = (rest + 15) / 16;
+  directBlocksAvx512<8>(vectors, taps, offsets, count, base + x, dst + x,
+                        firstLanes(rest - 16 * (vectors - 1)));
 }
 
 DirectRowFn directRowAvx512Fn() {
