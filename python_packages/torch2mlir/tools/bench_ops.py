@@ -30,7 +30,7 @@ from typing import Any
 #: the rounds of blocks they are spread over. A slow spell of a shared host
 #: (seconds long, unseen by :data:`QUIET_CORES`: 2-thread medians of both
 #: eager and ours at 5x their usual) fell on one block of 3 and moved a
-#: side's median; over 6 rounds it is one sample in 6, under the median.
+#: side's median; over 6 rounds it is one block in 6, under the median.
 DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 36, 3, 6
 
 #: Each block of timed runs starts once other processes have used under

@@ -690,51 +690,6 @@ directRowAvx2(const float *taps, const int64_t *offsets, int64_t count,
   }
 }
 
-/// A direct row kernel: see directRowAvx2.
-using DirectRowFn = void (*)(const float *taps, const int64_t *offsets,
-                             int64_t count, const float *base, float *dst,
-                             int64_t width);
-DirectRowFn directRowAvx512Fn();
-
-/// convDirectBody for f32 rows contiguous in x with stride 1 (depthwise
-/// and other convolutions of at most kDirectMaxReduction taps per output):
-/// output-stationary, a block of outputs of a row in registers while every
-/// tap is added, where the tap-major loop loads and stores the output row
-/// once per tap. AVX-512 (masked, so the row's end is vectorized too) or
-/// AVX2+FMA; returns false when it does not apply.
-bool convDirectRows(const ConvShape &s, const float *in, const int64_t *inS,
-                    const float *w, const int64_t *wS, float *out,
-                    const int64_t *outS) {
-  int64_t count = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
-  if (s.stride[2] != 1 || inS[3] != 1 || outS[3] != 1 ||
-      count > kDirectMaxReduction)
-    return false;
-  DirectRowFn row = directRowAvx512Fn();
-  if (!row && haveFastFma())
-    row = directRowAvx2;
-  if (!row)
-    return false;
-  float taps[kDirectMaxReduction];
-  int64_t offsets[kDirectMaxReduction];
-  for (int64_t fi = 0; fi < s.f; ++fi) {
-    int64_t t = 0;
-    for (int64_t ci = 0; ci < s.c; ++ci)
-      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
-        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
-          for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t) {
-            taps[t] = w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
-                        kx * wS[4]];
-            offsets[t] = ci * inS[0] + kz * s.dilation[0] * inS[1] +
-                         ky * s.dilation[1] * inS[2] + kx * s.dilation[2];
-          }
-    for (int64_t z = 0; z < s.out[0]; ++z)
-      for (int64_t y = 0; y < s.out[1]; ++y)
-        row(taps, offsets, count,
-            in + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2],
-            out + fi * outS[0] + z * outS[1] + y * outS[2], s.out[2]);
-  }
-  return true;
-}
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -801,8 +756,44 @@ directRowAvx512(const float *taps, const int64_t *offsets, int64_t count,
                         firstLanes(rest - 16 * (vectors - 1)));
 }
 
-DirectRowFn directRowAvx512Fn() {
-  return haveAvx512() ? directRowAvx512 : nullptr;
+/// convDirectBody for f32 rows contiguous in x with stride 1 (depthwise
+/// and other convolutions of at most kDirectMaxReduction taps per output):
+/// output-stationary, a block of outputs of a row in registers while every
+/// tap is added, where the tap-major loop loads and stores the output row
+/// once per tap. AVX-512 (masked, so the row's end is vectorized too) or
+/// AVX2+FMA; returns false when it does not apply.
+bool convDirectRows(const ConvShape &s, const float *in, const int64_t *inS,
+                    const float *w, const int64_t *wS, float *out,
+                    const int64_t *outS) {
+  int64_t count = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
+  if (s.stride[2] != 1 || inS[3] != 1 || outS[3] != 1 ||
+      count > kDirectMaxReduction)
+    return false;
+  auto *row = haveAvx512()    ? directRowAvx512
+              : haveFastFma() ? directRowAvx2
+                              : nullptr;
+  if (!row)
+    return false;
+  float taps[kDirectMaxReduction];
+  int64_t offsets[kDirectMaxReduction];
+  for (int64_t fi = 0; fi < s.f; ++fi) {
+    int64_t t = 0;
+    for (int64_t ci = 0; ci < s.c; ++ci)
+      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
+        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
+          for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t) {
+            taps[t] = w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
+                        kx * wS[4]];
+            offsets[t] = ci * inS[0] + kz * s.dilation[0] * inS[1] +
+                         ky * s.dilation[1] * inS[2] + kx * s.dilation[2];
+          }
+    for (int64_t z = 0; z < s.out[0]; ++z)
+      for (int64_t y = 0; y < s.out[1]; ++y)
+        row(taps, offsets, count,
+            in + z * s.stride[0] * inS[1] + y * s.stride[1] * inS[2],
+            out + fi * outS[0] + z * outS[1] + y * outS[2], s.out[2]);
+  }
+  return true;
 }
 
 /// One tile: out[f, x0 .. x0 + 32) of an output row for the `F` channels
