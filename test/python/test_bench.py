@@ -408,7 +408,12 @@ def test_each_side_runs_in_its_own_process() -> None:
         # No waiting for an idle machine: the other tests' workers keep it
         # busy (the timings are not what this test checks).
         result, outputs[side] = bench.run_side_process(
-            workload, side, repeat=1, warmup=0, quiet_timeout=0.0
+            workload,
+            side,
+            repeat=1,
+            warmup=0,
+            quiet_timeout=0.0,
+            settle=lambda threads: 0.0,
         )
         assert result["error"] is None, result
         assert result["steady"]["all"]["n"] == 1 and result["ready_s"] > 0
@@ -419,22 +424,52 @@ def test_each_side_runs_in_its_own_process() -> None:
 
 
 def test_sides_are_interleaved_over_rounds() -> None:
+    settled: list[int] = []
+
+    def settle(threads: int) -> float:
+        settled.append(threads)
+        return 0.5
+
     results, outputs = bench.measure_sides(
         bench.WORKLOADS["matmul512"],
         ["eager", "torch2mlir"],
         repeat=3,
         warmup=0,
         rounds=2,
+        threads=2,
         log=lambda message: None,
         quiet_timeout=0.0,
+        settle=settle,
     )
     for side in ("eager", "torch2mlir"):
         result = results[side]
         assert result["error"] is None, result
-        # 2 + 1 timed runs per thread setting, a quiet wait before each block.
+        # 2 + 1 timed runs per thread setting; before each block, the host
+        # at speed on the block's threads, then a quiet wait.
         assert result["steady"]["all"]["n"] == 3 and result["steady"]["one"]["n"] == 3
         assert result["rounds"] == 2 and len(result["quiet_wait_s"]) == 4
+        assert result["fast_wait_s"] == [0.5] * 4
         assert outputs[side] is not None
+    # Per round: both sides on all threads, then both on one.
+    assert settled == [2, 2, 1, 1, 2, 2, 1, 1]
+
+
+def test_settle_host_probes_on_the_blocks_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import torch
+
+    seen: list[tuple[int, int]] = []
+
+    def wait_until_fast(**kwargs: Any) -> float:
+        seen.append((kwargs["key"], torch.get_num_threads()))
+        return 1.5
+
+    monkeypatch.setattr(bench, "wait_until_fast", wait_until_fast)
+    monkeypatch.setattr(bench, "PAUSE", 0.0)
+    before = torch.get_num_threads()
+    assert bench.settle_host(1) == 1.5 and bench.settle_host(2) == 1.5
+    assert seen == [(1, 1), (2, 2)] and torch.get_num_threads() == before
 
 
 def test_a_side_that_fails_to_build_is_reported() -> None:

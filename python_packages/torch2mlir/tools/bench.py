@@ -1230,8 +1230,37 @@ def _side_main(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Rounds of blocks per side and thread setting (:func:`run_workload`).
-ROUNDS = 3
+#: Rounds of blocks per side and thread setting (:func:`run_workload`): 5
+#: blocks of 4 runs for the workloads of 20, so that a slow spell of the
+#: shared host that one side's block meets is one block in 5 of its median.
+ROUNDS = 5
+
+
+def _torch_threads() -> int:
+    import torch
+
+    return int(torch.get_num_threads())
+
+
+#: Seconds a block waits at most for the host to run at speed
+#: (:func:`settle_host`).
+FAST_TIMEOUT = 30.0
+#: The best FMA-loop GFLOP/s of the parent process, per thread count
+#: (:func:`settle_host`).
+_CANARY_BEST: dict[int, float] = {}
+
+
+def settle_host(threads: int, *, timeout: float = FAST_TIMEOUT) -> float:
+    """Before a side process's block of runs on `threads` threads: `PAUSE`
+    seconds idle (the previous block's worker threads stop spinning), then
+    :func:`wait_until_fast` with the runtime's FMA loop run here, in the
+    parent, on `threads` threads (at most `timeout` seconds), so that the
+    eager and inductor processes never load torch2mlir's runtime. The side
+    then waits for other processes to go idle (:func:`time_side_block`).
+    Returns the seconds waited for speed."""
+    time.sleep(PAUSE)
+    with thread_count(threads):
+        return wait_until_fast(key=threads, best=_CANARY_BEST, timeout=timeout)
 
 
 def measure_sides(
@@ -1246,6 +1275,7 @@ def measure_sides(
     log: Callable[[str], None] = print,
     quiet_timeout: float = QUIET_TIMEOUT,
     freeze: bool = False,
+    settle: Callable[[int], float] = settle_host,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """Measures `sides` of one workload, each in its own
     :class:`SideProcess`: builds them one after the other, then `rounds`
@@ -1254,15 +1284,17 @@ def measure_sides(
     each side's samples are spread over the same minutes. `repeat` timed
     runs per side and thread setting in all, split over the rounds; the
     first block of each side and setting follows `warmup` untimed runs
-    (at least one with one thread), later blocks one; each block waits at
-    most `quiet_timeout` seconds for other processes to go idle
+    (at least one with one thread), later blocks one. Each block starts
+    after ``settle(threads)`` (:func:`settle_host`: the host at speed), then
+    waits at most `quiet_timeout` seconds for other processes to go idle
     (:func:`time_side_block`). Never raises.
 
     Returns:
         ({side: result}, {side: the first call's output or None}): each
         result holds what :func:`prepare_side` gives, ``steady``
         ``{"all": stats, "one": stats}`` (see :func:`summarize`: the samples
-        of every round), ``rounds``, ``quiet_wait_s`` (per block),
+        of every round), ``rounds``, ``quiet_wait_s`` and ``fast_wait_s``
+        (per block),
         ``others_cores`` (the largest over its blocks, timed runs only),
         ``peak_rss_mb`` and ``error``.
     """
@@ -1279,6 +1311,10 @@ def measure_sides(
     }
     busy: dict[str, list[float]] = {side: [] for side in sides}
     waits: dict[str, list[float]] = {side: [] for side in sides}
+    fast_waits: dict[str, list[float]] = {side: [] for side in sides}
+    # The side processes' "all threads": --threads, else PyTorch's default,
+    # the same in this process.
+    all_threads = threads or _torch_threads()
     for index, blocks in enumerate(round_robin(len(sides), repeat, rounds)):
         for label in ("all", "one"):
             for position, count in blocks:
@@ -1294,6 +1330,7 @@ def measure_sides(
                     f"{before} + {count} runs, "
                     + ("all threads" if label == "all" else "1 thread")
                 )
+                fast_waits[side].append(settle(1 if label == "one" else all_threads))
                 reply = procs[side].time_block(
                     one_thread=label == "one",
                     warmup=before,
@@ -1317,6 +1354,7 @@ def measure_sides(
             }
         result["rounds"] = rounds
         result["quiet_wait_s"] = waits[side]
+        result["fast_wait_s"] = fast_waits[side]
         result["others_cores"] = max(busy[side]) if busy[side] else None
         result["peak_rss_mb"] = rss
     return results, outputs
@@ -1331,9 +1369,10 @@ def run_side_process(
     opt_level: int = 2,
     threads: int | None = None,
     quiet_timeout: float = QUIET_TIMEOUT,
+    settle: Callable[[int], float] = settle_host,
 ) -> tuple[dict[str, Any], Any]:
     """One side of one workload alone, in a new process (one round of
-    :func:`measure_sides`; `quiet_timeout` as there).
+    :func:`measure_sides`; `quiet_timeout` and `settle` as there).
 
     Returns:
         (``result``, the first call's output or None), as
@@ -1349,6 +1388,7 @@ def run_side_process(
         threads=threads,
         log=lambda message: print(message, file=sys.stderr, flush=True),
         quiet_timeout=quiet_timeout,
+        settle=settle,
     )
     return results[side], outputs[side]
 
