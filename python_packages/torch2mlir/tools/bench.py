@@ -1236,12 +1236,6 @@ def _side_main(args: argparse.Namespace) -> int:
 ROUNDS = 5
 
 
-def _torch_threads() -> int:
-    import torch
-
-    return int(torch.get_num_threads())
-
-
 #: Seconds a block waits at most for the host to run at speed
 #: (:func:`settle_host`).
 FAST_TIMEOUT = 30.0
@@ -1314,7 +1308,9 @@ def measure_sides(
     fast_waits: dict[str, list[float]] = {side: [] for side in sides}
     # The side processes' "all threads": --threads, else PyTorch's default,
     # the same in this process.
-    all_threads = threads or _torch_threads()
+    import torch
+
+    all_threads = threads or torch.get_num_threads()
     for index, blocks in enumerate(round_robin(len(sides), repeat, rounds)):
         for label in ("all", "one"):
             for position, count in blocks:

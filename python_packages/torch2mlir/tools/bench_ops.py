@@ -39,9 +39,9 @@ DEFAULT_REPEAT, DEFAULT_WARMUP, DEFAULT_ROUNDS = 36, 3, 6
 #: ranged from 1.3 to 33 ms with a fixed pause before each block.
 QUIET_CORES, QUIET_WINDOW, QUIET_TIMEOUT = 0.1, 0.25, 30.0
 
-#: Then the host must run at speed (:func:`bench.wait_until_fast`): the best
-#: FMA-loop GFLOP/s seen in this process, per thread count.
-_CANARY_BEST: dict[int, float] = {}
+#: Then the host must run at speed (:func:`bench.wait_until_fast`), against
+#: the best FMA-loop GFLOP/s seen in this process per thread count
+#: (``bench._CANARY_BEST``, shared with the workload bench).
 
 
 @dataclass(frozen=True)
@@ -344,7 +344,13 @@ def run_case(
 
     import torch2mlir
 
-    from .bench import thread_count, time_blocks, wait_until_fast, wait_until_quiet
+    from .bench import (
+        _CANARY_BEST,
+        thread_count,
+        time_blocks,
+        wait_until_fast,
+        wait_until_quiet,
+    )
 
     def settle() -> None:
         wait_until_quiet(
