@@ -17,7 +17,7 @@ leaves it out). Per side:
   (``torch.set_num_threads(1)``, which sizes eager PyTorch, inductor's
   OpenMP loops and the compiled code's parallel loops and BLAS kernels).
   The processes stay alive and the runs are spread over ``--rounds``
-  rounds (default 3), each a block per side in turn, so a slow spell of a
+  rounds (default 5), each a block per side in turn, so a slow spell of a
   shared host falls on every side alike, not on whichever side ran then;
 - the peak resident set size of the process (MB, 2**20 bytes, getrusage).
 
