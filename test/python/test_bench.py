@@ -212,6 +212,7 @@ def test_table() -> None:
         "1.00/1.00/1.00",
         "2.00/2.00/2.00",
         "4.00/4.00/4.00",
+        "-",
     ]
     assert "+0.25 MB (500.0 -> 500.2 MB" in text
     assert "own process" in text
@@ -219,6 +220,27 @@ def test_table() -> None:
         "headline: torch2mlir / inductor, geomean over 2 workloads: 0.35 (2T)" in text
     )
     assert "WARNING" not in text
+
+
+def test_round_ratios_pair_the_blocks_of_each_round() -> None:
+    result = _result("vit", ours=(2.0, 4.0), eager=(1.0, 4.0), inductor=(4.0, 2.0))
+    # Three rounds: torch2mlir's blocks, then inductor's, on all threads.
+    result["torch2mlir"]["steady"]["all"]["block_medians"] = [2.0, 3.0, 1.0]
+    result["inductor"]["steady"]["all"]["block_medians"] = [4.0, 2.0, 1.0]
+    # One thread: inductor lost a round (a failed block): no pairing.
+    result["torch2mlir"]["steady"]["one"]["block_medians"] = [4.0, 4.0]
+    result["inductor"]["steady"]["one"]["block_medians"] = [2.0]
+    bench.add_ratios(result)
+    assert result["round_ratio_inductor"] == {
+        "all": pytest.approx([0.5, 1.5, 1.0]),
+        "one": [],
+    }
+    assert bench.round_ratios(result, "eager", "all") == []
+    lines = bench.format_tables(_report([result])).splitlines()
+    noise = lines.index(next(line for line in lines if line.startswith("noise")))
+    assert "per round" in lines[noise + 1]
+    assert lines[noise + 2].split()[-1] == "0.50-1.50"
+    assert lines[noise + 3].split()[-1] == "-"
 
 
 def test_table_warns_when_the_machine_was_busy() -> None:
@@ -449,6 +471,11 @@ def test_sides_are_interleaved_over_rounds() -> None:
         assert result["steady"]["all"]["n"] == 3 and result["steady"]["one"]["n"] == 3
         assert result["rounds"] == 2 and len(result["quiet_wait_s"]) == 4
         assert result["fast_wait_s"] == [0.5] * 4
+        # One median per round's block: the 2 runs of round 1, the 1 of round 2.
+        for label in ("all", "one"):
+            steady = result["steady"][label]
+            assert len(steady["block_medians"]) == 2
+            assert steady["block_medians"][1] == steady["samples"][2]
         assert outputs[side] is not None
     # Per round: both sides on all threads, then both on one.
     assert settled == [2, 2, 1, 1, 2, 2, 1, 1]

@@ -153,7 +153,9 @@ def add_ratios(result: dict[str, Any]) -> dict[str, Any]:
     thread), ``result["ratio"] = {"all": r, "one": r}`` (torch2mlir / eager)
     and ``result["ratio_inductor"]`` (torch2mlir / inductor), and
     ``result["compile_ratio_inductor"]``: torch2mlir's time to the first
-    result over inductor's. Returns `result`."""
+    result over inductor's, and ``result["round_ratio_inductor"]``
+    ``{"all": [...], "one": [...]}`` (:func:`round_ratios`). Returns
+    `result`."""
     for key, base in (("ratio", "eager"), ("ratio_inductor", "inductor")):
         result[key] = {
             threads: ratio(
@@ -164,7 +166,30 @@ def add_ratios(result: dict[str, Any]) -> dict[str, Any]:
     result["compile_ratio_inductor"] = ratio(
         _ready(result, "torch2mlir"), _ready(result, "inductor")
     )
+    result["round_ratio_inductor"] = {
+        threads: round_ratios(result, "inductor", threads) for threads in ("all", "one")
+    }
     return result
+
+
+def round_ratios(result: Mapping[str, Any], base: str, threads: str) -> list[float]:
+    """torch2mlir / `base` per round: the median of torch2mlir's block of
+    runs on `threads` ("all"/"one") over the median of `base`'s block of
+    the same round (``steady[threads]["block_medians"]``, milliseconds).
+    The blocks of one round run seconds apart, so where a shared host
+    moves between fast and slow spells from one minute to the next, the
+    spread of these ratios says how far the ratio of the medians over all
+    rounds is the host's doing. Empty when a side has no blocks or the two
+    sides' rounds differ in number (a side failed)."""
+
+    def blocks(side: str) -> list[float]:
+        stats = (result.get(side) or {}).get("steady", {}).get(threads) or {}
+        return stats.get("block_medians") or []
+
+    ours, theirs = blocks("torch2mlir"), blocks(base)
+    if not ours or len(ours) != len(theirs):
+        return []
+    return [a / b for a, b in zip(ours, theirs) if b > 0]
 
 
 def summary(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -307,7 +332,14 @@ def format_tables(report: Mapping[str, Any]) -> str:
     out += _with_total(rows)
     out.append("")
 
-    rows = [["workload", "threads", *(f"{side} min/median/max" for side in SIDES)]]
+    rows = [
+        [
+            "workload",
+            "threads",
+            *(f"{side} min/median/max" for side in SIDES),
+            "t2m/ind per round",
+        ]
+    ]
     for r in results:
         for key, name in (("all", label), ("one", "1T")):
             cells = []
@@ -318,8 +350,16 @@ def format_tables(report: Mapping[str, Any]) -> str:
                     if not stats
                     else f"{stats['min']:.2f}/{stats['median']:.2f}/{stats['max']:.2f}"
                 )
+            per_round = (r.get("round_ratio_inductor") or {}).get(key) or []
+            cells.append(
+                f"{min(per_round):.2f}-{max(per_round):.2f}" if per_round else "-"
+            )
             rows.append([r["name"], name, *cells])
-    out.append("noise: steady-state min/median/max (milliseconds)")
+    out.append(
+        "noise: steady-state min/median/max (milliseconds); t2m/ind per round: "
+        "the lowest and highest ratio of the two sides' block medians within "
+        "one round (blocks seconds apart)"
+    )
     out += _align(rows, left=2)
 
     busy = [r["name"] for r in results if (r.get("others_cores") or 0.0) > BUSY_CORES]
@@ -1287,7 +1327,8 @@ def measure_sides(
         ({side: result}, {side: the first call's output or None}): each
         result holds what :func:`prepare_side` gives, ``steady``
         ``{"all": stats, "one": stats}`` (see :func:`summarize`: the samples
-        of every round), ``rounds``, ``quiet_wait_s`` and ``fast_wait_s``
+        of every round; plus ``block_medians``, the median of each round's
+        block in milliseconds), ``rounds``, ``quiet_wait_s`` and ``fast_wait_s``
         (per block),
         ``others_cores`` (the largest over its blocks, timed runs only),
         ``peak_rss_mb`` and ``error``.
@@ -1301,6 +1342,9 @@ def measure_sides(
         )
         results[side] = procs[side].ready()
     samples: dict[str, dict[str, list[float]]] = {
+        side: {"all": [], "one": []} for side in sides
+    }
+    block_medians: dict[str, dict[str, list[float]]] = {
         side: {"all": [], "one": []} for side in sides
     }
     busy: dict[str, list[float]] = {side: [] for side in sides}
@@ -1337,6 +1381,9 @@ def measure_sides(
                     results[side]["error"] = reply["error"]
                     continue
                 samples[side][label] += reply["samples"]
+                block_medians[side][label].append(
+                    statistics.median(reply["samples"]) * 1e3
+                )
                 waits[side].append(reply["quiet_wait_s"])
                 if reply["others_cores"] is not None:
                     busy[side].append(reply["others_cores"])
@@ -1346,7 +1393,11 @@ def measure_sides(
         result = results[side]
         if samples[side]["all"]:
             result["steady"] = {
-                label: summarize(values) for label, values in samples[side].items()
+                label: {
+                    **summarize(values),
+                    "block_medians": block_medians[side][label],
+                }
+                for label, values in samples[side].items()
             }
         result["rounds"] = rounds
         result["quiet_wait_s"] = waits[side]
