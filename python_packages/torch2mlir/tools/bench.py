@@ -1381,9 +1381,7 @@ def measure_sides(
                     results[side]["error"] = reply["error"]
                     continue
                 samples[side][label] += reply["samples"]
-                block_medians[side][label].append(
-                    statistics.median(reply["samples"]) * 1e3
-                )
+                block_medians[side][label].append(summarize(reply["samples"])["median"])
                 waits[side].append(reply["quiet_wait_s"])
                 if reply["others_cores"] is not None:
                     busy[side].append(reply["others_cores"])
