@@ -948,10 +948,12 @@ constexpr int64_t kWidePositions = 4096;
 /// + offsets[t] + position]. Each input vector is loaded once for the 8
 /// channels, each weight broadcast once for the 48 positions; every output
 /// adds its taps in (c, t) order, one rounding per FMA. `Full`: all 48
-/// positions are in the plane, so the loads are not masked (m unused);
-/// `Window` > 0: the window's size, known at compile time, so that its
-/// loop unrolls. Each of these takes uops off the loop over the taps, which
-/// issues about 40 of them per 24 FMAs: one thread, the full unmasked tiles
+/// positions are in the plane, so the input loads are not masked (m, all
+/// lanes on, still guards the accumulators' loads and stores); `Window` >
+/// 0: the window's size, known at compile time, so that its loop unrolls.
+/// Each takes uops off the loop over the taps (about 46 per 24 FMAs with
+/// masked loads, 40 without, near the 4 a cycle the core issues): one
+/// thread, the full unmasked tiles
 /// took Conv2d(64, 64, 3, padding=1) on [1, 64, 56, 56] from 82 to 92
 /// GFLOP/s and ResNet-18 5% faster, each measured against the masked tile
 /// in the same rounds (the 3x3 unrolled: 2% more on ResNet-18).
