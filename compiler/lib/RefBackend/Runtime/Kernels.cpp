@@ -108,11 +108,16 @@ private:
 /// body compiled for AVX2+FMA on CPUs that have them, where std::fma is a
 /// vfmadd instruction, and the generic copy (std::fma a libm call: correct,
 /// slower) elsewhere.
+/// The widest vector instructions the kernels may use, a cap on what the
+/// CPU has (torch2mlir_runtime_set_cpu_capability): 2 AVX-512, 1 AVX2 with
+/// FMA, 0 neither.
+int gCpuCapability = 2;
+
 #if defined(__x86_64__) && defined(__GNUC__)
 bool haveFastFma() {
   static const bool fast =
       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return fast;
+  return fast && gCpuCapability >= 1;
 }
 #define T2M_FMA_CLONES(name, params, args)                                     \
   template <typename T>                                                        \
@@ -706,7 +711,7 @@ inline __mmask16 firstLanes(int64_t n) {
 
 bool haveAvx512() {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
+  return avx512 && gCpuCapability >= 2;
 }
 
 /// directBlockAvx2 with `V` 16-float vectors, the last one's lanes masked
@@ -925,7 +930,7 @@ bool convDirectTiledAvx512(const ConvShape &s, const float *in,
   return true;
 }
 
-/// Output channels and 16-float vectors of a tile of convDirectWideAvx512:
+/// Output channels and 16-float vectors of a tile of convDirectWide:
 /// 24 of the 32 vector registers accumulate, 3 hold the input.
 constexpr int kWideChannels = 8;
 constexpr int kWideVectors = 3;
@@ -942,7 +947,7 @@ constexpr int64_t kWideChannelBlock = 16;
 /// block to the next.
 constexpr int64_t kWidePositions = 4096;
 
-/// One tile of convDirectWideAvx512: acc[f, 0 .. 48) for the 8 channels f
+/// One tile of convDirectWide: acc[f, 0 .. 48) for the 8 channels f
 /// (rows `accF` apart; positions masked off by m) (=, or += with `load`)
 /// the sum over c < channels and t < window of taps[c][t][f] * in[c * inC
 /// + offsets[t] + position]. Each input vector is loaded once for the 8
@@ -998,7 +1003,97 @@ wideTileAvx512(const float *in, int64_t inC, const float *taps,
       _mm512_mask_storeu_ps(acc + f * accF + 16 * v, m[v], a[f][v]);
 }
 
-/// Whether convDirectWideAvx512 is expected to beat im2col + GEMM: planes
+/// Output channels and 8-float vectors of a tile of wideTileAvx2: 12
+/// accumulators, 3 registers for the input and 1 for the broadcast weight
+/// fill the 16 vector registers.
+constexpr int kWideChannelsAvx2 = 4;
+constexpr int kWideVectorsAvx2 = 3;
+/// Reductions (channels times window) of at least this length go to im2col
+/// + GEMM on CPUs without AVX-512, where the AVX2 tiles lose to MKL's GEMM.
+/// One thread of an AVX2 Zen 4 core, the tiles' time over im2col + GEMM's,
+/// same rounds: 0.72 for a 4-group Conv2d(64, 64, 3) (16 channels a group,
+/// 144 long) and 0.56 for Conv3d(16, 16, 3) (432), but 1.02 for
+/// Conv2d(64, 64, 3, padding=1) on 56x56 (576) and 1.11 for Conv2d(128,
+/// 128, 3, padding=1) on 28x28 (1152).
+constexpr int64_t kWideAvx2MaxReduction = 512;
+
+/// The maskload/maskstore mask of the first min(max(n, 0), 8) lanes of an
+/// 8-float vector.
+__attribute__((target("avx2"))) inline __m256i firstLanes8(int64_t n) {
+  return _mm256_cmpgt_epi32(
+      _mm256_set1_epi32(static_cast<int>(std::clamp<int64_t>(n, 0, 8))),
+      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/// wideTileAvx512 for CPUs with AVX2 and FMA but not AVX-512: a tile of 4
+/// output channels (`taps` points at the first of them in the tiles'
+/// [c][t][8] packing; their rows of `acc` are `accF` apart) x 24 positions
+/// (3 vectors, masked by m[0, 3)). Per tap, 3 loads and 4 broadcasts feed
+/// 12 FMAs. The tap loop is not unrolled: unrolled (by 9, or with the 2
+/// channels x 6 vectors tile), GCC 12 spilled accumulators to the stack
+/// and the tile ran at about 60% of the FMA peak; rolled, the loop keeps
+/// every accumulator in a register (73%). The same sums in the same order
+/// as wideTileAvx512 (taps in (c, t) order, one rounding per FMA): the
+/// same bits.
+template <bool Full>
+__attribute__((target("avx2,fma"))) inline void
+wideTileAvx2(const float *in, int64_t inC, const float *taps,
+             const int64_t *offsets, int64_t window, int64_t channels,
+             float *acc, int64_t accF, const __m256i *m, bool load) {
+  constexpr int C = kWideChannelsAvx2, V = kWideVectorsAvx2;
+  __m256 a[C][V];
+#pragma GCC unroll 4
+  for (int f = 0; f < C; ++f)
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v)
+      a[f][v] = load ? _mm256_maskload_ps(acc + f * accF + 8 * v, m[v])
+                     : _mm256_setzero_ps();
+  for (int64_t c = 0; c < channels; ++c) {
+    const float *src = in + c * inC;
+    for (int64_t t = 0; t < window; ++t, taps += kWideChannels) {
+      const float *at = src + offsets[t];
+      __m256 x[V];
+#pragma GCC unroll 3
+      for (int v = 0; v < V; ++v)
+        x[v] = Full ? _mm256_loadu_ps(at + 8 * v)
+                    : _mm256_maskload_ps(at + 8 * v, m[v]);
+#pragma GCC unroll 4
+      for (int f = 0; f < C; ++f) {
+        __m256 tap = _mm256_broadcast_ss(taps + f);
+#pragma GCC unroll 3
+        for (int v = 0; v < V; ++v)
+          a[f][v] = _mm256_fmadd_ps(tap, x[v], a[f][v]);
+      }
+    }
+  }
+#pragma GCC unroll 4
+  for (int f = 0; f < C; ++f)
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v)
+      _mm256_maskstore_ps(acc + f * accF + 8 * v, m[v], a[f][v]);
+}
+
+/// The wide tiles of positions [q, min(q1, q + kWideColumns)) of one task
+/// for 8 output channels with AVX2: wideTileAvx2 on each run of 24
+/// positions that starts before q1, for each half of the channels. The
+/// arguments are wideTileAvx512's, `in` and `acc` at position q.
+__attribute__((target("avx2,fma"))) void
+wideTilesAvx2(const float *in, int64_t inC, const float *taps,
+              const int64_t *offsets, int64_t window, int64_t channels,
+              float *acc, int64_t accF, int64_t q, int64_t q1, bool load) {
+  constexpr int64_t run = 8 * kWideVectorsAvx2;
+  __m256i m[kWideColumns / 8];
+  for (int v = 0; v < kWideColumns / 8; ++v)
+    m[v] = firstLanes8(q1 - q - 8 * v);
+  for (int64_t r = 0; r < kWideColumns && q + r < q1; r += run) {
+    auto *tile = q + r + run > q1 ? wideTileAvx2<false> : wideTileAvx2<true>;
+    for (int f = 0; f < kWideChannels; f += kWideChannelsAvx2)
+      tile(in + r, inC, taps + f, offsets, window, channels, acc + f * accF + r,
+           accF, m + r / 8, load);
+  }
+}
+
+/// Whether convDirectWide is expected to beat im2col + GEMM: planes
 /// whose wide rows waste at most an eighth of the tiles' positions (the
 /// dropped columns and the last tile's padding), of at least 512 outputs
 /// (fewer and the passes over the channel blocks dominate), with a kernel
@@ -1006,16 +1101,19 @@ wideTileAvx512(const float *in, int64_t inC, const float *taps,
 /// the next, and the tiles wait on the input: Conv1d(64, 64, 3) on [1, 64,
 /// 3199] took 2.3 ms, the GEMM 1.5). One thread, GFLOP/s of the tiles on
 /// square 3x3 convolutions (C = F): 106 at 56x56, 98 at 28x28 (128
-/// channels), 69 at 14x14 (256), 28 at 7x7 (512).
+/// channels), 69 at 14x14 (256), 28 at 7x7 (512). Without AVX-512, only
+/// reductions shorter than kWideAvx2MaxReduction.
 bool wideConvPays(const ConvShape &s, int64_t pitch) {
   int64_t height = s.out[1], width = s.out[2];
   int64_t positions = (height - 1) * pitch + width;
   int64_t tiles = (positions + kWideColumns - 1) / kWideColumns;
+  int64_t reduction = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
   return s.kernel[1] > 1 && height * width >= 512 &&
-         8 * height * width >= 7 * tiles * kWideColumns;
+         8 * height * width >= 7 * tiles * kWideColumns &&
+         (haveAvx512() || reduction < kWideAvx2MaxReduction);
 }
 
-/// How convDirectWideAvx512 splits one group of one batch element: tasks
+/// How convDirectWide splits one group of one batch element: tasks
 /// of rows [y0, y0 + rows) of one plane for one block of 8 channels,
 /// positions [y0 * pitch, min(end of the plane, (y0 + rows) * pitch)), or
 /// runs of at most kWidePositions columns of a plane of one row; each task
@@ -1030,14 +1128,15 @@ struct WidePlan {
   }
 };
 
-/// The WidePlan of a convolution (see convDirectWideAvx512), or nothing
-/// when the wide tiles do not apply (no AVX-512, strides other than 1,
-/// rows not contiguous) or do not pay (wideConvPays).
+/// The WidePlan of a convolution (see convDirectWide), or nothing when the
+/// wide tiles do not apply (neither AVX-512 nor AVX2 with FMA, strides
+/// other than 1, rows not contiguous) or do not pay (wideConvPays).
 std::optional<WidePlan> widePlan(const ConvShape &s, const int64_t *inS,
                                  const int64_t *outS) {
   int64_t pitch = inS[2];
-  if (!haveAvx512() || s.stride[1] != 1 || s.stride[2] != 1 || inS[3] != 1 ||
-      outS[3] != 1 || !wideConvPays(s, pitch))
+  if (!(haveAvx512() || haveFastFma()) || s.stride[1] != 1 ||
+      s.stride[2] != 1 || inS[3] != 1 || outS[3] != 1 ||
+      !wideConvPays(s, pitch))
     return std::nullopt;
   int64_t height = s.out[1], width = s.out[2];
   WidePlan plan;
@@ -1068,12 +1167,12 @@ std::optional<WidePlan> widePlan(const ConvShape &s, const int64_t *inS,
 /// `scratch` holds the plan's scratchFloats() (widePlan), taken by the
 /// caller outside any parallel loop, so that the caching allocator finds
 /// the same block every call (scratches taken inside parallel tasks are as
-/// many as the threads that happen to run at once). AVX-512 only: returns
-/// false when it does not apply.
-bool convDirectWideAvx512(const ConvShape &s, const float *in,
-                          const int64_t *inS, const float *w, const int64_t *wS,
-                          float *out, const int64_t *outS, bool accumulate,
-                          float *scratch) {
+/// many as the threads that happen to run at once). AVX-512 tiles, else
+/// AVX2 ones (wideTilesAvx2, the same bits); returns false when it does
+/// not apply.
+bool convDirectWide(const ConvShape &s, const float *in, const int64_t *inS,
+                    const float *w, const int64_t *wS, float *out,
+                    const int64_t *outS, bool accumulate, float *scratch) {
   std::optional<WidePlan> plan = widePlan(s, inS, outS);
   if (!plan || (!plan->inPlace && !scratch))
     return false;
@@ -1091,7 +1190,7 @@ bool convDirectWideAvx512(const ConvShape &s, const float *in,
       for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t)
         offsets.data()[t] = kz * s.dilation[0] * inS[1] +
                             ky * s.dilation[1] * pitch + kx * s.dilation[2];
-  bool inPlace = plan->inPlace;
+  bool inPlace = plan->inPlace, avx512 = haveAvx512();
   int64_t rows = plan->rows, runs = plan->runs, span = plan->span;
   parallelFor(plan->tasks, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t task = lo; task < hi; ++task) {
@@ -1115,6 +1214,12 @@ bool convDirectWideAvx512(const ConvShape &s, const float *in,
             taps + (block * s.c + c0) * window * kWideChannels;
         bool load = c0 > 0 || (inPlace && accumulate);
         for (int64_t q = q0; q < q1; q += kWideColumns) {
+          if (!avx512) {
+            wideTilesAvx2(plane + c0 * inS[0] + q, inS[0], blockTaps,
+                          offsets.data(), window, channels, acc + q, accF, q,
+                          q1, load);
+            continue;
+          }
           __mmask16 m[kWideVectors];
           for (int v = 0; v < kWideVectors; ++v) {
             m[v] = firstLanes(q1 - q - 16 * v);
@@ -1254,7 +1359,7 @@ int64_t blockCount(int64_t p, int64_t columnBytes) {
 /// element strides per dim: inS {c, z, y, x}, wS {f, c, kz, ky, kx}, outS
 /// {f, z, y, x}. Windows of at most kDirectMaxReduction taps run as direct
 /// rows; float32 planes of stride 1 as wide direct tiles where they pay
-/// (convDirectWideAvx512), few output channels as direct tiles
+/// (convDirectWide), few output channels as direct tiles
 /// (convDirectTiledAvx512). Otherwise, with a BLAS it is one GEMM, W (F x C*K)
 /// @ im2col(in) (C*K x O), or one per block of output columns (blockCount),
 /// where im2col is skipped for a 1x1 stride-1 convolution of a dense input; a
@@ -1279,8 +1384,7 @@ void convOne(const ConvShape &s, const T *in, const int64_t *inS, const T *w,
   }
 #if defined(__x86_64__) && defined(__GNUC__)
   if constexpr (std::is_same_v<T, float>)
-    if (convDirectWideAvx512(s, in, inS, w, wS, out, outS, accumulate,
-                             wideScratch))
+    if (convDirectWide(s, in, inS, w, wS, out, outS, accumulate, wideScratch))
       return;
   if constexpr (std::is_same_v<T, float>)
     if (s.f <= kDirectMaxChannels && s.out[2] >= kDirectMinWidth &&
@@ -1370,7 +1474,7 @@ void convBatch(const ConvShape &s, int64_t batch, int64_t groups,
   int64_t work = s.f * s.out[0] * s.out[1] * s.out[2] * s.c * s.kernel[0] *
                  s.kernel[1] * s.kernel[2];
   // The wide tiles' scratch of every (batch element, group), taken here,
-  // outside the parallel loop (see convDirectWideAvx512).
+  // outside the parallel loop (see convDirectWide).
   int64_t wideFloats = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
   if constexpr (std::is_same_v<T, float>)
@@ -1492,7 +1596,7 @@ bool haveVnni() {
   static const bool vnni = __builtin_cpu_supports("avx512f") &&
                            __builtin_cpu_supports("avx512bw") &&
                            __builtin_cpu_supports("avx512vnni");
-  return vnni;
+  return vnni && gCpuCapability >= 2;
 }
 
 /// acc[r] += the packed A row r (r < `rows`, or < Rows when Rows is not 0)
@@ -1980,6 +2084,14 @@ void sortPositions(const UnrankedMemRef &x, const UnrankedMemRef &order,
 }
 
 } // namespace
+
+/// Caps the vector instructions of the kernels at `level`: 2 AVX-512 (the
+/// default: all the CPU has), 1 AVX2 with FMA, 0 neither (plain loops).
+/// Each kernel computes the same bits at every level. For tests and
+/// comparisons; call it before the kernels run.
+T2M_EXPORT void torch2mlir_runtime_set_cpu_capability(int level) {
+  gCpuCapability = level;
+}
 
 /// Loads the BLAS at `path` (a shared library exporting `<prefix>cblas_sgemm`
 /// and `<prefix>cblas_dgemm`). Returns 0 on success, 1 if it cannot be
