@@ -1261,10 +1261,12 @@ def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -
 def test_wide_direct_convolutions(module: nn.Module, shape, columns, threads) -> None:
     # Float32 convolutions of stride 1 with a kernel more than one row
     # high, over planes of at least 512 outputs, run as wide direct tiles
-    # on AVX-512 machines (convDirectWideAvx512; a GEMM of im2col
-    # elsewhere): each plane computed as if its rows were as long as the
-    # input's, 48 positions at a time across row ends, the extra columns
-    # dropped.
+    # on AVX-512 machines, and on AVX2 ones where the reduction (channels x
+    # window) is shorter than 512, as in every case here (convDirectWide;
+    # a GEMM of im2col elsewhere): each plane computed as if its rows were
+    # as long as the input's, 48 positions at a time across row ends, the
+    # extra columns dropped. test_cpu_capability runs them with the AVX2
+    # tiles on AVX-512 machines.
     module = module.eval()
     if columns is not None:
         inner = module

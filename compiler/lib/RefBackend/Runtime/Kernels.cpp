@@ -20,7 +20,10 @@
 //                 each multiplied while it is in the L2 cache; with at
 //                 most 16 output channels per group, f32, AVX-512, no
 //                 im2col: tiles of 8 channels x 32 columns of an output
-//                 row in registers, convDirectTiledAvx512)
+//                 row in registers, convDirectTiledAvx512; f32, stride
+//                 1, planes of 512 outputs and more: wide tiles of 8
+//                 channels x 48 positions across row ends, convDirectWide,
+//                 on AVX-512, or on AVX2 for reductions under 512)
 //                 (the float kernels' last argument, `accumulate` = 0,
 //                 makes each of these = instead of +=: C is not read)
 //                 (O, K: the products of the output and window sizes)
