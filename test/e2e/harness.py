@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
@@ -40,6 +43,26 @@ def import_torch2mlir() -> ModuleType:
             "build first: nox -s build (it puts the package in build/python_packages; "
             "run pytest with PYTHONPATH=build/python_packages)"
         ) from error
+
+
+def run_child(
+    env: dict[str, str], *args: str, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """Runs ``python *args`` in test/e2e with the environment variables
+    `env` added and this process's import path (made absolute), its
+    output captured as text; `timeout` in seconds. For settings read once
+    per process (the BLAS, the CPU capability)."""
+    here = Path(__file__).resolve().parent
+    path = os.pathsep.join(str(Path(p).resolve()) for p in sys.path if p)
+    return subprocess.run(
+        [sys.executable, *args],
+        check=False,
+        cwd=here,
+        env=dict(os.environ, **env, PYTHONPATH=path),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def xfail_path(config: str) -> Path:

@@ -8,15 +8,12 @@ kernels overwrite."""
 from __future__ import annotations
 
 import importlib.metadata
-import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from harness import run_child
 
 CHILD = textwrap.dedent(
     """
@@ -64,18 +61,7 @@ CHILD = textwrap.dedent(
 
 
 def _run(choice: str) -> subprocess.CompletedProcess[str]:
-    # The parent's import path, made absolute (the child runs in test/e2e).
-    path = os.pathsep.join(str(Path(p).resolve()) for p in sys.path if p)
-    env = dict(os.environ, TORCH2MLIR_BLAS=choice, PYTHONPATH=path)
-    return subprocess.run(
-        [sys.executable, "-c", CHILD],
-        check=False,
-        cwd=REPO / "test" / "e2e",
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return run_child({"TORCH2MLIR_BLAS": choice}, "-c", CHILD)
 
 
 def _installed(distribution: str) -> bool:

@@ -6,14 +6,11 @@ the AVX2 direct rows) that only CPUs without AVX-512 run otherwise."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from harness import run_child
 
 
 def _has_avx512() -> bool:
@@ -25,18 +22,7 @@ def _has_avx512() -> bool:
 
 
 def _run(level: str, *args: str) -> subprocess.CompletedProcess[str]:
-    # The parent's import path, made absolute (the child runs in test/e2e).
-    path = os.pathsep.join(str(Path(p).resolve()) for p in sys.path if p)
-    env = dict(os.environ, TORCH2MLIR_CPU_CAPABILITY=level, PYTHONPATH=path)
-    return subprocess.run(
-        [sys.executable, *args],
-        check=False,
-        cwd=REPO / "test" / "e2e",
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return run_child({"TORCH2MLIR_CPU_CAPABILITY": level}, *args, timeout=900)
 
 
 @pytest.mark.skipif(
