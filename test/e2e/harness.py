@@ -45,6 +45,14 @@ def import_torch2mlir() -> ModuleType:
         ) from error
 
 
+def cpu_info() -> str:
+    """/proc/cpuinfo (vendor, flags), or "" where it cannot be read."""
+    try:
+        return Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return ""
+
+
 def run_child(
     env: dict[str, str], *args: str, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:

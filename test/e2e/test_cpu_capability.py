@@ -1,24 +1,20 @@
 """``TORCH2MLIR_CPU_CAPABILITY`` caps the runtime kernels' vector
 instructions (refbackend.CPU_CAPABILITY_VARIABLE), as ``ATEN_CPU_CAPABILITY``
 caps PyTorch's. Every level must give eager's results: on an AVX-512 CPU,
-``avx2`` runs the AVX2 kernels (the wide direct convolution's 4 x 24 tiles,
-the AVX2 direct rows) that only CPUs without AVX-512 run otherwise."""
+``avx2`` runs the AVX2 convolution kernels that only CPUs without AVX-512
+run otherwise (the wide direct convolution's 4 x 24 tiles, the stride-2
+im2col copies)."""
 
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 import pytest
-from harness import run_child
+from harness import cpu_info, run_child
 
 
 def _has_avx512() -> bool:
-    try:
-        cpuinfo = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return " avx512f" in cpuinfo
+    return " avx512f" in cpu_info()
 
 
 def _run(level: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
-from harness import import_torch2mlir
+from harness import cpu_info, import_torch2mlir
 from torch import nn
 
 torch2mlir = import_torch2mlir()
@@ -403,15 +403,10 @@ def test_linear_upsampling_weights_infinite_neighbours(mode, dims, align_corners
 
 def _mkl_on_amd() -> bool:
     """Whether the kernels' GEMM is MKL's on an AMD CPU."""
-    from pathlib import Path
-
     from torch2mlir.runtime import refbackend
 
     blas = refbackend.blas_library()
-    try:
-        amd = "AuthenticAMD" in Path("/proc/cpuinfo").read_text()
-    except OSError:
-        amd = False
+    amd = "AuthenticAMD" in cpu_info()
     return amd and blas is not None and blas.name.startswith("libmkl")
 
 

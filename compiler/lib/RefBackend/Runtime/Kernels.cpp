@@ -106,16 +106,16 @@ private:
   size_t capacity = 0;
 };
 
-/// T2M_FMA_CLONES(name, params, args) defines `name` (a function template
-/// on T whose body is the always-inline `name##Body`) to run a copy of the
-/// body compiled for AVX2+FMA on CPUs that have them, where std::fma is a
-/// vfmadd instruction, and the generic copy (std::fma a libm call: correct,
-/// slower) elsewhere.
 /// The widest vector instructions the kernels may use, a cap on what the
 /// CPU has (torch2mlir_runtime_set_cpu_capability): 2 AVX-512, 1 AVX2 with
 /// FMA, 0 neither.
 int gCpuCapability = 2;
 
+/// T2M_FMA_CLONES(name, params, args) defines `name` (a function template
+/// on T whose body is the always-inline `name##Body`) to run a copy of the
+/// body compiled for AVX2+FMA on CPUs that have them, where std::fma is a
+/// vfmadd instruction, and the generic copy (std::fma a libm call: correct,
+/// slower) elsewhere.
 #if defined(__x86_64__) && defined(__GNUC__)
 bool haveFastFma() {
   static const bool fast =
