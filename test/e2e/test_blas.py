@@ -1,6 +1,8 @@
 """The BLAS of the runtime kernels (refbackend.blas_library): MKL when the
 ``mkl`` package is installed (the test lock has it), else OpenBLAS, else
-the kernels' own loops; ``TORCH2MLIR_BLAS`` picks one. Every choice must
+the kernels' own loops; ``TORCH2MLIR_BLAS`` picks one. Under the default
+(auto), OpenBLAS takes the large GEMMs on CPUs other than Intel's
+(refbackend.large_gemm_library). Every choice must
 give eager's results for matmuls, batched matmuls (MKL's batched GEMM,
 any batch layout) and convolutions, with and without the zero fill the
 kernels overwrite."""
@@ -13,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from harness import run_child
+from harness import cpu_info, run_child
 
 CHILD = textwrap.dedent(
     """
@@ -30,7 +32,7 @@ CHILD = textwrap.dedent(
             self.grouped = nn.Conv2d(16, 16, 3, groups=4)
             self.fc = nn.Linear(16 * 6 * 6, 10)
 
-        def forward(self, x, a, b):
+        def forward(self, x, a, b, c, d):
             y = self.grouped(torch.relu(self.conv(x)))
             # Batched: row-major, transposed (a batch of column-major
             # matrices), broadcast (batch stride 0), float64, and one
@@ -44,11 +46,23 @@ CHILD = textwrap.dedent(
                 torch.bmm(a, b[:1].expand(3, -1, -1)),
                 torch.bmm(a.double(), b.double()),
                 torch.bmm(a, b) + 1.0,
+                # At least 64 in each of m, n and k: the large-GEMM BLAS
+                # where there is one (refbackend.large_gemm_library), as
+                # float32 and float64, and transposed.
+                c @ d,
+                c.double() @ d.double(),
+                d.t() @ c.t(),
             )
 
     torch.manual_seed(0)
     net = Net().eval()
-    args = (torch.randn(2, 3, 8, 8), torch.randn(3, 33, 17), torch.randn(3, 17, 65))
+    args = (
+        torch.randn(2, 3, 8, 8),
+        torch.randn(3, 33, 17),
+        torch.randn(3, 17, 65),
+        torch.randn(96, 80),
+        torch.randn(80, 72),
+    )
     compiled = torch2mlir.compile(net, args, cache=False)
     with torch.no_grad():
         want = net(*args)
@@ -56,6 +70,7 @@ CHILD = textwrap.dedent(
         for got, expected in zip(compiled(*args), want):
             torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-5)
     print("BLAS", refbackend.blas_library())
+    print("LARGE", refbackend.large_gemm_library())
     """
 )
 
@@ -88,6 +103,14 @@ def test_each_blas_matches_eager(choice: str, library: str) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     (line,) = [x for x in result.stdout.splitlines() if x.startswith("BLAS ")]
     assert Path(line.split(" ", 1)[1]).name.startswith(library), line
+    # MKL runs its generic code path on other CPUs than Intel's: under
+    # auto, OpenBLAS takes the large GEMMs there.
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith("LARGE ")]
+    split = (
+        choice == "auto" and library == "libmkl_rt" and "GenuineIntel" not in cpu_info()
+    )
+    large = "libscipy_openblas" if split else "None"
+    assert Path(line.split(" ", 1)[1]).name.startswith(large), line
 
 
 def test_an_unknown_choice_is_refused() -> None:

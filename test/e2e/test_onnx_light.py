@@ -14,7 +14,7 @@ import numpy as np
 import onnx
 import pytest
 from harness import import_torch2mlir
-from onnx import numpy_helper
+from onnx import numpy_helper, shape_inference
 from onnx.backend.test.runner import Runner
 
 LIGHT_DIR = Path(onnx.__file__).parent / "backend/test/data/light"
@@ -44,6 +44,40 @@ def light_inputs(name: str) -> list[np.ndarray]:
     ]
 
 
+def tied_softmax(name: str, expected: np.ndarray) -> str | None:
+    """Why a mismatch of the light model `name` is no error, or None.
+
+    Some light models end in a softmax whose stored output is uniform: their
+    constant weights make every class's logit the same sum of the same
+    products. Those logits are large (squeezenet's: 9.5e9, where one ulp is
+    1024), so a GEMM that adds one column's products in another order than
+    its neighbour's (OpenBLAS's edge kernels do) leaves them an ulp or two
+    apart, and the softmax of logits 1024 apart is exp(1024): one-hot. The
+    answer then depends on the summation order, not on the compiler. This
+    compiles the model up to the softmax's input and returns the reason
+    only when its logits do tie within 4 ulp."""
+    torch2mlir = import_torch2mlir()
+    model = shape_inference.infer_shapes(onnx.load(LIGHT_DIR / f"light_{name}.onnx"))
+    last = model.graph.node[-1]
+    if last.op_type != "Softmax" or not np.all(expected == expected.flat[0]):
+        return None
+    (logits_info,) = [v for v in model.graph.value_info if v.name == last.input[0]]
+    model.graph.node.remove(last)
+    del model.graph.output[:]
+    model.graph.output.append(logits_info)
+    (logits,) = torch2mlir.compile_onnx(model)(*light_inputs(name))
+    ulp = float(np.spacing(np.abs(logits).max()))
+    spread = float(logits.max() - logits.min()) / ulp
+    if spread > 4:
+        return None
+    return (
+        f"the {logits.size} logits tie at {logits.max():.4g} in exact "
+        f"arithmetic (the stored softmax is uniform); ours are {spread:.0f} "
+        f"ulp ({ulp:g}) apart, and a softmax of logits an ulp apart is "
+        f"one-hot: the result depends on the GEMM's summation order"
+    )
+
+
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_light_model(name: str) -> None:
     torch2mlir = import_torch2mlir()
@@ -54,4 +88,10 @@ def test_light_model(name: str) -> None:
         onnx.load_tensor(str(LIGHT_DIR / f"light_{name}_output_0.pb"))
     )
     assert actual.shape == expected.shape and actual.dtype == expected.dtype
-    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
+    try:
+        np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
+    except AssertionError:
+        reason = tied_softmax(name, expected)
+        if reason is None:
+            raise
+        pytest.xfail(reason)

@@ -168,6 +168,12 @@ using DgemmBatchFn = void (*)(int, int, int, int, int, int, double,
 
 SgemmFn sgemm = nullptr;
 DgemmFn dgemm = nullptr;
+/// A second BLAS for the GEMMs of at least kLargeGemmMinDim in each of m, n
+/// and k (torch2mlir_runtime_init_large_gemm; null: the first one runs
+/// every GEMM). Single-threaded: gemm splits its GEMMs across the team.
+SgemmFn sgemmLarge = nullptr;
+DgemmFn dgemmLarge = nullptr;
+constexpr int kLargeGemmMinDim = 64;
 /// cblas_?gemm_batch_strided (MKL; null when the BLAS has none): a batch of
 /// GEMMs of one shape whose operands are evenly spaced in memory.
 SgemmBatchFn sgemmBatch = nullptr;
@@ -216,14 +222,29 @@ constexpr int64_t kGemmTaskWork = int64_t(1) << 18;
 /// blocking efficiency.
 constexpr int64_t kGemmMinSplit = 16;
 
-void gemmCall(int transA, int transB, int m, int n, int k, const float *a,
-              int lda, const float *b, int ldb, float beta, float *c, int ldc) {
-  sgemm(kRowMajor, transA, transB, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+/// Whether a GEMM of m x n x k goes to the large-GEMM BLAS (sgemmLarge).
+template <typename T> bool largeGemm(int m, int n, int k) {
+  bool loaded;
+  if constexpr (std::is_same_v<T, float>)
+    loaded = sgemmLarge != nullptr;
+  else
+    loaded = dgemmLarge != nullptr;
+  return loaded && std::min({m, n, k}) >= kLargeGemmMinDim;
 }
-void gemmCall(int transA, int transB, int m, int n, int k, const double *a,
-              int lda, const double *b, int ldb, double beta, double *c,
-              int ldc) {
-  dgemm(kRowMajor, transA, transB, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc);
+
+/// One single-threaded (or, outside a parallel region, MKL-threaded) GEMM
+/// call of the BLAS, or of the large-GEMM one when `large`.
+void gemmCall(bool large, int transA, int transB, int m, int n, int k,
+              const float *a, int lda, const float *b, int ldb, float beta,
+              float *c, int ldc) {
+  (large ? sgemmLarge : sgemm)(kRowMajor, transA, transB, m, n, k, 1.0f, a, lda,
+                               b, ldb, beta, c, ldc);
+}
+void gemmCall(bool large, int transA, int transB, int m, int n, int k,
+              const double *a, int lda, const double *b, int ldb, double beta,
+              double *c, int ldc) {
+  (large ? dgemmLarge : dgemm)(kRowMajor, transA, transB, m, n, k, 1.0, a, lda,
+                               b, ldb, beta, c, ldc);
 }
 
 /// C (m x n, row-major) += op(A) @ op(B), or = without `accumulate`, on the
@@ -233,12 +254,13 @@ template <typename T>
 void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
           const T *b, int ldb, T *c, int ldc, bool accumulate) {
   T beta = accumulate ? T(1) : T(0);
+  bool large = largeGemm<T>(m, n, k);
   // Outside a parallel region, a threaded MKL splits the GEMM itself and
   // packs each panel of B once for the whole team; inside one (a task of a
   // convolution or batched matmul), it runs on the calling thread.
-  if (mklSetThreadsLocal && !torch2mlir_runtime_in_parallel()) {
+  if (!large && mklSetThreadsLocal && !torch2mlir_runtime_in_parallel()) {
     int previous = mklSetThreadsLocal(torch2mlir_runtime_max_threads());
-    gemmCall(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc);
+    gemmCall(false, transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc);
     mklSetThreadsLocal(previous);
     return;
   }
@@ -249,11 +271,11 @@ void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
   parallelFor(split, grain, [&](int64_t lo, int64_t hi) {
     int count = static_cast<int>(hi - lo);
     if (byRows)
-      gemmCall(transA, transB, count, n, k,
+      gemmCall(large, transA, transB, count, n, k,
                a + lo * (transA == kNoTrans ? lda : 1), lda, b, ldb, beta,
                c + lo * ldc, ldc);
     else
-      gemmCall(transA, transB, m, count, k, a, lda,
+      gemmCall(large, transA, transB, m, count, k, a, lda,
                b + lo * (transB == kNoTrans ? 1 : ldb), ldb, beta, c + lo, ldc);
   });
 }
@@ -2113,6 +2135,31 @@ void sortPositions(const UnrankedMemRef &x, const UnrankedMemRef &order,
   });
 }
 
+/// Opens the BLAS at `path` and finds its `<prefix>cblas_sgemm` and
+/// `<prefix>cblas_dgemm`; an OpenBLAS gets one thread of its own, since
+/// threads come from the OpenMP team (see gemm): its own pool would compete
+/// with it for the same cores. Returns 0 on success (the functions set), 1
+/// if the library cannot be opened, 2 if a symbol is missing.
+int openGemm(const char *path, const char *prefix, void *&handle,
+             SgemmFn &sgemmOut, DgemmFn &dgemmOut) {
+  handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return 1;
+  std::string s = std::string(prefix) + "cblas_sgemm";
+  std::string d = std::string(prefix) + "cblas_dgemm";
+  auto *sym = reinterpret_cast<SgemmFn>(dlsym(handle, s.c_str()));
+  auto *dym = reinterpret_cast<DgemmFn>(dlsym(handle, d.c_str()));
+  if (!sym || !dym)
+    return 2;
+  std::string threads = std::string(prefix) + "openblas_set_num_threads";
+  if (auto *setThreads =
+          reinterpret_cast<void (*)(int)>(dlsym(handle, threads.c_str())))
+    setThreads(1);
+  sgemmOut = sym;
+  dgemmOut = dym;
+  return 0;
+}
+
 } // namespace
 
 /// Caps the vector instructions of the kernels at `level`: 2 AVX-512 (the
@@ -2127,21 +2174,11 @@ T2M_EXPORT void torch2mlir_runtime_set_cpu_capability(int level) {
 /// and `<prefix>cblas_dgemm`). Returns 0 on success, 1 if it cannot be
 /// opened, 2 if a symbol is missing. Without it the kernels run as loops.
 T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return 1;
-  std::string s = std::string(prefix) + "cblas_sgemm";
-  std::string d = std::string(prefix) + "cblas_dgemm";
-  auto *sym = reinterpret_cast<SgemmFn>(dlsym(handle, s.c_str()));
-  auto *dym = reinterpret_cast<DgemmFn>(dlsym(handle, d.c_str()));
-  if (!sym || !dym)
-    return 2;
-  // Threads come from the OpenMP team (see gemm): the BLAS's own pool would
-  // compete with it for the same cores.
-  std::string threads = std::string(prefix) + "openblas_set_num_threads";
-  if (auto *setThreads =
-          reinterpret_cast<void (*)(int)>(dlsym(handle, threads.c_str())))
-    setThreads(1);
+  void *handle = nullptr;
+  SgemmFn sym = nullptr;
+  DgemmFn dym = nullptr;
+  if (int failed = openGemm(path, prefix, handle, sym, dym))
+    return failed;
   // MKL's single dynamic library (libmkl_rt) picks its threading layer
   // before the first call: GNU OpenMP when PyTorch's libgomp is bound (MKL
   // then runs on that same team), else sequential, which loads no
@@ -2191,6 +2228,21 @@ T2M_EXPORT int torch2mlir_runtime_init(const char *path, const char *prefix) {
          "cblas_dgemm_compute");
   }
   return 0;
+}
+
+/// Loads a second BLAS (as torch2mlir_runtime_init: `<prefix>cblas_sgemm`
+/// and `<prefix>cblas_dgemm`, its own threads set to 1) for the GEMMs of at
+/// least kLargeGemmMinDim in each of m, n and k, which gemm then splits
+/// across the team; an empty `path` unloads it. Batched, packed and smaller
+/// GEMMs stay with the first BLAS. Returns as torch2mlir_runtime_init.
+T2M_EXPORT int torch2mlir_runtime_init_large_gemm(const char *path,
+                                                  const char *prefix) {
+  sgemmLarge = nullptr;
+  dgemmLarge = nullptr;
+  if (!*path)
+    return 0;
+  void *handle = nullptr;
+  return openGemm(path, prefix, handle, sgemmLarge, dgemmLarge);
 }
 
 /// Frees the packed copies of every B that starts in [base, base + bytes):
