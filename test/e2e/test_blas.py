@@ -32,7 +32,7 @@ CHILD = textwrap.dedent(
             self.grouped = nn.Conv2d(16, 16, 3, groups=4)
             self.fc = nn.Linear(16 * 6 * 6, 10)
 
-        def forward(self, x, a, b, c, d):
+        def forward(self, x, a, b, c, d, e):
             y = self.grouped(torch.relu(self.conv(x)))
             # Batched: row-major, transposed (a batch of column-major
             # matrices), broadcast (batch stride 0), float64, and one
@@ -46,12 +46,15 @@ CHILD = textwrap.dedent(
                 torch.bmm(a, b[:1].expand(3, -1, -1)),
                 torch.bmm(a.double(), b.double()),
                 torch.bmm(a, b) + 1.0,
-                # At least 64 in each of m, n and k: the large-GEMM BLAS
+                # At least 32 in each of m, n and k: the large-GEMM BLAS
                 # where there is one (refbackend.large_gemm_library), as
                 # float32 and float64, and transposed.
                 c @ d,
                 c.double() @ d.double(),
                 d.t() @ c.t(),
+                # 49 x 33 x 80 (a ResNet's last stage has 49 positions),
+                # B a column slice.
+                e @ d[:, :33],
             )
 
     torch.manual_seed(0)
@@ -62,6 +65,7 @@ CHILD = textwrap.dedent(
         torch.randn(3, 17, 65),
         torch.randn(96, 80),
         torch.randn(80, 72),
+        torch.randn(49, 80),
     )
     compiled = torch2mlir.compile(net, args, cache=False)
     with torch.no_grad():

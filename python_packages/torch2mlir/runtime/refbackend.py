@@ -231,7 +231,7 @@ def _intel_cpu() -> bool:
 
 
 def large_gemm_library() -> Path | None:
-    """The BLAS of the kernels' large GEMMs (at least 64 in each of m, n
+    """The BLAS of the kernels' large GEMMs (at least 32 in each of m, n
     and k) when it is not :func:`blas_library`: OpenBLAS, under the default
     ``TORCH2MLIR_BLAS=auto``, when the main BLAS is MKL and the CPU is not
     Intel's. MKL runs its generic code path there (``libmkl_def``); on an

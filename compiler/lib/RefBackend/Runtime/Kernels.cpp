@@ -171,9 +171,13 @@ DgemmFn dgemm = nullptr;
 /// A second BLAS for the GEMMs of at least kLargeGemmMinDim in each of m, n
 /// and k (torch2mlir_runtime_init_large_gemm; null: the first one runs
 /// every GEMM). Single-threaded: gemm splits its GEMMs across the team.
+/// 32, not 64: the 49 positions of ResNet's last stage also run faster
+/// there (ResNet-50 0.96x, ResNet-18 0.94x at one thread on a Zen 4 core,
+/// same-round A/B); the GEMMs of 1 to 8 rows (an MLP, a decoding step) are
+/// the ones OpenBLAS runs slower.
 SgemmFn sgemmLarge = nullptr;
 DgemmFn dgemmLarge = nullptr;
-constexpr int kLargeGemmMinDim = 64;
+constexpr int kLargeGemmMinDim = 32;
 /// cblas_?gemm_batch_strided (MKL; null when the BLAS has none): a batch of
 /// GEMMs of one shape whose operands are evenly spaced in memory.
 SgemmBatchFn sgemmBatch = nullptr;
