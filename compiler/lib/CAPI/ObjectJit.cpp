@@ -132,12 +132,11 @@ static llvm::TargetLibraryInfoImpl libraryInfo(const llvm::TargetMachine &tm,
 /// LLVM's default optimization pipeline at `optLevel` (as clang -O<n>),
 /// with `libraries` as what the optimizer knows of the C library, after
 /// MergeFunctions: the parallel loop bodies outlined from the layers of a
-/// model are the same function once per layer (a BERT of 4 layers: each
-/// body 4 times), and merged first they are optimized and compiled once.
-/// CPU seconds of optimization + code generation (`opt`, `llc`, one
-/// thread, the bench's models): BERT 1.52 -> 0.91, GPT-2 1.34 -> 0.81,
-/// the LLaMA step 1.70 -> 1.39, ViT 1.27 -> 1.09, ResNet-50 (no two
-/// bodies alike) 2.24 -> 2.20.
+/// model can be the same function once per layer, and merged first they
+/// are optimized and compiled once. Thread CPU seconds of optimization +
+/// code generation, the bench's models, mean of two runs, without -> with:
+/// BERT 1.91 -> 1.73, GPT-2 1.71 -> 1.50, the LLaMA step 1.98 -> 1.94,
+/// ViT 1.65 -> 1.61, ResNet-50 (no two bodies alike) 1.77 -> 1.70.
 static void optimize(llvm::Module &module, llvm::TargetMachine &tm,
                      int optLevel,
                      const llvm::TargetLibraryInfoImpl &libraries) {
