@@ -50,9 +50,10 @@ def tied_softmax(name: str, expected: np.ndarray) -> str | None:
     Some light models end in a softmax whose stored output is uniform: their
     constant weights make every class's logit the same sum of the same
     products. Those logits are large (squeezenet's: 9.5e9, where one ulp is
-    1024), so a GEMM that adds one column's products in another order than
-    its neighbour's (OpenBLAS's edge kernels do) leaves them an ulp or two
-    apart, and the softmax of logits 1024 apart is exp(1024): one-hot. The
+    1024), so a GEMM that adds one row's products in another order than
+    another's leaves them an ulp or two apart (OpenBLAS's Haswell kernel
+    does: squeezenet's classes 0-5, 12-17, ... come out 1024 below 6-11,
+    18-23, ...), and the softmax of logits 1024 apart is one-hot. The
     answer then depends on the summation order, not on the compiler. This
     compiles the model up to the softmax's input and returns the reason
     only when its logits do tie within 4 ulp."""
