@@ -22,6 +22,7 @@ from ..errors import CompileError
 from ..fx import decompose, export, import_exported_program
 from ..fx.importer import imported_op_name
 from ..fx.program import import_program
+from ..fx.simplify import simplify_exported_program
 from ..program import Program
 from ..runtime import cache as _cache
 from .backends import BACKENDS, Backend, get_backend
@@ -108,7 +109,8 @@ def compile(
             :mod:`torch2mlir.compiler.scalars`).
         decompositions: ``"auto"`` (default): no PyTorch decompositions
             when torch2mlir defines every (functional) op of the exported
-            program, else, or when lowering fails, PyTorch's Core ATen
+            program (once :mod:`torch2mlir.fx.simplify` rewrote the forms
+            it can), else, or when lowering fails, PyTorch's Core ATen
             table; ``"core-aten"``: always the table; ``"none"``: never; or
             a table (see :func:`torch2mlir.fx.export`). The table re-traces
             the program: skipping it saves about 40% of a cold compile.
@@ -260,11 +262,16 @@ def _lower(
     """The exported program imported and lowered to `backend`'s dialect.
 
     With ``decompositions="auto"``, when torch2mlir defines every op of the
-    program, it is lowered with torch2mlir's own decompositions and PyTorch's
-    Core ATen table (which re-traces the whole program: about 40% of a cold
-    compile of ResNet-18) runs only if that fails.
+    program (after :func:`~torch2mlir.fx.simplify.simplify_exported_program`
+    rewrote the forms it can), it is lowered with torch2mlir's own
+    decompositions and PyTorch's Core ATen table (which re-traces the whole
+    program: about 40% of a cold compile of ResNet-18) runs only if that
+    fails.
     """
-    if decompositions == "auto" and not exported and _defines_every_op(raw):
+    own = decompositions == "auto" and not exported
+    if own:
+        simplify_exported_program(raw)  # `raw` is ours: made by _compile
+    if own and _defines_every_op(raw):
         try:
             return _import_and_lower(raw, backend, scalar_inputs, timings)
         except CompileError:

@@ -150,3 +150,110 @@ func.func @keys_not_transposed(%q: !torch.vtensor<[1,2,6,6],f32>) -> !torch.vten
   %o = torch.aten.bmm %p3, %q3 : !torch.vtensor<[2,6,6],f32>, !torch.vtensor<[2,6,6],f32> -> !torch.vtensor<[2,6,6],f32>
   return %o : !torch.vtensor<[2,6,6],f32>
 }
+
+// -----
+
+// Attention as exported without the Core ATen table (LLaMA-style eager
+// attention): 4-D matmuls, k transposed with transpose.int, a float scale,
+// a mask, softmax.int to its own dtype, a conversion to that same dtype and
+// an eval-mode dropout. Recomposed into attention of the matmul's sizes (no
+// view); not recomposed for a backend that lowers the parts.
+// CHECK-LABEL: func.func @matmul_attention(
+// CHECK: %[[SCALE:.*]] = torch.constant.float 1.250000e-01
+// CHECK: %[[A:.*]] = torch.aten.scaled_dot_product_attention %arg0, %arg1, %arg2, %arg3, %{{.*}}, %false{{.*}}, %[[SCALE]], %false{{.*}} : !torch.vtensor<[1,4,1,16],f32>, !torch.vtensor<[1,4,10,16],f32>, !torch.vtensor<[1,4,10,8],f32>, !torch.vtensor<[1,1,1,10],f32>, !torch.float, !torch.bool, !torch.float, !torch.bool -> !torch.vtensor<[1,4,1,8],f32>
+// CHECK-NOT: torch.aten.matmul
+// CHECK-NOT: torch.aten.softmax.int
+// CHECK: return %[[A]]
+// NOTKEPT-LABEL: func.func @matmul_attention(
+// NOTKEPT-NOT: scaled_dot_product_attention
+// NOTKEPT: return
+func.func @matmul_attention(%q: !torch.vtensor<[1,4,1,16],f32>, %k: !torch.vtensor<[1,4,10,16],f32>, %v: !torch.vtensor<[1,4,10,8],f32>, %mask: !torch.vtensor<[1,1,1,10],f32>) -> !torch.vtensor<[1,4,1,8],f32> {
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int6 = torch.constant.int 6
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %float0 = torch.constant.float 0.000000e+00
+  %scale = torch.constant.float 1.250000e-01
+  %kt = torch.aten.transpose.int %k, %int2, %int3 : !torch.vtensor<[1,4,10,16],f32>, !torch.int, !torch.int -> !torch.vtensor<[1,4,16,10],f32>
+  %s = torch.aten.matmul %q, %kt : !torch.vtensor<[1,4,1,16],f32>, !torch.vtensor<[1,4,16,10],f32> -> !torch.vtensor<[1,4,1,10],f32>
+  %scaled = torch.aten.mul.Scalar %s, %scale : !torch.vtensor<[1,4,1,10],f32>, !torch.float -> !torch.vtensor<[1,4,1,10],f32>
+  %masked = torch.aten.add.Tensor %scaled, %mask, %int1 : !torch.vtensor<[1,4,1,10],f32>, !torch.vtensor<[1,1,1,10],f32>, !torch.int -> !torch.vtensor<[1,4,1,10],f32>
+  %p = torch.aten.softmax.int %masked, %int-1, %int6 : !torch.vtensor<[1,4,1,10],f32>, !torch.int, !torch.int -> !torch.vtensor<[1,4,1,10],f32>
+  %pt = torch.aten.to.dtype %p, %int6, %false, %false, %none : !torch.vtensor<[1,4,1,10],f32>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,4,1,10],f32>
+  %pd = torch.aten.dropout %pt, %float0, %false : !torch.vtensor<[1,4,1,10],f32>, !torch.float, !torch.bool -> !torch.vtensor<[1,4,1,10],f32>
+  %o = torch.aten.matmul %pd, %v : !torch.vtensor<[1,4,1,10],f32>, !torch.vtensor<[1,4,10,8],f32> -> !torch.vtensor<[1,4,1,8],f32>
+  return %o : !torch.vtensor<[1,4,1,8],f32>
+}
+
+// -----
+
+// Negative transpose dims, no scale and no mask: attention with scale 1.
+// CHECK-LABEL: func.func @matmul_attention_unscaled(
+// CHECK: %[[ONE:.*]] = torch.constant.float 1.000000e+00
+// CHECK: %[[A:.*]] = torch.aten.scaled_dot_product_attention %arg0, %arg1, %arg1, %none{{.*}}, %{{.*}}, %false{{.*}}, %[[ONE]], %false{{.*}}
+// CHECK: return %[[A]]
+func.func @matmul_attention_unscaled(%q: !torch.vtensor<[2,3,5,16],f32>, %k: !torch.vtensor<[2,3,7,16],f32>) -> !torch.vtensor<[2,3,5,16],f32> {
+  %int-1 = torch.constant.int -1
+  %int-2 = torch.constant.int -2
+  %none = torch.constant.none
+  %kt = torch.aten.transpose.int %k, %int-1, %int-2 : !torch.vtensor<[2,3,7,16],f32>, !torch.int, !torch.int -> !torch.vtensor<[2,3,16,7],f32>
+  %s = torch.aten.matmul %q, %kt : !torch.vtensor<[2,3,5,16],f32>, !torch.vtensor<[2,3,16,7],f32> -> !torch.vtensor<[2,3,5,7],f32>
+  %p = torch.aten.softmax.int %s, %int-1, %none : !torch.vtensor<[2,3,5,7],f32>, !torch.int, !torch.none -> !torch.vtensor<[2,3,5,7],f32>
+  %o = torch.aten.matmul %p, %k : !torch.vtensor<[2,3,5,7],f32>, !torch.vtensor<[2,3,7,16],f32> -> !torch.vtensor<[2,3,5,16],f32>
+  return %o : !torch.vtensor<[2,3,5,16],f32>
+}
+
+// -----
+
+// Left alone: a training-mode dropout of the probabilities (it changes
+// values), a softmax over another dim than the last, and keys transposed
+// over the head dims.
+// CHECK-LABEL: func.func @matmul_attention_dropout_train(
+// CHECK-NOT: scaled_dot_product_attention
+// CHECK: torch.aten._softmax
+func.func @matmul_attention_dropout_train(%q: !torch.vtensor<[1,2,6,16],f32>, %k: !torch.vtensor<[1,2,6,16],f32>) -> !torch.vtensor<[1,2,6,16],f32> {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int-1 = torch.constant.int -1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %float = torch.constant.float 1.000000e-01
+  %kt = torch.aten.transpose.int %k, %int2, %int3 : !torch.vtensor<[1,2,6,16],f32>, !torch.int, !torch.int -> !torch.vtensor<[1,2,16,6],f32>
+  %s = torch.aten.matmul %q, %kt : !torch.vtensor<[1,2,6,16],f32>, !torch.vtensor<[1,2,16,6],f32> -> !torch.vtensor<[1,2,6,6],f32>
+  %p = torch.aten.softmax.int %s, %int-1, %none : !torch.vtensor<[1,2,6,6],f32>, !torch.int, !torch.none -> !torch.vtensor<[1,2,6,6],f32>
+  %pd = torch.aten.dropout %p, %float, %true : !torch.vtensor<[1,2,6,6],f32>, !torch.float, !torch.bool -> !torch.vtensor<[1,2,6,6],f32>
+  %o = torch.aten.matmul %pd, %k : !torch.vtensor<[1,2,6,6],f32>, !torch.vtensor<[1,2,6,16],f32> -> !torch.vtensor<[1,2,6,16],f32>
+  return %o : !torch.vtensor<[1,2,6,16],f32>
+}
+
+// CHECK-LABEL: func.func @matmul_attention_softmax_dim2(
+// CHECK-NOT: scaled_dot_product_attention
+// CHECK: torch.aten._softmax
+func.func @matmul_attention_softmax_dim2(%q: !torch.vtensor<[1,2,6,16],f32>, %k: !torch.vtensor<[1,2,6,16],f32>) -> !torch.vtensor<[1,2,6,16],f32> {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %none = torch.constant.none
+  %kt = torch.aten.transpose.int %k, %int2, %int3 : !torch.vtensor<[1,2,6,16],f32>, !torch.int, !torch.int -> !torch.vtensor<[1,2,16,6],f32>
+  %s = torch.aten.matmul %q, %kt : !torch.vtensor<[1,2,6,16],f32>, !torch.vtensor<[1,2,16,6],f32> -> !torch.vtensor<[1,2,6,6],f32>
+  %p = torch.aten.softmax.int %s, %int2, %none : !torch.vtensor<[1,2,6,6],f32>, !torch.int, !torch.none -> !torch.vtensor<[1,2,6,6],f32>
+  %o = torch.aten.matmul %p, %k : !torch.vtensor<[1,2,6,6],f32>, !torch.vtensor<[1,2,6,16],f32> -> !torch.vtensor<[1,2,6,16],f32>
+  return %o : !torch.vtensor<[1,2,6,16],f32>
+}
+
+// CHECK-LABEL: func.func @matmul_attention_heads_transposed(
+// CHECK-NOT: scaled_dot_product_attention
+// CHECK: torch.aten._softmax
+func.func @matmul_attention_heads_transposed(%q: !torch.vtensor<[2,2,6,6],f32>, %k: !torch.vtensor<[2,2,6,6],f32>) -> !torch.vtensor<[2,2,6,6],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %none = torch.constant.none
+  %kt = torch.aten.transpose.int %k, %int0, %int1 : !torch.vtensor<[2,2,6,6],f32>, !torch.int, !torch.int -> !torch.vtensor<[2,2,6,6],f32>
+  %s = torch.aten.matmul %q, %kt : !torch.vtensor<[2,2,6,6],f32>, !torch.vtensor<[2,2,6,6],f32> -> !torch.vtensor<[2,2,6,6],f32>
+  %p = torch.aten.softmax.int %s, %int-1, %none : !torch.vtensor<[2,2,6,6],f32>, !torch.int, !torch.none -> !torch.vtensor<[2,2,6,6],f32>
+  %o = torch.aten.matmul %p, %k : !torch.vtensor<[2,2,6,6],f32>, !torch.vtensor<[2,2,6,6],f32> -> !torch.vtensor<[2,2,6,6],f32>
+  return %o : !torch.vtensor<[2,2,6,6],f32>
+}

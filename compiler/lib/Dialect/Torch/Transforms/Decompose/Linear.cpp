@@ -470,11 +470,24 @@ private:
 };
 
 /// `value` through the ops that leave its values and sizes unchanged: a
-/// clone, and an expand to its own sizes.
+/// clone, a conversion to its own type, an eval-mode dropout, and an expand
+/// to its own sizes.
 static Value skipValueIdentities(Value value) {
   while (Operation *op = value.getDefiningOp()) {
     if (auto clone = dyn_cast<AtenCloneOp>(op)) {
       value = clone.getSelf();
+      continue;
+    }
+    if (auto to = dyn_cast<AtenToDtypeOp>(op);
+        to && to.getSelf().getType() == to.getResult().getType()) {
+      value = to.getSelf();
+      continue;
+    }
+    bool train;
+    if (auto dropout = dyn_cast<AtenDropoutOp>(op);
+        dropout && matchTorchConstantBool(dropout.getTrain(), train) &&
+        !train) {
+      value = dropout.getInput();
       continue;
     }
     auto expand = dyn_cast<AtenExpandOp>(op);
@@ -523,6 +536,89 @@ static std::optional<double> matchConstantScalar(Value value) {
   return elements.getSplatValue<APFloat>().convertToDouble();
 }
 
+/// `scores` * scale + mask, the scale (mul or div by a constant) and the
+/// float mask (add, alpha 1) each optional: the unscaled scores, with
+/// `mask` (null without one) and `scale` (1 without one) set.
+static FailureOr<Value> matchScaledScores(PatternRewriter &rewriter,
+                                          Operation *op, Value scores,
+                                          Value &mask, double &scale) {
+  if (auto add = scores.getDefiningOp<AtenAddTensorOp>()) {
+    int64_t alpha;
+    if (!matchTorchConstantInt(add.getAlpha(), alpha) || alpha != 1)
+      return rewriter.notifyMatchFailure(op, "mask added with alpha != 1");
+    auto type = getRankedTensorType(add.getResult());
+    auto lhs = getRankedTensorType(add.getSelf());
+    bool maskFirst = !lhs || lhs.getSizes() != type.getSizes();
+    scores = maskFirst ? add.getOther() : add.getSelf();
+    mask = maskFirst ? add.getSelf() : add.getOther();
+  }
+  Operation *scaling = scores.getDefiningOp();
+  if (isa_and_nonnull<AtenMulTensorOp, AtenMulScalarOp, AtenDivTensorOp,
+                      AtenDivScalarOp>(scaling)) {
+    std::optional<double> factor = matchConstantScalar(scaling->getOperand(1));
+    if (!factor || *factor == 0.0)
+      return rewriter.notifyMatchFailure(op, "scale is not a constant");
+    bool divides = isa<AtenDivTensorOp, AtenDivScalarOp>(scaling);
+    scale = divides ? 1.0 / *factor : *factor;
+    scores = scaling->getOperand(0);
+  }
+  return scores;
+}
+
+/// scaled_dot_product_attention(q, k, v, mask, scale) of type `type`
+/// replacing `op` (through a view to `op`'s sizes), if the backend fuses
+/// that form (isFusableAttention).
+static LogicalResult replaceWithAttention(PatternRewriter &rewriter,
+                                          Operation *op, Value query,
+                                          Value keys, Value values, Value mask,
+                                          double scale) {
+  Location loc = op->getLoc();
+  auto queryType = getRankedTensorType(query);
+  auto valueType = getRankedTensorType(values);
+  auto resultType = getRankedTensorType(op->getResult(0));
+  if (!queryType || !valueType || !resultType)
+    return rewriter.notifyMatchFailure(op, "needs known sizes and dtypes");
+  SmallVector<int64_t> sizes(queryType.getSizes().drop_back());
+  sizes.push_back(valueType.getSizes().back());
+  auto attentionType =
+      queryType.getWithSizesAndDtype(sizes, queryType.getOptionalDtype());
+  auto attention = AtenScaledDotProductAttentionOp::create(
+      rewriter, loc, attentionType, query, keys, values,
+      mask ? mask : createConstantNone(rewriter, loc),
+      createConstantFloat(rewriter, loc, 0.0),
+      createConstantBool(rewriter, loc, false),
+      createConstantFloat(rewriter, loc, scale),
+      createConstantBool(rewriter, loc, false));
+  if (!isFusableAttention(attention)) {
+    rewriter.eraseOp(attention);
+    return rewriter.notifyMatchFailure(op, "the backend would not fuse it");
+  }
+  Value result = attention.getResult();
+  if (resultType.getSizes() != ArrayRef<int64_t>(sizes))
+    result = createView(rewriter, loc, result, resultType.getSizes());
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+/// Whether `softmax` is softmax(x, -1) over a 4-D x, in x's own dtype, read
+/// only by the attention.
+static bool isLastDimSoftmax(Operation *softmax) {
+  if (!softmax || !softmax->hasOneUse())
+    return false;
+  int64_t dim;
+  if (!matchTorchConstantInt(softmax->getOperand(1), dim) ||
+      (dim != -1 && dim != 3))
+    return false;
+  if (auto half = dyn_cast<Aten_SoftmaxOp>(softmax)) {
+    bool halfToFloat;
+    return matchTorchConstantBool(half.getHalfToFloat(), halfToFloat) &&
+           !halfToFloat;
+  }
+  auto byInt = dyn_cast<AtenSoftmaxIntOp>(softmax);
+  return byInt && (isTorchNone(byInt.getDtype()) ||
+                   byInt.getSelf().getType() == byInt.getResult().getType());
+}
+
 /// Attention written out as the transformers models export it (eager
 /// attention): bmm(softmax(view(bmm(q, k^T)) * scale + mask, -1), v), each
 /// bmm on [B*H, ...] views of the [B, H, ...] heads, becomes
@@ -542,39 +638,16 @@ struct RecomposeAttention : OpRewritePattern<AtenBmmOp> {
       return rewriter.notifyMatchFailure(op, "not [B*H] views of heads");
     Value probabilities = skipValueIdentities(probabilitiesView.getSelf());
     auto softmax = probabilities.getDefiningOp<Aten_SoftmaxOp>();
-    int64_t dim;
-    bool halfToFloat;
-    if (!softmax || !softmax->hasOneUse() ||
-        !matchTorchConstantInt(softmax.getDim(), dim) ||
-        (dim != -1 && dim != 3) ||
-        !matchTorchConstantBool(softmax.getHalfToFloat(), halfToFloat) ||
-        halfToFloat)
+    if (!isLastDimSoftmax(softmax))
       return rewriter.notifyMatchFailure(op, "not softmax(scores, -1) @ v");
     // scores * scale + mask, each optional.
-    Value scores = softmax.getSelf();
     Value mask;
-    if (auto add = scores.getDefiningOp<AtenAddTensorOp>()) {
-      int64_t alpha;
-      if (!matchTorchConstantInt(add.getAlpha(), alpha) || alpha != 1)
-        return rewriter.notifyMatchFailure(op, "mask added with alpha != 1");
-      auto type = getRankedTensorType(add.getResult());
-      auto lhs = getRankedTensorType(add.getSelf());
-      bool maskFirst = !lhs || lhs.getSizes() != type.getSizes();
-      scores = maskFirst ? add.getOther() : add.getSelf();
-      mask = maskFirst ? add.getSelf() : add.getOther();
-    }
     double scale = 1.0;
-    Operation *scaling = scores.getDefiningOp();
-    if (isa_and_nonnull<AtenMulTensorOp, AtenMulScalarOp, AtenDivTensorOp,
-                        AtenDivScalarOp>(scaling)) {
-      std::optional<double> factor =
-          matchConstantScalar(scaling->getOperand(1));
-      if (!factor || *factor == 0.0)
-        return rewriter.notifyMatchFailure(op, "scale is not a constant");
-      bool divides = isa<AtenDivTensorOp, AtenDivScalarOp>(scaling);
-      scale = divides ? 1.0 / *factor : *factor;
-      scores = scaling->getOperand(0);
-    }
+    FailureOr<Value> scaled =
+        matchScaledScores(rewriter, op, softmax.getSelf(), mask, scale);
+    if (failed(scaled))
+      return failure();
+    Value scores = *scaled;
     auto scoresView = scores.getDefiningOp<AtenViewOp>();
     auto product =
         scoresView ? scoresView.getSelf().getDefiningOp<AtenBmmOp>() : nullptr;
@@ -586,32 +659,64 @@ struct RecomposeAttention : OpRewritePattern<AtenBmmOp> {
         !matchTorchConstantIntList(permute.getDims(), order) ||
         order != ArrayRef<int64_t>{0, 1, 3, 2})
       return rewriter.notifyMatchFailure(op, "scores are not q @ k^T");
-    Value keys = permute.getSelf();
+    return replaceWithAttention(rewriter, op, query, permute.getSelf(), values,
+                                mask, scale);
+  }
+};
 
-    Location loc = op.getLoc();
-    auto queryType = getRankedTensorType(query);
-    auto valueType = getRankedTensorType(values);
-    auto resultType = getRankedTensorType(op.getResult());
-    if (!queryType || !valueType || !resultType)
-      return rewriter.notifyMatchFailure(op, "needs known sizes and dtypes");
-    SmallVector<int64_t> sizes(queryType.getSizes().drop_back());
-    sizes.push_back(valueType.getSizes().back());
-    auto attentionType =
-        queryType.getWithSizesAndDtype(sizes, queryType.getOptionalDtype());
-    auto attention = AtenScaledDotProductAttentionOp::create(
-        rewriter, loc, attentionType, query, keys, values,
-        mask ? mask : createConstantNone(rewriter, loc),
-        createConstantFloat(rewriter, loc, 0.0),
-        createConstantBool(rewriter, loc, false),
-        createConstantFloat(rewriter, loc, scale),
-        createConstantBool(rewriter, loc, false));
-    if (!isFusableAttention(attention)) {
-      rewriter.eraseOp(attention);
-      return rewriter.notifyMatchFailure(op, "the backend would not fuse it");
-    }
-    rewriter.replaceOp(op, createView(rewriter, loc, attention.getResult(),
-                                      resultType.getSizes()));
-    return success();
+/// k, for `keysT` = k.transpose(-2, -1) (transpose.int of the last two
+/// dims of a 4-D k, or permute [0, 1, 3, 2]); null otherwise.
+static Value untransposedKeys(Value keysT) {
+  if (auto transpose = keysT.getDefiningOp<AtenTransposeIntOp>()) {
+    int64_t dim0, dim1;
+    if (!matchTorchConstantInt(transpose.getDim0(), dim0) ||
+        !matchTorchConstantInt(transpose.getDim1(), dim1))
+      return nullptr;
+    dim0 = (dim0 + 4) % 4;
+    dim1 = (dim1 + 4) % 4;
+    return std::min(dim0, dim1) == 2 && std::max(dim0, dim1) == 3
+               ? transpose.getSelf()
+               : nullptr;
+  }
+  auto permute = keysT.getDefiningOp<AtenPermuteOp>();
+  SmallVector<int64_t> order;
+  if (permute && matchTorchConstantIntList(permute.getDims(), order) &&
+      order == ArrayRef<int64_t>{0, 1, 3, 2})
+    return permute.getSelf();
+  return nullptr;
+}
+
+/// The same attention as exported without the Core ATen table (4-D
+/// matmuls, as LLaMA-style decoders write it): matmul(softmax(matmul(q,
+/// k.transpose(-2, -1)) * scale + mask, -1), v), the probabilities possibly
+/// through a conversion to their own dtype and an eval-mode dropout.
+struct RecomposeMatmulAttention : OpRewritePattern<AtenMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AtenMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto rank4 = [](Value value) {
+      auto type = getRankedTensorType(value);
+      return type && type.getSizes().size() == 4;
+    };
+    Value values = op.getOther();
+    Value probabilities = skipValueIdentities(op.getSelf());
+    Operation *softmax = probabilities.getDefiningOp();
+    if (!rank4(values) || !rank4(probabilities) ||
+        !isa_and_nonnull<AtenSoftmaxIntOp, Aten_SoftmaxOp>(softmax) ||
+        !isLastDimSoftmax(softmax))
+      return rewriter.notifyMatchFailure(op, "not softmax(scores, -1) @ v");
+    Value mask;
+    double scale = 1.0;
+    FailureOr<Value> scores =
+        matchScaledScores(rewriter, op, softmax->getOperand(0), mask, scale);
+    if (failed(scores))
+      return failure();
+    auto product = scores->getDefiningOp<AtenMatmulOp>();
+    Value query = product ? product.getSelf() : nullptr;
+    Value keys = product ? untransposedKeys(product.getOther()) : nullptr;
+    if (!query || !keys || !rank4(query) || !rank4(keys))
+      return rewriter.notifyMatchFailure(op, "scores are not q @ k^T");
+    return replaceWithAttention(rewriter, op, query, keys, values, mask, scale);
   }
 };
 
@@ -619,7 +724,8 @@ struct RecomposeAttention : OpRewritePattern<AtenBmmOp> {
 
 void mlir::torch2mlir::torch::decompose::populateAttentionRecompositions(
     RewritePatternSet &patterns) {
-  patterns.add<RecomposeAttention>(patterns.getContext());
+  patterns.add<RecomposeAttention, RecomposeMatmulAttention>(
+      patterns.getContext());
 }
 
 void mlir::torch2mlir::torch::decompose::populateLinearDecompositions(
