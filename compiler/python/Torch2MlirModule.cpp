@@ -80,7 +80,7 @@ NB_MODULE(_torch2mlir, m) {
       "this process; returns False if one is not recognized.");
   m.def(
       "compile_to_object",
-      [](MlirModule module, int optLevel, bool vectorMath) {
+      [](MlirModule module, int optLevel, bool vectorMath, int threads) {
         // One userData serves both callbacks: each appends to its own
         // member.
         struct Outputs {
@@ -90,7 +90,7 @@ NB_MODULE(_torch2mlir, m) {
         {
           nb::gil_scoped_release release;
           ok = torch2mlirCompileToObject(
-              module, optLevel, vectorMath,
+              module, optLevel, vectorMath, threads,
               [](MlirStringRef text, void *data) {
                 static_cast<Outputs *>(data)->object.append(text.data,
                                                             text.length);
@@ -106,7 +106,7 @@ NB_MODULE(_torch2mlir, m) {
         return nb::bytes(outputs.object.data(), outputs.object.size());
       },
       nb::arg("module"), nb::arg("opt_level") = 2,
-      nb::arg("vector_math") = false,
+      nb::arg("vector_math") = false, nb::arg("threads") = 0,
       "Compiles a module in the LLVM dialect to a relocatable object for "
       "the host CPU (bytes); with vector_math, math-function loops call "
       "glibc's libmvec. Raises RuntimeError on failure.");

@@ -3,9 +3,11 @@
 // Part of the torch2mlir project.
 //
 // The RefBackend's code generation, split in two so its result can be
-// cached: the LLVM-dialect module becomes an object file (the expensive
-// part), and an object file becomes callable code in an ORC LLJIT session
-// (cheap). A cached object skips the first step in a new process.
+// cached: the LLVM-dialect module becomes object code (the expensive part),
+// and object code becomes callable code in an ORC LLJIT session (cheap). A
+// cached object skips the first step in a new process. A large module is
+// split into partitions that are optimized and compiled on threads of
+// their own, each to an object; the objects travel together in one blob.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,18 +19,24 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <deque>
+#include <thread>
 
 using namespace mlir;
 
@@ -173,8 +181,201 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &tm,
   passes.run(module, modules);
 }
 
+namespace {
+/// How each partition is compiled: the host's target machine (each thread
+/// makes its own from the builder) and the options of this compilation.
+struct CodegenOptions {
+  llvm::orc::JITTargetMachineBuilder builder;
+  int optLevel;
+  bool vectorMath;
+  bool avx512;
+};
+} // namespace
+
+/// Optimizes `module` and emits its object code into `object`. Returns the
+/// reason on failure, "" on success.
+static std::string emitObject(llvm::Module &module, CodegenOptions options,
+                              std::string &object) {
+  auto machine = options.builder.createTargetMachine();
+  if (!machine)
+    return "cannot create a target machine: " +
+           llvm::toString(machine.takeError());
+  llvm::TargetLibraryInfoImpl libraries =
+      libraryInfo(**machine, options.vectorMath, options.avx512);
+  optimize(module, **machine, options.optLevel, libraries);
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager codegen;
+  // Code generation replaces vector math intrinsics left by the optimizer
+  // with the same library's calls.
+  codegen.add(new llvm::TargetLibraryInfoWrapperPass(libraries));
+  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return "this target cannot emit object files";
+  codegen.run(module);
+  object.assign(buffer.begin(), buffer.end());
+  return "";
+}
+
+/// The instructions below which a partition costs more (a thread, a copy of
+/// the module through bitcode) than it saves.
+static constexpr unsigned kMinPartitionInstructions = 500;
+
+/// Which partition each defined function of `module` goes to, for up to
+/// `threads` threads; empty for one partition. Partition 0 holds the entry
+/// points (the functions nothing references) and every function they call
+/// directly, transitively: the straight-line code that calls the kernels
+/// and hands the loop bodies to the runtime's parallel loop. The loop bodies
+/// (referenced only by address, or called by another body: a merged copy)
+/// are spread over the other partitions, largest first onto the lightest.
+/// The two kinds cost about the same to compile (BERT, `opt`/`llc` on its
+/// IR with -mcpu=native: the entry function
+/// 0.16 s to optimize and 0.34 s to compile, the 75 bodies 0.27 s and
+/// 0.21 s).
+static llvm::DenseMap<const llvm::Function *, unsigned>
+partitionFunctions(llvm::Module &module, unsigned threads) {
+  llvm::DenseMap<const llvm::Function *, unsigned> partition;
+  if (threads < 2)
+    return partition;
+  for (const llvm::GlobalVariable &global : module.globals())
+    if (global.hasAppendingLinkage())
+      return partition; // llvm.used & co.: not worth splitting for
+  llvm::SmallVector<llvm::Function *> worklist;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && function.use_empty())
+      worklist.push_back(&function);
+  uint64_t entryInstructions = 0;
+  while (!worklist.empty()) {
+    llvm::Function *function = worklist.pop_back_val();
+    if (!partition.try_emplace(function, 0).second)
+      continue;
+    entryInstructions += function->getInstructionCount();
+    for (llvm::Instruction &instruction : llvm::instructions(*function))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+        if (llvm::Function *callee = call->getCalledFunction();
+            callee && !callee->isDeclaration())
+          worklist.push_back(callee);
+  }
+  llvm::SmallVector<llvm::Function *> bodies;
+  uint64_t bodyInstructions = 0;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && !partition.count(&function)) {
+      bodies.push_back(&function);
+      bodyInstructions += function.getInstructionCount();
+    }
+  unsigned bodyParts = static_cast<unsigned>(
+      std::min<uint64_t>({threads - 1, bodies.size(),
+                          bodyInstructions / kMinPartitionInstructions}));
+  if (entryInstructions < kMinPartitionInstructions || bodyParts == 0) {
+    partition.clear();
+    return partition;
+  }
+  llvm::stable_sort(bodies, [](llvm::Function *a, llvm::Function *b) {
+    return a->getInstructionCount() > b->getInstructionCount();
+  });
+  llvm::SmallVector<uint64_t> load(bodyParts, 0);
+  for (llvm::Function *body : bodies) {
+    unsigned lightest =
+        std::min_element(load.begin(), load.end()) - load.begin();
+    load[lightest] += body->getInstructionCount();
+    partition[body] = lightest + 1;
+  }
+  return partition;
+}
+
+/// Several objects in one blob: the magic, then per object its size (8
+/// bytes, little endian) and its bytes. A single object travels as itself.
+static constexpr llvm::StringLiteral kObjectsMagic = "T2MOBJS1";
+
+static std::string packObjects(llvm::ArrayRef<std::string> objects) {
+  if (objects.size() == 1)
+    return objects.front();
+  std::string blob(kObjectsMagic);
+  for (const std::string &object : objects) {
+    char size[8];
+    llvm::support::endian::write64le(size, object.size());
+    blob.append(size, sizeof(size));
+    blob += object;
+  }
+  return blob;
+}
+
+/// The objects of a blob made by packObjects; none if it is malformed.
+static llvm::SmallVector<llvm::StringRef> unpackObjects(llvm::StringRef blob) {
+  if (!blob.consume_front(kObjectsMagic))
+    return {blob};
+  llvm::SmallVector<llvm::StringRef> objects;
+  while (!blob.empty()) {
+    if (blob.size() < 8)
+      return {};
+    uint64_t size = llvm::support::endian::read64le(blob.data());
+    blob = blob.drop_front(8);
+    if (size > blob.size())
+      return {};
+    objects.push_back(blob.take_front(size));
+    blob = blob.drop_front(size);
+  }
+  return objects;
+}
+
+/// Compiles `module` in the partitions of `partition` (see
+/// partitionFunctions), each optimized and compiled on a thread of its own
+/// in an LLVM context of its own. Local symbols become external (each
+/// defined in one partition, declared in the others); global variables go
+/// to partition 0. Returns the reason on failure, "" on success.
+static std::string emitPartitionedObjects(
+    llvm::Module &module,
+    const llvm::DenseMap<const llvm::Function *, unsigned> &partition,
+    const CodegenOptions &options, std::vector<std::string> &objects) {
+  unsigned parts = 0;
+  for (const auto &entry : partition)
+    parts = std::max(parts, entry.second + 1);
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration() || !value.hasLocalLinkage())
+      continue;
+    if (!value.hasName())
+      value.setName("__torch2mlir_local");
+    value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+  }
+  std::vector<std::string> bitcode(parts);
+  for (unsigned part = 0; part < parts; ++part) {
+    llvm::ValueToValueMapTy map;
+    std::unique_ptr<llvm::Module> copy =
+        llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
+          auto *function = llvm::dyn_cast<llvm::Function>(value);
+          unsigned owner = function ? partition.lookup(function) : 0;
+          return owner == part;
+        });
+    llvm::raw_string_ostream stream(bitcode[part]);
+    llvm::WriteBitcodeToFile(*copy, stream);
+  }
+  objects.assign(bitcode.size(), "");
+  std::vector<std::string> errors(bitcode.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < bitcode.size(); ++i)
+    threads.emplace_back([&, i] {
+      llvm::LLVMContext context;
+      auto part = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(bitcode[i], "torch2mlir-partition"), context);
+      if (!part) {
+        errors[i] =
+            "cannot read a partition back: " + llvm::toString(part.takeError());
+        return;
+      }
+      errors[i] = emitObject(**part, options, objects[i]);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return error;
+  return "";
+}
+
 bool torch2mlirCompileToObject(MlirModule module, int optLevel, bool vectorMath,
-                               MlirStringCallback onObject,
+                               int threads, MlirStringCallback onObject,
                                MlirStringCallback onError, void *userData) {
   initializeNativeTarget();
   ModuleOp op = unwrap(module);
@@ -222,23 +423,27 @@ bool torch2mlirCompileToObject(MlirModule module, int optLevel, bool vectorMath,
     for (llvm::Function &function : *llvmModule)
       if (!function.isDeclaration())
         function.addFnAttr("prefer-vector-width", "512");
-  llvm::TargetLibraryInfoImpl libraries =
-      libraryInfo(**machine, vectorMath, avx512);
-  optimize(*llvmModule, **machine, optLevel, libraries);
 
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream stream(object);
-  llvm::legacy::PassManager codegen;
-  // Code generation replaces vector math intrinsics left by the optimizer
-  // with the same library's calls.
-  codegen.add(new llvm::TargetLibraryInfoWrapperPass(libraries));
-  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
-                                      llvm::CodeGenFileType::ObjectFile)) {
-    report(onError, userData, "this target cannot emit object files");
+  CodegenOptions options{*builder, optLevel, vectorMath, avx512};
+  unsigned available = std::max(1u, std::thread::hardware_concurrency());
+  // The copies of a function (the bodies of a model's repeated layers)
+  // are merged first, so that each is compiled once whatever partition
+  // it lands in.
+  if (threads != 1 && available > 1)
+    llvm::MergeFunctionsPass::runOnModule(*llvmModule);
+  auto partition = partitionFunctions(
+      *llvmModule, threads > 0 ? static_cast<unsigned>(threads) : available);
+  std::vector<std::string> objects(1);
+  std::string error =
+      partition.empty()
+          ? emitObject(*llvmModule, options, objects.front())
+          : emitPartitionedObjects(*llvmModule, partition, options, objects);
+  if (!error.empty()) {
+    report(onError, userData, error);
     return false;
   }
-  codegen.run(*llvmModule);
-  onObject(mlirStringRefCreate(object.data(), object.size()), userData);
+  std::string blob = packObjects(objects);
+  onObject(mlirStringRefCreate(blob.data(), blob.size()), userData);
   return true;
 }
 
@@ -280,10 +485,17 @@ Torch2MlirObjectJit torch2mlirObjectJitCreate(MlirStringRef object,
       return fail("cannot load " + path + ": ", library.takeError());
     dylib.addGenerator(std::move(*library));
   }
-  auto buffer =
-      llvm::MemoryBuffer::getMemBufferCopy(unwrap(object), "torch2mlir-object");
-  if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer)))
-    return fail("cannot link the object: ", std::move(error));
+  llvm::SmallVector<llvm::StringRef> objects = unpackObjects(unwrap(object));
+  if (objects.empty()) {
+    report(onError, userData, "malformed object code (a truncated blob?)");
+    return Torch2MlirObjectJit{nullptr};
+  }
+  for (llvm::StringRef bytes : objects) {
+    auto buffer =
+        llvm::MemoryBuffer::getMemBufferCopy(bytes, "torch2mlir-object");
+    if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer)))
+      return fail("cannot link the object: ", std::move(error));
+  }
   auto *session = new ObjectJitSession{std::move(*jit), {}};
   session->jit->getExecutionSession().setErrorReporter(
       [session](llvm::Error error) {

@@ -534,15 +534,45 @@ def plain_cpu_tensor(value: torch.Tensor, what: str) -> torch.Tensor:
     return value.resolve_conj().resolve_neg()
 
 
+#: The environment variable that caps the threads of LLVM code generation.
+COMPILE_THREADS_VARIABLE = "TORCH2MLIR_COMPILE_THREADS"
+
+
+def compile_threads() -> int:
+    """How many threads LLVM optimization and code generation may use for
+    one module: ``TORCH2MLIR_COMPILE_THREADS`` when set (a positive
+    integer), else the CPUs this process may run on
+    (``os.sched_getaffinity``). A module of fewer than about 20,000 LLVM
+    instructions per thread uses fewer.
+
+    Raises:
+        ValueError: the variable is set to something else than a positive
+            integer.
+    """
+    value = os.environ.get(COMPILE_THREADS_VARIABLE)
+    if value is not None:
+        if not value.strip().isdigit() or int(value) < 1:
+            raise ValueError(
+                f"{COMPILE_THREADS_VARIABLE}={value!r}: expected a positive integer"
+            )
+        return int(value)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def compile_object(
     llvm_module: ir.Module, opt_level: int = 2, cache: bool = True
 ) -> tuple[bytes, bool]:
     """Machine code for `llvm_module` (LLVM dialect): from the on-disk cache
     (see torch2mlir.runtime.cache) when it has it, else generated and
-    cached. Returns (object bytes, whether it was a cache hit).
+    cached. Returns (object code, whether it was a cache hit): one object,
+    or, for a module compiled on several threads (:func:`compile_threads`),
+    one object per partition in a blob that ``ObjectJit`` links whole.
 
     Raises:
         CompileError: LLVM could not translate or compile the module.
+        ValueError: ``TORCH2MLIR_COMPILE_THREADS`` is not a positive integer.
     """
     load_runtime()  # also sets the code generation options, once
     vector_math = vector_math_library() is not None
@@ -558,7 +588,9 @@ def compile_object(
         if cached is not None:
             return cached, True
     try:
-        code = _torch2mlir.compile_to_object(llvm_module, opt_level, vector_math)
+        code = _torch2mlir.compile_to_object(
+            llvm_module, opt_level, vector_math, compile_threads()
+        )
     except RuntimeError as error:
         raise CompileError(f"LLVM code generation failed: {error}") from error
     if key is not None:

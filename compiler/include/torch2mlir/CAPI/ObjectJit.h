@@ -17,25 +17,27 @@ extern "C" {
 #endif
 
 /// Translates `module` (LLVM dialect) to LLVM IR, optimizes it at
-/// `optLevel` (0-3) and emits a relocatable object for the host CPU. With
+/// `optLevel` (0-3) and emits object code for the host CPU. With
 /// `vectorMath`, loops calling exp, log, sin, cos, tan, pow, tanh, erf
 /// (f32/f64) vectorize into calls of glibc's libmvec (`_ZGV...` symbols;
-/// the JIT session must then resolve them). On success calls `onObject`
-/// with the object's bytes and returns true; on failure calls `onError`
-/// with the reason and returns false. The object is what the RefBackend
-/// caches on disk.
-MLIR_CAPI_EXPORTED bool torch2mlirCompileToObject(MlirModule module,
-                                                  int optLevel, bool vectorMath,
-                                                  MlirStringCallback onObject,
-                                                  MlirStringCallback onError,
-                                                  void *userData);
+/// the JIT session must then resolve them). A large module is split into
+/// partitions compiled on up to `threads` threads (0: one per hardware
+/// thread), each to an object of its own. On success calls `onObject` with
+/// the object code (one object, or several in one blob) and returns true;
+/// on failure calls `onError` with the reason and returns false. The object
+/// code is what the RefBackend caches on disk.
+MLIR_CAPI_EXPORTED bool
+torch2mlirCompileToObject(MlirModule module, int optLevel, bool vectorMath,
+                          int threads, MlirStringCallback onObject,
+                          MlirStringCallback onError, void *userData);
 
 /// An object file linked into a JIT session of its own.
 typedef struct {
   void *ptr;
 } Torch2MlirObjectJit;
 
-/// Links `object` (from torch2mlirCompileToObject) into a new JIT session
+/// Links `object` (object code from torch2mlirCompileToObject: all its
+/// objects) into a new JIT session
 /// whose external symbols resolve in the process and in `sharedLibs`. On
 /// failure calls `onError` and returns a null session.
 MLIR_CAPI_EXPORTED Torch2MlirObjectJit
