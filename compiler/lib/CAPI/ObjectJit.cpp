@@ -230,9 +230,8 @@ static constexpr unsigned kMinPartitionInstructions = 500;
 /// (referenced only by address, or called by another body: a merged copy)
 /// are spread over the other partitions, largest first onto the lightest.
 /// The two kinds cost about the same to compile (BERT, `opt`/`llc` on its
-/// IR with -mcpu=native: the entry function
-/// 0.16 s to optimize and 0.34 s to compile, the 75 bodies 0.27 s and
-/// 0.21 s).
+/// IR with -mcpu=native: the entry function 0.16 s to optimize and 0.34 s
+/// to compile, the 75 bodies 0.27 s and 0.21 s).
 static llvm::DenseMap<const llvm::Function *, unsigned>
 partitionFunctions(llvm::Module &module, unsigned threads) {
   llvm::DenseMap<const llvm::Function *, unsigned> partition;
