@@ -7,11 +7,14 @@ import os
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import torch
 from cases import Case
+from torch import nn
 
 #: The configs the suite runs: name -> `torch2mlir.compile` options. Each
 #: has its expected failures in `xfail/<name>.toml`.
@@ -31,6 +34,18 @@ DEFAULT_TOLERANCE: dict[torch.dtype, tuple[float, float]] = {
     torch.float32: (1e-5, 1e-5),
     torch.float64: (1e-9, 1e-9),
 }
+
+
+class Call(nn.Module):
+    """A module calling `fn` on its inputs (constants baked into `fn`), to
+    compile a function or a lambda."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *inputs: Any) -> Any:
+        return self.fn(*inputs)
 
 
 def import_torch2mlir() -> ModuleType:

@@ -15,21 +15,12 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
-from harness import import_torch2mlir
+from harness import Call, import_torch2mlir
 from test_random import KS_BOUND, N, _ks_distance, _normal_cdf
 from torch import nn
 
 torch2mlir = import_torch2mlir()
 aten = torch.ops.aten
-
-
-class Call(nn.Module):
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *inputs: Any) -> Any:
-        return self.fn(*inputs)
 
 
 def check(fn: Callable[..., Any] | nn.Module, *inputs: Any, **tol: float) -> None:

@@ -21,22 +21,11 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
-from harness import cpu_info, import_torch2mlir
+from harness import Call, cpu_info, import_torch2mlir
 from torch import nn
 
 torch2mlir = import_torch2mlir()
 aten = torch.ops.aten
-
-
-class Call(nn.Module):
-    """A module calling `fn` on its inputs (constants baked into `fn`)."""
-
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *inputs: torch.Tensor) -> Any:
-        return self.fn(*inputs)
 
 
 def check(

@@ -8,12 +8,10 @@ options, which take that path) with eager PyTorch on two sets of inputs.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 import torch
-from harness import import_torch2mlir
+from harness import Call, import_torch2mlir
 from torch import nn
 
 torch2mlir = import_torch2mlir()
@@ -23,15 +21,6 @@ from torch2mlir.fx import export
 from torch2mlir.fx.simplify import simplify_exported_program
 
 aten = torch.ops.aten
-
-
-class Call(nn.Module):
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *inputs: Any) -> Any:
-        return self.fn(*inputs)
 
 
 class Constant(nn.Module):

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import torch
-from harness import import_torch2mlir
+from harness import Call, import_torch2mlir
 from torch import nn
 from torch._functorch.aot_autograd import aot_export_module
 
@@ -116,15 +116,6 @@ def test_bert_joint_graph() -> None:
         return out.last_hidden_state.square().mean() + out.pooler_output.mean()
 
     check_joint(Loss(net, loss).train(), (token_ids(2, 16),))
-
-
-class Call(nn.Module):
-    def __init__(self, fn: Any) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *inputs: torch.Tensor) -> Any:
-        return self.fn(*inputs)
 
 
 def check_op(fn: Any, *inputs: torch.Tensor) -> None:
