@@ -161,23 +161,25 @@ def _inline_grad_region(
         return False
     placeholders = [n for n in inner if n.op == "placeholder"]
     operands = node.args[2:]
-    if len(placeholders) != len(operands):
+    outputs = inner[-1].args[0] if inner and inner[-1].op == "output" else None
+    if (
+        len(placeholders) != len(operands)
+        or not isinstance(outputs, (tuple, list))
+        or not all(
+            isinstance(user.args[1], int)
+            and user.args[1] < len(outputs)
+            and isinstance(outputs[user.args[1]], torch.fx.Node)
+            for user in node.users
+        )
+    ):
         return False
     env: dict[torch.fx.Node, Any] = dict(zip(placeholders, operands))
-    outputs: Any = None
     with graph.inserting_before(node):
         for n in inner:
             if n.op == "call_function":
                 env[n] = graph.node_copy(n, lambda a: env[a])
-            elif n.op == "output":
-                outputs = n.args[0]
-    if not isinstance(outputs, (tuple, list)):
-        return False
     for user in list(node.users):
-        result = outputs[user.args[1]]
-        user.replace_all_uses_with(
-            env[result] if isinstance(result, torch.fx.Node) else result
-        )
+        user.replace_all_uses_with(env[outputs[user.args[1]]])
         graph.erase_node(user)
     graph.erase_node(node)
     if not body_node.users:
