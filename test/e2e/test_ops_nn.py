@@ -1229,6 +1229,9 @@ def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -
         # columns through the scratch (12 channels).
         (nn.Conv2d(8, 16, 3), (2, 8, 3, 700), None),
         (nn.Conv2d(8, 12, 3, bias=False), (1, 8, 3, 5000), None),
+        # Rows of 20 outputs: narrower than the implicit GEMM's rows, so
+        # the AVX2 wide tiles run them on CPUs without AVX-512 too.
+        (nn.Conv2d(8, 8, 3), (1, 8, 300, 22), None),
     ],
     ids=[
         "runs",
@@ -1239,18 +1242,74 @@ def test_convolutions_in_im2col_blocks(module: nn.Module, shape, threads: int) -
         "narrowed",
         "one_row_in_place",
         "one_row_runs",
+        "narrow_rows",
     ],
 )
 @pytest.mark.parametrize("threads", [1, 2])
 def test_wide_direct_convolutions(module: nn.Module, shape, columns, threads) -> None:
     # Float32 convolutions of stride 1 with a kernel more than one row
     # high, over planes of at least 512 outputs, run as wide direct tiles
-    # on AVX-512 machines, and on AVX2 ones where the reduction (channels x
-    # window) is shorter than 512, as in every case here (convDirectWide;
-    # a GEMM of im2col elsewhere): each plane computed as if its rows were
-    # as long as the input's, 48 positions at a time across row ends, the
-    # extra columns dropped. test_cpu_capability runs them with the AVX2
-    # tiles on AVX-512 machines.
+    # on AVX-512 machines (convDirectWide; a GEMM of im2col elsewhere):
+    # each plane computed as if its rows were as long as the input's, 48
+    # positions at a time across row ends, the extra columns dropped. On
+    # AVX2 machines, the implicit GEMM takes the rows of 24 outputs and
+    # more (test_implicit_gemm_convolutions), the AVX2 wide tiles the
+    # narrower ones ("narrow_rows"). test_cpu_capability runs them with
+    # the AVX2 kernels on AVX-512 machines.
+    module = module.eval()
+    if columns is not None:
+        inner = module
+        module = Call(lambda a: inner(a[..., :columns]))
+    x = randn(*shape)
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    _assert_matches_on(threads, compiled, module, x)
+
+
+@pytest.mark.parametrize(
+    ("module", "shape", "columns"),
+    [
+        # 24 output channels (a block of 16, one of 8 whose zero-padded
+        # channels are dropped), rows of 30 (5 tiles of 6), a bias (the
+        # output accumulates), two batch elements (in a parallel region).
+        (nn.Conv2d(16, 24, 3, padding=1), (2, 16, 30, 30), None),
+        # 12 output channels, dilation, rows of 41 (6 tiles and one of 5),
+        # no bias (the output is not read).
+        (nn.Conv2d(20, 12, 3, dilation=2, bias=False), (1, 20, 40, 45), None),
+        # Groups of 16 channels.
+        (nn.Conv2d(64, 64, 3, groups=4), (1, 64, 20, 56), None),
+        # The taps' offsets across planes.
+        (nn.Conv3d(4, 8, 3, padding=1), (1, 4, 10, 30, 30), None),
+        # The longest reduction it takes (128 x 9 = 1152) on the narrowest
+        # rows (24), and the next ones that go to im2col + GEMM (129 x 9;
+        # rows of 23).
+        (nn.Conv2d(128, 16, 3), (1, 128, 8, 26), None),
+        (nn.Conv2d(129, 16, 3), (1, 129, 8, 26), None),
+        (nn.Conv2d(16, 16, 3), (1, 16, 8, 25), None),
+        # Input rows longer than the window's (a row pitch of 50, the
+        # convolution sees 45 columns).
+        (nn.Conv2d(16, 16, 3), (1, 16, 40, 50), 45),
+    ],
+    ids=[
+        "bias_batch",
+        "dilated_no_bias",
+        "groups",
+        "3d",
+        "longest",
+        "too_long",
+        "too_narrow",
+        "narrowed",
+    ],
+)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_implicit_gemm_convolutions(module: nn.Module, shape, columns, threads) -> None:
+    # On CPUs with AVX2 but not AVX-512, float32 convolutions of stride 1
+    # whose rows have 24 outputs or more and whose reduction (channels x
+    # window) is at most 1152 run as an implicit GEMM (convImplicitAvx2):
+    # tiles of 16 output channels x 6 positions of a row in registers, the
+    # input broadcast where each tap reads it, the row's last tile
+    # narrower. test_cpu_capability runs them with the AVX2 kernels on
+    # AVX-512 machines.
+    torch.manual_seed(0)
     module = module.eval()
     if columns is not None:
         inner = module
