@@ -1176,6 +1176,19 @@ def _assert_matches_on(threads: int, compiled: Any, module: nn.Module, x: Any) -
         torch.set_num_threads(old)
 
 
+def _assert_conv_matches(module: nn.Module, shape, columns, threads: int) -> None:
+    """The compiled `module` (eval mode) matches eager on a random input of
+    `shape` (only its first `columns` columns seen by the convolution when
+    not None: rows longer than the window's) on `threads` threads."""
+    module = module.eval()
+    if columns is not None:
+        inner = module
+        module = Call(lambda a: inner(a[..., :columns]))
+    x = randn(*shape)
+    compiled = torch2mlir.compile(module, (x,), cache=False)
+    _assert_matches_on(threads, compiled, module, x)
+
+
 @pytest.mark.parametrize(
     ("module", "shape"),
     [
@@ -1256,13 +1269,7 @@ def test_wide_direct_convolutions(module: nn.Module, shape, columns, threads) ->
     # more (test_implicit_gemm_convolutions), the AVX2 wide tiles the
     # narrower ones ("narrow_rows"). test_cpu_capability runs them with
     # the AVX2 kernels on AVX-512 machines.
-    module = module.eval()
-    if columns is not None:
-        inner = module
-        module = Call(lambda a: inner(a[..., :columns]))
-    x = randn(*shape)
-    compiled = torch2mlir.compile(module, (x,), cache=False)
-    _assert_matches_on(threads, compiled, module, x)
+    _assert_conv_matches(module, shape, columns, threads)
 
 
 @pytest.mark.parametrize(
@@ -1309,14 +1316,7 @@ def test_implicit_gemm_convolutions(module: nn.Module, shape, columns, threads) 
     # input broadcast where each tap reads it, the row's last tile
     # narrower. test_cpu_capability runs them with the AVX2 kernels on
     # AVX-512 machines.
-    torch.manual_seed(0)
-    module = module.eval()
-    if columns is not None:
-        inner = module
-        module = Call(lambda a: inner(a[..., :columns]))
-    x = randn(*shape)
-    compiled = torch2mlir.compile(module, (x,), cache=False)
-    _assert_matches_on(threads, compiled, module, x)
+    _assert_conv_matches(module, shape, columns, threads)
 
 
 # ---------------------------------------------------------------------------
