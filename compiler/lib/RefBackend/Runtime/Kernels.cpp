@@ -595,6 +595,14 @@ ConvShape conv2dShape(const int64_t *outSizes, const int64_t *wSizes,
                    {1, dh, dw}};
 }
 
+/// The element offset of tap (c, kz, ky, kx) of a window from its origin
+/// in an input of element strides inS {c, z, y, x}.
+int64_t tapOffset(const ConvShape &s, const int64_t *inS, int64_t c, int64_t kz,
+                  int64_t ky, int64_t kx) {
+  return c * inS[0] + kz * s.dilation[0] * inS[1] +
+         ky * s.dilation[1] * inS[2] + kx * s.dilation[2] * inS[3];
+}
+
 /// Whether a buffer of these sizes and element strides is dense row-major
 /// (dims of size 1 may have any stride).
 bool isDense(const int64_t *sizes, const int64_t *strides, int rank) {
@@ -822,8 +830,7 @@ bool convDirectRows(const ConvShape &s, const float *in, const int64_t *inS,
           for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t) {
             taps[t] = w[fi * wS[0] + ci * wS[1] + kz * wS[2] + ky * wS[3] +
                         kx * wS[4]];
-            offsets[t] = ci * inS[0] + kz * s.dilation[0] * inS[1] +
-                         ky * s.dilation[1] * inS[2] + kx * s.dilation[2];
+            offsets[t] = tapOffset(s, inS, ci, kz, ky, kx);
           }
     for (int64_t z = 0; z < s.out[0]; ++z)
       for (int64_t y = 0; y < s.out[1]; ++y)
@@ -894,23 +901,24 @@ directTilesAvx512(int channels, const ConvShape &s, const float *in,
 }
 
 /// The weights of one group (see ConvShape; strides wS as convOne's)
-/// packed for the direct tiles: per block of 8 output channels, the taps
-/// in (c, kz, ky, kx) order, each as the 8 channels' weights side by side
-/// ([block][c][kz][ky][kx][8]), so that a tile's broadcasts walk them in
-/// order; the channels past s.f in the last block are zeros.
-void packTapsBy8(const ConvShape &s, const float *w, const int64_t *wS,
-                 Scratch<float> &packed) {
-  int64_t blocks = (s.f + 7) / 8;
+/// packed for the direct tiles and the implicit GEMM: per block of
+/// `lanes` output channels, the taps in (c, kz, ky, kx) order, each as the
+/// block's channels' weights side by side ([block][c][kz][ky][kx][lanes]),
+/// so that a tile's loads walk them in order; the channels past s.f in the
+/// last block are zeros.
+void packTaps(const ConvShape &s, const float *w, const int64_t *wS,
+              int64_t lanes, Scratch<float> &packed) {
+  int64_t blocks = (s.f + lanes - 1) / lanes;
   int64_t window = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
-  packed.resize(blocks * window * 8);
+  packed.resize(blocks * window * lanes);
   float *taps = packed.data();
-  for (int64_t f = 0; f < blocks * 8; ++f) {
+  for (int64_t f = 0; f < blocks * lanes; ++f) {
     int64_t t = 0;
     for (int64_t c = 0; c < s.c; ++c)
       for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
         for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
           for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t)
-            taps[((f / 8) * window + t) * 8 + f % 8] =
+            taps[((f / lanes) * window + t) * lanes + f % lanes] =
                 f < s.f ? w[f * wS[0] + c * wS[1] + kz * wS[2] + ky * wS[3] +
                             kx * wS[4]]
                         : 0.0f;
@@ -933,9 +941,8 @@ bool convDirectTiledAvx512(const ConvShape &s, const float *in,
     return false;
   int64_t blocks = (s.f + kTileChannels - 1) / kTileChannels;
   int64_t window = s.c * s.kernel[0] * s.kernel[1] * s.kernel[2];
-  static_assert(kTileChannels == 8, "packTapsBy8 packs the tiles' weights");
   Scratch<float> packed;
-  packTapsBy8(s, w, wS, packed);
+  packTaps(s, w, wS, kTileChannels, packed);
   const float *taps = packed.data();
   int64_t rows = s.out[0] * s.out[1], width = s.out[2];
   int64_t taskWork = kTileChannels * window * width;
@@ -1212,9 +1219,8 @@ bool convDirectWide(const ConvShape &s, const float *in, const int64_t *inS,
   int64_t pitch = inS[2];
   int64_t height = s.out[1], width = s.out[2], planes = s.out[0];
   int64_t window = s.kernel[0] * s.kernel[1] * s.kernel[2];
-  static_assert(kWideChannels == 8, "packTapsBy8 packs the tiles' weights");
   Scratch<float> packed;
-  packTapsBy8(s, w, wS, packed);
+  packTaps(s, w, wS, kWideChannels, packed);
   const float *taps = packed.data();
   Scratch<int64_t> offsets;
   offsets.resize(window);
@@ -1384,29 +1390,14 @@ bool convImplicitAvx2(const ConvShape &s, const float *in, const int64_t *inS,
     for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
       for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
         for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t) {
-          int64_t offset = c * inS[0] + kz * s.dilation[0] * inS[1] +
-                           ky * s.dilation[1] * inS[2] + kx * s.dilation[2];
+          int64_t offset = tapOffset(s, inS, c, kz, ky, kx);
           if (offset < 0 || offset > INT32_MAX)
             return false;
           offsets.data()[t] = static_cast<int32_t>(offset);
         }
   int64_t blocks = (s.f + kImplicitChannels - 1) / kImplicitChannels;
   Scratch<float> packed;
-  packed.resize(blocks * taps * kImplicitChannels);
-  for (int64_t f = 0; f < blocks * kImplicitChannels; ++f) {
-    float *dst = packed.data() +
-                 f / kImplicitChannels * taps * kImplicitChannels +
-                 f % kImplicitChannels;
-    t = 0;
-    for (int64_t c = 0; c < s.c; ++c)
-      for (int64_t kz = 0; kz < s.kernel[0]; ++kz)
-        for (int64_t ky = 0; ky < s.kernel[1]; ++ky)
-          for (int64_t kx = 0; kx < s.kernel[2]; ++kx, ++t)
-            dst[t * kImplicitChannels] =
-                f < s.f ? w[f * wS[0] + c * wS[1] + kz * wS[2] + ky * wS[3] +
-                            kx * wS[4]]
-                        : 0.0f;
-  }
+  packTaps(s, w, wS, kImplicitChannels, packed);
   int64_t rows = s.out[0] * s.out[1], width = s.out[2];
   int64_t taskWork = kImplicitChannels * taps * width;
   parallelFor(rows * blocks, kGemmTaskWork / std::max<int64_t>(taskWork, 1) + 1,
