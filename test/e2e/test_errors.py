@@ -305,6 +305,46 @@ def test_unknown_decompositions_value() -> None:
     assert "all" in str(info.value), str(info.value)
 
 
+# The inputs passed the other API's way: compile takes one tuple of inputs,
+# export_and_import separate arguments. The error says so, and the way out
+# it gives works.
+
+
+def test_compile_refuses_one_tensor_for_the_inputs_tuple() -> None:
+    model, x = nn.Linear(4, 3).eval(), torch.randn(2, 4)
+    with pytest.raises(TypeError) as info:
+        torch2mlir.compile(model, x, cache=False)
+    message = str(info.value)
+    assert "[2, 4]" in message and "compile(model, (x,))" in message, message
+    compiled = torch2mlir.compile(model, (x,), cache=False)
+    torch.testing.assert_close(compiled(x), model(x), rtol=1e-5, atol=1e-6)
+
+
+def test_export_and_import_says_how_to_unpack_a_tuple_of_inputs() -> None:
+    from torch2mlir import export_and_import
+
+    model, x = nn.Linear(4, 3).eval(), torch.randn(2, 4)
+    with pytest.raises(torch2mlir.CompileError) as info:
+        export_and_import(model, (x,))
+    message = str(info.value)
+    assert "argument 0 is a tuple of 1 tensor" in message, message
+    assert "export_and_import(model, *inputs)" in message, message
+    assert "func.func @main" in str(export_and_import(model, *(x,)))
+
+
+class TakesAPair(nn.Module):
+    def forward(self, pair: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+        return pair[0] * pair[1]
+
+
+def test_export_and_import_still_takes_a_tuple_argument() -> None:
+    # A tuple is a valid input of a forward that takes one: no hint, no error.
+    from torch2mlir import export_and_import
+
+    module = export_and_import(TakesAPair(), (torch.randn(3), torch.randn(3)))
+    assert "func.func @main" in str(module)
+
+
 # The way out that an unsupported-op error gives is followed, and works.
 
 _LIBRARY = torch.library.Library("t2m_errors", "DEF")

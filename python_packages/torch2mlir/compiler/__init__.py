@@ -162,7 +162,15 @@ def compile(
         CompileError: export, import, lowering or JIT failed; unsupported ops
             are named with the Python source line they come from.
         ValueError: an unknown ``decompositions`` or ``backend`` name.
+        TypeError: `example_args` is one tensor, not a sequence of inputs
+            (a tensor would be split along its first dimension).
     """
+    if isinstance(example_args, torch.Tensor):
+        raise TypeError(
+            "compile(model, example_args): example_args is one tensor of shape "
+            f"{list(example_args.shape)}; it must be a tuple of the positional "
+            "inputs: compile(model, (x,))"
+        )
     if isinstance(decompositions, str) and decompositions not in _DECOMPOSITIONS:
         raise ValueError(
             f"decompositions={decompositions!r}: expected one of "
@@ -467,6 +475,25 @@ def _defines_every_op(prog: torch.export.ExportedProgram) -> bool:
 OUTPUT_TYPES = ("raw", "torch", *BACKENDS)
 
 
+def _packed_inputs_hint(args: Sequence[Any]) -> str:
+    """The way out when an argument of :func:`export_and_import` is a tuple
+    or list of tensors (most likely the inputs packed as :func:`compile`
+    takes them), else ""."""
+    for position, arg in enumerate(args):
+        if (
+            isinstance(arg, (tuple, list))
+            and arg
+            and all(isinstance(item, torch.Tensor) for item in arg)
+        ):
+            return (
+                f"argument {position} is a {type(arg).__name__} of {len(arg)} "
+                "tensor(s); export_and_import takes the example inputs as "
+                "separate arguments, export_and_import(model, x, y): if these "
+                "are the inputs, unpack them: export_and_import(model, *inputs)"
+            )
+    return ""
+
+
 def export_and_import(
     model: torch.nn.Module,
     *args: Any,
@@ -498,13 +525,22 @@ def export_and_import(
     Raises:
         ValueError: an unknown ``output_type`` or ``decompositions``.
         CompileError: export, import or lowering failed; the message names the
-            op and the Python source line it came from.
+            op and the Python source line it came from. When torch.export
+            fails and an argument is a tuple or list of tensors, the message
+            says how to pass them unpacked (the inputs are separate
+            arguments here, unlike :func:`compile`'s one tuple).
     """
     if output_type not in OUTPUT_TYPES:
         raise ValueError(f"output_type={output_type!r}: expected one of {OUTPUT_TYPES}")
-    prog = export(
-        model, args, decompositions=decompositions, dynamic_shapes=dynamic_shapes
-    )
+    try:
+        prog = export(
+            model, args, decompositions=decompositions, dynamic_shapes=dynamic_shapes
+        )
+    except CompileError as error:
+        hint = _packed_inputs_hint(args)
+        if not hint:
+            raise
+        raise CompileError(f"{error}\n  note: {hint}") from error
     module = import_exported_program(prog, func_name=func_name, context=context)
     if output_type == "raw":
         return module
