@@ -198,3 +198,44 @@ def test_fp32_peak_reports_the_widest_vectors() -> None:
     flops, lanes = refbackend.fp32_peak(seconds=0.01, trials=1)
     assert flops > 0
     assert lanes == expected
+
+
+class Skinny(nn.Module):
+    """A linear layer (B transposed, C initialized with the bias) and a
+    product with a plain weight (B as is, C not read)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.linear = nn.Linear(256, 688)
+        self.weight = nn.Parameter(torch.randn(688, 300) / 16)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.linear(x) @ self.weight
+
+
+@pytest.mark.skipif(
+    refbackend.openmp_library() is None, reason="PyTorch loaded no OpenMP runtime"
+)
+@pytest.mark.parametrize("rows", [1, 3, 8, 9])
+def test_skinny_gemms_split_their_columns(threads: None, rows: int) -> None:
+    # Up to 8 rows (a decode step's token, a small batch), the runtime
+    # splits B's columns across the team (each GEMM reads all of B for few
+    # products); 300 columns leave a last task of another width. 9 rows
+    # take the BLAS's own threads (MKL) or the other split; every count
+    # matches eager.
+    torch.manual_seed(rows)
+    model, x = Skinny().eval(), torch.randn(rows, 256)
+    compiled = torch2mlir.compile(model, (x,), cache=False)
+    with torch.no_grad():
+        want = model(x)
+    torch.set_num_threads(2)
+    before = refbackend.parallel_regions()
+    two = compiled(x)
+    if rows <= 8:
+        assert refbackend.parallel_regions() > before, "no GEMM ran on two threads"
+    torch.testing.assert_close(two, want, rtol=1e-5, atol=1e-5)
+    torch.set_num_threads(1)
+    before = refbackend.parallel_regions()
+    one = compiled(x)
+    assert refbackend.parallel_regions() == before, "a GEMM ran on two threads"
+    torch.testing.assert_close(one, want, rtol=1e-5, atol=1e-5)
