@@ -278,34 +278,30 @@ void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
   // A skinny GEMM (a decoder's one token, a small batch) reads all of B
   // for few products: its time is B's bytes. MKL keeps these on one thread
   // (a 1 x 256 @ 256 x 688 ran in mkl_blas_def_xsgemv_kernel_t while the
-  // other thread waited), so the team splits B's columns, each task reading
-  // its own part of B.
-  if (m <= kSkinnyRows && !torch2mlir_runtime_in_parallel() &&
-      torch2mlir_runtime_max_threads() > 1) {
-    int64_t grain = std::max<int64_t>(
-        kGemmMinSplit, kSkinnyTaskElements / std::max<int64_t>(k, 1));
-    if (n / grain >= 2 && int64_t(n) * k >= kSkinnyMinElements) {
-      parallelFor(n, grain, [&](int64_t lo, int64_t hi) {
-        gemmCall(large, transA, transB, m, static_cast<int>(hi - lo), k, a, lda,
-                 b + lo * (transB == kNoTrans ? 1 : ldb), ldb, beta, c + lo,
-                 ldc);
-      });
-      return;
-    }
-  }
+  // other thread waited), so the team splits B's columns below instead,
+  // each task reading its own part of B.
+  int64_t skinnyGrain = std::max<int64_t>(
+      kGemmMinSplit, kSkinnyTaskElements / std::max<int64_t>(k, 1));
+  bool skinny = m <= kSkinnyRows && !torch2mlir_runtime_in_parallel() &&
+                torch2mlir_runtime_max_threads() > 1 && n / skinnyGrain >= 2 &&
+                int64_t(n) * k >= kSkinnyMinElements;
   // Outside a parallel region, a threaded MKL splits the GEMM itself and
   // packs each panel of B once for the whole team; inside one (a task of a
   // convolution or batched matmul), it runs on the calling thread.
-  if (!large && mklSetThreadsLocal && !torch2mlir_runtime_in_parallel()) {
+  if (!skinny && !large && mklSetThreadsLocal &&
+      !torch2mlir_runtime_in_parallel()) {
     int previous = mklSetThreadsLocal(torch2mlir_runtime_max_threads());
     gemmCall(false, transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc);
     mklSetThreadsLocal(previous);
     return;
   }
-  bool byRows = m >= n;
+  bool byRows = !skinny && m >= n;
   int64_t split = byRows ? m : n, other = byRows ? n : m;
-  int64_t grain = std::max<int64_t>(
-      kGemmMinSplit, kGemmTaskWork / std::max<int64_t>(other * k, 1));
+  int64_t grain =
+      skinny
+          ? skinnyGrain
+          : std::max<int64_t>(kGemmMinSplit,
+                              kGemmTaskWork / std::max<int64_t>(other * k, 1));
   parallelFor(split, grain, [&](int64_t lo, int64_t hi) {
     int count = static_cast<int>(hi - lo);
     if (byRows)
