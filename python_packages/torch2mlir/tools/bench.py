@@ -17,7 +17,7 @@ leaves it out). Per side:
   (``torch.set_num_threads(1)``, which sizes eager PyTorch, inductor's
   OpenMP loops and the compiled code's parallel loops and BLAS kernels).
   The processes stay alive and the runs are spread over ``--rounds``
-  rounds (default 5), each a block per side in turn, so a slow spell of a
+  rounds (default 10), each a block per side in turn, so a slow spell of a
   shared host falls on every side alike, not on whichever side ran then;
 - the peak resident set size of the process (MB, 2**20 bytes, getrusage).
 
@@ -869,7 +869,7 @@ WORKLOADS: dict[str, Workload] = {
             "matmul512",
             "torch.mm, [512,512] x [512,512] fp32",
             lambda: _matmul(512),
-            50,
+            60,
             5,
             flops=2 * 512**3,
         ),
@@ -877,25 +877,25 @@ WORKLOADS: dict[str, Workload] = {
             "matmul1024",
             "torch.mm, [1024,1024] x [1024,1024] fp32",
             lambda: _matmul(1024),
-            20,
+            60,
             3,
             flops=2 * 1024**3,
         ),
         Workload("mlp", "MLP 784-512-256-10, batch 8", _mlp, 200, 20),
-        Workload("resnet18", "ResNet-18, [1,3,224,224]", _resnet18, 20, 2),
-        Workload("resnet50", "ResNet-50, [1,3,224,224]", _resnet50, 20, 2),
+        Workload("resnet18", "ResNet-18, [1,3,224,224]", _resnet18, 60, 2),
+        Workload("resnet50", "ResNet-50, [1,3,224,224]", _resnet50, 60, 2),
         Workload(
             "bert",
             "BERT (transformers, 4 layers, hidden 256), ids [2,128]",
             _bert,
-            20,
+            60,
             3,
         ),
         Workload(
             "gpt2",
             "GPT-2 (transformers, 4 layers, hidden 256), ids [2,128]",
             _gpt2,
-            20,
+            60,
             3,
         ),
         Workload(
@@ -910,7 +910,7 @@ WORKLOADS: dict[str, Workload] = {
             "vit",
             "ViT (transformers, 4 layers, hidden 256, 16x16 patches), [1,3,224,224]",
             _vit,
-            20,
+            60,
             3,
         ),
         Workload(
@@ -1270,10 +1270,13 @@ def _side_main(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Rounds of blocks per side and thread setting (:func:`run_workload`): 5
-#: blocks of 4 runs for the workloads of 20, so that a slow spell of the
-#: shared host that one side's block meets is one block in 5 of its median.
-ROUNDS = 5
+#: Rounds of blocks per side and thread setting (:func:`run_workload`): 10
+#: blocks of 6 runs for the workloads of 60, so that a slow spell of the
+#: shared host that one side's block meets is one block in 10 of its median.
+#: (With 5 blocks of 4 runs, ViT's one-thread ratio to inductor read 0.87,
+#: 0.90, 1.04 and 0.92 in four runs of one build: its per-block ratios
+#: spanned 0.71-1.13 as the host's speed moved by minutes.)
+ROUNDS = 10
 
 
 #: Seconds a block waits at most for the host to run at speed
