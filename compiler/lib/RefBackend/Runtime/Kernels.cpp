@@ -280,16 +280,16 @@ void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
   // (a 1 x 256 @ 256 x 688 ran in mkl_blas_def_xsgemv_kernel_t while the
   // other thread waited), so the team splits B's columns below instead,
   // each task reading its own part of B.
+  bool inParallel = torch2mlir_runtime_in_parallel();
   int64_t skinnyGrain = std::max<int64_t>(
       kGemmMinSplit, kSkinnyTaskElements / std::max<int64_t>(k, 1));
-  bool skinny = m <= kSkinnyRows && !torch2mlir_runtime_in_parallel() &&
+  bool skinny = m <= kSkinnyRows && !inParallel &&
                 torch2mlir_runtime_max_threads() > 1 && n / skinnyGrain >= 2 &&
                 int64_t(n) * k >= kSkinnyMinElements;
   // Outside a parallel region, a threaded MKL splits the GEMM itself and
   // packs each panel of B once for the whole team; inside one (a task of a
   // convolution or batched matmul), it runs on the calling thread.
-  if (!skinny && !large && mklSetThreadsLocal &&
-      !torch2mlir_runtime_in_parallel()) {
+  if (!skinny && !large && mklSetThreadsLocal && !inParallel) {
     int previous = mklSetThreadsLocal(torch2mlir_runtime_max_threads());
     gemmCall(false, transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc);
     mklSetThreadsLocal(previous);
