@@ -4,7 +4,8 @@ the kernels' own loops; ``TORCH2MLIR_BLAS`` picks one. Under the default
 (auto), OpenBLAS takes the large GEMMs on CPUs other than Intel's
 (refbackend.large_gemm_library). Every choice must
 give eager's results for matmuls, batched matmuls (MKL's batched GEMM,
-any batch layout) and convolutions, with and without the zero fill the
+any batch layout), small GEMMs of a transposed B (the runtime's own
+tiles on AVX2 CPUs) and convolutions, with and without the zero fill the
 kernels overwrite."""
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ CHILD = textwrap.dedent(
             self.conv = nn.Conv2d(3, 16, 3, padding=1)
             self.grouped = nn.Conv2d(16, 16, 3, groups=4)
             self.fc = nn.Linear(16 * 6 * 6, 10)
+            self.small = nn.Linear(37, 10)
 
-        def forward(self, x, a, b, c, d, e):
+        def forward(self, x, a, b, c, d, e, f, g):
             y = self.grouped(torch.relu(self.conv(x)))
             # Batched: row-major, transposed (a batch of column-major
             # matrices), broadcast (batch stride 0), float64, and one
@@ -55,6 +57,15 @@ CHILD = textwrap.dedent(
                 # 49 x 33 x 80 (a ResNet's last stage has 49 positions),
                 # B a column slice.
                 e @ d[:, :33],
+                # At most 8 rows and B transposed: the runtime's own tiles on
+                # AVX2 CPUs (smallGemmAvx2), 1 to 8 rows, k = 37 and 33
+                # (tails of 5 and 1), 10 and 11 columns (tails of 1 and 2),
+                # with a bias, A a column slice (lda 37), B a view of g.
+                self.small(f),
+                self.small(f[:3]),
+                self.small(f[:1]),
+                f[:, :33] @ g.t(),
+                torch.relu(f[:5, :33] @ g.t()) + 1.0,
             )
 
     torch.manual_seed(0)
@@ -66,6 +77,8 @@ CHILD = textwrap.dedent(
         torch.randn(96, 80),
         torch.randn(80, 72),
         torch.randn(49, 80),
+        torch.randn(8, 37),
+        torch.randn(11, 33),
     )
     compiled = torch2mlir.compile(net, args, cache=False)
     with torch.no_grad():
