@@ -286,16 +286,19 @@ void gemmCall(bool large, int transA, int transB, int m, int n, int k,
 /// alternating rounds). A row-major B stays with the BLAS: a tile that
 /// walks down 24 of its columns reads one cache line or two of each 4 KiB
 /// page (a Linear(768, 3072) as x @ W on 8 rows, 7.0 ms against 4.3).
-constexpr int64_t kSmallGemmMinRows = 1;
 constexpr int64_t kSmallGemmMaxRows = 8;
 /// Rows and columns of C per tile of smallGemmAvx2: 12 accumulators, 3
 /// vectors of B and one of A fill the 16 AVX2 registers.
 constexpr int kSmallTileRows = 4;
 constexpr int kSmallTileCols = 3;
 
-/// kFirstLanes + 8 - r: a mask of the first r (0 to 8) lanes.
-alignas(32) constexpr int32_t kFirstLanes[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
-                                                 0,  0,  0,  0,  0,  0,  0,  0};
+/// The maskload/maskstore mask of the first min(max(n, 0), 8) lanes of an
+/// 8-float vector.
+__attribute__((target("avx2"))) inline __m256i firstLanes8(int64_t n) {
+  return _mm256_cmpgt_epi32(
+      _mm256_set1_epi32(static_cast<int>(std::clamp<int64_t>(n, 0, 8))),
+      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
 
 __attribute__((target("avx2,fma"))) inline float horizontalSum(__m256 v) {
   __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -334,8 +337,7 @@ smallDotTile(const float *a, int64_t lda, const float *b, int64_t ldb,
   }
   if (p < k) {
     // The last k % 8 steps: masked loads (lanes off read no memory, as 0).
-    __m256i mask = _mm256_loadu_si256(
-        reinterpret_cast<const __m256i *>(kFirstLanes + 8 - (k - p)));
+    __m256i mask = firstLanes8(k - p);
     __m256 bv[Cols];
 #pragma GCC unroll 3
     for (int j = 0; j < Cols; ++j)
@@ -364,12 +366,12 @@ constexpr SmallTileFn kSmallDotTiles[kSmallTileRows][kSmallTileCols] = {
     {smallDotTile<2, 1>, smallDotTile<2, 2>, smallDotTile<2, 3>},
     {smallDotTile<3, 1>, smallDotTile<3, 2>, smallDotTile<3, 3>},
     {smallDotTile<4, 1>, smallDotTile<4, 2>, smallDotTile<4, 3>}};
-/// Whether smallGemmAvx2 runs C (m x n) = A (m x k) @ B (k x n): float32
+/// Whether smallGemmAvx2 runs a float32 C (m x n) = A (m x k) @ B (k x n):
 /// on a CPU with AVX2 and FMA, A row-major, B column-major (B transposed:
-/// a Linear layer's weight), m in [kSmallGemmMinRows, kSmallGemmMaxRows].
-template <typename T> bool smallGemmApplies(int transA, int transB, int64_t m) {
-  return std::is_same_v<T, float> && haveFastFma() && transA == kNoTrans &&
-         transB == kTrans && m >= kSmallGemmMinRows && m <= kSmallGemmMaxRows;
+/// a Linear layer's weight), at most kSmallGemmMaxRows rows.
+bool smallGemmApplies(int transA, int transB, int64_t m) {
+  return haveFastFma() && transA == kNoTrans && transB == kTrans &&
+         m <= kSmallGemmMaxRows;
 }
 
 /// Columns [n0, n1) of C (m x n, row-major, ldc) = or += A (m x k,
@@ -410,7 +412,7 @@ void gemm(int transA, int transB, int m, int n, int k, const T *a, int lda,
       kGemmMinSplit, kSkinnyTaskElements / std::max<int64_t>(k, 1));
 #if defined(__x86_64__) && defined(__GNUC__)
   if constexpr (std::is_same_v<T, float>)
-    if (smallGemmApplies<T>(transA, transB, m)) {
+    if (smallGemmApplies(transA, transB, m)) {
       // Columns split across the team as the skinny GEMMs' below.
       int64_t grain = int64_t(n) * k >= kSkinnyMinElements ? skinnyGrain : n;
       parallelFor(n, grain, [&](int64_t lo, int64_t hi) {
@@ -1218,14 +1220,6 @@ constexpr int kWideVectorsAvx2 = 3;
 /// Conv2d(64, 64, 3, padding=1) on 56x56 (576) and 1.11 for Conv2d(128,
 /// 128, 3, padding=1) on 28x28 (1152).
 constexpr int64_t kWideAvx2MaxReduction = 512;
-
-/// The maskload/maskstore mask of the first min(max(n, 0), 8) lanes of an
-/// 8-float vector.
-__attribute__((target("avx2"))) inline __m256i firstLanes8(int64_t n) {
-  return _mm256_cmpgt_epi32(
-      _mm256_set1_epi32(static_cast<int>(std::clamp<int64_t>(n, 0, 8))),
-      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
 
 /// wideTileAvx512 for CPUs with AVX2 and FMA but not AVX-512: a tile of 4
 /// output channels (`taps` points at the first of them in the tiles'
