@@ -33,6 +33,7 @@ CHILD = textwrap.dedent(
             self.grouped = nn.Conv2d(16, 16, 3, groups=4)
             self.fc = nn.Linear(16 * 6 * 6, 10)
             self.small = nn.Linear(37, 10)
+            self.bias = nn.Parameter(torch.randn(11))
 
         def forward(self, x, a, b, c, d, e, f, g):
             y = self.grouped(torch.relu(self.conv(x)))
@@ -66,6 +67,11 @@ CHILD = textwrap.dedent(
                 self.small(f[:1]),
                 f[:, :33] @ g.t(),
                 torch.relu(f[:5, :33] @ g.t()) + 1.0,
+                # addmm with beta = alpha = 1 accumulates into its
+                # broadcast self: the tiles add to C (`accumulate`).
+                torch.addmm(self.bias, f[:, :33], g.t()),
+                torch.addmm(torch.relu(f[:3, :11]), f[:3, :33], g.t()),
+                torch.addmm(self.bias, f[:2, :33], g.t(), beta=0.5, alpha=2.0),
             )
 
     torch.manual_seed(0)
