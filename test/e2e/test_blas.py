@@ -68,7 +68,8 @@ CHILD = textwrap.dedent(
                 f[:, :33] @ g.t(),
                 torch.relu(f[:5, :33] @ g.t()) + 1.0,
                 # addmm with beta = alpha = 1 accumulates into its
-                # broadcast self: the tiles add to C (`accumulate`).
+                # broadcast self: the tiles add to C (`accumulate`). The
+                # scaled form overwrites C and scales afterwards.
                 torch.addmm(self.bias, f[:, :33], g.t()),
                 torch.addmm(torch.relu(f[:3, :11]), f[:3, :33], g.t()),
                 torch.addmm(self.bias, f[:2, :33], g.t(), beta=0.5, alpha=2.0),
